@@ -1,0 +1,34 @@
+/// An error from reading or writing audio, worded for the person who named the file.
+public struct AudioError: Error, Equatable, CustomStringConvertible, Sendable {
+    /// What kind of failure this is, for code that needs to tell them apart.
+    public enum Code: String, Sendable {
+        case fileNotFound
+        case notReadable
+        case emptyFile
+        case unsupportedFormat
+        case truncated
+        case decodeFailed
+        case writeFailed
+        case invalidArgument
+    }
+
+    public var code: Code
+    /// The file concerned (as the user named it), if any.
+    public var path: String?
+    /// What went wrong and, where possible, what to do about it.
+    public var message: String
+    /// The underlying library's own words, kept for debugging.
+    public var cause: String?
+
+    public init(_ code: Code, path: String?, message: String, cause: String? = nil) {
+        self.code = code
+        self.path = path
+        self.message = message
+        self.cause = cause
+    }
+
+    public var description: String {
+        if let path { return "\(path): \(message)" }
+        return message
+    }
+}

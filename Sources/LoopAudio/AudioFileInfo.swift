@@ -1,0 +1,38 @@
+/// The container and encoding of an audio file, as far as the tool cares.
+public enum AudioFileFormat: String, Sendable, CaseIterable, Codable {
+    case wav, flac, ogg, opus, mp3, aiff, other
+
+    /// The usual file extension for files this tool writes.
+    public var fileExtension: String {
+        switch self {
+        case .wav: "wav"
+        case .flac: "flac"
+        case .ogg: "ogg"
+        case .opus: "opus"
+        case .mp3: "mp3"
+        case .aiff: "aiff"
+        case .other: "audio"
+        }
+    }
+}
+
+/// What an audio file holds: its rate, channels and length in frames.
+///
+/// A *frame* is one sample for every channel; positions and lengths are frame counts.
+public struct AudioFileInfo: Equatable, Sendable {
+    public var sampleRate: Int
+    public var channelCount: Int
+    /// The number of frames the file announces; for compressed formats an estimate until read.
+    public var frameCount: Int
+    public var format: AudioFileFormat
+
+    public init(sampleRate: Int, channelCount: Int, frameCount: Int, format: AudioFileFormat) {
+        self.sampleRate = sampleRate
+        self.channelCount = channelCount
+        self.frameCount = frameCount
+        self.format = format
+    }
+
+    /// The length in seconds.
+    public var duration: Double { sampleRate > 0 ? Double(frameCount) / Double(sampleRate) : 0 }
+}

@@ -1,0 +1,115 @@
+/// Reads an audio file of any format the system's libsndfile decodes, block by block.
+///
+/// Blocks are read in order, so an hour of audio never has to sit in memory. The reader closes
+/// its file when it goes out of scope.
+public struct AudioFileReader: ~Copyable {
+    /// The path as given.
+    public let path: String
+    /// Rate, channels, format and the announced length.
+    public let info: AudioFileInfo
+    private let handle: SndFile.Handle
+    private var framesRead = 0
+
+    /// Opens `path` for reading; throws an ``AudioError`` naming the file when it cannot be decoded.
+    public init(path: String) throws(AudioError) {
+        let opened = try SndFile.openForReading(path: path)
+        self.path = path
+        self.info = opened.info
+        self.handle = opened.handle
+    }
+
+    deinit {
+        SndFile.close(handle)
+    }
+
+    /// Frames read so far.
+    public var position: Int { framesRead }
+
+    /// Reads up to `buffer.count / channelCount` interleaved frames into `buffer`.
+    ///
+    /// Returns the number of frames read; 0 means the end of the file. A file that stops before
+    /// the length it announces, or whose data cannot be decoded, throws ``AudioError``.
+    public mutating func read(into buffer: UnsafeMutableBufferPointer<Float>) throws(AudioError) -> Int {
+        let capacity = buffer.count / info.channelCount
+        guard capacity > 0, let base = buffer.baseAddress else { return 0 }
+        let count = SndFile.readFrames(handle, into: base, frames: capacity)
+        if count > 0 {
+            framesRead += count
+            return count
+        }
+        if let cause = SndFile.pendingError(handle) {
+            throw AudioError(.decodeFailed, path: path, message: "the audio data is damaged after \(formatSeconds(framesRead)) (\(cause))", cause: cause)
+        }
+        if info.format.isLossless, info.frameCount > 0, framesRead < info.frameCount {
+            throw AudioError(.truncated, path: path, message: "the file is truncated: it announces \(formatSeconds(info.frameCount)) of audio but ends after \(formatSeconds(framesRead))")
+        }
+        return 0
+    }
+
+    /// Calls `body` with consecutive blocks of interleaved frames (`blockFrames` frames at most
+    /// each) until the end of the file.
+    public mutating func forEachBlock(
+        blockFrames: Int = 16_384,
+        _ body: (_ interleaved: UnsafeBufferPointer<Float>, _ frames: Int) throws -> Void
+    ) throws {
+        let channels = info.channelCount
+        let buffer = UnsafeMutableBufferPointer<Float>.allocate(capacity: blockFrames * channels)
+        defer { buffer.deallocate() }
+        while true {
+            let frames = try read(into: buffer)
+            if frames == 0 { break }
+            try body(UnsafeBufferPointer(rebasing: buffer[0..<(frames * channels)]), frames)
+        }
+    }
+
+    /// Calls `body` with consecutive blocks of mono samples (the mean of all channels).
+    public mutating func forEachMonoBlock(
+        blockFrames: Int = 16_384,
+        _ body: (_ mono: UnsafeBufferPointer<Float>) throws -> Void
+    ) throws {
+        let channels = info.channelCount
+        if channels == 1 {
+            try forEachBlock(blockFrames: blockFrames) { interleaved, _ in try body(interleaved) }
+            return
+        }
+        let mono = UnsafeMutableBufferPointer<Float>.allocate(capacity: blockFrames)
+        defer { mono.deallocate() }
+        let scale = 1 / Float(channels)
+        try forEachBlock(blockFrames: blockFrames) { interleaved, frames in
+            AudioDownmix.mean(interleaved, channels: channels, frames: frames, scale: scale, into: mono)
+            try body(UnsafeBufferPointer(rebasing: mono[0..<frames]))
+        }
+    }
+
+    private func formatSeconds(_ frames: Int) -> String {
+        let seconds = Double(frames) / Double(info.sampleRate)
+        return String(format: "%.2f s", seconds)
+    }
+}
+
+extension AudioFileFormat {
+    /// Formats whose announced length is exact, so a shortfall means the file was cut off.
+    var isLossless: Bool { self == .wav || self == .flac || self == .aiff }
+}
+
+/// Channel mixing.
+public enum AudioDownmix {
+    /// Writes the mean of each frame's channels to `output` (which holds at least `frames`).
+    public static func mean(
+        _ interleaved: UnsafeBufferPointer<Float>, channels: Int, frames: Int, scale: Float,
+        into output: UnsafeMutableBufferPointer<Float>
+    ) {
+        if channels == 2 {
+            for frame in 0..<frames {
+                output[frame] = (interleaved[2 * frame] + interleaved[2 * frame + 1]) * scale
+            }
+            return
+        }
+        for frame in 0..<frames {
+            var sum: Float = 0
+            let base = frame * channels
+            for channel in 0..<channels { sum += interleaved[base + channel] }
+            output[frame] = sum * scale
+        }
+    }
+}

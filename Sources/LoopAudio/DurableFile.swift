@@ -1,0 +1,69 @@
+import Foundation
+
+/// Atomic, durable file replacement: temporary file, fsync, rename, directory fsync.
+public enum DurableFile {
+    /// A unique temporary path in the same folder as `path`, so a rename is atomic.
+    public static func temporaryPath(besides path: String) -> String {
+        let url = URL(fileURLWithPath: path)
+        let folder = url.deletingLastPathComponent().path
+        let name = url.lastPathComponent
+        return folder + "/." + name + ".tmp-" + String(UInt32.random(in: .min ... .max), radix: 36)
+    }
+
+    /// Writes `data` to `path` atomically and durably.
+    public static func write(_ data: Data, to path: String) throws {
+        let temporary = temporaryPath(besides: path)
+        do {
+            let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            guard descriptor >= 0 else { throw FileSystemError.current(path: temporary) }
+            defer { close(descriptor) }
+            try data.withUnsafeBytes { bytes in
+                var offset = 0
+                while offset < bytes.count {
+                    let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                    if written < 0 {
+                        if errno == EINTR { continue }
+                        throw FileSystemError.current(path: temporary)
+                    }
+                    offset += written
+                }
+            }
+        } catch {
+            unlink(temporary)
+            throw error
+        }
+        do {
+            try syncAndRename(temporary, to: path)
+        } catch {
+            unlink(temporary)
+            throw error
+        }
+    }
+
+    /// Syncs the closed file at `temporary`, renames it to `path`, and syncs the folder.
+    public static func syncAndRename(_ temporary: String, to path: String) throws {
+        try sync(path: temporary, flags: O_RDONLY)
+        guard rename(temporary, path) == 0 else { throw FileSystemError.current(path: path) }
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        try sync(path: folder, flags: O_RDONLY | O_DIRECTORY)
+    }
+
+    private static func sync(path: String, flags: Int32) throws {
+        let descriptor = open(path, flags | O_CLOEXEC)
+        guard descriptor >= 0 else { throw FileSystemError.current(path: path) }
+        defer { close(descriptor) }
+        while fsync(descriptor) != 0 {
+            if errno != EINTR { throw FileSystemError.current(path: path) }
+        }
+    }
+}
+
+/// A failed system call, with the file it concerned.
+public struct FileSystemError: Error, CustomStringConvertible, Sendable {
+    public var code: Int32
+    public var path: String
+
+    static func current(path: String) -> FileSystemError { FileSystemError(code: errno, path: path) }
+
+    public var description: String { "\(path): \(String(cString: strerror(code)))" }
+}

@@ -1,0 +1,155 @@
+import Foundation
+import LoopAudio
+
+/// The loudness of a take in the speech band, one value every 10 ms.
+///
+/// Built in one streaming pass: the audio is mixed to mono, band-limited to the speech band
+/// (a high-pass removes DC offset, hum and rumble; a low-pass removes hiss above the voice),
+/// and the mean power of each hop is kept in dB. An hour of audio is 360,000 values.
+public struct EnergyEnvelope: Sendable {
+    /// Audio frames per hop.
+    public let hopFrames: Int
+    public let sampleRate: Int
+    public let channelCount: Int
+    /// Audio frames in the take.
+    public let frameCount: Int
+    /// Power of each hop in dB relative to full scale (floored at -120).
+    public let levels: [Float]
+
+    public init(hopFrames: Int, sampleRate: Int, channelCount: Int, frameCount: Int, levels: [Float]) {
+        self.hopFrames = hopFrames
+        self.sampleRate = sampleRate
+        self.channelCount = channelCount
+        self.frameCount = frameCount
+        self.levels = levels
+    }
+
+    /// The hop length in seconds.
+    public var hopDuration: Double { Double(hopFrames) / Double(sampleRate) }
+
+    /// The first audio frame of hop `index`.
+    public func frame(ofHop index: Int) -> Int { min(index * hopFrames, frameCount) }
+
+    /// Reads the whole file behind `reader` and measures it. `progress` is called with the share
+    /// done (0...1) every few seconds of audio.
+    public static func measure(
+        _ reader: inout AudioFileReader, progress: (@Sendable (Double) -> Void)? = nil
+    ) throws -> EnergyEnvelope {
+        let sampleRate = reader.info.sampleRate
+        let hop = max(1, Int((Double(sampleRate) / 100).rounded()))
+        var meter = SpeechBandMeter(sampleRate: sampleRate, hopFrames: hop)
+        let expected = reader.info.frameCount
+        meter.reserve(hops: expected / hop + 2)
+        var blocksSinceReport = 0
+        try reader.forEachMonoBlock(blockFrames: 16_384) { mono in
+            meter.consume(mono)
+            blocksSinceReport += 1
+            if let progress, blocksSinceReport >= 32, expected > 0 {
+                blocksSinceReport = 0
+                progress(min(1, Double(meter.framesConsumed) / Double(expected)))
+            }
+        }
+        let frames = meter.framesConsumed
+        guard frames > 0 else {
+            throw AudioError(.emptyFile, path: reader.path, message: "the file holds no audio (zero length)")
+        }
+        progress?(1)
+        return EnergyEnvelope(hopFrames: hop, sampleRate: sampleRate, channelCount: reader.info.channelCount, frameCount: frames, levels: meter.finish())
+    }
+
+    /// Opens and measures the file at `path`.
+    public static func measure(path: String, progress: (@Sendable (Double) -> Void)? = nil) throws -> EnergyEnvelope {
+        var reader = try AudioFileReader(path: path)
+        return try measure(&reader, progress: progress)
+    }
+}
+
+/// A streaming speech-band power meter: two biquads and a running sum per hop.
+struct SpeechBandMeter {
+    private var highPass: Biquad
+    private var lowPass: Biquad?
+    private let hopFrames: Int
+    private var accumulated: Float = 0
+    private var inHop = 0
+    private var levels: [Float] = []
+    private(set) var framesConsumed = 0
+
+    init(sampleRate: Int, hopFrames: Int) {
+        self.hopFrames = hopFrames
+        highPass = Biquad.highPass(cutoff: 150, sampleRate: Double(sampleRate))
+        let nyquist = Double(sampleRate) / 2
+        lowPass = nyquist > 4_600 ? Biquad.lowPass(cutoff: 4_000, sampleRate: Double(sampleRate)) : nil
+    }
+
+    mutating func reserve(hops: Int) { levels.reserveCapacity(hops) }
+
+    mutating func consume(_ samples: UnsafeBufferPointer<Float>) {
+        framesConsumed += samples.count
+        var index = 0
+        while index < samples.count {
+            let take = min(hopFrames - inHop, samples.count - index)
+            var sum: Float = 0
+            if var low = lowPass {
+                var high = highPass
+                for k in index..<(index + take) {
+                    let y = low.process(high.process(samples[k]))
+                    sum += y * y
+                }
+                highPass = high
+                lowPass = low
+            } else {
+                var high = highPass
+                for k in index..<(index + take) {
+                    let y = high.process(samples[k])
+                    sum += y * y
+                }
+                highPass = high
+            }
+            accumulated += sum
+            inHop += take
+            index += take
+            if inHop == hopFrames { closeHop() }
+        }
+    }
+
+    mutating func finish() -> [Float] {
+        if inHop > 0 { closeHop() }
+        return levels
+    }
+
+    private mutating func closeHop() {
+        let power = accumulated / Float(inHop)
+        levels.append(power > 1e-12 ? 10 * log10(power) : -120)
+        accumulated = 0
+        inHop = 0
+    }
+}
+
+/// A second-order IIR filter (transposed direct form II), after the RBJ audio EQ cookbook.
+struct Biquad {
+    private let b0, b1, b2, a1, a2: Float
+    private var z1: Float = 0, z2: Float = 0
+
+    private init(b0: Double, b1: Double, b2: Double, a0: Double, a1: Double, a2: Double) {
+        self.b0 = Float(b0 / a0); self.b1 = Float(b1 / a0); self.b2 = Float(b2 / a0)
+        self.a1 = Float(a1 / a0); self.a2 = Float(a2 / a0)
+    }
+
+    static func highPass(cutoff: Double, sampleRate: Double, q: Double = 0.7071) -> Biquad {
+        let w = 2 * Double.pi * cutoff / sampleRate, alpha = sin(w) / (2 * q), c = cos(w)
+        return Biquad(b0: (1 + c) / 2, b1: -(1 + c), b2: (1 + c) / 2, a0: 1 + alpha, a1: -2 * c, a2: 1 - alpha)
+    }
+
+    static func lowPass(cutoff: Double, sampleRate: Double, q: Double = 0.7071) -> Biquad {
+        let w = 2 * Double.pi * cutoff / sampleRate, alpha = sin(w) / (2 * q), c = cos(w)
+        return Biquad(b0: (1 - c) / 2, b1: 1 - c, b2: (1 - c) / 2, a0: 1 + alpha, a1: -2 * c, a2: 1 - alpha)
+    }
+
+    @inline(__always)
+    mutating func process(_ x: Float) -> Float {
+        let y = b0 * x + z1
+        z1 = b1 * x - a1 * y + z2
+        z2 = b2 * x - a2 * y
+        return y
+    }
+}

@@ -1,0 +1,194 @@
+import Foundation
+
+/// A loop's text: its metadata and its phrases in groups, as read from a plain text file.
+///
+/// The format (documented in README.md):
+/// - one phrase per line; a blank line (or several) ends a group;
+/// - `text | translation` gives a phrase a translation or note (`\|` is a literal bar);
+/// - `# key: value` lines before the first phrase set `title`, `language`, `translation`
+///   (the translation language) and `tags` (comma separated); other `#` lines are comments
+///   (`\#` starts a phrase with a literal `#`).
+public struct LoopSource: Equatable, Sendable, Codable {
+    public var title: String?
+    public var language: String?
+    public var translationLanguage: String?
+    public var tags: [String]
+    public var groups: [PhraseGroup]
+
+    public init(title: String? = nil, language: String? = nil, translationLanguage: String? = nil, tags: [String] = [], groups: [PhraseGroup]) {
+        self.title = title
+        self.language = language
+        self.translationLanguage = translationLanguage
+        self.tags = tags
+        self.groups = groups
+    }
+
+    /// Every phrase in reading order.
+    public var phrases: [Phrase] { groups.flatMap(\.phrases) }
+}
+
+/// A paragraph of phrases, studied together.
+public struct PhraseGroup: Equatable, Sendable, Codable {
+    public var phrases: [Phrase]
+
+    public init(phrases: [Phrase]) {
+        self.phrases = phrases
+    }
+}
+
+/// One line to hear and repeat.
+public struct Phrase: Equatable, Sendable, Codable {
+    public var text: String
+    public var translation: String?
+    /// The 1-based line of the source it came from.
+    public var line: Int
+
+    public init(text: String, translation: String? = nil, line: Int) {
+        self.text = text
+        self.translation = translation
+        self.line = line
+    }
+}
+
+/// A problem in a loop's source text, with the line it is on.
+public struct LoopSourceError: Error, Equatable, CustomStringConvertible, Sendable {
+    public var path: String?
+    public var line: Int?
+    public var message: String
+
+    public init(path: String?, line: Int?, message: String) {
+        self.path = path
+        self.line = line
+        self.message = message
+    }
+
+    public var description: String {
+        var location = path ?? "text"
+        if let line { location += ":\(line)" }
+        return "\(location): \(message)"
+    }
+}
+
+extension LoopSource {
+    /// How the source text is cut into phrases.
+    public struct ParseOptions: Sendable {
+        /// Also split lines into sentences (see ``SentenceSplitter``).
+        public var splitSentences: Bool
+
+        public init(splitSentences: Bool = false) {
+            self.splitSentences = splitSentences
+        }
+    }
+
+    /// Reads the source at `path` (UTF-8).
+    public init(contentsOf path: String, options: ParseOptions = ParseOptions()) throws(LoopSourceError) {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            let exists = FileManager.default.fileExists(atPath: path)
+            throw LoopSourceError(path: path, line: nil, message: exists ? "cannot read the file" : "no such file")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw LoopSourceError(path: path, line: nil, message: "the text is not UTF-8; save it as UTF-8 and try again")
+        }
+        do {
+            try self.init(parsing: text, options: options)
+        } catch {
+            throw LoopSourceError(path: path, line: error.line, message: error.message)
+        }
+    }
+
+    /// Parses source text.
+    public init(parsing text: String, options: ParseOptions = ParseOptions()) throws(LoopSourceError) {
+        var normalized = text.precomposedStringWithCanonicalMapping
+        if normalized.hasPrefix("\u{FEFF}") { normalized.removeFirst() }
+        let unified = normalized.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
+
+        var title: String?, language: String?, translationLanguage: String?
+        var tags: [String] = []
+        var groups: [PhraseGroup] = []
+        var current: [Phrase] = []
+        var seenPhrase = false
+        let splitter = SentenceSplitter()
+
+        for (index, rawLine) in unified.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let lineNumber = index + 1
+            let line = Self.collapseWhitespace(rawLine)
+            if line.isEmpty {
+                if !current.isEmpty { groups.append(PhraseGroup(phrases: current)) }
+                current = []
+                continue
+            }
+            if line.hasPrefix("#") {
+                if !seenPhrase, let (key, value) = Self.metadata(line) {
+                    switch key {
+                    case "title": title = value.isEmpty ? nil : value
+                    case "language", "lang": language = value.isEmpty ? nil : value
+                    case "translation", "translation-language": translationLanguage = value.isEmpty ? nil : value
+                    case "tags", "tag": tags = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+                    default: break
+                    }
+                }
+                continue
+            }
+            let (text, translation) = Self.splitTranslation(line)
+            guard !text.isEmpty else {
+                throw LoopSourceError(path: nil, line: lineNumber, message: "a phrase needs text before the '|' that starts its translation")
+            }
+            seenPhrase = true
+            if options.splitSentences {
+                let sentences = splitter.split(text, language: language)
+                let translated = translation.map { splitter.split($0, language: translationLanguage) }
+                if sentences.count > 1, translated == nil || translated?.count == sentences.count {
+                    for (k, sentence) in sentences.enumerated() {
+                        current.append(Phrase(text: sentence, translation: translated?[k], line: lineNumber))
+                    }
+                    continue
+                }
+            }
+            current.append(Phrase(text: text, translation: translation, line: lineNumber))
+        }
+        if !current.isEmpty { groups.append(PhraseGroup(phrases: current)) }
+        guard !groups.isEmpty else {
+            throw LoopSourceError(path: nil, line: nil, message: "no phrases: write one phrase per line, with a blank line between groups")
+        }
+        self.init(title: title, language: language, translationLanguage: translationLanguage, tags: tags, groups: groups)
+    }
+
+    /// Tabs and runs of white space become one space; ends are trimmed.
+    private static func collapseWhitespace(_ line: Substring) -> String {
+        line.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+    }
+
+    /// `# key: value` with a known key, else nil.
+    private static func metadata(_ line: String) -> (String, String)? {
+        let body = line.drop(while: { $0 == "#" }).trimmingCharacters(in: .whitespaces)
+        guard let colon = body.firstIndex(of: ":") else { return nil }
+        let key = body[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
+        let known: Set = ["title", "language", "lang", "translation", "translation-language", "tags", "tag"]
+        guard known.contains(key) else { return nil }
+        return (key, body[body.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+    }
+
+    /// Splits at the first unescaped `|`; `\|`, `\#` and `\\` stand for the character itself.
+    private static func splitTranslation(_ line: String) -> (String, String?) {
+        var parts = ["", ""]
+        var part = 0
+        var escaped = false
+        for character in line {
+            if escaped {
+                if !"|#\\".contains(character) { parts[part].append("\\") }
+                parts[part].append(character)
+                escaped = false
+            } else if character == "\\" {
+                escaped = true
+            } else if character == "|" && part == 0 {
+                part = 1
+            } else {
+                parts[part].append(character)
+            }
+        }
+        if escaped { parts[part].append("\\") }
+        let text = parts[0].trimmingCharacters(in: .whitespaces)
+        let translation = parts[1].trimmingCharacters(in: .whitespaces)
+        return (text, translation.isEmpty ? nil : translation)
+    }
+}

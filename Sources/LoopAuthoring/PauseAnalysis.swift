@@ -1,0 +1,150 @@
+import Foundation
+
+/// The take's levels and every pause that could separate two phrases.
+///
+/// All thresholds come from the recording itself: the noise floor is a low percentile of the
+/// smoothed envelope, the speech level the median of its loud part, and silence is measured
+/// between the two, so the same rules hold for a studio take, a take 30 dB too quiet and a
+/// take under hum or 10 dB of noise.
+struct PauseAnalysis {
+    /// A stretch of non-speech between two stretches of speech.
+    struct Pause {
+        /// First and one-past-last hop of the stretch.
+        var range: Range<Int>
+        /// The silent length in seconds: each hop counts by how far below the speech threshold
+        /// it lies, so a deep pause counts fully and a shallow dip only in part.
+        var silentDuration: Double
+        /// The hop to cut at: the middle of the longest fully quiet run.
+        var cutHop: Int
+    }
+
+    let envelope: EnergyEnvelope
+    /// The smoothed envelope (30 ms), dB.
+    let smoothed: [Float]
+    let noiseFloor: Float
+    let speechLevel: Float
+    /// Above this a hop is sound (speech, or a click or breath to be ruled out).
+    let soundThreshold: Float
+    /// Below this a hop is fully silent.
+    let silenceThreshold: Float
+    /// Where a phrase's first and last sounds end, for its edges.
+    let edgeThreshold: Float
+    /// Per hop: true for speech (sound that is not a short click or a faint breath).
+    let isSpeech: [Bool]
+    /// Running count of speech hops: `speechBefore[i]` is the number of speech hops in `0..<i`.
+    let speechBefore: [Int]
+    /// Pauses between the first and the last speech, in order.
+    let pauses: [Pause]
+    /// First and one-past-last speech hop.
+    let speechRange: Range<Int>
+
+    struct Parameters {
+        /// Sound shorter than this between two silences is a click, not speech.
+        var maxClickDuration = 0.05
+        /// Sound this far below the speech level between two silences is a breath or noise.
+        var faintSoundBelowSpeech: Float = 15
+        /// The floor is never taken lower than this below the speech level.
+        var maxDynamicRange: Float = 50
+    }
+
+    init(envelope: EnergyEnvelope, parameters: Parameters = Parameters()) throws(SegmentationError) {
+        self.envelope = envelope
+        let levels = envelope.levels
+        let count = levels.count
+        let hop = envelope.hopDuration
+
+        // Smooth over three hops in the power domain.
+        var smoothed = [Float](repeating: -120, count: count)
+        for i in 0..<count {
+            var sum: Float = 0, n: Float = 0
+            for j in max(0, i - 1)...min(count - 1, i + 1) {
+                sum += Self.power(levels[j]); n += 1
+            }
+            smoothed[i] = Self.decibels(sum / n)
+        }
+        self.smoothed = smoothed
+
+        let sorted = smoothed.sorted()
+        let rawFloor = Self.percentile(sorted, 0.05)
+        let loud = Self.percentile(sorted, 0.98)
+        guard loud > -75, loud - rawFloor > 8 else {
+            throw SegmentationError(.silentTake, message: "no speech found: the take is silent or holds only steady noise (loudest part \(Int(loud.rounded())) dBFS, \(Int((loud - rawFloor).rounded())) dB above its floor)")
+        }
+        let midpoint = (rawFloor + loud) / 2
+        let loudPart = sorted.drop(while: { $0 <= midpoint })
+        let speech = Self.percentile(Array(loudPart), 0.5)
+        let floor = max(rawFloor, speech - parameters.maxDynamicRange)
+        let range = speech - floor
+        self.noiseFloor = floor
+        self.speechLevel = speech
+        let soundThreshold = floor + min(max(0.35 * range, 3), 18)
+        let silenceThreshold = floor + min(max(0.12 * range, 1.5), 6)
+        self.soundThreshold = soundThreshold
+        self.silenceThreshold = silenceThreshold
+        self.edgeThreshold = floor + min(max(0.2 * range, 2), 10)
+
+        // Sound runs: speech unless short (a click) or faint (a breath) between silences.
+        var isSpeech = smoothed.map { $0 >= soundThreshold }
+        let maxClickHops = Int((parameters.maxClickDuration / hop).rounded())
+        let faint = speech - parameters.faintSoundBelowSpeech
+        var start = 0
+        while start < count {
+            guard isSpeech[start] else { start += 1; continue }
+            var end = start
+            var peak: Float = -120
+            while end < count, isSpeech[end] { peak = max(peak, smoothed[end]); end += 1 }
+            if end - start <= maxClickHops || peak < faint {
+                for i in start..<end { isSpeech[i] = false }
+            }
+            start = end
+        }
+        self.isSpeech = isSpeech
+        var before = [Int](repeating: 0, count: count + 1)
+        for i in 0..<count { before[i + 1] = before[i] + (isSpeech[i] ? 1 : 0) }
+        self.speechBefore = before
+
+        guard let first = isSpeech.firstIndex(of: true), let last = isSpeech.lastIndex(of: true) else {
+            throw SegmentationError(.silentTake, message: "no speech found: only clicks or faint sounds above the noise floor")
+        }
+        self.speechRange = first..<(last + 1)
+
+        // Pauses: maximal non-speech runs strictly inside the speech range.
+        var pauses: [Pause] = []
+        let width = max(soundThreshold - silenceThreshold, 0.001)
+        var i = first
+        while i <= last {
+            guard !isSpeech[i] else { i += 1; continue }
+            var end = i
+            var silent: Double = 0
+            var bestRun = 0, bestRunStart = i, run = 0
+            while end <= last, !isSpeech[end] {
+                let level = smoothed[end]
+                // Hops of ruled-out sound (clicks, breaths) count half: they sit in a pause.
+                let depth = level >= soundThreshold ? 0.5 : Double(min(max((soundThreshold - level) / width, 0), 1))
+                silent += depth
+                if level < soundThreshold { run += 1 } else { run = 0 }
+                if run > bestRun { bestRun = run; bestRunStart = end - run + 1 }
+                end += 1
+            }
+            pauses.append(Pause(range: i..<end, silentDuration: silent * hop, cutHop: bestRunStart + bestRun / 2))
+            i = end
+        }
+        self.pauses = pauses
+    }
+
+    /// Speech hops in `hops`.
+    func speechHops(in hops: Range<Int>) -> Int { speechBefore[hops.upperBound] - speechBefore[hops.lowerBound] }
+
+    static func power(_ decibels: Float) -> Float { decibels <= -120 ? 0 : Float.exp10(decibels / 10) }
+    static func decibels(_ power: Float) -> Float { power > 1e-12 ? 10 * log10(power) : -120 }
+
+    static func percentile(_ sorted: [Float], _ p: Double) -> Float {
+        guard !sorted.isEmpty else { return -120 }
+        let index = min(sorted.count - 1, max(0, Int((Double(sorted.count - 1) * p).rounded())))
+        return sorted[index]
+    }
+}
+
+extension Float {
+    static func exp10(_ x: Float) -> Float { Foundation.pow(10, x) }
+}

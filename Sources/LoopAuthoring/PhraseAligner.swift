@@ -1,0 +1,190 @@
+import Foundation
+
+/// Chooses which pauses of a take end phrases.
+///
+/// - With nothing known, every pause at least ``Parameters/minimumPause`` long is a cut.
+/// - With the phrase count N, the N-1 pauses with the longest silence are cuts, so a comma or a
+///   hesitation only wins over a pause between phrases when it is longer.
+/// - With the text, each phrase's expected length (its weight times the take's own seconds per
+///   unit of weight) joins the pause lengths in a dynamic programme: a long hesitation inside a
+///   long phrase loses to a shorter pause where the text says a phrase ends.
+struct PhraseAligner {
+    struct Parameters {
+        /// Without a hint, the silence that ends a phrase (seconds).
+        var minimumPause = 0.25
+        /// The shortest silence that can be a cut at all; fewer such pauses than needed is an error.
+        var viablePause = 0.05
+        /// A phrase holds at least this much speech (seconds).
+        var minimumPhraseSpeech = 0.1
+        /// Pause evidence: scale and midpoint of the log-odds `scale * ln(silence / midpoint)`.
+        var pauseScale = 2.0
+        var pauseMidpoint = 0.22
+        /// Spread of a phrase's actual over expected length, as a log ratio (one standard deviation).
+        var lengthSpread = log(1.5)
+    }
+
+    struct Choice {
+        /// Indices into the analysis's pauses, in order.
+        var pauses: [Int]
+        var confidences: [Double]
+    }
+
+    let analysis: PauseAnalysis
+    var parameters = Parameters()
+
+    func choose(hint: SegmentationHint) throws(SegmentationError) -> Choice {
+        switch hint {
+        case .none:
+            let chosen = analysis.pauses.indices.filter { analysis.pauses[$0].silentDuration >= parameters.minimumPause }
+            let kept = enforceMinimumSpeech(chosen)
+            return Choice(pauses: kept, confidences: kept.map { absoluteConfidence(analysis.pauses[$0].silentDuration, against: parameters.minimumPause) })
+        case .count(let count):
+            guard count >= 1 else { throw SegmentationError(.invalidCount, message: "the phrase count must be at least 1, not \(count)") }
+            let chosen = try chooseByCount(count)
+            return Choice(pauses: chosen, confidences: rankConfidences(chosen))
+        case .text(let phrases, _):
+            guard !phrases.isEmpty else { throw SegmentationError(.invalidCount, message: "the text holds no phrases") }
+            try requireViablePauses(phrases.count)
+            let model = PhraseLengthModel()
+            let chosen = chooseByText(weights: phrases.map { model.weight(of: $0) })
+            return Choice(pauses: chosen, confidences: rankConfidences(chosen))
+        }
+    }
+
+    // MARK: Count
+
+    private func chooseByCount(_ count: Int) throws(SegmentationError) -> [Int] {
+        try requireViablePauses(count)
+        let ranked = analysis.pauses.indices.sorted { analysis.pauses[$0].silentDuration > analysis.pauses[$1].silentDuration }
+        var chosen: [Int] = []
+        for candidate in ranked where chosen.count < count - 1 {
+            let trial = (chosen + [candidate]).sorted()
+            if leavesEnoughSpeech(trial) { chosen = trial }
+        }
+        guard chosen.count == count - 1 else {
+            throw tooFewPauses(needed: count - 1, found: chosen.count)
+        }
+        return chosen
+    }
+
+    private func requireViablePauses(_ count: Int) throws(SegmentationError) {
+        let viable = analysis.pauses.filter { $0.silentDuration >= parameters.viablePause }.count
+        if viable < count - 1 { throw tooFewPauses(needed: count - 1, found: viable) }
+    }
+
+    private func tooFewPauses(needed: Int, found: Int) -> SegmentationError {
+        SegmentationError(.tooFewPauses, message: "the take has \(found) clear pause\(found == 1 ? "" : "s") but \(needed + 1) phrases need \(needed); cutting anyway would cut inside speech. Record again with a short pause after each phrase, or check that the text matches the take")
+    }
+
+    // MARK: Text
+
+    /// The best cut pauses for phrases of the given weights (dynamic programme over pauses).
+    private func chooseByText(weights: [Double]) -> [Int] {
+        let phraseCount = weights.count
+        guard phraseCount > 1 else { return [] }
+        let candidates = analysis.pauses.indices.filter { analysis.pauses[$0].silentDuration >= parameters.viablePause }
+        // Boundaries: 0 = speech start, 1...K = candidates, K+1 = speech end.
+        let boundaryHops = [analysis.speechRange.lowerBound]
+            + candidates.map { analysis.pauses[$0].cutHop }
+            + [analysis.speechRange.upperBound]
+        let totalSpeech = Double(analysis.speechHops(in: analysis.speechRange))
+        let totalWeight = weights.reduce(0, +)
+        let hopsPerWeight = totalSpeech / totalWeight
+        let evidence = [0.0] + candidates.map { pauseEvidence(analysis.pauses[$0].silentDuration) } + [0.0]
+        let lastBoundary = boundaryHops.count - 1
+        let inverseVariance = 1 / (2 * parameters.lengthSpread * parameters.lengthSpread)
+        let minimumHops = parameters.minimumPhraseSpeech / analysis.envelope.hopDuration
+
+        func fit(_ phrase: Int, from a: Int, to b: Int) -> Double? {
+            let actual = Double(analysis.speechHops(in: boundaryHops[a]..<boundaryHops[b]))
+            guard actual >= minimumHops else { return nil }
+            let expected = max(weights[phrase] * hopsPerWeight, 1)
+            let ratio = log(actual / expected)
+            guard abs(ratio) < log(6) else { return nil }
+            return -ratio * ratio * inverseVariance
+        }
+
+        // score[j][b]: best total with phrase j ending at boundary b.
+        let minusInfinity = -Double.infinity
+        var score = [[Double]](repeating: [Double](repeating: minusInfinity, count: boundaryHops.count), count: phraseCount)
+        var back = [[Int]](repeating: [Int](repeating: -1, count: boundaryHops.count), count: phraseCount)
+        for b in 1...lastBoundary {
+            if let value = fit(0, from: 0, to: b) { score[0][b] = value + evidence[b] }
+        }
+        for j in 1..<phraseCount {
+            let ends: ClosedRange<Int> = j == phraseCount - 1 ? lastBoundary...lastBoundary : (j + 1)...lastBoundary
+            guard ends.lowerBound <= ends.upperBound else { break }
+            for b in ends {
+                var best = minusInfinity, bestFrom = -1
+                for a in j..<b where score[j - 1][a] > minusInfinity {
+                    guard let value = fit(j, from: a, to: b) else { continue }
+                    let total = score[j - 1][a] + value
+                    if total > best { best = total; bestFrom = a }
+                }
+                if bestFrom >= 0 { score[j][b] = best + evidence[b]; back[j][b] = bestFrom }
+            }
+        }
+        guard score[phraseCount - 1][lastBoundary] > minusInfinity else {
+            // The text and the take disagree too much for the length model: fall back to the count.
+            return (try? chooseByCount(phraseCount)) ?? []
+        }
+        var chosen: [Int] = []
+        var b = lastBoundary
+        for j in stride(from: phraseCount - 1, to: 0, by: -1) {
+            let a = back[j][b]
+            chosen.append(candidates[a - 1])
+            b = a
+        }
+        return chosen.reversed()
+    }
+
+    // MARK: Confidence
+
+    /// Log-odds that a pause of this silence ends a phrase.
+    private func pauseEvidence(_ silence: Double) -> Double {
+        parameters.pauseScale * log(max(silence, 0.01) / parameters.pauseMidpoint)
+    }
+
+    /// Against the strongest pause not chosen, and against a plain minimum.
+    private func rankConfidences(_ chosen: [Int]) -> [Double] {
+        let chosenSet = Set(chosen)
+        let strongestRejected = analysis.pauses.indices.filter { !chosenSet.contains($0) }.map { analysis.pauses[$0].silentDuration }.max()
+        return chosen.map { index in
+            let silence = analysis.pauses[index].silentDuration
+            var confidence = absoluteConfidence(silence, against: 0.12)
+            if let rival = strongestRejected {
+                confidence = min(confidence, logistic(2 * log(max(silence, 0.01) / max(rival, 0.01))))
+            }
+            return confidence
+        }
+    }
+
+    private func absoluteConfidence(_ silence: Double, against reference: Double) -> Double {
+        logistic(3 * log(max(silence, 0.01) / reference))
+    }
+
+    private func logistic(_ x: Double) -> Double { 1 / (1 + exp(-x)) }
+
+    // MARK: Phrase length
+
+    private func leavesEnoughSpeech(_ sortedPauses: [Int]) -> Bool {
+        let minimumHops = Int((parameters.minimumPhraseSpeech / analysis.envelope.hopDuration).rounded())
+        var start = analysis.speechRange.lowerBound
+        for index in sortedPauses + [-1] {
+            let end = index >= 0 ? analysis.pauses[index].cutHop : analysis.speechRange.upperBound
+            if analysis.speechHops(in: start..<end) < minimumHops { return false }
+            start = end
+        }
+        return true
+    }
+
+    /// Drops the weakest cuts that would leave a phrase with almost no speech.
+    private func enforceMinimumSpeech(_ chosen: [Int]) -> [Int] {
+        var kept = chosen
+        while !kept.isEmpty, !leavesEnoughSpeech(kept) {
+            let weakest = kept.min { analysis.pauses[$0].silentDuration < analysis.pauses[$1].silentDuration }!
+            kept.removeAll { $0 == weakest }
+        }
+        return kept
+    }
+}

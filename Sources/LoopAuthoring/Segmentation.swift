@@ -1,0 +1,66 @@
+/// What the segmenter knows about the take's content.
+public enum SegmentationHint: Sendable, Equatable {
+    /// Nothing: cut at every pause long enough to end a phrase.
+    case none
+    /// The take holds exactly this many phrases.
+    case count(Int)
+    /// The take reads these phrases, in order.
+    case text([String], language: String?)
+}
+
+/// One spoken phrase found in a take, in audio frames.
+public struct Segment: Sendable, Equatable, Codable {
+    /// The first frame of the phrase (padding included).
+    public var startFrame: Int
+    /// One past the last frame of the phrase (padding included).
+    public var endFrame: Int
+
+    public init(startFrame: Int, endFrame: Int) {
+        self.startFrame = startFrame
+        self.endFrame = endFrame
+    }
+}
+
+/// A cut between two consecutive segments.
+public struct Cut: Sendable, Equatable, Codable {
+    /// Where the cut falls, in frames: inside the pause, at its quietest part.
+    public var frame: Int
+    /// How sure the segmenter is that this pause ends a phrase (0...1).
+    public var confidence: Double
+    /// The silent length of the pause, in seconds.
+    public var pauseDuration: Double
+}
+
+/// The phrases found in a take.
+public struct Segmentation: Sendable, Equatable {
+    public var sampleRate: Int
+    public var channelCount: Int
+    public var frameCount: Int
+    public var segments: [Segment]
+    /// The cuts between segments: `cuts.count == segments.count - 1`.
+    public var cuts: [Cut]
+
+    public var duration: Double { Double(frameCount) / Double(sampleRate) }
+
+    /// Seconds for a frame position.
+    public func seconds(_ frame: Int) -> Double { Double(frame) / Double(sampleRate) }
+}
+
+/// Why a take could not be cut.
+public struct SegmentationError: Error, Equatable, CustomStringConvertible, Sendable {
+    public enum Code: String, Sendable {
+        case silentTake
+        case tooFewPauses
+        case invalidCount
+    }
+
+    public var code: Code
+    public var message: String
+
+    public init(_ code: Code, message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { message }
+}

@@ -1,0 +1,77 @@
+import LoopAudio
+
+/// Finds the spoken phrases of a take and cuts it at the pauses between them.
+///
+/// The take is measured once (``EnergyEnvelope``); levels, pauses and the choice of cuts work
+/// on that 10 ms envelope, so memory stays small whatever the length of the take.
+public struct SilenceSegmenter: Sendable {
+    public struct Parameters: Sendable {
+        /// Kept before each phrase's first sound, so no word start is clipped (seconds).
+        public var leadingPadding = 0.06
+        /// Kept after each phrase's last sound, so no word tail is clipped (seconds).
+        public var trailingPadding = 0.09
+        /// Without a hint, the silence that ends a phrase (seconds).
+        public var minimumPause = 0.25
+        /// A phrase holds at least this much speech (seconds).
+        public var minimumPhraseSpeech = 0.1
+
+        public init() {}
+    }
+
+    public var parameters: Parameters
+
+    public init(parameters: Parameters = Parameters()) {
+        self.parameters = parameters
+    }
+
+    /// Cuts the take at `path`. `progress` receives the share decoded (0...1).
+    public func segment(path: String, hint: SegmentationHint, progress: (@Sendable (Double) -> Void)? = nil) throws -> Segmentation {
+        let envelope = try EnergyEnvelope.measure(path: path, progress: progress)
+        return try segment(envelope, hint: hint)
+    }
+
+    /// Cuts a measured take.
+    public func segment(_ envelope: EnergyEnvelope, hint: SegmentationHint) throws(SegmentationError) -> Segmentation {
+        let analysis = try PauseAnalysis(envelope: envelope)
+        var aligner = PhraseAligner(analysis: analysis)
+        aligner.parameters.minimumPause = parameters.minimumPause
+        aligner.parameters.minimumPhraseSpeech = parameters.minimumPhraseSpeech
+        let choice = try aligner.choose(hint: hint)
+
+        let halfHop = envelope.hopFrames / 2
+        let cutHops = choice.pauses.map { analysis.pauses[$0].cutHop }
+        let cutFrames = cutHops.map { envelope.frame(ofHop: $0) + halfHop }
+        let lead = Int(parameters.leadingPadding * Double(envelope.sampleRate))
+        let trail = Int(parameters.trailingPadding * Double(envelope.sampleRate))
+
+        var segments: [Segment] = []
+        let hopBounds = [0] + cutHops + [envelope.levels.count]
+        let frameBounds = [0] + cutFrames + [envelope.frameCount]
+        for phrase in 0..<(hopBounds.count - 1) {
+            let hops = hopBounds[phrase]..<hopBounds[phrase + 1]
+            let frames = frameBounds[phrase]..<frameBounds[phrase + 1]
+            guard let sound = soundingHops(in: hops, analysis) else {
+                segments.append(Segment(startFrame: frames.lowerBound, endFrame: frames.upperBound))
+                continue
+            }
+            let start = max(frames.lowerBound, envelope.frame(ofHop: sound.lowerBound) - lead)
+            let end = min(frames.upperBound, envelope.frame(ofHop: sound.upperBound) + trail)
+            segments.append(Segment(startFrame: start, endFrame: max(end, start + 1)))
+        }
+        let cuts = zip(choice.pauses, zip(cutFrames, choice.confidences)).map { pause, cut in
+            Cut(frame: cut.0, confidence: (cut.1 * 100).rounded() / 100, pauseDuration: analysis.pauses[pause].silentDuration)
+        }
+        return Segmentation(sampleRate: envelope.sampleRate, channelCount: envelope.channelCount, frameCount: envelope.frameCount, segments: segments, cuts: cuts)
+    }
+
+    /// The hops from a phrase's first to its last sound: speech hops, widened over the quieter
+    /// sounds joined to them (soft onsets, fading tails).
+    private func soundingHops(in hops: Range<Int>, _ analysis: PauseAnalysis) -> Range<Int>? {
+        guard let first = hops.first(where: { analysis.isSpeech[$0] }),
+              let last = hops.reversed().first(where: { analysis.isSpeech[$0] }) else { return nil }
+        var start = first, end = last + 1
+        while start > hops.lowerBound, analysis.smoothed[start - 1] >= analysis.edgeThreshold { start -= 1 }
+        while end < hops.upperBound, analysis.smoothed[end] >= analysis.edgeThreshold { end += 1 }
+        return start..<end
+    }
+}

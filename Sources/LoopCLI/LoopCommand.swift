@@ -1,0 +1,23 @@
+import ArgumentParser
+
+/// `loop`: author and study looping audio phrases.
+public struct LoopCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "loop",
+        abstract: "Learn a language from short looping audio phrases.",
+        discussion: """
+            Author a loop from a text (a phrase per line, a blank line between groups) and one take \
+            of audio read with pauses: the take is cut at the pauses into one clip per phrase.
+            """,
+        version: "0.1.0",
+        subcommands: [SplitCommand.self, SegmentCommand.self]
+    )
+
+    public init() {}
+}
+
+/// Options every command that reads a loop's text shares.
+struct TextOptions: ParsableArguments {
+    @Flag(name: .long, help: "Also split long lines into sentences (at . ! ? … and 。！？).")
+    var sentences = false
+}

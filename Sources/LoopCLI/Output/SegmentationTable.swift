@@ -1,0 +1,83 @@
+import Foundation
+import LoopAuthoring
+
+/// The human view of a segmentation: a line a phrase, a line a cut.
+struct SegmentationTable {
+    var segmentation: Segmentation
+    var phraseTexts: [String]?
+    var terminal: Terminal
+    /// Cuts below this confidence are flagged for a listen.
+    var lowConfidence = 0.6
+
+    var text: String {
+        var lines: [String] = []
+        let header = String(format: "%d phrase%@ in %.2f s (%d Hz, %d channel%@)",
+                            segmentation.segments.count, segmentation.segments.count == 1 ? "" : "s",
+                            segmentation.duration, segmentation.sampleRate, segmentation.channelCount,
+                            segmentation.channelCount == 1 ? "" : "s")
+        lines.append(terminal.paint(header, .bold))
+        let numberWidth = String(segmentation.segments.count).count
+        for (index, segment) in segmentation.segments.enumerated() {
+            let start = segmentation.seconds(segment.startFrame), end = segmentation.seconds(segment.endFrame)
+            let number = String(repeating: " ", count: numberWidth - String(index + 1).count) + String(index + 1)
+            var line = String(format: "%@  %7.2f – %7.2f  %5.2f s", number, start, end, end - start)
+            if let texts = phraseTexts, index < texts.count { line += "  " + texts[index] }
+            lines.append(line)
+            if index < segmentation.cuts.count {
+                let cut = segmentation.cuts[index]
+                var mark = String(format: "%@  ✂ %7.2f  pause %.2f s  confidence %.2f",
+                                  String(repeating: " ", count: numberWidth), segmentation.seconds(cut.frame), cut.pauseDuration, cut.confidence)
+                if cut.confidence < lowConfidence {
+                    mark = terminal.paint(mark + "  low: listen to this cut", .yellow)
+                } else {
+                    mark = terminal.paint(mark, .dim)
+                }
+                lines.append(mark)
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// A compact waveform of the take with the phrases and cuts marked under it.
+struct WaveformStrip {
+    var envelope: EnergyEnvelope
+    var segmentation: Segmentation
+    var terminal: Terminal
+
+    var text: String {
+        let width = max(20, min(terminal.width - 1, 120))
+        let levels = envelope.levels
+        guard !levels.isEmpty else { return "" }
+        let hopsPerColumn = Double(levels.count) / Double(width)
+        var columns = [Float](repeating: -120, count: width)
+        for column in 0..<width {
+            let from = Int(Double(column) * hopsPerColumn)
+            let to = max(from + 1, min(levels.count, Int(Double(column + 1) * hopsPerColumn)))
+            columns[column] = levels[from..<to].max() ?? -120
+        }
+        let sorted = levels.sorted()
+        let low = sorted[sorted.count / 20], high = sorted[sorted.count - 1]
+        let blocks = Array(" ▁▂▃▄▅▆▇█")
+        let wave = String(columns.map { level -> Character in
+            let share = high > low ? Double((level - low) / (high - low)) : 0
+            return blocks[min(blocks.count - 1, max(0, Int((share * Double(blocks.count - 1)).rounded())))]
+        })
+
+        var marks = [Character](repeating: " ", count: width)
+        func column(_ frame: Int) -> Int { min(width - 1, frame * width / max(segmentation.frameCount, 1)) }
+        for (index, segment) in segmentation.segments.enumerated() {
+            let from = column(segment.startFrame), to = column(max(segment.endFrame - 1, segment.startFrame))
+            for c in from...to { marks[c] = "─" }
+            for (offset, digit) in String(index + 1).enumerated() where from + offset <= to || offset == 0 {
+                if from + offset < width { marks[from + offset] = digit }
+            }
+        }
+        var markLine = ""
+        let cutColumns = Set(segmentation.cuts.map { column($0.frame) })
+        for (c, mark) in marks.enumerated() {
+            markLine += cutColumns.contains(c) ? terminal.paint("┃", .yellow) : String(mark)
+        }
+        return terminal.paint(wave, .cyan) + "\n" + markLine
+    }
+}

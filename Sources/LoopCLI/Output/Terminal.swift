@@ -1,0 +1,37 @@
+import Foundation
+
+/// What the terminal we write to can do.
+struct Terminal: Sendable {
+    /// Standard output is a terminal.
+    var isInteractive: Bool
+    /// Colours are allowed: a terminal, no `NO_COLOR`, not `TERM=dumb`.
+    var usesColor: Bool
+    /// Columns available for output.
+    var width: Int
+
+    static func standardOutput() -> Terminal { describe(descriptor: STDOUT_FILENO) }
+    static func standardError() -> Terminal { describe(descriptor: STDERR_FILENO) }
+
+    private static func describe(descriptor: Int32) -> Terminal {
+        let environment = ProcessInfo.processInfo.environment
+        let interactive = isatty(descriptor) == 1
+        let noColor = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
+        let dumb = environment["TERM"] == "dumb"
+        var size = winsize()
+        var width = 80
+        if interactive, ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 {
+            width = Int(size.ws_col)
+        } else if let columns = environment["COLUMNS"].flatMap(Int.init), columns > 0 {
+            width = columns
+        }
+        return Terminal(isInteractive: interactive, usesColor: interactive && !noColor && !dumb, width: width)
+    }
+
+    func paint(_ text: String, _ style: Style) -> String {
+        usesColor ? "\u{1B}[\(style.rawValue)m\(text)\u{1B}[0m" : text
+    }
+
+    enum Style: String {
+        case bold = "1", dim = "2", red = "31", green = "32", yellow = "33", cyan = "36"
+    }
+}

@@ -1,0 +1,79 @@
+import ArgumentParser
+import Foundation
+import LoopAudio
+import LoopAuthoring
+
+struct SegmentCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "segment",
+        abstract: "Find the spoken phrases in a take and where to cut it.",
+        discussion: """
+            Without a hint, every pause long enough to end a phrase is a cut. With --count N the \
+            take is cut into exactly N phrases at the N-1 clearest pauses; with --text FILE the \
+            phrase lengths the text implies help choose among pauses. A take with fewer clear \
+            pauses than needed is an error rather than a cut inside speech.
+
+            --json prints one object: {"file", "duration", "sampleRate", "channels", \
+            "segments": [{"start", "end"}], "cuts": [{"at", "pause", "confidence"}]}, times in seconds.
+            """
+    )
+
+    @Argument(help: "The take: WAV, FLAC, Ogg Vorbis, Opus or MP3.")
+    var audio: String
+
+    @Option(help: "The number of phrases the take holds.")
+    var count: Int?
+
+    @Option(help: "The loop's text; its phrase count and lengths guide the cuts.")
+    var text: String?
+
+    @OptionGroup var textOptions: TextOptions
+
+    @Flag(help: "Print one JSON object.")
+    var json = false
+
+    @Flag(help: "Print an Audacity label track (start, tab, end, tab, label).")
+    var labels = false
+
+    func validate() throws {
+        if count != nil && text != nil { throw ValidationError("give --count or --text, not both") }
+        if let count, count < 1 { throw ValidationError("--count must be at least 1") }
+        if json && labels { throw ValidationError("give --json or --labels, not both") }
+    }
+
+    func run() async throws {
+        try await runReportingErrors {
+            let source = try text.map { try LoopSource(contentsOf: $0, options: .init(splitSentences: textOptions.sentences)) }
+            let hint = TakeHint(count: count, source: source).segmentationHint
+            let progress = ProgressBar("segmenting")
+            let path = audio
+            let (envelope, segmentation) = try await BlockingWork.run {
+                let envelope = try EnergyEnvelope.measure(path: path, progress: progress.callback)
+                return (envelope, try SilenceSegmenter().segment(envelope, hint: hint))
+            }
+            progress.finish()
+            let phraseTexts = source?.phrases.map(\.text)
+            if json {
+                print(try SegmentationReport(file: path, segmentation: segmentation).jsonString())
+            } else if labels {
+                print(LabelTrack(segmentation: segmentation, phraseTexts: phraseTexts).text, terminator: "")
+            } else {
+                let terminal = Terminal.standardOutput()
+                print(SegmentationTable(segmentation: segmentation, phraseTexts: phraseTexts, terminal: terminal).text)
+                print(WaveformStrip(envelope: envelope, segmentation: segmentation, terminal: terminal).text)
+            }
+        }
+    }
+}
+
+/// What the user told us about a take's content.
+struct TakeHint {
+    var count: Int?
+    var source: LoopSource?
+
+    var segmentationHint: SegmentationHint {
+        if let source { return .text(source.phrases.map(\.text), language: source.language) }
+        if let count { return .count(count) }
+        return .none
+    }
+}
