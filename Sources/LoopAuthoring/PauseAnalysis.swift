@@ -41,8 +41,13 @@ struct PauseAnalysis {
     struct Parameters {
         /// Sound shorter than this between two silences is a click, not speech.
         var maxClickDuration = 0.05
-        /// Sound this far below the speech level between two silences is a breath or noise.
-        var faintSoundBelowSpeech: Float = 15
+        /// A short sound this far below the speech level between two silences is a breath or noise...
+        var faintSoundBelowSpeech: Float = 10
+        /// ...when it lasts no longer than this (seconds)...
+        var maxFaintSoundDuration = 0.4
+        /// ...and stands alone, this much silence on either side (seconds); a faint consonant
+        /// right after a stop closure belongs to its word.
+        var faintSoundIsolation = 0.1
         /// The floor is never taken lower than this below the speech level.
         var maxDynamicRange: Float = 50
     }
@@ -86,6 +91,9 @@ struct PauseAnalysis {
         // Sound runs: speech unless short (a click) or faint (a breath) between silences.
         var isSpeech = smoothed.map { $0 >= soundThreshold }
         let maxClickHops = Int((parameters.maxClickDuration / hop).rounded())
+        let maxFaintHops = Int((parameters.maxFaintSoundDuration / hop).rounded())
+        let isolationHops = Int((parameters.faintSoundIsolation / hop).rounded())
+        let sounding = isSpeech
         let faint = speech - parameters.faintSoundBelowSpeech
         var start = 0
         while start < count {
@@ -93,7 +101,9 @@ struct PauseAnalysis {
             var end = start
             var peak: Float = -120
             while end < count, isSpeech[end] { peak = max(peak, smoothed[end]); end += 1 }
-            if end - start <= maxClickHops || peak < faint {
+            let isolated = !sounding[max(0, start - isolationHops)..<start].contains(true)
+                && !sounding[end..<min(count, end + isolationHops)].contains(true)
+            if end - start <= maxClickHops || (peak < faint && end - start <= maxFaintHops && isolated) {
                 for i in start..<end { isSpeech[i] = false }
             }
             start = end

@@ -11,7 +11,7 @@ import Foundation
 struct PhraseAligner {
     struct Parameters {
         /// Without a hint, the silence that ends a phrase (seconds).
-        var minimumPause = 0.25
+        var minimumPause = 0.2
         /// The shortest silence that can be a cut at all; fewer such pauses than needed is an error.
         var viablePause = 0.05
         /// A phrase holds at least this much speech (seconds).

@@ -10,8 +10,10 @@ public struct SilenceSegmenter: Sendable {
         public var leadingPadding = 0.06
         /// Kept after each phrase's last sound, so no word tail is clipped (seconds).
         public var trailingPadding = 0.09
+        /// Sound this close to a phrase's edge (seconds) belongs to it.
+        public var edgeReach = 0.1
         /// Without a hint, the silence that ends a phrase (seconds).
-        public var minimumPause = 0.25
+        public var minimumPause = 0.2
         /// A phrase holds at least this much speech (seconds).
         public var minimumPhraseSpeech = 0.1
 
@@ -65,13 +67,26 @@ public struct SilenceSegmenter: Sendable {
     }
 
     /// The hops from a phrase's first to its last sound: speech hops, widened over the quieter
-    /// sounds joined to them (soft onsets, fading tails).
+    /// sounds joined to them (soft onsets, fading tails) and over faint sounds close to them (a
+    /// consonant after a stop closure), so no word start or tail is clipped.
     private func soundingHops(in hops: Range<Int>, _ analysis: PauseAnalysis) -> Range<Int>? {
         guard let first = hops.first(where: { analysis.isSpeech[$0] }),
               let last = hops.reversed().first(where: { analysis.isSpeech[$0] }) else { return nil }
+        let reach = Int((parameters.edgeReach / analysis.envelope.hopDuration).rounded())
+        let sounds = { (hop: Int) in analysis.smoothed[hop] >= analysis.edgeThreshold }
         var start = first, end = last + 1
-        while start > hops.lowerBound, analysis.smoothed[start - 1] >= analysis.edgeThreshold { start -= 1 }
-        while end < hops.upperBound, analysis.smoothed[end] >= analysis.edgeThreshold { end += 1 }
+        while true {
+            while start > hops.lowerBound, sounds(start - 1) { start -= 1 }
+            let limit = max(hops.lowerBound, start - reach)
+            guard let next = (limit..<start).reversed().first(where: sounds) else { break }
+            start = next
+        }
+        while true {
+            while end < hops.upperBound, sounds(end) { end += 1 }
+            let limit = min(hops.upperBound, end + reach)
+            guard let next = (end..<limit).first(where: sounds) else { break }
+            end = next + 1
+        }
         return start..<end
     }
 }

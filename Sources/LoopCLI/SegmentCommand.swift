@@ -27,6 +27,9 @@ struct SegmentCommand: AsyncParsableCommand {
     @Option(help: "The loop's text; its phrase count and lengths guide the cuts.")
     var text: String?
 
+    @Option(name: .customLong("min-pause"), help: "Without --count or --text, the pause (seconds) that ends a phrase.")
+    var minimumPause: Double?
+
     @OptionGroup var textOptions: TextOptions
 
     @Flag(help: "Print one JSON object.")
@@ -39,6 +42,7 @@ struct SegmentCommand: AsyncParsableCommand {
         if count != nil && text != nil { throw ValidationError("give --count or --text, not both") }
         if let count, count < 1 { throw ValidationError("--count must be at least 1") }
         if json && labels { throw ValidationError("give --json or --labels, not both") }
+        if let minimumPause, !(0.05...5).contains(minimumPause) { throw ValidationError("--min-pause takes seconds between 0.05 and 5") }
     }
 
     func run() async throws {
@@ -47,9 +51,11 @@ struct SegmentCommand: AsyncParsableCommand {
             let hint = TakeHint(count: count, source: source).segmentationHint
             let progress = ProgressBar("segmenting")
             let path = audio
-            let (envelope, segmentation) = try await BlockingWork.run {
+            var segmenter = SilenceSegmenter()
+            if let minimumPause { segmenter.parameters.minimumPause = minimumPause }
+            let (envelope, segmentation) = try await BlockingWork.run { [segmenter] in
                 let envelope = try EnergyEnvelope.measure(path: path, progress: progress.callback)
-                return (envelope, try SilenceSegmenter().segment(envelope, hint: hint))
+                return (envelope, try segmenter.segment(envelope, hint: hint))
             }
             progress.finish()
             let phraseTexts = source?.phrases.map(\.text)
