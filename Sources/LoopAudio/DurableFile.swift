@@ -44,7 +44,11 @@ public enum DurableFile {
     public static func syncAndRename(_ temporary: String, to path: String) throws {
         try sync(path: temporary, flags: O_RDONLY)
         guard rename(temporary, path) == 0 else { throw FileSystemError.current(path: path) }
-        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        try syncDirectory(URL(fileURLWithPath: path).deletingLastPathComponent().path)
+    }
+
+    /// Makes renames and new entries in `folder` durable.
+    public static func syncDirectory(_ folder: String) throws {
         try sync(path: folder, flags: O_RDONLY | O_DIRECTORY)
     }
 

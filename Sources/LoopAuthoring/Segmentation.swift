@@ -56,11 +56,14 @@ public struct SegmentationError: Error, Equatable, CustomStringConvertible, Send
 
     public var code: Code
     public var message: String
+    /// The take concerned, when known.
+    public var path: String?
 
-    public init(_ code: Code, message: String) {
+    public init(_ code: Code, message: String, path: String? = nil) {
         self.code = code
         self.message = message
+        self.path = path
     }
 
-    public var description: String { message }
+    public var description: String { path.map { "\($0): \(message)" } ?? message }
 }

@@ -28,6 +28,13 @@ public struct SentenceSplitter: Sendable {
             var end = index + 1
             while end < characters.count, Self.terminals.contains(characters[end]) || Self.fullWidthTerminals.contains(characters[end]) { end += 1 }
             while end < characters.count, Self.closers.contains(characters[end]) { end += 1 }
+            // French spacing: « Non. » puts a space before the closing mark.
+            var spaced = end
+            while spaced < characters.count, characters[spaced].isWhitespace { spaced += 1 }
+            if spaced > end, spaced < characters.count, Self.spacedClosers.contains(characters[spaced]) {
+                end = spaced + 1
+                while end < characters.count, Self.closers.contains(characters[end]) { end += 1 }
+            }
             let atEnd = end >= characters.count
             if fullWidth {
                 if !atEnd { append(characters[start..<end], to: &sentences); start = end }
@@ -75,6 +82,8 @@ public struct SentenceSplitter: Sendable {
     private static let terminals: Set<Character> = [".", "!", "?", "…", "‼", "⁇", "⁈", "⁉"]
     private static let fullWidthTerminals: Set<Character> = ["。", "！", "？", "｡"]
     private static let closers: Set<Character> = ["\"", "'", "”", "’", "»", "›", ")", "]", "}", "」", "』", "）", "】", "》", "〉", "〕"]
+    /// Closing marks that French typography separates by a space; never an opening mark.
+    private static let spacedClosers: Set<Character> = ["»", "›", "”"]
     private static let openers: Set<Character> = ["\"", "'", "“", "‘", "«", "‹", "(", "[", "{", "¿", "¡", "「", "『", "（"]
 
     /// Abbreviations that end in a full stop without ending a sentence (lower-cased, no final dot).

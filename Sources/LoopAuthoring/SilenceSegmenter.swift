@@ -10,8 +10,12 @@ public struct SilenceSegmenter: Sendable {
         public var leadingPadding = 0.06
         /// Kept after each phrase's last sound, so no word tail is clipped (seconds).
         public var trailingPadding = 0.09
-        /// Sound this close to a phrase's edge (seconds) belongs to it.
-        public var edgeReach = 0.1
+        /// Sound this close after a phrase's end (seconds) belongs to it: a final consonant
+        /// released after its stop closure.
+        public var trailingEdgeReach = 0.1
+        /// Sound this close before a phrase's start belongs to it; kept short, as a word-initial
+        /// burst joins its vowel directly and a lip click before speech is not part of it.
+        public var leadingEdgeReach = 0.03
         /// Without a hint, the silence that ends a phrase (seconds).
         public var minimumPause = 0.2
         /// A phrase holds at least this much speech (seconds).
@@ -29,16 +33,24 @@ public struct SilenceSegmenter: Sendable {
     /// Cuts the take at `path`. `progress` receives the share decoded (0...1).
     public func segment(path: String, hint: SegmentationHint, progress: (@Sendable (Double) -> Void)? = nil) throws -> Segmentation {
         let envelope = try EnergyEnvelope.measure(path: path, progress: progress)
-        return try segment(envelope, hint: hint)
+        return try segment(envelope, hint: hint, path: path)
     }
 
-    /// Cuts a measured take.
-    public func segment(_ envelope: EnergyEnvelope, hint: SegmentationHint) throws(SegmentationError) -> Segmentation {
-        let analysis = try PauseAnalysis(envelope: envelope)
-        var aligner = PhraseAligner(analysis: analysis)
-        aligner.parameters.minimumPause = parameters.minimumPause
-        aligner.parameters.minimumPhraseSpeech = parameters.minimumPhraseSpeech
-        let choice = try aligner.choose(hint: hint)
+    /// Cuts a measured take; `path` names the take in errors.
+    public func segment(_ envelope: EnergyEnvelope, hint: SegmentationHint, path: String? = nil) throws(SegmentationError) -> Segmentation {
+        let choice: PhraseAligner.Choice
+        let analysis: PauseAnalysis
+        do {
+            analysis = try PauseAnalysis(envelope: envelope)
+            var aligner = PhraseAligner(analysis: analysis)
+            aligner.parameters.minimumPause = parameters.minimumPause
+            aligner.parameters.minimumPhraseSpeech = parameters.minimumPhraseSpeech
+            choice = try aligner.choose(hint: hint)
+        } catch {
+            var named = error
+            named.path = path
+            throw named
+        }
 
         let halfHop = envelope.hopFrames / 2
         let cutHops = choice.pauses.map { analysis.pauses[$0].cutHop }
@@ -72,18 +84,20 @@ public struct SilenceSegmenter: Sendable {
     private func soundingHops(in hops: Range<Int>, _ analysis: PauseAnalysis) -> Range<Int>? {
         guard let first = hops.first(where: { analysis.isSpeech[$0] }),
               let last = hops.reversed().first(where: { analysis.isSpeech[$0] }) else { return nil }
-        let reach = Int((parameters.edgeReach / analysis.envelope.hopDuration).rounded())
+        let hop = analysis.envelope.hopDuration
+        let leadingReach = Int((parameters.leadingEdgeReach / hop).rounded())
+        let trailingReach = Int((parameters.trailingEdgeReach / hop).rounded())
         let sounds = { (hop: Int) in analysis.smoothed[hop] >= analysis.edgeThreshold }
         var start = first, end = last + 1
         while true {
             while start > hops.lowerBound, sounds(start - 1) { start -= 1 }
-            let limit = max(hops.lowerBound, start - reach)
+            let limit = max(hops.lowerBound, start - leadingReach)
             guard let next = (limit..<start).reversed().first(where: sounds) else { break }
             start = next
         }
         while true {
             while end < hops.upperBound, sounds(end) { end += 1 }
-            let limit = min(hops.upperBound, end + reach)
+            let limit = min(hops.upperBound, end + trailingReach)
             guard let next = (end..<limit).first(where: sounds) else { break }
             end = next + 1
         }

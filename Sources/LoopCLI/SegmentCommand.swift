@@ -55,12 +55,12 @@ struct SegmentCommand: AsyncParsableCommand {
             if let minimumPause { segmenter.parameters.minimumPause = minimumPause }
             let (envelope, segmentation) = try await BlockingWork.run { [segmenter] in
                 let envelope = try EnergyEnvelope.measure(path: path, progress: progress.callback)
-                return (envelope, try segmenter.segment(envelope, hint: hint))
+                return (envelope, try segmenter.segment(envelope, hint: hint, path: path))
             }
             progress.finish()
             let phraseTexts = source?.phrases.map(\.text)
             if json {
-                print(try SegmentationReport(file: path, segmentation: segmentation).jsonString())
+                print(SegmentationReport(file: path, segmentation: segmentation).json.serialized)
             } else if labels {
                 print(LabelTrack(segmentation: segmentation, phraseTexts: phraseTexts).text, terminator: "")
             } else {

@@ -23,6 +23,11 @@ enum SndFile {
         let mapped = mapFormat(format)
         // Float reads of integer files are scaled to [-1, 1] (libsndfile's default); say so anyway.
         sf_command(raw, Int32(SFC_SET_NORM_FLOAT), nil, Int32(SF_TRUE))
+        if let (announced, present) = truncatedData(raw), present < announced {
+            sf_close(raw)
+            let share = Int((Double(present) / Double(announced) * 100).rounded(.down))
+            throw AudioError(.truncated, path: path, message: "the file is truncated: its header announces \(announced) bytes of audio but only \(present) (\(share)%) are there; record or copy it again")
+        }
         if info.channels < 1 || info.samplerate < 1 {
             sf_close(raw)
             throw AudioError(.unsupportedFormat, path: path, message: "the file announces \(info.channels) channels at \(info.samplerate) Hz, which is not playable audio")
@@ -36,6 +41,20 @@ enum SndFile {
                 format: mapped
             )
         )
+    }
+
+    /// For WAV and AIFF, libsndfile logs `data : N (should be M)` when the file holds less
+    /// audio than its header announces, then quietly reads what is there. Returns (N, M).
+    private static func truncatedData(_ raw: OpaquePointer) -> (announced: Int, present: Int)? {
+        var log = [CChar](repeating: 0, count: 8192)
+        sf_command(raw, Int32(SFC_GET_LOG_INFO), &log, Int32(log.count))
+        let text = String(decoding: log.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        for line in text.split(separator: "\n") where line.hasPrefix("data") || line.hasPrefix("SSND") {
+            let numbers = line.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
+            guard line.contains("should be"), numbers.count >= 2 else { continue }
+            return (numbers[numbers.count - 2], numbers[numbers.count - 1])
+        }
+        return nil
     }
 
     /// Reads up to `frames` interleaved frames; returns how many were read (0 at the end).

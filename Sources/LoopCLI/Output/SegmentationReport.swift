@@ -2,34 +2,30 @@ import Foundation
 import LoopAuthoring
 
 /// The stable `--json` shape of `loop segment`: scripts rely on it.
-struct SegmentationReport: Encodable {
-    struct Span: Encodable { var start: Double; var end: Double }
-    struct CutMark: Encodable { var at: Double; var pause: Double; var confidence: Double }
-
+struct SegmentationReport {
     var file: String
-    var duration: Double
-    var sampleRate: Int
-    var channels: Int
-    var segments: [Span]
-    var cuts: [CutMark]
+    var segmentation: Segmentation
 
-    init(file: String, segmentation: Segmentation) {
-        self.file = file
-        duration = milliseconds(segmentation.duration)
-        sampleRate = segmentation.sampleRate
-        channels = segmentation.channelCount
-        segments = segmentation.segments.map {
-            Span(start: milliseconds(segmentation.seconds($0.startFrame)), end: milliseconds(segmentation.seconds($0.endFrame)))
-        }
-        cuts = segmentation.cuts.map {
-            CutMark(at: milliseconds(segmentation.seconds($0.frame)), pause: milliseconds($0.pauseDuration), confidence: $0.confidence)
-        }
-    }
-
-    func jsonString() throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(self), as: UTF8.self)
+    var json: JSONValue {
+        .object([
+            ("file", .string(file)),
+            ("duration", .number(milliseconds(segmentation.duration))),
+            ("sampleRate", .integer(segmentation.sampleRate)),
+            ("channels", .integer(segmentation.channelCount)),
+            ("segments", .array(segmentation.segments.map {
+                .object([
+                    ("start", .number(milliseconds(segmentation.seconds($0.startFrame)))),
+                    ("end", .number(milliseconds(segmentation.seconds($0.endFrame)))),
+                ])
+            })),
+            ("cuts", .array(segmentation.cuts.map {
+                .object([
+                    ("at", .number(milliseconds(segmentation.seconds($0.frame)))),
+                    ("pause", .number(milliseconds($0.pauseDuration))),
+                    ("confidence", .number($0.confidence)),
+                ])
+            })),
+        ])
     }
 }
 

@@ -66,15 +66,17 @@ struct WaveformStrip {
 
         var marks = [Character](repeating: " ", count: width)
         func column(_ frame: Int) -> Int { min(width - 1, frame * width / max(segmentation.frameCount, 1)) }
+        let cutColumns = Set(segmentation.cuts.map { column($0.frame) })
         for (index, segment) in segmentation.segments.enumerated() {
             let from = column(segment.startFrame), to = column(max(segment.endFrame - 1, segment.startFrame))
             for c in from...to { marks[c] = "─" }
-            for (offset, digit) in String(index + 1).enumerated() where from + offset <= to || offset == 0 {
-                if from + offset < width { marks[from + offset] = digit }
+            // The number goes right after a cut mark that shares its first column.
+            let labelStart = cutColumns.contains(from) ? from + 1 : from
+            for (offset, digit) in String(index + 1).enumerated() where labelStart + offset < width {
+                marks[labelStart + offset] = digit
             }
         }
         var markLine = ""
-        let cutColumns = Set(segmentation.cuts.map { column($0.frame) })
         for (c, mark) in marks.enumerated() {
             markLine += cutColumns.contains(c) ? terminal.paint("┃", .yellow) : String(mark)
         }

@@ -1,0 +1,122 @@
+import Foundation
+import LoopAudio
+
+/// Writes one audio clip per segment of a take, plus an Audacity label track beside them.
+///
+/// The take is read once, in order; each clip keeps the take's rate and channels. Clips are
+/// written into a staging folder inside the destination and renamed into place only when all of
+/// them are complete, so a failure leaves no half-written clip behind.
+public struct PhraseClipExporter: Sendable {
+    public var format: AudioFileFormat
+
+    public init(format: AudioFileFormat = .flac) {
+        self.format = format
+    }
+
+    /// The clips written, in order.
+    public struct Result: Sendable {
+        public var clipPaths: [String]
+        public var labelsPath: String
+    }
+
+    /// Cuts `segmentation`'s segments out of the take at `takePath` into `directory`, naming
+    /// clip `i` after its number and `labels[i]`. `progress` receives the share done.
+    public func export(
+        takePath: String, segmentation: Segmentation, labels: [String], to directory: String,
+        progress: (@Sendable (Double) -> Void)? = nil
+    ) throws -> Result {
+        let manager = FileManager.default
+        do {
+            try manager.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw AudioError(.writeFailed, path: directory, message: "cannot create the folder (\(error.localizedDescription))")
+        }
+        let staging = directory + "/.loop-cut-" + String(UInt32.random(in: .min ... .max), radix: 36)
+        try? manager.createDirectory(atPath: staging, withIntermediateDirectories: false)
+        defer { try? manager.removeItem(atPath: staging) }
+
+        let names = Self.clipNames(count: segmentation.segments.count, labels: labels, fileExtension: format.fileExtension)
+        var reader = try AudioFileReader(path: takePath)
+        let channels = reader.info.channelCount
+        let segments = segmentation.segments
+        var index = 0
+        var writer: AudioFileWriter? = nil
+        var position = 0
+        let total = max(reader.info.frameCount, segmentation.frameCount)
+        try reader.forEachBlock(blockFrames: 16_384) { interleaved, frames in
+            let blockStart = position
+            position += frames
+            var cursor = blockStart
+            while index < segments.count, cursor < position {
+                let segment = segments[index]
+                if cursor < segment.startFrame {
+                    cursor = min(position, segment.startFrame)
+                    continue
+                }
+                if writer == nil {
+                    writer = try AudioFileWriter(path: staging + "/" + names[index], format: format, sampleRate: segmentation.sampleRate, channelCount: channels)
+                }
+                let until = min(position, segment.endFrame)
+                let from = (cursor - blockStart) * channels, to = (until - blockStart) * channels
+                try writer!.write(UnsafeBufferPointer(rebasing: interleaved[from..<to]))
+                cursor = until
+                if cursor >= segment.endFrame {
+                    try writer.take()!.commit()
+                    index += 1
+                }
+            }
+            if total > 0 { progress?(min(1, Double(position) / Double(total))) }
+        }
+        if let open = writer.take() {
+            // The take ended inside the last segment: keep what there is.
+            try open.commit()
+            index += 1
+        }
+        guard index == segments.count else {
+            throw AudioError(.truncated, path: takePath, message: "the take ends before phrase \(index + 1) of \(segments.count)")
+        }
+
+        let labelTrack = zip(segments, names.indices).map { segment, k in
+            String(format: "%.6f\t%.6f\t", segmentation.seconds(segment.startFrame), segmentation.seconds(segment.endFrame)) + (k < labels.count ? labels[k] : "\(k + 1)") + "\n"
+        }.joined()
+        try DurableFile.write(Data(labelTrack.utf8), to: staging + "/labels.txt")
+
+        // Everything is on disk: move it into place.
+        var clipPaths: [String] = []
+        for name in names + ["labels.txt"] {
+            let destination = directory + "/" + name
+            guard rename(staging + "/" + name, destination) == 0 else {
+                throw AudioError(.writeFailed, path: destination, message: "cannot move the clip into place (\(String(cString: strerror(errno))))")
+            }
+            if name != "labels.txt" { clipPaths.append(destination) }
+        }
+        try DurableFile.syncDirectory(directory)
+        return Result(clipPaths: clipPaths, labelsPath: directory + "/labels.txt")
+    }
+
+    /// `01-bonjour.flac`, `02-un-cafe-s-il-vous-plait.flac`, ...: numbered in order, with a short
+    /// readable slug of the phrase.
+    static func clipNames(count: Int, labels: [String], fileExtension: String) -> [String] {
+        let width = max(2, String(count).count)
+        return (0..<count).map { index in
+            let number = String(repeating: "0", count: width - String(index + 1).count) + String(index + 1)
+            let slug = index < labels.count ? slugify(labels[index]) : ""
+            return number + (slug.isEmpty ? "" : "-" + slug) + "." + fileExtension
+        }
+    }
+
+    static func slugify(_ text: String) -> String {
+        let folded = text.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil)
+        var slug = ""
+        for character in folded {
+            if character.isLetter || character.isNumber {
+                slug.append(character)
+            } else if !slug.isEmpty, slug.last != "-" {
+                slug.append("-")
+            }
+            if slug.count >= 32 { break }
+        }
+        while slug.last == "-" { slug.removeLast() }
+        return slug
+    }
+}

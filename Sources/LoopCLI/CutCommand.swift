@@ -1,0 +1,73 @@
+import ArgumentParser
+import Foundation
+import LoopAudio
+import LoopAuthoring
+
+struct CutCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cut",
+        abstract: "Cut a take into one clip per phrase of its text.",
+        discussion: """
+            Writes OUT/01-<phrase>.flac, OUT/02-<phrase>.flac, ... in phrase order, and \
+            OUT/labels.txt, an Audacity label track of the cuts in the original take. The take \
+            itself is not changed. Clips appear only once all of them are written.
+            """
+    )
+
+    @Argument(help: "The take: WAV, FLAC, Ogg Vorbis, Opus or MP3.")
+    var audio: String
+
+    @Option(help: "The loop's text: one phrase per line.")
+    var text: String
+
+    @Option(name: .customLong("out"), help: "The folder for the clips (created if needed).")
+    var outputDirectory: String
+
+    @Option(help: "Clip format: flac or wav.")
+    var format: ClipFormat = .flac
+
+    @OptionGroup var textOptions: TextOptions
+
+    @Flag(help: "Print one JSON object: the clips with their phrase and times.")
+    var json = false
+
+    enum ClipFormat: String, ExpressibleByArgument, CaseIterable {
+        case flac, wav
+        var audioFormat: AudioFileFormat { self == .flac ? .flac : .wav }
+    }
+
+    func run() async throws {
+        try await runReportingErrors {
+            let source = try LoopSource(contentsOf: text, options: .init(splitSentences: textOptions.sentences))
+            let phrases = source.phrases.map(\.text)
+            let hint = TakeHint(count: nil, source: source).segmentationHint
+            let take = audio, directory = outputDirectory, clipFormat = format.audioFormat
+            let measuring = ProgressBar("segmenting")
+            let segmentation = try await BlockingWork.run {
+                try SilenceSegmenter().segment(path: take, hint: hint, progress: measuring.callback)
+            }
+            measuring.finish()
+            let writing = ProgressBar("writing clips")
+            let result = try await BlockingWork.run {
+                try PhraseClipExporter(format: clipFormat).export(takePath: take, segmentation: segmentation, labels: phrases, to: directory, progress: writing.callback)
+            }
+            writing.finish()
+            if json {
+                let clips: [JSONValue] = result.clipPaths.enumerated().map { index, path in
+                    let segment = segmentation.segments[index]
+                    return .object([
+                        ("file", .string(path)),
+                        ("text", .string(phrases[index])),
+                        ("start", .number(milliseconds(segmentation.seconds(segment.startFrame)))),
+                        ("end", .number(milliseconds(segmentation.seconds(segment.endFrame)))),
+                    ])
+                }
+                print(JSONValue.object([("take", .string(take)), ("labels", .string(result.labelsPath)), ("clips", .array(clips))]).serialized)
+            }
+            let doubtful = segmentation.cuts.enumerated().filter { $0.element.confidence < 0.6 }
+            for (index, cut) in doubtful {
+                StandardError.write(String(format: "warning: the cut between phrases %d and %d (at %.2f s) has low confidence %.2f; listen to it\n", index + 1, index + 2, segmentation.seconds(cut.frame), cut.confidence))
+            }
+        }
+    }
+}

@@ -1,0 +1,165 @@
+import Foundation
+import LoopAudio
+import LoopAuthoring
+import Testing
+
+enum Fixture {
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures").path
+    static func path(_ name: String) -> String { folder + "/" + name }
+
+    /// The exact phrase times every take in Fixtures was made with.
+    static let truth: [(text: String, start: Double, end: Double)] = {
+        struct Truth: Decodable { struct Phrase: Decodable { var text: String; var start: Double; var end: Double }; var phrases: [Phrase] }
+        let data = FileManager.default.contents(atPath: path("truth.json"))!
+        return try! JSONDecoder().decode(Truth.self, from: data).phrases.map { ($0.text, $0.start, $0.end) }
+    }()
+
+    static var texts: [String] { truth.map(\.text) }
+}
+
+/// Every cut inside its true pause, no phrase clipped, one segment a phrase.
+func expectMatchesTruth(_ segmentation: Segmentation, sourceLocation: SourceLocation = #_sourceLocation) {
+    let truth = Fixture.truth
+    #expect(segmentation.segments.count == truth.count, sourceLocation: sourceLocation)
+    guard segmentation.segments.count == truth.count else { return }
+    for (index, cut) in segmentation.cuts.enumerated() {
+        let at = segmentation.seconds(cut.frame)
+        #expect(at > truth[index].end && at < truth[index + 1].start, "cut \(index + 1) at \(at) s is outside its pause", sourceLocation: sourceLocation)
+    }
+    for (segment, phrase) in zip(segmentation.segments, truth) {
+        let start = segmentation.seconds(segment.startFrame), end = segmentation.seconds(segment.endFrame)
+        #expect(start <= phrase.start + 0.03 && end >= phrase.end - 0.03, "'\(phrase.text)' clipped: \(start)-\(end) for \(phrase.start)-\(phrase.end)", sourceLocation: sourceLocation)
+        #expect(start >= phrase.start - 0.2 && end <= phrase.end + 0.2, "'\(phrase.text)' padded too much", sourceLocation: sourceLocation)
+    }
+}
+
+struct SilenceSegmenterTests {
+    let segmenter = SilenceSegmenter()
+
+    @Test(arguments: ["clean.flac", "quiet-30db.flac", "clicks.flac", "rate-8k.flac", "stereo-48k.flac"])
+    func givenTheCountCutsEveryPauseAndNoComma(take: String) throws {
+        expectMatchesTruth(try segmenter.segment(path: Fixture.path(take), hint: .count(5)))
+    }
+
+    @Test(arguments: ["clean.flac", "noisy-snr10.flac", "quiet-30db.flac", "clicks.flac", "rate-8k.flac", "stereo-48k.flac"])
+    func givenTheTextCutsEveryPause(take: String) throws {
+        expectMatchesTruth(try segmenter.segment(path: Fixture.path(take), hint: .text(Fixture.texts, language: "fr")))
+    }
+
+    @Test func withNoHintEveryPauseIsCutAndADoubtfulCommaIsFlagged() throws {
+        // "À droite, puis tout droit.": the comma and the closures around it make 0.21 s of
+        // silence, a hair longer than the shortest pause between phrases can be. With no hint
+        // the tool cuts there, but says it is unsure.
+        let result = try segmenter.segment(path: Fixture.path("clean.flac"), hint: .none)
+        let truth = Fixture.truth
+        let cuts = result.cuts.map { (at: result.seconds($0.frame), confidence: $0.confidence) }
+        for k in 0..<(truth.count - 1) {
+            #expect(cuts.filter { $0.at > truth[k].end && $0.at < truth[k + 1].start }.count == 1, "pause \(k + 1) cut once")
+        }
+        let extra = cuts.filter { cut in !(0..<(truth.count - 1)).contains { cut.at > truth[$0].end && cut.at < truth[$0 + 1].start } }
+        #expect(extra.allSatisfy { $0.confidence < 0.6 }, "a cut inside a phrase is flagged: \(extra)")
+    }
+
+    @Test func theTextOutweighsAComma() throws {
+        // At 10 dB SNR the comma in "À droite, puis tout droit." (closures on both sides) is a
+        // longer silence than the 0.32 s pause after "plaît.": the count alone picks the comma,
+        // the text's phrase lengths pick the pause.
+        let byText = try segmenter.segment(path: Fixture.path("noisy-snr10.flac"), hint: .text(Fixture.texts, language: "fr"))
+        let commaCut = byText.cuts.map { byText.seconds($0.frame) }.contains { $0 > 8.2 && $0 < 8.5 }
+        #expect(!commaCut)
+    }
+
+    @Test func framesAndSecondsAgree() throws {
+        let result = try segmenter.segment(path: Fixture.path("stereo-48k.flac"), hint: .count(5))
+        #expect(result.sampleRate == 48_000 && result.channelCount == 2)
+        #expect(result.cuts.count == 4)
+        #expect(result.segments.allSatisfy { $0.startFrame < $0.endFrame && $0.endFrame <= result.frameCount })
+        #expect(zip(result.segments, result.segments.dropFirst()).allSatisfy { $0.endFrame <= $1.startFrame })
+    }
+
+    @Test func clearPausesAreConfidentAndTheShortestLeast() throws {
+        let result = try segmenter.segment(path: Fixture.path("clean.flac"), hint: .count(5))
+        let confidences = result.cuts.map(\.confidence)
+        #expect(confidences.allSatisfy { $0 > 0.3 && $0 <= 1 })
+        // The 1.1 s pause between the groups is the surest, the 0.32 s one the least sure.
+        #expect(confidences[2] == confidences.max())
+        #expect(confidences[1] == confidences.min())
+    }
+
+    @Test func moreAskedThanTheTakeHoldsIsAnErrorNotACutInsideSpeech() {
+        #expect {
+            _ = try segmenter.segment(path: Fixture.path("clean.flac"), hint: .count(12))
+        } throws: { error in
+            guard let error = error as? SegmentationError else { return false }
+            return error.code == .tooFewPauses && error.description.contains("clean.flac") && error.description.contains("12 phrases")
+        }
+    }
+
+    @Test func oneCountMeansOneSegmentAroundAllTheSpeech() throws {
+        let result = try segmenter.segment(path: Fixture.path("clean.flac"), hint: .count(1))
+        #expect(result.segments.count == 1 && result.cuts.isEmpty)
+        #expect(result.seconds(result.segments[0].startFrame) <= Fixture.truth[0].start)
+        #expect(result.seconds(result.segments[0].endFrame) >= Fixture.truth[4].end)
+    }
+
+    @Test func aSilentTakeIsAnError() {
+        #expect {
+            _ = try segmenter.segment(path: Fixture.path("silence.flac"), hint: .none)
+        } throws: { error in
+            (error as? SegmentationError)?.code == .silentTake && "\(error)".hasPrefix(Fixture.path("silence.flac"))
+        }
+    }
+
+    @Test func aZeroLengthTakeIsAnError() {
+        #expect {
+            _ = try segmenter.segment(path: Fixture.path("zero-length.wav"), hint: .none)
+        } throws: { error in
+            (error as? AudioError)?.code == .emptyFile
+        }
+    }
+
+    @Test func theEnvelopeIsSmallAndEvery10ms() throws {
+        let envelope = try EnergyEnvelope.measure(path: Fixture.path("stereo-48k.flac"))
+        #expect(envelope.hopFrames == 480)
+        #expect(envelope.levels.count == (envelope.frameCount + 479) / 480)
+    }
+}
+
+struct PhraseClipExporterTests {
+    @Test func writesOneClipPerPhraseAndTheLabelTrack() throws {
+        let folder = NSTemporaryDirectory() + "loop-clips-" + UUID().uuidString
+        let take = Fixture.path("stereo-48k.flac")
+        let segmentation = try SilenceSegmenter().segment(path: take, hint: .text(Fixture.texts, language: "fr"))
+        let result = try PhraseClipExporter().export(takePath: take, segmentation: segmentation, labels: Fixture.texts, to: folder)
+
+        #expect(result.clipPaths.map { URL(fileURLWithPath: $0).lastPathComponent } == [
+            "01-bonjour-madame.flac", "02-un-cafe-s-il-vous-plait.flac", "03-merci.flac",
+            "04-ou-est-la-gare-s-il-vous-plait.flac", "05-a-droite-puis-tout-droit.flac",
+        ])
+        for (path, segment) in zip(result.clipPaths, segmentation.segments) {
+            let reader = try AudioFileReader(path: path)
+            #expect(reader.info.sampleRate == 48_000 && reader.info.channelCount == 2)
+            #expect(reader.info.frameCount == segment.endFrame - segment.startFrame)
+        }
+        let labels = try String(contentsOfFile: result.labelsPath, encoding: .utf8).split(separator: "\n")
+        #expect(labels.count == 5)
+        #expect(labels[2].hasSuffix("\tMerci."))
+        let contents = try FileManager.default.contentsOfDirectory(atPath: folder)
+        #expect(contents.count == 6, "no staging folder or temporary file left: \(contents)")
+    }
+
+    @Test func clipSamplesAreTheTakesOwn() throws {
+        let folder = NSTemporaryDirectory() + "loop-clips-" + UUID().uuidString
+        let take = Fixture.path("clean.flac")
+        let segmentation = try SilenceSegmenter().segment(path: take, hint: .count(5))
+        let result = try PhraseClipExporter(format: .wav).export(takePath: take, segmentation: segmentation, labels: [], to: folder)
+        var whole: [Float] = []
+        var reader = try AudioFileReader(path: take)
+        try reader.forEachBlock { block, _ in whole.append(contentsOf: block) }
+        var clip: [Float] = []
+        var clipReader = try AudioFileReader(path: result.clipPaths[3])
+        try clipReader.forEachBlock { block, _ in clip.append(contentsOf: block) }
+        let start = segmentation.segments[3].startFrame
+        #expect(clip == Array(whole[start..<(start + clip.count)]))
+    }
+}
