@@ -9,7 +9,7 @@ public struct SilenceSegmenter: Sendable {
         /// Kept before each phrase's first sound, so no word start is clipped (seconds).
         public var leadingPadding = 0.06
         /// Kept after each phrase's last sound, so no word tail is clipped (seconds).
-        public var trailingPadding = 0.09
+        public var trailingPadding = 0.11
         /// Sound this close after a phrase's end (seconds) belongs to it: a final consonant
         /// released after its stop closure.
         public var trailingEdgeReach = 0.1
