@@ -10,7 +10,7 @@ public struct LoopCommand: AsyncParsableCommand {
             of audio read with pauses: the take is cut at the pauses into one clip per phrase.
             """,
         version: "0.1.0",
-        subcommands: [SplitCommand.self, SegmentCommand.self, CutCommand.self]
+        subcommands: [SplitCommand.self, SegmentCommand.self, CutCommand.self, BenchmarkCommand.self]
     )
 
     public init() {}

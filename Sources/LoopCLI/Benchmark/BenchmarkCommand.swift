@@ -1,0 +1,195 @@
+import ArgumentParser
+import Foundation
+import LoopAudio
+import LoopAuthoring
+
+struct BenchmarkCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "benchmark",
+        abstract: "Measure the tool's speed and memory (prints figures; not a test).",
+        subcommands: [SegmentBenchmark.self, DecodeBenchmark.self]
+    )
+}
+
+/// Where the benchmark's generated takes go, and how they are made.
+struct BenchmarkTake {
+    var label: String
+    var path: String
+    var sampleRate: Int
+    var channelCount: Int
+    var minutes: Double
+
+    /// Writes `minutes` of the source take over and over (resampled, channels duplicated).
+    func generate(from source: String, progress: ProgressBar) throws {
+        var speech: [Float] = []
+        var reader = try AudioFileReader(path: source)
+        let sourceRate = reader.info.sampleRate
+        try reader.forEachMonoBlock { speech.append(contentsOf: $0) }
+        let resampled = Self.resample(speech, from: sourceRate, to: sampleRate)
+        var writer = try AudioFileWriter(path: path, format: .flac, sampleRate: sampleRate, channelCount: channelCount)
+        let total = Int(minutes * 60 * Double(sampleRate))
+        var written = 0
+        var block = [Float](repeating: 0, count: 65_536 * channelCount)
+        var cursor = 0
+        while written < total {
+            let frames = min(65_536, total - written)
+            for frame in 0..<frames {
+                let sample = resampled[cursor]
+                cursor = (cursor + 1) % resampled.count
+                for channel in 0..<channelCount { block[frame * channelCount + channel] = channel == 0 ? sample : sample * 0.9 }
+            }
+            try block.withUnsafeBufferPointer { try writer.write(UnsafeBufferPointer(rebasing: $0[0..<(frames * channelCount)])) }
+            written += frames
+            progress.update(Double(written) / Double(total))
+        }
+        try writer.commit()
+    }
+
+    /// Linear interpolation: enough to make benchmark audio, not for listening.
+    static func resample(_ samples: [Float], from source: Int, to target: Int) -> [Float] {
+        guard source != target, samples.count > 1 else { return samples }
+        let count = Int(Double(samples.count) * Double(target) / Double(source))
+        let step = Double(source) / Double(target)
+        return (0..<count).map { index in
+            let position = Double(index) * step
+            let base = min(Int(position), samples.count - 2)
+            let fraction = Float(position - Double(base))
+            return samples[base] * (1 - fraction) + samples[base + 1] * fraction
+        }
+    }
+}
+
+struct SegmentBenchmark: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "segment",
+        abstract: "Time `loop segment` on long takes next to ffmpeg silencedetect and a plain decode.",
+        discussion: """
+            Generates a take of --minutes at 16 kHz mono and at 44.1 kHz stereo (FLAC, from the \
+            bundled sample loop's take or --source), then runs `loop segment`, \
+            `ffmpeg -af silencedetect=n=-50dB:d=0.2` and a plain libsndfile decode on each, \
+            --runs times, and prints the median wall time, the realtime factor and peak memory. \
+            Goals: at least 2x ffmpeg's speed, within 1.5x of the plain decode, under 64 MiB.
+            """
+    )
+
+    @Option(help: "Length of the generated takes, in minutes.")
+    var minutes: Double = 60
+
+    @Option(help: "Runs of each program; the median is shown.")
+    var runs: Int = 3
+
+    @Option(help: "Speech to repeat into the long takes (default: the bundled sample loop's take).")
+    var source: String?
+
+    @Option(help: "Keep the generated takes in this folder and reuse them next time.")
+    var keep: String?
+
+    func validate() throws {
+        guard minutes > 0, minutes <= 600 else { throw ValidationError("--minutes takes 0 to 600") }
+        guard runs >= 1 else { throw ValidationError("--runs must be at least 1") }
+    }
+
+    func run() async throws {
+        try await runReportingErrors {
+            guard let source = source ?? RepositoryFiles.locate("loops/au-cafe/take.flac") else {
+                throw CLIError("the bundled sample take was not found; give one with --source FILE")
+            }
+            let folder = keep ?? (NSTemporaryDirectory() + "loop-benchmark-" + UUID().uuidString)
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            defer { if keep == nil { try? FileManager.default.removeItem(atPath: folder) } }
+            let self_ = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+            let minutesLabel = minutes == minutes.rounded() ? "\(Int(minutes))" : "\(minutes)"
+            let takes = [
+                BenchmarkTake(label: "\(minutesLabel) min, 16 kHz mono", path: folder + "/take-16k-mono-\(minutesLabel)m.flac", sampleRate: 16_000, channelCount: 1, minutes: minutes),
+                BenchmarkTake(label: "\(minutesLabel) min, 44.1 kHz stereo", path: folder + "/take-44k-stereo-\(minutesLabel)m.flac", sampleRate: 44_100, channelCount: 2, minutes: minutes),
+            ]
+            let hasFFmpeg = ChildProcess.exists("ffmpeg")
+            for take in takes {
+                if !FileManager.default.fileExists(atPath: take.path) {
+                    let progress = ProgressBar("generating \(take.label)")
+                    let generated = take
+                    try await BlockingWork.run { try generated.generate(from: source, progress: progress) }
+                    progress.finish()
+                }
+                var rows: [(String, ChildProcessReport)] = []
+                rows.append(("loop segment", try median(self_, ["segment", take.path, "--json"])))
+                if hasFFmpeg {
+                    rows.append(("ffmpeg silencedetect", try median("ffmpeg", ["-nostdin", "-hide_banner", "-nostats", "-i", take.path, "-af", "silencedetect=n=-50dB:d=0.2", "-f", "null", "-"])))
+                }
+                rows.append(("libsndfile decode", try median(self_, ["benchmark", "decode", take.path])))
+                print(report(take: take, rows: rows, hasFFmpeg: hasFFmpeg))
+            }
+        }
+    }
+
+    private func median(_ executable: String, _ arguments: [String]) throws -> ChildProcessReport {
+        var reports: [ChildProcessReport] = []
+        for _ in 0..<runs {
+            let report = try ChildProcess.run(executable, arguments)
+            guard report.status == 0 else { throw CLIError("\(executable) \(arguments.joined(separator: " ")) failed with status \(report.status)") }
+            reports.append(report)
+        }
+        reports.sort { $0.seconds < $1.seconds }
+        return reports[reports.count / 2]
+    }
+
+    private func report(take: BenchmarkTake, rows: [(String, ChildProcessReport)], hasFFmpeg: Bool) -> String {
+        let audioSeconds = take.minutes * 60
+        let size = ((try? FileManager.default.attributesOfItem(atPath: take.path)[.size] as? Int) ?? nil) ?? 0
+        var lines = [String(format: "%@ (FLAC, %.1f MB), median of %d runs", take.label, Double(size) / 1e6, runs)]
+        lines.append("  program                    time   realtime   peak memory")
+        for (name, row) in rows {
+            let padded = name.padding(toLength: 22, withPad: " ", startingAt: 0)
+            lines.append("  " + padded + String(format: " %8.2f s %8.0fx %9.1f MiB", row.seconds, audioSeconds / row.seconds, Double(row.peakMemory) / 1_048_576))
+        }
+        let ours = rows[0].1
+        if hasFFmpeg, let ffmpeg = rows.first(where: { $0.0.hasPrefix("ffmpeg") })?.1 {
+            lines.append(String(format: "  goal: at least 2x ffmpeg's speed ........ %.2fx %@", ffmpeg.seconds / ours.seconds, ffmpeg.seconds / ours.seconds >= 2 ? "met" : "missed"))
+        } else {
+            lines.append("  (ffmpeg is not installed: `apt-get install ffmpeg` to compare with it)")
+        }
+        if let decode = rows.last?.1 {
+            lines.append(String(format: "  goal: within 1.5x of a plain decode ...... %.2fx %@", ours.seconds / decode.seconds, ours.seconds / decode.seconds <= 1.5 ? "met" : "missed"))
+        }
+        lines.append(String(format: "  goal: peak memory under 64 MiB ........... %.1f MiB %@", Double(ours.peakMemory) / 1_048_576, ours.peakMemory < 64 << 20 ? "met" : "missed"))
+        return lines.joined(separator: "\n")
+    }
+}
+
+struct DecodeBenchmark: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "decode",
+        abstract: "Decode an audio file with libsndfile and discard it (the benchmark's baseline)."
+    )
+
+    @Argument(help: "The audio file.")
+    var audio: String
+
+    func run() async throws {
+        try await runReportingErrors {
+            var reader = try AudioFileReader(path: audio)
+            var checksum: Float = 0
+            try reader.forEachBlock(blockFrames: 16_384) { block, _ in checksum += block[0] }
+            if checksum.isNaN { throw CLIError("\(audio): the audio holds NaN samples") }
+        }
+    }
+}
+
+/// Finds files that ship with the tool (`loops/`, `Resources/`) beside the executable or in
+/// the repository it was built in, without relying on `Bundle.module`.
+enum RepositoryFiles {
+    static func locate(_ relativePath: String) -> String? {
+        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        var starts = [executable.deletingLastPathComponent(), URL(fileURLWithPath: FileManager.default.currentDirectoryPath)]
+        if let root = ProcessInfo.processInfo.environment["LOOP_HOME"] { starts.insert(URL(fileURLWithPath: root), at: 0) }
+        for start in starts {
+            var folder = start
+            for _ in 0..<6 {
+                let candidate = folder.appendingPathComponent(relativePath).path
+                if FileManager.default.fileExists(atPath: candidate) { return candidate }
+                folder = folder.deletingLastPathComponent()
+            }
+        }
+        return nil
+    }
+}

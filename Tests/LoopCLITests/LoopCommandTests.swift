@@ -1,0 +1,170 @@
+import Foundation
+import Testing
+
+/// Runs the built `loop` binary, as a user would.
+struct LoopProcess {
+    var status: Int32
+    var output: String
+    var error: String
+
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let fixtures = packageRoot.appendingPathComponent("Tests/Fixtures").path
+
+    /// The `loop` binary beside this test bundle (swift test builds it with the tests).
+    static let executable: URL = {
+        let besideTests = Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("loop")
+        if FileManager.default.isExecutableFile(atPath: besideTests.path) { return besideTests }
+        let products = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for folder in [products, products.deletingLastPathComponent()] {
+            let candidate = folder.appendingPathComponent("loop")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        }
+        return packageRoot.appendingPathComponent(".build/debug/loop")
+    }()
+
+    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> LoopProcess {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: fixtures)
+        var merged = ProcessInfo.processInfo.environment
+        merged.merge(environment) { $1 }
+        process.environment = merged
+        let output = Pipe(), error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        let out = output.fileHandleForReading.readDataToEndOfFile()
+        let err = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return LoopProcess(status: process.terminationStatus, output: String(decoding: out, as: UTF8.self), error: String(decoding: err, as: UTF8.self))
+    }
+}
+
+struct SegmentCommandTests {
+    @Test func jsonHasTheDocumentedShape() throws {
+        let result = try LoopProcess.run(["segment", "clean.flac", "--count", "5", "--json"])
+        #expect(result.status == 0)
+        #expect(result.error.isEmpty)
+        #expect(result.output.hasPrefix("{\"file\":\"clean.flac\",\"duration\":"), "keys in the documented order")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+        #expect(object["sampleRate"] as? Int == 16_000)
+        #expect(object["channels"] as? Int == 1)
+        #expect(abs((object["duration"] as? Double ?? 0) - 9.677) < 0.01)
+        let segments = try #require(object["segments"] as? [[String: Double]])
+        #expect(segments.count == 5)
+        #expect(segments.allSatisfy { $0.keys.sorted() == ["end", "start"] && $0["start"]! < $0["end"]! })
+        #expect(result.output.split(separator: "\n").count == 1, "exactly one JSON object")
+    }
+
+    @Test func labelsAreAnAudacityTrackWithThePhraseTexts() throws {
+        let result = try LoopProcess.run(["segment", "clean.flac", "--text", "phrases.txt", "--labels"])
+        #expect(result.status == 0)
+        let lines = result.output.split(separator: "\n")
+        #expect(lines.count == 5)
+        let fields = lines[0].split(separator: "\t")
+        #expect(fields.count == 3 && Double(fields[0])! < Double(fields[1])! && fields[2] == "Bonjour, madame.")
+    }
+
+    @Test func humanOutputShowsPhrasesCutsAndAWaveformWithoutColourWhenPiped() throws {
+        let result = try LoopProcess.run(["segment", "clean.flac", "--text", "phrases.txt"])
+        #expect(result.status == 0)
+        #expect(result.output.contains("5 phrases in 9.68 s"))
+        #expect(result.output.contains("Où est la gare, s'il vous plaît ?"))
+        #expect(result.output.components(separatedBy: "✂").count == 5)
+        #expect(result.output.contains("┃"))
+        #expect(!result.output.contains("\u{1B}["), "no colour codes outside a terminal")
+    }
+
+    @Test(arguments: [
+        (["segment", "missing.flac"], "error: missing.flac: no such file"),
+        (["segment", "not-audio.flac"], "error: not-audio.flac: not an audio format"),
+        (["segment", "empty.wav"], "error: empty.wav: the file is empty"),
+        (["segment", "zero-length.wav"], "error: zero-length.wav: the file holds no audio"),
+        (["segment", "unsupported.m4a"], "error: unsupported.m4a: not an audio format"),
+        (["segment", "truncated.flac"], "error: truncated.flac:"),
+        (["segment", "silence.flac"], "error: silence.flac: no speech found"),
+        (["segment", "clean.flac", "--count", "12"], "error: clean.flac: the take has"),
+        (["segment", "clean.flac", "--text", "nope.txt"], "error: nope.txt: no such file"),
+    ])
+    func badInputIsOneClearLineAndAFailureStatus(arguments: [String], message: String) throws {
+        let result = try LoopProcess.run(arguments)
+        #expect(result.status != 0)
+        #expect(result.output.isEmpty)
+        #expect(result.error.hasPrefix(message), "got: \(result.error)")
+        #expect(result.error.split(separator: "\n").count == 1)
+    }
+
+    @Test func conflictingOptionsAreRefusedBeforeAnyWork() throws {
+        let result = try LoopProcess.run(["segment", "clean.flac", "--count", "5", "--text", "phrases.txt"])
+        #expect(result.status == 64)
+        #expect(result.error.contains("give --count or --text, not both"))
+    }
+}
+
+struct CutCommandTests {
+    @Test func writesNumberedClipsAndLabelsQuietly() throws {
+        let folder = NSTemporaryDirectory() + "loop-cut-" + UUID().uuidString
+        let result = try LoopProcess.run(["cut", "clean.flac", "--text", "phrases.txt", "--out", folder])
+        #expect(result.status == 0)
+        #expect(result.output.isEmpty, "quiet on success")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+        #expect(files == ["01-bonjour-madame.flac", "02-un-cafe-s-il-vous-plait.flac", "03-merci.flac",
+                          "04-ou-est-la-gare-s-il-vous-plait.flac", "05-a-droite-puis-tout-droit.flac", "labels.txt"])
+    }
+
+    @Test func jsonListsEveryClipWithItsPhrase() throws {
+        let folder = NSTemporaryDirectory() + "loop-cut-" + UUID().uuidString
+        let result = try LoopProcess.run(["cut", "rate-8k.flac", "--text", "phrases.txt", "--out", folder, "--format", "wav", "--json"])
+        #expect(result.status == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+        let clips = try #require(object["clips"] as? [[String: Any]])
+        #expect(clips.count == 5)
+        #expect(clips[2]["text"] as? String == "Merci.")
+        #expect((clips[2]["file"] as? String)?.hasSuffix("03-merci.wav") == true)
+    }
+
+    @Test func aTakeThatCannotBeCutWritesNothing() throws {
+        let folder = NSTemporaryDirectory() + "loop-cut-" + UUID().uuidString
+        let text = folder + ".txt"
+        try (1...12).map { "Phrase \($0)." }.joined(separator: "\n").write(toFile: text, atomically: true, encoding: .utf8)
+        let result = try LoopProcess.run(["cut", "clean.flac", "--text", text, "--out", folder])
+        #expect(result.status != 0)
+        #expect(result.error.contains("clear pause"))
+        #expect(!FileManager.default.fileExists(atPath: folder))
+    }
+}
+
+struct SplitCommandTests {
+    @Test func printsGroupsAndPhrases() throws {
+        let result = try LoopProcess.run(["split", "phrases.txt"])
+        #expect(result.status == 0)
+        #expect(result.output.contains("Fixture (fr)"))
+        #expect(result.output.contains("Group 2"))
+        #expect(result.output.contains("4  Où est la gare, s'il vous plaît ?"))
+    }
+
+    @Test func jsonCarriesMetadataGroupsAndTranslations() throws {
+        let folder = NSTemporaryDirectory() + "loop-split-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let text = folder + "/text.txt"
+        try "# title: T\n# language: es\n\n¿Qué tal? ¡Bien! | How are you? Fine!\n\nAdiós.".write(toFile: text, atomically: true, encoding: .utf8)
+        let result = try LoopProcess.run(["split", text, "--sentences", "--json"])
+        #expect(result.status == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+        #expect(object["title"] as? String == "T")
+        let groups = try #require(object["groups"] as? [[String: Any]])
+        let first = try #require(groups.first?["phrases"] as? [[String: Any]])
+        #expect(first.map { $0["text"] as? String } == ["¿Qué tal?", "¡Bien!"])
+        #expect(first.map { $0["translation"] as? String } == ["How are you?", "Fine!"])
+    }
+}
+
+struct HelpTests {
+    @Test(arguments: [[], ["split"], ["segment"], ["cut"], ["benchmark"]])
+    func everyCommandHasHelp(command: [String]) throws {
+        let result = try LoopProcess.run(command + ["--help"])
+        #expect(result.status == 0)
+        #expect(result.output.contains("USAGE:"))
+    }
+}
