@@ -46,8 +46,7 @@ struct PhraseAligner {
             guard !phrases.isEmpty else { throw SegmentationError(.invalidCount, message: "the text holds no phrases") }
             try requireViablePauses(phrases.count)
             let model = PhraseLengthModel()
-            let chosen = chooseByText(weights: phrases.map { model.weight(of: $0) })
-            return Choice(pauses: chosen, confidences: rankConfidences(chosen))
+            return chooseByText(weights: phrases.map { model.weight(of: $0) })
         }
     }
 
@@ -79,9 +78,12 @@ struct PhraseAligner {
     // MARK: Text
 
     /// The best cut pauses for phrases of the given weights (dynamic programme over pauses).
-    private func chooseByText(weights: [Double]) -> [Int] {
+    ///
+    /// A cut's confidence is the margin by which it beats the best other place for it between
+    /// its neighbouring cuts, pause evidence and both phrases' length fit together.
+    private func chooseByText(weights: [Double]) -> Choice {
         let phraseCount = weights.count
-        guard phraseCount > 1 else { return [] }
+        guard phraseCount > 1 else { return Choice(pauses: [], confidences: []) }
         let candidates = analysis.pauses.indices.filter { analysis.pauses[$0].silentDuration >= parameters.viablePause }
         // Boundaries: 0 = speech start, 1...K = candidates, K+1 = speech end.
         let boundaryHops = [analysis.speechRange.lowerBound]
@@ -126,16 +128,30 @@ struct PhraseAligner {
         }
         guard score[phraseCount - 1][lastBoundary] > minusInfinity else {
             // The text and the take disagree too much for the length model: fall back to the count.
-            return (try? chooseByCount(phraseCount)) ?? []
+            let chosen = (try? chooseByCount(phraseCount)) ?? []
+            return Choice(pauses: chosen, confidences: rankConfidences(chosen))
         }
-        var chosen: [Int] = []
-        var b = lastBoundary
+        var boundaries = [lastBoundary]
         for j in stride(from: phraseCount - 1, to: 0, by: -1) {
-            let a = back[j][b]
-            chosen.append(candidates[a - 1])
-            b = a
+            boundaries.append(back[j][boundaries.last!])
         }
-        return chosen.reversed()
+        boundaries.append(0)
+        boundaries.reverse()   // 0, cut 1, ..., cut N-1, last
+
+        var confidences: [Double] = []
+        for j in 1..<phraseCount {
+            let before = boundaries[j - 1], chosen = boundaries[j], after = boundaries[j + 1]
+            func local(_ c: Int) -> Double? {
+                guard let left = fit(j - 1, from: before, to: c), let right = fit(j, from: c, to: after) else { return nil }
+                return left + right + evidence[c]
+            }
+            let mine = local(chosen) ?? 0
+            let rival = (before + 1..<after).filter { $0 != chosen }.compactMap(local).max()
+            let margin = rival.map { mine - $0 } ?? 4
+            let silence = analysis.pauses[candidates[chosen - 1]].silentDuration
+            confidences.append(min(logistic(margin), absoluteConfidence(silence, against: 0.08)))
+        }
+        return Choice(pauses: boundaries[1..<phraseCount].map { candidates[$0 - 1] }, confidences: confidences)
     }
 
     // MARK: Confidence
