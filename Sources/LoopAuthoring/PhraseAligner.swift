@@ -96,44 +96,56 @@ struct PhraseAligner {
         let lastBoundary = boundaryHops.count - 1
         let inverseVariance = 1 / (2 * parameters.lengthSpread * parameters.lengthSpread)
         let minimumHops = parameters.minimumPhraseSpeech / analysis.envelope.hopDuration
+        let maximumRatio = 6.0
 
         func fit(_ phrase: Int, from a: Int, to b: Int) -> Double? {
             let actual = Double(analysis.speechHops(in: boundaryHops[a]..<boundaryHops[b]))
             guard actual >= minimumHops else { return nil }
             let expected = max(weights[phrase] * hopsPerWeight, 1)
             let ratio = log(actual / expected)
-            guard abs(ratio) < log(6) else { return nil }
+            guard abs(ratio) < log(maximumRatio) else { return nil }
             return -ratio * ratio * inverseVariance
         }
 
-        // score[j][b]: best total with phrase j ending at boundary b.
+        // previous[b] / current[b]: best total with phrase j-1 / j ending at boundary b (two rows
+        // kept); back[j * width + b]: where phrase j then starts. Memory: 4 bytes a phrase and pause.
         let minusInfinity = -Double.infinity
-        var score = [[Double]](repeating: [Double](repeating: minusInfinity, count: boundaryHops.count), count: phraseCount)
-        var back = [[Int]](repeating: [Int](repeating: -1, count: boundaryHops.count), count: phraseCount)
+        let width = boundaryHops.count
+        var previous = [Double](repeating: minusInfinity, count: width)
+        var back = [Int32](repeating: -1, count: phraseCount * width)
         for b in 1...lastBoundary {
-            if let value = fit(0, from: 0, to: b) { score[0][b] = value + evidence[b] }
+            guard let value = fit(0, from: 0, to: b) else {
+                if Double(analysis.speechHops(in: boundaryHops[0]..<boundaryHops[b])) > weights[0] * hopsPerWeight * maximumRatio { break }
+                continue
+            }
+            previous[b] = value + evidence[b]
         }
         for j in 1..<phraseCount {
+            var current = [Double](repeating: minusInfinity, count: width)
+            defer { previous = current }
             let ends: ClosedRange<Int> = j == phraseCount - 1 ? lastBoundary...lastBoundary : (j + 1)...lastBoundary
             guard ends.lowerBound <= ends.upperBound else { break }
             for b in ends {
                 var best = minusInfinity, bestFrom = -1
-                for a in j..<b where score[j - 1][a] > minusInfinity {
-                    guard let value = fit(j, from: a, to: b) else { continue }
-                    let total = score[j - 1][a] + value
+                // Walking the start back only lengthens the phrase: stop once it is far too long.
+                let longest = weights[j] * hopsPerWeight * maximumRatio
+                for a in stride(from: b - 1, through: j, by: -1) {
+                    if Double(analysis.speechHops(in: boundaryHops[a]..<boundaryHops[b])) > longest { break }
+                    guard previous[a] > minusInfinity, let value = fit(j, from: a, to: b) else { continue }
+                    let total = previous[a] + value
                     if total > best { best = total; bestFrom = a }
                 }
-                if bestFrom >= 0 { score[j][b] = best + evidence[b]; back[j][b] = bestFrom }
+                if bestFrom >= 0 { current[b] = best + evidence[b]; back[j * width + b] = Int32(bestFrom) }
             }
         }
-        guard score[phraseCount - 1][lastBoundary] > minusInfinity else {
+        guard previous[lastBoundary] > minusInfinity else {
             // The text and the take disagree too much for the length model: fall back to the count.
             let chosen = (try? chooseByCount(phraseCount)) ?? []
             return Choice(pauses: chosen, confidences: rankConfidences(chosen))
         }
         var boundaries = [lastBoundary]
         for j in stride(from: phraseCount - 1, to: 0, by: -1) {
-            boundaries.append(back[j][boundaries.last!])
+            boundaries.append(Int(back[j * width + boundaries.last!]))
         }
         boundaries.append(0)
         boundaries.reverse()   // 0, cut 1, ..., cut N-1, last
