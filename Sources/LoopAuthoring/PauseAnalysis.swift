@@ -29,6 +29,9 @@ struct PauseAnalysis {
     let silenceThreshold: Float
     /// Where a phrase's first and last sounds end, for its edges.
     let edgeThreshold: Float
+    /// Per hop, with the local reference: dB below the neighbourhood's loudest sound (else 0).
+    let contrast: [Float]
+    let contrastQuiet: Float
     /// Per hop: true for speech (sound that is not a short click or a faint breath).
     let isSpeech: [Bool]
     /// Running count of speech hops: `speechBefore[i]` is the number of speech hops in `0..<i`.
@@ -38,7 +41,22 @@ struct PauseAnalysis {
     /// First and one-past-last speech hop.
     let speechRange: Range<Int>
 
+    /// How silence is judged.
+    enum Reference {
+        /// Against the take's noise floor: right for dry takes, quiet or noisy.
+        case global
+        /// Also against the loudest sound within ``Parameters/contrastWindow``: a hop far below
+        /// its neighbourhood is quiet even when a reverberant tail keeps it above the floor.
+        case local
+    }
+
     struct Parameters {
+        /// With the local reference: the neighbourhood (seconds either side)...
+        var contrastWindow = 0.3
+        /// ...and how far below its loudest sound a hop starts to count as quiet (dB)...
+        var contrastQuiet: Float = 8
+        /// ...and counts fully (dB).
+        var contrastSilent: Float = 16
         /// Sound shorter than this between two silences is a click, not speech.
         var maxClickDuration = 0.05
         /// A short sound this far below the speech level between two silences is a breath or noise...
@@ -52,7 +70,7 @@ struct PauseAnalysis {
         var maxDynamicRange: Float = 50
     }
 
-    init(envelope: EnergyEnvelope, parameters: Parameters = Parameters()) throws(SegmentationError) {
+    init(envelope: EnergyEnvelope, reference: Reference = .global, parameters: Parameters = Parameters()) throws(SegmentationError) {
         self.envelope = envelope
         let levels = envelope.levels
         let count = levels.count
@@ -88,8 +106,19 @@ struct PauseAnalysis {
         self.silenceThreshold = silenceThreshold
         self.edgeThreshold = floor + min(max(0.2 * range, 2), 10)
 
+        // With the local reference, how far each hop lies below its neighbourhood's peak.
+        var contrast = [Float](repeating: 0, count: count)
+        if reference == .local {
+            let window = Int((parameters.contrastWindow / hop).rounded())
+            let peaks = Self.slidingMaximum(smoothed, radius: window)
+            for i in 0..<count { contrast[i] = peaks[i] - smoothed[i] }
+        }
+        let contrastSpan = max(parameters.contrastSilent - parameters.contrastQuiet, 0.001)
+        self.contrast = contrast
+        self.contrastQuiet = parameters.contrastQuiet
+
         // Sound runs: speech unless short (a click) or faint (a breath) between silences.
-        var isSpeech = smoothed.map { $0 >= soundThreshold }
+        var isSpeech = (0..<count).map { smoothed[$0] >= soundThreshold && contrast[$0] < parameters.contrastQuiet }
         let maxClickHops = Int((parameters.maxClickDuration / hop).rounded())
         let maxFaintHops = Int((parameters.maxFaintSoundDuration / hop).rounded())
         let isolationHops = Int((parameters.faintSoundIsolation / hop).rounded())
@@ -130,9 +159,11 @@ struct PauseAnalysis {
             while end <= last, !isSpeech[end] {
                 let level = smoothed[end]
                 // Hops of ruled-out sound (clicks, breaths) count half: they sit in a pause.
-                let depth = level >= soundThreshold ? 0.5 : Double(min(max((soundThreshold - level) / width, 0), 1))
+                let below = min(max((soundThreshold - level) / width, 0), 1)
+                let beneath = min(max((contrast[end] - parameters.contrastQuiet) / contrastSpan, 0), 1)
+                let depth = level >= soundThreshold && beneath == 0 ? 0.5 : Double(max(below, beneath))
                 silent += depth
-                if level < soundThreshold { run += 1 } else { run = 0 }
+                if level < soundThreshold || beneath > 0 { run += 1 } else { run = 0 }
                 if run > bestRun { bestRun = run; bestRunStart = end - run + 1 }
                 end += 1
             }
@@ -140,6 +171,33 @@ struct PauseAnalysis {
             i = end
         }
         self.pauses = pauses
+    }
+
+    /// The maximum of `values` within `radius` of each index (monotonic deque, linear time).
+    static func slidingMaximum(_ values: [Float], radius: Int) -> [Float] {
+        let count = values.count
+        var result = [Float](repeating: -120, count: count)
+        var deque: [Int] = []
+        deque.reserveCapacity(2 * radius + 2)
+        var head = 0
+        var next = 0
+        for i in 0..<count {
+            while next < count, next <= i + radius {
+                while deque.count > head, values[deque[deque.count - 1]] <= values[next] { deque.removeLast() }
+                deque.append(next)
+                next += 1
+            }
+            while deque[head] < i - radius { head += 1 }
+            result[i] = values[deque[head]]
+            if head > 4096 { deque.removeFirst(head); head = 0 }
+        }
+        return result
+    }
+
+    /// Whether a hop holds any sound of a phrase: above the edge level and, with the local
+    /// reference, not sunk far below its neighbourhood (a reverberant tail).
+    func isSounding(_ hop: Int) -> Bool {
+        smoothed[hop] >= edgeThreshold && contrast[hop] < contrastQuiet
     }
 
     /// Speech hops in `hops`.

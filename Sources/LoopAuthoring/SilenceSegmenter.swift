@@ -20,6 +20,8 @@ public struct SilenceSegmenter: Sendable {
         public var minimumPause = 0.2
         /// A phrase holds at least this much speech (seconds).
         public var minimumPhraseSpeech = 0.1
+        /// When a reverberant tail hides the floor: the shortest valley that can be a cut (seconds).
+        public var minimumReverberantPause = 0.12
 
         public init() {}
     }
@@ -41,11 +43,7 @@ public struct SilenceSegmenter: Sendable {
         let choice: PhraseAligner.Choice
         let analysis: PauseAnalysis
         do {
-            analysis = try PauseAnalysis(envelope: envelope)
-            var aligner = PhraseAligner(analysis: analysis)
-            aligner.parameters.minimumPause = parameters.minimumPause
-            aligner.parameters.minimumPhraseSpeech = parameters.minimumPhraseSpeech
-            choice = try aligner.choose(hint: hint)
+            (analysis, choice) = try choose(envelope, hint: hint)
         } catch {
             var named = error
             named.path = path
@@ -78,6 +76,27 @@ public struct SilenceSegmenter: Sendable {
         return Segmentation(sampleRate: envelope.sampleRate, channelCount: envelope.channelCount, frameCount: envelope.frameCount, segments: segments, cuts: cuts)
     }
 
+    /// Chooses the cuts against the noise floor; when that finds too few pauses for the phrases
+    /// (a reverberant room fills them), against each hop's neighbourhood instead.
+    private func choose(_ envelope: EnergyEnvelope, hint: SegmentationHint) throws(SegmentationError) -> (PauseAnalysis, PhraseAligner.Choice) {
+        var firstError: SegmentationError?
+        for reference in [PauseAnalysis.Reference.global, .local] {
+            let analysis = try PauseAnalysis(envelope: envelope, reference: reference)
+            var aligner = PhraseAligner(analysis: analysis)
+            aligner.parameters.minimumPause = parameters.minimumPause
+            aligner.parameters.minimumPhraseSpeech = parameters.minimumPhraseSpeech
+            // Against the neighbourhood, any dip between syllables is a valley: only a long one
+            // can be a pause, so a dry take asked for too many phrases is still refused.
+            if reference == .local { aligner.parameters.viablePause = parameters.minimumReverberantPause }
+            do {
+                return (analysis, try aligner.choose(hint: hint))
+            } catch where error.code == .tooFewPauses && hint != .none {
+                firstError = firstError ?? error
+            }
+        }
+        throw firstError!
+    }
+
     /// The hops from a phrase's first to its last sound: speech hops, widened over the quieter
     /// sounds joined to them (soft onsets, fading tails) and over faint sounds close to them (a
     /// consonant after a stop closure), so no word start or tail is clipped.
@@ -87,7 +106,7 @@ public struct SilenceSegmenter: Sendable {
         let hop = analysis.envelope.hopDuration
         let leadingReach = Int((parameters.leadingEdgeReach / hop).rounded())
         let trailingReach = Int((parameters.trailingEdgeReach / hop).rounded())
-        let sounds = { (hop: Int) in analysis.smoothed[hop] >= analysis.edgeThreshold }
+        let sounds = { (hop: Int) in analysis.isSounding(hop) }
         var start = first, end = last + 1
         while true {
             while start > hops.lowerBound, sounds(start - 1) { start -= 1 }

@@ -163,3 +163,53 @@ struct PhraseClipExporterTests {
         #expect(clip == Array(whole[start..<(start + clip.count)]))
     }
 }
+
+struct ReverberantTakeTests {
+    /// The clean fixture through a feedback comb: echoes 40 ms apart decaying by 60 dB in
+    /// `reverberationTime` seconds, so tails run into the pauses and fill the short ones.
+    func reverberantTake(reverberationTime: Float) throws -> String {
+        var samples: [Float] = []
+        var reader = try AudioFileReader(path: Fixture.path("clean.flac"))
+        try reader.forEachMonoBlock { samples.append(contentsOf: $0) }
+        let delay = 640
+        let gain = pow(10, -3 * Float(delay) / 16_000 / reverberationTime)
+        for i in delay..<samples.count { samples[i] += gain * samples[i - delay] }
+        let peak = samples.map(abs).max()!
+        let path = NSTemporaryDirectory() + "loop-reverb-\(UUID().uuidString).flac"
+        var writer = try AudioFileWriter(path: path, format: .flac, sampleRate: 16_000, channelCount: 1)
+        try writer.write(samples.map { $0 / peak * 0.8 })
+        try writer.commit()
+        return path
+    }
+
+    @Test func aReverberantRoomRecordingIsCutAtItsPausesGivenTheText() throws {
+        expectMatchesTruthCuts(try SilenceSegmenter().segment(path: Fixture.path("reverb.flac"), hint: .text(Fixture.texts, language: "fr")))
+    }
+
+    @Test(arguments: [0.7, 1.2] as [Float])
+    func tailsThatFillTheShortPausesStillLetTheTextFindThem(reverberationTime: Float) throws {
+        let take = try reverberantTake(reverberationTime: reverberationTime)
+        expectMatchesTruthCuts(try SilenceSegmenter().segment(path: take, hint: .text(Fixture.texts, language: "fr")))
+    }
+
+    @Test func aRoomThatHidesThePausesIsRefusedNotCutInsideSpeech() throws {
+        let take = try reverberantTake(reverberationTime: 2.5)
+        for hint in [SegmentationHint.text(Fixture.texts, language: "fr"), .count(5)] {
+            do {
+                expectMatchesTruthCuts(try SilenceSegmenter().segment(path: take, hint: hint))
+            } catch let error as SegmentationError {
+                #expect(error.code == .tooFewPauses)
+            }
+        }
+    }
+}
+
+/// Every cut inside its true pause (edges are not judged: a tail is sound, if not speech).
+func expectMatchesTruthCuts(_ segmentation: Segmentation, sourceLocation: SourceLocation = #_sourceLocation) {
+    let truth = Fixture.truth
+    #expect(segmentation.cuts.count == truth.count - 1, sourceLocation: sourceLocation)
+    for (index, cut) in segmentation.cuts.enumerated() where index + 1 < truth.count {
+        let at = segmentation.seconds(cut.frame)
+        #expect(at > truth[index].end && at < truth[index + 1].start, "cut \(index + 1) at \(at) s is outside its pause", sourceLocation: sourceLocation)
+    }
+}
