@@ -25,6 +25,17 @@ public struct AudioFileReader: ~Copyable {
     /// Frames read so far.
     public var position: Int { framesRead }
 
+    /// Whether ``seek(toFrame:)`` lands exactly on a frame (lossless formats).
+    public var seeksExactly: Bool { info.format.isLossless }
+
+    /// Moves the read position to `frame`.
+    public mutating func seek(toFrame frame: Int) throws(AudioError) {
+        guard SndFile.seek(handle, toFrame: frame) else {
+            throw AudioError(.decodeFailed, path: path, message: "cannot seek to frame \(frame)")
+        }
+        framesRead = frame
+    }
+
     /// Reads up to `buffer.count / channelCount` interleaved frames into `buffer`.
     ///
     /// Returns the number of frames read; 0 means the end of the file. A file that stops before
@@ -47,35 +58,39 @@ public struct AudioFileReader: ~Copyable {
     }
 
     /// Calls `body` with consecutive blocks of interleaved frames (`blockFrames` frames at most
-    /// each) until the end of the file.
+    /// each) until the end of the file, or until `limit` frames have been read.
     public mutating func forEachBlock(
-        blockFrames: Int = 16_384,
+        blockFrames: Int = 16_384, limit: Int = .max,
         _ body: (_ interleaved: UnsafeBufferPointer<Float>, _ frames: Int) throws -> Void
     ) throws {
         let channels = info.channelCount
         let buffer = UnsafeMutableBufferPointer<Float>.allocate(capacity: blockFrames * channels)
         defer { buffer.deallocate() }
-        while true {
-            let frames = try read(into: buffer)
+        var remaining = limit
+        while remaining > 0 {
+            let wanted = min(blockFrames, remaining)
+            let frames = try read(into: UnsafeMutableBufferPointer(rebasing: buffer[0..<(wanted * channels)]))
             if frames == 0 { break }
+            remaining -= frames
             try body(UnsafeBufferPointer(rebasing: buffer[0..<(frames * channels)]), frames)
         }
     }
 
-    /// Calls `body` with consecutive blocks of mono samples (the mean of all channels).
+    /// Calls `body` with consecutive blocks of mono samples (the mean of all channels), until
+    /// the end of the file or `limit` frames.
     public mutating func forEachMonoBlock(
-        blockFrames: Int = 16_384,
+        blockFrames: Int = 16_384, limit: Int = .max,
         _ body: (_ mono: UnsafeBufferPointer<Float>) throws -> Void
     ) throws {
         let channels = info.channelCount
         if channels == 1 {
-            try forEachBlock(blockFrames: blockFrames) { interleaved, _ in try body(interleaved) }
+            try forEachBlock(blockFrames: blockFrames, limit: limit) { interleaved, _ in try body(interleaved) }
             return
         }
         let mono = UnsafeMutableBufferPointer<Float>.allocate(capacity: blockFrames)
         defer { mono.deallocate() }
         let scale = 1 / Float(channels)
-        try forEachBlock(blockFrames: blockFrames) { interleaved, frames in
+        try forEachBlock(blockFrames: blockFrames, limit: limit) { interleaved, frames in
             AudioDownmix.mean(interleaved, channels: channels, frames: frames, scale: scale, into: mono)
             try body(UnsafeBufferPointer(rebasing: mono[0..<frames]))
         }

@@ -1,5 +1,6 @@
 import Foundation
 import LoopAudio
+import Synchronization
 
 /// The loudness of a take in the speech band, one value every 10 ms.
 ///
@@ -36,7 +37,7 @@ public struct EnergyEnvelope: Sendable {
         _ reader: inout AudioFileReader, progress: (@Sendable (Double) -> Void)? = nil
     ) throws -> EnergyEnvelope {
         let sampleRate = reader.info.sampleRate
-        let hop = max(1, Int((Double(sampleRate) / 100).rounded()))
+        let hop = hopFrames(sampleRate: sampleRate)
         var meter = SpeechBandMeter(sampleRate: sampleRate, hopFrames: hop)
         let expected = reader.info.frameCount
         meter.reserve(hops: expected / hop + 2)
@@ -58,10 +59,65 @@ public struct EnergyEnvelope: Sendable {
     }
 
     /// Opens and measures the file at `path`.
-    public static func measure(path: String, progress: (@Sendable (Double) -> Void)? = nil) throws -> EnergyEnvelope {
+    ///
+    /// A long take in a format that seeks exactly (WAV, FLAC, AIFF) is measured in `parallelism`
+    /// ranges at once, each on its own thread and file handle; each range first runs its
+    /// filters over the 50 ms before it, so the joined envelope matches a single pass.
+    public static func measure(
+        path: String, parallelism: Int = ProcessInfo.processInfo.activeProcessorCount,
+        progress: (@Sendable (Double) -> Void)? = nil
+    ) throws -> EnergyEnvelope {
         var reader = try AudioFileReader(path: path)
-        return try measure(&reader, progress: progress)
+        let info = reader.info
+        let parts = min(max(parallelism, 1), 8)
+        guard parts > 1, reader.seeksExactly, info.frameCount >= 60 * info.sampleRate else {
+            return try measure(&reader, progress: progress)
+        }
+        let hop = hopFrames(sampleRate: info.sampleRate)
+        let totalHops = (info.frameCount + hop - 1) / hop
+        let hopsPerPart = (totalHops + parts - 1) / parts
+        let warmUpFrames = info.sampleRate / 20
+        let results = Mutex([[Float]?](repeating: nil, count: parts))
+        let failure = Mutex<(any Error)?>(nil)
+        let framesDone = Atomic<Int>(0)
+
+        DispatchQueue.concurrentPerform(iterations: parts) { part in
+            do {
+                let start = min(info.frameCount, part * hopsPerPart * hop)
+                let end = min(info.frameCount, (part + 1) * hopsPerPart * hop)
+                var reader = try AudioFileReader(path: path)
+                let warmUp = min(start, warmUpFrames)
+                try reader.seek(toFrame: start - warmUp)
+                var meter = SpeechBandMeter(sampleRate: info.sampleRate, hopFrames: hop)
+                meter.reserve(hops: hopsPerPart + 1)
+                try reader.forEachMonoBlock(limit: warmUp) { meter.warmUp($0) }
+                var sinceReport = 0
+                try reader.forEachMonoBlock(limit: end - start) { mono in
+                    meter.consume(mono)
+                    sinceReport += mono.count
+                    if sinceReport >= 32 * 16_384 {
+                        let done = framesDone.add(sinceReport, ordering: .relaxed).newValue
+                        sinceReport = 0
+                        progress?(min(1, Double(done) / Double(info.frameCount)))
+                    }
+                }
+                guard meter.framesConsumed == end - start else {
+                    throw AudioError(.truncated, path: path, message: "the file is truncated: it ends before the length it announces")
+                }
+                let levels = meter.finish()
+                results.withLock { $0[part] = levels }
+            } catch {
+                failure.withLock { if $0 == nil { $0 = error } }
+            }
+        }
+        if let error = failure.withLock({ $0 }) { throw error }
+        let levels = results.withLock { $0.flatMap { $0 ?? [] } }
+        progress?(1)
+        return EnergyEnvelope(hopFrames: hop, sampleRate: info.sampleRate, channelCount: info.channelCount, frameCount: info.frameCount, levels: levels)
     }
+
+    /// Audio frames per 10 ms hop.
+    static func hopFrames(sampleRate: Int) -> Int { max(1, Int((Double(sampleRate) / 100).rounded())) }
 }
 
 /// A streaming speech-band power meter: two biquads and a running sum per hop.
@@ -82,6 +138,14 @@ struct SpeechBandMeter {
     }
 
     mutating func reserve(hops: Int) { levels.reserveCapacity(hops) }
+
+    /// Runs the filters over audio just before the range to measure, without measuring it.
+    mutating func warmUp(_ samples: UnsafeBufferPointer<Float>) {
+        for sample in samples {
+            let y = highPass.process(sample)
+            _ = lowPass?.process(y)
+        }
+    }
 
     mutating func consume(_ samples: UnsafeBufferPointer<Float>) {
         framesConsumed += samples.count

@@ -213,3 +213,22 @@ func expectMatchesTruthCuts(_ segmentation: Segmentation, sourceLocation: Source
         #expect(at > truth[index].end && at < truth[index + 1].start, "cut \(index + 1) at \(at) s is outside its pause", sourceLocation: sourceLocation)
     }
 }
+
+struct EnergyEnvelopeTests {
+    @Test func measuringALongTakeInParallelMatchesOnePass() throws {
+        var samples: [Float] = []
+        var reader = try AudioFileReader(path: Fixture.path("rate-8k.flac"))
+        try reader.forEachMonoBlock { samples.append(contentsOf: $0) }
+        let path = NSTemporaryDirectory() + "loop-long-\(UUID().uuidString).wav"
+        var writer = try AudioFileWriter(path: path, format: .wav, sampleRate: 8_000, channelCount: 1)
+        for _ in 0..<8 { try writer.write(samples) }   // about 77 s: long enough to split
+        try writer.commit()
+
+        let single = try EnergyEnvelope.measure(path: path, parallelism: 1)
+        let parallel = try EnergyEnvelope.measure(path: path, parallelism: 3)
+        #expect(single.levels.count == parallel.levels.count)
+        #expect(single.frameCount == parallel.frameCount)
+        let worst = zip(single.levels, parallel.levels).map { abs($0 - $1) }.max() ?? 99
+        #expect(worst < 0.01, "largest difference \(worst) dB")
+    }
+}

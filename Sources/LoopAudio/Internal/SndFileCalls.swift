@@ -62,6 +62,11 @@ enum SndFile {
         Int(sf_readf_float(handle.raw, buffer, sf_count_t(frames)))
     }
 
+    /// Moves the read position to `frame`; returns false if the format cannot seek there.
+    static func seek(_ handle: Handle, toFrame frame: Int) -> Bool {
+        sf_seek(handle.raw, sf_count_t(frame), SEEK_SET) == sf_count_t(frame)
+    }
+
     /// The error libsndfile recorded on this handle, if any.
     static func pendingError(_ handle: Handle) -> String? {
         let code = sf_error(handle.raw)

@@ -112,7 +112,8 @@ struct SegmentBenchmark: AsyncParsableCommand {
                     progress.finish()
                 }
                 var rows: [(String, ChildProcessReport)] = []
-                rows.append(("loop segment", try median(self_, ["segment", take.path, "--json"])))
+                let threads = min(ProcessInfo.processInfo.activeProcessorCount, 8)
+                rows.append(("loop segment (\(threads) thr)", try median(self_, ["segment", take.path, "--json"])))
                 if hasFFmpeg {
                     rows.append(("ffmpeg silencedetect", try median("ffmpeg", ["-nostdin", "-hide_banner", "-nostats", "-i", take.path, "-af", "silencedetect=n=-50dB:d=0.2", "-f", "null", "-"])))
                 }
