@@ -76,9 +76,7 @@ public struct PhraseClipExporter: Sendable {
             throw AudioError(.truncated, path: takePath, message: "the take ends before phrase \(index + 1) of \(segments.count)")
         }
 
-        let labelTrack = zip(segments, names.indices).map { segment, k in
-            String(format: "%.6f\t%.6f\t", segmentation.seconds(segment.startFrame), segmentation.seconds(segment.endFrame)) + (k < labels.count ? labels[k] : "\(k + 1)") + "\n"
-        }.joined()
+        let labelTrack = AudacityLabels(segmentation: segmentation, labels: labels).text
         try DurableFile.write(Data(labelTrack.utf8), to: staging + "/labels.txt")
 
         // Everything is on disk: move it into place.

@@ -62,7 +62,7 @@ struct SegmentCommand: AsyncParsableCommand {
             if json {
                 print(SegmentationReport(file: path, segmentation: segmentation).json.serialized)
             } else if labels {
-                print(LabelTrack(segmentation: segmentation, phraseTexts: phraseTexts).text, terminator: "")
+                print(AudacityLabels(segmentation: segmentation, labels: phraseTexts ?? []).text, terminator: "")
             } else {
                 let terminal = Terminal.standardOutput()
                 print(SegmentationTable(segmentation: segmentation, phraseTexts: phraseTexts, terminal: terminal).text)

@@ -181,9 +181,7 @@ struct DecodeBenchmark: AsyncParsableCommand {
 enum RepositoryFiles {
     static func locate(_ relativePath: String) -> String? {
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        var starts = [executable.deletingLastPathComponent(), URL(fileURLWithPath: FileManager.default.currentDirectoryPath)]
-        if let root = ProcessInfo.processInfo.environment["LOOP_HOME"] { starts.insert(URL(fileURLWithPath: root), at: 0) }
-        for start in starts {
+        for start in [executable.deletingLastPathComponent(), URL(fileURLWithPath: FileManager.default.currentDirectoryPath)] {
             var folder = start
             for _ in 0..<6 {
                 let candidate = folder.appendingPathComponent(relativePath).path

@@ -32,15 +32,3 @@ struct SegmentationReport {
 /// Seconds rounded to the millisecond, for output.
 func milliseconds(_ seconds: Double) -> Double { (seconds * 1000).rounded() / 1000 }
 
-/// An Audacity label track: `start<TAB>end<TAB>label`, one line a segment.
-struct LabelTrack {
-    var segmentation: Segmentation
-    var phraseTexts: [String]?
-
-    var text: String {
-        segmentation.segments.enumerated().map { index, segment in
-            let label = phraseTexts.flatMap { index < $0.count ? $0[index] : nil } ?? "\(index + 1)"
-            return String(format: "%.6f\t%.6f\t", segmentation.seconds(segment.startFrame), segmentation.seconds(segment.endFrame)) + label + "\n"
-        }.joined()
-    }
-}
