@@ -8,9 +8,12 @@ let package = Package(
         .executable(name: "loop", targets: ["loop"]),
         .library(name: "LoopAudio", targets: ["LoopAudio"]),
         .library(name: "LoopAuthoring", targets: ["LoopAuthoring"]),
+        .library(name: "LoopStore", targets: ["LoopStore"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         // C libraries, wrapped only by the module that owns them.
@@ -26,12 +29,24 @@ let package = Package(
         // Text into phrases, audio into phrase clips.
         .target(name: "LoopAuthoring", dependencies: ["LoopAudio"]),
 
+        // The library: loops in SQLite, audio as content-addressed files beside it.
+        .target(
+            name: "LoopStore",
+            dependencies: [
+                "LoopAudio",
+                "LoopAuthoring",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+
         // The command line: parsing, formatting; all logic lives in the libraries.
         .target(
             name: "LoopCLI",
             dependencies: [
                 "LoopAudio",
                 "LoopAuthoring",
+                "LoopStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -39,6 +54,7 @@ let package = Package(
 
         .testTarget(name: "LoopAudioTests", dependencies: ["LoopAudio"]),
         .testTarget(name: "LoopAuthoringTests", dependencies: ["LoopAuthoring", "LoopAudio"]),
+        .testTarget(name: "LoopStoreTests", dependencies: ["LoopStore", "LoopAuthoring", "LoopAudio", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "LoopCLITests", dependencies: ["LoopCLI"]),
     ],
     swiftLanguageModes: [.v6]

@@ -10,7 +10,12 @@ public struct LoopCommand: AsyncParsableCommand {
             of audio read with pauses: the take is cut at the pauses into one clip per phrase.
             """,
         version: "0.1.0",
-        subcommands: [SplitCommand.self, SegmentCommand.self, CutCommand.self, BenchmarkCommand.self]
+        subcommands: [
+            SplitCommand.self, SegmentCommand.self, CutCommand.self,
+            NewCommand.self, ListCommand.self, ShowCommand.self, SearchCommand.self, EditCommand.self,
+            AdjustCommand.self, AttachCommand.self, RemoveCommand.self, GarbageCommand.self, DoctorCommand.self,
+            BenchmarkCommand.self,
+        ]
     )
 
     public init() {}

@@ -1,0 +1,27 @@
+import Foundation
+
+extension LoopSource {
+    /// The source in the documented text format: parsing it gives this source back.
+    public var text: String {
+        var lines: [String] = []
+        if let title { lines.append("# title: " + title) }
+        if let language { lines.append("# language: " + language) }
+        if let translationLanguage { lines.append("# translation: " + translationLanguage) }
+        if !tags.isEmpty { lines.append("# tags: " + tags.joined(separator: ", ")) }
+        for group in groups {
+            if !lines.isEmpty { lines.append("") }
+            for phrase in group.phrases {
+                var line = Self.escape(phrase.text, leading: true)
+                if let translation = phrase.translation { line += " | " + Self.escape(translation, leading: false) }
+                lines.append(line)
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private static func escape(_ text: String, leading: Bool) -> String {
+        var escaped = text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "|", with: "\\|")
+        if leading && escaped.hasPrefix("#") { escaped = "\\" + escaped }
+        return escaped
+    }
+}

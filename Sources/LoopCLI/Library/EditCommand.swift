@@ -1,0 +1,178 @@
+import ArgumentParser
+import Foundation
+import LoopAuthoring
+import LoopStore
+
+struct EditCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "edit",
+        abstract: "Edit a loop's text in $EDITOR, or its title, language and tags.",
+        discussion: """
+            Without options, opens the loop's text in $VISUAL or $EDITOR (else vi). When you save, \
+            the text is split again: every phrase whose text did not change keeps its audio; new \
+            or changed phrases are listed as needing audio (`loop attach` cuts a take onto them). \
+            With --title, --language, --tag or --untag, changes just those.
+            """
+    )
+
+    @Argument(help: "The loop: a start of its id, or its title.")
+    var loop: String
+
+    @Option(help: "A new title.")
+    var title: String?
+
+    @Option(help: "A new language code.")
+    var language: String?
+
+    @Option(name: .customLong("tag"), help: "Add a tag; repeat for more.")
+    var addTags: [String] = []
+
+    @Option(name: .customLong("untag"), help: "Remove a tag; repeat for more.")
+    var removeTags: [String] = []
+
+    @OptionGroup var libraryOptions: LibraryOptions
+
+    func run() async throws {
+        try await runReportingErrors {
+            let library = try libraryOptions.open()
+            let id = try library.resolve(loop)
+            if title != nil || language != nil || !addTags.isEmpty || !removeTags.isEmpty {
+                _ = try library.updateMetadata(ofLoop: id, title: title, language: language, addTags: addTags, removeTags: removeTags)
+                return
+            }
+            let before = try library.loop(id: id)
+            let draft = NSTemporaryDirectory() + "loop-edit-\(id.prefix(8))-\(UUID().uuidString.prefix(6)).txt"
+            try before.sourceText.write(toFile: draft, atomically: true, encoding: .utf8)
+            try Editor.open(draft)
+            let edited = try String(contentsOfFile: draft, encoding: .utf8)
+            guard edited != before.sourceText else {
+                try? FileManager.default.removeItem(atPath: draft)
+                return
+            }
+            let source: LoopSource
+            do {
+                source = try LoopSource(parsing: edited)
+            } catch let error as LoopSourceError {
+                let location = draft + (error.line.map { ":\($0)" } ?? "")
+                throw CLIError("\(location): \(error.message); the loop is unchanged and your text is kept in that file")
+            }
+            let outcome = try library.replaceSource(ofLoop: id, with: source, text: edited)
+            try? FileManager.default.removeItem(atPath: draft)
+            if !outcome.needingAudio.isEmpty {
+                print("\(outcome.needingAudio.count) phrase\(outcome.needingAudio.count == 1 ? "" : "s") need audio (`loop attach \(id.prefix(8)) --audio TAKE`):")
+                for phrase in outcome.needingAudio { print("  \(phrase.number)  \(phrase.text)") }
+            }
+        }
+    }
+}
+
+/// The user's editor, run on a file in the foreground.
+enum Editor {
+    static func open(_ path: String) throws {
+        let environment = ProcessInfo.processInfo.environment
+        let command = [environment["VISUAL"], environment["EDITOR"]].compactMap { $0 }.first { !$0.isEmpty } ?? "vi"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        // The editor command may carry arguments ("code --wait"): let the shell split it.
+        process.arguments = ["-c", command + " \"$1\"", "editor", path]
+        do {
+            try process.run()
+        } catch {
+            throw CLIError("cannot start the editor '\(command)': \(error.localizedDescription); set $EDITOR")
+        }
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw CLIError("the editor '\(command)' exited with status \(process.terminationStatus); the loop is unchanged")
+        }
+    }
+}
+
+struct AdjustCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "adjust",
+        abstract: "Move a phrase's clip boundaries within its take.",
+        discussion: "Give --start and/or --end in seconds within the take (see `loop show`), or --shift to move both by milliseconds (negative moves earlier). The take is not re-encoded."
+    )
+
+    @Argument(help: "The loop: a start of its id, or its title.")
+    var loop: String
+
+    @Argument(help: "The phrase number (see `loop show`).")
+    var phrase: Int
+
+    @Option(help: "New start, in seconds within the take.")
+    var start: Double?
+
+    @Option(help: "New end, in seconds within the take.")
+    var end: Double?
+
+    @Option(help: "Move both boundaries by this many milliseconds.")
+    var shift: Double?
+
+    @OptionGroup var libraryOptions: LibraryOptions
+
+    func validate() throws {
+        if shift != nil && (start != nil || end != nil) { throw ValidationError("give --shift, or --start/--end, not both") }
+        if shift == nil && start == nil && end == nil { throw ValidationError("give --start, --end or --shift") }
+    }
+
+    func run() async throws {
+        try await runReportingErrors {
+            let library = try libraryOptions.open()
+            let id = try library.resolve(loop)
+            let detail = try library.loop(id: id)
+            guard (1...max(detail.phrases.count, 1)).contains(phrase), let audio = detail.phrases[phrase - 1].audio else {
+                throw LibraryError(.phraseNotFound, phrase >= 1 && phrase <= detail.phrases.count
+                    ? "phrase \(phrase) has no audio yet; add some with `loop attach`"
+                    : "the loop has \(detail.phrases.count) phrases, not \(phrase)")
+            }
+            let rate = Double(audio.sampleRate)
+            var range = audio.startFrame..<audio.endFrame
+            if let shift {
+                let frames = Int((shift / 1000 * rate).rounded())
+                range = (range.lowerBound + frames)..<(range.upperBound + frames)
+            } else {
+                let newStart = start.map { Int(($0 * rate).rounded()) } ?? range.lowerBound
+                let newEnd = end.map { Int(($0 * rate).rounded()) } ?? range.upperBound
+                guard newStart < newEnd else {
+                    throw CLIError(String(format: "the start (%.3f s) must come before the end (%.3f s)", Double(newStart) / rate, Double(newEnd) / rate))
+                }
+                range = newStart..<newEnd
+            }
+            _ = try library.adjust(loop: id, phrase: phrase, to: range)
+        }
+    }
+}
+
+struct AttachCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "attach",
+        abstract: "Cut a new take onto the phrases that need audio.",
+        discussion: "The take reads, with pauses, the phrases that have no audio yet (all of them, or those of --group), in order."
+    )
+
+    @Argument(help: "The loop: a start of its id, or its title.")
+    var loop: String
+
+    @Option(help: "The take.")
+    var audio: String
+
+    @Option(help: "Only the phrases of this group (1-based).")
+    var group: Int?
+
+    @OptionGroup var libraryOptions: LibraryOptions
+
+    func run() async throws {
+        try await runReportingErrors {
+            let library = try libraryOptions.open()
+            let id = try library.resolve(loop)
+            let progress = ProgressBar("attaching")
+            let (take, group) = (audio, self.group)
+            let authored = try await BlockingWork.run { try library.attach(loop: id, takePath: take, group: group, progress: progress.callback) }
+            progress.finish()
+            for cut in authored.doubtfulCuts {
+                StandardError.write(String(format: "warning: the cut between phrases %d and %d has low confidence %.2f; listen to it\n", cut.before, cut.after, cut.confidence))
+            }
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import ArgumentParser
+import Foundation
+import LoopStore
+
+/// `--library`, shared by every command that uses the library.
+struct LibraryOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("The library folder.", discussion: "Default: $LOOP_LIBRARY, else $XDG_DATA_HOME/loop, else ~/.local/share/loop.", valueName: "path"))
+    var library: String?
+
+    var path: String { LibraryLocation.resolve(flag: library) }
+
+    func open() throws -> LoopLibrary { try LoopLibrary(at: path) }
+}
+
+/// The `--json` forms of library values; human and JSON output come from the same values.
+enum LibraryJSON {
+    static func summary(_ loop: LoopSummary) -> JSONValue {
+        .object([
+            ("id", .string(loop.id)),
+            ("title", .string(loop.title)),
+            ("language", loop.language.map(JSONValue.string) ?? .null),
+            ("translationLanguage", loop.translationLanguage.map(JSONValue.string) ?? .null),
+            ("tags", .array(loop.tags.map(JSONValue.string))),
+            ("groups", .integer(loop.groupCount)),
+            ("phrases", .integer(loop.phraseCount)),
+            ("needingAudio", .integer(loop.phrasesNeedingAudio)),
+            ("revision", .integer(loop.revision)),
+            ("updated", .string(ISO8601DateFormatter().string(from: loop.updatedAt))),
+        ])
+    }
+
+    static func detail(_ loop: LoopDetail) -> JSONValue {
+        .object([
+            ("id", .string(loop.summary.id)),
+            ("title", .string(loop.summary.title)),
+            ("language", loop.summary.language.map(JSONValue.string) ?? .null),
+            ("translationLanguage", loop.summary.translationLanguage.map(JSONValue.string) ?? .null),
+            ("tags", .array(loop.summary.tags.map(JSONValue.string))),
+            ("revision", .integer(loop.summary.revision)),
+            ("groups", .array(loop.groups.map { group in
+                .object([("phrases", .array(group.map(phrase)))])
+            })),
+        ])
+    }
+
+    static func phrase(_ phrase: StoredPhrase) -> JSONValue {
+        .object([
+            ("number", .integer(phrase.number)),
+            ("text", .string(phrase.text)),
+            ("translation", phrase.translation.map(JSONValue.string) ?? .null),
+            ("start", phrase.audio.map { .number(milliseconds($0.startSeconds)) } ?? .null),
+            ("end", phrase.audio.map { .number(milliseconds($0.endSeconds)) } ?? .null),
+        ])
+    }
+}
+
+/// The human view of a stored loop.
+struct LoopView {
+    var loop: LoopDetail
+    var terminal: Terminal
+
+    var text: String {
+        let summary = loop.summary
+        var heading = terminal.paint(summary.title, .bold) + "  " + terminal.paint(String(summary.id.prefix(8)), .dim)
+        if let language = summary.language { heading += "  " + language + (summary.translationLanguage.map { " → " + $0 } ?? "") }
+        var lines = [heading]
+        if !summary.tags.isEmpty { lines.append("tags: " + summary.tags.joined(separator: ", ")) }
+        let width = String(summary.phraseCount).count
+        for (index, group) in loop.groups.enumerated() {
+            lines.append("")
+            lines.append(terminal.paint("Group \(index + 1)", .cyan))
+            for phrase in group {
+                let number = String(repeating: " ", count: width - String(phrase.number).count) + String(phrase.number)
+                let times = phrase.audio.map { String(format: "%7.2f – %7.2f", $0.startSeconds, $0.endSeconds) } ?? terminal.paint("  needs audio    ", .yellow)
+                var line = "  \(number)  \(times)  \(phrase.text)"
+                if let translation = phrase.translation { line += terminal.paint("  · " + translation, .dim) }
+                lines.append(line)
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,116 @@
+import ArgumentParser
+import Foundation
+import LoopStore
+
+struct ListCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "List the loops in the library.")
+
+    @Option(help: "Only loops in this language (a code, e.g. fr).")
+    var language: String?
+
+    @Option(help: "Only loops with this tag (case and accents aside).")
+    var tag: String?
+
+    @Option(help: "Order: title or updated (newest first).")
+    var sort: LoopSort = .title
+
+    @OptionGroup var libraryOptions: LibraryOptions
+
+    @Flag(help: "Print a JSON array of loops: id, title, language, tags, counts, revision, updated.")
+    var json = false
+
+    func run() async throws {
+        try await runReportingErrors {
+            let loops = try libraryOptions.open().loops(language: language, tag: tag, sort: sort)
+            if json {
+                print(JSONValue.array(loops.map(LibraryJSON.summary)).serialized)
+                return
+            }
+            let terminal = Terminal.standardOutput()
+            for loop in loops {
+                var line = terminal.paint(String(loop.id.prefix(8)), .dim) + "  " + loop.title
+                line += "  " + terminal.paint([loop.language, "\(loop.phraseCount) phrases", loop.phrasesNeedingAudio > 0 ? "\(loop.phrasesNeedingAudio) need audio" : nil]
+                    .compactMap { $0 }.joined(separator: ", "), .dim)
+                if !loop.tags.isEmpty { line += terminal.paint("  #" + loop.tags.joined(separator: " #"), .cyan) }
+                print(line)
+            }
+        }
+    }
+}
+
+extension LoopSort: ExpressibleByArgument {}
+
+struct ShowCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "show",
+        abstract: "Show a loop's groups, phrases and clip times.",
+        discussion: """
+            LOOP is a unique start of the loop's id (as git takes short hashes) or its exact title. \
+            --json prints {"id", "title", "language", "groups": [{"phrases": [{"text", \
+            "translation", "start", "end"}]}]}, times in seconds within the take (null for a \
+            phrase with no audio yet).
+            """
+    )
+
+    @Argument(help: "The loop: a start of its id, or its title.")
+    var loop: String
+
+    @OptionGroup var libraryOptions: LibraryOptions
+
+    @Flag(help: "Print one JSON object.")
+    var json = false
+
+    func run() async throws {
+        try await runReportingErrors {
+            let library = try libraryOptions.open()
+            let detail = try library.loop(id: try library.resolve(loop))
+            print(json ? LibraryJSON.detail(detail).serialized : LoopView(loop: detail, terminal: .standardOutput()).text)
+        }
+    }
+}
+
+struct SearchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "search",
+        abstract: "Find phrases by their text or translation, in every loop.",
+        discussion: "Case and accents do not matter (`cafe` finds `Café`); every word must match, as a word or its start (`caf` finds `café`). Best matches first."
+    )
+
+    @Argument(help: "Words to find.")
+    var query: String
+
+    @Option(name: .customLong("loop"), help: "Only in this loop.")
+    var inLoop: String?
+
+    @Option(help: "At most this many results.")
+    var limit: Int = 50
+
+    @OptionGroup var libraryOptions: LibraryOptions
+
+    @Flag(help: "Print a JSON array: loop id, title, group, phrase number, text, translation.")
+    var json = false
+
+    func run() async throws {
+        try await runReportingErrors {
+            let library = try libraryOptions.open()
+            let loopId = try inLoop.map { try library.resolve($0) }
+            let hits = try library.search(query, inLoop: loopId, limit: limit)
+            if json {
+                print(JSONValue.array(hits.map { hit in
+                    .object([
+                        ("loop", .string(hit.loopId)), ("title", .string(hit.loopTitle)), ("group", .integer(hit.group)),
+                        ("phrase", .integer(hit.number)), ("text", .string(hit.text)),
+                        ("translation", hit.translation.map(JSONValue.string) ?? .null),
+                    ])
+                }).serialized)
+                return
+            }
+            let terminal = Terminal.standardOutput()
+            for hit in hits {
+                var line = terminal.paint(hit.loopTitle, .bold) + terminal.paint(" \(hit.group).\(hit.number)", .dim) + "  " + hit.text
+                if let translation = hit.translation { line += terminal.paint("  · " + translation, .dim) }
+                print(line)
+            }
+        }
+    }
+}

@@ -1,0 +1,103 @@
+import ArgumentParser
+import Foundation
+import LoopStore
+
+struct RemoveCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rm",
+        abstract: "Remove a loop from the library.",
+        discussion: "Asks first, unless --yes. Its audio stays in the library until `loop gc`."
+    )
+
+    @Argument(help: "The loop: a start of its id, or its title.")
+    var loop: String
+
+    @Flag(name: [.short, .long], help: "Do not ask.")
+    var yes = false
+
+    @OptionGroup var libraryOptions: LibraryOptions
+
+    func run() async throws {
+        try await runReportingErrors {
+            let library = try libraryOptions.open()
+            let id = try library.resolve(loop)
+            let summary = try library.loop(id: id).summary
+            if !yes {
+                guard isatty(STDIN_FILENO) == 1 else {
+                    throw CLIError("not removing '\(summary.title)' without asking: there is no terminal to ask on; add --yes")
+                }
+                StandardError.write("Remove '\(summary.title)' (\(summary.phraseCount) phrases)? [y/N] ")
+                let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+                guard answer == "y" || answer == "yes" else { throw ExitCode.failure }
+            }
+            try library.remove(loop: id)
+        }
+    }
+}
+
+struct GarbageCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "gc",
+        abstract: "Remove audio no loop refers to, and what interrupted imports left behind."
+    )
+
+    @OptionGroup var libraryOptions: LibraryOptions
+
+    @Flag(help: "Print one JSON object: the files removed and the bytes freed.")
+    var json = false
+
+    func run() async throws {
+        try await runReportingErrors {
+            let library = try libraryOptions.open()
+            let report = try await BlockingWork.run { try library.collectGarbage() }
+            if json {
+                print(JSONValue.object([("removed", .array(report.removedFiles.map(JSONValue.string))), ("freedBytes", .integer(report.freedBytes))]).serialized)
+            } else if !report.removedFiles.isEmpty {
+                print(String(format: "removed %d file%@, %.1f MB freed", report.removedFiles.count, report.removedFiles.count == 1 ? "" : "s", Double(report.freedBytes) / 1e6))
+            }
+        }
+    }
+}
+
+struct DoctorCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "doctor",
+        abstract: "Check the library: database integrity, every audio file present and intact.",
+        discussion: "Exits non-zero when something is wrong, saying what to do about it. Unreferenced audio and pieces of interrupted imports are listed; `loop gc` removes them."
+    )
+
+    @OptionGroup var libraryOptions: LibraryOptions
+
+    @Flag(help: "Print one JSON object: healthy, problems, orphans, leftovers, counts.")
+    var json = false
+
+    func run() async throws {
+        try await runReportingErrors {
+            let library = try libraryOptions.open()
+            let progress = ProgressBar("checking")
+            let report = try await BlockingWork.run { try library.check(progress: progress.callback) }
+            progress.finish()
+            if json {
+                print(JSONValue.object([
+                    ("healthy", .bool(report.isHealthy)),
+                    ("problems", .array(report.problems.map { .object([("message", .string($0.message)), ("remedy", .string($0.remedy))]) })),
+                    ("orphans", .array(report.orphans.map(JSONValue.string))),
+                    ("leftovers", .array(report.leftovers.map(JSONValue.string))),
+                    ("loops", .integer(report.loopCount)), ("phrases", .integer(report.phraseCount)), ("audioFiles", .integer(report.audioFileCount)),
+                ]).serialized)
+            } else {
+                let terminal = Terminal.standardOutput()
+                for problem in report.problems {
+                    print(terminal.paint("problem: ", .red) + problem.message + "\n  fix: " + problem.remedy)
+                }
+                if !report.orphans.isEmpty || !report.leftovers.isEmpty {
+                    print("\(report.orphans.count) unreferenced audio file\(report.orphans.count == 1 ? "" : "s") and \(report.leftovers.count) piece\(report.leftovers.count == 1 ? "" : "s") of interrupted imports (harmless; `loop gc` removes them)")
+                }
+                if report.isHealthy {
+                    print("ok: \(report.loopCount) loops, \(report.phraseCount) phrases, \(report.audioFileCount) audio files verified")
+                }
+            }
+            if !report.isHealthy { throw ExitCode.failure }
+        }
+    }
+}

@@ -1,0 +1,135 @@
+import Crypto
+import Foundation
+import LoopAudio
+
+/// The library's audio files: content-addressed by SHA-256 under `audio/ab/cdef...`.
+///
+/// A file is copied into `audio/.incoming/`, hashed on the way, synced, then renamed into its
+/// place and the folders synced, all before any row refers to it. Identical audio is stored
+/// once. Nothing here deletes a file that a row refers to: removal is ``LoopLibrary``'s `gc`.
+struct AudioStore: Sendable {
+    /// The library folder.
+    let root: String
+
+    static let folder = "audio"
+    static let incoming = "audio/.incoming"
+
+    struct StoredFile: Sendable {
+        var sha256: String
+        /// Relative to the library folder.
+        var path: String
+        var byteCount: Int
+    }
+
+    func absolute(_ relativePath: String) -> String { root + "/" + relativePath }
+
+    /// Copies the file at `source` into the store; returns where it is.
+    func store(copyOf source: String, progress: (@Sendable (Double) -> Void)? = nil) throws -> StoredFile {
+        let manager = FileManager.default
+        try manager.createDirectory(atPath: absolute(Self.incoming), withIntermediateDirectories: true)
+        let temporary = absolute(Self.incoming) + "/" + UUID().uuidString
+        do {
+            let (digest, bytes) = try copyHashing(from: source, to: temporary, progress: progress)
+            let relative = Self.folder + "/" + digest.prefix(2) + "/" + digest.dropFirst(2)
+            let destination = absolute(relative)
+            if manager.fileExists(atPath: destination) {
+                try? manager.removeItem(atPath: temporary)
+            } else {
+                let shard = (destination as NSString).deletingLastPathComponent
+                if !manager.fileExists(atPath: shard) {
+                    try manager.createDirectory(atPath: shard, withIntermediateDirectories: true)
+                    try DurableFile.syncDirectory(absolute(Self.folder))
+                }
+                guard rename(temporary, destination) == 0 else {
+                    throw LibraryError(.storageFailed, "cannot store the audio in \(destination): \(String(cString: strerror(errno)))")
+                }
+                try DurableFile.syncDirectory(shard)
+            }
+            return StoredFile(sha256: digest, path: relative, byteCount: bytes)
+        } catch {
+            try? manager.removeItem(atPath: temporary)
+            throw error
+        }
+    }
+
+    /// The SHA-256 of a stored file, or nil when it is missing.
+    func hash(of relativePath: String) throws -> String? {
+        let path = absolute(relativePath)
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        return try Self.sha256(ofFileAt: path)
+    }
+
+    /// Every content file in the store (relative paths), and the leftovers of interrupted copies.
+    func inventory() -> (files: [String], leftovers: [String]) {
+        let manager = FileManager.default
+        var files: [String] = [], leftovers: [String] = []
+        let audio = absolute(Self.folder)
+        for shard in (try? manager.contentsOfDirectory(atPath: audio)) ?? [] {
+            if shard == ".incoming" {
+                leftovers += ((try? manager.contentsOfDirectory(atPath: absolute(Self.incoming))) ?? []).map { Self.incoming + "/" + $0 }
+                continue
+            }
+            for name in (try? manager.contentsOfDirectory(atPath: audio + "/" + shard)) ?? [] {
+                files.append(Self.folder + "/" + shard + "/" + name)
+            }
+        }
+        return (files.sorted(), leftovers.sorted())
+    }
+
+    static func sha256(ofFileAt path: String) throws -> String {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw LibraryError(.audioMissing, "\(path): cannot read the audio file")
+        }
+        defer { try? handle.close() }
+        var hasher = SHA256()
+        while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty { hasher.update(data: chunk) }
+        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+    }
+
+    private func copyHashing(from source: String, to destination: String, progress: (@Sendable (Double) -> Void)?) throws -> (String, Int) {
+        guard let input = FileHandle(forReadingAtPath: source) else {
+            throw LibraryError(.storageFailed, "\(source): cannot read the file")
+        }
+        defer { try? input.close() }
+        let total = (try? FileManager.default.attributesOfItem(atPath: source)[.size] as? Int) ?? nil
+        guard FileManager.default.createFile(atPath: destination, contents: nil),
+              let output = FileHandle(forWritingAtPath: destination) else {
+            throw LibraryError(.storageFailed, "cannot write to the library at \(destination)")
+        }
+        var hasher = SHA256()
+        var bytes = 0
+        do {
+            defer { try? output.close() }
+            while let chunk = try input.read(upToCount: 1 << 20), !chunk.isEmpty {
+                hasher.update(data: chunk)
+                try output.write(contentsOf: chunk)
+                bytes += chunk.count
+                if let total, total > 0 { progress?(Double(bytes) / Double(total)) }
+            }
+            try output.synchronize()
+        }
+        return (hasher.finalize().map { String(format: "%02x", $0) }.joined(), bytes)
+    }
+}
+
+/// An advisory lock on the library (`library.lock`): imports hold it shared from storing
+/// audio until its rows commit; `gc` holds it exclusive, so it never removes audio that an
+/// import in flight is about to refer to. The kernel drops it if the process dies.
+struct LibraryLock: ~Copyable {
+    private let descriptor: Int32
+
+    init(root: String, exclusive: Bool) throws {
+        let path = root + "/library.lock"
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw LibraryError(.cannotOpen, "\(path): \(String(cString: strerror(errno)))") }
+        while flock(descriptor, exclusive ? LOCK_EX : LOCK_SH) != 0 {
+            if errno != EINTR {
+                close(descriptor)
+                throw LibraryError(.cannotOpen, "\(path): cannot lock the library (\(String(cString: strerror(errno))))")
+            }
+        }
+        self.descriptor = descriptor
+    }
+
+    deinit { close(descriptor) }
+}

@@ -1,0 +1,26 @@
+/// A problem with the library, worded for the person using it.
+public struct LibraryError: Error, Equatable, CustomStringConvertible, Sendable {
+    public enum Code: String, Sendable {
+        case newerSchema
+        case cannotOpen
+        case loopNotFound
+        case ambiguousLoop
+        case phraseNotFound
+        case invalidRange
+        case nothingToDo
+        case audioMissing
+        case storageFailed
+        case invalidQuery
+    }
+
+    public var code: Code
+    /// What went wrong and what to do about it.
+    public var message: String
+
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { message }
+}

@@ -1,0 +1,84 @@
+import GRDB
+
+/// The library's schema, as named, append-only migrations.
+///
+/// Rules: a shipped migration is never edited; migrations use SQL and table definitions only,
+/// never the record types; and no migration touches the audio folder (only `loop gc` removes
+/// audio, and only audio no row refers to).
+enum LibraryMigrations {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+
+        migrator.registerMigration("v1 loops, groups, phrases, audio, study") { db in
+            try db.create(table: "audioAsset") { t in
+                t.primaryKey("sha256", .text)
+                t.column("path", .text).notNull().unique()
+                t.column("format", .text).notNull()
+                t.column("sampleRate", .integer).notNull()
+                t.column("channelCount", .integer).notNull()
+                t.column("frameCount", .integer).notNull()
+                t.column("byteCount", .integer).notNull()
+                t.column("createdAt", .datetime).notNull()
+            }
+            try db.create(table: "loop") { t in
+                t.primaryKey("id", .text)
+                t.column("title", .text).notNull()
+                t.column("titleKey", .text).notNull().indexed()
+                t.column("language", .text).indexed()
+                t.column("translationLanguage", .text)
+                t.column("sourceText", .text).notNull()
+                t.column("createdAt", .datetime).notNull()
+                t.column("updatedAt", .datetime).notNull().indexed()
+                t.column("revision", .integer).notNull().defaults(to: 1)
+                t.column("ownerKey", .text)
+                t.column("originRevision", .integer)
+                t.column("editedLocally", .boolean).notNull().defaults(to: false)
+            }
+            try db.create(table: "loopTag") { t in
+                t.column("loopId", .text).notNull().references("loop", onDelete: .cascade)
+                t.column("tag", .text).notNull()
+                t.column("tagKey", .text).notNull().indexed()
+                t.primaryKey(["loopId", "tagKey"])
+            }
+            try db.create(table: "phraseGroup") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("loopId", .text).notNull().references("loop", onDelete: .cascade)
+                t.column("position", .integer).notNull()
+                t.uniqueKey(["loopId", "position"])
+            }
+            try db.create(table: "phrase") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("loopId", .text).notNull().references("loop", onDelete: .cascade)
+                t.column("groupId", .integer).notNull().indexed().references("phraseGroup", onDelete: .cascade)
+                t.column("position", .integer).notNull()
+                t.column("text", .text).notNull()
+                t.column("translation", .text)
+                t.column("audioSha256", .text).indexed().references("audioAsset", onDelete: .restrict)
+                t.column("startFrame", .integer)
+                t.column("endFrame", .integer)
+                t.uniqueKey(["loopId", "position"])
+                t.check(sql: "(audioSha256 IS NULL) = (startFrame IS NULL) AND (startFrame IS NULL) = (endFrame IS NULL)")
+                t.check(sql: "startFrame IS NULL OR (startFrame >= 0 AND endFrame > startFrame)")
+            }
+            try db.create(table: "studyEvent") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("loopId", .text).notNull().indexed().references("loop", onDelete: .cascade)
+                t.column("phraseId", .integer).indexed().references("phrase", onDelete: .setNull)
+                t.column("startedAt", .datetime).notNull()
+                t.column("seconds", .double).notNull()
+                t.column("repetitions", .integer).notNull()
+            }
+        }
+
+        migrator.registerMigration("v2 full-text search of phrases") { db in
+            try db.create(virtualTable: "phraseSearch", using: FTS5()) { t in
+                t.synchronize(withTable: "phrase")
+                t.tokenizer = .unicode61(diacritics: .remove)
+                t.column("text")
+                t.column("translation")
+            }
+        }
+
+        return migrator
+    }
+}

@@ -1,0 +1,199 @@
+import Foundation
+import GRDB
+import LoopAuthoring
+
+/// What an edit of a loop's text did.
+public struct EditOutcome: Sendable, Equatable {
+    /// Phrases whose text did not change: they keep their audio.
+    public var kept: Int
+    /// Phrases removed from the text.
+    public var removed: Int
+    /// New or changed phrases, which need audio (`loop attach`).
+    public var needingAudio: [StoredPhrase]
+    public var loop: LoopDetail
+}
+
+extension LoopLibrary {
+    /// Replaces a loop's text. Every phrase whose text is unchanged (matched in order, as a diff
+    /// would) keeps its row, audio and study history; the others are removed or added.
+    public func replaceSource(ofLoop id: String, with source: LoopSource, text: String) throws -> EditOutcome {
+        let newPhrases = source.phrases
+        var removed = 0
+        var addedPositions: [Int] = []
+        try database.write { db in
+            guard var loop = try LoopRecord.fetchOne(db, key: id) else { throw LibraryError(.loopNotFound, "no loop with id \(id)") }
+            let old = try PhraseRecord.fetchAll(db, sql: "SELECT * FROM phrase WHERE loopId = ? ORDER BY position", arguments: [id])
+            let matches = Self.longestCommonSubsequence(old.map(\.text), newPhrases.map(\.text))
+            let keptOld = Set(matches.map(\.0))
+            let oldForNew = Dictionary(uniqueKeysWithValues: matches.map { ($0.1, $0.0) })
+
+            for (index, record) in old.enumerated() where !keptOld.contains(index) {
+                _ = try record.delete(db)
+                removed += 1
+            }
+            // Move what stays out of the way of the new positions, then rebuild the groups.
+            try db.execute(sql: "UPDATE phrase SET position = -1 - position WHERE loopId = ?", arguments: [id])
+            try db.execute(sql: "UPDATE phraseGroup SET position = -1 - position WHERE loopId = ?", arguments: [id])
+            let oldGroupIds = try Int64.fetchAll(db, sql: "SELECT id FROM phraseGroup WHERE loopId = ?", arguments: [id])
+            var position = 0
+            for (groupIndex, group) in source.groups.enumerated() {
+                var groupRecord = PhraseGroupRecord(id: nil, loopId: id, position: groupIndex)
+                try groupRecord.insert(db)
+                for phrase in group.phrases {
+                    if let oldIndex = oldForNew[position] {
+                        var record = old[oldIndex]
+                        record.groupId = groupRecord.id!
+                        record.position = position
+                        record.translation = phrase.translation
+                        try record.update(db)
+                    } else {
+                        var record = PhraseRecord(id: nil, loopId: id, groupId: groupRecord.id!, position: position, text: phrase.text,
+                                                  translation: phrase.translation, audioSha256: nil, startFrame: nil, endFrame: nil)
+                        try record.insert(db)
+                        addedPositions.append(position)
+                    }
+                    position += 1
+                }
+            }
+            for groupId in oldGroupIds { _ = try PhraseGroupRecord.deleteOne(db, key: groupId) }
+
+            if let title = source.title { loop.title = title; loop.titleKey = matchingKey(title) }
+            if let language = source.language { loop.language = language.lowercased() }
+            if let translation = source.translationLanguage { loop.translationLanguage = translation.lowercased() }
+            if !source.tags.isEmpty {
+                try db.execute(sql: "DELETE FROM loopTag WHERE loopId = ?", arguments: [id])
+                try Self.insertTags(source.tags, loopId: id, db)
+            }
+            loop.sourceText = text
+            try Self.touch(&loop, db)
+        }
+        let detail = try loop(id: id)
+        let phrases = detail.phrases
+        return EditOutcome(kept: phrases.count - addedPositions.count, removed: removed,
+                           needingAudio: addedPositions.map { phrases[$0] }, loop: detail)
+    }
+
+    /// Changes a loop's title, language or tags; the header of its stored text follows.
+    public func updateMetadata(ofLoop id: String, title: String? = nil, language: String? = nil, addTags: [String] = [], removeTags: [String] = []) throws -> LoopDetail {
+        try database.write { db in
+            guard var loop = try LoopRecord.fetchOne(db, key: id) else { throw LibraryError(.loopNotFound, "no loop with id \(id)") }
+            if let title {
+                loop.title = title
+                loop.titleKey = matchingKey(title)
+                loop.sourceText = SourceHeader.setting("title", to: title, in: loop.sourceText)
+            }
+            if let language {
+                loop.language = language.lowercased()
+                loop.sourceText = SourceHeader.setting("language", to: language.lowercased(), in: loop.sourceText)
+            }
+            if !addTags.isEmpty || !removeTags.isEmpty {
+                try Self.insertTags(addTags, loopId: id, db)
+                for tag in removeTags {
+                    try db.execute(sql: "DELETE FROM loopTag WHERE loopId = ? AND tagKey = ?", arguments: [id, matchingKey(tag)])
+                }
+                let tags = try String.fetchAll(db, sql: "SELECT tag FROM loopTag WHERE loopId = ? ORDER BY tagKey", arguments: [id])
+                loop.sourceText = SourceHeader.setting("tags", to: tags.isEmpty ? nil : tags.joined(separator: ", "), in: loop.sourceText)
+            }
+            try Self.touch(&loop, db)
+        }
+        return try loop(id: id)
+    }
+
+    /// Moves phrase `number`'s clip to `range` (frames) within its take.
+    public func adjust(loop id: String, phrase number: Int, to range: Range<Int>) throws -> StoredPhrase {
+        try database.write { db in
+            guard var loop = try LoopRecord.fetchOne(db, key: id) else { throw LibraryError(.loopNotFound, "no loop with id \(id)") }
+            guard var phrase = try PhraseRecord.fetchOne(db, sql: "SELECT * FROM phrase WHERE loopId = ? AND position = ?", arguments: [id, number - 1]) else {
+                throw LibraryError(.phraseNotFound, "the loop has no phrase \(number)")
+            }
+            guard let hash = phrase.audioSha256, let asset = try AudioAssetRecord.fetchOne(db, key: hash) else {
+                throw LibraryError(.phraseNotFound, "phrase \(number) has no audio yet; add some with `loop attach`")
+            }
+            guard range.lowerBound >= 0, range.upperBound <= asset.frameCount, !range.isEmpty else {
+                let length = Double(asset.frameCount) / Double(asset.sampleRate)
+                throw LibraryError(.invalidRange, String(format: "the clip must start before it ends and lie within the take (0 to %.3f s)", length))
+            }
+            phrase.startFrame = range.lowerBound
+            phrase.endFrame = range.upperBound
+            try phrase.update(db)
+            try Self.touch(&loop, db)
+        }
+        return try loop(id: id).phrases[number - 1]
+    }
+
+    /// Gives the phrases with these ids (in order) their clips from a new take.
+    public func attach(loop id: String, phraseIds: [Int64], take: CutTake, progress: (@Sendable (Double) -> Void)? = nil) throws -> LoopDetail {
+        guard take.ranges.count == phraseIds.count else {
+            throw LibraryError(.invalidRange, "the take has \(take.ranges.count) clips for \(phraseIds.count) phrases")
+        }
+        let lock = try LibraryLock(root: root, exclusive: false)
+        let stored = try storeTake(take, progress: progress)
+        try database.write { db in
+            guard var loop = try LoopRecord.fetchOne(db, key: id) else { throw LibraryError(.loopNotFound, "no loop with id \(id)") }
+            try stored.asset.insert(db, onConflict: .ignore)
+            for (phraseId, range) in zip(phraseIds, take.ranges) {
+                try db.execute(sql: "UPDATE phrase SET audioSha256 = ?, startFrame = ?, endFrame = ? WHERE id = ? AND loopId = ?",
+                               arguments: [stored.asset.sha256, range.lowerBound, range.upperBound, phraseId, id])
+            }
+            try Self.touch(&loop, db)
+        }
+        withExtendedLifetime(lock) {}
+        return try loop(id: id)
+    }
+
+    /// Removes a loop and its phrases; its audio stays until `loop gc`.
+    public func remove(loop id: String) throws {
+        try database.write { db in
+            guard try LoopRecord.deleteOne(db, key: id) else { throw LibraryError(.loopNotFound, "no loop with id \(id)") }
+        }
+    }
+
+    /// A change: a new revision, now, and marked as edited here.
+    static func touch(_ loop: inout LoopRecord, _ db: Database) throws {
+        loop.revision += 1
+        loop.updatedAt = Date()
+        loop.editedLocally = true
+        try loop.update(db)
+    }
+
+    /// Index pairs (old, new) of the longest common subsequence of two lists of texts.
+    static func longestCommonSubsequence(_ a: [String], _ b: [String]) -> [(Int, Int)] {
+        let n = a.count, m = b.count
+        guard n > 0, m > 0 else { return [] }
+        var table = [[Int32]](repeating: [Int32](repeating: 0, count: m + 1), count: n + 1)
+        for i in stride(from: n - 1, through: 0, by: -1) {
+            for j in stride(from: m - 1, through: 0, by: -1) {
+                table[i][j] = a[i] == b[j] ? table[i + 1][j + 1] + 1 : max(table[i + 1][j], table[i][j + 1])
+            }
+        }
+        var pairs: [(Int, Int)] = []
+        var i = 0, j = 0
+        while i < n, j < m {
+            if a[i] == b[j] { pairs.append((i, j)); i += 1; j += 1 }
+            else if table[i + 1][j] >= table[i][j + 1] { i += 1 }
+            else { j += 1 }
+        }
+        return pairs
+    }
+}
+
+/// Rewrites the `# key: value` header lines of a loop's source text.
+enum SourceHeader {
+    static func setting(_ key: String, to value: String?, in text: String) -> String {
+        var lines = text.components(separatedBy: "\n")
+        let headerEnd = lines.firstIndex { line in
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            return !trimmed.isEmpty && !trimmed.hasPrefix("#")
+        } ?? lines.count
+        let matches = { (line: String) -> Bool in
+            let body = line.trimmingCharacters(in: .whitespaces).drop { $0 == "#" }.trimmingCharacters(in: .whitespaces)
+            return body.lowercased().hasPrefix(key + ":")
+        }
+        if let index = lines[..<headerEnd].firstIndex(where: matches) {
+            if let value { lines[index] = "# \(key): \(value)" } else { lines.remove(at: index) }
+        } else if let value {
+            lines.insert("# \(key): \(value)", at: 0)
+        }
+        return lines.joined(separator: "\n")
+    }
+}

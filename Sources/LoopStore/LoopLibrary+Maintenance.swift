@@ -1,0 +1,113 @@
+import Foundation
+import GRDB
+
+/// What `loop doctor` found.
+public struct HealthReport: Sendable {
+    /// Something wrong, and what to do about it.
+    public struct Problem: Sendable, Equatable {
+        public var message: String
+        public var remedy: String
+    }
+
+    /// Problems that need attention: the library is not healthy while there are any.
+    public var problems: [Problem]
+    /// Audio files no row refers to (harmless; `loop gc` removes them).
+    public var orphans: [String]
+    /// Pieces of interrupted copies (harmless; `loop gc` removes them).
+    public var leftovers: [String]
+    public var loopCount: Int
+    public var phraseCount: Int
+    public var audioFileCount: Int
+
+    public var isHealthy: Bool { problems.isEmpty }
+}
+
+/// What `loop gc` removed.
+public struct GarbageReport: Sendable, Equatable {
+    public var removedFiles: [String]
+    public var freedBytes: Int
+}
+
+extension LoopLibrary {
+    /// Checks the database's integrity and every audio file against its hash.
+    public func check(progress: (@Sendable (Double) -> Void)? = nil) throws -> HealthReport {
+        var problems: [HealthReport.Problem] = []
+        let (integrity, foreignKeys, assets, counts, badRanges) = try database.read { db in
+            (
+                try String.fetchAll(db, sql: "PRAGMA integrity_check"),
+                try Row.fetchAll(db, sql: "PRAGMA foreign_key_check"),
+                try AudioAssetRecord.fetchAll(db, sql: "SELECT * FROM audioAsset ORDER BY path"),
+                (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM loop") ?? 0, try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM phrase") ?? 0),
+                try Int.fetchOne(db, sql: """
+                    SELECT COUNT(*) FROM phrase JOIN audioAsset ON audioAsset.sha256 = phrase.audioSha256
+                    WHERE phrase.endFrame > audioAsset.frameCount
+                    """) ?? 0
+            )
+        }
+        if integrity != ["ok"] {
+            problems.append(.init(message: "the database fails SQLite's integrity check: " + integrity.prefix(3).joined(separator: "; "),
+                                  remedy: "copy the library folder somewhere safe, then try `sqlite3 library.sqlite .recover`"))
+        }
+        if !foreignKeys.isEmpty {
+            problems.append(.init(message: "\(foreignKeys.count) rows refer to rows that do not exist",
+                                  remedy: "copy the library folder somewhere safe and report this as a bug"))
+        }
+        if badRanges > 0 {
+            problems.append(.init(message: "\(badRanges) phrase clips reach past the end of their take",
+                                  remedy: "move their boundaries with `loop adjust`"))
+        }
+        let totalBytes = max(assets.reduce(0) { $0 + $1.byteCount }, 1)
+        var doneBytes = 0
+        for asset in assets {
+            let path = audio.absolute(asset.path)
+            switch try audio.hash(of: asset.path) {
+            case nil:
+                problems.append(.init(message: "\(path): missing (audio of \(try loopTitles(using: asset.sha256)))",
+                                      remedy: "restore the file from a backup, or record the phrases again with `loop attach`"))
+            case let hash? where hash != asset.sha256:
+                problems.append(.init(message: "\(path): damaged (its content no longer matches its SHA-256)",
+                                      remedy: "restore the file from a backup, or record the phrases again with `loop attach`"))
+            default:
+                break
+            }
+            doneBytes += asset.byteCount
+            progress?(Double(doneBytes) / Double(totalBytes))
+        }
+        let known = Set(assets.map(\.path))
+        let inventory = audio.inventory()
+        return HealthReport(problems: problems, orphans: inventory.files.filter { !known.contains($0) }, leftovers: inventory.leftovers,
+                            loopCount: counts.0, phraseCount: counts.1, audioFileCount: assets.count)
+    }
+
+    private func loopTitles(using sha256: String) throws -> String {
+        let titles = try database.read { db in
+            try String.fetchAll(db, sql: "SELECT DISTINCT loop.title FROM loop JOIN phrase ON phrase.loopId = loop.id WHERE phrase.audioSha256 = ?", arguments: [sha256])
+        }
+        return titles.isEmpty ? "no loop" : titles.map { "'\($0)'" }.joined(separator: ", ")
+    }
+
+    /// Removes audio that no phrase refers to, and what interrupted copies left behind.
+    public func collectGarbage() throws -> GarbageReport {
+        let lock = try LibraryLock(root: root, exclusive: true)
+        let unreferenced = try database.write { db -> [String] in
+            let paths = try String.fetchAll(db, sql: "SELECT path FROM audioAsset WHERE sha256 NOT IN (SELECT audioSha256 FROM phrase WHERE audioSha256 IS NOT NULL)")
+            try db.execute(sql: "DELETE FROM audioAsset WHERE sha256 NOT IN (SELECT audioSha256 FROM phrase WHERE audioSha256 IS NOT NULL)")
+            return paths
+        }
+        let known = try database.read { db in Set(try String.fetchAll(db, sql: "SELECT path FROM audioAsset")) }
+        let inventory = audio.inventory()
+        let doomed = Set(unreferenced + inventory.files.filter { !known.contains($0) } + inventory.leftovers).sorted()
+        var freed = 0
+        var removed: [String] = []
+        for path in doomed {
+            let absolute = audio.absolute(path)
+            let size = (try? FileManager.default.attributesOfItem(atPath: absolute)[.size] as? Int) ?? nil
+            if (try? FileManager.default.removeItem(atPath: absolute)) != nil {
+                freed += size ?? 0
+                removed.append(path)
+            }
+        }
+        withExtendedLifetime(lock) {}
+        return GarbageReport(removedFiles: removed, freedBytes: freed)
+    }
+}

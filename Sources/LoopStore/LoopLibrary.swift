@@ -1,0 +1,264 @@
+import Foundation
+import GRDB
+import LoopAudio
+import LoopAuthoring
+
+/// The library: loops in one SQLite database (WAL, so readers never wait for a writer), their
+/// audio as content-addressed files beside it.
+///
+/// Every change is one transaction; audio is on disk, synced, before the row that refers to it
+/// commits. A crash at any point leaves a library that opens and checks clean.
+public struct LoopLibrary: Sendable {
+    /// The library folder.
+    public let root: String
+    let database: DatabasePool
+    let audio: AudioStore
+
+    static let databaseName = "library.sqlite"
+
+    /// Opens the library at `root`, creating it if needed, and brings its schema up to date.
+    /// A library written by a newer version of the tool is refused, untouched.
+    public init(at root: String) throws {
+        let manager = FileManager.default
+        do {
+            try manager.createDirectory(atPath: root + "/" + AudioStore.folder, withIntermediateDirectories: true)
+        } catch {
+            throw LibraryError(.cannotOpen, "\(root): cannot create the library folder (\(error.localizedDescription))")
+        }
+        let path = root + "/" + Self.databaseName
+        let migrator = LibraryMigrations.migrator
+        if manager.fileExists(atPath: path) {
+            try Self.refuseNewerSchema(path: path, migrator: migrator)
+        }
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = true
+        configuration.busyMode = .timeout(30)
+        configuration.label = "loop library"
+        do {
+            database = try DatabasePool(path: path, configuration: configuration)
+            try migrator.migrate(database)
+        } catch let error as DatabaseError {
+            throw LibraryError(.cannotOpen, "\(path): cannot open the library (\(error.message ?? "\(error)"))")
+        }
+        self.root = root
+        self.audio = AudioStore(root: root)
+    }
+
+    /// Reads the applied migrations without writing anything (read-only, no journal change).
+    private static func refuseNewerSchema(path: String, migrator: DatabaseMigrator) throws {
+        var configuration = Configuration()
+        configuration.readonly = true
+        do {
+            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            let superseded = try queue.read { db in try migrator.hasBeenSuperseded(db) }
+            try queue.close()
+            if superseded {
+                throw LibraryError(.newerSchema, "\(path): this library was written by a newer version of loop; update loop to open it (it was not changed)")
+            }
+        } catch let error as DatabaseError {
+            throw LibraryError(.cannotOpen, "\(path): not a loop library, or damaged (\(error.message ?? "\(error)"))")
+        }
+    }
+
+    // MARK: Creating
+
+    /// Adds a loop from its source text and, optionally, a take cut into one range per phrase.
+    /// `title`, `language` and `tags` override the text's own metadata.
+    public func createLoop(
+        source: LoopSource, title: String? = nil, language: String? = nil, tags: [String] = [],
+        take: CutTake? = nil, sourceText: String? = nil, progress: (@Sendable (Double) -> Void)? = nil
+    ) throws -> LoopDetail {
+        let phrases = source.phrases
+        if let take, take.ranges.count != phrases.count {
+            throw LibraryError(.invalidRange, "the take has \(take.ranges.count) clips for \(phrases.count) phrases")
+        }
+        let lock = take == nil ? nil : try LibraryLock(root: root, exclusive: false)
+        let stored = try take.map { try storeTake($0, progress: progress) }
+        let now = Date()
+        let id = UUID().uuidString.lowercased()
+        let finalTitle = title ?? source.title ?? phrases.first?.text ?? "Untitled"
+        try database.write { db in
+            if let stored { try stored.asset.insert(db, onConflict: .ignore) }
+            try LoopRecord(
+                id: id, title: finalTitle, titleKey: matchingKey(finalTitle),
+                language: (language ?? source.language)?.lowercased(), translationLanguage: source.translationLanguage?.lowercased(),
+                sourceText: sourceText ?? source.text, createdAt: now, updatedAt: now, revision: 1,
+                ownerKey: nil, originRevision: nil, editedLocally: false
+            ).insert(db)
+            try Self.insertTags(source.tags + tags, loopId: id, db)
+            var number = 0
+            for (groupIndex, group) in source.groups.enumerated() {
+                var groupRecord = PhraseGroupRecord(id: nil, loopId: id, position: groupIndex)
+                try groupRecord.insert(db)
+                for phrase in group.phrases {
+                    let range = take?.ranges[number]
+                    var record = PhraseRecord(
+                        id: nil, loopId: id, groupId: groupRecord.id!, position: number, text: phrase.text,
+                        translation: phrase.translation, audioSha256: range == nil ? nil : stored?.asset.sha256,
+                        startFrame: range?.lowerBound, endFrame: range?.upperBound)
+                    try record.insert(db)
+                    number += 1
+                }
+            }
+        }
+        withExtendedLifetime(lock) {}
+        return try loop(id: id)
+    }
+
+    struct StoredTake {
+        var asset: AudioAssetRecord
+    }
+
+    /// Copies a take into the audio store and describes it; checks its ranges fit.
+    func storeTake(_ take: CutTake, progress: (@Sendable (Double) -> Void)?) throws -> StoredTake {
+        let info = try AudioFileReader(path: take.path).info
+        for range in take.ranges where range.lowerBound < 0 || range.upperBound > max(info.frameCount, range.upperBound) || range.isEmpty {
+            throw LibraryError(.invalidRange, "\(take.path): a clip (\(range)) lies outside the take")
+        }
+        let file = try audio.store(copyOf: take.path, progress: progress)
+        let asset = AudioAssetRecord(
+            sha256: file.sha256, path: file.path, format: info.format.rawValue, sampleRate: info.sampleRate,
+            channelCount: info.channelCount, frameCount: max(info.frameCount, take.ranges.map(\.upperBound).max() ?? 0),
+            byteCount: file.byteCount, createdAt: Date())
+        return StoredTake(asset: asset)
+    }
+
+    static func insertTags(_ tags: [String], loopId: String, _ db: Database) throws {
+        for tag in tags {
+            let trimmed = tag.trimmingCharacters(in: .whitespaces)
+            guard !trimmed.isEmpty else { continue }
+            try LoopTagRecord(loopId: loopId, tag: trimmed, tagKey: matchingKey(trimmed)).insert(db, onConflict: .ignore)
+        }
+    }
+
+    // MARK: Reading
+
+    /// Loops, optionally of one language or tag (matched without regard to case or accents).
+    public func loops(language: String? = nil, tag: String? = nil, sort: LoopSort = .title) throws -> [LoopSummary] {
+        try database.read { db in
+            var conditions: [String] = []
+            var arguments: [(any DatabaseValueConvertible)?] = []
+            if let language {
+                conditions.append("loop.language = ?")
+                arguments.append(language.lowercased())
+            }
+            if let tag {
+                conditions.append("EXISTS (SELECT 1 FROM loopTag WHERE loopTag.loopId = loop.id AND loopTag.tagKey = ?)")
+                arguments.append(matchingKey(tag))
+            }
+            let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+            let order = sort == .title ? "loop.titleKey, loop.id" : "loop.updatedAt DESC, loop.id"
+            return try Self.summaries(db, sql: "SELECT loop.* FROM loop \(filter) ORDER BY \(order)", arguments: StatementArguments(arguments))
+        }
+    }
+
+    /// One loop with its groups and phrases.
+    public func loop(id: String) throws -> LoopDetail {
+        try database.read { db in try Self.detail(db, id: id, root: root) }
+    }
+
+    /// The id of the loop `reference` names: a unique prefix of its id (as git takes short
+    /// hashes), or its exact title (case and accents aside).
+    public func resolve(_ reference: String) throws -> String {
+        let trimmed = reference.trimmingCharacters(in: .whitespaces)
+        return try database.read { db in
+            let key = matchingKey(trimmed)
+            let byTitle = try String.fetchAll(db, sql: "SELECT id FROM loop WHERE titleKey = ? ORDER BY id", arguments: [key])
+            let lowered = trimmed.lowercased()
+            let byId = lowered.count >= 4
+                ? try String.fetchAll(db, sql: "SELECT id FROM loop WHERE id >= ? AND id < ? ORDER BY id LIMIT 10", arguments: [lowered, lowered + "\u{FFFF}"])
+                : []
+            if byId.count == 1 { return byId[0] }
+            if byTitle.count == 1 && byId.isEmpty { return byTitle[0] }
+            let candidates = Array(Set(byId + byTitle)).sorted()
+            if candidates.isEmpty {
+                throw LibraryError(.loopNotFound, "no loop is called or starts with '\(trimmed)'; `loop list` shows them")
+            }
+            let shown = candidates.prefix(5).map { String($0.prefix(8)) }.joined(separator: ", ")
+            throw LibraryError(.ambiguousLoop, "'\(trimmed)' names \(candidates.count) loops (\(shown)); give more of the id")
+        }
+    }
+
+    // MARK: Search
+
+    /// Phrases whose text or translation holds every word of `query` (as a word or the start of
+    /// one), case and accents aside, best matches first.
+    public func search(_ query: String, inLoop loopId: String? = nil, limit: Int = 50) throws -> [SearchHit] {
+        guard let pattern = FTS5Pattern(matchingAllPrefixesIn: query.folding(options: [.diacriticInsensitive], locale: nil)) else {
+            throw LibraryError(.invalidQuery, "nothing to search for in '\(query)': give a word or the start of one")
+        }
+        return try database.read { db in
+            var sql = """
+                SELECT phrase.loopId, loop.title, phraseGroup.position AS groupPosition, phrase.position, phrase.text, phrase.translation
+                FROM phraseSearch
+                JOIN phrase ON phrase.id = phraseSearch.rowid
+                JOIN loop ON loop.id = phrase.loopId
+                JOIN phraseGroup ON phraseGroup.id = phrase.groupId
+                WHERE phraseSearch MATCH ?
+                """
+            var arguments: [(any DatabaseValueConvertible)?] = [pattern]
+            if let loopId {
+                sql += " AND phrase.loopId = ?"
+                arguments.append(loopId)
+            }
+            sql += " ORDER BY phraseSearch.rank, phrase.loopId, phrase.position LIMIT ?"
+            arguments.append(limit)
+            return try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)).map { row in
+                SearchHit(loopId: row[0], loopTitle: row[1], group: (row[2] as Int) + 1, number: (row[3] as Int) + 1, text: row[4], translation: row[5])
+            }
+        }
+    }
+
+    // MARK: Assembling
+
+    static func summaries(_ db: Database, sql: String, arguments: StatementArguments) throws -> [LoopSummary] {
+        let loops = try LoopRecord.fetchAll(db, sql: sql, arguments: arguments)
+        guard !loops.isEmpty else { return [] }
+        var counts: [String: (groups: Int, phrases: Int, needing: Int)] = [:]
+        for row in try Row.fetchAll(db, sql: """
+            SELECT loopId, COUNT(*), SUM(audioSha256 IS NULL), COUNT(DISTINCT groupId) FROM phrase GROUP BY loopId
+            """) {
+            counts[row[0]] = (row[3], row[1], row[2])
+        }
+        var tags: [String: [String]] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT loopId, tag FROM loopTag ORDER BY tagKey") {
+            tags[row[0], default: []].append(row[1])
+        }
+        return loops.map { loop in
+            let count = counts[loop.id] ?? (0, 0, 0)
+            return LoopSummary(
+                id: loop.id, title: loop.title, language: loop.language, translationLanguage: loop.translationLanguage,
+                tags: tags[loop.id] ?? [], groupCount: count.groups, phraseCount: count.phrases, phrasesNeedingAudio: count.needing,
+                createdAt: loop.createdAt, updatedAt: loop.updatedAt, revision: loop.revision)
+        }
+    }
+
+    static func detail(_ db: Database, id: String, root: String) throws -> LoopDetail {
+        guard let loop = try LoopRecord.fetchOne(db, key: id) else {
+            throw LibraryError(.loopNotFound, "no loop with id \(id)")
+        }
+        let groups = try PhraseGroupRecord.fetchAll(db, sql: "SELECT * FROM phraseGroup WHERE loopId = ? ORDER BY position", arguments: [id])
+        let phrases = try PhraseRecord.fetchAll(db, sql: "SELECT * FROM phrase WHERE loopId = ? ORDER BY position", arguments: [id])
+        let assets = try AudioAssetRecord.fetchAll(db, sql: """
+            SELECT * FROM audioAsset WHERE sha256 IN (SELECT audioSha256 FROM phrase WHERE loopId = ?)
+            """, arguments: [id])
+        let assetsByHash = Dictionary(uniqueKeysWithValues: assets.map { ($0.sha256, $0) })
+        let tags = try String.fetchAll(db, sql: "SELECT tag FROM loopTag WHERE loopId = ? ORDER BY tagKey", arguments: [id])
+        let groupNumber = Dictionary(uniqueKeysWithValues: groups.enumerated().map { ($1.id!, $0 + 1) })
+        var grouped = [[StoredPhrase]](repeating: [], count: groups.count)
+        for (index, phrase) in phrases.enumerated() {
+            let number = groupNumber[phrase.groupId] ?? 1
+            var audio: PhraseAudio?
+            if let hash = phrase.audioSha256, let asset = assetsByHash[hash], let start = phrase.startFrame, let end = phrase.endFrame {
+                audio = PhraseAudio(sha256: hash, path: root + "/" + asset.path, sampleRate: asset.sampleRate, channelCount: asset.channelCount,
+                                    takeFrameCount: asset.frameCount, startFrame: start, endFrame: end)
+            }
+            grouped[number - 1].append(StoredPhrase(id: phrase.id!, number: index + 1, group: number, text: phrase.text, translation: phrase.translation, audio: audio))
+        }
+        let summary = LoopSummary(
+            id: loop.id, title: loop.title, language: loop.language, translationLanguage: loop.translationLanguage, tags: tags,
+            groupCount: groups.count, phraseCount: phrases.count, phrasesNeedingAudio: phrases.filter { $0.audioSha256 == nil }.count,
+            createdAt: loop.createdAt, updatedAt: loop.updatedAt, revision: loop.revision)
+        return LoopDetail(summary: summary, sourceText: loop.sourceText, groups: grouped)
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import GRDB
+
+// One record type per table. Migrations never use these types: they describe today's schema.
+
+struct LoopRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "loop"
+    var id: String
+    var title: String
+    /// The title folded for matching (case and diacritics removed).
+    var titleKey: String
+    var language: String?
+    var translationLanguage: String?
+    var sourceText: String
+    var createdAt: Date
+    var updatedAt: Date
+    var revision: Int
+    /// The share module's: the author's public key, when the loop came from a bundle.
+    var ownerKey: String?
+    /// The share module's: the revision last imported.
+    var originRevision: Int?
+    var editedLocally: Bool
+}
+
+struct LoopTagRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "loopTag"
+    var loopId: String
+    var tag: String
+    var tagKey: String
+}
+
+struct PhraseGroupRecord: Codable, FetchableRecord, MutablePersistableRecord {
+    static let databaseTableName = "phraseGroup"
+    var id: Int64?
+    var loopId: String
+    var position: Int
+
+    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
+
+struct PhraseRecord: Codable, FetchableRecord, MutablePersistableRecord {
+    static let databaseTableName = "phrase"
+    var id: Int64?
+    var loopId: String
+    var groupId: Int64
+    var position: Int
+    var text: String
+    var translation: String?
+    var audioSha256: String?
+    var startFrame: Int?
+    var endFrame: Int?
+
+    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
+
+struct AudioAssetRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "audioAsset"
+    var sha256: String
+    /// Relative to the library folder: `audio/ab/cdef...`.
+    var path: String
+    var format: String
+    var sampleRate: Int
+    var channelCount: Int
+    var frameCount: Int
+    var byteCount: Int
+    var createdAt: Date
+}
