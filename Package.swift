@@ -55,7 +55,7 @@ let package = Package(
         .testTarget(name: "LoopAudioTests", dependencies: ["LoopAudio"]),
         .testTarget(name: "LoopAuthoringTests", dependencies: ["LoopAuthoring", "LoopAudio"]),
         .testTarget(name: "LoopStoreTests", dependencies: ["LoopStore", "LoopAuthoring", "LoopAudio", .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "LoopCLITests", dependencies: ["LoopCLI"]),
+        .testTarget(name: "LoopCLITests", dependencies: ["LoopCLI", "LoopAudio"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -74,9 +74,16 @@ enum LibraryMigrations {
             try db.create(virtualTable: "phraseSearch", using: FTS5()) { t in
                 t.synchronize(withTable: "phrase")
                 t.tokenizer = .unicode61(diacritics: .remove)
+                // Prefix indexes keep prefix queries (`caf` for `café`) fast on common starts.
+                t.prefixes = [2, 3, 4]
                 t.column("text")
                 t.column("translation")
             }
+        }
+
+        migrator.registerMigration("v3 covering index for loop summaries") { db in
+            // Phrase and needing-audio counts per loop straight from the index, for `loop list`.
+            try db.create(index: "phrase_on_loopId_audioSha256", on: "phrase", columns: ["loopId", "audioSha256"])
         }
 
         return migrator

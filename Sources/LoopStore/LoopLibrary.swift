@@ -148,7 +148,7 @@ public struct LoopLibrary: Sendable {
             }
             let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
             let order = sort == .title ? "loop.titleKey, loop.id" : "loop.updatedAt DESC, loop.id"
-            return try Self.summaries(db, sql: "SELECT loop.* FROM loop \(filter) ORDER BY \(order)", arguments: StatementArguments(arguments))
+            return try Self.summaries(db, sql: "SELECT \(Self.summaryColumns) FROM loop \(filter) ORDER BY \(order)", arguments: StatementArguments(arguments))
         }
     }
 
@@ -181,28 +181,36 @@ public struct LoopLibrary: Sendable {
 
     // MARK: Search
 
+    /// Matches ranked at most, for a very common word (see ``search(_:inLoop:limit:)``).
+    static let rankedMatchLimit = 2_000
+
     /// Phrases whose text or translation holds every word of `query` (as a word or the start of
-    /// one), case and accents aside, best matches first.
+    /// one), case and accents aside, best matches first (for a word in more than 2,000 phrases:
+    /// the best of its first 2,000).
     public func search(_ query: String, inLoop loopId: String? = nil, limit: Int = 50) throws -> [SearchHit] {
         guard let pattern = FTS5Pattern(matchingAllPrefixesIn: query.folding(options: [.diacriticInsensitive], locale: nil)) else {
             throw LibraryError(.invalidQuery, "nothing to search for in '\(query)': give a word or the start of one")
         }
         return try database.read { db in
-            var sql = """
-                SELECT phrase.loopId, loop.title, phraseGroup.position AS groupPosition, phrase.position, phrase.text, phrase.translation
-                FROM phraseSearch
-                JOIN phrase ON phrase.id = phraseSearch.rowid
+            // Rank inside the full-text index first, then look up only the phrases kept. A word
+            // in so many phrases that ranking them all would be slow (and mean little) is ranked
+            // among its first `rankedMatchLimit` matches.
+            let restriction = loopId == nil ? "" : "AND rowid IN (SELECT id FROM phrase WHERE loopId = ?)"
+            var matchArguments: [(any DatabaseValueConvertible)?] = [pattern]
+            if let loopId { matchArguments.append(loopId) }
+            let cutoff = try Int64.fetchOne(db, sql: """
+                SELECT rowid FROM phraseSearch WHERE phraseSearch MATCH ? \(restriction) ORDER BY rowid LIMIT 1 OFFSET \(Self.rankedMatchLimit - 1)
+                """, arguments: StatementArguments(matchArguments))
+            let bound = cutoff.map { "AND rowid <= \($0)" } ?? ""
+            let sql = """
+                SELECT phrase.loopId, loop.title, phraseGroup.position, phrase.position, phrase.text, phrase.translation
+                FROM (SELECT rowid, rank FROM phraseSearch WHERE phraseSearch MATCH ? \(restriction) \(bound) ORDER BY rank LIMIT ?) AS hit
+                JOIN phrase ON phrase.id = hit.rowid
                 JOIN loop ON loop.id = phrase.loopId
                 JOIN phraseGroup ON phraseGroup.id = phrase.groupId
-                WHERE phraseSearch MATCH ?
+                ORDER BY hit.rank, phrase.loopId, phrase.position
                 """
-            var arguments: [(any DatabaseValueConvertible)?] = [pattern]
-            if let loopId {
-                sql += " AND phrase.loopId = ?"
-                arguments.append(loopId)
-            }
-            sql += " ORDER BY phraseSearch.rank, phrase.loopId, phrase.position LIMIT ?"
-            arguments.append(limit)
+            let arguments = matchArguments + [limit]
             return try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)).map { row in
                 SearchHit(loopId: row[0], loopTitle: row[1], group: (row[2] as Int) + 1, number: (row[3] as Int) + 1, text: row[4], translation: row[5])
             }
@@ -211,25 +219,36 @@ public struct LoopLibrary: Sendable {
 
     // MARK: Assembling
 
+    static let summaryColumns = "loop.id, loop.title, loop.language, loop.translationLanguage, loop.createdAt, loop.updatedAt, loop.revision"
+
+    /// Summaries of the loops `sql` selects (``summaryColumns``, in that order). Counts come from
+    /// covering indexes, never from the phrase rows themselves.
     static func summaries(_ db: Database, sql: String, arguments: StatementArguments) throws -> [LoopSummary] {
-        let loops = try LoopRecord.fetchAll(db, sql: sql, arguments: arguments)
-        guard !loops.isEmpty else { return [] }
-        var counts: [String: (groups: Int, phrases: Int, needing: Int)] = [:]
-        for row in try Row.fetchAll(db, sql: """
-            SELECT loopId, COUNT(*), SUM(audioSha256 IS NULL), COUNT(DISTINCT groupId) FROM phrase GROUP BY loopId
-            """) {
-            counts[row[0]] = (row[3], row[1], row[2])
+        let rows = try Row.fetchAll(db, sql: sql, arguments: arguments)
+        guard !rows.isEmpty else { return [] }
+        let filtered = rows.count < 200
+        let ids = rows.map { $0[0] as String }
+        let restriction = filtered ? "WHERE loopId IN (\(databaseQuestionMarks(count: ids.count)))" : ""
+        let idArguments = filtered ? StatementArguments(ids) : StatementArguments()
+        var phraseCounts: [String: (phrases: Int, needing: Int)] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT loopId, COUNT(*), COUNT(*) - COUNT(audioSha256) FROM phrase \(restriction) GROUP BY loopId", arguments: idArguments) {
+            phraseCounts[row[0]] = (row[1], row[2])
+        }
+        var groupCounts: [String: Int] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT loopId, COUNT(*) FROM phraseGroup \(restriction) GROUP BY loopId", arguments: idArguments) {
+            groupCounts[row[0]] = row[1]
         }
         var tags: [String: [String]] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT loopId, tag FROM loopTag ORDER BY tagKey") {
+        for row in try Row.fetchAll(db, sql: "SELECT loopId, tag FROM loopTag \(restriction) ORDER BY tagKey", arguments: idArguments) {
             tags[row[0], default: []].append(row[1])
         }
-        return loops.map { loop in
-            let count = counts[loop.id] ?? (0, 0, 0)
+        return rows.map { row in
+            let id: String = row[0]
+            let counts = phraseCounts[id] ?? (0, 0)
             return LoopSummary(
-                id: loop.id, title: loop.title, language: loop.language, translationLanguage: loop.translationLanguage,
-                tags: tags[loop.id] ?? [], groupCount: count.groups, phraseCount: count.phrases, phrasesNeedingAudio: count.needing,
-                createdAt: loop.createdAt, updatedAt: loop.updatedAt, revision: loop.revision)
+                id: id, title: row[1], language: row[2], translationLanguage: row[3], tags: tags[id] ?? [],
+                groupCount: groupCounts[id] ?? 0, phraseCount: counts.phrases, phrasesNeedingAudio: counts.needing,
+                createdAt: row[4], updatedAt: row[5], revision: row[6])
         }
     }
 
@@ -260,5 +279,33 @@ public struct LoopLibrary: Sendable {
             groupCount: groups.count, phraseCount: phrases.count, phrasesNeedingAudio: phrases.filter { $0.audioSha256 == nil }.count,
             createdAt: loop.createdAt, updatedAt: loop.updatedAt, revision: loop.revision)
         return LoopDetail(summary: summary, sourceText: loop.sourceText, groups: grouped)
+    }
+}
+
+extension LoopLibrary {
+    /// Adds many loops without audio in one transaction (bulk imports, benchmarks).
+    public func createLoops(_ sources: [LoopSource]) throws {
+        let now = Date()
+        try database.write { db in
+            for source in sources {
+                let id = UUID().uuidString.lowercased()
+                let title = source.title ?? source.phrases.first?.text ?? "Untitled"
+                try LoopRecord(id: id, title: title, titleKey: matchingKey(title), language: source.language?.lowercased(),
+                               translationLanguage: source.translationLanguage?.lowercased(), sourceText: source.text, createdAt: now,
+                               updatedAt: now, revision: 1, ownerKey: nil, originRevision: nil, editedLocally: false).insert(db)
+                try Self.insertTags(source.tags, loopId: id, db)
+                var number = 0
+                for (groupIndex, group) in source.groups.enumerated() {
+                    var groupRecord = PhraseGroupRecord(id: nil, loopId: id, position: groupIndex)
+                    try groupRecord.insert(db)
+                    for phrase in group.phrases {
+                        var record = PhraseRecord(id: nil, loopId: id, groupId: groupRecord.id!, position: number, text: phrase.text,
+                                                  translation: phrase.translation, audioSha256: nil, startFrame: nil, endFrame: nil)
+                        try record.insert(db)
+                        number += 1
+                    }
+                }
+            }
+        }
     }
 }

@@ -22,7 +22,40 @@ struct LoopProcess {
         return packageRoot.appendingPathComponent(".build/debug/loop")
     }()
 
+    /// A running `loop`; `finish()` waits for it and collects its output.
+    struct Running {
+        let process: Process
+        let output: Pipe
+        let error: Pipe
+
+        func finish() -> LoopProcess {
+            let out = output.fileHandleForReading.readDataToEndOfFile()
+            let err = error.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return LoopProcess(status: process.terminationStatus, output: String(decoding: out, as: UTF8.self), error: String(decoding: err, as: UTF8.self))
+        }
+    }
+
+    static func start(_ arguments: [String], environment: [String: String] = [:]) throws -> Running {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: fixtures)
+        var merged = ProcessInfo.processInfo.environment
+        merged.merge(environment) { $1 }
+        process.environment = merged
+        let output = Pipe(), error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        return Running(process: process, output: output, error: error)
+    }
+
     static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> LoopProcess {
+        try start(arguments, environment: environment).finish()
+    }
+
+    private static func runDirectly(_ arguments: [String], environment: [String: String] = [:]) throws -> LoopProcess {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments

@@ -106,7 +106,7 @@ struct AdjustCommand: AsyncParsableCommand {
     @Option(help: "New end, in seconds within the take.")
     var end: Double?
 
-    @Option(help: "Move both boundaries by this many milliseconds.")
+    @Option(parsing: .unconditional, help: "Move both boundaries by this many milliseconds (negative: earlier).")
     var shift: Double?
 
     @OptionGroup var libraryOptions: LibraryOptions

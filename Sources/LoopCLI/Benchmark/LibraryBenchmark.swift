@@ -1,0 +1,174 @@
+import ArgumentParser
+import Foundation
+import LoopAuthoring
+import LoopStore
+
+struct LibraryBenchmark: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "library",
+        abstract: "Time library queries at size, and an import next to segmentation alone.",
+        discussion: """
+            Fills a new library with --loops loops of --phrases phrases each (default 10,000 and \
+            20: 200,000 phrases) and prints the median time of `loop search`, `loop list` and \
+            `loop show`, measured inside one process (the query) and as whole commands (the \
+            wait a user sees). Then imports a --minutes take with `loop new` and prints its time \
+            next to `loop segment` on the same take. Goals: search and show under 20 ms, list \
+            under 100 ms, import under 1.5x the segmentation.
+            """
+    )
+
+    @Option(help: "Loops to create.")
+    var loops: Int = 10_000
+
+    @Option(help: "Phrases in each loop.")
+    var phrases: Int = 20
+
+    @Option(help: "Length of the imported take, in minutes (0 to skip).")
+    var minutes: Double = 60
+
+    @Option(help: "Runs of each query; the median is shown.")
+    var runs: Int = 15
+
+    @Option(help: "Keep the library and takes in this folder.")
+    var keep: String?
+
+    func run() async throws {
+        try await runReportingErrors {
+            let folder = keep ?? (NSTemporaryDirectory() + "loop-benchmark-" + UUID().uuidString)
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            defer { if keep == nil { try? FileManager.default.removeItem(atPath: folder) } }
+            let libraryPath = folder + "/library-\(loops)x\(phrases)"
+            let library = try LoopLibrary(at: libraryPath)
+            if try library.loops(tag: "benchmark").count < loops {
+                let progress = ProgressBar("filling the library")
+                let (loops, phrases) = (self.loops, self.phrases)
+                try await BlockingWork.run {
+                    for batch in stride(from: 0, to: loops, by: 500) {
+                        try library.createLoops((batch..<min(loops, batch + 500)).map { Self.syntheticLoop($0, phrases: phrases) })
+                        progress.update(Double(batch + 500) / Double(loops))
+                    }
+                }
+                progress.finish()
+            }
+            let target = try library.loops(tag: "benchmark").dropFirst(loops / 2).first!.id
+            let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+            let common = ["--library", libraryPath]
+            print("library: \(loops) loops, \(loops * phrases) phrases; median of \(runs) runs")
+            print("  query                          in process   whole command   goal")
+            let rows: [(String, [String], () throws -> Void, Double)] = [
+                ("search \"cafe\"", ["search", "cafe"] + common, { _ = try library.search("cafe") }, 0.020),
+                ("search \"de\" (in half the phrases)", ["search", "de"] + common, { _ = try library.search("de") }, 0.020),
+                ("search \"gare tren\" (prefixes)", ["search", "gare tren"] + common, { _ = try library.search("gare tren") }, 0.020),
+                ("show LOOP", ["show", String(target.prefix(8))] + common, { _ = try library.loop(id: try library.resolve(String(target.prefix(8)))) }, 0.020),
+                ("list", ["list"] + common, { _ = try library.loops() }, 0.100),
+                ("list --tag x --sort updated", ["list", "--tag", "x", "--sort", "updated"] + common, { _ = try library.loops(tag: "x", sort: .updated) }, 0.100),
+            ]
+            for (name, arguments, query, goal) in rows {
+                let inside = try Self.median(runs) { try query() }
+                let whole = try Self.median(runs) {
+                    let report = try ChildProcess.run(executable, arguments)
+                    guard report.status == 0 else { throw CLIError("loop \(arguments.joined(separator: " ")) failed") }
+                }
+                print("  " + name.padding(toLength: 30, withPad: " ", startingAt: 0)
+                      + String(format: " %8.1f ms   %10.1f ms   < %3.0f ms %@", inside * 1000, whole * 1000, goal * 1000, inside < goal ? "met" : "missed"))
+            }
+            if minutes > 0 { try await importBenchmark(folder: folder, executable: executable) }
+        }
+    }
+
+    private func importBenchmark(folder: String, executable: String) async throws {
+        guard let source = RepositoryFiles.locate("loops/au-cafe/take.flac"), let text = RepositoryFiles.locate("loops/au-cafe/text.txt") else {
+            throw CLIError("the bundled sample loop was not found; run from the repository")
+        }
+        let label = minutes == minutes.rounded() ? "\(Int(minutes))" : "\(minutes)"
+        let take = BenchmarkTake(label: "\(label) min, 16 kHz mono", path: folder + "/take-16k-mono-\(label)m.flac", sampleRate: 16_000, channelCount: 1, minutes: minutes)
+        if !FileManager.default.fileExists(atPath: take.path) {
+            let progress = ProgressBar("generating the take")
+            try await BlockingWork.run { try take.generate(from: source, progress: progress) }
+            progress.finish()
+        }
+        // The take repeats the sample loop: its text, as many times over.
+        let sampleSeconds = Double(try EnergyEnvelope.measure(path: source).frameCount) / 16_000
+        let copies = Int((minutes * 60 / sampleSeconds).rounded(.down))
+        let body = try String(contentsOfFile: text, encoding: .utf8).split(separator: "\n").filter { !$0.hasPrefix("#") }.joined(separator: "\n")
+        let longText = folder + "/take-\(label)m.txt"
+        try (["# title: Benchmark take", "# language: fr"] + Array(repeating: body.trimmingCharacters(in: .newlines), count: copies))
+            .joined(separator: "\n\n").write(toFile: longText, atomically: true, encoding: .utf8)
+
+        let segment = try ChildProcess.run(executable, ["segment", take.path, "--text", longText, "--json"])
+        let importLibrary = folder + "/import-" + UUID().uuidString
+        let imported = try ChildProcess.run(executable, ["new", "--text", longText, "--audio", take.path, "--library", importLibrary])
+        try? FileManager.default.removeItem(atPath: importLibrary)
+        guard segment.status == 0, imported.status == 0 else { throw CLIError("the import benchmark failed (segment \(segment.status), new \(imported.status))") }
+        print("import: \(take.label) take, \(copies * 9) phrases")
+        print(String(format: "  loop segment --text   %6.2f s   %6.1f MiB", segment.seconds, Double(segment.peakMemory) / 1_048_576))
+        print(String(format: "  loop new --audio      %6.2f s   %6.1f MiB", imported.seconds, Double(imported.peakMemory) / 1_048_576))
+        print(String(format: "  goal: import under 1.5x segmentation ... %.2fx %@", imported.seconds / segment.seconds, imported.seconds / segment.seconds < 1.5 ? "met" : "missed"))
+    }
+
+    /// A loop of made-up phrases whose words follow Zipf's law over a 3,000-word vocabulary, as
+    /// words of real text do: the most common word is in about half of all phrases, the searched
+    /// words ("café" at rank 120, "gare" 300, "tren" 900) in about 1% to 0.1%.
+    static func syntheticLoop(_ index: Int, phrases: Int) -> LoopSource {
+        var random = SplitMix64(seed: UInt64(index) &* 0x9E37_79B9 &+ 1)
+        let phraseList = (0..<phrases).map { k -> Phrase in
+            let text = (0..<6).map { _ in Vocabulary.word(Vocabulary.zipfRank(random.nextUnit())) }.joined(separator: " ") + " \(index)-\(k)."
+            return Phrase(text: text, translation: k % 2 == 0 ? "translation \(index) \(k)" : nil, line: k + 1)
+        }
+        let groups = stride(from: 0, to: phrases, by: 5).map { PhraseGroup(phrases: Array(phraseList[$0..<min(phrases, $0 + 5)])) }
+        return LoopSource(title: "Loop \(index) \(Vocabulary.word(index % 500))", language: ["fr", "es", "de", "ru"][index % 4],
+                          tags: ["benchmark", index % 10 == 0 ? "x" : "y"], groups: groups)
+    }
+
+    static func median(_ runs: Int, _ body: () throws -> Void) throws -> Double {
+        var times: [Double] = []
+        for _ in 0..<runs {
+            let start = DispatchTime.now().uptimeNanoseconds
+            try body()
+            times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+        }
+        return times.sorted()[times.count / 2]
+    }
+}
+
+/// The benchmark's words: a few real ones at set ranks, made-up ones elsewhere.
+enum Vocabulary {
+    static let size = 3_000
+    static let real: [Int: String] = [0: "de", 1: "la", 2: "el", 3: "und", 5: "le", 120: "café", 300: "gare", 900: "tren", 1_500: "Bahnhof", 2_500: "вокзал"]
+    private static let harmonic = (1...size).reduce(0.0) { $0 + 1 / Double($1) }
+
+    static func word(_ rank: Int) -> String {
+        if let word = real[rank] { return word }
+        let syllables = ["ka", "lo", "mi", "ne", "su", "ta", "ri", "po", "de", "va", "zu", "fe"]
+        var value = rank + 7, word = ""
+        repeat { word += syllables[value % syllables.count]; value /= syllables.count } while value > 0
+        return word
+    }
+
+    /// The rank of a word drawn with probability proportional to 1/(rank+1).
+    static func zipfRank(_ unit: Double) -> Int {
+        var target = unit * harmonic, rank = 0
+        while rank < size - 1 {
+            target -= 1 / Double(rank + 1)
+            if target <= 0 { break }
+            rank += 1
+        }
+        return rank
+    }
+}
+
+/// A small seeded generator, so every run builds the same library.
+struct SplitMix64 {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    mutating func nextUnit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+}

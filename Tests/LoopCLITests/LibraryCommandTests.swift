@@ -1,0 +1,217 @@
+import Foundation
+import LoopAudio
+import Testing
+
+/// A library folder of its own for each test, named through LOOP_LIBRARY.
+struct TestLibrary {
+    let path = NSTemporaryDirectory() + "loop-cli-library-" + UUID().uuidString
+
+    @discardableResult
+    func run(_ arguments: [String], environment: [String: String] = [:]) throws -> LoopProcess {
+        try LoopProcess.run(arguments, environment: ["LOOP_LIBRARY": path].merging(environment) { $1 })
+    }
+
+    func json(_ arguments: [String]) throws -> Any {
+        let result = try run(arguments + ["--json"])
+        #expect(result.status == 0, "\(arguments): \(result.error)")
+        return try JSONSerialization.jsonObject(with: Data(result.output.utf8))
+    }
+}
+
+struct LibraryCommandTests {
+    @Test func newListShowHaveTheDocumentedShapes() throws {
+        let library = TestLibrary()
+        let created = try library.run(["new", "--text", "phrases.txt", "--audio", "clean.flac", "--tag", "Gare"])
+        #expect(created.status == 0, "\(created.error)")
+        #expect(created.output.contains("Added 'Fixture'"))
+
+        let loops = try #require(try library.json(["list"]) as? [[String: Any]])
+        #expect(loops.count == 1)
+        let id = try #require(loops[0]["id"] as? String)
+        #expect(loops[0]["title"] as? String == "Fixture" && loops[0]["language"] as? String == "fr")
+
+        let shown = try #require(try library.json(["show", String(id.prefix(6))]) as? [String: Any])
+        #expect(shown["id"] as? String == id)
+        let groups = try #require(shown["groups"] as? [[String: Any]])
+        let phrases = try #require(groups[1]["phrases"] as? [[String: Any]])
+        #expect(phrases[0]["text"] as? String == "Où est la gare, s'il vous plaît ?")
+        let start = try #require(phrases[0]["start"] as? Double), end = try #require(phrases[0]["end"] as? Double)
+        #expect(start < 5.6 && end > 7.24 && end < 7.75, "within the take, around the phrase: \(start)-\(end)")
+        #expect(phrases[0].keys.contains("translation"))
+    }
+
+    @Test func aPhraseWithoutAudioShowsNullTimes() throws {
+        let library = TestLibrary()
+        try library.run(["new", "--text", "phrases.txt", "--title", "Silent"])
+        let shown = try #require(try library.json(["show", "silent"]) as? [String: Any])
+        let first = try #require(((shown["groups"] as? [[String: Any]])?[0]["phrases"] as? [[String: Any]])?[0])
+        #expect(first["start"] is NSNull && first["end"] is NSNull)
+    }
+
+    @Test func searchFindsAcrossLoopsWithoutAccents() throws {
+        let library = TestLibrary()
+        try library.run(["new", "--text", "phrases.txt"])
+        try library.run(["new", "--text", "../../loops/au-cafe/text.txt"])
+        let hits = try #require(try library.json(["search", "CAFE"]) as? [[String: Any]])
+        #expect(Set(hits.compactMap { $0["title"] as? String }) == ["Fixture", "Au café"])
+        let only = try #require(try library.json(["search", "toilet", "--loop", "au cafe"]) as? [[String: Any]])
+        #expect(only.count == 1 && only[0]["group"] as? Int == 3 && only[0]["phrase"] as? Int == 8)
+    }
+
+    @Test func editKeepsUnchangedPhrasesAudioAndListsTheRest() throws {
+        let library = TestLibrary()
+        try library.run(["new", "--text", "phrases.txt", "--audio", "clean.flac"])
+        let editor = NSTemporaryDirectory() + "loop-editor-\(UUID().uuidString).sh"
+        try "#!/bin/sh\nsed -i 's/^Merci\\.$/Merci bien./' \"$1\"\n".write(toFile: editor, atomically: true, encoding: .utf8)
+        chmod(editor, 0o755)
+        let edited = try library.run(["edit", "fixture"], environment: ["EDITOR": editor, "VISUAL": ""])
+        #expect(edited.status == 0, "\(edited.error)")
+        #expect(edited.output.contains("1 phrase need audio") && edited.output.contains("3  Merci bien."))
+        let shown = try #require(try library.json(["show", "fixture"]) as? [String: Any])
+        let first = try #require(((shown["groups"] as? [[String: Any]])?[0]["phrases"] as? [[String: Any]]))
+        #expect(first[0]["start"] is Double && first[2]["start"] is NSNull)
+
+        let attached = try library.run(["attach", "fixture", "--audio", "clean.flac", "--group", "2"])
+        #expect(attached.status != 0 && attached.error.contains("group 2 has audio already"))
+    }
+
+    @Test func aBrokenEditChangesNothingAndKeepsTheText() throws {
+        let library = TestLibrary()
+        try library.run(["new", "--text", "phrases.txt"])
+        let editor = NSTemporaryDirectory() + "loop-editor-\(UUID().uuidString).sh"
+        try "#!/bin/sh\nprintf '| only a translation\\n' > \"$1\"\n".write(toFile: editor, atomically: true, encoding: .utf8)
+        chmod(editor, 0o755)
+        let edited = try library.run(["edit", "fixture"], environment: ["EDITOR": editor, "VISUAL": ""])
+        #expect(edited.status != 0)
+        #expect(edited.error.contains(":1: a phrase needs text") && edited.error.contains("your text is kept"))
+        #expect(((try library.json(["list"]) as? [[String: Any]])?.first?["phrases"] as? Int) == 5)
+    }
+
+    @Test func adjustMovesAClipAndRefusesToLeaveTheTake() throws {
+        let library = TestLibrary()
+        try library.run(["new", "--text", "phrases.txt", "--audio", "clean.flac"])
+        #expect(try library.run(["adjust", "fixture", "2", "--start", "2.1", "--end", "3.9"]).status == 0)
+        let shown = try #require(try library.json(["show", "fixture"]) as? [String: Any])
+        let second = try #require(((shown["groups"] as? [[String: Any]])?[0]["phrases"] as? [[String: Any]])?[1])
+        #expect(second["start"] as? Double == 2.1 && second["end"] as? Double == 3.9)
+        let shifted = try library.run(["adjust", "fixture", "2", "--shift", "-250"])
+        #expect(shifted.status == 0)
+        let outside = try library.run(["adjust", "fixture", "2", "--end", "60"])
+        #expect(outside.status != 0 && outside.error.hasPrefix("error: the clip must start before it ends and lie within the take"))
+    }
+
+    @Test func removeAsksUnlessYesThenGarbageCollectionFreesTheAudio() throws {
+        let library = TestLibrary()
+        try library.run(["new", "--text", "phrases.txt", "--audio", "clean.flac"])
+        let refused = try library.run(["rm", "fixture"])
+        #expect(refused.status != 0 && refused.error.contains("add --yes"))
+        #expect(try library.run(["rm", "fixture", "--yes"]).status == 0)
+        let collected = try #require(try library.json(["gc"]) as? [String: Any])
+        #expect((collected["removed"] as? [String])?.count == 1)
+        #expect(try library.run(["doctor"]).status == 0)
+    }
+
+    @Test func doctorFailsWithWhatToDoWhenAudioIsMissing() throws {
+        let library = TestLibrary()
+        try library.run(["new", "--text", "phrases.txt", "--audio", "clean.flac"])
+        #expect(try library.run(["doctor"]).output.hasPrefix("ok: 1 loops, 5 phrases, 1 audio files verified"))
+        let audio = library.path + "/audio"
+        let shard = try #require(try FileManager.default.contentsOfDirectory(atPath: audio).first { $0 != ".incoming" })
+        let file = try #require(try FileManager.default.contentsOfDirectory(atPath: audio + "/" + shard).first)
+        try FileManager.default.removeItem(atPath: audio + "/" + shard + "/" + file)
+        let report = try library.run(["doctor"])
+        #expect(report.status != 0)
+        #expect(report.output.contains("missing (audio of 'Fixture')") && report.output.contains("fix: restore the file"))
+    }
+
+    @Test func theLibraryFlagWinsOverTheEnvironmentAndXDGIsTheDefault() throws {
+        let library = TestLibrary()
+        let other = NSTemporaryDirectory() + "loop-cli-other-" + UUID().uuidString
+        try library.run(["new", "--text", "phrases.txt", "--library", other])
+        #expect(FileManager.default.fileExists(atPath: other + "/library.sqlite"))
+        #expect(!FileManager.default.fileExists(atPath: library.path + "/library.sqlite"))
+        let data = NSTemporaryDirectory() + "loop-cli-xdg-" + UUID().uuidString
+        let result = try LoopProcess.run(["list"], environment: ["LOOP_LIBRARY": "", "XDG_DATA_HOME": data])
+        #expect(result.status == 0)
+        #expect(FileManager.default.fileExists(atPath: data + "/loop/library.sqlite"))
+    }
+}
+
+/// A long take and its text: the fixture read `copies` times over.
+func makeLongTake(copies: Int) throws -> (audio: String, text: String) {
+    let folder = NSTemporaryDirectory() + "loop-long-" + UUID().uuidString
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    var samples: [Float] = []
+    var reader = try AudioFileReader(path: LoopProcess.fixtures + "/clean.flac")
+    try reader.forEachMonoBlock { samples.append(contentsOf: $0) }
+    var writer = try AudioFileWriter(path: folder + "/take.wav", format: .wav, sampleRate: 16_000, channelCount: 1)
+    for _ in 0..<copies { try writer.write(samples) }
+    try writer.commit()
+    let phrases = try String(contentsOfFile: LoopProcess.fixtures + "/phrases.txt", encoding: .utf8)
+        .split(separator: "\n").filter { !$0.hasPrefix("#") && !$0.isEmpty }.joined(separator: "\n")
+    try (["# title: Long"] + Array(repeating: phrases, count: copies)).joined(separator: "\n\n").write(toFile: folder + "/text.txt", atomically: true, encoding: .utf8)
+    return (folder + "/take.wav", folder + "/text.txt")
+}
+
+@Suite(.serialized)
+struct LibraryRobustnessTests {
+    @Test func twoImportsAndAReaderAtOnceAllSucceed() throws {
+        let library = TestLibrary()
+        let long = try makeLongTake(copies: 30)
+        try library.run(["list"])  // create the library first, as a user would have
+        let environment = ["LOOP_LIBRARY": library.path]
+        let importers = try (0..<2).map { _ in
+            try LoopProcess.start(["new", "--text", long.text, "--audio", long.audio], environment: environment)
+        }
+        var readerFailures: [String] = []
+        while importers.contains(where: { $0.process.isRunning }) {
+            let listed = try library.run(["list", "--json"])
+            if listed.status != 0 { readerFailures.append(listed.error) }
+        }
+        #expect(readerFailures.isEmpty, "\(readerFailures)")
+        for importer in importers {
+            let result = importer.finish()
+            #expect(result.status == 0, "\(result.error)")
+            #expect(!result.error.contains("locked"))
+        }
+        let loops = try #require(try library.json(["list"]) as? [[String: Any]])
+        #expect(loops.count == 2 && loops.allSatisfy { $0["phrases"] as? Int == 150 && $0["needingAudio"] as? Int == 0 })
+        #expect(try library.run(["doctor"]).status == 0)
+    }
+
+    @Test func killingAnImportAtAnyPointLeavesALibraryThatChecksCleanWithTheLoopWholeOrAbsent() throws {
+        let long = try makeLongTake(copies: 40)
+        // How long a whole import takes here, to spread the kills over it.
+        let timing = TestLibrary()
+        let started = Date()
+        #expect(try timing.run(["new", "--text", long.text, "--audio", long.audio]).status == 0)
+        let duration = Date().timeIntervalSince(started)
+
+        let library = TestLibrary()
+        try library.run(["list"])
+        var outcomes: [Bool] = []   // per kill: did the loop make it in?
+        var present = 0
+        for step in 0..<12 {
+            let delay = duration * Double(step) / 11 * 1.1
+            let importer = try LoopProcess.start(["new", "--text", long.text, "--audio", long.audio], environment: ["LOOP_LIBRARY": library.path])
+            usleep(useconds_t(delay * 1_000_000))
+            kill(importer.process.processIdentifier, SIGKILL)
+            _ = importer.finish()
+
+            let doctor = try library.run(["doctor", "--json"])
+            #expect(doctor.status == 0, "after a kill at \(delay) s: \(doctor.output) \(doctor.error)")
+            let loops = try #require(try library.json(["list"]) as? [[String: Any]])
+            for loop in loops {
+                #expect(loop["phrases"] as? Int == 200 && loop["needingAudio"] as? Int == 0, "a loop is whole or absent: \(loop)")
+            }
+            outcomes.append(loops.count > present)
+            present = loops.count
+        }
+        // The kills landed both before and after the commit, so they spread over the import.
+        #expect(outcomes.contains(false) && outcomes.contains(true), "\(outcomes)")
+        // What the kills left behind is only ever harmless, and gc clears it.
+        #expect(try library.run(["gc"]).status == 0)
+        let after = try #require(try library.json(["doctor"]) as? [String: Any])
+        #expect((after["orphans"] as? [String])?.isEmpty == true && (after["leftovers"] as? [String])?.isEmpty == true)
+    }
+}

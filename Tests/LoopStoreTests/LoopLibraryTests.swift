@@ -1,0 +1,162 @@
+import Foundation
+import GRDB
+import LoopAuthoring
+@testable import LoopStore
+import Testing
+
+struct LoopLibraryTests {
+    @Test func aNewLoopKeepsItsTextGroupsPhrasesAndClips() throws {
+        let library = try LoopLibrary(at: temporaryLibraryFolder())
+        let take = CutTake(path: Fixture.path("clean.flac"), ranges: cleanTakeRanges)
+        let loop = try library.createLoop(source: try Fixture.source, tags: ["Gare"], take: take)
+        #expect(loop.summary.title == "Fixture")
+        #expect(loop.summary.language == "fr")
+        #expect(loop.summary.tags == ["Gare"])
+        #expect(loop.groups.map { $0.map(\.text) } == [["Bonjour, madame.", "Un café, s'il vous plaît.", "Merci."], ["Où est la gare, s'il vous plaît ?", "À droite, puis tout droit."]])
+        #expect(loop.phrases.map(\.audio?.startFrame) == cleanTakeRanges.map(\.lowerBound))
+        let audio = try #require(loop.phrases[0].audio)
+        #expect(audio.sampleRate == 16_000)
+        #expect(FileManager.default.fileExists(atPath: audio.path))
+        #expect(audio.path.contains("/audio/\(audio.sha256.prefix(2))/\(audio.sha256.dropFirst(2))"))
+        #expect(try AudioStore.sha256(ofFileAt: audio.path) == AudioStore.sha256(ofFileAt: Fixture.path("clean.flac")), "the take is kept as it was")
+    }
+
+    @Test func identicalAudioIsStoredOnce() throws {
+        let root = temporaryLibraryFolder()
+        let library = try LoopLibrary(at: root)
+        let take = CutTake(path: Fixture.path("clean.flac"), ranges: cleanTakeRanges)
+        let first = try library.createLoop(source: try Fixture.source, title: "One", take: take)
+        let second = try library.createLoop(source: try Fixture.source, title: "Two", take: take)
+        #expect(first.phrases[0].audio?.path == second.phrases[0].audio?.path)
+        #expect(AudioStore(root: root).inventory().files.count == 1)
+    }
+
+    @Test func listsFilterByLanguageAndTagWithoutRegardToCaseOrAccents() throws {
+        let library = try LoopLibrary(at: temporaryLibraryFolder())
+        _ = try library.createLoop(source: try Fixture.source, title: "Zèbre", tags: ["Café", "voyage"])
+        _ = try library.createLoop(source: try LoopSource(parsing: "# language: ES\nHola."), title: "ábaco")
+        #expect(try library.loops().map(\.title) == ["ábaco", "Zèbre"], "sorted by title, accents aside")
+        #expect(try library.loops(language: "es").map(\.title) == ["ábaco"])
+        #expect(try library.loops(tag: "cafe").map(\.title) == ["Zèbre"])
+        #expect(try library.loops(tag: "CAFÉ").map(\.title) == ["Zèbre"])
+        #expect(try library.loops(tag: "none").isEmpty)
+        let updated = try library.loops(sort: .updated)
+        #expect(updated.first?.title == "ábaco", "newest first")
+    }
+
+    @Test func aLoopIsNamedByAUniqueIdPrefixOrItsTitle() throws {
+        let library = try LoopLibrary(at: temporaryLibraryFolder())
+        let loop = try library.createLoop(source: try Fixture.source, title: "Au Café")
+        #expect(try library.resolve(String(loop.summary.id.prefix(6))) == loop.summary.id)
+        #expect(try library.resolve("au cafe") == loop.summary.id)
+        #expect(throws: LibraryError.self) { try library.resolve("nothing") }
+        _ = try library.createLoop(source: try Fixture.source, title: "Au Café")
+        #expect { try library.resolve("Au Café") } throws: { ($0 as? LibraryError)?.code == .ambiguousLoop }
+    }
+
+    @Test func searchIgnoresCaseAndAccentsTakesPrefixesAndRanks() throws {
+        let library = try LoopLibrary(at: temporaryLibraryFolder())
+        let fixture = try library.createLoop(source: try Fixture.source)
+        _ = try library.createLoop(source: try LoopSource(parsing: "Un CAFÉ noir. | A black coffee.\nLe thé. | Tea."), title: "Boissons")
+        #expect(Set(try library.search("cafe").map(\.text)) == ["Un café, s'il vous plaît.", "Un CAFÉ noir."])
+        #expect(try library.search("caf noir").map(\.text) == ["Un CAFÉ noir."], "every word, as a prefix")
+        #expect(try library.search("coffee").map(\.loopTitle) == ["Boissons"], "translations are searched")
+        let hit = try #require(try library.search("gare").first)
+        #expect(hit.group == 2 && hit.number == 4 && hit.loopId == fixture.summary.id)
+        #expect(try library.search("plait", inLoop: fixture.summary.id).count == 2)
+        #expect(throws: LibraryError.self) { try library.search("  ,; ") }
+    }
+
+    @Test func editingTheTextKeepsTheAudioOfUnchangedPhrasesAndTheirHistory() throws {
+        let library = try LoopLibrary(at: temporaryLibraryFolder())
+        let take = CutTake(path: Fixture.path("clean.flac"), ranges: cleanTakeRanges)
+        let loop = try library.createLoop(source: try Fixture.source, take: take)
+        let gare = loop.phrases[3]
+        try library.database.write { db in
+            try db.execute(sql: "INSERT INTO studyEvent (loopId, phraseId, startedAt, seconds, repetitions) VALUES (?, ?, ?, 12.5, 3)",
+                           arguments: [loop.summary.id, gare.id, Date()])
+        }
+        let text = "# title: Fixture\n\nBonjour, madame.\nMerci beaucoup.\n\nNouveau.\nOù est la gare, s'il vous plaît ?\n"
+        let outcome = try library.replaceSource(ofLoop: loop.summary.id, with: try LoopSource(parsing: text), text: text)
+        #expect(outcome.kept == 2)
+        #expect(outcome.removed == 3)
+        #expect(outcome.needingAudio.map(\.text) == ["Merci beaucoup.", "Nouveau."])
+        let phrases = outcome.loop.phrases
+        #expect(phrases.map(\.text) == ["Bonjour, madame.", "Merci beaucoup.", "Nouveau.", "Où est la gare, s'il vous plaît ?"])
+        #expect(phrases[3].id == gare.id && phrases[3].audio == gare.audio && phrases[3].group == 2)
+        #expect(phrases[0].audio == loop.phrases[0].audio)
+        #expect(outcome.loop.summary.revision == 2)
+        #expect(outcome.loop.sourceText == text)
+        let history = try library.database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM studyEvent WHERE phraseId = ?", arguments: [gare.id]) }
+        #expect(history == 1)
+    }
+
+    @Test func metadataChangesFollowIntoTheStoredText() throws {
+        let library = try LoopLibrary(at: temporaryLibraryFolder())
+        let loop = try library.createLoop(source: try Fixture.source, sourceText: "# title: Fixture\n# language: fr\n\nBonjour.\n")
+        let updated = try library.updateMetadata(ofLoop: loop.summary.id, title: "Gare", language: "ES", addTags: ["Train", "voyage"], removeTags: [])
+        #expect(updated.summary.title == "Gare" && updated.summary.language == "es" && updated.summary.tags == ["Train", "voyage"])
+        #expect(updated.sourceText == "# tags: Train, voyage\n# title: Gare\n# language: es\n\nBonjour.\n")
+        let untagged = try library.updateMetadata(ofLoop: loop.summary.id, removeTags: ["TRAIN"])
+        #expect(untagged.summary.tags == ["voyage"])
+    }
+
+    @Test func adjustMovesAClipWithinItsTakeOnly() throws {
+        let library = try LoopLibrary(at: temporaryLibraryFolder())
+        let loop = try library.createLoop(source: try Fixture.source, take: CutTake(path: Fixture.path("clean.flac"), ranges: cleanTakeRanges))
+        let moved = try library.adjust(loop: loop.summary.id, phrase: 2, to: 35_000..<60_500)
+        #expect(moved.audio?.startFrame == 35_000 && moved.audio?.endFrame == 60_500)
+        let frames = try #require(moved.audio?.takeFrameCount)
+        #expect { try library.adjust(loop: loop.summary.id, phrase: 2, to: 0..<(frames + 1)) } throws: { ($0 as? LibraryError)?.code == .invalidRange }
+        #expect { try library.adjust(loop: loop.summary.id, phrase: 9, to: 0..<10) } throws: { ($0 as? LibraryError)?.code == .phraseNotFound }
+        #expect(try library.loop(id: loop.summary.id).phrases[1].audio?.startFrame == 35_000)
+    }
+
+    @Test func attachCutsANewTakeOntoThePhrasesThatNeedAudio() throws {
+        let library = try LoopLibrary(at: temporaryLibraryFolder())
+        let loop = try library.createLoop(source: try Fixture.source)
+        #expect(loop.summary.phrasesNeedingAudio == 5)
+        let attached = try library.attach(loop: loop.summary.id, takePath: Fixture.path("rate-8k.flac"))
+        #expect(attached.loop.summary.phrasesNeedingAudio == 0)
+        #expect(attached.loop.phrases.allSatisfy { $0.audio?.sampleRate == 8_000 })
+        #expect { try library.attach(loop: loop.summary.id, takePath: Fixture.path("rate-8k.flac")) } throws: { ($0 as? LibraryError)?.code == .nothingToDo }
+    }
+
+    @Test func removingALoopKeepsItsAudioUntilGarbageCollection() throws {
+        let root = temporaryLibraryFolder()
+        let library = try LoopLibrary(at: root)
+        let kept = try library.createLoop(source: try Fixture.source, title: "Kept", take: CutTake(path: Fixture.path("clean.flac"), ranges: cleanTakeRanges))
+        let doomed = try library.createLoop(source: try Fixture.source, title: "Doomed", take: CutTake(path: Fixture.path("quiet-30db.flac"), ranges: cleanTakeRanges))
+        try library.remove(loop: doomed.summary.id)
+        #expect(AudioStore(root: root).inventory().files.count == 2)
+        let report = try library.collectGarbage()
+        #expect(report.removedFiles.count == 1 && report.freedBytes > 0)
+        #expect(AudioStore(root: root).inventory().files == [try #require(kept.phrases[0].audio?.path).replacingOccurrences(of: root + "/", with: "")])
+        #expect(try library.check().isHealthy)
+    }
+
+    @Test func doctorFindsMissingAndDamagedAudioAndListsOrphans() throws {
+        let root = temporaryLibraryFolder()
+        let library = try LoopLibrary(at: root)
+        let one = try library.createLoop(source: try Fixture.source, take: CutTake(path: Fixture.path("clean.flac"), ranges: cleanTakeRanges))
+        let two = try library.createLoop(source: try Fixture.source, take: CutTake(path: Fixture.path("clicks.flac"), ranges: cleanTakeRanges))
+        #expect(try library.check().isHealthy)
+        try "stray".write(toFile: root + "/audio/.incoming/crashed-import", atomically: false, encoding: .utf8)
+        try FileManager.default.createDirectory(atPath: root + "/audio/00", withIntermediateDirectories: true)
+        try "orphan".write(toFile: root + "/audio/00/orphan", atomically: false, encoding: .utf8)
+        var report = try library.check()
+        #expect(report.isHealthy, "orphans and leftovers are harmless")
+        #expect(report.orphans == ["audio/00/orphan"] && report.leftovers == ["audio/.incoming/crashed-import"])
+
+        try FileManager.default.removeItem(atPath: try #require(one.phrases[0].audio?.path))
+        let damaged = try #require(two.phrases[0].audio?.path)
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: damaged))
+        bytes[bytes.count / 2] ^= 0xFF
+        try bytes.write(to: URL(fileURLWithPath: damaged))
+        report = try library.check()
+        #expect(!report.isHealthy)
+        #expect(report.problems.count == 2)
+        #expect(report.problems.contains { $0.message.contains("missing") && $0.remedy.contains("loop attach") })
+        #expect(report.problems.contains { $0.message.contains("damaged") })
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import GRDB
+import LoopAuthoring
+@testable import LoopStore
+import Testing
+
+/// Schema migrations must never lose audio. Keep these tests for every future migration.
+struct MigrationTests {
+    /// A library as the first schema wrote it: only the first migration, rows written in plain
+    /// SQL (as that version's code did), real audio in the store.
+    func makeFirstSchemaLibrary() throws -> (root: String, sha256: String) {
+        let root = temporaryLibraryFolder()
+        let migrator = LibraryMigrations.migrator
+        let first = try #require(migrator.migrations.first)
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        let file = try AudioStore(root: root).store(copyOf: Fixture.path("clean.flac"))
+        let queue = try DatabaseQueue(path: root + "/library.sqlite")
+        try migrator.migrate(queue, upTo: first)
+        try queue.write { db in
+            try db.execute(sql: """
+                INSERT INTO audioAsset (sha256, path, format, sampleRate, channelCount, frameCount, byteCount, createdAt)
+                VALUES (?, ?, 'flac', 16000, 1, 154828, ?, '2026-01-01 10:00:00.000')
+                """, arguments: [file.sha256, file.path, file.byteCount])
+            try db.execute(sql: """
+                INSERT INTO loop (id, title, titleKey, language, sourceText, createdAt, updatedAt, revision, editedLocally)
+                VALUES ('0f0f0f0f-0000-4000-8000-000000000001', 'Gare du Nord', 'gare du nord', 'fr', 'Où est la gare ?\nÀ droite.',
+                        '2026-01-01 10:00:00.000', '2026-01-01 10:00:00.000', 4, 0)
+                """)
+            try db.execute(sql: "INSERT INTO loopTag (loopId, tag, tagKey) VALUES ('0f0f0f0f-0000-4000-8000-000000000001', 'Voyage', 'voyage')")
+            try db.execute(sql: "INSERT INTO phraseGroup (id, loopId, position) VALUES (1, '0f0f0f0f-0000-4000-8000-000000000001', 0)")
+            try db.execute(sql: """
+                INSERT INTO phrase (loopId, groupId, position, text, translation, audioSha256, startFrame, endFrame) VALUES
+                ('0f0f0f0f-0000-4000-8000-000000000001', 1, 0, 'Où est la gare ?', 'Where is the station?', ?, 88900, 117500),
+                ('0f0f0f0f-0000-4000-8000-000000000001', 1, 1, 'À droite.', NULL, ?, 123400, 147400)
+                """, arguments: [file.sha256, file.sha256])
+        }
+        try queue.close()
+        return (root, file.sha256)
+    }
+
+    @Test func aFirstSchemaLibraryOpensWithEveryLoopPhraseAndAudioFileIntact() throws {
+        let (root, sha256) = try makeFirstSchemaLibrary()
+        let audioBefore = AudioStore(root: root).inventory()
+
+        let library = try LoopLibrary(at: root)
+
+        let applied = try library.database.read { db in try LibraryMigrations.migrator.appliedIdentifiers(db) }
+        #expect(applied == Set(LibraryMigrations.migrator.migrations), "every migration ran")
+        let loops = try library.loops()
+        #expect(loops.map(\.title) == ["Gare du Nord"])
+        #expect(loops[0].revision == 4 && loops[0].tags == ["Voyage"])
+        let loop = try library.loop(id: loops[0].id)
+        #expect(loop.phrases.map(\.text) == ["Où est la gare ?", "À droite."])
+        #expect(loop.phrases.map(\.translation) == ["Where is the station?", nil])
+        #expect(loop.phrases.map(\.audio?.startFrame) == [88_900, 123_400])
+        #expect(loop.phrases.allSatisfy { $0.audio?.sha256 == sha256 })
+        #expect(AudioStore(root: root).inventory() == audioBefore, "no audio file moved, renamed or removed")
+        #expect(try AudioStore.sha256(ofFileAt: try #require(loop.phrases[0].audio?.path)) == sha256)
+        let health = try library.check()
+        #expect(health.isHealthy && health.audioFileCount == 1 && health.orphans.isEmpty)
+        #expect(try library.search("gare").map(\.text) == ["Où est la gare ?"], "rows from before the search index are found")
+    }
+
+    @Test func aLibraryFromANewerVersionIsRefusedAndLeftUntouched() throws {
+        let root = temporaryLibraryFolder()
+        _ = try LoopLibrary(at: root).createLoop(source: try Fixture.source)
+        let queue = try DatabaseQueue(path: root + "/library.sqlite")
+        try queue.write { db in try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99 from the future')") }
+        try queue.close()
+        let before = try Data(contentsOf: URL(fileURLWithPath: root + "/library.sqlite"))
+        // SQLite's own -wal and -shm files may come and go when it reads; the rest may not change.
+        func files() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: root).filter { !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") }.sorted() }
+        let filesBefore = try files()
+
+        #expect { try LoopLibrary(at: root) } throws: { error in
+            guard let error = error as? LibraryError else { return false }
+            return error.code == .newerSchema && error.message.contains("newer version of loop")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: root + "/library.sqlite")) == before)
+        #expect(try files() == filesBefore)
+    }
+
+    @Test func migrationsAreAppendOnlyAndNeverMentionTheAudioFolder() throws {
+        // The shipped migrations, in order. Add new ones at the end; never edit or reorder these.
+        #expect(LibraryMigrations.migrator.migrations == ["v1 loops, groups, phrases, audio, study", "v2 full-text search of phrases", "v3 covering index for loop summaries"])
+        let source = try String(contentsOfFile: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources/LoopStore/LibraryMigrations.swift").path, encoding: .utf8)
+        let code = source.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("///") }.joined(separator: "\n")
+        #expect(!code.contains("FileManager") && !code.contains("AudioStore") && !code.contains("removeItem"))
+    }
+}
