@@ -54,24 +54,6 @@ struct LoopProcess {
     static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> LoopProcess {
         try start(arguments, environment: environment).finish()
     }
-
-    private static func runDirectly(_ arguments: [String], environment: [String: String] = [:]) throws -> LoopProcess {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: fixtures)
-        var merged = ProcessInfo.processInfo.environment
-        merged.merge(environment) { $1 }
-        process.environment = merged
-        let output = Pipe(), error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return LoopProcess(status: process.terminationStatus, output: String(decoding: out, as: UTF8.self), error: String(decoding: err, as: UTF8.self))
-    }
 }
 
 struct SegmentCommandTests {

@@ -45,6 +45,14 @@ struct BenchmarkTake {
         try writer.commit()
     }
 
+    /// Generates the take unless a kept one is already there, with a progress bar.
+    func ensureGenerated(from source: String) async throws {
+        guard !FileManager.default.fileExists(atPath: path) else { return }
+        let progress = ProgressBar("generating \(label)")
+        try await BlockingWork.run { [self] in try generate(from: source, progress: progress) }
+        progress.finish()
+    }
+
     /// Linear interpolation: enough to make benchmark audio, not for listening.
     static func resample(_ samples: [Float], from source: Int, to target: Int) -> [Float] {
         guard source != target, samples.count > 1 else { return samples }
@@ -105,12 +113,7 @@ struct SegmentBenchmark: AsyncParsableCommand {
             ]
             let hasFFmpeg = ChildProcess.exists("ffmpeg")
             for take in takes {
-                if !FileManager.default.fileExists(atPath: take.path) {
-                    let progress = ProgressBar("generating \(take.label)")
-                    let generated = take
-                    try await BlockingWork.run { try generated.generate(from: source, progress: progress) }
-                    progress.finish()
-                }
+                try await take.ensureGenerated(from: source)
                 var rows: [(String, ChildProcessReport)] = []
                 let threads = min(ProcessInfo.processInfo.activeProcessorCount, 8)
                 rows.append(("loop segment (\(threads) thr)", try median(self_, ["segment", take.path, "--json"])))

@@ -82,11 +82,7 @@ struct LibraryBenchmark: AsyncParsableCommand {
         }
         let label = minutes == minutes.rounded() ? "\(Int(minutes))" : "\(minutes)"
         let take = BenchmarkTake(label: "\(label) min, 16 kHz mono", path: folder + "/take-16k-mono-\(label)m.flac", sampleRate: 16_000, channelCount: 1, minutes: minutes)
-        if !FileManager.default.fileExists(atPath: take.path) {
-            let progress = ProgressBar("generating the take")
-            try await BlockingWork.run { try take.generate(from: source, progress: progress) }
-            progress.finish()
-        }
+        try await take.ensureGenerated(from: source)
         // The take repeats the sample loop: its text, as many times over.
         let sampleSeconds = Double(try EnergyEnvelope.measure(path: source).frameCount) / 16_000
         let copies = Int((minutes * 60 / sampleSeconds).rounded(.down))
