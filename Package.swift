@@ -23,8 +23,19 @@ let package = Package(
             providers: [.apt(["libsndfile1-dev"])]
         ),
 
-        // Audio files: decoding, encoding, streaming reads, mono downmix.
-        .target(name: "LoopAudio", dependencies: ["CSndFile"]),
+        .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
+        .systemLibrary(name: "CSoundTouch", pkgConfig: "soundtouch", providers: [.apt(["libsoundtouch-dev"])]),
+
+        // Audio: files (decoding, encoding, streaming reads, mono downmix), ALSA playback,
+        // time-stretching.
+        .target(name: "LoopAudio", dependencies: ["CSndFile", "CALSA", "CSoundTouch"]),
+
+        // Study: the engine that decides what to play, what silence to leave and what to show.
+        // No I/O: tests run it on a virtual clock.
+        .target(name: "LoopStudy"),
+
+        // Playback of a study session: clips rendered to ALSA, a WAV file or nowhere.
+        .target(name: "LoopPlayback", dependencies: ["LoopStudy", "LoopAudio"]),
 
         // Text into phrases, audio into phrase clips.
         .target(name: "LoopAuthoring", dependencies: ["LoopAudio"]),
@@ -47,6 +58,8 @@ let package = Package(
                 "LoopAudio",
                 "LoopAuthoring",
                 "LoopStore",
+                "LoopStudy",
+                "LoopPlayback",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -55,6 +68,8 @@ let package = Package(
         .testTarget(name: "LoopAudioTests", dependencies: ["LoopAudio"]),
         .testTarget(name: "LoopAuthoringTests", dependencies: ["LoopAuthoring", "LoopAudio"]),
         .testTarget(name: "LoopStoreTests", dependencies: ["LoopStore", "LoopAuthoring", "LoopAudio", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "LoopStudyTests", dependencies: ["LoopStudy"]),
+        .testTarget(name: "LoopPlaybackTests", dependencies: ["LoopPlayback", "LoopStudy", "LoopAudio"]),
         .testTarget(name: "LoopCLITests", dependencies: ["LoopCLI", "LoopAudio"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,4 @@
+#ifndef LOOPLEARN_CSOUNDTOUCH_SHIM_H
+#define LOOPLEARN_CSOUNDTOUCH_SHIM_H
+#include <SoundTouchDLL.h>
+#endif

@@ -1,0 +1,83 @@
+/// A sound card output through ALSA: interleaved float frames in, sound out.
+///
+/// Writes block until the device has room, so the device paces whoever writes. ``stop()``
+/// discards what is queued at once, which is how a key press reaches the speaker quickly.
+public final class AudioDevice: @unchecked Sendable {
+    public let name: String
+    public let sampleRate: Int
+    public let channelCount: Int
+    /// Frames ALSA buffers: the most that can be queued ahead of the speaker.
+    public let bufferFrames: Int
+    /// Frames per period: a good size for each write.
+    public let periodFrames: Int
+    private let pcm: ALSA.PCM
+
+    /// Opens `name` (`default`, `hw:0`, `plughw:1,0`, `file:FILE=out.raw,FORMAT=raw`, ...) at the
+    /// given format; ALSA converts to the card's own rate where it must. `latency` is the
+    /// buffer length asked for: short enough for keys to feel immediate, long enough not to
+    /// run dry.
+    public init(name: String = "default", sampleRate: Int, channelCount: Int, latency: Duration = .milliseconds(40)) throws(AudioError) {
+        let (pcm, negotiated) = try ALSA.openPlayback(device: name, sampleRate: sampleRate, channelCount: channelCount, latency: latency)
+        self.name = name
+        self.sampleRate = sampleRate
+        self.channelCount = channelCount
+        self.pcm = pcm
+        self.bufferFrames = negotiated.bufferFrames
+        self.periodFrames = negotiated.periodFrames
+    }
+
+    deinit { ALSA.close(pcm) }
+
+    /// Queues interleaved frames, waiting for room; recovers from underruns.
+    public func write(_ interleaved: UnsafeBufferPointer<Float>) throws(AudioError) {
+        try ALSA.write(pcm, interleaved, channelCount: channelCount)
+    }
+
+    /// Discards everything queued, at once.
+    public func stop() { ALSA.drop(pcm) }
+
+    /// Waits until everything queued has been heard.
+    public func drain() { ALSA.drain(pcm) }
+
+    /// Frames queued but not yet heard.
+    public var queuedFrames: Int { ALSA.delay(pcm) }
+}
+
+/// Changes the speed of audio without changing its pitch (SoundTouch's time-stretch).
+public final class TimeStretcher {
+    public let speed: Double
+    public let channelCount: Int
+    private let instance: SoundTouch.Instance
+
+    /// `speed` from 0.5 (half speed) to 1.5.
+    public init(sampleRate: Int, channelCount: Int, speed: Double) throws(AudioError) {
+        guard (0.25...4).contains(speed), let instance = SoundTouch.create(sampleRate: sampleRate, channelCount: channelCount, tempo: speed) else {
+            throw AudioError(.invalidArgument, path: nil, message: "cannot play at speed \(speed)")
+        }
+        self.speed = speed
+        self.channelCount = channelCount
+        self.instance = instance
+    }
+
+    deinit { SoundTouch.destroy(instance) }
+
+    /// Stretches a whole clip (interleaved) and returns it, the stretcher's tail included.
+    public func process(_ interleaved: [Float]) -> [Float] {
+        SoundTouch.clear(instance)
+        let frames = interleaved.count / channelCount
+        interleaved.withUnsafeBufferPointer { SoundTouch.put(instance, $0, frames: frames) }
+        SoundTouch.flush(instance)
+        var output: [Float] = []
+        output.reserveCapacity(Int(Double(interleaved.count) / speed) + 8_192)
+        var chunk = [Float](repeating: 0, count: 4_096 * channelCount)
+        while true {
+            let received = chunk.withUnsafeMutableBufferPointer { SoundTouch.receive(instance, into: $0.baseAddress!, maxFrames: 4_096) }
+            if received == 0 { break }
+            output.append(contentsOf: chunk[0..<(received * channelCount)])
+        }
+        // SoundTouch's flush pads with silence beyond the stretched length: trim to it.
+        let expected = Int((Double(frames) / speed).rounded()) * channelCount
+        if output.count > expected { output.removeLast(output.count - expected) }
+        return output
+    }
+}

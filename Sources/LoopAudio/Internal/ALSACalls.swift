@@ -1,0 +1,86 @@
+internal import CALSA
+import Foundation
+
+/// Every ALSA call of the package goes through here: C types stay inside this file.
+enum ALSA {
+    struct PCM: @unchecked Sendable {
+        fileprivate let raw: OpaquePointer
+    }
+
+    struct Negotiated {
+        var bufferFrames: Int
+        var periodFrames: Int
+    }
+
+    /// Opens `device` for playback of interleaved float32 at `sampleRate` and `channelCount`,
+    /// letting ALSA convert to the device's own rate and format (its `plug` layer).
+    static func openPlayback(device: String, sampleRate: Int, channelCount: Int, latency: Duration) throws(AudioError) -> (PCM, Negotiated) {
+        loop_alsa_silence_errors()
+        var handle: OpaquePointer?
+        let opened = snd_pcm_open(&handle, device, SND_PCM_STREAM_PLAYBACK, 0)
+        guard opened >= 0, let raw = handle else {
+            throw noDevice(device, code: opened)
+        }
+        let microseconds = UInt32(latency.components.seconds * 1_000_000 + latency.components.attoseconds / 1_000_000_000_000)
+        let configured = snd_pcm_set_params(raw, SND_PCM_FORMAT_FLOAT_LE, SND_PCM_ACCESS_RW_INTERLEAVED,
+                                            UInt32(channelCount), UInt32(sampleRate), 1, microseconds)
+        guard configured >= 0 else {
+            snd_pcm_close(raw)
+            throw AudioError(.invalidArgument, path: nil, message: "the sound device '\(device)' refuses \(channelCount) channels at \(sampleRate) Hz (\(explain(configured)))")
+        }
+        var buffer: snd_pcm_uframes_t = 0, period: snd_pcm_uframes_t = 0
+        snd_pcm_get_params(raw, &buffer, &period)
+        return (PCM(raw: raw), Negotiated(bufferFrames: Int(buffer), periodFrames: Int(max(period, 1))))
+    }
+
+    /// Writes interleaved frames, recovering from underruns; returns when all are queued.
+    static func write(_ pcm: PCM, _ samples: UnsafeBufferPointer<Float>, channelCount: Int) throws(AudioError) {
+        guard var pointer = samples.baseAddress else { return }
+        var remaining = samples.count / channelCount
+        while remaining > 0 {
+            let written = snd_pcm_writei(pcm.raw, pointer, snd_pcm_uframes_t(remaining))
+            if written >= 0 {
+                remaining -= Int(written)
+                pointer += Int(written) * channelCount
+                continue
+            }
+            let code = Int32(written)
+            if code == -EINTR { continue }
+            // An underrun (-EPIPE) or a suspend (-ESTRPIPE): recover and go on.
+            let recovered = snd_pcm_recover(pcm.raw, code, 1)
+            if recovered < 0 {
+                throw AudioError(.writeFailed, path: nil, message: "the sound device stopped playing (\(explain(code)))")
+            }
+        }
+    }
+
+    /// Discards what is queued, at once, and gets ready to play again.
+    static func drop(_ pcm: PCM) {
+        snd_pcm_drop(pcm.raw)
+        snd_pcm_prepare(pcm.raw)
+    }
+
+    /// Waits until what is queued has played.
+    static func drain(_ pcm: PCM) {
+        snd_pcm_drain(pcm.raw)
+        snd_pcm_prepare(pcm.raw)
+    }
+
+    /// Frames queued but not yet heard.
+    static func delay(_ pcm: PCM) -> Int {
+        var frames: snd_pcm_sframes_t = 0
+        return snd_pcm_delay(pcm.raw, &frames) == 0 ? Int(frames) : 0
+    }
+
+    static func close(_ pcm: PCM) {
+        snd_pcm_close(pcm.raw)
+    }
+
+    static func explain(_ code: Int32) -> String {
+        String(cString: snd_strerror(code))
+    }
+
+    private static func noDevice(_ device: String, code: Int32) -> AudioError {
+        AudioError(.fileNotFound, path: nil, message: "no sound device '\(device)' (\(explain(code))); choose one with --device NAME (see `aplay -L`), or render to a file with --output FILE.wav (or --output null)")
+    }
+}

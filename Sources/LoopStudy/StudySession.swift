@@ -1,0 +1,237 @@
+/// The study engine: a state machine over a loop's groups and phrases.
+///
+/// The player asks ``nextStep(at:)`` for what to render (a clip to play or a silence to leave)
+/// whenever the previous step has been rendered, and passes the learner's events to
+/// ``handle(_:at:)``, whose reaction says whether to cut the current step short. The engine
+/// never touches a terminal, a clock or a sound card: time is whatever the player says it is.
+public struct StudySession: Sendable {
+    public private(set) var settings: StudySettings
+    public let groups: [[StudyPhrase]]
+    public private(set) var selection: [Int]
+    /// Per phrase number: how much it was studied.
+    public private(set) var study: [Int: PhraseStudy] = [:]
+
+    private var position = 0             // index into selection
+    private var phraseIndex = 0          // index into the current group's playable phrases
+    private var repetition = 0
+    private var phase = Phase.play
+    private var round = 0
+    private var paused = false
+    /// The step being rendered: its phrases, and whether it is the gap after them.
+    private var underWay: (phrases: [Int], gap: Bool)? = nil
+
+    private enum Phase { case play, gap, finished }
+
+    /// Starts with `selection` (0-based groups; empty means all). Groups with no audio are
+    /// skipped; a loop with no audio at all cannot be studied.
+    public init(groups: [[StudyPhrase]], settings: StudySettings, selection: [Int] = []) throws(StudyError) {
+        let playable = groups.indices.filter { groups[$0].contains { $0.duration != nil } }
+        guard !playable.isEmpty else { throw StudyError("no phrase of this loop has audio yet; add a take with `loop attach`") }
+        for group in selection where !groups.indices.contains(group) {
+            throw StudyError("there is no group \(group + 1): the loop has \(groups.count)")
+        }
+        let chosen = (selection.isEmpty ? playable : selection.filter(playable.contains)).sorted()
+        guard !chosen.isEmpty else { throw StudyError("the selected groups have no audio yet; add a take with `loop attach`") }
+        guard settings.repeats >= 1 else { throw StudyError("repeats must be at least 1") }
+        guard settings.gapFactor >= 0 else { throw StudyError("the gap factor cannot be negative") }
+        guard StudySettings.speeds.contains(settings.speed) else { throw StudyError("the speed must be between 0.5 and 1.5") }
+        self.groups = groups
+        self.settings = settings
+        self.selection = Array(Set(chosen)).sorted()
+    }
+
+    // MARK: Steps
+
+    /// What to render next, now that the previous step is done; nil when the session is over.
+    public mutating func nextStep(at now: Microseconds) -> StudyStep? {
+        guard !paused, phase != .finished else { return nil }
+        let phrases = playablePhrases(selection[position])
+        switch (settings.mode, phase) {
+        case (.repeatWithMe, .play):
+            let phrase = phrases[phraseIndex]
+            phase = .gap
+            underWay = ([phrase.number], false)
+            let duration = scaled(phrase.duration!)
+            record(phrase.number, repetitions: 1, time: duration)
+            return .play(phrases: [phrase.number], speed: settings.speed, duration: duration)
+        case (.repeatWithMe, .gap):
+            let phrase = phrases[phraseIndex]
+            let gap = Microseconds(Double(scaled(phrase.duration!)) * settings.gapFactor) + settings.fixedPause
+            record(phrase.number, repetitions: 0, time: gap)
+            underWay = ([phrase.number], true)
+            advanceAfterGap(count: phrases.count)
+            return .silence(gap)
+        case (.listenAndRepeat, .play):
+            let numbers = phrases.map(\.number)
+            phase = .gap
+            underWay = (numbers, false)
+            let duration = phrases.reduce(0) { $0 + scaled($1.duration!) }
+            for phrase in phrases { record(phrase.number, repetitions: 1, time: scaled(phrase.duration!)) }
+            return .play(phrases: numbers, speed: settings.speed, duration: duration)
+        case (.listenAndRepeat, .gap):
+            let duration = phrases.reduce(0) { $0 + scaled($1.duration!) }
+            let gap = Microseconds(Double(duration) * settings.gapFactor)
+            for phrase in phrases { record(phrase.number, repetitions: 0, time: Microseconds(Double(scaled(phrase.duration!)) * settings.gapFactor)) }
+            underWay = (phrases.map(\.number), true)
+            advanceAfterGap(count: 1)
+            return .silence(gap)
+        case (_, .finished):
+            return nil
+        }
+    }
+
+    private mutating func advanceAfterGap(count: Int) {
+        phase = .play
+        repetition += 1
+        guard repetition >= settings.repeats else { return }
+        repetition = 0
+        if settings.mode == .repeatWithMe {
+            phraseIndex += 1
+            if phraseIndex < count { return }
+        }
+        phraseIndex = 0
+        position += 1
+        if position == selection.count {
+            position = 0
+            round += 1
+            if let rounds = settings.rounds, round >= rounds { phase = .finished }
+        }
+    }
+
+    // MARK: Events
+
+    /// Applies the learner's event; the reaction says what the player must do now.
+    public mutating func handle(_ event: StudyEvent, at now: Microseconds) -> StudyReaction {
+        switch event {
+        case .playPause:
+            paused.toggle()
+            if paused { restartCurrent(); return .pause }
+            return .resume
+        case .nextPhrase:
+            guard settings.mode == .repeatWithMe else { return handle(.nextGroup, at: now) }
+            let count = playablePhrases(selection[position]).count
+            if phraseIndex + 1 < count { phraseIndex += 1 } else { moveGroup(by: 1); phraseIndex = 0 }
+            return restarted()
+        case .previousPhrase:
+            guard settings.mode == .repeatWithMe else { return handle(.previousGroup, at: now) }
+            if phraseIndex > 0 {
+                phraseIndex -= 1
+            } else {
+                moveGroup(by: -1)
+                phraseIndex = playablePhrases(selection[position]).count - 1
+            }
+            return restarted()
+        case .nextGroup:
+            moveGroup(by: 1)
+            phraseIndex = 0
+            return restarted()
+        case .previousGroup:
+            moveGroup(by: -1)
+            phraseIndex = 0
+            return restarted()
+        case .select(let group):
+            guard isPlayable(group) else { return .carryOn }
+            selection = [group]
+            position = 0
+            phraseIndex = 0
+            return restarted()
+        case .toggle(let group):
+            guard isPlayable(group) else { return .carryOn }
+            let current = selection[position]
+            if selection.contains(group) {
+                guard selection.count > 1 else { return .carryOn }
+                selection.removeAll { $0 == group }
+                if group == current {
+                    position = min(position, selection.count - 1)
+                    phraseIndex = 0
+                    return restarted()
+                }
+            } else {
+                selection = (selection + [group]).sorted()
+            }
+            position = selection.firstIndex(of: current)!
+            return .carryOn
+        case .selectAll:
+            let current = selection[position]
+            selection = groups.indices.filter(isPlayable)
+            position = selection.firstIndex(of: current) ?? 0
+            return .carryOn
+        case .switchMode:
+            settings.mode = settings.mode == .repeatWithMe ? .listenAndRepeat : .repeatWithMe
+            phraseIndex = 0
+            return restarted()
+        case .faster, .slower:
+            let step = event == .faster ? 0.1 : -0.1
+            settings.speed = min(max(((settings.speed + step) * 10).rounded() / 10, StudySettings.speeds.lowerBound), StudySettings.speeds.upperBound)
+            return .carryOn
+        }
+    }
+
+    /// Moves among the selected groups; with one selected, to the next group of the loop.
+    private mutating func moveGroup(by offset: Int) {
+        if selection.count > 1 {
+            position = (position + offset + selection.count) % selection.count
+            return
+        }
+        let playable = groups.indices.filter(isPlayable)
+        let index = playable.firstIndex(of: selection[0])!
+        selection = [playable[(index + offset + playable.count) % playable.count]]
+        position = 0
+    }
+
+    private mutating func restartCurrent() {
+        phase = .play
+        repetition = 0
+        underWay = nil
+    }
+
+    private mutating func restarted() -> StudyReaction {
+        restartCurrent()
+        return paused ? .carryOn : .interrupt
+    }
+
+    // MARK: Display
+
+    /// What to show now.
+    public var display: StudyDisplay {
+        let phaseShown: StudyDisplay.Phase
+        if phase == .finished {
+            phaseShown = .finished
+        } else if paused {
+            phaseShown = .paused
+        } else if let underWay, underWay.gap {
+            phaseShown = settings.mode == .repeatWithMe ? .speakAlong : .repeatAloud
+        } else {
+            phaseShown = .listening
+        }
+        // The step under way names the phrase; between steps, the cursor does.
+        let phrases = playablePhrases(selection[position])
+        let cursorPhrase = settings.mode == .repeatWithMe ? phrases[min(phraseIndex, phrases.count - 1)].number : nil
+        let shownPhrase = underWay.map { $0.phrases.count == 1 ? $0.phrases[0] : nil } ?? cursorPhrase
+        let group = underWay.flatMap { step in groups.indices.first { groups[$0].contains { $0.number == step.phrases[0] } } } ?? selection[position]
+        return StudyDisplay(group: group, selection: selection, phrase: shownPhrase, phase: phaseShown,
+                            mode: settings.mode, speed: settings.speed, repeats: settings.repeats,
+                            repetition: min(repetition, settings.repeats - 1) + 1, round: round + 1)
+    }
+
+    public var isFinished: Bool { phase == .finished }
+    public var isPaused: Bool { paused }
+
+    // MARK: Helpers
+
+    private func playablePhrases(_ group: Int) -> [StudyPhrase] { groups[group].filter { $0.duration != nil } }
+    private func isPlayable(_ group: Int) -> Bool { groups.indices.contains(group) && groups[group].contains { $0.duration != nil } }
+    private func scaled(_ duration: Microseconds) -> Microseconds { Microseconds((Double(duration) / settings.speed).rounded()) }
+
+    private mutating func record(_ phrase: Int, repetitions: Int, time: Microseconds) {
+        study[phrase, default: PhraseStudy(repetitions: 0, time: 0)].repetitions += repetitions
+        study[phrase, default: PhraseStudy(repetitions: 0, time: 0)].time += time
+    }
+}
+
+/// Why a study session cannot start.
+public struct StudyError: Error, Equatable, CustomStringConvertible, Sendable {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
