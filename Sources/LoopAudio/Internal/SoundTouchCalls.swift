@@ -6,11 +6,13 @@ enum SoundTouch {
         fileprivate let raw: UnsafeMutableRawPointer
     }
 
-    static func create(sampleRate: Int, channelCount: Int, tempo: Double) -> Instance? {
+    /// `tempo` changes speed, pitch kept; `rate` resamples (output frames = input / rate).
+    static func create(sampleRate: Int, channelCount: Int, tempo: Double, rate: Double) -> Instance? {
         guard let raw = soundtouch_createInstance() else { return nil }
         soundtouch_setSampleRate(raw, UInt32(sampleRate))
         soundtouch_setChannels(raw, UInt32(channelCount))
         soundtouch_setTempo(raw, Float(tempo))
+        soundtouch_setRate(raw, Float(rate))
         return Instance(raw: raw)
     }
 

@@ -32,6 +32,6 @@ struct Terminal: Sendable {
     }
 
     enum Style: String {
-        case bold = "1", dim = "2", red = "31", green = "32", yellow = "33", cyan = "36"
+        case bold = "1", dim = "2", inverse = "7", red = "31", green = "32", yellow = "33", cyan = "36"
     }
 }

@@ -1,0 +1,107 @@
+import ArgumentParser
+import Foundation
+import LoopPlayback
+import LoopStore
+import LoopStudy
+
+struct PlayCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "play",
+        abstract: "Play a loop's audio once, without the study view: all of it, a phrase, or a group."
+    )
+
+    @Argument(help: "The loop: a start of its id, or its title.")
+    var loop: String
+
+    @Option(help: "Only this phrase (its number in `loop show`).")
+    var phrase: Int?
+
+    @Option(help: "Only this group (1-based).")
+    var group: Int?
+
+    @Option(help: "Playback speed, pitch kept: 0.5 to 1.5.")
+    var speed: Double = 1.0
+
+    @OptionGroup var outputOptions: SoundOutputOptions
+    @OptionGroup var libraryOptions: LibraryOptions
+
+    func validate() throws {
+        if phrase != nil && group != nil { throw ValidationError("give --phrase or --group, not both") }
+        guard StudySettings.speeds.contains(speed) else { throw ValidationError("--speed takes 0.5 to 1.5") }
+    }
+
+    func run() async throws {
+        try await runReportingErrors {
+            let library = try libraryOptions.open()
+            let prepared = try await PreparedStudy.load(library: library, reference: loop, progressLabel: "loading audio")
+            var groups = prepared.groups
+            if let phrase {
+                guard let found = groups.flatMap({ $0 }).first(where: { $0.number == phrase }) else {
+                    throw CLIError("the loop has \(groups.flatMap { $0 }.count) phrases, not \(phrase)")
+                }
+                groups = [[found]]
+            } else if let group {
+                guard groups.indices.contains(group - 1) else { throw CLIError("the loop has \(groups.count) groups, not \(group)") }
+                groups = [groups[group - 1]]
+            }
+            // Listen-and-repeat with no gap, once: the clips back to back.
+            let settings = StudySettings(mode: .listenAndRepeat, gapFactor: 0, speed: speed, rounds: 1)
+            let session = try StudySession(groups: groups, settings: settings)
+            let output = try outputOptions.makeOutput(sampleRate: prepared.audio.sampleRate, channelCount: prepared.audio.channelCount)
+            let player = StudyPlayer(session: session, audio: prepared.audio, output: output, realTime: false)
+            _ = try await StudySessionRunner.runPlain(player: player, groups: groups, printing: false)
+        }
+    }
+}
+
+struct StatsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stats",
+        abstract: "Show study time and repetitions: of every loop studied, or of one loop's phrases."
+    )
+
+    @Argument(help: "A loop, for its phrases.")
+    var loop: String?
+
+    @OptionGroup var libraryOptions: LibraryOptions
+
+    @Flag(help: "Print JSON: per loop, sessions, seconds, repetitions, last studied (and phrases).")
+    var json = false
+
+    func run() async throws {
+        try await runReportingErrors {
+            let library = try libraryOptions.open()
+            let stats = try library.studyStats(loop: try loop.map { try library.resolve($0) })
+            if json {
+                print(JSONValue.array(stats.map { loop in
+                    .object([
+                        ("id", .string(loop.loopId)), ("title", .string(loop.title)), ("sessions", .integer(loop.sessions)),
+                        ("seconds", .number(milliseconds(loop.seconds))), ("repetitions", .integer(loop.repetitions)),
+                        ("lastStudied", loop.lastStudied.map { .string(ISO8601DateFormatter().string(from: $0)) } ?? .null),
+                        ("phrases", .array(loop.phrases.map { phrase in
+                            .object([("number", .integer(phrase.number)), ("text", .string(phrase.text)),
+                                     ("seconds", .number(milliseconds(phrase.seconds))), ("repetitions", .integer(phrase.repetitions))])
+                        })),
+                    ])
+                }).serialized)
+                return
+            }
+            if stats.isEmpty {
+                print(loop == nil ? "nothing studied yet: `loop study LOOP` starts" : "this loop has not been studied yet")
+                return
+            }
+            let terminal = Terminal.standardOutput()
+            for entry in stats {
+                print(terminal.paint(entry.title, .bold) + String(format: "  %d session%@, %@, %d repetitions", entry.sessions, entry.sessions == 1 ? "" : "s", Self.duration(entry.seconds), entry.repetitions))
+                for phrase in entry.phrases {
+                    print(String(format: "  %3d  %4dx  %@  ", phrase.number, phrase.repetitions, Self.duration(phrase.seconds)) + phrase.text)
+                }
+            }
+        }
+    }
+
+    static func duration(_ seconds: Double) -> String {
+        let total = Int(seconds.rounded())
+        return total >= 3600 ? String(format: "%dh%02dm", total / 3600, total % 3600 / 60) : String(format: "%dm%02ds", total / 60, total % 60)
+    }
+}

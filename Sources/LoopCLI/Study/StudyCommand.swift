@@ -1,0 +1,151 @@
+import ArgumentParser
+import Foundation
+import LoopPlayback
+import LoopStore
+import LoopStudy
+import Synchronization
+
+struct StudyCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "study",
+        abstract: "Study a loop: its phrases on a loop, with gaps to speak along or repeat aloud.",
+        discussion: """
+            repeat-with-me plays each phrase, then a gap to say it along (the gap factor times the \
+            phrase's length, plus 0.3 s); listen-and-repeat plays the whole group, then a silence \
+            as long as the group times the factor, to repeat it aloud. The selection loops until \
+            you quit, or for --rounds, or once with --once.
+
+            On a terminal a full-screen view shows the groups, the current phrase and the keys \
+            (? for help). Without one, or with --once, it prints a line per step.
+
+            Sound goes to the sound card (--device, default `default`), or to a WAV file \
+            (--output FILE.wav, with --once or --rounds: a study track to take along), or nowhere \
+            (--output null). Time and repetitions per phrase are saved (`loop stats`).
+            """
+    )
+
+    @Argument(help: "The loop: a start of its id, or its title.")
+    var loop: String
+
+    @Option(help: "Groups to study, e.g. 1,3-4 (default: all).")
+    var groups: String?
+
+    @Option(help: "repeat-with-me or listen-and-repeat.")
+    var mode: StudyMode = .repeatWithMe
+
+    @Option(help: "Plays of each phrase (or group) before moving on.")
+    var repeats: Int = 1
+
+    @Option(name: .customLong("gap-factor"), help: "The gap after a phrase or group, as a multiple of its length.")
+    var gapFactor: Double = 1.0
+
+    @Option(help: "Playback speed, pitch kept: 0.5 to 1.5.")
+    var speed: Double = 1.0
+
+    @Option(help: "Rounds through the selection, then stop (default: until you quit).")
+    var rounds: Int?
+
+    @Flag(help: "Play the selection once through, then exit (no keys needed).")
+    var once = false
+
+    @OptionGroup var outputOptions: SoundOutputOptions
+    @OptionGroup var libraryOptions: LibraryOptions
+
+    func validate() throws {
+        guard repeats >= 1 else { throw ValidationError("--repeats must be at least 1") }
+        guard gapFactor >= 0, gapFactor <= 10 else { throw ValidationError("--gap-factor takes 0 to 10") }
+        guard StudySettings.speeds.contains(speed) else { throw ValidationError("--speed takes 0.5 to 1.5") }
+        if let rounds, rounds < 1 { throw ValidationError("--rounds must be at least 1") }
+        if once && rounds != nil { throw ValidationError("give --once or --rounds, not both") }
+        try outputOptions.validate(finite: once || rounds != nil)
+        if let groups { _ = try GroupList.parse(groups) }
+    }
+
+    func run() async throws {
+        try await runReportingErrors {
+            let library = try libraryOptions.open()
+            let prepared = try await PreparedStudy.load(library: library, reference: loop, progressLabel: "loading audio")
+            let selection = try groups.map(GroupList.parse) ?? []
+            let settings = StudySettings(mode: mode, repeats: repeats, gapFactor: gapFactor, speed: speed, rounds: once ? 1 : rounds)
+            let session = try StudySession(groups: prepared.groups, settings: settings, selection: selection)
+            let interactive = !once && isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
+            let output = try outputOptions.makeOutput(sampleRate: prepared.audio.sampleRate, channelCount: prepared.audio.channelCount)
+            let player = StudyPlayer(session: session, audio: prepared.audio, output: output, realTime: !once)
+            let started = Date()
+            let studied = try await interactive
+                ? StudySessionRunner.runFullScreen(player: player, title: prepared.detail.summary.title, groups: prepared.groups)
+                : StudySessionRunner.runPlain(player: player, groups: prepared.groups, printing: !once || !outputOptions.isQuiet)
+            try library.recordStudy(loop: prepared.detail.summary.id, startedAt: started, phrases: studied.compactMap { number, study in
+                guard let phrase = prepared.detail.phrases.first(where: { $0.number == number }), study.repetitions > 0 || study.time > 0 else { return nil }
+                return PhraseStudyRecord(phraseId: phrase.id, seconds: Double(study.time) / 1_000_000, repetitions: study.repetitions)
+            })
+        }
+    }
+}
+
+/// `--device`, `--output`: where the sound goes.
+struct SoundOutputOptions: ParsableArguments {
+    @Option(help: "The ALSA device to play on (see `aplay -L`).")
+    var device: String = "default"
+
+    @Option(help: "Write the sound to this WAV file instead, or `null` to discard it.")
+    var output: String?
+
+    /// Rendering to a file or nowhere prints no step lines unless asked.
+    var isQuiet: Bool { output != nil }
+
+    func validate(finite: Bool) throws {
+        if let output, output != "null", !finite {
+            throw ValidationError("--output \(output) needs --once or --rounds: a file cannot hold a session that never ends")
+        }
+    }
+
+    func makeOutput(sampleRate: Int, channelCount: Int) throws -> any StudyOutput {
+        switch output {
+        case "null": return NullOutput(sampleRate: sampleRate, channelCount: channelCount)
+        case let path?: return try FileOutput(path: path, sampleRate: sampleRate, channelCount: channelCount)
+        case nil: return try DeviceOutput(device: device, sampleRate: sampleRate, channelCount: channelCount)
+        }
+    }
+}
+
+extension StudyMode: ExpressibleByArgument {}
+
+/// `1,3-4` → groups 0, 2 and 3.
+enum GroupList {
+    static func parse(_ text: String) throws -> [Int] {
+        var groups: [Int] = []
+        for part in text.split(separator: ",") {
+            let bounds = part.split(separator: "-", omittingEmptySubsequences: false).map { Int($0.trimmingCharacters(in: .whitespaces)) }
+            guard (1...2).contains(bounds.count), let first = bounds.first ?? nil, let last = bounds.last ?? nil, first >= 1, last >= first else {
+                throw ValidationError("--groups takes numbers and ranges like 1,3-4, not '\(text)'")
+            }
+            groups += Array((first - 1)...(last - 1))
+        }
+        return groups
+    }
+}
+
+/// A loop ready to study: its detail, its clips decoded, its groups for the engine.
+struct PreparedStudy: Sendable {
+    var detail: LoopDetail
+    var audio: StudyAudio
+    var groups: [[StudyPhrase]]
+
+    static func load(library: LoopLibrary, reference: String, progressLabel: String) async throws -> PreparedStudy {
+        let detail = try library.loop(id: try library.resolve(reference))
+        let sources = detail.phrases.compactMap { phrase in
+            phrase.audio.map { ClipSource(phrase: phrase.number, takePath: $0.path, frames: $0.startFrame..<$0.endFrame) }
+        }
+        guard !sources.isEmpty else {
+            throw CLIError("'\(detail.summary.title)' has no audio yet; add a take with `loop attach \(detail.summary.id.prefix(8)) --audio TAKE`")
+        }
+        let progress = ProgressBar(progressLabel)
+        let audio = try await BlockingWork.run { try StudyAudio.load(sources, progress: progress.callback) }
+        progress.finish()
+        let groups = detail.groups.map { group in
+            group.map { StudyPhrase(number: $0.number, text: $0.text, translation: $0.translation, duration: audio.duration(of: $0.number)) }
+        }
+        return PreparedStudy(detail: detail, audio: audio, groups: groups)
+    }
+}

@@ -1,0 +1,87 @@
+import LoopStudy
+
+/// The full-screen study view, drawn from the engine's display.
+struct StudyView {
+    var title: String
+    var groups: [[StudyPhrase]]
+    var display: StudyDisplay
+    var showTranslation: Bool
+    var hideText: Bool
+    var showHelp: Bool
+    var terminal: Terminal
+    var rows: Int
+    var columns: Int
+
+    static let help = [
+        "space  play / pause          ←/→  previous / next phrase      ↑/↓  previous / next group",
+        "1-9    study that group      shift+1-9 (!@#…)  add or remove a group        a  all groups",
+        "m      switch mode           t  translation on/off            h  hide the text (listening drill)",
+        "+/-    faster / slower       ?  this help                     q  quit",
+    ]
+
+    /// The screen, as lines.
+    var lines: [String] {
+        var lines: [String] = []
+        let status = "\(display.mode.title) · speed \(String(format: "%.1f", display.speed))x · repeats \(display.repeats) · round \(display.round)"
+        lines.append(fit(terminal.paint(title, .bold) + "  " + terminal.paint(status, .dim), visible: title.count + 2 + status.count))
+
+        // The groups as numbered blocks: selected ones marked, the current one pointed at.
+        var blocks = "", plain = 0
+        for index in groups.indices {
+            let selected = display.selection.contains(index)
+            let current = index == display.group
+            let label = (current ? "▸" : " ") + String(index + 1) + " "
+            let block = selected ? (terminal.usesColor ? terminal.paint(label, .inverse) : "[" + label + "]") : (terminal.usesColor ? label : " " + label + " ")
+            blocks += block + " "
+            plain += label.count + (terminal.usesColor ? 1 : 3)
+        }
+        lines.append("")
+        lines.append(fit(blocks, visible: plain))
+        lines.append("")
+
+        let group = groups[display.group]
+        lines.append(terminal.paint("Group \(display.group + 1)", .cyan))
+        for phrase in group {
+            let highlighted = display.phrase == phrase.number || (display.phrase == nil && phrase.duration != nil && display.phase != .finished)
+            let marker = display.phrase == phrase.number ? "▶ " : "  "
+            var text = hideText ? String(repeating: "·", count: min(phrase.text.count, 40)) : phrase.text
+            if phrase.duration == nil { text += "  (no audio)" }
+            var line = marker + (highlighted && display.phrase == phrase.number ? terminal.paint(text, .bold) : text)
+            var visible = 2 + text.count
+            if showTranslation, let translation = phrase.translation, !hideText {
+                line += terminal.paint("  · " + translation, .dim)
+                visible += 4 + translation.count
+            }
+            lines.append(fit(line, visible: visible))
+        }
+        lines.append("")
+        let phase: String
+        switch display.phase {
+        case .listening: phase = "● listening"
+        case .speakAlong: phase = "◆ your turn: say it along"
+        case .repeatAloud: phase = "◆ your turn: repeat the group aloud"
+        case .paused: phase = "‖ paused (space to go on)"
+        case .finished: phase = "■ finished"
+        }
+        let position = display.phrase.map { number in "phrase \(number)" } ?? "whole group"
+        lines.append(terminal.paint(phase, display.phase == .listening ? .green : .yellow) + "  " + position + " · play \(display.repetition) of \(display.repeats)")
+        lines.append("")
+        if showHelp {
+            lines += Self.help.map { fit($0, visible: $0.count) }
+        } else {
+            lines.append(terminal.paint(fit("space pause · ←→ phrase · ↑↓ group · 1-9 select · m mode · t translation · +/- speed · ? help · q quit", visible: 98), .dim))
+        }
+        return Array(lines.prefix(max(rows, 1)))
+    }
+
+    /// The whole frame, ready to write: home, each line cleared to its end, the rest cleared.
+    var frame: String {
+        "\u{1B}[H" + lines.map { $0 + "\u{1B}[K" }.joined(separator: "\r\n") + "\u{1B}[J"
+    }
+
+    /// Cuts a line to the screen width (by its visible length).
+    private func fit(_ line: String, visible: Int) -> String {
+        guard visible > columns, !terminal.usesColor else { return line }
+        return String(line.prefix(max(columns - 1, 1))) + "…"
+    }
+}

@@ -1,0 +1,94 @@
+import LoopAudio
+import LoopStudy
+
+/// Where a phrase's audio is: a frame range of a take.
+public struct ClipSource: Sendable, Equatable {
+    public var phrase: Int
+    public var takePath: String
+    public var frames: Range<Int>
+
+    public init(phrase: Int, takePath: String, frames: Range<Int>) {
+        self.phrase = phrase
+        self.takePath = takePath
+        self.frames = frames
+    }
+}
+
+/// The clips of a study session, decoded once and in one output format.
+///
+/// Each take is read once, front to back. The output format is the first take's rate and
+/// channels; clips of other takes are converted to it. Clips at other speeds are stretched
+/// (pitch kept) on first use and kept.
+public final class StudyAudio: @unchecked Sendable {
+    public let sampleRate: Int
+    public let channelCount: Int
+    /// Per phrase: interleaved frames at normal speed, in the output format.
+    private let clips: [Int: [Float]]
+    private var stretched: [Double: [Int: [Float]]] = [:]
+
+    init(sampleRate: Int, channelCount: Int, clips: [Int: [Float]]) {
+        self.sampleRate = sampleRate
+        self.channelCount = channelCount
+        self.clips = clips
+    }
+
+    /// Reads the clips' takes. `progress` receives the share read.
+    public static func load(_ sources: [ClipSource], progress: (@Sendable (Double) -> Void)? = nil) throws -> StudyAudio {
+        guard let first = sources.first else { throw StudyError("nothing to play: no phrase has audio") }
+        let format = try AudioFileReader(path: first.takePath).info
+        var clips: [Int: [Float]] = [:]
+        let byTake = Dictionary(grouping: sources, by: \.takePath)
+        var done = 0
+        for (path, wanted) in byTake.sorted(by: { $0.key < $1.key }) {
+            var reader = try AudioFileReader(path: path)
+            let info = reader.info
+            let end = wanted.map(\.frames.upperBound).max() ?? 0
+            var take: [Float] = []
+            take.reserveCapacity(end * info.channelCount)
+            try reader.forEachBlock(limit: end) { block, _ in take.append(contentsOf: block) }
+            for source in wanted {
+                let upper = min(source.frames.upperBound, take.count / info.channelCount)
+                let lower = min(source.frames.lowerBound, upper)
+                var clip = Array(take[(lower * info.channelCount)..<(upper * info.channelCount)])
+                clip = convertChannels(clip, from: info.channelCount, to: format.channelCount)
+                if info.sampleRate != format.sampleRate {
+                    clip = try TimeStretcher(sampleRate: info.sampleRate, channelCount: format.channelCount, speed: 1, outputRate: format.sampleRate).process(clip)
+                }
+                clips[source.phrase] = clip
+                done += 1
+                progress?(Double(done) / Double(sources.count))
+            }
+        }
+        return StudyAudio(sampleRate: format.sampleRate, channelCount: format.channelCount, clips: clips)
+    }
+
+    /// A phrase's length at normal speed.
+    public func duration(of phrase: Int) -> Microseconds? {
+        clips[phrase].map { Microseconds($0.count / channelCount) * 1_000_000 / Microseconds(sampleRate) }
+    }
+
+    /// A phrase's frames at `speed` (interleaved).
+    public func clip(_ phrase: Int, speed: Double) throws -> [Float] {
+        guard let clip = clips[phrase] else { return [] }
+        if speed == 1 { return clip }
+        if let cached = stretched[speed]?[phrase] { return cached }
+        let result = try TimeStretcher(sampleRate: sampleRate, channelCount: channelCount, speed: speed).process(clip)
+        stretched[speed, default: [:]][phrase] = result
+        return result
+    }
+
+    static func convertChannels(_ samples: [Float], from source: Int, to target: Int) -> [Float] {
+        guard source != target else { return samples }
+        let frames = samples.count / source
+        var output = [Float](repeating: 0, count: frames * target)
+        for frame in 0..<frames {
+            var sum: Float = 0
+            for channel in 0..<source { sum += samples[frame * source + channel] }
+            let mono = sum / Float(source)
+            for channel in 0..<target {
+                output[frame * target + channel] = target >= source && channel < source ? samples[frame * source + channel] : mono
+            }
+        }
+        return output
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import LoopAudio
+
+/// Where a study session's sound goes.
+public protocol StudyOutput: AnyObject {
+    var sampleRate: Int { get }
+    var channelCount: Int { get }
+    /// Queues interleaved frames.
+    func write(_ interleaved: UnsafeBufferPointer<Float>) throws
+    /// Discards what is queued but not yet heard, at once.
+    func stop()
+    /// The session is over: let the last sound play out, or close the file.
+    func finish() throws
+}
+
+/// A sound card, through ALSA.
+public final class DeviceOutput: StudyOutput {
+    public let device: AudioDevice
+    public var sampleRate: Int { device.sampleRate }
+    public var channelCount: Int { device.channelCount }
+
+    public init(device name: String, sampleRate: Int, channelCount: Int, latency: Duration = .milliseconds(40)) throws {
+        device = try AudioDevice(name: name, sampleRate: sampleRate, channelCount: channelCount, latency: latency)
+    }
+
+    public func write(_ interleaved: UnsafeBufferPointer<Float>) throws { try device.write(interleaved) }
+    public func stop() { device.stop() }
+    public func finish() throws { device.drain() }
+}
+
+/// A WAV file: a study track to take along. It appears only when the session completes.
+public final class FileOutput: StudyOutput {
+    public let sampleRate: Int
+    public let channelCount: Int
+    private var writer: AudioFileWriter?
+
+    public init(path: String, sampleRate: Int, channelCount: Int) throws {
+        self.sampleRate = sampleRate
+        self.channelCount = channelCount
+        let format: AudioFileFormat = path.lowercased().hasSuffix(".flac") ? .flac : .wav
+        writer = try AudioFileWriter(path: path, format: format, sampleRate: sampleRate, channelCount: channelCount)
+    }
+
+    public func write(_ interleaved: UnsafeBufferPointer<Float>) throws { try writer?.write(interleaved) }
+    public func stop() {}
+    public func finish() throws {
+        if let open = writer.take() { try open.commit() }
+    }
+}
+
+/// Nowhere: for trying a session out, and for tests.
+public final class NullOutput: StudyOutput {
+    public let sampleRate: Int
+    public let channelCount: Int
+    public private(set) var framesWritten = 0
+
+    public init(sampleRate: Int, channelCount: Int) {
+        self.sampleRate = sampleRate
+        self.channelCount = channelCount
+    }
+
+    public func write(_ interleaved: UnsafeBufferPointer<Float>) throws { framesWritten += interleaved.count / channelCount }
+    public func stop() {}
+    public func finish() throws {}
+}
