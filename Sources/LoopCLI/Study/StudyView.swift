@@ -42,11 +42,12 @@ struct StudyView {
         let group = groups[display.group]
         lines.append(terminal.paint("Group \(display.group + 1)", .cyan))
         for phrase in group {
+            // A single phrase is pointed at; when the whole group plays, every phrase with audio is.
             let highlighted = display.phrase == phrase.number || (display.phrase == nil && phrase.duration != nil && display.phase != .finished)
-            let marker = display.phrase == phrase.number ? "▶ " : "  "
+            let marker = highlighted ? "▶ " : "  "
             var text = hideText ? String(repeating: "·", count: min(phrase.text.count, 40)) : phrase.text
             if phrase.duration == nil { text += "  (no audio)" }
-            var line = marker + (highlighted && display.phrase == phrase.number ? terminal.paint(text, .bold) : text)
+            var line = marker + (highlighted ? terminal.paint(text, .bold) : text)
             var visible = 2 + text.count
             if showTranslation, let translation = phrase.translation, !hideText {
                 line += terminal.paint("  · " + translation, .dim)

@@ -1,0 +1,98 @@
+import ArgumentParser
+import Foundation
+import LoopAuthoring
+import LoopPlayback
+import LoopStore
+import LoopStudy
+
+struct StudyBenchmark: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "study",
+        abstract: "Time from a key press to its sound, and from `loop study` to the first sound.",
+        discussion: """
+            Key to sound: a study session plays the sample loop through ALSA while events arrive \
+            every 150 ms; for each, the time until the new sound is queued on the device, plus \
+            what the device still holds ahead of it. First sound: `loop study` is started --runs \
+            times and the time to its first frame reaching ALSA is taken. Without --device, ALSA's \
+            `file` plugin over `null` stands in for a sound card (Resources/alsa/file-output.conf), \
+            so the figures leave out the card's own buffer. Goals: under 50 ms and under 150 ms.
+            """
+    )
+
+    @Option(help: "The ALSA device (default: the file plugin over null, as on a machine without a sound card).")
+    var device: String?
+
+    @Option(help: "Runs of each measurement; medians and the slowest are shown.")
+    var runs: Int = 20
+
+    func run() async throws {
+        try await runReportingErrors {
+            guard let take = RepositoryFiles.locate("loops/au-cafe/take.flac"), let text = RepositoryFiles.locate("loops/au-cafe/text.txt"),
+                  let config = RepositoryFiles.locate("Resources/alsa/file-output.conf") else {
+                throw CLIError("the bundled sample loop or Resources/alsa was not found; run from the repository")
+            }
+            let folder = NSTemporaryDirectory() + "loop-benchmark-" + UUID().uuidString
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let library = try LoopLibrary(at: folder + "/library")
+            let loop = try library.author(source: try LoopSource(contentsOf: text), sourceText: nil, takePath: take).loop
+            let deviceName = device ?? "file:FILE=/dev/null,FORMAT=raw"
+
+            // Key to sound, in process.
+            let prepared = try await PreparedStudy.load(library: library, reference: loop.summary.id, progressLabel: "loading")
+            let session = try StudySession(groups: prepared.groups, settings: StudySettings())
+            let output = try DeviceOutput(device: deviceName, sampleRate: prepared.audio.sampleRate, channelCount: prepared.audio.channelCount)
+            let player = StudyPlayer(session: session, audio: prepared.audio, output: output, realTime: true)
+            let outcome = PlayerThread.start(player) { _ in }
+            var responses: [Duration] = []
+            let events: [StudyEvent] = [.nextPhrase, .nextGroup, .previousPhrase, .switchMode]
+            for index in 0..<runs {
+                try await Task.sleep(for: .milliseconds(150))
+                player.send(events[index % events.count])
+                try await Task.sleep(for: .milliseconds(60))
+                if let response = player.lastResponseTime {
+                    let queued = Duration.microseconds(Int64(output.device.queuedFrames) * 1_000_000 / Int64(prepared.audio.sampleRate))
+                    responses.append(response + queued)
+                }
+            }
+            player.quit()
+            while !outcome.isDone { try await Task.sleep(for: .milliseconds(5)) }
+
+            // First sound: the whole command, as a person starts it.
+            let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+            var firstSounds: [Duration] = []
+            for _ in 0..<max(3, runs / 4) {
+                let played = folder + "/played-\(UUID().uuidString).raw"
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: executable)
+                process.arguments = ["study", String(loop.summary.id.prefix(8)), "--library", folder + "/library"] + (device.map { ["--device", $0] } ?? [])
+                var environment = ProcessInfo.processInfo.environment
+                environment["ALSA_CONFIG_PATH"] = "/usr/share/alsa/alsa.conf:" + config
+                environment["LOOP_ALSA_OUTPUT"] = played
+                process.environment = environment
+                process.standardOutput = FileHandle.nullDevice
+                process.standardError = FileHandle.nullDevice
+                let started = ContinuousClock.now
+                try process.run()
+                while ContinuousClock.now - started < .seconds(5) {
+                    let size = (try? FileManager.default.attributesOfItem(atPath: played)[.size] as? Int) ?? nil
+                    if let size, size > 0 { firstSounds.append(ContinuousClock.now - started); break }
+                    usleep(500)
+                }
+                process.terminate()
+                process.waitUntilExit()
+            }
+            print("sound: \(device ?? "ALSA file plugin over null (no sound card)")")
+            print(Self.row("key press to its sound", responses, goal: .milliseconds(50)))
+            print(Self.row("`loop study` to first sound", firstSounds, goal: .milliseconds(150)))
+        }
+    }
+
+    static func row(_ name: String, _ values: [Duration], goal: Duration) -> String {
+        guard !values.isEmpty else { return "  " + name + ": not measured" }
+        let sorted = values.sorted()
+        let median = sorted[sorted.count / 2], worst = sorted.last!
+        func ms(_ duration: Duration) -> Double { duration / .milliseconds(1) }
+        return "  " + name.padding(toLength: 30, withPad: " ", startingAt: 0)
+            + String(format: "median %6.1f ms   slowest %6.1f ms   goal < %.0f ms %@", ms(median), ms(worst), ms(goal), worst < goal ? "met" : (median < goal ? "met by the median" : "missed"))
+    }
+}

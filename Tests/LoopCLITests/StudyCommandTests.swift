@@ -1,0 +1,189 @@
+import Foundation
+import LoopAudio
+import Testing
+
+/// ALSA with no sound card: `default` plays into a raw file (Resources/alsa/file-output.conf).
+func alsaEnvironment(output: String) -> [String: String] {
+    let config = LoopProcess.packageRoot.appendingPathComponent("Resources/alsa/file-output.conf").path
+    return ["ALSA_CONFIG_PATH": "/usr/share/alsa/alsa.conf:" + config, "LOOP_ALSA_OUTPUT": output]
+}
+
+/// A library holding the fixture loop cut from its clean take.
+func libraryWithFixtureLoop() throws -> TestLibrary {
+    let library = TestLibrary()
+    let created = try library.run(["new", "--text", "phrases.txt", "--audio", "clean.flac"])
+    #expect(created.status == 0, "\(created.error)")
+    return library
+}
+
+func clipFrames(_ library: TestLibrary, phrases: [Int]) throws -> [Float] {
+    let shown = try #require(try library.json(["show", "fixture"]) as? [String: Any])
+    let all = try #require((shown["groups"] as? [[String: Any]])?.flatMap { ($0["phrases"] as? [[String: Any]]) ?? [] })
+    var take: [Float] = []
+    var reader = try AudioFileReader(path: LoopProcess.fixtures + "/clean.flac")
+    try reader.forEachBlock { block, _ in take.append(contentsOf: block) }
+    return try phrases.flatMap { number -> [Float] in
+        let phrase = all[number - 1]
+        let start = Int((try #require(phrase["start"] as? Double) * 16_000).rounded()), end = Int((try #require(phrase["end"] as? Double) * 16_000).rounded())
+        return Array(take[start..<end])
+    }
+}
+
+struct StudyCommandTests {
+    @Test func onceInListenAndRepeatThroughALSAIsTheGroupThenItsLengthInSilence() throws {
+        let library = try libraryWithFixtureLoop()
+        let raw = NSTemporaryDirectory() + "loop-alsa-\(UUID().uuidString).raw"
+        let result = try library.run(["study", "fixture", "--groups", "2", "--mode", "listen-and-repeat", "--once"], environment: alsaEnvironment(output: raw))
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.output.contains("group 2 · listen") && result.output.hasSuffix("finished\n"))
+        let data = try Data(contentsOf: URL(fileURLWithPath: raw))
+        let played = data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        let group = try clipFrames(library, phrases: [4, 5])
+        #expect(abs(played.count - 2 * group.count) <= 1)
+        let worst = zip(played, group).map { abs($0 - $1) }.max() ?? 1
+        #expect(worst < 1e-6, "the group's own samples")
+        #expect(played[group.count...].allSatisfy { $0 == 0 })
+    }
+
+    @Test func onceIntoAWavFileIsAStudyTrack() throws {
+        let library = try libraryWithFixtureLoop()
+        let track = NSTemporaryDirectory() + "loop-track-\(UUID().uuidString).wav"
+        let result = try library.run(["study", "fixture", "--groups", "1", "--repeats", "2", "--gap-factor", "0.5", "--once", "--output", track])
+        #expect(result.status == 0 && result.output.isEmpty, "\(result.error)")
+        let info = try AudioFileReader(path: track).info
+        let phrases = try [1, 2, 3].map { try clipFrames(library, phrases: [$0]).count }
+        let expected = phrases.reduce(0) { $0 + 2 * ($1 + $1 / 2 + 4_800) }
+        #expect(abs(info.frameCount - expected) <= 6, "each phrase twice, each with half its length plus 0.3 s after it")
+    }
+
+    @Test func slowerPlaybackMakesALongerTrack() throws {
+        let library = try libraryWithFixtureLoop()
+        let normal = NSTemporaryDirectory() + "loop-track-\(UUID().uuidString).wav"
+        let slow = NSTemporaryDirectory() + "loop-track-\(UUID().uuidString).wav"
+        #expect(try library.run(["study", "fixture", "--groups", "1", "--mode", "listen-and-repeat", "--once", "--output", normal]).status == 0)
+        #expect(try library.run(["study", "fixture", "--groups", "1", "--mode", "listen-and-repeat", "--speed", "0.5", "--once", "--output", slow]).status == 0)
+        let ratio = Double(try AudioFileReader(path: slow).info.frameCount) / Double(try AudioFileReader(path: normal).info.frameCount)
+        #expect(abs(ratio - 2) < 0.01)
+    }
+
+    @Test func studyIsSavedAndShownByStats() throws {
+        let library = try libraryWithFixtureLoop()
+        #expect(try library.run(["study", "fixture", "--once", "--output", "null"]).status == 0)
+        #expect(try library.run(["study", "fixture", "--groups", "2", "--once", "--output", "null"]).status == 0)
+        let stats = try #require(try library.json(["stats", "fixture"]) as? [[String: Any]])
+        #expect(stats.count == 1 && stats[0]["sessions"] as? Int == 2)
+        let phrases = try #require(stats[0]["phrases"] as? [[String: Any]])
+        #expect(phrases.map { $0["repetitions"] as? Int } == [1, 1, 1, 2, 2])
+        #expect((phrases[3]["seconds"] as? Double ?? 0) > (phrases[0]["seconds"] as? Double ?? 0))
+    }
+
+    @Test func playRendersAPhraseOrAGroup() throws {
+        let library = try libraryWithFixtureLoop()
+        let one = NSTemporaryDirectory() + "loop-play-\(UUID().uuidString).wav"
+        #expect(try library.run(["play", "fixture", "--phrase", "3", "--output", one]).status == 0)
+        #expect(try AudioFileReader(path: one).info.frameCount == (try clipFrames(library, phrases: [3]).count))
+        let group = NSTemporaryDirectory() + "loop-play-\(UUID().uuidString).wav"
+        #expect(try library.run(["play", "fixture", "--group", "2", "--output", group]).status == 0)
+        #expect(try AudioFileReader(path: group).info.frameCount == (try clipFrames(library, phrases: [4, 5]).count))
+    }
+
+    @Test func noSoundCardIsAClearMessageNamingTheWayOut() throws {
+        let library = try libraryWithFixtureLoop()
+        let result = try library.run(["study", "fixture", "--once", "--device", "hw:42"])
+        #expect(result.status != 0)
+        #expect(result.error.hasPrefix("error: no sound device 'hw:42'") && result.error.contains("--device") && result.error.contains("--output"))
+    }
+
+    @Test func badStudyOptionsAreRefused() throws {
+        let library = try libraryWithFixtureLoop()
+        #expect(try library.run(["study", "fixture", "--output", "x.wav"]).error.contains("needs --once or --rounds"))
+        #expect(try library.run(["study", "fixture", "--groups", "2-1", "--once"]).error.contains("--groups takes"))
+        #expect(try library.run(["study", "fixture", "--speed", "3"]).error.contains("--speed takes 0.5 to 1.5"))
+        let unselected = try library.run(["study", "fixture", "--groups", "7", "--once", "--output", "null"])
+        #expect(unselected.status != 0 && unselected.error.contains("there is no group 7"))
+    }
+}
+
+/// Drives `loop study` in a real terminal (tmux), as a person would.
+@Suite(.serialized)
+struct StudyTerminalTests {
+    func tmux(_ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["tmux"] + arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = Pipe()
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    func screen(_ session: String) throws -> String { try tmux(["capture-pane", "-p", "-t", session]) }
+
+    func waitFor(_ session: String, _ text: String, seconds: Double = 5) throws -> String {
+        let deadline = Date().addingTimeInterval(seconds)
+        var last = ""
+        while Date() < deadline {
+            last = try screen(session)
+            if last.contains(text) { return last }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        Issue.record("'\(text)' never appeared; the screen:\n\(last)")
+        return last
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")))
+    func keysSelectMoveSwitchModeAndQuitRestoringTheTerminal() throws {
+        let library = try libraryWithFixtureLoop()
+        let session = "loop-study-\(UUID().uuidString.prefix(8))"
+        let environment = alsaEnvironment(output: "/dev/null").merging(["LOOP_LIBRARY": library.path, "TERM": "xterm-256color"]) { $1 }
+        let exports = environment.map { "export \($0.key)='\($0.value)'" }.joined(separator: "; ")
+        let command = "\(exports); cd '\(LoopProcess.fixtures)'; '\(LoopProcess.executable.path)' study fixture; echo \"exit=$?\"; stty -a | grep -o -- '-\\?icanon'"
+        _ = try tmux(["new-session", "-d", "-s", session, "-x", "120", "-y", "30", "bash", "--norc", "--noprofile"])
+        defer { _ = try? tmux(["kill-session", "-t", session]) }
+        _ = try tmux(["send-keys", "-t", session, command, "Enter"])
+
+        var shown = try waitFor(session, "Group 1")
+        #expect(shown.contains("Fixture") && shown.contains("repeat with me"))
+        #expect(shown.contains("Bonjour, madame."))
+
+        _ = try tmux(["send-keys", "-t", session, "2"])                // study group 2 alone
+        shown = try waitFor(session, "Group 2")
+        #expect(shown.contains("Où est la gare"))
+        _ = try tmux(["send-keys", "-t", session, "!"])                // shift+1: add group 1
+        _ = try tmux(["send-keys", "-t", session, "Down"])             // next group in the selection
+        shown = try waitFor(session, "Group 1")
+        _ = try tmux(["send-keys", "-t", session, "m"])                // switch mode
+        shown = try waitFor(session, "listen and repeat")
+        _ = try tmux(["send-keys", "-t", session, "+"])
+        shown = try waitFor(session, "speed 1.1x")
+        _ = try tmux(["send-keys", "-t", session, "?"])
+        shown = try waitFor(session, "shift+1-9")
+        _ = try tmux(["send-keys", "-t", session, " "])
+        shown = try waitFor(session, "paused")
+        _ = try tmux(["send-keys", "-t", session, "q"])
+
+        shown = try waitFor(session, "exit=0")
+        #expect(shown.contains("icanon") && !shown.contains("-icanon"), "the terminal is back in canonical mode")
+        #expect(!shown.contains("Group 1"), "the study screen is gone (alternate screen left)")
+        let stats = try #require(try library.json(["stats", "fixture"]) as? [[String: Any]])
+        #expect(stats.first?["sessions"] as? Int == 1, "the session was saved")
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")))
+    func ctrlCAlsoRestoresTheTerminal() throws {
+        let library = try libraryWithFixtureLoop()
+        let session = "loop-study-\(UUID().uuidString.prefix(8))"
+        let environment = alsaEnvironment(output: "/dev/null").merging(["LOOP_LIBRARY": library.path]) { $1 }
+        let exports = environment.map { "export \($0.key)='\($0.value)'" }.joined(separator: "; ")
+        _ = try tmux(["new-session", "-d", "-s", session, "-x", "100", "-y", "30", "bash", "--norc", "--noprofile"])
+        defer { _ = try? tmux(["kill-session", "-t", session]) }
+        _ = try tmux(["send-keys", "-t", session, "\(exports); '\(LoopProcess.executable.path)' study fixture; echo \"exit=$?\"; stty -a | grep -o -- '-\\?echo '", "Enter"])
+        _ = try waitFor(session, "Group 1")
+        _ = try tmux(["send-keys", "-t", session, "C-c"])
+        let shown = try waitFor(session, "exit=0")
+        #expect(shown.contains("echo ") && !shown.contains("-echo "), "echo is back on")
+    }
+}
