@@ -1,5 +1,7 @@
+import Foundation
 import LoopAudio
 import LoopStudy
+import Synchronization
 
 /// Where a phrase's audio is: a frame range of a take.
 public struct ClipSource: Sendable, Equatable {
@@ -24,7 +26,8 @@ public final class StudyAudio: @unchecked Sendable {
     public let channelCount: Int
     /// Per phrase: interleaved frames at normal speed, in the output format.
     private let clips: [Int: [Float]]
-    private var stretched: [Double: [Int: [Float]]] = [:]
+    /// Stretched clips by speed; the player and a warming thread may both fill it.
+    private let stretched = Mutex<[Double: [Int: [Float]]]>([:])
 
     init(sampleRate: Int, channelCount: Int, clips: [Int: [Float]]) {
         self.sampleRate = sampleRate
@@ -71,10 +74,20 @@ public final class StudyAudio: @unchecked Sendable {
     public func clip(_ phrase: Int, speed: Double) throws -> [Float] {
         guard let clip = clips[phrase] else { return [] }
         if speed == 1 { return clip }
-        if let cached = stretched[speed]?[phrase] { return cached }
+        if let cached = stretched.withLock({ $0[speed]?[phrase] }) { return cached }
         let result = try TimeStretcher(sampleRate: sampleRate, channelCount: channelCount, speed: speed).process(clip)
-        stretched[speed, default: [:]][phrase] = result
+        stretched.withLock { $0[speed, default: [:]][phrase] = result }
         return result
+    }
+
+    /// Stretches every clip to `speed` on a background thread, so that playback at a new speed
+    /// finds its clips ready and never waits (which would leave a gap in the sound).
+    public func prepare(speed: Double) {
+        guard speed != 1 else { return }
+        let phrases = Array(clips.keys).sorted()
+        Thread.detachNewThread { [self] in
+            for phrase in phrases { _ = try? clip(phrase, speed: speed) }
+        }
     }
 
     static func convertChannels(_ samples: [Float], from source: Int, to target: Int) -> [Float] {

@@ -36,6 +36,7 @@ public final class StudyPlayer: Sendable {
         self.audio = audio
         self.output = output
         self.pacing = realTime ? .milliseconds(60) : nil
+        audio.prepare(speed: session.settings.speed)
     }
 
     /// Renders steps until the session ends or ``quit()``; calls `onDisplay` whenever what to
@@ -99,13 +100,15 @@ public final class StudyPlayer: Sendable {
 
     /// Passes a learner's event to the engine; cuts the current sound short when it must.
     public func send(_ event: StudyEvent) {
-        state.withLock { state in
+        let speed = state.withLock { state in
             let reaction = state.session.handle(event, at: state.clock)
             if reaction == .interrupt || reaction == .pause {
                 state.generation += 1
                 state.lastInterrupt = ContinuousClock.now
             }
+            return state.session.settings.speed
         }
+        if event == .faster || event == .slower { audio.prepare(speed: speed) }
     }
 
     /// Ends the session at once.
