@@ -104,7 +104,7 @@ public struct AudioFileReader: ~Copyable {
 
 extension AudioFileFormat {
     /// Formats whose announced length is exact, so a shortfall means the file was cut off.
-    var isLossless: Bool { self == .wav || self == .flac || self == .aiff }
+    public var isLossless: Bool { self == .wav || self == .flac || self == .aiff }
 }
 
 /// Channel mixing.

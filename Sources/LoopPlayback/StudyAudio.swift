@@ -45,15 +45,23 @@ public final class StudyAudio: @unchecked Sendable {
         for (path, wanted) in byTake.sorted(by: { $0.key < $1.key }) {
             var reader = try AudioFileReader(path: path)
             let info = reader.info
+            let channels = info.channelCount
+            // One pass over the take, copying only the clips' frames: a long take never sits in memory.
+            var pieces = [[Float]](repeating: [], count: wanted.count)
+            for (index, source) in wanted.enumerated() { pieces[index].reserveCapacity(source.frames.count * channels) }
             let end = wanted.map(\.frames.upperBound).max() ?? 0
-            var take: [Float] = []
-            take.reserveCapacity(end * info.channelCount)
-            try reader.forEachBlock(limit: end) { block, _ in take.append(contentsOf: block) }
-            for source in wanted {
-                let upper = min(source.frames.upperBound, take.count / info.channelCount)
-                let lower = min(source.frames.lowerBound, upper)
-                var clip = Array(take[(lower * info.channelCount)..<(upper * info.channelCount)])
-                clip = convertChannels(clip, from: info.channelCount, to: format.channelCount)
+            var position = 0
+            try reader.forEachBlock(limit: end) { block, frames in
+                let blockRange = position..<(position + frames)
+                for (index, source) in wanted.enumerated() {
+                    let overlap = source.frames.clamped(to: blockRange)
+                    guard !overlap.isEmpty else { continue }
+                    pieces[index].append(contentsOf: block[((overlap.lowerBound - position) * channels)..<((overlap.upperBound - position) * channels)])
+                }
+                position += frames
+            }
+            for (index, source) in wanted.enumerated() {
+                var clip = convertChannels(pieces[index], from: channels, to: format.channelCount)
                 if info.sampleRate != format.sampleRate {
                     clip = try TimeStretcher(sampleRate: info.sampleRate, channelCount: format.channelCount, speed: 1, outputRate: format.sampleRate).process(clip)
                 }

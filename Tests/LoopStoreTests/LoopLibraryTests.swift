@@ -160,3 +160,15 @@ struct LoopLibraryTests {
         #expect(report.problems.contains { $0.message.contains("damaged") })
     }
 }
+
+struct TakeValidationTests {
+    @Test func aClipPastTheEndOfItsTakeIsRefusedAndNothingIsAdded() throws {
+        let library = try LoopLibrary(at: temporaryLibraryFolder())
+        var ranges = cleanTakeRanges
+        ranges[4] = 123_400..<400_000
+        #expect { try library.createLoop(source: try Fixture.source, take: CutTake(path: Fixture.path("clean.flac"), ranges: ranges)) } throws: { error in
+            (error as? LibraryError)?.code == .invalidRange && "\(error)".contains("lies outside the take")
+        }
+        #expect(try library.loops().isEmpty)
+    }
+}
