@@ -14,6 +14,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
     targets: [
         // C libraries, wrapped only by the module that owns them.
@@ -51,6 +52,17 @@ let package = Package(
             ]
         ),
 
+        // Sharing: signed loop bundles, the author's identity.
+        .target(
+            name: "LoopShare",
+            dependencies: [
+                "LoopStore",
+                "LoopAudio",
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+
         // The command line: parsing, formatting; all logic lives in the libraries.
         .target(
             name: "LoopCLI",
@@ -60,6 +72,7 @@ let package = Package(
                 "LoopStore",
                 "LoopStudy",
                 "LoopPlayback",
+                "LoopShare",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -70,6 +83,7 @@ let package = Package(
         .testTarget(name: "LoopStoreTests", dependencies: ["LoopStore", "LoopAuthoring", "LoopAudio", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "LoopStudyTests", dependencies: ["LoopStudy"]),
         .testTarget(name: "LoopPlaybackTests", dependencies: ["LoopPlayback", "LoopStudy", "LoopAudio"]),
+        .testTarget(name: "LoopShareTests", dependencies: ["LoopShare", "LoopStore", "LoopAuthoring", .product(name: "ZIPFoundation", package: "ZIPFoundation"), .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "LoopCLITests", dependencies: ["LoopCLI", "LoopAudio"]),
     ],
     swiftLanguageModes: [.v6]

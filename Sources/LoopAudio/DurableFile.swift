@@ -10,11 +10,11 @@ public enum DurableFile {
         return folder + "/." + name + ".tmp-" + String(UInt32.random(in: .min ... .max), radix: 36)
     }
 
-    /// Writes `data` to `path` atomically and durably.
-    public static func write(_ data: Data, to path: String) throws {
+    /// Writes `data` to `path` atomically and durably, with `permissions` (e.g. 0o600).
+    public static func write(_ data: Data, to path: String, permissions: mode_t = 0o644) throws {
         let temporary = temporaryPath(besides: path)
         do {
-            let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
             guard descriptor >= 0 else { throw FileSystemError.current(path: temporary) }
             defer { close(descriptor) }
             try data.withUnsafeBytes { bytes in

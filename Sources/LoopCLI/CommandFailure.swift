@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LoopAudio
 import LoopAuthoring
+import LoopShare
 import LoopStore
 
 /// Runs a command body; a failure prints `error: <message>` on one line and exits non-zero.
@@ -28,6 +29,7 @@ func describe(_ error: any Error) -> String {
     case let error as SegmentationError: error.description
     case let error as CLIError: error.message
     case let error as LibraryError: error.description
+    case let error as ShareError: error.description
     case let error as FileSystemError: error.description
     default: String(describing: error)
     }

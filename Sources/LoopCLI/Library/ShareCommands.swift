@@ -1,0 +1,195 @@
+import ArgumentParser
+import Foundation
+import LoopAudio
+import LoopShare
+import LoopStore
+
+struct IdentityCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "identity",
+        abstract: "Show this library's author identity, or back it up and restore it.",
+        discussion: """
+            Bundles you export are signed with this library's Ed25519 key (created on first use, \
+            stored owner-only in the library folder); only its holder can publish updates of your \
+            loops. Keep a backup: --export writes the key, --import restores it.
+            """
+    )
+
+    @Option(name: .customLong("export"), help: "Write the private key to this file (owner-only), for a backup.")
+    var exportPath: String?
+
+    @Option(name: .customLong("import"), help: "Restore the private key from this backup file.")
+    var importPath: String?
+
+    @OptionGroup var libraryOptions: LibraryOptions
+
+    func validate() throws {
+        if exportPath != nil && importPath != nil { throw ValidationError("give --export or --import, not both") }
+    }
+
+    func run() async throws {
+        try await runReportingErrors {
+            let root = libraryOptions.path
+            _ = try libraryOptions.open()
+            if let importPath {
+                guard let data = FileManager.default.contents(atPath: importPath) else { throw CLIError("\(importPath): cannot read the file") }
+                _ = try AuthorIdentity.restore(data, into: root, source: importPath)
+                return
+            }
+            let identity = try AuthorIdentity.loadOrCreate(library: root)
+            if let exportPath {
+                try DurableFile.write(Data(identity.exported.utf8), to: exportPath, permissions: 0o600)
+                return
+            }
+            print(identity.fingerprint)
+        }
+    }
+}
+
+struct ExportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Write loops into one signed bundle file to share.",
+        discussion: "The bundle holds each loop's text, groups, phrases and clips, its takes as FLAC, and your signature (see docs/bundle-format.md)."
+    )
+
+    @Argument(help: "The loops: starts of their ids, or titles.")
+    var loops: [String]
+
+    @Option(name: .short, help: "The bundle file to write (.loop).")
+    var output: String
+
+    @OptionGroup var libraryOptions: LibraryOptions
+
+    func run() async throws {
+        try await runReportingErrors {
+            let library = try libraryOptions.open()
+            let details = try loops.map { try library.loop(id: try library.resolve($0)) }
+            let identity = try AuthorIdentity.loadOrCreate(library: library.root)
+            let progress = ProgressBar("exporting")
+            let path = output
+            _ = try await BlockingWork.run { try BundleWriter(identity: identity).write(details, to: path, progress: progress.callback) }
+            progress.finish()
+        }
+    }
+}
+
+struct InspectCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "inspect",
+        abstract: "Show what a bundle holds, who signed it, and whether it verifies."
+    )
+
+    @Argument(help: "The bundle file.")
+    var bundle: String
+
+    @Flag(help: "Print one JSON object: format version, signer, loops, audio, verified.")
+    var json = false
+
+    func run() async throws {
+        try await runReportingErrors {
+            let scratch = NSTemporaryDirectory() + "loop-inspect-" + UUID().uuidString
+            defer { try? FileManager.default.removeItem(atPath: scratch) }
+            let path = bundle
+            let verified = try await BlockingWork.run { try BundleReader().read(path, extractingTo: scratch) }
+            let manifest = verified.manifest
+            if json {
+                print(JSONValue.object([
+                    ("version", .integer(manifest.version)), ("created", .string(manifest.created)),
+                    ("signer", .string(verified.signerFingerprint)), ("verified", .bool(true)),
+                    ("loops", .array(manifest.loops.map { loop in
+                        .object([("id", .string(loop.id)), ("revision", .integer(loop.revision)), ("title", .string(loop.title)),
+                                 ("language", loop.language.map(JSONValue.string) ?? .null),
+                                 ("phrases", .integer(loop.groups.reduce(0) { $0 + $1.phrases.count }))])
+                    })),
+                    ("audio", .array(manifest.audio.map { .object([("file", .string($0.file)), ("bytes", .integer($0.bytes)), ("sha256", .string($0.sha256))]) })),
+                ]).serialized)
+                return
+            }
+            print("bundle format \(manifest.version), created \(manifest.created)")
+            print("signed by \(verified.signerFingerprint): signature, hashes and audio verified")
+            for loop in manifest.loops {
+                let phrases = loop.groups.reduce(0) { $0 + $1.phrases.count }
+                print("  \(loop.id.prefix(8))  \(loop.title)  revision \(loop.revision), \(loop.groups.count) groups, \(phrases) phrases")
+            }
+            let bytes = manifest.audio.reduce(0) { $0 + $1.bytes }
+            print(String(format: "  %d audio file%@, %.1f MB", manifest.audio.count, manifest.audio.count == 1 ? "" : "s", Double(bytes) / 1e6))
+        }
+    }
+}
+
+struct ImportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Import loop bundles, or every bundle of a shared folder.",
+        discussion: """
+            A new loop is added. A loop already here is updated in place only when the same \
+            author signed it and the revision is higher; its study history stays. Another \
+            author's bundle for a loop here is refused (--as-copy imports it as a new loop); a \
+            loop edited here since its import is not overwritten (--as-copy, or --force). Each \
+            bundle is verified in full first and goes in whole or not at all. Folders are taken \
+            newest revision first.
+            """
+    )
+
+    @Argument(help: "Bundle files, or folders of them.")
+    var paths: [String]
+
+    @Flag(name: .customLong("as-copy"), help: "Import as new loops, with new ids.")
+    var asCopy = false
+
+    @Flag(help: "Update loops even when they were edited here since their import.")
+    var force = false
+
+    @Flag(name: .customLong("dry-run"), help: "Show what would change, and change nothing.")
+    var dryRun = false
+
+    @OptionGroup var libraryOptions: LibraryOptions
+
+    func run() async throws {
+        try await runReportingErrors {
+            let library = try libraryOptions.open()
+            let options = ImportOptions(asCopy: asCopy, force: force, dryRun: dryRun)
+            let paths = self.paths
+            let progress = ProgressBar("importing")
+            let results = try await BlockingWork.run { try BundleImporter(library: library).importBundles(at: paths, options: options) }
+            progress.finish()
+            let prefix = dryRun ? "would " : ""
+            for result in results {
+                for (title, outcome) in result.loops {
+                    switch outcome {
+                    case .added(let id): print("\(prefix)add '\(title)' (\(id.prefix(8))) from \(result.signer)")
+                    case .updated(let id, let from, let to): print("\(prefix)update '\(title)' (\(id.prefix(8))) from revision \(from) to \(to)")
+                    case .unchanged(_, let revision): if dryRun { print("unchanged: '\(title)' is at revision \(revision) already") }
+                    case .older(_, let have, let offered): if dryRun { print("skip '\(title)': revision \(offered) is older than the \(have) here") }
+                    }
+                }
+            }
+        }
+    }
+}
+
+struct PublishCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "publish",
+        abstract: "Write a loop's newest revision into a shared folder, replacing the previous one atomically."
+    )
+
+    @Argument(help: "The loop: a start of its id, or its title.")
+    var loop: String
+
+    @Option(name: .customLong("to"), help: "The shared folder (a synced folder, a USB stick).")
+    var folder: String
+
+    @OptionGroup var libraryOptions: LibraryOptions
+
+    func run() async throws {
+        try await runReportingErrors {
+            let library = try libraryOptions.open()
+            let id = try library.resolve(loop)
+            let identity = try AuthorIdentity.loadOrCreate(library: library.root)
+            let folder = self.folder
+            _ = try await BlockingWork.run { try LoopPublisher(library: library, identity: identity).publish(loop: id, to: folder) }
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import Crypto
+import Foundation
+import LoopAudio
+
+/// The library's author identity: an Ed25519 key pair. Its private key lives in the library
+/// folder (`identity/ed25519.key`, owner-only permissions), created on first use.
+// Crypto's key type is an immutable value that does not declare Sendable; nothing mutates it.
+public struct AuthorIdentity: @unchecked Sendable {
+    private let privateKey: Curve25519.Signing.PrivateKey
+
+    init(privateKey: Curve25519.Signing.PrivateKey) { self.privateKey = privateKey }
+
+    public var publicKey: Data { privateKey.publicKey.rawRepresentation }
+
+    /// The public key's fingerprint: the first 16 bytes of its SHA-256, in groups of four hex digits.
+    public var fingerprint: String { Self.fingerprint(of: publicKey) }
+
+    public static func fingerprint(of publicKey: Data) -> String {
+        let hex = SHA256.hash(data: publicKey).prefix(16).map { String(format: "%02x", $0) }.joined()
+        return stride(from: 0, to: hex.count, by: 4).map { start in
+            String(hex[hex.index(hex.startIndex, offsetBy: start)..<hex.index(hex.startIndex, offsetBy: start + 4)])
+        }.joined(separator: ":")
+    }
+
+    static func path(library root: String) -> String { root + "/identity/ed25519.key" }
+
+    /// The library's identity, if it has one yet.
+    public static func load(library root: String) throws(ShareError) -> AuthorIdentity? {
+        let path = path(library: root)
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        return try parse(data, path: path)
+    }
+
+    /// The library's identity, created (and saved, owner-only) on first use.
+    public static func loadOrCreate(library root: String) throws(ShareError) -> AuthorIdentity {
+        if let existing = try load(library: root) { return existing }
+        let identity = AuthorIdentity(privateKey: Curve25519.Signing.PrivateKey())
+        try identity.save(library: root)
+        return identity
+    }
+
+    /// The key's backup form: one line of base64, to keep somewhere safe.
+    public var exported: String { privateKey.rawRepresentation.base64EncodedString() + "\n" }
+
+    /// Restores an identity from its backup form into the library, replacing the one there.
+    public static func restore(_ backup: Data, into root: String, source: String) throws(ShareError) -> AuthorIdentity {
+        let identity = try parse(backup, path: source)
+        try identity.save(library: root)
+        return identity
+    }
+
+    private static func parse(_ data: Data, path: String) throws(ShareError) -> AuthorIdentity {
+        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let raw = Data(base64Encoded: text), let key = try? Curve25519.Signing.PrivateKey(rawRepresentation: raw) else {
+            throw ShareError(.identity, "not a loop identity key (one line of base64 holding an Ed25519 private key)", path: path)
+        }
+        return AuthorIdentity(privateKey: key)
+    }
+
+    private func save(library root: String) throws(ShareError) {
+        let path = Self.path(library: root)
+        let folder = (path as NSString).deletingLastPathComponent
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try DurableFile.write(Data(exported.utf8), to: path, permissions: 0o600)
+        } catch {
+            throw ShareError(.identity, "cannot save the identity key (\(error))", path: path)
+        }
+    }
+
+    /// Signs bytes (a manifest).
+    public func sign(_ data: Data) throws -> Data { try privateKey.signature(for: data) }
+
+    /// Whether `signature` is the holder of `publicKey`'s signature of `data`.
+    public static func verify(_ signature: Data, of data: Data, publicKey: Data) -> Bool {
+        guard let key = try? Curve25519.Signing.PublicKey(rawRepresentation: publicKey) else { return false }
+        return key.isValidSignature(signature, for: data)
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+
+/// `manifest.json` of a loop bundle (docs/bundle-format.md). Decoding is strict: a field this
+/// version does not know is an error, naming the bundle's format version.
+public struct BundleManifest: Codable, Equatable, Sendable {
+    public static let formatName = "looplearn-bundle"
+    public static let currentVersion = 1
+
+    public var format: String
+    public var version: Int
+    public var created: String
+    /// The author's Ed25519 public key, base64.
+    public var authorKey: String
+    public var loops: [Loop]
+    public var audio: [Audio]
+
+    public struct Loop: Codable, Equatable, Sendable {
+        public var id: String
+        public var revision: Int
+        public var title: String
+        public var language: String?
+        public var translationLanguage: String?
+        public var tags: [String]
+        public var sourceText: String
+        public var groups: [Group]
+    }
+
+    public struct Group: Codable, Equatable, Sendable {
+        public var phrases: [Phrase]
+    }
+
+    public struct Phrase: Codable, Equatable, Sendable {
+        public var text: String
+        public var translation: String?
+        public var clip: Clip?
+    }
+
+    /// A frame range of one of the bundle's audio files.
+    public struct Clip: Codable, Equatable, Sendable {
+        public var audio: String
+        public var start: Int
+        public var end: Int
+    }
+
+    /// A take in the bundle: `audio/<sha256>.flac`.
+    public struct Audio: Codable, Equatable, Sendable {
+        public var file: String
+        public var sha256: String
+        public var bytes: Int
+        public var sampleRate: Int
+        public var channels: Int
+        public var frames: Int
+    }
+
+    /// Reads a manifest, refusing unknown fields and newer versions with a clear message.
+    public static func decode(_ data: Data) throws(ShareError) -> BundleManifest {
+        let object: Any
+        do {
+            object = try JSONSerialization.jsonObject(with: data)
+        } catch {
+            throw ShareError(.badManifest, "manifest.json is not valid JSON")
+        }
+        guard let top = object as? [String: Any] else { throw ShareError(.badManifest, "manifest.json is not a JSON object") }
+        guard top["format"] as? String == formatName else { throw ShareError(.badManifest, "not a loop bundle (manifest.json has no format \"\(formatName)\")") }
+        guard let version = top["version"] as? Int else { throw ShareError(.badManifest, "manifest.json has no format version") }
+        if version > currentVersion {
+            throw ShareError(.newerFormat, "the bundle uses format version \(version); this loop reads up to version \(currentVersion): update loop to import it")
+        }
+        if let unknown = unknownKey(in: top, known: knownKeys) {
+            throw ShareError(.badManifest, "manifest.json (format version \(version)) has a field this version does not define: \(unknown)")
+        }
+        do {
+            return try JSONDecoder().decode(BundleManifest.self, from: data)
+        } catch {
+            throw ShareError(.badManifest, "manifest.json does not follow format version \(version) (\(describe(error)))")
+        }
+    }
+
+    public func encoded() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(self)
+    }
+
+    /// Every key allowed at each level, by path.
+    private static let knownKeys: [String: Set<String>] = [
+        "": ["format", "version", "created", "authorKey", "loops", "audio"],
+        "loops": ["id", "revision", "title", "language", "translationLanguage", "tags", "sourceText", "groups"],
+        "loops.groups": ["phrases"],
+        "loops.groups.phrases": ["text", "translation", "clip"],
+        "loops.groups.phrases.clip": ["audio", "start", "end"],
+        "audio": ["file", "sha256", "bytes", "sampleRate", "channels", "frames"],
+    ]
+
+    private static func unknownKey(in value: Any, known: [String: Set<String>], path: String = "") -> String? {
+        if let array = value as? [Any] {
+            for element in array { if let found = unknownKey(in: element, known: known, path: path) { return found } }
+            return nil
+        }
+        guard let object = value as? [String: Any] else { return nil }
+        let allowed = known[path] ?? []
+        for (key, child) in object.sorted(by: { $0.key < $1.key }) {
+            let childPath = path.isEmpty ? key : path + "." + key
+            guard allowed.contains(key) else { return childPath }
+            if let found = unknownKey(in: child, known: known, path: childPath) { return found }
+        }
+        return nil
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        switch error {
+        case DecodingError.keyNotFound(let key, let context): "missing \((context.codingPath + [key]).map(\.stringValue).joined(separator: "."))"
+        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context): "wrong value at \(context.codingPath.map(\.stringValue).joined(separator: "."))"
+        default: "\(error)"
+        }
+    }
+}

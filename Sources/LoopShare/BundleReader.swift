@@ -1,0 +1,173 @@
+import Crypto
+import Foundation
+import LoopAudio
+import ZIPFoundation
+
+/// A bundle that passed every check: its manifest, who signed it, and its audio extracted.
+public struct VerifiedBundle: Sendable {
+    public var manifest: BundleManifest
+    /// The signer's public key, and its fingerprint.
+    public var signerKey: Data
+    public var signerFingerprint: String
+    /// Extracted audio files by SHA-256 (in the folder the reader was given).
+    public var audioFiles: [String: String]
+}
+
+/// Reads a bundle as hostile input: every entry is checked before anything is written, sizes
+/// are bounded while extracting (not after), and the manifest, its signature, every audio
+/// file's hash and its decoding are verified. Anything wrong is one clear error.
+public struct BundleReader: Sendable {
+    public struct Limits: Sendable {
+        public var maxEntries = 10_000
+        public var maxManifestBytes = 16 << 20
+        public var maxSignatureBytes = 1_024
+        public var maxTotalBytes: Int64 = 8 << 30
+        /// Compressed entries may not expand more than this (a deflated manifest or signature).
+        public var maxExpansion: UInt64 = 200
+        public init() {}
+    }
+
+    public var limits = Limits()
+
+    public init() {}
+
+    /// Checks the bundle at `path` and extracts its audio into `folder`.
+    public func read(_ path: String, extractingTo folder: String) throws(ShareError) -> VerifiedBundle {
+        do {
+            return try readChecked(path, folder: folder)
+        } catch let error as ShareError {
+            throw ShareError(error.code, error.message, path: path)
+        } catch {
+            throw ShareError(.corrupt, "the bundle is damaged (\(error))", path: path)
+        }
+    }
+
+    private func readChecked(_ path: String, folder: String) throws -> VerifiedBundle {
+        guard FileManager.default.fileExists(atPath: path) else { throw ShareError(.corrupt, "no such file") }
+        let archive: Archive
+        do {
+            archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .read)
+        } catch {
+            throw ShareError(.corrupt, "not a zip archive, or a truncated one")
+        }
+
+        // 1. Every entry: a plain file, a safe and expected name, once.
+        var entries: [String: Entry] = [:]
+        var count = 0
+        for entry in archive {
+            count += 1
+            guard count <= limits.maxEntries else { throw ShareError(.tooLarge, "more than \(limits.maxEntries) entries") }
+            let name = entry.path
+            guard entry.type == .file else { throw ShareError(.unsafeEntry, "entry '\(name)' is a \(entry.type == .symlink ? "symbolic link" : "folder"), which a bundle never holds") }
+            guard Self.isSafe(name) else { throw ShareError(.unsafeEntry, "entry '\(name)' has an unsafe path") }
+            guard entries[name] == nil else { throw ShareError(.unsafeEntry, "entry '\(name)' appears twice") }
+            guard name == "manifest.json" || name == "manifest.sig" || Self.isAudioName(name) else {
+                throw ShareError(.unsafeEntry, "entry '\(name)' is not part of the bundle format")
+            }
+            entries[name] = entry
+        }
+        guard let manifestEntry = entries["manifest.json"] else { throw ShareError(.badManifest, "manifest.json is missing") }
+        guard let signatureEntry = entries["manifest.sig"] else { throw ShareError(.badSignature, "the bundle is not signed (manifest.sig is missing)") }
+
+        // 2. The manifest and its signature, bounded while reading.
+        let manifestData = try extract(manifestEntry, from: archive, limit: limits.maxManifestBytes)
+        let manifest = try BundleManifest.decode(manifestData)
+        let signatureText = String(decoding: try extract(signatureEntry, from: archive, limit: limits.maxSignatureBytes), as: UTF8.self)
+        guard let key = Data(base64Encoded: manifest.authorKey), key.count == 32 else { throw ShareError(.badSignature, "the manifest's author key is not an Ed25519 key") }
+        guard let signature = Data(base64Encoded: signatureText.trimmingCharacters(in: .whitespacesAndNewlines)),
+              AuthorIdentity.verify(signature, of: manifestData, publicKey: key) else {
+            throw ShareError(.badSignature, "the signature does not match the manifest: the bundle was changed after it was signed, or not signed by its author")
+        }
+
+        // 3. The entries are exactly what the manifest lists; the clips fit their audio.
+        let listed = Dictionary(manifest.audio.map { ($0.file, $0) }, uniquingKeysWith: { first, _ in first })
+        guard listed.count == manifest.audio.count else { throw ShareError(.badManifest, "the manifest lists an audio file twice") }
+        for audio in manifest.audio {
+            guard audio.file == "audio/\(audio.sha256).flac", Self.isAudioName(audio.file) else { throw ShareError(.badManifest, "audio '\(audio.file)' is not named by its SHA-256") }
+            guard entries[audio.file] != nil else { throw ShareError(.badManifest, "audio '\(audio.file)' is listed but missing") }
+            guard audio.bytes >= 0, audio.frames > 0, audio.sampleRate > 0, audio.channels > 0 else { throw ShareError(.badManifest, "audio '\(audio.file)' has impossible sizes") }
+        }
+        guard entries.count == manifest.audio.count + 2 else {
+            let extra = entries.keys.filter { $0 != "manifest.json" && $0 != "manifest.sig" && listed[$0] == nil }.sorted()
+            throw ShareError(.unsafeEntry, "entries the manifest does not list: \(extra.prefix(3).joined(separator: ", "))")
+        }
+        guard Int64(manifest.audio.reduce(0) { $0 + $1.bytes }) <= limits.maxTotalBytes else { throw ShareError(.tooLarge, "the audio is larger than \(limits.maxTotalBytes >> 30) GiB") }
+        for loop in manifest.loops {
+            for phrase in loop.groups.flatMap(\.phrases) {
+                guard let clip = phrase.clip else { continue }
+                guard let audio = listed[clip.audio], clip.start >= 0, clip.end > clip.start, clip.end <= audio.frames else {
+                    throw ShareError(.badManifest, "a clip of '\(loop.title)' lies outside its audio")
+                }
+            }
+        }
+
+        // 4. The audio: at most its declared bytes each, hashed on the way, then decoded.
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        var files: [String: String] = [:]
+        for audio in manifest.audio {
+            let destination = folder + "/" + audio.sha256 + ".flac"
+            let digest = try extract(entries[audio.file]!, from: archive, limit: audio.bytes, to: destination)
+            guard digest == audio.sha256 else { throw ShareError(.badAudio, "audio '\(audio.file)' does not match its SHA-256") }
+            do {
+                var reader = try AudioFileReader(path: destination)
+                guard reader.info.sampleRate == audio.sampleRate, reader.info.channelCount == audio.channels, reader.info.frameCount == audio.frames else {
+                    throw ShareError(.badAudio, "audio '\(audio.file)' is not what the manifest says (rate, channels or length)")
+                }
+                try reader.forEachBlock { _, _ in }
+            } catch let error as AudioError {
+                throw ShareError(.badAudio, "audio '\(audio.file)' does not decode (\(error.message))")
+            }
+            files[audio.sha256] = destination
+        }
+        return VerifiedBundle(manifest: manifest, signerKey: key, signerFingerprint: AuthorIdentity.fingerprint(of: key), audioFiles: files)
+    }
+
+    /// An entry's bytes (into memory, or a file), stopping as soon as there are more than
+    /// `limit`: a zip bomb is caught while it expands, not after. Returns the data, or the
+    /// SHA-256 of what was written.
+    private func extract(_ entry: Entry, from archive: Archive, limit: Int) throws -> Data {
+        try checkDeclared(entry, limit: limit)
+        var data = Data()
+        _ = try archive.extract(entry, skipCRC32: false) { chunk in
+            guard data.count + chunk.count <= limit else { throw ShareError(.tooLarge, "entry '\(entry.path)' expands beyond \(limit) bytes") }
+            data.append(chunk)
+        }
+        return data
+    }
+
+    private func extract(_ entry: Entry, from archive: Archive, limit: Int, to path: String) throws -> String {
+        try checkDeclared(entry, limit: limit)
+        guard FileManager.default.createFile(atPath: path, contents: nil), let output = FileHandle(forWritingAtPath: path) else {
+            throw ShareError(.writeFailed, "cannot write \(path)")
+        }
+        defer { try? output.close() }
+        var hasher = SHA256()
+        var written = 0
+        _ = try archive.extract(entry, skipCRC32: false) { chunk in
+            written += chunk.count
+            guard written <= limit else { throw ShareError(.tooLarge, "entry '\(entry.path)' expands beyond the \(limit) bytes the manifest declares") }
+            hasher.update(data: chunk)
+            try output.write(contentsOf: chunk)
+        }
+        guard written == limit else { throw ShareError(.badAudio, "entry '\(entry.path)' holds \(written) bytes, not the \(limit) the manifest declares") }
+        try output.synchronize()
+        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+    }
+
+    private func checkDeclared(_ entry: Entry, limit: Int) throws {
+        guard entry.uncompressedSize <= UInt64(limit) else { throw ShareError(.tooLarge, "entry '\(entry.path)' declares \(entry.uncompressedSize) bytes, more than \(limit)") }
+        let compressed = max(entry.compressedSize, 1)
+        guard entry.uncompressedSize / compressed <= limits.maxExpansion else { throw ShareError(.tooLarge, "entry '\(entry.path)' expands \(entry.uncompressedSize / compressed) times: refused as a zip bomb") }
+    }
+
+    static func isSafe(_ name: String) -> Bool {
+        !name.isEmpty && !name.hasPrefix("/") && !name.contains("\\") && !name.contains("\0")
+            && !name.split(separator: "/", omittingEmptySubsequences: false).contains { $0 == ".." || $0 == "." || $0.isEmpty }
+    }
+
+    static func isAudioName(_ name: String) -> Bool {
+        guard name.hasPrefix("audio/"), name.hasSuffix(".flac") else { return false }
+        let hash = name.dropFirst(6).dropLast(5)
+        return hash.count == 64 && hash.allSatisfy { $0.isHexDigit && !$0.isUppercase }
+    }
+}

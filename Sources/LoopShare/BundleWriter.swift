@@ -1,0 +1,94 @@
+import Crypto
+import Foundation
+import LoopAudio
+import LoopStore
+import ZIPFoundation
+
+/// Writes loops into a signed bundle (docs/bundle-format.md): `manifest.json`, its signature
+/// `manifest.sig`, and every take as `audio/<sha256>.flac`. The file appears only once complete.
+public struct BundleWriter: Sendable {
+    public let identity: AuthorIdentity
+
+    public init(identity: AuthorIdentity) {
+        self.identity = identity
+    }
+
+    /// Writes `loops` to `path`; returns the manifest written. `progress` receives the share done.
+    @discardableResult
+    public func write(_ loops: [LoopDetail], to path: String, progress: (@Sendable (Double) -> Void)? = nil) throws -> BundleManifest {
+        let work = NSTemporaryDirectory() + "loop-export-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: work) }
+
+        // Every take once, as FLAC (kept as it is when it already is FLAC).
+        var audioByTake: [String: (entry: BundleManifest.Audio, file: String)] = [:]
+        let takes = Array(Set(loops.flatMap { $0.phrases.compactMap(\.audio?.path) })).sorted()
+        for (index, take) in takes.enumerated() {
+            let info = try AudioFileReader(path: take).info
+            var file = take
+            if info.format != .flac {
+                file = work + "/\(index).flac"
+                var reader = try AudioFileReader(path: take)
+                var writer = try AudioFileWriter(path: file, format: .flac, sampleRate: info.sampleRate, channelCount: info.channelCount)
+                try reader.forEachBlock { block, _ in try writer.write(block) }
+                try writer.commit()
+            }
+            let sha = try Self.sha256(of: file)
+            let frames = try AudioFileReader(path: file).info.frameCount
+            let bytes = (try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0
+            audioByTake[take] = (BundleManifest.Audio(file: "audio/\(sha).flac", sha256: sha, bytes: bytes, sampleRate: info.sampleRate,
+                                                      channels: info.channelCount, frames: frames), file)
+            progress?(0.5 * Double(index + 1) / Double(max(takes.count, 1)))
+        }
+
+        let manifest = BundleManifest(
+            format: BundleManifest.formatName, version: BundleManifest.currentVersion,
+            created: ISO8601DateFormatter().string(from: Date()), authorKey: identity.publicKey.base64EncodedString(),
+            loops: loops.map { loop in
+                BundleManifest.Loop(
+                    id: loop.summary.id, revision: loop.summary.revision, title: loop.summary.title, language: loop.summary.language,
+                    translationLanguage: loop.summary.translationLanguage, tags: loop.summary.tags, sourceText: loop.sourceText,
+                    groups: loop.groups.map { group in
+                        BundleManifest.Group(phrases: group.map { phrase in
+                            BundleManifest.Phrase(text: phrase.text, translation: phrase.translation, clip: phrase.audio.map { audio in
+                                BundleManifest.Clip(audio: audioByTake[audio.path]!.entry.file, start: audio.startFrame, end: audio.endFrame)
+                            })
+                        })
+                    })
+            },
+            audio: Array(Dictionary(uniqueKeysWithValues: audioByTake.values.map { ($0.entry.file, $0.entry) }).values).sorted { $0.file < $1.file })
+        let manifestData = try manifest.encoded()
+        let signature = try identity.sign(manifestData).base64EncodedString()
+
+        let temporary = DurableFile.temporaryPath(besides: path)
+        do {
+            let archive = try Archive(url: URL(fileURLWithPath: temporary), accessMode: .create)
+            try Self.add(Data(manifestData), as: "manifest.json", to: archive, compressed: true)
+            try Self.add(Data(signature.utf8), as: "manifest.sig", to: archive, compressed: false)
+            let files = Dictionary(audioByTake.values.map { ($0.entry.file, $0.file) }, uniquingKeysWith: { first, _ in first })
+            for (index, entry) in manifest.audio.enumerated() {
+                try archive.addEntry(with: entry.file, fileURL: URL(fileURLWithPath: files[entry.file]!), compressionMethod: .none)
+                progress?(0.5 + 0.5 * Double(index + 1) / Double(max(manifest.audio.count, 1)))
+            }
+            try DurableFile.syncAndRename(temporary, to: path)
+        } catch {
+            unlink(temporary)
+            throw ShareError(.writeFailed, "cannot write the bundle (\(error))", path: path)
+        }
+        return manifest
+    }
+
+    private static func add(_ data: Data, as name: String, to archive: Archive, compressed: Bool) throws {
+        try archive.addEntry(with: name, type: .file, uncompressedSize: Int64(data.count), compressionMethod: compressed ? .deflate : .none) { position, size in
+            data.subdata(in: Int(position)..<(Int(position) + size))
+        }
+    }
+
+    static func sha256(of path: String) throws -> String {
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw ShareError(.writeFailed, "cannot read the take", path: path) }
+        defer { try? handle.close() }
+        var hasher = SHA256()
+        while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty { hasher.update(data: chunk) }
+        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+    }
+}

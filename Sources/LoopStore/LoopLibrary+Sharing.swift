@@ -1,0 +1,215 @@
+import Foundation
+import GRDB
+import LoopAuthoring
+
+/// A loop as a bundle carries it, ready to import.
+public struct SharedLoop: Sendable, Equatable {
+    public struct Phrase: Sendable, Equatable {
+        public var text: String
+        public var translation: String?
+        /// The SHA-256 of its take and the frame range, or nil.
+        public var clip: (sha256: String, frames: Range<Int>)?
+
+        public init(text: String, translation: String?, clip: (sha256: String, frames: Range<Int>)?) {
+            self.text = text
+            self.translation = translation
+            self.clip = clip
+        }
+
+        public static func == (a: Phrase, b: Phrase) -> Bool {
+            a.text == b.text && a.translation == b.translation && a.clip?.sha256 == b.clip?.sha256 && a.clip?.frames == b.clip?.frames
+        }
+    }
+
+    public var id: String
+    public var revision: Int
+    public var title: String
+    public var language: String?
+    public var translationLanguage: String?
+    public var tags: [String]
+    public var sourceText: String
+    public var groups: [[Phrase]]
+
+    public init(id: String, revision: Int, title: String, language: String?, translationLanguage: String?, tags: [String], sourceText: String, groups: [[Phrase]]) {
+        self.id = id
+        self.revision = revision
+        self.title = title
+        self.language = language
+        self.translationLanguage = translationLanguage
+        self.tags = tags
+        self.sourceText = sourceText
+        self.groups = groups
+    }
+}
+
+/// A take a bundle brings: where it was extracted and what it is.
+public struct SharedTake: Sendable {
+    public var sha256: String
+    public var path: String
+    public var sampleRate: Int
+    public var channelCount: Int
+    public var frameCount: Int
+
+    public init(sha256: String, path: String, sampleRate: Int, channelCount: Int, frameCount: Int) {
+        self.sha256 = sha256
+        self.path = path
+        self.sampleRate = sampleRate
+        self.channelCount = channelCount
+        self.frameCount = frameCount
+    }
+}
+
+/// What importing a shared loop does (or, in a dry run, would do).
+public enum ImportOutcome: Sendable, Equatable {
+    case added(id: String)
+    case updated(id: String, from: Int, to: Int)
+    case unchanged(id: String, revision: Int)
+    /// The library holds a newer revision already.
+    case older(id: String, have: Int, offered: Int)
+}
+
+/// How to treat a shared loop that already exists here.
+public struct ImportOptions: Sendable {
+    /// Import as a new loop with a new id, whoever signed it.
+    public var asCopy = false
+    /// Update even a loop edited here since it was imported.
+    public var force = false
+    public var dryRun = false
+    public init(asCopy: Bool = false, force: Bool = false, dryRun: Bool = false) {
+        self.asCopy = asCopy
+        self.force = force
+        self.dryRun = dryRun
+    }
+}
+
+extension LoopLibrary {
+    /// Imports loops signed by `signerKey` (base64). A loop that exists here is updated in place
+    /// only when the same key signed it and the revision is higher; its study history stays.
+    /// All of it or none of it: the takes are stored first, then one transaction.
+    /// `localKey` is this library's own identity (base64), the owner of loops made here.
+    public func importShared(_ loops: [SharedLoop], takes: [SharedTake], signerKey: String, signerFingerprint: String, localKey: String?, options: ImportOptions) throws -> [ImportOutcome] {
+        let takesByHash = Dictionary(takes.map { ($0.sha256, $0) }, uniquingKeysWith: { first, _ in first })
+        for loop in loops {
+            for phrase in loop.groups.flatMap({ $0 }) {
+                guard let clip = phrase.clip else { continue }
+                guard let take = takesByHash[clip.sha256], clip.frames.lowerBound >= 0, clip.frames.upperBound <= take.frameCount, !clip.frames.isEmpty else {
+                    throw LibraryError(.invalidRange, "a clip of '\(loop.title)' lies outside its take")
+                }
+            }
+        }
+        // Decide everything first, reading only.
+        let plan: [(SharedLoop, ImportOutcome)] = try database.read { db in
+            try loops.map { shared in
+                if options.asCopy { return (shared, .added(id: UUID().uuidString.lowercased())) }
+                guard let existing = try LoopRecord.fetchOne(db, key: shared.id) else { return (shared, .added(id: shared.id)) }
+                let owner = existing.ownerKey ?? localKey
+                guard owner == signerKey else {
+                    throw LibraryError(.storageFailed, "'\(existing.title)' is already in this library, and this bundle is signed by another key (\(signerFingerprint)): only its author can update it. Import it as a new loop with --as-copy")
+                }
+                // For a loop imported here, revisions are its author's: compare with the one imported
+                // (local edits count their own revisions, which the author never saw).
+                let current = existing.ownerKey == nil ? existing.revision : (existing.originRevision ?? existing.revision)
+                if shared.revision == current { return (shared, .unchanged(id: shared.id, revision: shared.revision)) }
+                if shared.revision < current { return (shared, .older(id: shared.id, have: current, offered: shared.revision)) }
+                if existing.editedLocally && existing.ownerKey != nil && !options.force {
+                    throw LibraryError(.storageFailed, "'\(existing.title)' was edited here since it was imported; revision \(shared.revision) would overwrite those edits. Import it as a new loop with --as-copy, or replace it with --force")
+                }
+                return (shared, .updated(id: shared.id, from: current, to: shared.revision))
+            }
+        }
+        guard !options.dryRun else { return plan.map(\.1) }
+        let writes = plan.filter { if case .added = $0.1 { true } else if case .updated = $0.1 { true } else { false } }
+        guard !writes.isEmpty else { return plan.map(\.1) }
+
+        let lock = try LibraryLock(root: root, exclusive: false)
+        let needed = Set(writes.flatMap { $0.0.groups.flatMap { $0 }.compactMap { $0.clip?.sha256 } })
+        var assets: [AudioAssetRecord] = []
+        for hash in needed.sorted() {
+            let take = takesByHash[hash]!
+            let file = try audio.store(copyOf: take.path)
+            assets.append(AudioAssetRecord(sha256: file.sha256, path: file.path, format: "flac", sampleRate: take.sampleRate, channelCount: take.channelCount,
+                                           frameCount: take.frameCount, byteCount: file.byteCount, createdAt: Date()))
+        }
+        try database.write { db in
+            for asset in assets { try asset.insert(db, onConflict: .ignore) }
+            for (shared, outcome) in writes {
+                switch outcome {
+                case .added(let id): try Self.insertShared(shared, id: id, ownerKey: signerKey, db)
+                case .updated(let id, _, _): try Self.updateShared(shared, id: id, db)
+                default: break
+                }
+            }
+        }
+        withExtendedLifetime(lock) {}
+        return plan.map(\.1)
+    }
+
+    static func insertShared(_ shared: SharedLoop, id: String, ownerKey: String, _ db: Database) throws {
+        let now = Date()
+        try LoopRecord(id: id, title: shared.title, titleKey: matchingKey(shared.title), language: shared.language?.lowercased(),
+                       translationLanguage: shared.translationLanguage?.lowercased(), sourceText: shared.sourceText, createdAt: now, updatedAt: now,
+                       revision: shared.revision, ownerKey: ownerKey, originRevision: shared.revision, editedLocally: false).insert(db)
+        try insertTags(shared.tags, loopId: id, db)
+        var position = 0
+        for (groupIndex, group) in shared.groups.enumerated() {
+            var groupRecord = PhraseGroupRecord(id: nil, loopId: id, position: groupIndex)
+            try groupRecord.insert(db)
+            for phrase in group {
+                var record = PhraseRecord(id: nil, loopId: id, groupId: groupRecord.id!, position: position, text: phrase.text, translation: phrase.translation,
+                                          audioSha256: phrase.clip?.sha256, startFrame: phrase.clip?.frames.lowerBound, endFrame: phrase.clip?.frames.upperBound)
+                try record.insert(db)
+                position += 1
+            }
+        }
+    }
+
+    /// Replaces a loop's text and phrases with a newer revision, keeping the rows (and so the
+    /// study history) of phrases whose text did not change.
+    static func updateShared(_ shared: SharedLoop, id: String, _ db: Database) throws {
+        guard var loop = try LoopRecord.fetchOne(db, key: id) else { return }
+        let old = try PhraseRecord.fetchAll(db, sql: "SELECT * FROM phrase WHERE loopId = ? ORDER BY position", arguments: [id])
+        let newPhrases = shared.groups.flatMap { $0 }
+        let matches = longestCommonSubsequence(old.map(\.text), newPhrases.map(\.text))
+        let keptOld = Set(matches.map(\.0))
+        let oldForNew = Dictionary(uniqueKeysWithValues: matches.map { ($0.1, $0.0) })
+        for (index, record) in old.enumerated() where !keptOld.contains(index) { _ = try record.delete(db) }
+        try db.execute(sql: "UPDATE phrase SET position = -1 - position WHERE loopId = ?", arguments: [id])
+        try db.execute(sql: "UPDATE phraseGroup SET position = -1 - position WHERE loopId = ?", arguments: [id])
+        let oldGroups = try Int64.fetchAll(db, sql: "SELECT id FROM phraseGroup WHERE loopId = ?", arguments: [id])
+        var position = 0
+        for (groupIndex, group) in shared.groups.enumerated() {
+            var groupRecord = PhraseGroupRecord(id: nil, loopId: id, position: groupIndex)
+            try groupRecord.insert(db)
+            for phrase in group {
+                var record = oldForNew[position].map { old[$0] }
+                    ?? PhraseRecord(id: nil, loopId: id, groupId: groupRecord.id!, position: position, text: phrase.text, translation: nil, audioSha256: nil, startFrame: nil, endFrame: nil)
+                record.groupId = groupRecord.id!
+                record.position = position
+                record.translation = phrase.translation
+                record.audioSha256 = phrase.clip?.sha256
+                record.startFrame = phrase.clip?.frames.lowerBound
+                record.endFrame = phrase.clip?.frames.upperBound
+                if record.id == nil { try record.insert(db) } else { try record.update(db) }
+                position += 1
+            }
+        }
+        for groupId in oldGroups { _ = try PhraseGroupRecord.deleteOne(db, key: groupId) }
+        try db.execute(sql: "DELETE FROM loopTag WHERE loopId = ?", arguments: [id])
+        try insertTags(shared.tags, loopId: id, db)
+        loop.title = shared.title
+        loop.titleKey = matchingKey(shared.title)
+        loop.language = shared.language?.lowercased()
+        loop.translationLanguage = shared.translationLanguage?.lowercased()
+        loop.sourceText = shared.sourceText
+        loop.revision = shared.revision
+        loop.originRevision = shared.revision
+        loop.editedLocally = false
+        loop.updatedAt = Date()
+        try loop.update(db)
+    }
+
+    /// Who may publish this loop: its owner's key (base64), or nil when it was made here.
+    public func ownerKey(ofLoop id: String) throws -> String? {
+        try database.read { db in try String.fetchOne(db, sql: "SELECT ownerKey FROM loop WHERE id = ?", arguments: [id]) }
+    }
+}

@@ -1,0 +1,207 @@
+import Foundation
+import LoopAuthoring
+import LoopShare
+import LoopStore
+import Testing
+import ZIPFoundation
+
+enum Fixture {
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures").path
+    static func path(_ name: String) -> String { folder + "/" + name }
+    static let ranges: [Range<Int>] = [6_080..<26_600, 35_200..<59_900, 63_900..<72_600, 88_900..<117_500, 123_400..<147_400]
+}
+
+func scratch() -> String { NSTemporaryDirectory() + "loop-share-" + UUID().uuidString }
+
+/// A library with the fixture loop, its identity, and the loop exported to a bundle.
+func exportedBundle() throws -> (library: LoopLibrary, identity: AuthorIdentity, loop: LoopDetail, bundle: String) {
+    let library = try LoopLibrary(at: scratch())
+    let loop = try library.createLoop(source: try LoopSource(contentsOf: Fixture.path("phrases.txt")), take: CutTake(path: Fixture.path("clean.flac"), ranges: Fixture.ranges))
+    let identity = try AuthorIdentity.loadOrCreate(library: library.root)
+    let bundle = scratch() + ".loop"
+    try BundleWriter(identity: identity).write([loop], to: bundle)
+    return (library, identity, loop, bundle)
+}
+
+/// The bundle's entries, to rebuild variants of it.
+func entries(of bundle: String) throws -> [(String, Data)] {
+    let archive = try Archive(url: URL(fileURLWithPath: bundle), accessMode: .read)
+    return try archive.map { entry in
+        var data = Data()
+        _ = try archive.extract(entry) { data.append($0) }
+        return (entry.path, data)
+    }
+}
+
+/// A zip of these entries (symbolic links where asked).
+func makeZip(_ entries: [(String, Data)], symlinks: Set<String> = [], compressed: Bool = false) throws -> String {
+    let path = scratch() + ".loop"
+    let archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .create)
+    for (name, data) in entries {
+        try archive.addEntry(with: name, type: symlinks.contains(name) ? .symlink : .file, uncompressedSize: Int64(data.count),
+                             compressionMethod: compressed && !symlinks.contains(name) ? .deflate : .none) { position, size in
+            data.subdata(in: Int(position)..<(Int(position) + size))
+        }
+    }
+    return path
+}
+
+/// Rebuilds a bundle with its manifest changed by `edit` and signed again by `identity`.
+func resigned(_ bundle: String, by identity: AuthorIdentity, edit: (inout [String: Any]) -> Void, extra: [(String, Data)] = []) throws -> String {
+    var parts = try entries(of: bundle)
+    let manifestIndex = parts.firstIndex { $0.0 == "manifest.json" }!
+    var object = try JSONSerialization.jsonObject(with: parts[manifestIndex].1) as! [String: Any]
+    edit(&object)
+    let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+    parts[manifestIndex].1 = data
+    let signatureIndex = parts.firstIndex { $0.0 == "manifest.sig" }!
+    parts[signatureIndex].1 = Data(try identity.sign(data).base64EncodedString().utf8)
+    return try makeZip(parts + extra)
+}
+
+func expectRefused(_ bundle: String, _ code: ShareError.Code, containing text: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    let folder = scratch()
+    #expect(sourceLocation: sourceLocation) {
+        _ = try BundleReader().read(bundle, extractingTo: folder)
+    } throws: { error in
+        guard let error = error as? ShareError else { return false }
+        return error.code == code && error.description.contains(text) && error.description.hasPrefix(bundle)
+    }
+}
+
+struct BundleRoundTripTests {
+    @Test func anExportedBundleVerifiesAndHoldsTheLoopAndItsTake() throws {
+        let (_, identity, loop, bundle) = try exportedBundle()
+        let folder = scratch()
+        let verified = try BundleReader().read(bundle, extractingTo: folder)
+        #expect(verified.signerFingerprint == identity.fingerprint)
+        let manifest = verified.manifest
+        #expect(manifest.version == 1 && manifest.loops.count == 1)
+        let shared = manifest.loops[0]
+        #expect(shared.id == loop.summary.id && shared.revision == 1 && shared.title == "Fixture")
+        #expect(shared.groups.map { $0.phrases.map(\.text) } == loop.groups.map { $0.map(\.text) })
+        #expect(shared.groups.flatMap(\.phrases).map { $0.clip?.start } == Fixture.ranges.map(\.lowerBound))
+        #expect(manifest.audio.count == 1)
+        let original = try Data(contentsOf: URL(fileURLWithPath: Fixture.path("clean.flac")))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: verified.audioFiles[manifest.audio[0].sha256]!)) == original, "a FLAC take travels as it is")
+    }
+
+    @Test func theIdentityIsKeptOwnerOnlyAndSurvivesABackup() throws {
+        let root = scratch()
+        let identity = try AuthorIdentity.loadOrCreate(library: root)
+        let attributes = try FileManager.default.attributesOfItem(atPath: root + "/identity/ed25519.key")
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+        #expect(try AuthorIdentity.loadOrCreate(library: root).fingerprint == identity.fingerprint, "created once")
+        let other = scratch()
+        let restored = try AuthorIdentity.restore(Data(identity.exported.utf8), into: other, source: "backup")
+        #expect(restored.fingerprint == identity.fingerprint)
+        #expect(throws: ShareError.self) { _ = try AuthorIdentity.restore(Data("not a key".utf8), into: other, source: "backup") }
+    }
+}
+
+struct HostileBundleTests {
+    @Test func aChangedManifestFailsItsSignature() throws {
+        let (_, _, _, bundle) = try exportedBundle()
+        var parts = try entries(of: bundle)
+        let index = parts.firstIndex { $0.0 == "manifest.json" }!
+        parts[index].1 = Data(String(decoding: parts[index].1, as: UTF8.self).replacingOccurrences(of: "Fixture", with: "Fixturf").utf8)
+        expectRefused(try makeZip(parts), .badSignature, containing: "signature does not match")
+    }
+
+    @Test func anUnsignedBundleIsRefused() throws {
+        let (_, _, _, bundle) = try exportedBundle()
+        expectRefused(try makeZip(try entries(of: bundle).filter { $0.0 != "manifest.sig" }), .badSignature, containing: "not signed")
+    }
+
+    @Test(arguments: ["../evil.txt", "/etc/evil", "audio/../../evil", "audio//x.flac", "a\\b"])
+    func unsafePathsAreRefused(name: String) throws {
+        let (_, _, _, bundle) = try exportedBundle()
+        expectRefused(try makeZip(try entries(of: bundle) + [(name, Data("x".utf8))]), .unsafeEntry, containing: "unsafe path")
+    }
+
+    @Test func symbolicLinksAreRefused() throws {
+        let (_, _, _, bundle) = try exportedBundle()
+        expectRefused(try makeZip(try entries(of: bundle) + [("link", Data("/etc/passwd".utf8))], symlinks: ["link"]), .unsafeEntry, containing: "symbolic link")
+    }
+
+    @Test func duplicateAndUnlistedEntriesAreRefused() throws {
+        let (_, _, _, bundle) = try exportedBundle()
+        let parts = try entries(of: bundle)
+        expectRefused(try makeZip(parts + [parts[0]]), .unsafeEntry, containing: "appears twice")
+        expectRefused(try makeZip(parts + [("notes.txt", Data("hi".utf8))]), .unsafeEntry, containing: "not part of the bundle format")
+        let stray = "audio/" + String(repeating: "a", count: 64) + ".flac"
+        expectRefused(try makeZip(parts + [(stray, Data("x".utf8))]), .unsafeEntry, containing: "does not list")
+    }
+
+    @Test func aZipBombIsStoppedWhileItExpands() throws {
+        let (_, _, _, bundle) = try exportedBundle()
+        var parts = try entries(of: bundle)
+        let index = parts.firstIndex { $0.0 == "manifest.json" }!
+        parts[index].1 = Data(repeating: 0x20, count: 40 << 20)   // 40 MB of spaces: deflates to almost nothing
+        expectRefused(try makeZip(parts, compressed: true), .tooLarge, containing: "manifest.json")
+    }
+
+    @Test func aTruncatedOrCorruptArchiveIsRefused() throws {
+        let (_, _, _, bundle) = try exportedBundle()
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: bundle))
+        let truncated = scratch() + ".loop"
+        try bytes.prefix(bytes.count / 2).write(to: URL(fileURLWithPath: truncated))
+        expectRefused(truncated, .corrupt, containing: "zip")
+        let garbage = scratch() + ".loop"
+        try Data("PK not really".utf8).write(to: URL(fileURLWithPath: garbage))
+        expectRefused(garbage, .corrupt, containing: "zip")
+    }
+
+    @Test func malformedJSONUnknownFieldsAndNewerVersionsAreRefused() throws {
+        let (_, identity, _, bundle) = try exportedBundle()
+        var parts = try entries(of: bundle)
+        let index = parts.firstIndex { $0.0 == "manifest.json" }!
+        parts[index].1 = Data("{\"format\": \"looplearn-bundle\", \"version\": 1, \"loops\": [".utf8)
+        expectRefused(try makeZip(parts), .badManifest, containing: "not valid JSON")
+        expectRefused(try resigned(bundle, by: identity) { $0["comment"] = "hi" }, .badManifest, containing: "format version 1) has a field this version does not define: comment")
+        expectRefused(try resigned(bundle, by: identity) { $0["version"] = 2; $0["newThing"] = true }, .newerFormat, containing: "format version 2")
+        expectRefused(try resigned(bundle, by: identity) { $0.removeValue(forKey: "loops") }, .badManifest, containing: "missing loops")
+    }
+
+    @Test func audioThatDoesNotMatchItsHashOrDoesNotDecodeIsRefused() throws {
+        let (_, identity, _, bundle) = try exportedBundle()
+        var parts = try entries(of: bundle)
+        let audioIndex = parts.firstIndex { $0.0.hasPrefix("audio/") }!
+        var changed = parts[audioIndex].1
+        changed[changed.count / 2] ^= 0xFF
+        parts[audioIndex].1 = changed
+        expectRefused(try makeZip(parts), .badAudio, containing: "does not match its SHA-256")
+
+        // Garbage whose hash the manifest states, signed by its author: it must still decode.
+        let garbage = Data(repeating: 7, count: 5_000)
+        let hash = garbage.sha256Hex
+        let decoy = try resigned(bundle, by: identity, edit: { manifest in
+            var audio = manifest["audio"] as! [[String: Any]]
+            audio.append(["file": "audio/\(hash).flac", "sha256": hash, "bytes": garbage.count, "sampleRate": 16_000, "channels": 1, "frames": 100])
+            manifest["audio"] = audio
+        }, extra: [("audio/\(hash).flac", garbage)])
+        expectRefused(decoy, .badAudio, containing: "does not decode")
+    }
+
+    @Test func clipsOutsideTheirAudioAreRefused() throws {
+        let (_, identity, _, bundle) = try exportedBundle()
+        let stretched = try resigned(bundle, by: identity) { manifest in
+            var loops = manifest["loops"] as! [[String: Any]]
+            var groups = loops[0]["groups"] as! [[String: Any]]
+            var phrases = groups[0]["phrases"] as! [[String: Any]]
+            var clip = phrases[0]["clip"] as! [String: Any]
+            clip["end"] = 99_999_999
+            phrases[0]["clip"] = clip
+            groups[0]["phrases"] = phrases
+            loops[0]["groups"] = groups
+            manifest["loops"] = loops
+        }
+        expectRefused(stretched, .badManifest, containing: "outside its audio")
+    }
+}
+
+import Crypto
+
+extension Data {
+    var sha256Hex: String { SHA256.hash(data: self).map { String(format: "%02x", $0) }.joined() }
+}
