@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "LoopAudio", targets: ["LoopAudio"]),
         .library(name: "LoopAuthoring", targets: ["LoopAuthoring"]),
         .library(name: "LoopStore", targets: ["LoopStore"]),
+        .library(name: "LoopShare", targets: ["LoopShare"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

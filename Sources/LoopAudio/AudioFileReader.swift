@@ -1,3 +1,6 @@
+import Foundation
+import Synchronization
+
 /// Reads an audio file of any format the system's libsndfile decodes, block by block.
 ///
 /// Blocks are read in order, so an hour of audio never has to sit in memory. The reader closes
@@ -126,5 +129,32 @@ public enum AudioDownmix {
             for channel in 0..<channels { sum += interleaved[base + channel] }
             output[frame] = sum * scale
         }
+    }
+}
+
+extension AudioFileReader {
+    /// Decodes the whole file to prove it decodes, on `parallelism` threads at once for formats
+    /// that seek exactly; throws the first decoding error.
+    public static func verifyDecodes(path: String, parallelism: Int = ProcessInfo.processInfo.activeProcessorCount) throws {
+        let reader = try AudioFileReader(path: path)
+        let info = reader.info
+        let parts = reader.seeksExactly && info.frameCount > 10 * info.sampleRate ? min(max(parallelism, 1), 8) : 1
+        let perPart = (info.frameCount + parts - 1) / parts
+        let failure = Mutex<(any Error)?>(nil)
+        DispatchQueue.concurrentPerform(iterations: parts) { part in
+            do {
+                var reader = try AudioFileReader(path: path)
+                let start = part * perPart
+                if start > 0 { try reader.seek(toFrame: start) }
+                var frames = 0
+                try reader.forEachBlock(limit: parts == 1 ? .max : min(perPart, info.frameCount - start)) { _, count in frames += count }
+                if parts > 1, frames != min(perPart, info.frameCount - start) {
+                    throw AudioError(.truncated, path: path, message: "the audio ends before the length it announces")
+                }
+            } catch {
+                failure.withLock { if $0 == nil { $0 = error } }
+            }
+        }
+        if let error = failure.withLock({ $0 }) { throw error }
     }
 }

@@ -42,7 +42,7 @@ public struct BundleImporter: Sendable {
         return try verified.map { file, bundle in
             let shared = bundle.manifest.loops.map(Self.sharedLoop)
             let takes = bundle.manifest.audio.compactMap { audio in
-                bundle.audioFiles[audio.sha256].map { SharedTake(sha256: audio.sha256, path: $0, sampleRate: audio.sampleRate, channelCount: audio.channels, frameCount: audio.frames) }
+                bundle.audioFiles[audio.sha256].map { SharedTake(sha256: audio.sha256, path: $0, byteCount: audio.bytes, sampleRate: audio.sampleRate, channelCount: audio.channels, frameCount: audio.frames) }
             }
             let outcomes = try library.importShared(shared, takes: takes, signerKey: bundle.manifest.authorKey, signerFingerprint: bundle.signerFingerprint,
                                                     localKey: localKey, options: options)

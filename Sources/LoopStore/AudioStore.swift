@@ -52,6 +52,25 @@ struct AudioStore: Sendable {
         }
     }
 
+    /// Moves a file already verified to have `sha256` (and already inside the library folder, so
+    /// a rename suffices) into its place; returns where it is. The file is synced first.
+    func adopt(verifiedFile path: String, sha256: String, byteCount: Int) throws -> StoredFile {
+        let relative = Self.folder + "/" + sha256.prefix(2) + "/" + sha256.dropFirst(2)
+        let destination = absolute(relative)
+        let manager = FileManager.default
+        if manager.fileExists(atPath: destination) {
+            try? manager.removeItem(atPath: path)
+            return StoredFile(sha256: sha256, path: relative, byteCount: byteCount)
+        }
+        let shard = (destination as NSString).deletingLastPathComponent
+        if !manager.fileExists(atPath: shard) {
+            try manager.createDirectory(atPath: shard, withIntermediateDirectories: true)
+            try DurableFile.syncDirectory(absolute(Self.folder))
+        }
+        try DurableFile.syncAndRename(path, to: destination)
+        return StoredFile(sha256: sha256, path: relative, byteCount: byteCount)
+    }
+
     /// The SHA-256 of a stored file, or nil when it is missing.
     func hash(of relativePath: String) throws -> String? {
         let path = absolute(relativePath)

@@ -45,14 +45,17 @@ public struct SharedLoop: Sendable, Equatable {
 /// A take a bundle brings: where it was extracted and what it is.
 public struct SharedTake: Sendable {
     public var sha256: String
+    /// The verified file; when it lies inside the library folder it is moved into the store.
     public var path: String
+    public var byteCount: Int
     public var sampleRate: Int
     public var channelCount: Int
     public var frameCount: Int
 
-    public init(sha256: String, path: String, sampleRate: Int, channelCount: Int, frameCount: Int) {
+    public init(sha256: String, path: String, byteCount: Int, sampleRate: Int, channelCount: Int, frameCount: Int) {
         self.sha256 = sha256
         self.path = path
+        self.byteCount = byteCount
         self.sampleRate = sampleRate
         self.channelCount = channelCount
         self.frameCount = frameCount
@@ -125,8 +128,11 @@ extension LoopLibrary {
         let needed = Set(writes.flatMap { $0.0.groups.flatMap { $0 }.compactMap { $0.clip?.sha256 } })
         var assets: [AudioAssetRecord] = []
         for hash in needed.sorted() {
-            let take = takesByHash[hash]!
-            let file = try audio.store(copyOf: take.path)
+            guard let take = takesByHash[hash] else { continue }
+            // A take verified inside the library (the importer's scratch folder) is moved, not copied.
+            let file = take.path.hasPrefix(root + "/" + AudioStore.incoming + "/")
+                ? try audio.adopt(verifiedFile: take.path, sha256: hash, byteCount: take.byteCount)
+                : try audio.store(copyOf: take.path)
             assets.append(AudioAssetRecord(sha256: file.sha256, path: file.path, format: "flac", sampleRate: take.sampleRate, channelCount: take.channelCount,
                                            frameCount: take.frameCount, byteCount: file.byteCount, createdAt: Date()))
         }

@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+
+struct ShareCommandTests {
+    @Test func exportInspectImportBetweenTwoLibraries() throws {
+        let author = try libraryWithFixtureLoop()
+        let fingerprint = try author.run(["identity"]).output.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(fingerprint.split(separator: ":").count == 8)
+        let bundle = NSTemporaryDirectory() + "loop-\(UUID().uuidString).loop"
+        let exported = try author.run(["export", "fixture", "-o", bundle])
+        #expect(exported.status == 0 && exported.output.isEmpty, "\(exported.error)")
+
+        let inspected = try #require(try LoopProcess.run(["inspect", bundle, "--json"]).output.data(using: .utf8))
+        let object = try #require(try JSONSerialization.jsonObject(with: inspected) as? [String: Any])
+        #expect(object["signer"] as? String == fingerprint && object["verified"] as? Bool == true && object["version"] as? Int == 1)
+
+        let learner = TestLibrary()
+        let dry = try learner.run(["import", bundle, "--dry-run"])
+        #expect(dry.output.hasPrefix("would add 'Fixture'"))
+        #expect(((try learner.json(["list"]) as? [Any]) ?? [1]).isEmpty)
+        let imported = try learner.run(["import", bundle])
+        #expect(imported.status == 0 && imported.output.contains("add 'Fixture'") && imported.output.contains(fingerprint))
+        #expect(try learner.run(["doctor"]).status == 0)
+        #expect(try learner.run(["study", "fixture", "--once", "--output", "null"]).status == 0, "an imported loop can be studied")
+    }
+
+    @Test func aTamperedBundleIsRefusedWithOneLine() throws {
+        let author = try libraryWithFixtureLoop()
+        let bundle = NSTemporaryDirectory() + "loop-\(UUID().uuidString).loop"
+        #expect(try author.run(["export", "fixture", "-o", bundle]).status == 0)
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: bundle))
+        bytes[bytes.count - 100] ^= 0xFF   // inside the zip's central directory
+        try bytes.write(to: URL(fileURLWithPath: bundle))
+        let learner = TestLibrary()
+        let result = try learner.run(["import", bundle])
+        #expect(result.status != 0)
+        #expect(result.error.hasPrefix("error: \(bundle):") && result.error.split(separator: "\n").count == 1, "\(result.error)")
+    }
+
+    @Test func publishWritesTheNewestRevisionIntoAFolderThatImports() throws {
+        let author = try libraryWithFixtureLoop()
+        let shared = NSTemporaryDirectory() + "loop-shared-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true)
+        #expect(try author.run(["publish", "fixture", "--to", shared]).status == 0)
+        #expect(try author.run(["edit", "fixture", "--tag", "v2"]).status == 0)
+        #expect(try author.run(["publish", "fixture", "--to", shared]).status == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: shared).filter { $0.hasSuffix(".loop") }.count == 1)
+        let learner = TestLibrary()
+        #expect(try learner.run(["import", shared]).status == 0)
+        let loops = try #require(try learner.json(["list"]) as? [[String: Any]])
+        #expect(loops.first?["tags"] as? [String] == ["v2"])
+        let republished = try learner.run(["publish", "fixture", "--to", shared])
+        #expect(republished.status != 0 && republished.error.contains("only its author can publish"))
+    }
+
+    @Test func theIdentityBacksUpAndRestores() throws {
+        let first = TestLibrary(), second = TestLibrary()
+        let fingerprint = try first.run(["identity"]).output
+        let backup = NSTemporaryDirectory() + "loop-key-\(UUID().uuidString)"
+        #expect(try first.run(["identity", "--export", backup]).status == 0)
+        #expect((try FileManager.default.attributesOfItem(atPath: backup)[.posixPermissions] as? Int) == 0o600)
+        #expect(try second.run(["identity", "--import", backup]).status == 0)
+        #expect(try second.run(["identity"]).output == fingerprint)
+    }
+}
