@@ -36,6 +36,9 @@ let package = Package(
         // No I/O: tests run it on a virtual clock.
         .target(name: "LoopStudy"),
 
+        // Recording: a take captured live, phrases detected as they are read.
+        .target(name: "LoopRecording", dependencies: ["LoopAudio", "LoopAuthoring"]),
+
         // Playback of a study session: clips rendered to ALSA, a WAV file or nowhere.
         .target(name: "LoopPlayback", dependencies: ["LoopStudy", "LoopAudio"]),
 
@@ -74,6 +77,7 @@ let package = Package(
                 "LoopStudy",
                 "LoopPlayback",
                 "LoopShare",
+                "LoopRecording",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -83,6 +87,7 @@ let package = Package(
         .testTarget(name: "LoopAuthoringTests", dependencies: ["LoopAuthoring", "LoopAudio"]),
         .testTarget(name: "LoopStoreTests", dependencies: ["LoopStore", "LoopAuthoring", "LoopAudio", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "LoopStudyTests", dependencies: ["LoopStudy"]),
+        .testTarget(name: "LoopRecordingTests", dependencies: ["LoopRecording", "LoopAudio"]),
         .testTarget(name: "LoopPlaybackTests", dependencies: ["LoopPlayback", "LoopStudy", "LoopAudio"]),
         .testTarget(name: "LoopShareTests", dependencies: ["LoopShare", "LoopStore", "LoopAuthoring", .product(name: "ZIPFoundation", package: "ZIPFoundation"), .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "LoopCLITests", dependencies: ["LoopCLI", "LoopAudio"]),

@@ -130,6 +130,9 @@ struct SpeechBandMeter {
     private var levels: [Float] = []
     private(set) var framesConsumed = 0
 
+    /// The levels of the hops completed so far.
+    var completedLevels: [Float] { levels }
+
     init(sampleRate: Int, hopFrames: Int) {
         self.hopFrames = hopFrames
         highPass = Biquad.highPass(cutoff: 150, sampleRate: Double(sampleRate))
@@ -215,5 +218,26 @@ struct Biquad {
         z1 = b1 * x - a1 * y + z2
         z2 = b2 * x - a2 * y
         return y
+    }
+}
+
+/// The speech-band level of audio arriving in blocks: one dB value per 10 ms hop, as soon as
+/// each hop is complete (the live form of ``EnergyEnvelope``).
+public struct StreamingEnvelope: Sendable {
+    private var meter: SpeechBandMeter
+    private var delivered = 0
+    public let hopFrames: Int
+
+    public init(sampleRate: Int) {
+        hopFrames = EnergyEnvelope.hopFrames(sampleRate: sampleRate)
+        meter = SpeechBandMeter(sampleRate: sampleRate, hopFrames: hopFrames)
+    }
+
+    /// Takes mono samples; returns the levels of the hops they completed.
+    public mutating func consume(_ mono: UnsafeBufferPointer<Float>) -> [Float] {
+        meter.consume(mono)
+        let levels = meter.completedLevels
+        defer { delivered = levels.count }
+        return Array(levels[delivered...])
     }
 }

@@ -33,6 +33,41 @@ enum ALSA {
         return (PCM(raw: raw), Negotiated(bufferFrames: Int(buffer), periodFrames: Int(max(period, 1))))
     }
 
+    /// Opens `device` for capture of interleaved float32 at `sampleRate` and `channelCount`.
+    static func openCapture(device: String, sampleRate: Int, channelCount: Int, latency: Duration) throws(AudioError) -> (PCM, Negotiated) {
+        loop_alsa_silence_errors()
+        var handle: OpaquePointer?
+        let opened = snd_pcm_open(&handle, device, SND_PCM_STREAM_CAPTURE, 0)
+        guard opened >= 0, let raw = handle else {
+            throw AudioError(.fileNotFound, path: nil, message: "no capture device '\(device)' (\(explain(opened))); choose one with --device NAME (see `arecord -L`), or read a recording with --input FILE")
+        }
+        let microseconds = UInt32(latency / .microseconds(1))
+        let configured = snd_pcm_set_params(raw, SND_PCM_FORMAT_FLOAT_LE, SND_PCM_ACCESS_RW_INTERLEAVED,
+                                            UInt32(channelCount), UInt32(sampleRate), 1, microseconds)
+        guard configured >= 0 else {
+            snd_pcm_close(raw)
+            throw AudioError(.invalidArgument, path: nil, message: "the capture device '\(device)' refuses \(channelCount) channels at \(sampleRate) Hz (\(explain(configured)))")
+        }
+        var buffer: snd_pcm_uframes_t = 0, period: snd_pcm_uframes_t = 0
+        snd_pcm_get_params(raw, &buffer, &period)
+        return (PCM(raw: raw), Negotiated(bufferFrames: Int(buffer), periodFrames: Int(max(period, 1))))
+    }
+
+    /// Reads up to `frames` interleaved frames. An overrun (the reader fell behind and audio was
+    /// lost) is recovered from and reported through `overrun`.
+    static func read(_ pcm: PCM, into buffer: UnsafeMutablePointer<Float>, frames: Int, overrun: inout Bool) throws(AudioError) -> Int {
+        while true {
+            let count = snd_pcm_readi(pcm.raw, buffer, snd_pcm_uframes_t(frames))
+            if count >= 0 { return Int(count) }
+            let code = Int32(count)
+            if code == -EINTR || code == -EAGAIN { continue }
+            if code == -EPIPE { overrun = true }
+            if snd_pcm_recover(pcm.raw, code, 1) < 0 {
+                throw AudioError(.decodeFailed, path: nil, message: "the capture device stopped (\(explain(code)))")
+            }
+        }
+    }
+
     /// Writes interleaved frames, recovering from underruns; returns when all are queued.
     static func write(_ pcm: PCM, _ samples: UnsafeBufferPointer<Float>, channelCount: Int) throws(AudioError) {
         guard var pointer = samples.baseAddress else { return }

@@ -1,0 +1,124 @@
+import Foundation
+
+/// Finds phrases in a take while it is being read: hop levels in (dB, every 10 ms), phrase
+/// starts and ends out, as soon as a pause is long enough to end a phrase.
+///
+/// Thresholds come from the take so far, as the offline segmenter's do: a noise floor (a low
+/// percentile) and a speech level (the median of the loud part), kept in a histogram so each
+/// hop costs the same however long the take. Clicks shorter than ``minimumSpeech`` are not
+/// speech. A pure state machine: no clock, no audio.
+public struct LivePhraseTracker: Sendable {
+    public enum Event: Sendable, Equatable {
+        /// Speech began at this hop.
+        case started(hop: Int)
+        /// A phrase spoke from `start` to `end` (hops, end exclusive) and a pause has ended it.
+        case ended(start: Int, end: Int)
+    }
+
+    /// The pause that ends a phrase, in hops.
+    public var pauseHops: Int
+    /// The least speech that makes a phrase, in hops.
+    public var minimumSpeech: Int
+
+    private var histogram = [Int](repeating: 0, count: 256)   // half-dB bins from -120 dB
+    private var count = 0
+    private var hop = 0
+    private var state = State.silent
+    private enum State: Equatable {
+        case silent
+        case speaking(start: Int, lastLoud: Int)
+    }
+
+    /// A sound shorter than this (hops) is a click: it neither starts a phrase nor ends a pause...
+    public var clickHops: Int
+    /// ...when this much silence (hops) parts it from the last speech.
+    public var isolationHops = 10
+
+    private var loudRunStart: Int?
+    private var recent: [Float] = [0, 0, 0]
+
+    public init(pauseHops: Int = 28, minimumSpeech: Int = 15, clickHops: Int = 5) {
+        self.pauseHops = pauseHops
+        self.minimumSpeech = minimumSpeech
+        self.clickHops = clickHops
+    }
+
+    /// The level above which a hop is speech, from the take so far (nil until it has heard
+    /// enough to tell).
+    public var soundThreshold: Float? {
+        guard count >= 30 else { return nil }
+        let floor = percentile(0.05)
+        let loud = percentile(0.98)
+        guard loud > -75, loud - floor > 8 else { return nil }
+        let speech = max(floor, percentile(0.5, above: (floor + loud) / 2))
+        let base = max(floor, speech - 50)
+        return base + min(max(0.35 * (speech - base), 3), 18)
+    }
+
+    /// Feeds the next hop's level; returns what it completed. Levels are smoothed over the last
+    /// three hops (in power), as the offline segmenter smooths them.
+    public mutating func add(_ raw: Float) -> [Event] {
+        recent = [recent[1], recent[2], raw <= -120 ? 0 : Float.exp10(raw / 10)]
+        let power = recent.reduce(0, +) / 3
+        let level: Float = power > 1e-12 ? 10 * log10(power) : -120
+        let bin = min(255, max(0, Int(((level + 120) * 2).rounded())))
+        histogram[bin] += 1
+        count += 1
+        defer { hop += 1 }
+        guard let threshold = soundThreshold else { return [] }
+        // A loud hop counts once its run has lasted longer than a click.
+        var sustained: Int? = nil
+        if level >= threshold {
+            let runStart = loudRunStart ?? hop
+            loudRunStart = runStart
+            if hop - runStart + 1 >= clickHops { sustained = runStart }
+        } else {
+            loudRunStart = nil
+        }
+        switch state {
+        case .silent:
+            if let runStart = sustained { state = .speaking(start: runStart, lastLoud: hop); return [.started(hop: runStart)] }
+        case .speaking(let start, let lastLoud):
+            // Close to the last speech any sound continues the phrase; after a gap it must last
+            // longer than a click (a click in a pause leaves the pause whole).
+            if sustained != nil || (level >= threshold && hop - lastLoud <= isolationHops) {
+                state = .speaking(start: start, lastLoud: hop)
+            } else if hop - lastLoud >= pauseHops {
+                state = .silent
+                // Too little speech: a click or a breath, not a phrase.
+                if lastLoud + 1 - start >= minimumSpeech { return [.ended(start: start, end: lastLoud + 1)] }
+            }
+        }
+        return []
+    }
+
+    /// Forgets a phrase under way (the author re-reads it): the next speech starts afresh.
+    public mutating func reset() { state = .silent }
+
+    /// At the end of the take: the phrase still under way, if it had enough speech.
+    public mutating func finish() -> Event? {
+        guard case .speaking(let start, let lastLoud) = state else { return nil }
+        state = .silent
+        return lastLoud + 1 - start >= minimumSpeech ? .ended(start: start, end: lastLoud + 1) : nil
+    }
+
+    /// Whether speech is under way.
+    public var isSpeaking: Bool { if case .speaking = state { true } else { false } }
+
+    private func percentile(_ p: Double, above minimum: Float = -121) -> Float {
+        let firstBin = max(0, Int(((minimum + 120) * 2).rounded(.up)))
+        let total = histogram[firstBin...].reduce(0, +)
+        guard total > 0 else { return minimum }
+        let target = Int(Double(total - 1) * p)
+        var seen = 0
+        for bin in firstBin..<histogram.count {
+            seen += histogram[bin]
+            if seen > target { return Float(bin) / 2 - 120 }
+        }
+        return 0
+    }
+}
+
+private extension Float {
+    static func exp10(_ x: Float) -> Float { Foundation.pow(10, x) }
+}
