@@ -89,7 +89,10 @@ struct PauseAnalysis {
 
         let sorted = smoothed.sorted()
         let rawFloor = Self.percentile(sorted, 0.05)
-        let loud = Self.percentile(sorted, 0.98)
+        // The loud end among the hops above the floor, so a take that is mostly silence (a
+        // recording left running) still finds its speech.
+        let aboveFloor = Array(sorted.drop(while: { $0 <= rawFloor + 6 }))
+        let loud = aboveFloor.count >= 10 ? Self.percentile(aboveFloor, 0.98) : Self.percentile(sorted, 0.98)
         guard loud > -75, loud - rawFloor > 8 else {
             throw SegmentationError(.silentTake, message: "no speech found: the take is silent or holds only steady noise (loudest part \(Int(loud.rounded())) dBFS, \(Int((loud - rawFloor).rounded())) dB above its floor)")
         }

@@ -14,7 +14,7 @@ public struct LoopCommand: AsyncParsableCommand {
             SplitCommand.self, SegmentCommand.self, CutCommand.self,
             NewCommand.self, ListCommand.self, ShowCommand.self, SearchCommand.self, EditCommand.self,
             AdjustCommand.self, AttachCommand.self, RemoveCommand.self, GarbageCommand.self, DoctorCommand.self,
-            StudyCommand.self, PlayCommand.self, StatsCommand.self,
+            RecordCommand.self, StudyCommand.self, PlayCommand.self, StatsCommand.self,
             IdentityCommand.self, ExportCommand.self, ImportCommand.self, InspectCommand.self, PublishCommand.self,
             BenchmarkCommand.self,
         ]

@@ -1,0 +1,125 @@
+import ArgumentParser
+import Foundation
+import LoopAudio
+import LoopRecording
+import LoopStore
+
+struct RecordCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "record",
+        abstract: "Record a loop's text in one take; phrases are cut as you read.",
+        discussion: """
+            Shows the group's text with the phrase to read next highlighted, an input level meter \
+            and how many phrases are done. Read with a pause after each phrase: the highlight \
+            moves on. Keys: r read the current phrase again, b back one phrase, space pause or \
+            resume, enter finish and save, q quit without saving (asks). When you finish, the take \
+            is cut with the text (as `loop segment --text` does) and saved in one step; phrases \
+            that already have audio are replaced only if you recorded them now.
+
+            The take is written to disk as it is captured: after Ctrl-C or a crash, \
+            `loop record LOOP --recover` saves what was recorded. --input FILE replays a \
+            recording through the same pipeline (at real speed, or --fast); without a terminal \
+            it runs to the end of the file and saves, with no keys needed.
+            """
+    )
+
+    @Argument(help: "The loop: a start of its id, or its title.")
+    var loop: String
+
+    @Option(help: "Record only this group (1-based).")
+    var group: Int?
+
+    @Option(help: "The ALSA capture device (see `arecord -L`).")
+    var device: String = "default"
+
+    @Option(help: "Replay this recording instead of capturing.")
+    var input: String?
+
+    @Flag(help: "With --input: as fast as it decodes, not at real speed.")
+    var fast = false
+
+    @Option(help: "Capture sample rate.")
+    var rate: Int = 48_000
+
+    @Flag(help: "Save an interrupted recording of this loop instead of recording.")
+    var recover = false
+
+    @OptionGroup var libraryOptions: LibraryOptions
+
+    func validate() throws {
+        if fast && input == nil { throw ValidationError("--fast goes with --input") }
+    }
+
+    func run() async throws {
+        try await runReportingErrors {
+            let library = try libraryOptions.open()
+            let id = try library.resolve(loop)
+            let detail = try library.loop(id: id)
+            let interrupted = RecordingDraft.interrupted(library: library.root).filter { $0.draft.loopId == id }
+            if recover {
+                guard let last = interrupted.last else { throw CLIError("no interrupted recording of '\(detail.summary.title)' to recover") }
+                let raw = String(last.path.dropLast(5)) + ".raw"
+                try await save(library: library, loopId: id, raw: raw, draft: last.draft, phrasesRead: nil, draftPath: last.path)
+                return
+            }
+            for found in interrupted {
+                StandardError.write(String(format: "note: an interrupted recording of this loop (%.1f s) is kept; `loop record %@ --recover` saves it\n", found.seconds, String(id.prefix(8))))
+            }
+            if let group, !(1...max(detail.groups.count, 1)).contains(group) {
+                throw CLIError("the loop has \(detail.groups.count) groups, not \(group)")
+            }
+            let phrases = detail.phrases.filter { group == nil || $0.group == group }
+            let source: any RecordingSource = try input.map { try FileSource(path: $0, realTime: !fast) }
+                ?? CaptureSource(device: device, sampleRate: rate, channelCount: 1)
+            let draft = RecordingDraft(loopId: id, phraseIds: phrases.map(\.id), phraseTexts: phrases.map(\.text), language: detail.summary.language,
+                                       sampleRate: source.sampleRate, channelCount: source.channelCount)
+            let recorder = try TakeRecorder(source: source, draft: draft, library: library.root)
+            let interactive = isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
+            let stop = interactive
+                ? try await RecordingView.run(recorder: recorder, title: detail.summary.title, phrases: phrases)
+                : try await Self.runPlain(recorder)
+            switch stop {
+            case .finish: break
+            case .quit:
+                recorder.delete()
+                return
+            case .interrupt:
+                StandardError.write(String(format: "interrupted: the take (%.1f s) is kept; `loop record %@ --recover` saves it\n", recorder.status.seconds, String(id.prefix(8))))
+                return
+            }
+            let status = recorder.status
+            if status.overruns > 0 {
+                StandardError.write("warning: the input overran \(status.overruns) time\(status.overruns == 1 ? "" : "s"): this machine fell behind and some audio was lost; listen to the cuts\n")
+            }
+            try await save(library: library, loopId: id, raw: recorder.rawPath, draft: recorder.draft, phrasesRead: recorder.phrasesRead, draftPath: recorder.draftPath)
+        }
+    }
+
+    /// No terminal: run to the end of the input (or Ctrl-C), no keys.
+    static func runPlain(_ recorder: TakeRecorder) async throws -> TakeRecorder.Stop {
+        let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+        signal(SIGINT, SIG_IGN)
+        interrupt.setEventHandler { recorder.interrupt() }
+        interrupt.resume()
+        defer { interrupt.cancel(); signal(SIGINT, SIG_DFL) }
+        return try await BlockingWork.run { try recorder.run { _ in } }
+    }
+
+    private func save(library: LoopLibrary, loopId: String, raw: String, draft: RecordingDraft, phrasesRead: Int?, draftPath: String) async throws {
+        let progress = ProgressBar("saving")
+        let folder = library.root + "/recordings"
+        let result = try await BlockingWork.run { try RecordingFinisher().finish(rawPath: raw, draft: draft, phrasesRead: phrasesRead, into: folder) }
+        guard let result else {
+            progress.finish()
+            StandardError.write("nothing was recorded; the loop is unchanged\n")
+            try? FileManager.default.removeItem(atPath: raw)
+            try? FileManager.default.removeItem(atPath: draftPath)
+            return
+        }
+        _ = try await BlockingWork.run {
+            try library.attach(loop: loopId, phraseIds: result.phraseIds, take: CutTake(path: result.takePath, ranges: result.ranges), progress: progress.callback)
+        }
+        progress.finish()
+        for path in [raw, draftPath, result.takePath] { try? FileManager.default.removeItem(atPath: path) }
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import LoopRecording
+import LoopStore
+import Synchronization
+
+/// The full-screen recording view: the text with the phrase to read next highlighted, a level
+/// meter with a clipping warning, and the keys. The terminal is put back however it ends.
+enum RecordingView {
+    static func run(recorder: TakeRecorder, title: String, phrases: [StoredPhrase]) async throws -> TakeRecorder.Stop {
+        let terminal = try RawTerminal()
+        defer { terminal.restore() }
+        let changed = Atomic<Bool>(true)
+        let outcome = Mutex<Result<TakeRecorder.Stop, any Error>?>(nil)
+        let worker = Thread {
+            let result = Result { try recorder.run { _ in changed.store(true, ordering: .relaxed) } }
+            outcome.withLock { $0 = result }
+        }
+        worker.start()
+        var confirmingQuit = false
+        var lastSize = (rows: 0, columns: 0)
+        let style = Terminal.standardOutput()
+        while outcome.withLock({ $0 == nil }) {
+            if let key = terminal.readKey(timeout: 30) {
+                if confirmingQuit {
+                    if key == .character("y") || key == .character("Y") { recorder.quit() }
+                    confirmingQuit = false
+                } else {
+                    switch key {
+                    case .character("r"): recorder.rerecord()
+                    case .character("b"): recorder.back()
+                    case .character(" "): recorder.togglePause()
+                    case .character("\r"), .character("\n"): recorder.finish()
+                    case .character("q"): confirmingQuit = true
+                    case .interrupt: recorder.interrupt()
+                    default: break
+                    }
+                }
+                changed.store(true, ordering: .relaxed)
+            }
+            let size = terminal.size
+            if changed.exchange(false, ordering: .relaxed) || size != lastSize {
+                lastSize = size
+                RawTerminal.write(frame(recorder.status, title: title, phrases: phrases, confirmingQuit: confirmingQuit, terminal: style, columns: size.columns))
+            }
+        }
+        terminal.restore()
+        return try outcome.withLock { $0! }.get()
+    }
+
+    static func frame(_ status: RecordingStatus, title: String, phrases: [StoredPhrase], confirmingQuit: Bool, terminal: Terminal, columns: Int) -> String {
+        var lines: [String] = []
+        let state = status.paused ? "paused" : (status.speaking ? "hearing you" : "recording")
+        lines.append(terminal.paint(title, .bold) + String(format: "  %@ · %d of %d phrases done · %d:%04.1f", state, min(status.phrase, status.phraseCount), status.phraseCount,
+                                                          Int(status.seconds) / 60, status.seconds.truncatingRemainder(dividingBy: 60)))
+        let width = max(10, min(40, columns - 30))
+        let share = Double(max(0, min(1, (status.level + 60) / 60)))
+        let bar = String(repeating: "█", count: Int(share * Double(width))) + String(repeating: "░", count: width - Int(share * Double(width)))
+        var meter = "level " + terminal.paint(bar, status.clipping ? .red : .green) + String(format: " %4.0f dB", status.level)
+        if status.clipping { meter += "  " + terminal.paint("CLIPPING: move back from the microphone or lower the input", .red) }
+        lines.append(meter)
+        if status.overruns > 0 { lines.append(terminal.paint("the input overran \(status.overruns)×: audio was lost", .yellow)) }
+        lines.append("")
+        var group = 0
+        for (index, phrase) in phrases.enumerated() {
+            if phrase.group != group {
+                group = phrase.group
+                lines.append(terminal.paint("Group \(group)", .cyan))
+            }
+            let marker = index < status.phrase ? "✓ " : (index == status.phrase ? "▶ " : "  ")
+            lines.append(marker + (index == status.phrase ? terminal.paint(phrase.text, .bold) : phrase.text))
+        }
+        lines.append("")
+        if confirmingQuit {
+            lines.append(terminal.paint("Quit without saving this take? y to quit, any other key to go on", .yellow))
+        } else if status.phrase >= status.phraseCount {
+            lines.append(terminal.paint("All phrases read: enter saves, b goes back one", .green))
+        } else {
+            lines.append(terminal.paint("r read it again · b back one · space pause · enter finish and save · q quit", .dim))
+        }
+        return "\u{1B}[H" + lines.map { $0 + "\u{1B}[K" }.joined(separator: "\r\n") + "\u{1B}[J"
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import LoopAudio
+
+/// Where recorded audio comes from: a microphone, or a file replayed as if it were one.
+public protocol RecordingSource: AnyObject {
+    var sampleRate: Int { get }
+    var channelCount: Int { get }
+    /// Times audio was lost because the reader fell behind.
+    var overruns: Int { get }
+    /// The next interleaved frames; 0 at the end of the input.
+    func read(into buffer: UnsafeMutableBufferPointer<Float>) throws -> Int
+}
+
+/// A sound card's input, through ALSA.
+public final class CaptureSource: RecordingSource {
+    public let capture: AudioCapture
+    public var sampleRate: Int { capture.sampleRate }
+    public var channelCount: Int { capture.channelCount }
+    public var overruns: Int { capture.overruns }
+
+    public init(device: String, sampleRate: Int = 48_000, channelCount: Int = 1) throws {
+        capture = try AudioCapture(name: device, sampleRate: sampleRate, channelCount: channelCount)
+    }
+
+    public func read(into buffer: UnsafeMutableBufferPointer<Float>) throws -> Int { try capture.read(into: buffer) }
+}
+
+/// A recording replayed through the live pipeline, at real speed (as a microphone would
+/// deliver it) or as fast as it decodes.
+public final class FileSource: RecordingSource {
+    public let sampleRate: Int
+    public let channelCount: Int
+    public let overruns = 0
+    private var reader: AudioFileReader
+    private let realTime: Bool
+    private let started = ContinuousClock.now
+    private var delivered = 0
+
+    public init(path: String, realTime: Bool) throws {
+        let reader = try AudioFileReader(path: path)
+        sampleRate = reader.info.sampleRate
+        channelCount = reader.info.channelCount
+        self.reader = reader
+        self.realTime = realTime
+    }
+
+    public func read(into buffer: UnsafeMutableBufferPointer<Float>) throws -> Int {
+        // Ten milliseconds at a time, as a capture period would be.
+        let frames = min(buffer.count / channelCount, max(1, sampleRate / 100))
+        let count = try reader.read(into: UnsafeMutableBufferPointer(rebasing: buffer[0..<(frames * channelCount)]))
+        delivered += count
+        if realTime {
+            let due = Duration.microseconds(Int64(delivered) * 1_000_000 / Int64(sampleRate))
+            let ahead = due - (ContinuousClock.now - started)
+            if ahead > .zero { Thread.sleep(forTimeInterval: ahead / .seconds(1)) }
+        }
+        return count
+    }
+}

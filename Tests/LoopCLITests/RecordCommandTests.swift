@@ -1,0 +1,80 @@
+import Foundation
+import LoopAudio
+import Testing
+
+/// A three-group text of the fixture's five phrases.
+func threeGroupText() throws -> String {
+    let path = NSTemporaryDirectory() + "loop-three-\(UUID().uuidString).txt"
+    try "# title: Three\n# language: fr\n\nBonjour, madame.\nUn café, s'il vous plaît.\n\nMerci.\n\nOù est la gare, s'il vous plaît ?\nÀ droite, puis tout droit.\n"
+        .write(toFile: path, atomically: true, encoding: .utf8)
+    return path
+}
+
+let truthSeconds: [(Double, Double)] = [(0.4, 1.6305), (2.2305, 3.7103), (4.0303, 4.4941), (5.5941, 7.2487), (7.7487, 9.1767)]
+
+/// Every phrase's clip holds its speech and its cuts lie in the pauses around it.
+func expectRecordedClips(_ library: TestLibrary, title: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    let shown = try #require(try library.json(["show", title]) as? [String: Any], sourceLocation: sourceLocation)
+    let phrases = try #require((shown["groups"] as? [[String: Any]])?.flatMap { ($0["phrases"] as? [[String: Any]]) ?? [] }, sourceLocation: sourceLocation)
+    #expect(phrases.count == 5, sourceLocation: sourceLocation)
+    for (index, phrase) in phrases.enumerated() {
+        let start = try #require(phrase["start"] as? Double, sourceLocation: sourceLocation), end = try #require(phrase["end"] as? Double, sourceLocation: sourceLocation)
+        let (trueStart, trueEnd) = truthSeconds[index]
+        #expect(start <= trueStart + 0.03 && end >= trueEnd - 0.03, "phrase \(index + 1) clipped: \(start)-\(end)", sourceLocation: sourceLocation)
+        let previousEnd = index > 0 ? truthSeconds[index - 1].1 : 0
+        let nextStart = index + 1 < truthSeconds.count ? truthSeconds[index + 1].0 : 99
+        #expect(start >= previousEnd && end <= nextStart, "phrase \(index + 1) reaches into its neighbour: \(start)-\(end)", sourceLocation: sourceLocation)
+    }
+}
+
+struct RecordCommandTests {
+    @Test func capturingThroughALSAFindsEveryPhraseOfAThreeGroupText() throws {
+        let library = TestLibrary()
+        #expect(try library.run(["new", "--text", try threeGroupText()]).status == 0)
+        // The microphone: ALSA's file plugin reads the take (float32) and then silence.
+        var samples: [Float] = []
+        var reader = try AudioFileReader(path: LoopProcess.fixtures + "/clean.flac")
+        try reader.forEachBlock { block, _ in samples.append(contentsOf: block) }
+        let raw = NSTemporaryDirectory() + "loop-mic-\(UUID().uuidString).raw"
+        try samples.withUnsafeBufferPointer { try Data(buffer: $0).write(to: URL(fileURLWithPath: raw)) }
+        let config = LoopProcess.packageRoot.appendingPathComponent("Resources/alsa/file-input.conf").path
+        let recording = try LoopProcess.start(["record", "three", "--rate", "16000"],
+                                              environment: ["LOOP_LIBRARY": library.path, "ALSA_CONFIG_PATH": "/usr/share/alsa/alsa.conf:" + config, "LOOP_ALSA_INPUT": raw])
+        // Capture from the file plugin runs faster than real time; stop once the take is in.
+        Thread.sleep(forTimeInterval: 2)
+        kill(recording.process.processIdentifier, SIGINT)
+        let result = recording.finish()
+        #expect(result.status == 0 && result.error.contains("--recover"), "\(result.error)")
+        // Ctrl-C keeps what was recorded, for --recover.
+        let recovered = try library.run(["record", "three", "--recover"])
+        #expect(recovered.status == 0, "\(recovered.error)")
+        try expectRecordedClips(library, title: "three")
+        #expect(try library.run(["doctor"]).status == 0)
+    }
+
+    @Test func aRecordingReplayedFromAFileIsSavedWithoutKeys() throws {
+        let library = TestLibrary()
+        #expect(try library.run(["new", "--text", try threeGroupText()]).status == 0)
+        let result = try library.run(["record", "three", "--input", "noisy-snr10.flac", "--fast"])
+        #expect(result.status == 0 && result.output.isEmpty, "\(result.error)")
+        try expectRecordedClips(library, title: "three")
+    }
+
+    @Test func onlyTheRecordedGroupsPhrasesChange() throws {
+        let library = TestLibrary()
+        #expect(try library.run(["new", "--text", "phrases.txt", "--audio", "clean.flac"]).status == 0)
+        let before = try #require(try library.json(["show", "fixture"]) as? [String: Any])
+        #expect(try library.run(["record", "fixture", "--group", "2", "--input", "rate-8k.flac", "--fast"]).status == 0)
+        let after = try #require(try library.json(["show", "fixture"]) as? [String: Any])
+        let firstBefore = (before["groups"] as? [[String: Any]])?[0]["phrases"] as? [[String: Any]]
+        let firstAfter = (after["groups"] as? [[String: Any]])?[0]["phrases"] as? [[String: Any]]
+        #expect(firstBefore?.map { $0["start"] as? Double } == firstAfter?.map { $0["start"] as? Double }, "group 1 keeps its audio")
+    }
+
+    @Test func noCaptureDeviceNamesTheWayOut() throws {
+        let library = TestLibrary()
+        #expect(try library.run(["new", "--text", "phrases.txt"]).status == 0)
+        let result = try library.run(["record", "fixture", "--device", "hw:42"])
+        #expect(result.status != 0 && result.error.hasPrefix("error: no capture device 'hw:42'") && result.error.contains("--input"))
+    }
+}
