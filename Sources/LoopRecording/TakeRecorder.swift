@@ -87,10 +87,13 @@ public final class TakeRecorder: Sendable {
 
     private let state: Mutex<State>
     private nonisolated(unsafe) let source: any RecordingSource
+    /// One short take per phrase: capture pauses after each phrase until ``togglePause()``.
+    public let perPhrase: Bool
     public let rawPath: String
     public let draftPath: String
 
-    public init(source: any RecordingSource, draft: RecordingDraft, library root: String) throws {
+    public init(source: any RecordingSource, draft: RecordingDraft, library root: String, perPhrase: Bool = false) throws {
+        self.perPhrase = perPhrase
         let folder = RecordingDraft.folder(library: root)
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let name = folder + "/" + UUID().uuidString.lowercased()
@@ -163,6 +166,7 @@ public final class TakeRecorder: Sendable {
                             state.attemptStart = nil
                             state.highlightDelays.append(ContinuousClock.now - arrived)
                             _ = offset + firstHop
+                            if perPhrase { state.paused = true }
                         }
                     }
                 }

@@ -7,7 +7,7 @@ struct BenchmarkCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "benchmark",
         abstract: "Measure the tool's speed and memory (prints figures; not a test).",
-        subcommands: [SegmentBenchmark.self, LibraryBenchmark.self, StudyBenchmark.self, ShareBenchmark.self, DecodeBenchmark.self]
+        subcommands: [SegmentBenchmark.self, LibraryBenchmark.self, StudyBenchmark.self, RecordBenchmark.self, ShareBenchmark.self, DecodeBenchmark.self]
     )
 }
 

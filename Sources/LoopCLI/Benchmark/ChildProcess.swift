@@ -6,6 +6,8 @@ struct ChildProcessReport {
     var seconds: Double
     /// Peak resident memory (bytes), from `wait4`'s resource usage.
     var peakMemory: Int
+    /// CPU time used, user and system.
+    var cpuSeconds: Double = 0
 }
 
 /// Runs a program with its output discarded and measures it. The benchmark's only use of
@@ -29,7 +31,8 @@ enum ChildProcess {
             if errno != EINTR { throw CLIError("cannot wait for \(executable): \(String(cString: strerror(errno)))") }
         }
         let exitStatus = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-        return ChildProcessReport(status: exitStatus, seconds: Date().timeIntervalSince(started), peakMemory: Int(usage.ru_maxrss) * 1024)
+        let cpu = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+        return ChildProcessReport(status: exitStatus, seconds: Date().timeIntervalSince(started), peakMemory: Int(usage.ru_maxrss) * 1024, cpuSeconds: cpu)
     }
 
     /// Whether `name` is a program on the PATH.

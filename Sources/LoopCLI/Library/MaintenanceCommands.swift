@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LoopRecording
 import LoopStore
 
 struct RemoveCommand: AsyncParsableCommand {
@@ -95,6 +96,9 @@ struct DoctorCommand: AsyncParsableCommand {
                 }
                 if report.isHealthy {
                     print("ok: \(report.loopCount) loops, \(report.phraseCount) phrases, \(report.audioFileCount) audio files verified")
+                }
+                for found in RecordingDraft.interrupted(library: library.root) {
+                    print(String(format: "an interrupted recording (%.1f s) is kept: `loop record %@ --recover` saves it", found.seconds, String(found.draft.loopId.prefix(8))))
                 }
             }
             if !report.isHealthy { throw ExitCode.failure }

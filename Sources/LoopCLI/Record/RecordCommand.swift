@@ -41,6 +41,9 @@ struct RecordCommand: AsyncParsableCommand {
     @Option(help: "Capture sample rate.")
     var rate: Int = 48_000
 
+    @Flag(name: .customLong("per-phrase"), help: "One short take per phrase: recording pauses after each phrase until you press space.")
+    var perPhrase = false
+
     @Flag(help: "Save an interrupted recording of this loop instead of recording.")
     var recover = false
 
@@ -73,8 +76,9 @@ struct RecordCommand: AsyncParsableCommand {
                 ?? CaptureSource(device: device, sampleRate: rate, channelCount: 1)
             let draft = RecordingDraft(loopId: id, phraseIds: phrases.map(\.id), phraseTexts: phrases.map(\.text), language: detail.summary.language,
                                        sampleRate: source.sampleRate, channelCount: source.channelCount)
-            let recorder = try TakeRecorder(source: source, draft: draft, library: library.root)
             let interactive = isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
+            // Without a terminal no key can resume a per-phrase pause: read straight through.
+            let recorder = try TakeRecorder(source: source, draft: draft, library: library.root, perPhrase: perPhrase && interactive)
             let stop = interactive
                 ? try await RecordingView.run(recorder: recorder, title: detail.summary.title, phrases: phrases)
                 : try await Self.runPlain(recorder)

@@ -72,6 +72,8 @@ enum RecordingView {
         lines.append("")
         if confirmingQuit {
             lines.append(terminal.paint("Quit without saving this take? y to quit, any other key to go on", .yellow))
+        } else if status.paused && status.phrase < status.phraseCount {
+            lines.append(terminal.paint("Paused: space records the next phrase · enter finish and save", .yellow))
         } else if status.phrase >= status.phraseCount {
             lines.append(terminal.paint("All phrases read: enter saves, b goes back one", .green))
         } else {

@@ -1,0 +1,61 @@
+import ArgumentParser
+import Foundation
+import LoopAudio
+import LoopAuthoring
+import LoopRecording
+import LoopStore
+
+struct RecordBenchmark: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "record",
+        abstract: "CPU share of the live recording pipeline at 48 kHz stereo, and its highlight delay.",
+        discussion: """
+            Replays --minutes of the sample loop at 48 kHz stereo through `loop record --input \
+            --fast` and divides its CPU time by the audio's length: the share of one core the \
+            pipeline needs at real time. Then, in process, the time from the block that completes \
+            a phrase-ending pause to the highlight moving on. Goals: under 5% of one core, under \
+            400 ms after the pause threshold is reached.
+            """
+    )
+
+    @Option(help: "Length of the replayed take, in minutes.")
+    var minutes: Double = 2
+
+    func run() async throws {
+        try await runReportingErrors {
+            guard let sample = RepositoryFiles.locate("loops/au-cafe/take.flac"), let text = RepositoryFiles.locate("loops/au-cafe/text.txt") else {
+                throw CLIError("the bundled sample loop was not found; run from the repository")
+            }
+            let folder = NSTemporaryDirectory() + "loop-benchmark-" + UUID().uuidString
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let take = BenchmarkTake(label: "\(minutes) min, 48 kHz stereo", path: folder + "/take.flac", sampleRate: 48_000, channelCount: 2, minutes: minutes)
+            try await take.ensureGenerated(from: sample)
+            let copies = Int((minutes * 60 / 20.01).rounded(.down))
+            let body = try String(contentsOfFile: text, encoding: .utf8).split(separator: "\n").filter { !$0.hasPrefix("#") }.joined(separator: "\n")
+            let longText = (["# title: Benchmark", "# language: fr"] + Array(repeating: body.trimmingCharacters(in: .newlines), count: max(copies, 1))).joined(separator: "\n\n")
+            let library = try LoopLibrary(at: folder + "/library")
+            let loop = try library.createLoop(source: try LoopSource(parsing: longText))
+
+            let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+            let report = try ChildProcess.run(executable, ["record", String(loop.summary.id.prefix(8)), "--input", take.path, "--fast", "--library", folder + "/library"])
+            guard report.status == 0 else { throw CLIError("loop record failed (status \(report.status))") }
+            let share = report.cpuSeconds / (minutes * 60) * 100
+
+            // In process: the highlight delay after each phrase-ending pause.
+            let draft = RecordingDraft(loopId: loop.summary.id, phraseIds: loop.phrases.map(\.id), phraseTexts: loop.phrases.map(\.text),
+                                       language: "fr", sampleRate: 48_000, channelCount: 2)
+            let recorder = try TakeRecorder(source: try FileSource(path: take.path, realTime: false), draft: draft, library: library.root)
+            _ = try recorder.run { _ in }
+            recorder.delete()
+            let delays = recorder.highlightDelays.sorted()
+            print("live recording pipeline, \(take.label) (\(loop.summary.phraseCount) phrases)")
+            print(String(format: "  CPU: %.2f s for %.0f s of audio = %.2f%% of one core at real time (goal < 5%%: %@)", report.cpuSeconds, minutes * 60, share, share < 5 ? "met" : "missed"))
+            if let worst = delays.last {
+                let median = delays[delays.count / 2]
+                print(String(format: "  highlight after the pause threshold: median %.2f ms, slowest %.2f ms, plus up to one capture period (50 ms) (goal < 400 ms: %@)",
+                             median / .milliseconds(1), worst / .milliseconds(1), worst + .milliseconds(50) < .milliseconds(400) ? "met" : "missed"))
+            }
+        }
+    }
+}
