@@ -36,7 +36,11 @@ public struct LoopLibrary: Sendable {
         configuration.label = "loop library"
         do {
             database = try DatabasePool(path: path, configuration: configuration)
-            try migrator.migrate(database)
+            // Only a library that needs it is migrated: opening one that is up to date only
+            // reads, so readers never queue behind a writer.
+            if try !database.read({ db in try migrator.hasCompletedMigrations(db) }) {
+                try migrator.migrate(database)
+            }
         } catch let error as DatabaseError {
             throw LibraryError(.cannotOpen, "\(path): cannot open the library (\(error.message ?? "\(error)"))")
         }
@@ -48,6 +52,7 @@ public struct LoopLibrary: Sendable {
     private static func refuseNewerSchema(path: String, migrator: DatabaseMigrator) throws {
         var configuration = Configuration()
         configuration.readonly = true
+        configuration.busyMode = .timeout(30)
         do {
             let queue = try DatabaseQueue(path: path, configuration: configuration)
             let superseded = try queue.read { db in try migrator.hasBeenSuperseded(db) }
