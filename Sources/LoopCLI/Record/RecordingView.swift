@@ -60,12 +60,10 @@ enum RecordingView {
         lines.append(meter)
         if status.overruns > 0 { lines.append(terminal.paint("the input overran \(status.overruns)×: audio was lost", .yellow)) }
         lines.append("")
-        var group = 0
-        for (index, phrase) in phrases.enumerated() {
-            if phrase.group != group {
-                group = phrase.group
-                lines.append(terminal.paint("Group \(group)", .cyan))
-            }
+        // The group of the phrase expected next, whole, with that phrase highlighted.
+        let current = phrases.indices.contains(status.phrase) ? phrases[status.phrase].group : (phrases.last?.group ?? 1)
+        lines.append(terminal.paint("Group \(current)", .cyan))
+        for (index, phrase) in phrases.enumerated() where phrase.group == current {
             let marker = index < status.phrase ? "✓ " : (index == status.phrase ? "▶ " : "  ")
             lines.append(marker + (index == status.phrase ? terminal.paint(phrase.text, .bold) : phrase.text))
         }
