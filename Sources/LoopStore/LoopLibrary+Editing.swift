@@ -17,46 +17,12 @@ extension LoopLibrary {
     /// Replaces a loop's text. Every phrase whose text is unchanged (matched in order, as a diff
     /// would) keeps its row, audio and study history; the others are removed or added.
     public func replaceSource(ofLoop id: String, with source: LoopSource, text: String) throws -> EditOutcome {
-        let newPhrases = source.phrases
         var removed = 0
         var addedPositions: [Int] = []
         try database.write { db in
             guard var loop = try LoopRecord.fetchOne(db, key: id) else { throw LibraryError(.loopNotFound, "no loop with id \(id)") }
-            let old = try PhraseRecord.fetchAll(db, sql: "SELECT * FROM phrase WHERE loopId = ? ORDER BY position", arguments: [id])
-            let matches = Self.longestCommonSubsequence(old.map(\.text), newPhrases.map(\.text))
-            let keptOld = Set(matches.map(\.0))
-            let oldForNew = Dictionary(uniqueKeysWithValues: matches.map { ($0.1, $0.0) })
-
-            for (index, record) in old.enumerated() where !keptOld.contains(index) {
-                _ = try record.delete(db)
-                removed += 1
-            }
-            // Move what stays out of the way of the new positions, then rebuild the groups.
-            try db.execute(sql: "UPDATE phrase SET position = -1 - position WHERE loopId = ?", arguments: [id])
-            try db.execute(sql: "UPDATE phraseGroup SET position = -1 - position WHERE loopId = ?", arguments: [id])
-            let oldGroupIds = try Int64.fetchAll(db, sql: "SELECT id FROM phraseGroup WHERE loopId = ?", arguments: [id])
-            var position = 0
-            for (groupIndex, group) in source.groups.enumerated() {
-                var groupRecord = PhraseGroupRecord(id: nil, loopId: id, position: groupIndex)
-                try groupRecord.insert(db)
-                for phrase in group.phrases {
-                    if let oldIndex = oldForNew[position] {
-                        var record = old[oldIndex]
-                        record.groupId = groupRecord.id!
-                        record.position = position
-                        record.translation = phrase.translation
-                        try record.update(db)
-                    } else {
-                        var record = PhraseRecord(id: nil, loopId: id, groupId: groupRecord.id!, position: position, text: phrase.text,
-                                                  translation: phrase.translation, audioSha256: nil, startFrame: nil, endFrame: nil)
-                        try record.insert(db)
-                        addedPositions.append(position)
-                    }
-                    position += 1
-                }
-            }
-            for groupId in oldGroupIds { _ = try PhraseGroupRecord.deleteOne(db, key: groupId) }
-
+            let groups = source.groups.map { $0.phrases.map { RebuiltPhrase(text: $0.text, translation: $0.translation, clip: .keep) } }
+            (removed, addedPositions) = try Self.rebuildPhrases(ofLoop: id, as: groups, db)
             if let title = source.title { loop.title = title; loop.titleKey = matchingKey(title) }
             if let language = source.language { loop.language = language.lowercased() }
             if let translation = source.translationLanguage { loop.translationLanguage = translation.lowercased() }
@@ -154,6 +120,66 @@ extension LoopLibrary {
         loop.updatedAt = Date()
         loop.editedLocally = true
         try loop.update(db)
+    }
+
+    /// A phrase of a loop's new text, and what becomes of its clip.
+    struct RebuiltPhrase {
+        enum Clip {
+            /// A phrase whose text did not change keeps its clip; a new one has none.
+            case keep
+            /// The clip given (a shared loop's update).
+            case set((sha256: String, frames: Range<Int>)?)
+        }
+
+        var text: String
+        var translation: String?
+        var clip: Clip
+    }
+
+    /// Replaces a loop's groups and phrases with `groups`. Every phrase whose text is unchanged
+    /// (matched in order, as a diff would) keeps its row, and so its study history; the others
+    /// are removed or added. Returns how many were removed and the positions added.
+    static func rebuildPhrases(ofLoop id: String, as groups: [[RebuiltPhrase]], _ db: Database) throws -> (removed: Int, added: [Int]) {
+        let old = try PhraseRecord.fetchAll(db, sql: "SELECT * FROM phrase WHERE loopId = ? ORDER BY position", arguments: [id])
+        let matches = longestCommonSubsequence(old.map(\.text), groups.flatMap { $0 }.map(\.text))
+        let keptOld = Set(matches.map(\.0))
+        let oldForNew = Dictionary(uniqueKeysWithValues: matches.map { ($0.1, $0.0) })
+        var removed = 0, added: [Int] = []
+        for (index, record) in old.enumerated() where !keptOld.contains(index) {
+            _ = try record.delete(db)
+            removed += 1
+        }
+        // Move what stays out of the way of the new positions, then rebuild the groups.
+        try db.execute(sql: "UPDATE phrase SET position = -1 - position WHERE loopId = ?", arguments: [id])
+        try db.execute(sql: "UPDATE phraseGroup SET position = -1 - position WHERE loopId = ?", arguments: [id])
+        let oldGroups = try Int64.fetchAll(db, sql: "SELECT id FROM phraseGroup WHERE loopId = ?", arguments: [id])
+        var position = 0
+        for (groupIndex, group) in groups.enumerated() {
+            var groupRecord = PhraseGroupRecord(id: nil, loopId: id, position: groupIndex)
+            try groupRecord.insert(db)
+            guard let groupId = groupRecord.id else { throw LibraryError(.storageFailed, "the database gave the new group no id") }
+            for phrase in group {
+                var record = oldForNew[position].map { old[$0] }
+                    ?? PhraseRecord(id: nil, loopId: id, groupId: groupId, position: position, text: phrase.text, translation: nil, audioSha256: nil, startFrame: nil, endFrame: nil)
+                record.groupId = groupId
+                record.position = position
+                record.translation = phrase.translation
+                if case .set(let clip) = phrase.clip {
+                    record.audioSha256 = clip?.sha256
+                    record.startFrame = clip?.frames.lowerBound
+                    record.endFrame = clip?.frames.upperBound
+                }
+                if record.id == nil {
+                    try record.insert(db)
+                    added.append(position)
+                } else {
+                    try record.update(db)
+                }
+                position += 1
+            }
+        }
+        for groupId in oldGroups { _ = try PhraseGroupRecord.deleteOne(db, key: groupId) }
+        return (removed, added)
     }
 
     /// Index pairs (old, new) of the longest common subsequence of two lists of texts.

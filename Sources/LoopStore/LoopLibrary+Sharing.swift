@@ -173,33 +173,10 @@ extension LoopLibrary {
     /// study history) of phrases whose text did not change.
     static func updateShared(_ shared: SharedLoop, id: String, _ db: Database) throws {
         guard var loop = try LoopRecord.fetchOne(db, key: id) else { return }
-        let old = try PhraseRecord.fetchAll(db, sql: "SELECT * FROM phrase WHERE loopId = ? ORDER BY position", arguments: [id])
-        let newPhrases = shared.groups.flatMap { $0 }
-        let matches = longestCommonSubsequence(old.map(\.text), newPhrases.map(\.text))
-        let keptOld = Set(matches.map(\.0))
-        let oldForNew = Dictionary(uniqueKeysWithValues: matches.map { ($0.1, $0.0) })
-        for (index, record) in old.enumerated() where !keptOld.contains(index) { _ = try record.delete(db) }
-        try db.execute(sql: "UPDATE phrase SET position = -1 - position WHERE loopId = ?", arguments: [id])
-        try db.execute(sql: "UPDATE phraseGroup SET position = -1 - position WHERE loopId = ?", arguments: [id])
-        let oldGroups = try Int64.fetchAll(db, sql: "SELECT id FROM phraseGroup WHERE loopId = ?", arguments: [id])
-        var position = 0
-        for (groupIndex, group) in shared.groups.enumerated() {
-            var groupRecord = PhraseGroupRecord(id: nil, loopId: id, position: groupIndex)
-            try groupRecord.insert(db)
-            for phrase in group {
-                var record = oldForNew[position].map { old[$0] }
-                    ?? PhraseRecord(id: nil, loopId: id, groupId: groupRecord.id!, position: position, text: phrase.text, translation: nil, audioSha256: nil, startFrame: nil, endFrame: nil)
-                record.groupId = groupRecord.id!
-                record.position = position
-                record.translation = phrase.translation
-                record.audioSha256 = phrase.clip?.sha256
-                record.startFrame = phrase.clip?.frames.lowerBound
-                record.endFrame = phrase.clip?.frames.upperBound
-                if record.id == nil { try record.insert(db) } else { try record.update(db) }
-                position += 1
-            }
+        let groups = shared.groups.map { group in
+            group.map { RebuiltPhrase(text: $0.text, translation: $0.translation, clip: .set($0.clip.map { (sha256: $0.sha256, frames: $0.frames) })) }
         }
-        for groupId in oldGroups { _ = try PhraseGroupRecord.deleteOne(db, key: groupId) }
+        _ = try rebuildPhrases(ofLoop: id, as: groups, db)
         try db.execute(sql: "DELETE FROM loopTag WHERE loopId = ?", arguments: [id])
         try insertTags(shared.tags, loopId: id, db)
         loop.title = shared.title

@@ -15,38 +15,30 @@ enum ALSA {
     /// Opens `device` for playback of interleaved float32 at `sampleRate` and `channelCount`,
     /// letting ALSA convert to the device's own rate and format (its `plug` layer).
     static func openPlayback(device: String, sampleRate: Int, channelCount: Int, latency: Duration) throws(AudioError) -> (PCM, Negotiated) {
-        loop_alsa_silence_errors()
-        var handle: OpaquePointer?
-        let opened = snd_pcm_open(&handle, device, SND_PCM_STREAM_PLAYBACK, 0)
-        guard opened >= 0, let raw = handle else {
-            throw noDevice(device, code: opened)
-        }
-        let microseconds = UInt32(latency.components.seconds * 1_000_000 + latency.components.attoseconds / 1_000_000_000_000)
-        let configured = snd_pcm_set_params(raw, SND_PCM_FORMAT_FLOAT_LE, SND_PCM_ACCESS_RW_INTERLEAVED,
-                                            UInt32(channelCount), UInt32(sampleRate), 1, microseconds)
-        guard configured >= 0 else {
-            snd_pcm_close(raw)
-            throw AudioError(.invalidArgument, path: nil, message: "the sound device '\(device)' refuses \(channelCount) channels at \(sampleRate) Hz (\(explain(configured)))")
-        }
-        var buffer: snd_pcm_uframes_t = 0, period: snd_pcm_uframes_t = 0
-        snd_pcm_get_params(raw, &buffer, &period)
-        return (PCM(raw: raw), Negotiated(bufferFrames: Int(buffer), periodFrames: Int(max(period, 1))))
+        try open(device: device, stream: SND_PCM_STREAM_PLAYBACK, sampleRate: sampleRate, channelCount: channelCount, latency: latency,
+                 missing: "no sound device '\(device)' (%@); choose one with --device NAME (see `aplay -L`), or render to a file with --output FILE.wav (or --output null)")
     }
 
     /// Opens `device` for capture of interleaved float32 at `sampleRate` and `channelCount`.
     static func openCapture(device: String, sampleRate: Int, channelCount: Int, latency: Duration) throws(AudioError) -> (PCM, Negotiated) {
+        try open(device: device, stream: SND_PCM_STREAM_CAPTURE, sampleRate: sampleRate, channelCount: channelCount, latency: latency,
+                 missing: "no capture device '\(device)' (%@); choose one with --device NAME (see `arecord -L`), or read a recording with --input FILE")
+    }
+
+    /// `missing` is the message for a device that is not there; `%@` takes ALSA's reason.
+    private static func open(device: String, stream: snd_pcm_stream_t, sampleRate: Int, channelCount: Int, latency: Duration, missing: String) throws(AudioError) -> (PCM, Negotiated) {
         loop_alsa_silence_errors()
         var handle: OpaquePointer?
-        let opened = snd_pcm_open(&handle, device, SND_PCM_STREAM_CAPTURE, 0)
+        let opened = snd_pcm_open(&handle, device, stream, 0)
         guard opened >= 0, let raw = handle else {
-            throw AudioError(.fileNotFound, path: nil, message: "no capture device '\(device)' (\(explain(opened))); choose one with --device NAME (see `arecord -L`), or read a recording with --input FILE")
+            throw AudioError(.fileNotFound, path: nil, message: missing.replacingOccurrences(of: "%@", with: explain(opened)))
         }
         let microseconds = UInt32(latency / .microseconds(1))
         let configured = snd_pcm_set_params(raw, SND_PCM_FORMAT_FLOAT_LE, SND_PCM_ACCESS_RW_INTERLEAVED,
                                             UInt32(channelCount), UInt32(sampleRate), 1, microseconds)
         guard configured >= 0 else {
             snd_pcm_close(raw)
-            throw AudioError(.invalidArgument, path: nil, message: "the capture device '\(device)' refuses \(channelCount) channels at \(sampleRate) Hz (\(explain(configured)))")
+            throw AudioError(.invalidArgument, path: nil, message: "the sound device '\(device)' refuses \(channelCount) channels at \(sampleRate) Hz (\(explain(configured)))")
         }
         var buffer: snd_pcm_uframes_t = 0, period: snd_pcm_uframes_t = 0
         snd_pcm_get_params(raw, &buffer, &period)
@@ -115,7 +107,4 @@ enum ALSA {
         String(cString: snd_strerror(code))
     }
 
-    private static func noDevice(_ device: String, code: Int32) -> AudioError {
-        AudioError(.fileNotFound, path: nil, message: "no sound device '\(device)' (\(explain(code))); choose one with --device NAME (see `aplay -L`), or render to a file with --output FILE.wav (or --output null)")
-    }
 }
