@@ -7,7 +7,11 @@ public struct LoopCommand: AsyncParsableCommand {
         abstract: "Learn a language from short looping audio phrases.",
         discussion: """
             Author a loop from a text (a phrase per line, a blank line between groups) and one take \
-            of audio read with pauses: the take is cut at the pauses into one clip per phrase.
+            of audio read with pauses: the take is cut at the pauses into one clip per phrase. \
+            Keep loops in a library (`loop new`, `list`, `search`), record them live (`loop \
+            record`), study them in the terminal (`loop study`), and share them as signed bundles \
+            (`loop export`, `import`, `publish`). Data lives in $XDG_DATA_HOME/loop unless \
+            --library or $LOOP_LIBRARY says otherwise.
             """,
         version: "0.1.0",
         subcommands: [
