@@ -40,8 +40,15 @@ struct RecordCommandTests {
         let config = LoopProcess.packageRoot.appendingPathComponent("Resources/alsa/file-input.conf").path
         let recording = try LoopProcess.start(["record", "three", "--rate", "16000"],
                                               environment: ["LOOP_LIBRARY": library.path, "ALSA_CONFIG_PATH": "/usr/share/alsa/alsa.conf:" + config, "LOOP_ALSA_INPUT": raw])
-        // Capture from the file plugin runs faster than real time; stop once the take is in.
-        Thread.sleep(forTimeInterval: 2)
+        // Capture from the file plugin runs faster than real time: interrupt once the recording
+        // on disk holds the whole input (it is written as it is captured).
+        let recordings = library.path + "/recordings"
+        let deadline = Date().addingTimeInterval(30)
+        func captured() -> Int {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: recordings)) ?? []
+            return names.filter { $0.hasSuffix(".raw") }.compactMap { try? FileManager.default.attributesOfItem(atPath: recordings + "/" + $0)[.size] as? Int }.max() ?? 0
+        }
+        while captured() < samples.count * 4 + 64_000, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
         kill(recording.process.processIdentifier, SIGINT)
         let result = recording.finish()
         #expect(result.status == 0 && result.error.contains("--recover"), "\(result.error)")
