@@ -144,7 +144,7 @@ public struct BundleReader: Sendable {
         var hasher = SHA256()
         var written = 0
         // The SHA-256 checks these bytes: zip's own CRC32 would only read them twice.
-        _ = try archive.extract(entry, skipCRC32: true) { chunk in
+        _ = try archive.extract(entry, bufferSize: 1 << 20, skipCRC32: true) { chunk in
             written += chunk.count
             guard written <= limit else { throw ShareError(.tooLarge, "entry '\(entry.path)' expands beyond the \(limit) bytes the manifest declares") }
             hasher.update(data: chunk)
