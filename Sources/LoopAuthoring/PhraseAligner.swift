@@ -144,8 +144,10 @@ struct PhraseAligner {
             return Choice(pauses: chosen, confidences: rankConfidences(chosen))
         }
         var boundaries = [lastBoundary]
+        var boundary = lastBoundary
         for j in stride(from: phraseCount - 1, to: 0, by: -1) {
-            boundaries.append(Int(back[j * width + boundaries.last!]))
+            boundary = Int(back[j * width + boundary])
+            boundaries.append(boundary)
         }
         boundaries.append(0)
         boundaries.reverse()   // 0, cut 1, ..., cut N-1, last

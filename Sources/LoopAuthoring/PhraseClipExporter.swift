@@ -58,7 +58,7 @@ public struct PhraseClipExporter: Sendable {
                 }
                 let until = min(position, segment.endFrame)
                 let from = (cursor - blockStart) * channels, to = (until - blockStart) * channels
-                try writer!.write(UnsafeBufferPointer(rebasing: interleaved[from..<to]))
+                try writer?.write(UnsafeBufferPointer(rebasing: interleaved[from..<to]))
                 cursor = until
                 if cursor >= segment.endFrame {
                     try writer.take()!.commit()

@@ -67,7 +67,7 @@ public struct SentenceSplitter: Sendable {
         while wordStart > 0, !characters[wordStart - 1].isWhitespace, !Self.openers.contains(characters[wordStart - 1]) { wordStart -= 1 }
         let word = String(characters[wordStart..<mark])
         if word.isEmpty { return true }
-        if word.count == 1, word.first!.isUppercase { return false }            // initials: J. K. Rowling
+        if word.count == 1, word.first?.isUppercase == true { return false }            // initials: J. K. Rowling
         if word.contains(".") { return false }                                  // e.g. / U.S. / z.B.
         if Self.abbreviations.contains(word.lowercased()) { return false }
         if isGerman, word.allSatisfy(\.isNumber) { return false }              // am 3. Oktober

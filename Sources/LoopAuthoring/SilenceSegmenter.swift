@@ -94,7 +94,7 @@ public struct SilenceSegmenter: Sendable {
                 firstError = firstError ?? error
             }
         }
-        throw firstError!
+        throw firstError ?? SegmentationError(.tooFewPauses, message: "the take has too few clear pauses for its phrases")
     }
 
     /// The hops from a phrase's first to its last sound: speech hops, widened over the quieter

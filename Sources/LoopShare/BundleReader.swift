@@ -106,7 +106,8 @@ public struct BundleReader: Sendable {
         var files: [String: String] = [:]
         for audio in manifest.audio {
             let destination = folder + "/" + audio.sha256 + ".flac"
-            let digest = try extract(entries[audio.file]!, from: archive, limit: audio.bytes, to: destination)
+            guard let entry = entries[audio.file] else { throw ShareError(.badManifest, "audio '\(audio.file)' is listed but missing") }
+            let digest = try extract(entry, from: archive, limit: audio.bytes, to: destination)
             guard digest == audio.sha256 else { throw ShareError(.badAudio, "audio '\(audio.file)' does not match its SHA-256") }
             do {
                 let info = try AudioFileReader(path: destination).info

@@ -50,8 +50,8 @@ public struct BundleWriter: Sendable {
                     translationLanguage: loop.summary.translationLanguage, tags: loop.summary.tags, sourceText: loop.sourceText,
                     groups: loop.groups.map { group in
                         BundleManifest.Group(phrases: group.map { phrase in
-                            BundleManifest.Phrase(text: phrase.text, translation: phrase.translation, clip: phrase.audio.map { audio in
-                                BundleManifest.Clip(audio: audioByTake[audio.path]!.entry.file, start: audio.startFrame, end: audio.endFrame)
+                            BundleManifest.Phrase(text: phrase.text, translation: phrase.translation, clip: phrase.audio.flatMap { audio in
+                                audioByTake[audio.path].map { BundleManifest.Clip(audio: $0.entry.file, start: audio.startFrame, end: audio.endFrame) }
                             })
                         })
                     })
@@ -67,7 +67,8 @@ public struct BundleWriter: Sendable {
             try Self.add(Data(signature.utf8), as: "manifest.sig", to: archive, compressed: false)
             let files = Dictionary(audioByTake.values.map { ($0.entry.file, $0.file) }, uniquingKeysWith: { first, _ in first })
             for (index, entry) in manifest.audio.enumerated() {
-                try archive.addEntry(with: entry.file, fileURL: URL(fileURLWithPath: files[entry.file]!), compressionMethod: .none)
+                guard let file = files[entry.file] else { continue }
+                try archive.addEntry(with: entry.file, fileURL: URL(fileURLWithPath: file), compressionMethod: .none)
                 progress?(0.5 + 0.5 * Double(index + 1) / Double(max(manifest.audio.count, 1)))
             }
             try DurableFile.syncAndRename(temporary, to: path)

@@ -155,9 +155,7 @@ extension LoopLibrary {
         let oldGroups = try Int64.fetchAll(db, sql: "SELECT id FROM phraseGroup WHERE loopId = ?", arguments: [id])
         var position = 0
         for (groupIndex, group) in groups.enumerated() {
-            var groupRecord = PhraseGroupRecord(id: nil, loopId: id, position: groupIndex)
-            try groupRecord.insert(db)
-            guard let groupId = groupRecord.id else { throw LibraryError(.storageFailed, "the database gave the new group no id") }
+            let groupId = try PhraseGroupRecord.insert(loopId: id, position: groupIndex, db)
             for phrase in group {
                 var record = oldForNew[position].map { old[$0] }
                     ?? PhraseRecord(id: nil, loopId: id, groupId: groupId, position: position, text: phrase.text, translation: nil, audioSha256: nil, startFrame: nil, endFrame: nil)

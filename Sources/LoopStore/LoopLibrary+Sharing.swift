@@ -158,10 +158,9 @@ extension LoopLibrary {
         try insertTags(shared.tags, loopId: id, db)
         var position = 0
         for (groupIndex, group) in shared.groups.enumerated() {
-            var groupRecord = PhraseGroupRecord(id: nil, loopId: id, position: groupIndex)
-            try groupRecord.insert(db)
+            let groupId = try PhraseGroupRecord.insert(loopId: id, position: groupIndex, db)
             for phrase in group {
-                var record = PhraseRecord(id: nil, loopId: id, groupId: groupRecord.id!, position: position, text: phrase.text, translation: phrase.translation,
+                var record = PhraseRecord(id: nil, loopId: id, groupId: groupId, position: position, text: phrase.text, translation: phrase.translation,
                                           audioSha256: phrase.clip?.sha256, startFrame: phrase.clip?.frames.lowerBound, endFrame: phrase.clip?.frames.upperBound)
                 try record.insert(db)
                 position += 1

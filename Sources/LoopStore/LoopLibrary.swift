@@ -93,12 +93,11 @@ public struct LoopLibrary: Sendable {
             try Self.insertTags(source.tags + tags, loopId: id, db)
             var number = 0
             for (groupIndex, group) in source.groups.enumerated() {
-                var groupRecord = PhraseGroupRecord(id: nil, loopId: id, position: groupIndex)
-                try groupRecord.insert(db)
+                let groupId = try PhraseGroupRecord.insert(loopId: id, position: groupIndex, db)
                 for phrase in group.phrases {
                     let range = take?.ranges[number]
                     var record = PhraseRecord(
-                        id: nil, loopId: id, groupId: groupRecord.id!, position: number, text: phrase.text,
+                        id: nil, loopId: id, groupId: groupId, position: number, text: phrase.text,
                         translation: phrase.translation, audioSha256: range == nil ? nil : stored?.asset.sha256,
                         startFrame: range?.lowerBound, endFrame: range?.upperBound)
                     try record.insert(db)
@@ -303,10 +302,9 @@ extension LoopLibrary {
                 try Self.insertTags(source.tags, loopId: id, db)
                 var number = 0
                 for (groupIndex, group) in source.groups.enumerated() {
-                    var groupRecord = PhraseGroupRecord(id: nil, loopId: id, position: groupIndex)
-                    try groupRecord.insert(db)
+                    let groupId = try PhraseGroupRecord.insert(loopId: id, position: groupIndex, db)
                     for phrase in group.phrases {
-                        var record = PhraseRecord(id: nil, loopId: id, groupId: groupRecord.id!, position: number, text: phrase.text,
+                        var record = PhraseRecord(id: nil, loopId: id, groupId: groupId, position: number, text: phrase.text,
                                                   translation: phrase.translation, audioSha256: nil, startFrame: nil, endFrame: nil)
                         try record.insert(db)
                         number += 1

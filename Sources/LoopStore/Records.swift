@@ -36,6 +36,14 @@ struct PhraseGroupRecord: Codable, FetchableRecord, MutablePersistableRecord {
     var position: Int
 
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+
+    /// Adds a group at `position` of a loop; returns its id.
+    static func insert(loopId: String, position: Int, _ db: Database) throws -> Int64 {
+        var record = PhraseGroupRecord(id: nil, loopId: loopId, position: position)
+        try record.insert(db)
+        guard let id = record.id else { throw LibraryError(.storageFailed, "the database gave the new group no id") }
+        return id
+    }
 }
 
 struct PhraseRecord: Codable, FetchableRecord, MutablePersistableRecord {

@@ -51,12 +51,12 @@ public struct StudySession: Sendable {
             let phrase = phrases[phraseIndex]
             phase = .gap
             underWay = ([phrase.number], false)
-            let duration = scaled(phrase.duration!)
+            let duration = length(phrase)
             record(phrase.number, repetitions: 1, time: duration)
             return .play(phrases: [phrase.number], speed: settings.speed, duration: duration)
         case (.repeatWithMe, .gap):
             let phrase = phrases[phraseIndex]
-            let gap = Microseconds(Double(scaled(phrase.duration!)) * settings.gapFactor) + settings.fixedPause
+            let gap = Microseconds(Double(length(phrase)) * settings.gapFactor) + settings.fixedPause
             record(phrase.number, repetitions: 0, time: gap)
             underWay = ([phrase.number], true)
             advanceAfterGap(count: phrases.count)
@@ -65,13 +65,13 @@ public struct StudySession: Sendable {
             let numbers = phrases.map(\.number)
             phase = .gap
             underWay = (numbers, false)
-            let duration = phrases.reduce(0) { $0 + scaled($1.duration!) }
-            for phrase in phrases { record(phrase.number, repetitions: 1, time: scaled(phrase.duration!)) }
+            let duration = phrases.reduce(0) { $0 + length($1) }
+            for phrase in phrases { record(phrase.number, repetitions: 1, time: length(phrase)) }
             return .play(phrases: numbers, speed: settings.speed, duration: duration)
         case (.listenAndRepeat, .gap):
-            let duration = phrases.reduce(0) { $0 + scaled($1.duration!) }
+            let duration = phrases.reduce(0) { $0 + length($1) }
             let gap = Microseconds(Double(duration) * settings.gapFactor)
-            for phrase in phrases { record(phrase.number, repetitions: 0, time: Microseconds(Double(scaled(phrase.duration!)) * settings.gapFactor)) }
+            for phrase in phrases { record(phrase.number, repetitions: 0, time: Microseconds(Double(length(phrase)) * settings.gapFactor)) }
             underWay = (phrases.map(\.number), true)
             advanceAfterGap(count: 1)
             return .silence(gap)
@@ -221,6 +221,8 @@ public struct StudySession: Sendable {
 
     private func playablePhrases(_ group: Int) -> [StudyPhrase] { groups[group].filter { $0.duration != nil } }
     private func isPlayable(_ group: Int) -> Bool { groups.indices.contains(group) && groups[group].contains { $0.duration != nil } }
+    /// A playable phrase's length at the current speed (phrases without audio are never played).
+    private func length(_ phrase: StudyPhrase) -> Microseconds { scaled(phrase.duration ?? 0) }
     private func scaled(_ duration: Microseconds) -> Microseconds { Microseconds((Double(duration) / settings.speed).rounded()) }
 
     private mutating func record(_ phrase: Int, repetitions: Int, time: Microseconds) {
