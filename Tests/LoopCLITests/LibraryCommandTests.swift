@@ -164,7 +164,8 @@ struct LibraryRobustnessTests {
             try LoopProcess.start(["new", "--text", long.text, "--audio", long.audio], environment: environment)
         }
         var readerFailures: [String] = []
-        while importers.contains(where: { $0.process.isRunning }) {
+        let deadline = Date().addingTimeInterval(300)
+        while importers.contains(where: { $0.process.isRunning }) && Date() < deadline {
             let listed = try library.run(["list", "--json"])
             if listed.status != 0 { readerFailures.append(listed.error) }
         }

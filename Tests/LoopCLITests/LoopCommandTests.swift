@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 /// Runs the built `loop` binary, as a user would.
@@ -28,11 +29,23 @@ struct LoopProcess {
         let output: Pipe
         let error: Pipe
 
-        func finish() -> LoopProcess {
+        /// Waits for the command, at most `limit` seconds: a command that hangs is killed and
+        /// recorded as a failure instead of holding up the whole run.
+        func finish(limit: Double = 300, sourceLocation: SourceLocation = #_sourceLocation) -> LoopProcess {
+            let timedOut = Flag(), pid = process.processIdentifier
+            let watchdog = DispatchWorkItem { timedOut.set(); kill(pid, SIGKILL) }
+            DispatchQueue.global().asyncAfter(deadline: .now() + limit, execute: watchdog)
+            // Both pipes drain at once, so a command that writes much to one never waits on the other.
+            let errors = error.fileHandleForReading, collected = DataBox(), reading = DispatchGroup()
+            DispatchQueue.global().async(group: reading) { collected.data = errors.readDataToEndOfFile() }
             let out = output.fileHandleForReading.readDataToEndOfFile()
-            let err = error.fileHandleForReading.readDataToEndOfFile()
+            reading.wait()
             process.waitUntilExit()
-            return LoopProcess(status: process.terminationStatus, output: String(decoding: out, as: UTF8.self), error: String(decoding: err, as: UTF8.self))
+            watchdog.cancel()
+            if timedOut.isSet {
+                Issue.record("loop \((process.arguments ?? []).joined(separator: " ")) did not end within \(Int(limit)) s", sourceLocation: sourceLocation)
+            }
+            return LoopProcess(status: process.terminationStatus, output: String(decoding: out, as: UTF8.self), error: String(decoding: collected.data, as: UTF8.self))
         }
     }
 
@@ -45,6 +58,7 @@ struct LoopProcess {
         merged.merge(environment) { $1 }
         process.environment = merged
         let output = Pipe(), error = Pipe()
+        process.standardInput = FileHandle.nullDevice   // a command never waits on the runner's input
         process.standardOutput = output
         process.standardError = error
         try process.run()
@@ -54,6 +68,18 @@ struct LoopProcess {
     static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> LoopProcess {
         try start(arguments, environment: environment).finish()
     }
+}
+
+/// Set once from any thread.
+final class Flag: Sendable {
+    private let value = Atomic<Bool>(false)
+    func set() { value.store(true, ordering: .sequentiallyConsistent) }
+    var isSet: Bool { value.load(ordering: .sequentiallyConsistent) }
+}
+
+/// Data filled in by one thread and read by another after it is done.
+final class DataBox: @unchecked Sendable {
+    var data = Data()
 }
 
 struct SegmentCommandTests {

@@ -88,30 +88,26 @@ struct RecordCommandTests {
 
 @Suite(.serialized)
 struct RecordTerminalTests {
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")))
+    @Test(.enabled(if: TerminalDriver.isAvailable))
     func theViewFollowsTheReadingAndTakesRerecordBackAndFinish() throws {
         let library = TestLibrary()
         #expect(try library.run(["new", "--text", try threeGroupText()]).status == 0)
-        let terminal = StudyTerminalTests()
-        let session = "loop-record-\(UUID().uuidString.prefix(8))"
-        let command = "export LOOP_LIBRARY='\(library.path)'; cd '\(LoopProcess.fixtures)'; '\(LoopProcess.executable.path)' record three --input clean.flac; echo \"exit=$?\""
-        _ = try terminal.tmux(["new-session", "-d", "-s", session, "-x", "110", "-y", "30", "bash", "--norc", "--noprofile"])
-        defer { _ = try? terminal.tmux(["kill-session", "-t", session]) }
-        _ = try terminal.tmux(["send-keys", "-t", session, command, "Enter"])
+        let terminal = try TerminalDriver(name: "loop-record", columns: 110, rows: 30)
+        try terminal.type("export LOOP_LIBRARY='\(library.path)'; cd '\(LoopProcess.fixtures)'; '\(LoopProcess.executable.path)' record three --input clean.flac; echo \"exit=$?\"")
 
-        var shown = try terminal.waitFor(session, "0 of 5 phrases done")
+        var shown = try terminal.waitFor("0 of 5 phrases done")
         #expect(shown.contains("▶ Bonjour, madame.") && shown.contains("level"))
-        shown = try terminal.waitFor(session, "2 of 5 phrases done", seconds: 8)     // read at real speed
+        shown = try terminal.waitFor("2 of 5 phrases done")                 // read at real speed
         #expect(shown.contains("Group 2") && shown.contains("▶ Merci.") && !shown.contains("Bonjour"), "the current group, whole")
-        _ = try terminal.tmux(["send-keys", "-t", session, "b"])                      // back one: read phrase 2 again
-        shown = try terminal.waitFor(session, "1 of 5 phrases done")
-        _ = try terminal.tmux(["send-keys", "-t", session, "r"])
-        _ = try terminal.tmux(["send-keys", "-t", session, "q"])
-        shown = try terminal.waitFor(session, "Quit without saving")
-        _ = try terminal.tmux(["send-keys", "-t", session, "n"])                      // no: go on
-        shown = try terminal.waitFor(session, "r read it again")
-        _ = try terminal.tmux(["send-keys", "-t", session, "Enter"])                  // finish and save now
-        shown = try terminal.waitFor(session, "exit=0", seconds: 10)
+        try terminal.press("b")                                            // back one: read phrase 2 again
+        try terminal.waitFor("1 of 5 phrases done")
+        try terminal.press("r")
+        try terminal.press("q")
+        try terminal.waitFor("Quit without saving")
+        try terminal.press("n")                                            // no: go on
+        try terminal.waitFor("r read it again")
+        try terminal.press("Enter")                                        // finish and save now
+        shown = try terminal.waitFor("exit=0")
         #expect(!shown.contains("phrases done"), "the view is gone")
         let loops = try #require(try library.json(["list"]) as? [[String: Any]])
         #expect((loops.first?["needingAudio"] as? Int ?? 9) < 5, "the phrases read were saved")

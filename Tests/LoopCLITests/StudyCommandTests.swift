@@ -107,83 +107,51 @@ struct StudyCommandTests {
 /// Drives `loop study` in a real terminal (tmux), as a person would.
 @Suite(.serialized)
 struct StudyTerminalTests {
-    func tmux(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["tmux"] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = Pipe()
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
-    }
-
-    func screen(_ session: String) throws -> String { try tmux(["capture-pane", "-p", "-t", session]) }
-
-    func waitFor(_ session: String, _ text: String, seconds: Double = 5) throws -> String {
-        let deadline = Date().addingTimeInterval(seconds)
-        var last = ""
-        while Date() < deadline {
-            last = try screen(session)
-            if last.contains(text) { return last }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        Issue.record("'\(text)' never appeared; the screen:\n\(last)")
-        return last
-    }
-
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")))
+    @Test(.enabled(if: TerminalDriver.isAvailable))
     func keysSelectMoveSwitchModeAndQuitRestoringTheTerminal() throws {
         let library = try libraryWithFixtureLoop()
-        let session = "loop-study-\(UUID().uuidString.prefix(8))"
         let environment = alsaEnvironment(output: "/dev/null").merging(["LOOP_LIBRARY": library.path, "TERM": "xterm-256color"]) { $1 }
         let exports = environment.map { "export \($0.key)='\($0.value)'" }.joined(separator: "; ")
-        let command = "\(exports); cd '\(LoopProcess.fixtures)'; '\(LoopProcess.executable.path)' study fixture; echo \"exit=$?\"; stty -a | grep -o -- '-\\?icanon'"
-        _ = try tmux(["new-session", "-d", "-s", session, "-x", "120", "-y", "30", "bash", "--norc", "--noprofile"])
-        defer { _ = try? tmux(["kill-session", "-t", session]) }
-        _ = try tmux(["send-keys", "-t", session, command, "Enter"])
+        let terminal = try TerminalDriver(name: "loop-study", columns: 120, rows: 30)
+        try terminal.type("\(exports); cd '\(LoopProcess.fixtures)'; '\(LoopProcess.executable.path)' study fixture; echo \"exit=$?\"; stty -a | grep -o -- '-\\?icanon'")
 
-        var shown = try waitFor(session, "Group 1")
+        var shown = try terminal.waitFor("Group 1")
         #expect(shown.contains("Fixture") && shown.contains("repeat with me"))
         #expect(shown.contains("Bonjour, madame."))
 
-        _ = try tmux(["send-keys", "-t", session, "2"])                // study group 2 alone
-        shown = try waitFor(session, "Group 2")
+        try terminal.press("2")                // study group 2 alone
+        shown = try terminal.waitFor("Group 2")
         #expect(shown.contains("Où est la gare"))
-        _ = try tmux(["send-keys", "-t", session, "!"])                // shift+1: add group 1
-        _ = try tmux(["send-keys", "-t", session, "Down"])             // next group in the selection
-        shown = try waitFor(session, "Group 1")
-        _ = try tmux(["send-keys", "-t", session, "m"])                // switch mode
-        shown = try waitFor(session, "listen and repeat")
-        _ = try tmux(["send-keys", "-t", session, "+"])
-        shown = try waitFor(session, "speed 1.1x")
-        _ = try tmux(["send-keys", "-t", session, "?"])
-        shown = try waitFor(session, "shift+1-9")
-        _ = try tmux(["send-keys", "-t", session, " "])
-        shown = try waitFor(session, "paused")
-        _ = try tmux(["send-keys", "-t", session, "q"])
+        try terminal.press("!")                // shift+1: add group 1
+        try terminal.press("Down")             // next group in the selection
+        try terminal.waitFor("Group 1")
+        try terminal.press("m")                // switch mode
+        try terminal.waitFor("listen and repeat")
+        try terminal.press("+")
+        try terminal.waitFor("speed 1.1x")
+        try terminal.press("?")
+        try terminal.waitFor("shift+1-9")
+        try terminal.press(" ")
+        try terminal.waitFor("paused")
+        try terminal.press("q")
 
-        shown = try waitFor(session, "exit=0")
+        shown = try terminal.waitFor("exit=0")
         #expect(shown.contains("icanon") && !shown.contains("-icanon"), "the terminal is back in canonical mode")
         #expect(!shown.contains("Group 1"), "the study screen is gone (alternate screen left)")
         let stats = try #require(try library.json(["stats", "fixture"]) as? [[String: Any]])
         #expect(stats.first?["sessions"] as? Int == 1, "the session was saved")
     }
 
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")))
+    @Test(.enabled(if: TerminalDriver.isAvailable))
     func ctrlCAlsoRestoresTheTerminal() throws {
         let library = try libraryWithFixtureLoop()
-        let session = "loop-study-\(UUID().uuidString.prefix(8))"
         let environment = alsaEnvironment(output: "/dev/null").merging(["LOOP_LIBRARY": library.path]) { $1 }
         let exports = environment.map { "export \($0.key)='\($0.value)'" }.joined(separator: "; ")
-        _ = try tmux(["new-session", "-d", "-s", session, "-x", "100", "-y", "30", "bash", "--norc", "--noprofile"])
-        defer { _ = try? tmux(["kill-session", "-t", session]) }
-        _ = try tmux(["send-keys", "-t", session, "\(exports); '\(LoopProcess.executable.path)' study fixture; echo \"exit=$?\"; stty -a | grep -o -- '-\\?echo '", "Enter"])
-        _ = try waitFor(session, "Group 1")
-        _ = try tmux(["send-keys", "-t", session, "C-c"])
-        let shown = try waitFor(session, "exit=0")
+        let terminal = try TerminalDriver(name: "loop-study", columns: 100, rows: 30)
+        try terminal.type("\(exports); '\(LoopProcess.executable.path)' study fixture; echo \"exit=$?\"; stty -a | grep -o -- '-\\?echo '")
+        try terminal.waitFor("Group 1")
+        try terminal.press("C-c")
+        let shown = try terminal.waitFor("exit=0")
         #expect(shown.contains("echo ") && !shown.contains("-echo "), "echo is back on")
     }
 }
