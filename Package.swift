@@ -83,14 +83,17 @@ let package = Package(
         ),
         .executableTarget(name: "loop", dependencies: ["LoopCLI"]),
 
-        .testTarget(name: "LoopAudioTests", dependencies: ["LoopAudio"]),
-        .testTarget(name: "LoopAuthoringTests", dependencies: ["LoopAuthoring", "LoopAudio"]),
-        .testTarget(name: "LoopStoreTests", dependencies: ["LoopStore", "LoopAuthoring", "LoopAudio", .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "LoopStudyTests", dependencies: ["LoopStudy"]),
-        .testTarget(name: "LoopRecordingTests", dependencies: ["LoopRecording", "LoopAudio"]),
-        .testTarget(name: "LoopPlaybackTests", dependencies: ["LoopPlayback", "LoopStudy", "LoopAudio"]),
-        .testTarget(name: "LoopShareTests", dependencies: ["LoopShare", "LoopStore", "LoopAuthoring", .product(name: "ZIPFoundation", package: "ZIPFoundation"), .product(name: "Crypto", package: "swift-crypto")]),
-        .testTarget(name: "LoopCLITests", dependencies: ["LoopCLI", "LoopAudio"]),
+        // Shared by the tests only: the committed fixtures and a scratch folder that cleans up after itself.
+        .target(name: "LoopTestSupport"),
+
+        .testTarget(name: "LoopAudioTests", dependencies: ["LoopTestSupport", "LoopAudio"]),
+        .testTarget(name: "LoopAuthoringTests", dependencies: ["LoopTestSupport", "LoopAuthoring", "LoopAudio"]),
+        .testTarget(name: "LoopStoreTests", dependencies: ["LoopTestSupport", "LoopStore", "LoopAuthoring", "LoopAudio", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "LoopStudyTests", dependencies: ["LoopTestSupport", "LoopStudy"]),
+        .testTarget(name: "LoopRecordingTests", dependencies: ["LoopTestSupport", "LoopRecording", "LoopAudio"]),
+        .testTarget(name: "LoopPlaybackTests", dependencies: ["LoopTestSupport", "LoopPlayback", "LoopStudy", "LoopAudio"]),
+        .testTarget(name: "LoopShareTests", dependencies: ["LoopTestSupport", "LoopShare", "LoopStore", "LoopAuthoring", .product(name: "ZIPFoundation", package: "ZIPFoundation"), .product(name: "Crypto", package: "swift-crypto")]),
+        .testTarget(name: "LoopCLITests", dependencies: ["LoopTestSupport", "LoopCLI", "LoopAudio"]),
     ],
     swiftLanguageModes: [.v6]
 )

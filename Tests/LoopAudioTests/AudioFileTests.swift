@@ -1,12 +1,7 @@
 import Foundation
 import LoopAudio
+import LoopTestSupport
 import Testing
-
-/// The committed fixtures in Tests/Fixtures.
-enum Fixture {
-    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures").path
-    static func path(_ name: String) -> String { folder + "/" + name }
-}
 
 /// Reads a whole file as interleaved samples.
 func readAll(_ path: String) throws -> (info: AudioFileInfo, samples: [Float]) {
@@ -17,7 +12,7 @@ func readAll(_ path: String) throws -> (info: AudioFileInfo, samples: [Float]) {
 }
 
 func temporaryFolder() throws -> String {
-    let path = NSTemporaryDirectory() + "loop-tests-" + UUID().uuidString
+    let path = Scratch.path("tests")
     try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     return path
 }

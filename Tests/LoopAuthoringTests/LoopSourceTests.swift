@@ -1,4 +1,5 @@
 import LoopAuthoring
+import LoopTestSupport
 import Testing
 
 struct LoopSourceTests {

@@ -1,19 +1,10 @@
 import Foundation
 import LoopAudio
 import LoopAuthoring
+import LoopTestSupport
 import Testing
 
-enum Fixture {
-    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures").path
-    static func path(_ name: String) -> String { folder + "/" + name }
-
-    /// The exact phrase times every take in Fixtures was made with.
-    static let truth: [(text: String, start: Double, end: Double)] = {
-        struct Truth: Decodable { struct Phrase: Decodable { var text: String; var start: Double; var end: Double }; var phrases: [Phrase] }
-        let data = FileManager.default.contents(atPath: path("truth.json"))!
-        return try! JSONDecoder().decode(Truth.self, from: data).phrases.map { ($0.text, $0.start, $0.end) }
-    }()
-
+extension Fixture {
     static var texts: [String] { truth.map(\.text) }
 }
 
@@ -127,7 +118,7 @@ struct SilenceSegmenterTests {
 
 struct PhraseClipExporterTests {
     @Test func writesOneClipPerPhraseAndTheLabelTrack() throws {
-        let folder = NSTemporaryDirectory() + "loop-clips-" + UUID().uuidString
+        let folder = Scratch.path("clips")
         let take = Fixture.path("stereo-48k.flac")
         let segmentation = try SilenceSegmenter().segment(path: take, hint: .text(Fixture.texts, language: "fr"))
         let result = try PhraseClipExporter().export(takePath: take, segmentation: segmentation, labels: Fixture.texts, to: folder)
@@ -149,7 +140,7 @@ struct PhraseClipExporterTests {
     }
 
     @Test func clipSamplesAreTheTakesOwn() throws {
-        let folder = NSTemporaryDirectory() + "loop-clips-" + UUID().uuidString
+        let folder = Scratch.path("clips")
         let take = Fixture.path("clean.flac")
         let segmentation = try SilenceSegmenter().segment(path: take, hint: .count(5))
         let result = try PhraseClipExporter(format: .wav).export(takePath: take, segmentation: segmentation, labels: [], to: folder)
@@ -175,7 +166,7 @@ struct ReverberantTakeTests {
         let gain = pow(10, -3 * Float(delay) / 16_000 / reverberationTime)
         for i in delay..<samples.count { samples[i] += gain * samples[i - delay] }
         let peak = samples.map(abs).max()!
-        let path = NSTemporaryDirectory() + "loop-reverb-\(UUID().uuidString).flac"
+        let path = Scratch.path("reverb", extension: "flac")
         var writer = try AudioFileWriter(path: path, format: .flac, sampleRate: 16_000, channelCount: 1)
         try writer.write(samples.map { $0 / peak * 0.8 })
         try writer.commit()
@@ -219,7 +210,7 @@ struct EnergyEnvelopeTests {
         var samples: [Float] = []
         var reader = try AudioFileReader(path: Fixture.path("rate-8k.flac"))
         try reader.forEachMonoBlock { samples.append(contentsOf: $0) }
-        let path = NSTemporaryDirectory() + "loop-long-\(UUID().uuidString).wav"
+        let path = Scratch.path("long", extension: "wav")
         var writer = try AudioFileWriter(path: path, format: .wav, sampleRate: 8_000, channelCount: 1)
         for _ in 0..<8 { try writer.write(samples) }   // about 77 s: long enough to split
         try writer.commit()

@@ -1,10 +1,11 @@
 import Foundation
 import LoopAudio
+import LoopTestSupport
 import Testing
 
 /// A library folder of its own for each test, named through LOOP_LIBRARY.
 struct TestLibrary {
-    let path = NSTemporaryDirectory() + "loop-cli-library-" + UUID().uuidString
+    let path = Scratch.path("cli-library")
 
     @discardableResult
     func run(_ arguments: [String], environment: [String: String] = [:]) throws -> LoopProcess {
@@ -61,7 +62,7 @@ struct LibraryCommandTests {
     @Test func editKeepsUnchangedPhrasesAudioAndListsTheRest() throws {
         let library = TestLibrary()
         try library.run(["new", "--text", "phrases.txt", "--audio", "clean.flac"])
-        let editor = NSTemporaryDirectory() + "loop-editor-\(UUID().uuidString).sh"
+        let editor = Scratch.path("editor", extension: "sh")
         try "#!/bin/sh\nsed -i 's/^Merci\\.$/Merci bien./' \"$1\"\n".write(toFile: editor, atomically: true, encoding: .utf8)
         chmod(editor, 0o755)
         let edited = try library.run(["edit", "fixture"], environment: ["EDITOR": editor, "VISUAL": ""])
@@ -78,7 +79,7 @@ struct LibraryCommandTests {
     @Test func aBrokenEditChangesNothingAndKeepsTheText() throws {
         let library = TestLibrary()
         try library.run(["new", "--text", "phrases.txt"])
-        let editor = NSTemporaryDirectory() + "loop-editor-\(UUID().uuidString).sh"
+        let editor = Scratch.path("editor", extension: "sh")
         try "#!/bin/sh\nprintf '| only a translation\\n' > \"$1\"\n".write(toFile: editor, atomically: true, encoding: .utf8)
         chmod(editor, 0o755)
         let edited = try library.run(["edit", "fixture"], environment: ["EDITOR": editor, "VISUAL": ""])
@@ -126,11 +127,11 @@ struct LibraryCommandTests {
 
     @Test func theLibraryFlagWinsOverTheEnvironmentAndXDGIsTheDefault() throws {
         let library = TestLibrary()
-        let other = NSTemporaryDirectory() + "loop-cli-other-" + UUID().uuidString
+        let other = Scratch.path("cli-other")
         try library.run(["new", "--text", "phrases.txt", "--library", other])
         #expect(FileManager.default.fileExists(atPath: other + "/library.sqlite"))
         #expect(!FileManager.default.fileExists(atPath: library.path + "/library.sqlite"))
-        let data = NSTemporaryDirectory() + "loop-cli-xdg-" + UUID().uuidString
+        let data = Scratch.path("cli-xdg")
         let result = try LoopProcess.run(["list"], environment: ["LOOP_LIBRARY": "", "XDG_DATA_HOME": data])
         #expect(result.status == 0)
         #expect(FileManager.default.fileExists(atPath: data + "/loop/library.sqlite"))
@@ -139,7 +140,7 @@ struct LibraryCommandTests {
 
 /// A long take and its text: the fixture read `copies` times over.
 func makeLongTake(copies: Int) throws -> (audio: String, text: String) {
-    let folder = NSTemporaryDirectory() + "loop-long-" + UUID().uuidString
+    let folder = Scratch.path("long")
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     var samples: [Float] = []
     var reader = try AudioFileReader(path: LoopProcess.fixtures + "/clean.flac")

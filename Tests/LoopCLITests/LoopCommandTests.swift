@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import LoopTestSupport
 import Testing
 
 /// Runs the built `loop` binary, as a user would.
@@ -9,7 +10,7 @@ struct LoopProcess {
     var error: String
 
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let fixtures = packageRoot.appendingPathComponent("Tests/Fixtures").path
+    static let fixtures = Fixture.folder
 
     /// The `loop` binary beside this test bundle (swift test builds it with the tests).
     static let executable: URL = {
@@ -55,6 +56,7 @@ struct LoopProcess {
         process.arguments = arguments
         process.currentDirectoryURL = URL(fileURLWithPath: fixtures)
         var merged = ProcessInfo.processInfo.environment
+        merged["TMPDIR"] = Scratch.folder                // whatever a command leaves there goes with the run
         merged.merge(environment) { $1 }
         process.environment = merged
         let output = Pipe(), error = Pipe()
@@ -145,7 +147,7 @@ struct SegmentCommandTests {
 
 struct CutCommandTests {
     @Test func writesNumberedClipsAndLabelsQuietly() throws {
-        let folder = NSTemporaryDirectory() + "loop-cut-" + UUID().uuidString
+        let folder = Scratch.path("cut")
         let result = try LoopProcess.run(["cut", "clean.flac", "--text", "phrases.txt", "--out", folder])
         #expect(result.status == 0)
         #expect(result.output.isEmpty, "quiet on success")
@@ -155,7 +157,7 @@ struct CutCommandTests {
     }
 
     @Test func jsonListsEveryClipWithItsPhrase() throws {
-        let folder = NSTemporaryDirectory() + "loop-cut-" + UUID().uuidString
+        let folder = Scratch.path("cut")
         let result = try LoopProcess.run(["cut", "rate-8k.flac", "--text", "phrases.txt", "--out", folder, "--format", "wav", "--json"])
         #expect(result.status == 0)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
@@ -166,7 +168,7 @@ struct CutCommandTests {
     }
 
     @Test func aTakeThatCannotBeCutWritesNothing() throws {
-        let folder = NSTemporaryDirectory() + "loop-cut-" + UUID().uuidString
+        let folder = Scratch.path("cut")
         let text = folder + ".txt"
         try (1...12).map { "Phrase \($0)." }.joined(separator: "\n").write(toFile: text, atomically: true, encoding: .utf8)
         let result = try LoopProcess.run(["cut", "clean.flac", "--text", text, "--out", folder])
@@ -186,7 +188,7 @@ struct SplitCommandTests {
     }
 
     @Test func jsonCarriesMetadataGroupsAndTranslations() throws {
-        let folder = NSTemporaryDirectory() + "loop-split-" + UUID().uuidString
+        let folder = Scratch.path("split")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let text = folder + "/text.txt"
         try "# title: T\n# language: es\n\n¿Qué tal? ¡Bien! | How are you? Fine!\n\nAdiós.".write(toFile: text, atomically: true, encoding: .utf8)

@@ -1,16 +1,15 @@
 import Foundation
 import LoopAudio
+import LoopTestSupport
 import Testing
 
 /// A three-group text of the fixture's five phrases.
 func threeGroupText() throws -> String {
-    let path = NSTemporaryDirectory() + "loop-three-\(UUID().uuidString).txt"
+    let path = Scratch.path("three", extension: "txt")
     try "# title: Three\n# language: fr\n\nBonjour, madame.\nUn café, s'il vous plaît.\n\nMerci.\n\nOù est la gare, s'il vous plaît ?\nÀ droite, puis tout droit.\n"
         .write(toFile: path, atomically: true, encoding: .utf8)
     return path
 }
-
-let truthSeconds: [(Double, Double)] = [(0.4, 1.6305), (2.2305, 3.7103), (4.0303, 4.4941), (5.5941, 7.2487), (7.7487, 9.1767)]
 
 /// Every phrase's clip holds its speech and its cuts lie in the pauses around it.
 func expectRecordedClips(_ library: TestLibrary, title: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
@@ -19,10 +18,10 @@ func expectRecordedClips(_ library: TestLibrary, title: String, sourceLocation: 
     #expect(phrases.count == 5, sourceLocation: sourceLocation)
     for (index, phrase) in phrases.enumerated() {
         let start = try #require(phrase["start"] as? Double, sourceLocation: sourceLocation), end = try #require(phrase["end"] as? Double, sourceLocation: sourceLocation)
-        let (trueStart, trueEnd) = truthSeconds[index]
+        let (_, trueStart, trueEnd) = Fixture.truth[index]
         #expect(start <= trueStart + 0.03 && end >= trueEnd - 0.03, "phrase \(index + 1) clipped: \(start)-\(end)", sourceLocation: sourceLocation)
-        let previousEnd = index > 0 ? truthSeconds[index - 1].1 : 0
-        let nextStart = index + 1 < truthSeconds.count ? truthSeconds[index + 1].0 : 99
+        let previousEnd = index > 0 ? Fixture.truth[index - 1].end : 0
+        let nextStart = index + 1 < Fixture.truth.count ? Fixture.truth[index + 1].start : 99
         #expect(start >= previousEnd && end <= nextStart, "phrase \(index + 1) reaches into its neighbour: \(start)-\(end)", sourceLocation: sourceLocation)
     }
 }
@@ -35,7 +34,7 @@ struct RecordCommandTests {
         var samples: [Float] = []
         var reader = try AudioFileReader(path: LoopProcess.fixtures + "/clean.flac")
         try reader.forEachBlock { block, _ in samples.append(contentsOf: block) }
-        let raw = NSTemporaryDirectory() + "loop-mic-\(UUID().uuidString).raw"
+        let raw = Scratch.path("mic", extension: "raw")
         try samples.withUnsafeBufferPointer { try Data(buffer: $0).write(to: URL(fileURLWithPath: raw)) }
         let config = LoopProcess.packageRoot.appendingPathComponent("Resources/alsa/file-input.conf").path
         let recording = try LoopProcess.start(["record", "three", "--rate", "16000"],

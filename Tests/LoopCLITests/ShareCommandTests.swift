@@ -1,4 +1,5 @@
 import Foundation
+import LoopTestSupport
 import Testing
 
 struct ShareCommandTests {
@@ -6,7 +7,7 @@ struct ShareCommandTests {
         let author = try libraryWithFixtureLoop()
         let fingerprint = try author.run(["identity"]).output.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(fingerprint.split(separator: ":").count == 8)
-        let bundle = NSTemporaryDirectory() + "loop-\(UUID().uuidString).loop"
+        let bundle = Scratch.path("bundle", extension: "loop")
         let exported = try author.run(["export", "fixture", "-o", bundle])
         #expect(exported.status == 0 && exported.output.isEmpty, "\(exported.error)")
 
@@ -26,7 +27,7 @@ struct ShareCommandTests {
 
     @Test func aTamperedBundleIsRefusedWithOneLine() throws {
         let author = try libraryWithFixtureLoop()
-        let bundle = NSTemporaryDirectory() + "loop-\(UUID().uuidString).loop"
+        let bundle = Scratch.path("bundle", extension: "loop")
         #expect(try author.run(["export", "fixture", "-o", bundle]).status == 0)
         var bytes = try Data(contentsOf: URL(fileURLWithPath: bundle))
         bytes[bytes.count - 100] ^= 0xFF   // inside the zip's central directory
@@ -39,7 +40,7 @@ struct ShareCommandTests {
 
     @Test func publishWritesTheNewestRevisionIntoAFolderThatImports() throws {
         let author = try libraryWithFixtureLoop()
-        let shared = NSTemporaryDirectory() + "loop-shared-\(UUID().uuidString)"
+        let shared = Scratch.path("shared")
         try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true)
         #expect(try author.run(["publish", "fixture", "--to", shared]).status == 0)
         #expect(try author.run(["edit", "fixture", "--tag", "v2"]).status == 0)
@@ -56,7 +57,7 @@ struct ShareCommandTests {
     @Test func theIdentityBacksUpAndRestores() throws {
         let first = TestLibrary(), second = TestLibrary()
         let fingerprint = try first.run(["identity"]).output
-        let backup = NSTemporaryDirectory() + "loop-key-\(UUID().uuidString)"
+        let backup = Scratch.path("key")
         #expect(try first.run(["identity", "--export", backup]).status == 0)
         #expect((try FileManager.default.attributesOfItem(atPath: backup)[.posixPermissions] as? Int) == 0o600)
         #expect(try second.run(["identity", "--import", backup]).status == 0)

@@ -1,5 +1,6 @@
 import Foundation
 import LoopAudio
+import LoopTestSupport
 import Testing
 
 /// ALSA with no sound card: `default` plays into a raw file (Resources/alsa/file-output.conf).
@@ -32,7 +33,7 @@ func clipFrames(_ library: TestLibrary, phrases: [Int]) throws -> [Float] {
 struct StudyCommandTests {
     @Test func onceInListenAndRepeatThroughALSAIsTheGroupThenItsLengthInSilence() throws {
         let library = try libraryWithFixtureLoop()
-        let raw = NSTemporaryDirectory() + "loop-alsa-\(UUID().uuidString).raw"
+        let raw = Scratch.path("alsa", extension: "raw")
         let result = try library.run(["study", "fixture", "--groups", "2", "--mode", "listen-and-repeat", "--once"], environment: alsaEnvironment(output: raw))
         #expect(result.status == 0, "\(result.error)")
         #expect(result.output.contains("group 2 · listen") && result.output.hasSuffix("finished\n"))
@@ -47,7 +48,7 @@ struct StudyCommandTests {
 
     @Test func onceIntoAWavFileIsAStudyTrack() throws {
         let library = try libraryWithFixtureLoop()
-        let track = NSTemporaryDirectory() + "loop-track-\(UUID().uuidString).wav"
+        let track = Scratch.path("track", extension: "wav")
         let result = try library.run(["study", "fixture", "--groups", "1", "--repeats", "2", "--gap-factor", "0.5", "--once", "--output", track])
         #expect(result.status == 0 && result.output.isEmpty, "\(result.error)")
         let info = try AudioFileReader(path: track).info
@@ -58,8 +59,8 @@ struct StudyCommandTests {
 
     @Test func slowerPlaybackMakesALongerTrack() throws {
         let library = try libraryWithFixtureLoop()
-        let normal = NSTemporaryDirectory() + "loop-track-\(UUID().uuidString).wav"
-        let slow = NSTemporaryDirectory() + "loop-track-\(UUID().uuidString).wav"
+        let normal = Scratch.path("track", extension: "wav")
+        let slow = Scratch.path("track", extension: "wav")
         #expect(try library.run(["study", "fixture", "--groups", "1", "--mode", "listen-and-repeat", "--once", "--output", normal]).status == 0)
         #expect(try library.run(["study", "fixture", "--groups", "1", "--mode", "listen-and-repeat", "--speed", "0.5", "--once", "--output", slow]).status == 0)
         let ratio = Double(try AudioFileReader(path: slow).info.frameCount) / Double(try AudioFileReader(path: normal).info.frameCount)
@@ -79,10 +80,10 @@ struct StudyCommandTests {
 
     @Test func playRendersAPhraseOrAGroup() throws {
         let library = try libraryWithFixtureLoop()
-        let one = NSTemporaryDirectory() + "loop-play-\(UUID().uuidString).wav"
+        let one = Scratch.path("play", extension: "wav")
         #expect(try library.run(["play", "fixture", "--phrase", "3", "--output", one]).status == 0)
         #expect(try AudioFileReader(path: one).info.frameCount == (try clipFrames(library, phrases: [3]).count))
-        let group = NSTemporaryDirectory() + "loop-play-\(UUID().uuidString).wav"
+        let group = Scratch.path("play", extension: "wav")
         #expect(try library.run(["play", "fixture", "--group", "2", "--output", group]).status == 0)
         #expect(try AudioFileReader(path: group).info.frameCount == (try clipFrames(library, phrases: [4, 5]).count))
     }

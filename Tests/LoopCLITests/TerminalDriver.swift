@@ -1,4 +1,5 @@
 import Foundation
+import LoopTestSupport
 import Testing
 
 /// A tmux session that runs a command in a real terminal, for tests that press keys as a person would.

@@ -2,12 +2,10 @@ import Foundation
 import LoopAudio
 import LoopPlayback
 import LoopStudy
+import LoopTestSupport
 import Testing
 
-enum Fixture {
-    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures").path
-    static func path(_ name: String) -> String { folder + "/" + name }
-
+extension Fixture {
     /// The clean take's five phrases as clips (frames at 16 kHz), in two groups: 1-3 and 4-5.
     static let clips: [ClipSource] = [
         (1, 6_080..<26_600), (2, 35_200..<59_900), (3, 63_900..<72_600), (4, 88_900..<117_500), (5, 123_400..<147_400),
@@ -25,7 +23,7 @@ func samples(of path: String) throws -> [Float] {
     return all
 }
 
-func temporaryPath(_ ext: String) -> String { NSTemporaryDirectory() + "loop-play-\(UUID().uuidString).\(ext)" }
+func temporaryPath(_ ext: String) -> String { Scratch.path("play", extension: ext) }
 
 struct StudyAudioTests {
     @Test func clipsAreTheTakesOwnFrames() throws {

@@ -2,14 +2,8 @@ import Foundation
 import LoopAudio
 import LoopAuthoring
 import LoopRecording
+import LoopTestSupport
 import Testing
-
-enum Fixture {
-    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures").path
-    static func path(_ name: String) -> String { folder + "/" + name }
-    /// The fixture takes' phrase times (seconds).
-    static let truth: [(Double, Double)] = [(0.4, 1.6305), (2.2305, 3.7103), (4.0303, 4.4941), (5.5941, 7.2487), (7.7487, 9.1767)]
-}
 
 /// The tracker's phrases for a whole take, fed hop by hop as if live (in hops).
 func livePhrases(_ take: String, pauseHops: Int = 28) throws -> [(Int, Int)] {
@@ -30,7 +24,7 @@ struct LivePhraseTrackerTests {
     func findsEachPhraseAsItEnds(take: String) throws {
         let phrases = try livePhrases(take)
         #expect(phrases.count == 5, "\(take): \(phrases)")
-        for ((start, end), (trueStart, trueEnd)) in zip(phrases, Fixture.truth) {
+        for ((start, end), (_, trueStart, trueEnd)) in zip(phrases, Fixture.truth) {
             #expect(abs(Double(start) / 100 - trueStart) < 0.15 && abs(Double(end) / 100 - trueEnd) < 0.2, "\(take): \(start)-\(end) for \(trueStart)-\(trueEnd)")
         }
     }

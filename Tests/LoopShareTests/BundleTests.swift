@@ -2,16 +2,15 @@ import Foundation
 import LoopAuthoring
 import LoopShare
 import LoopStore
+import LoopTestSupport
 import Testing
 import ZIPFoundation
 
-enum Fixture {
-    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures").path
-    static func path(_ name: String) -> String { folder + "/" + name }
+extension Fixture {
     static let ranges: [Range<Int>] = [6_080..<26_600, 35_200..<59_900, 63_900..<72_600, 88_900..<117_500, 123_400..<147_400]
 }
 
-func scratch() -> String { NSTemporaryDirectory() + "loop-share-" + UUID().uuidString }
+func scratch() -> String { Scratch.path("share") }
 
 /// A library with the fixture loop, its identity, and the loop exported to a bundle.
 func exportedBundle() throws -> (library: LoopLibrary, identity: AuthorIdentity, loop: LoopDetail, bundle: String) {

@@ -3,6 +3,7 @@ import GRDB
 import LoopAuthoring
 import LoopShare
 import LoopStore
+import LoopTestSupport
 import Testing
 
 /// An author's library with the fixture loop, and a learner's empty library.

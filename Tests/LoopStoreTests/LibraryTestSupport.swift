@@ -1,16 +1,15 @@
 import Foundation
+import LoopTestSupport
 @testable import LoopStore
 import LoopAuthoring
 
-enum Fixture {
-    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures").path
-    static func path(_ name: String) -> String { folder + "/" + name }
+extension Fixture {
     static var source: LoopSource { get throws { try LoopSource(contentsOf: path("phrases.txt")) } }
 }
 
 /// A new, empty library folder.
 func temporaryLibraryFolder() -> String {
-    NSTemporaryDirectory() + "loop-library-" + UUID().uuidString
+    Scratch.path("library")
 }
 
 /// The clean fixture's phrase ranges (one per phrase, in 16 kHz frames), from its truth.

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import LoopAuthoring
 @testable import LoopStore
+import LoopTestSupport
 import Testing
 
 struct LoopLibraryTests {

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import LoopAuthoring
 @testable import LoopStore
+import LoopTestSupport
 import Testing
 
 /// Schema migrations must never lose audio. Keep these tests for every future migration.

@@ -1,4 +1,5 @@
 import LoopStudy
+import LoopTestSupport
 import Testing
 
 /// Two groups: phrases 1 (1 s) and 2 (2 s); phrase 3 (0.5 s), phrase 4 with no audio, phrase 5 (1.5 s).
