@@ -86,6 +86,20 @@ enum LibraryMigrations {
             try db.create(index: "phrase_on_loopId_audioSha256", on: "phrase", columns: ["loopId", "audioSha256"])
         }
 
+        migrator.registerMigration("v4 search inside Chinese, Japanese and other unspaced text") { db in
+            // The index alone is rebuilt, from the phrase rows, with the tokenizer that gives each
+            // character of an unspaced script a token of its own.
+            try db.dropFTS5SynchronizationTriggers(forTable: "phraseSearch")
+            try db.drop(table: "phraseSearch")
+            try db.create(virtualTable: "phraseSearch", using: FTS5()) { t in
+                t.synchronize(withTable: "phrase")
+                t.tokenizer = PhraseSearchTokenizer.tokenizerDescriptor()
+                t.prefixes = [2, 3, 4]
+                t.column("text")
+                t.column("translation")
+            }
+        }
+
         return migrator
     }
 }

@@ -34,6 +34,7 @@ public struct LoopLibrary: Sendable {
         configuration.foreignKeysEnabled = true
         configuration.busyMode = .timeout(30)
         configuration.label = "loop library"
+        configuration.prepareDatabase { db in db.add(tokenizer: PhraseSearchTokenizer.self) }
         do {
             database = try DatabasePool(path: path, configuration: configuration)
             // Only a library that needs it is migrated: opening one that is up to date only

@@ -68,6 +68,27 @@ struct LoopLibraryTests {
         #expect(throws: LibraryError.self) { try library.search("  ,; ") }
     }
 
+    @Test func searchFindsWordsInsideChineseJapaneseAndThaiText() throws {
+        let library = try LoopLibrary(at: temporaryLibraryFolder())
+        let text = "我想喝咖啡。 | I'd like a coffee.\n咖啡馆在哪里？\n東京タワーはどこですか。\nกาแฟร้อนหนึ่งแก้ว\n학교에 갑니다.\nTokyo駅"
+        _ = try library.createLoop(source: try LoopSource(parsing: text), title: "Unspaced")
+        #expect(Set(try library.search("咖啡").map(\.text)) == ["我想喝咖啡。", "咖啡馆在哪里？"])
+        #expect(try library.search("哪里").map(\.text) == ["咖啡馆在哪里？"], "a word in the middle of a run")
+        #expect(try library.search("喝 咖").map(\.text) == ["我想喝咖啡。"], "every word, the last as a prefix")
+        #expect(try library.search("啡咖").isEmpty, "the characters side by side, in order")
+        #expect(try library.search("タワー").map(\.text) == ["東京タワーはどこですか。"])
+        #expect(try library.search("กาแฟ").map(\.text) == ["กาแฟร้อนหนึ่งแก้ว"])
+        #expect(try library.search("학교").map(\.text) == ["학교에 갑니다."], "a Korean word inside a longer one")
+        #expect(try library.search("tokyo").map(\.text) == ["Tokyo駅"] && (try library.search("駅").map(\.text)) == ["Tokyo駅"])
+        #expect(try library.search("coffee").map(\.text) == ["我想喝咖啡。"], "translations as before")
+    }
+
+    @Test func unspacedScriptsAreCutIntoCharactersAndTheRestStaysWhole() {
+        #expect(PhraseSearchTokenizer.pieces(of: "tokyo東京") == ["tokyo", "東", "京"])
+        #expect(PhraseSearchTokenizer.pieces(of: "café") == ["café"])
+        #expect(PhraseSearchTokenizer.pieces(of: "タワーab") == ["タ", "ワ", "ー", "ab"])
+    }
+
     @Test func editingTheTextKeepsTheAudioOfUnchangedPhrasesAndTheirHistory() throws {
         let library = try LoopLibrary(at: temporaryLibraryFolder())
         let take = CutTake(path: Fixture.path("clean.flac"), ranges: cleanTakeRanges)
