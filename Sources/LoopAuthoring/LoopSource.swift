@@ -80,21 +80,51 @@ extension LoopSource {
         }
     }
 
-    /// Reads the source at `path` (UTF-8).
+    /// Reads the source at `path` (UTF-8): a file, a pipe, or `-` for standard input.
     public init(contentsOf path: String, options: ParseOptions = ParseOptions()) throws(LoopSourceError) {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            let exists = FileManager.default.fileExists(atPath: path)
-            throw LoopSourceError(path: path, line: nil, message: exists ? "cannot read the file" : "no such file")
-        }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw LoopSourceError(path: path, line: nil, message: "the text is not UTF-8; save it as UTF-8 and try again")
-        }
+        try self.init(parsing: try Self.readText(at: path), from: path, options: options)
+    }
+
+    /// Parses source text read from `path`, naming it in errors.
+    public init(parsing text: String, from path: String, options: ParseOptions = ParseOptions()) throws(LoopSourceError) {
         do {
             try self.init(parsing: text, options: options)
         } catch {
-            throw LoopSourceError(path: path, line: error.line, message: error.message)
+            throw LoopSourceError(path: Self.displayName(path), line: error.line, message: error.message)
         }
     }
+
+    /// The UTF-8 text at `path`: a file, a pipe, or `-` for standard input (for pasted text).
+    public static func readText(at path: String) throws(LoopSourceError) -> String {
+        let name = displayName(path)
+        let handle: FileHandle
+        if path == "-" {
+            handle = FileHandle.standardInput
+        } else {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+                throw LoopSourceError(path: name, line: nil, message: "no such file")
+            }
+            guard !isFolder.boolValue else { throw LoopSourceError(path: name, line: nil, message: "is a folder, not a text file") }
+            guard let opened = FileHandle(forReadingAtPath: path) else {
+                throw LoopSourceError(path: name, line: nil, message: "cannot read the file (permission denied?)")
+            }
+            handle = opened
+        }
+        defer { if path != "-" { try? handle.close() } }
+        let data: Data
+        do {
+            data = try handle.readToEnd() ?? Data()
+        } catch {
+            throw LoopSourceError(path: name, line: nil, message: "cannot read the file (\(error.localizedDescription))")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw LoopSourceError(path: name, line: nil, message: "the text is not UTF-8; save it as UTF-8 and try again")
+        }
+        return text
+    }
+
+    private static func displayName(_ path: String) -> String { path == "-" ? "standard input" : path }
 
     /// Parses source text.
     public init(parsing text: String, options: ParseOptions = ParseOptions()) throws(LoopSourceError) {

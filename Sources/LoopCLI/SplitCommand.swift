@@ -13,7 +13,7 @@ struct SplitCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "The loop's text file (UTF-8).")
+    @Argument(help: "The loop's text file (UTF-8); - reads standard input.")
     var file: String
 
     @OptionGroup var textOptions: TextOptions

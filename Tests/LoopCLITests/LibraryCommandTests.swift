@@ -8,8 +8,8 @@ struct TestLibrary {
     let path = Scratch.path("cli-library")
 
     @discardableResult
-    func run(_ arguments: [String], environment: [String: String] = [:]) throws -> LoopProcess {
-        try LoopProcess.run(arguments, environment: ["LOOP_LIBRARY": path].merging(environment) { $1 })
+    func run(_ arguments: [String], environment: [String: String] = [:], input: String? = nil) throws -> LoopProcess {
+        try LoopProcess.run(arguments, environment: ["LOOP_LIBRARY": path].merging(environment) { $1 }, input: input)
     }
 
     func json(_ arguments: [String]) throws -> Any {
@@ -39,6 +39,18 @@ struct LibraryCommandTests {
         let start = try #require(phrases[0]["start"] as? Double), end = try #require(phrases[0]["end"] as? Double)
         #expect(start < 5.6 && end > 7.24 && end < 7.75, "within the take, around the phrase: \(start)-\(end)")
         #expect(phrases[0].keys.contains("translation"))
+    }
+
+    @Test func pastedTextComesFromStandardInput() throws {
+        let library = TestLibrary()
+        let pasted = try library.run(["new", "--text", "-"], input: "# title: 咖啡\n\n我想喝咖啡。 | I would like a coffee.\n咖啡馆在哪里？\n")
+        #expect(pasted.status == 0, "\(pasted.error)")
+        #expect(pasted.output.contains("Added '咖啡'") && pasted.output.contains("2 phrases"))
+        let hits = try #require(try library.json(["search", "哪里"]) as? [[String: Any]])
+        #expect(hits.map { $0["text"] as? String } == ["咖啡馆在哪里？"])
+        let folder = try library.run(["new", "--text", LoopProcess.fixtures])
+        #expect(folder.status != 0 && folder.error == "error: \(LoopProcess.fixtures): is a folder, not a text file\n")
+        #expect((try library.json(["list"]) as? [[String: Any]])?.count == 1, "nothing else was added")
     }
 
     @Test func aPhraseWithoutAudioShowsNullTimes() throws {

@@ -50,7 +50,7 @@ struct LoopProcess {
         }
     }
 
-    static func start(_ arguments: [String], environment: [String: String] = [:]) throws -> Running {
+    static func start(_ arguments: [String], environment: [String: String] = [:], input: String? = nil) throws -> Running {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -60,15 +60,21 @@ struct LoopProcess {
         merged.merge(environment) { $1 }
         process.environment = merged
         let output = Pipe(), error = Pipe()
-        process.standardInput = FileHandle.nullDevice   // a command never waits on the runner's input
+        // A command reads `input`, or nothing: it never waits on the runner's own input.
+        let inputPipe = input.map { _ in Pipe() }
+        process.standardInput = inputPipe ?? FileHandle.nullDevice
         process.standardOutput = output
         process.standardError = error
         try process.run()
+        if let inputPipe, let input {
+            try inputPipe.fileHandleForWriting.write(contentsOf: Data(input.utf8))
+            try inputPipe.fileHandleForWriting.close()
+        }
         return Running(process: process, output: output, error: error)
     }
 
-    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> LoopProcess {
-        try start(arguments, environment: environment).finish()
+    static func run(_ arguments: [String], environment: [String: String] = [:], input: String? = nil) throws -> LoopProcess {
+        try start(arguments, environment: environment, input: input).finish()
     }
 }
 

@@ -15,7 +15,7 @@ struct NewCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "The loop's text file (UTF-8).")
+    @Option(help: "The loop's text file (UTF-8); - reads it from standard input, as pasted.")
     var text: String
 
     @Option(help: "A take reading the text with a pause after each phrase.")
@@ -39,8 +39,12 @@ struct NewCommand: AsyncParsableCommand {
     func run() async throws {
         try await runReportingErrors {
             let options = LoopSource.ParseOptions(splitSentences: textOptions.sentences)
-            let source = try LoopSource(contentsOf: text, options: options)
-            let raw = textOptions.sentences ? nil : try String(contentsOfFile: text, encoding: .utf8)
+            if text == "-" && isatty(STDIN_FILENO) == 1 {
+                StandardError.write("Paste or type the text, then press Ctrl-D on a line of its own.\n")
+            }
+            let written = try LoopSource.readText(at: text)
+            let source = try LoopSource(parsing: written, from: text, options: options)
+            let raw = textOptions.sentences ? nil : written
             let library = try libraryOptions.open()
             let progress = ProgressBar("importing")
             let (take, title, language, tags) = (audio, self.title, self.language, self.tags)
