@@ -91,8 +91,16 @@ struct RecordTerminalTests {
     func theViewFollowsTheReadingAndTakesRerecordBackAndFinish() throws {
         let library = TestLibrary()
         #expect(try library.run(["new", "--text", try threeGroupText()]).status == 0)
+        // The fixture take, then a minute of silence: the file must not run out while keys are pressed.
+        let take = Scratch.path("take-then-silence", extension: "wav")
+        var samples: [Float] = []
+        var reader = try AudioFileReader(path: Fixture.path("clean.flac"))
+        try reader.forEachMonoBlock { samples.append(contentsOf: $0) }
+        var writer = try AudioFileWriter(path: take, format: .wav, sampleRate: 16_000, channelCount: 1)
+        try writer.write(samples + [Float](repeating: 0, count: 60 * 16_000))
+        try writer.commit()
         let terminal = try TerminalDriver(name: "loop-record", columns: 110, rows: 30)
-        try terminal.type("export LOOP_LIBRARY='\(library.path)'; cd '\(LoopProcess.fixtures)'; '\(LoopProcess.executable.path)' record three --input clean.flac; echo \"exit=$?\"")
+        try terminal.type("export LOOP_LIBRARY='\(library.path)'; '\(LoopProcess.executable.path)' record three --input '\(take)'; echo \"exit=$?\"")
 
         var shown = try terminal.waitFor("0 of 5 phrases done")
         #expect(shown.contains("▶ Bonjour, madame.") && shown.contains("level"))
