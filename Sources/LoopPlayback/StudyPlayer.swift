@@ -93,7 +93,10 @@ public final class StudyPlayer: Sendable {
             }
         }
         if !state.withLock({ $0.quitting }) { try output.finish() } else { output.stop() }
-        let final = state.withLock { $0.session }
+        let final = state.withLock { state in
+            if state.quitting { state.session.stop(at: state.clock) }
+            return state.session
+        }
         onDisplay(final.display)
         return final.study
     }

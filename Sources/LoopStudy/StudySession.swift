@@ -8,7 +8,7 @@ public struct StudySession: Sendable {
     public private(set) var settings: StudySettings
     public let groups: [[StudyPhrase]]
     public private(set) var selection: [Int]
-    /// Per phrase number: how much it was studied.
+    /// Per phrase number: how much it was studied, credited as each step ends or is cut short.
     public private(set) var study: [Int: PhraseStudy] = [:]
 
     private var position = 0             // index into selection
@@ -19,6 +19,19 @@ public struct StudySession: Sendable {
     private var paused = false
     /// The step being rendered: its phrases, and whether it is the gap after them.
     private var underWay: (phrases: [Int], gap: Bool)? = nil
+    /// Set while a gap is rendered: the cursor moves on once it ends (the group's playable
+    /// phrase count), so that a key pressed during the gap moves from the phrase it follows.
+    private var advanceWhenDone: Int? = nil
+    /// What the step being rendered earns, credited once it ends or is cut short.
+    private var credit: StepCredit? = nil
+
+    /// A step's study: per phrase, its time in the step. The phrases of a played step follow
+    /// one another and each earns a repetition when heard to its end; a gap's run side by side.
+    private struct StepCredit {
+        var start: Microseconds
+        var parts: [(phrase: Int, time: Microseconds)]
+        var played: Bool
+    }
 
     private enum Phase { case play, gap, finished }
 
@@ -44,6 +57,11 @@ public struct StudySession: Sendable {
 
     /// What to render next, now that the previous step is done; nil when the session is over.
     public mutating func nextStep(at now: Microseconds) -> StudyStep? {
+        settle(at: now, completed: true)
+        if let count = advanceWhenDone {
+            advanceWhenDone = nil
+            advanceAfterGap(count: count)
+        }
         guard !paused, phase != .finished else { return nil }
         let phrases = playablePhrases(selection[position])
         switch (settings.mode, phase) {
@@ -52,28 +70,28 @@ public struct StudySession: Sendable {
             phase = .gap
             underWay = ([phrase.number], false)
             let duration = length(phrase)
-            record(phrase.number, repetitions: 1, time: duration)
+            credit = StepCredit(start: now, parts: [(phrase.number, duration)], played: true)
             return .play(phrases: [phrase.number], speed: settings.speed, duration: duration)
         case (.repeatWithMe, .gap):
             let phrase = phrases[phraseIndex]
             let gap = Microseconds(Double(length(phrase)) * settings.gapFactor) + settings.fixedPause
-            record(phrase.number, repetitions: 0, time: gap)
+            credit = StepCredit(start: now, parts: [(phrase.number, gap)], played: false)
             underWay = ([phrase.number], true)
-            advanceAfterGap(count: phrases.count)
+            advanceWhenDone = phrases.count
             return .silence(gap)
         case (.listenAndRepeat, .play):
             let numbers = phrases.map(\.number)
             phase = .gap
             underWay = (numbers, false)
             let duration = phrases.reduce(0) { $0 + length($1) }
-            for phrase in phrases { record(phrase.number, repetitions: 1, time: length(phrase)) }
+            credit = StepCredit(start: now, parts: phrases.map { ($0.number, length($0)) }, played: true)
             return .play(phrases: numbers, speed: settings.speed, duration: duration)
         case (.listenAndRepeat, .gap):
             let duration = phrases.reduce(0) { $0 + length($1) }
             let gap = Microseconds(Double(duration) * settings.gapFactor)
-            for phrase in phrases { record(phrase.number, repetitions: 0, time: Microseconds(Double(length(phrase)) * settings.gapFactor)) }
+            credit = StepCredit(start: now, parts: phrases.map { ($0.number, Microseconds(Double(length($0)) * settings.gapFactor)) }, played: false)
             underWay = (phrases.map(\.number), true)
-            advanceAfterGap(count: 1)
+            advanceWhenDone = 1
             return .silence(gap)
         case (_, .finished):
             return nil
@@ -105,13 +123,13 @@ public struct StudySession: Sendable {
         switch event {
         case .playPause:
             paused.toggle()
-            if paused { restartCurrent(); return .pause }
+            if paused { restartCurrent(at: now); return .pause }
             return .resume
         case .nextPhrase:
             guard settings.mode == .repeatWithMe else { return handle(.nextGroup, at: now) }
             let count = playablePhrases(selection[position]).count
             if phraseIndex + 1 < count { phraseIndex += 1 } else { moveGroup(by: 1); phraseIndex = 0 }
-            return restarted()
+            return restarted(at: now)
         case .previousPhrase:
             guard settings.mode == .repeatWithMe else { return handle(.previousGroup, at: now) }
             if phraseIndex > 0 {
@@ -120,21 +138,21 @@ public struct StudySession: Sendable {
                 moveGroup(by: -1)
                 phraseIndex = playablePhrases(selection[position]).count - 1
             }
-            return restarted()
+            return restarted(at: now)
         case .nextGroup:
             moveGroup(by: 1)
             phraseIndex = 0
-            return restarted()
+            return restarted(at: now)
         case .previousGroup:
             moveGroup(by: -1)
             phraseIndex = 0
-            return restarted()
+            return restarted(at: now)
         case .select(let group):
             guard isPlayable(group) else { return .carryOn }
             selection = [group]
             position = 0
             phraseIndex = 0
-            return restarted()
+            return restarted(at: now)
         case .toggle(let group):
             guard isPlayable(group) else { return .carryOn }
             let current = selection[position]
@@ -144,7 +162,7 @@ public struct StudySession: Sendable {
                 if group == current {
                     position = min(position, selection.count - 1)
                     phraseIndex = 0
-                    return restarted()
+                    return restarted(at: now)
                 }
             } else {
                 selection = (selection + [group]).sorted()
@@ -159,7 +177,7 @@ public struct StudySession: Sendable {
         case .switchMode:
             settings.mode = settings.mode == .repeatWithMe ? .listenAndRepeat : .repeatWithMe
             phraseIndex = 0
-            return restarted()
+            return restarted(at: now)
         case .faster, .slower:
             let step = event == .faster ? 0.1 : -0.1
             settings.speed = min(max(((settings.speed + step) * 10).rounded() / 10, StudySettings.speeds.lowerBound), StudySettings.speeds.upperBound)
@@ -179,16 +197,50 @@ public struct StudySession: Sendable {
         position = 0
     }
 
-    private mutating func restartCurrent() {
+    private mutating func restartCurrent(at now: Microseconds) {
+        settle(at: now, completed: false)
+        advanceWhenDone = nil
         phase = .play
         repetition = 0
         underWay = nil
     }
 
-    private mutating func restarted() -> StudyReaction {
-        restartCurrent()
+    private mutating func restarted(at now: Microseconds) -> StudyReaction {
+        restartCurrent(at: now)
         return paused ? .carryOn : .interrupt
     }
+
+    /// Ends the session at `now` (the learner quit): the step under way counts as far as it got.
+    public mutating func stop(at now: Microseconds) {
+        settle(at: now, completed: false)
+        advanceWhenDone = nil
+        underWay = nil
+        phase = .finished
+    }
+
+    // MARK: Study
+
+    /// Credits the step under way: whole when it `completed`, else the part of it before `now`.
+    private mutating func settle(at now: Microseconds, completed: Bool) {
+        guard let credit else { return }
+        self.credit = nil
+        let total = credit.parts.reduce(0) { $0 + $1.time }
+        var elapsed = completed ? total : min(max(0, now - credit.start), total)
+        for part in credit.parts {
+            let time: Microseconds
+            if credit.played {
+                time = min(part.time, elapsed)   // one phrase after another
+                elapsed -= time
+            } else {
+                time = total > 0 ? Microseconds((Double(part.time) * Double(elapsed) / Double(total)).rounded()) : 0
+            }
+            // Heard to its end, give or take a chunk of rendering.
+            let heard = credit.played && time >= part.time - Self.endTolerance
+            if time > 0 || heard { record(part.phrase, repetitions: heard ? 1 : 0, time: time) }
+        }
+    }
+
+    private static let endTolerance: Microseconds = 20_000
 
     // MARK: Display
 

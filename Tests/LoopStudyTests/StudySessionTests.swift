@@ -76,6 +76,51 @@ struct StudySessionTests {
         #expect(session.nextStep(at: 600_000) == .play(phrases: [2], speed: 1, duration: 2_000_000))
     }
 
+    @Test func studyTimeCountsWhatWasRenderedAndARepetitionOnlyWhatWasHeardToItsEnd() throws {
+        var session = try StudySession(groups: loopGroups, settings: StudySettings(), selection: [0])
+        _ = session.nextStep(at: 0)                                    // phrase 1, 1 s
+        _ = session.nextStep(at: 1_000_000)                            // heard whole; its gap, 1.3 s
+        #expect(session.handle(.nextPhrase, at: 1_500_000) == .interrupt)
+        #expect(session.study[1] == PhraseStudy(repetitions: 1, time: 1_500_000), "the phrase, and half a second of its gap")
+        #expect(session.nextStep(at: 1_500_000) == .play(phrases: [2], speed: 1, duration: 2_000_000))
+        #expect(session.handle(.playPause, at: 2_100_000) == .pause)
+        #expect(session.study[2] == PhraseStudy(repetitions: 0, time: 600_000), "cut short: time, no repetition")
+        #expect(session.handle(.playPause, at: 2_100_000) == .resume)
+        _ = session.nextStep(at: 2_100_000)                            // phrase 2 again, from its start
+        session.stop(at: 4_100_000)
+        #expect(session.study[2] == PhraseStudy(repetitions: 1, time: 2_600_000), "quitting at its end still counts it")
+        #expect(session.isFinished && session.nextStep(at: 4_100_000) == nil)
+    }
+
+    @Test func keysDuringAGapMoveFromThePhraseItFollows() throws {
+        var session = try StudySession(groups: loopGroups, settings: StudySettings(), selection: [1])
+        _ = session.nextStep(at: 0)                                    // phrase 3
+        _ = session.nextStep(at: 500_000)                              // its gap
+        #expect(session.display.phrase == 3 && session.display.phase == .speakAlong)
+        #expect(session.handle(.nextPhrase, at: 600_000) == .interrupt)
+        #expect(session.nextStep(at: 600_000) == .play(phrases: [5], speed: 1, duration: 1_500_000), "the phrase after 3, not after 5")
+        _ = session.nextStep(at: 2_100_000)                            // phrase 5's gap
+        #expect(session.handle(.previousPhrase, at: 2_200_000) == .interrupt)
+        #expect(session.nextStep(at: 2_200_000) == .play(phrases: [3], speed: 1, duration: 500_000), "the phrase before 5")
+        _ = session.nextStep(at: 2_700_000)                            // phrase 3's gap
+        #expect(session.handle(.playPause, at: 2_800_000) == .pause)
+        #expect(session.handle(.playPause, at: 2_800_000) == .resume)
+        #expect(session.nextStep(at: 2_800_000) == .play(phrases: [3], speed: 1, duration: 500_000), "resuming replays the phrase the gap followed")
+    }
+
+    @Test func aGroupCutShortCreditsThePhrasesItReached() throws {
+        var session = try StudySession(groups: loopGroups, settings: StudySettings(mode: .listenAndRepeat), selection: [0])
+        _ = session.nextStep(at: 0)                                    // phrases 1 (1 s) and 2 (2 s)
+        _ = session.handle(.nextGroup, at: 1_500_000)
+        #expect(session.study[1] == PhraseStudy(repetitions: 1, time: 1_000_000))
+        #expect(session.study[2] == PhraseStudy(repetitions: 0, time: 500_000))
+        _ = session.nextStep(at: 1_500_000)                            // group 2: phrases 3 (0.5 s) and 5 (1.5 s)
+        _ = session.nextStep(at: 3_500_000)                            // its silence, 2 s
+        session.stop(at: 4_500_000)
+        #expect(session.study[3] == PhraseStudy(repetitions: 1, time: 500_000 + 250_000), "a quarter of the half-done silence")
+        #expect(session.study[5] == PhraseStudy(repetitions: 1, time: 1_500_000 + 750_000))
+    }
+
     @Test func groupNavigationMovesWithinASelectionOrAlongTheLoop() throws {
         var session = try StudySession(groups: loopGroups, settings: StudySettings(), selection: [0, 1])
         _ = session.nextStep(at: 0)
