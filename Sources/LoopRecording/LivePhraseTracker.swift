@@ -15,8 +15,19 @@ public struct LivePhraseTracker: Sendable {
         case ended(start: Int, end: Int)
     }
 
-    /// The pause that ends a phrase, in hops.
+    /// The pause that ends a phrase, in hops, when its expected length is not known.
     public var pauseHops: Int
+    /// The speech (hops) the phrase under way is expected to hold, from its text and the pace of
+    /// the reading so far (see ``ReadingPace``). Known, it sets the pause that ends the phrase:
+    /// ``shortPauseHops`` once most of it has been said, up to ``longPauseHops`` early in it, so
+    /// that a comma or a hesitation does not end a phrase and a short pause after it does.
+    public var expectedSpeechHops: Double?
+    public var shortPauseHops = 18
+    public var longPauseHops = 70
+    /// Speech (loud hops) of the phrase under way so far.
+    public private(set) var speechHops = 0
+    /// Speech (loud hops) of the last phrase that ended.
+    public private(set) var lastPhraseSpeechHops = 0
     /// The least speech that makes a phrase, in hops.
     public var minimumSpeech: Int
 
@@ -77,29 +88,51 @@ public struct LivePhraseTracker: Sendable {
         }
         switch state {
         case .silent:
-            if let runStart = sustained { state = .speaking(start: runStart, lastLoud: hop); return [.started(hop: runStart)] }
+            if let runStart = sustained {
+                state = .speaking(start: runStart, lastLoud: hop)
+                speechHops = hop - runStart + 1
+                return [.started(hop: runStart)]
+            }
         case .speaking(let start, let lastLoud):
             // Close to the last speech any sound continues the phrase; after a gap it must last
             // longer than a click (a click in a pause leaves the pause whole).
             if sustained != nil || (level >= threshold && hop - lastLoud <= isolationHops) {
                 state = .speaking(start: start, lastLoud: hop)
-            } else if hop - lastLoud >= pauseHops {
+                speechHops += 1
+            } else if hop - lastLoud >= endingPauseHops {
                 state = .silent
                 // Too little speech: a click or a breath, not a phrase.
-                if lastLoud + 1 - start >= minimumSpeech { return [.ended(start: start, end: lastLoud + 1)] }
+                if lastLoud + 1 - start >= minimumSpeech {
+                    lastPhraseSpeechHops = speechHops
+                    speechHops = 0
+                    return [.ended(start: start, end: lastLoud + 1)]
+                }
+                speechHops = 0
             }
         }
         return []
     }
 
+    /// The pause that ends the phrase under way now.
+    public var endingPauseHops: Int {
+        guard let expected = expectedSpeechHops, expected > 0 else { return pauseHops }
+        let progress = Double(speechHops) / expected
+        // From the short pause at 85% of the expected speech to the long one at 25% and less.
+        let early = min(max((0.85 - progress) / 0.6, 0), 1)
+        return shortPauseHops + Int((Double(longPauseHops - shortPauseHops) * early).rounded())
+    }
+
     /// Forgets a phrase under way (the author re-reads it): the next speech starts afresh.
-    public mutating func reset() { state = .silent }
+    public mutating func reset() { state = .silent; speechHops = 0 }
 
     /// At the end of the take: the phrase still under way, if it had enough speech.
     public mutating func finish() -> Event? {
         guard case .speaking(let start, let lastLoud) = state else { return nil }
         state = .silent
-        return lastLoud + 1 - start >= minimumSpeech ? .ended(start: start, end: lastLoud + 1) : nil
+        guard lastLoud + 1 - start >= minimumSpeech else { return nil }
+        lastPhraseSpeechHops = speechHops
+        speechHops = 0
+        return .ended(start: start, end: lastLoud + 1)
     }
 
     /// Whether speech is under way.

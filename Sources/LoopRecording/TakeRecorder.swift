@@ -67,7 +67,17 @@ public final class TakeRecorder: Sendable {
     private struct State {
         var draft: RecordingDraft
         var tracker = LivePhraseTracker(pauseHops: 30)
-        var phrase = 0
+        /// The pace of the reading, for how long the phrase under way should last.
+        var pace: ReadingPace
+        var phrase = 0 {
+            didSet { tracker.expectedSpeechHops = pace.expectedSpeechHops(phrase) }
+        }
+
+        init(draft: RecordingDraft) {
+            self.draft = draft
+            pace = ReadingPace(phrases: draft.phraseTexts)
+            tracker.expectedSpeechHops = pace.expectedSpeechHops(0)
+        }
         /// Where the phrase under way (or the last one read) began, in frames.
         var attemptStart: Int?
         var lastEnds: [Int] = []
@@ -128,6 +138,7 @@ public final class TakeRecorder: Sendable {
                 state.withLock { state in
                     if case .ended(_, let end)? = state.tracker.finish(), state.phrase < state.draft.phraseIds.count {
                         state.lastEnds.append(end * hop)
+                        state.pace.read(state.phrase, speechHops: state.tracker.lastPhraseSpeechHops)
                         state.phrase += 1
                     }
                 }
@@ -162,6 +173,7 @@ public final class TakeRecorder: Sendable {
                         case .ended(_, let end):
                             guard state.phrase < state.draft.phraseIds.count else { continue }
                             state.lastEnds.append(end * hop)
+                            state.pace.read(state.phrase, speechHops: state.tracker.lastPhraseSpeechHops)
                             state.phrase += 1
                             state.attemptStart = nil
                             state.highlightDelays.append(ContinuousClock.now - arrived)

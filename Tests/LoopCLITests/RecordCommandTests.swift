@@ -12,16 +12,17 @@ func threeGroupText() throws -> String {
 }
 
 /// Every phrase's clip holds its speech and its cuts lie in the pauses around it.
-func expectRecordedClips(_ library: TestLibrary, title: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+func expectRecordedClips(_ library: TestLibrary, title: String, truth: [(start: Double, end: Double)] = Fixture.truth.map { ($0.start, $0.end) },
+                         sourceLocation: SourceLocation = #_sourceLocation) throws {
     let shown = try #require(try library.json(["show", title]) as? [String: Any], sourceLocation: sourceLocation)
     let phrases = try #require((shown["groups"] as? [[String: Any]])?.flatMap { ($0["phrases"] as? [[String: Any]]) ?? [] }, sourceLocation: sourceLocation)
     #expect(phrases.count == 5, sourceLocation: sourceLocation)
     for (index, phrase) in phrases.enumerated() {
         let start = try #require(phrase["start"] as? Double, sourceLocation: sourceLocation), end = try #require(phrase["end"] as? Double, sourceLocation: sourceLocation)
-        let (_, trueStart, trueEnd) = Fixture.truth[index]
+        let (trueStart, trueEnd) = truth[index]
         #expect(start <= trueStart + 0.03 && end >= trueEnd - 0.03, "phrase \(index + 1) clipped: \(start)-\(end)", sourceLocation: sourceLocation)
-        let previousEnd = index > 0 ? Fixture.truth[index - 1].end : 0
-        let nextStart = index + 1 < Fixture.truth.count ? Fixture.truth[index + 1].start : 99
+        let previousEnd = index > 0 ? truth[index - 1].end : 0
+        let nextStart = index + 1 < truth.count ? truth[index + 1].start : 99
         #expect(start >= previousEnd && end <= nextStart, "phrase \(index + 1) reaches into its neighbour: \(start)-\(end)", sourceLocation: sourceLocation)
     }
 }
@@ -64,6 +65,31 @@ struct RecordCommandTests {
         let result = try library.run(["record", "three", "--input", "noisy-snr10.flac", "--fast"])
         #expect(result.status == 0 && result.output.isEmpty, "\(result.error)")
         try expectRecordedClips(library, title: "three")
+    }
+
+    @Test func shortPausesBetweenPhrasesEachEndAPhraseAndACommaDoesNot() throws {
+        // The fixture's phrases read again with a quarter-second pause after each, hardly longer
+        // than the comma in "À droite, puis tout droit.": only the text tells them apart.
+        var samples: [Float] = []
+        var reader = try AudioFileReader(path: Fixture.path("clean.flac"))
+        try reader.forEachMonoBlock { samples.append(contentsOf: $0) }
+        var take: [Float] = [Float](repeating: 0, count: 8_000)
+        var truth: [(start: Double, end: Double)] = []
+        for (_, start, end) in Fixture.truth {
+            let from = Int((start - 0.02) * 16_000), to = Int((end + 0.02) * 16_000)
+            truth.append((Double(take.count) / 16_000 + 0.02, Double(take.count + to - from) / 16_000 - 0.02))
+            take += samples[from..<to] + [Float](repeating: 0, count: Int(0.21 * 16_000))
+        }
+        let path = Scratch.path("short-pauses", extension: "wav")
+        var writer = try AudioFileWriter(path: path, format: .wav, sampleRate: 16_000, channelCount: 1)
+        try writer.write(take + [Float](repeating: 0, count: 8_000))
+        try writer.commit()
+
+        let library = TestLibrary()
+        #expect(try library.run(["new", "--text", try threeGroupText()]).status == 0)
+        let result = try library.run(["record", "three", "--input", path, "--fast"])
+        #expect(result.status == 0, "\(result.error)")
+        try expectRecordedClips(library, title: "three", truth: truth)
     }
 
     @Test func onlyTheRecordedGroupsPhrasesChange() throws {

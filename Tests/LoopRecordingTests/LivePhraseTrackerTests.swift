@@ -5,28 +5,63 @@ import LoopRecording
 import LoopTestSupport
 import Testing
 
-/// The tracker's phrases for a whole take, fed hop by hop as if live (in hops).
-func livePhrases(_ take: String, pauseHops: Int = 28) throws -> [(Int, Int)] {
+/// The tracker's phrases for a whole take, fed hop by hop as if live (in hops), knowing the
+/// fixture's text as the recorder does.
+func livePhrases(_ take: String) throws -> [(Int, Int)] {
     let envelope = try EnergyEnvelope.measure(path: Fixture.path(take))
-    var tracker = LivePhraseTracker(pauseHops: pauseHops)
+    var tracker = LivePhraseTracker()
+    var pace = ReadingPace(phrases: Fixture.truth.map(\.text))
+    tracker.expectedSpeechHops = pace.expectedSpeechHops(0)
     var phrases: [(Int, Int)] = []
     for level in envelope.levels {
-        for case .ended(let start, let end) in tracker.add(level) { phrases.append((start, end)) }
+        for case .ended(let start, let end) in tracker.add(level) {
+            pace.read(phrases.count, speechHops: tracker.lastPhraseSpeechHops)
+            phrases.append((start, end))
+            tracker.expectedSpeechHops = pace.expectedSpeechHops(phrases.count)
+        }
     }
     if case .ended(let start, let end)? = tracker.finish() { phrases.append((start, end)) }
     return phrases
 }
 
 struct LivePhraseTrackerTests {
-    // Under 10 dB of noise a comma can last as long as a short pause: live, the highlight may
-    // move early there (the author presses b); the saved cuts come from the offline segmenter.
-    @Test(arguments: ["clean.flac", "quiet-30db.flac", "clicks.flac", "rate-8k.flac", "stereo-48k.flac"])
+    @Test(arguments: ["clean.flac", "noisy-snr10.flac", "quiet-30db.flac", "clicks.flac", "rate-8k.flac", "stereo-48k.flac"])
     func findsEachPhraseAsItEnds(take: String) throws {
         let phrases = try livePhrases(take)
         #expect(phrases.count == 5, "\(take): \(phrases)")
         for ((start, end), (_, trueStart, trueEnd)) in zip(phrases, Fixture.truth) {
             #expect(abs(Double(start) / 100 - trueStart) < 0.15 && abs(Double(end) / 100 - trueEnd) < 0.2, "\(take): \(start)-\(end) for \(trueStart)-\(trueEnd)")
         }
+    }
+
+    @Test func knowingThePhrasesLengthAShortPauseEndsItAndAnEarlyOneDoesNot() {
+        // 0.3 s of quiet first (levels to learn from), then speech at -20 dB with pauses at -70.
+        func run(_ pattern: [(loud: Bool, hops: Int)], expected: Double?) -> [LivePhraseTracker.Event] {
+            var tracker = LivePhraseTracker()
+            tracker.expectedSpeechHops = expected
+            var events: [LivePhraseTracker.Event] = []
+            for part in [(false, 30)] + pattern {
+                for _ in 0..<part.1 { events += tracker.add(part.0 ? -20 : -70) }
+            }
+            return events.filter { if case .ended = $0 { true } else { false } }
+        }
+        // A phrase of its expected length, then a 0.22 s pause: ended, where a fixed 0.28 s would wait.
+        #expect(run([(true, 100), (false, 22)], expected: 100).count == 1)
+        #expect(run([(true, 100), (false, 22)], expected: nil).isEmpty)
+        // A 0.4 s hesitation a third of the way in: not an end when the phrase is known to be longer.
+        let whole = run([(true, 40), (false, 40), (true, 80), (false, 25)], expected: 120)
+        #expect(whole.count == 1)
+        if case .ended(let start, let end)? = whole.first { #expect(abs(start - 30) <= 2 && abs(end - 190) <= 3, "\(start)-\(end)") }
+        #expect(run([(true, 40), (false, 40), (true, 80), (false, 30)], expected: nil).count == 2)
+    }
+
+    @Test func thePaceOfTheReadingSetsHowLongThePhrasesAhead() throws {
+        var pace = ReadingPace(phrases: ["Un deux trois", "Un deux trois quatre cinq six"], hopsPerWeight: 20, priorWeight: 1)
+        let before = try #require(pace.expectedSpeechHops(1))
+        #expect(pace.expectedSpeechHops(2) == nil)
+        pace.read(0, speechHops: 4 * 100)      // read far slower than the guess
+        let after = try #require(pace.expectedSpeechHops(1))
+        #expect(after > 3 * before, "the slow reading stretches the phrases ahead: \(before) -> \(after)")
     }
 
     @Test func silenceAndClicksAloneAreNoPhrase() throws {
