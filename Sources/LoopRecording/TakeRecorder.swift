@@ -69,14 +69,9 @@ public final class TakeRecorder: Sendable {
         var tracker = LivePhraseTracker(pauseHops: 30)
         /// The pace of the reading, for how long the phrase under way should last.
         var pace: ReadingPace
+        /// The phrase to read next; the tracker expects its length.
         var phrase = 0 {
             didSet { tracker.expectedSpeechHops = pace.expectedSpeechHops(phrase) }
-        }
-
-        init(draft: RecordingDraft) {
-            self.draft = draft
-            pace = ReadingPace(phrases: draft.phraseTexts)
-            tracker.expectedSpeechHops = pace.expectedSpeechHops(0)
         }
         /// Where the phrase under way (or the last one read) began, in frames.
         var attemptStart: Int?
@@ -89,6 +84,12 @@ public final class TakeRecorder: Sendable {
         var overruns = 0
         /// When the pause threshold was reached and the highlight moved (for the benchmark).
         var highlightDelays: [Duration] = []
+
+        init(draft: RecordingDraft) {
+            self.draft = draft
+            pace = ReadingPace(phrases: draft.phraseTexts)
+            tracker.expectedSpeechHops = pace.expectedSpeechHops(0)
+        }
     }
 
     /// How a recording ended: saved, thrown away (`q`, confirmed), or interrupted (Ctrl-C: the
