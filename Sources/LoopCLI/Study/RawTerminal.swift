@@ -13,6 +13,8 @@ enum Key: Equatable {
 final class RawTerminal {
     private var original = termios()
     private var restored = false
+    /// Bytes read from the keyboard and not yet handed out as keys.
+    private var pending: [UInt8] = []
 
     init() throws {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw CLIError("the study view needs a terminal") }
@@ -44,30 +46,50 @@ final class RawTerminal {
         return (Int(window.ws_row), Int(window.ws_col))
     }
 
-    /// The next key, waiting at most `timeout` milliseconds.
+    /// The next key, waiting at most `timeout` milliseconds. Keys that arrive together (fast
+    /// typing, a paste, a busy machine) are all kept and handed out one at a time.
     func readKey(timeout: Int32) -> Key? {
+        if let key = Self.nextKey(in: &pending) { return key }
         var descriptor = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
         guard poll(&descriptor, 1, timeout) > 0 else { return nil }
-        var bytes = [UInt8](repeating: 0, count: 16)
+        var bytes = [UInt8](repeating: 0, count: 64)
         let count = read(STDIN_FILENO, &bytes, bytes.count)
         guard count > 0 else { return nil }
-        return Self.parse(Array(bytes[0..<count]))
+        pending += bytes[0..<count]
+        return Self.nextKey(in: &pending)
     }
 
-    static func parse(_ bytes: [UInt8]) -> Key? {
-        if bytes == [3] { return .interrupt }
-        if bytes.count >= 3, bytes[0] == 0x1B, bytes[1] == UInt8(ascii: "[") || bytes[1] == UInt8(ascii: "O") {
-            switch bytes[2] {
-            case UInt8(ascii: "A"): return .up
-            case UInt8(ascii: "B"): return .down
-            case UInt8(ascii: "C"): return .right
-            case UInt8(ascii: "D"): return .left
-            default: return nil
+    /// Takes the first key off the front of `bytes`; nil when they hold no whole key yet (an
+    /// unfinished character stays for the next read). Escape sequences other than the arrows
+    /// are dropped whole.
+    static func nextKey(in bytes: inout [UInt8]) -> Key? {
+        while let first = bytes.first {
+            if first == 3 { bytes.removeFirst(); return .interrupt }
+            if first == 0x1B {
+                guard bytes.count >= 2, bytes[1] == UInt8(ascii: "[") || bytes[1] == UInt8(ascii: "O") else {
+                    bytes.removeFirst()
+                    return .escape
+                }
+                // A control sequence ends at its first byte in @...~ after the introducer.
+                guard let end = bytes.indices.dropFirst(2).first(where: { (0x40...0x7E).contains(bytes[$0]) }) else { return nil }
+                let final = bytes[end]
+                let plain = end == 2
+                bytes.removeFirst(end + 1)
+                switch (plain, final) {
+                case (true, UInt8(ascii: "A")): return .up
+                case (true, UInt8(ascii: "B")): return .down
+                case (true, UInt8(ascii: "C")): return .right
+                case (true, UInt8(ascii: "D")): return .left
+                default: continue
+                }
             }
+            let length = first < 0x80 ? 1 : first >= 0xF0 ? 4 : first >= 0xE0 ? 3 : first >= 0xC0 ? 2 : 1
+            guard bytes.count >= length else { return nil }
+            let character = String(bytes: bytes[0..<length], encoding: .utf8)?.first
+            bytes.removeFirst(length)
+            if let character { return .character(character) }
         }
-        if bytes == [0x1B] { return .escape }
-        guard let text = String(bytes: bytes, encoding: .utf8), let first = text.first else { return nil }
-        return .character(first)
+        return nil
     }
 
     static func write(_ text: String) {
