@@ -25,29 +25,32 @@ struct AudioStore: Sendable {
 
     /// Copies the file at `source` into the store; returns where it is.
     func store(copyOf source: String, progress: (@Sendable (Double) -> Void)? = nil) throws -> StoredFile {
-        let manager = FileManager.default
-        try manager.createDirectory(atPath: absolute(Self.incoming), withIntermediateDirectories: true)
+        let incoming = try receive(copyOf: source, progress: progress)
+        do {
+            return try adopt(verifiedFile: incoming.path, sha256: incoming.sha256, byteCount: incoming.byteCount)
+        } catch {
+            try? FileManager.default.removeItem(atPath: incoming.path)
+            throw error
+        }
+    }
+
+    /// A file copied into `audio/.incoming/`, hashed and synced, not yet in its place.
+    struct IncomingFile: Sendable {
+        var path: String
+        var sha256: String
+        var byteCount: Int
+    }
+
+    /// Copies the file at `source` into `audio/.incoming/`, hashing it on the way, and syncs it.
+    /// ``adopt(verifiedFile:sha256:byteCount:)`` then puts it in its place, or the caller removes it.
+    func receive(copyOf source: String, progress: (@Sendable (Double) -> Void)? = nil) throws -> IncomingFile {
+        try FileManager.default.createDirectory(atPath: absolute(Self.incoming), withIntermediateDirectories: true)
         let temporary = absolute(Self.incoming) + "/" + UUID().uuidString
         do {
             let (digest, bytes) = try copyHashing(from: source, to: temporary, progress: progress)
-            let relative = Self.folder + "/" + digest.prefix(2) + "/" + digest.dropFirst(2)
-            let destination = absolute(relative)
-            if manager.fileExists(atPath: destination) {
-                try? manager.removeItem(atPath: temporary)
-            } else {
-                let shard = (destination as NSString).deletingLastPathComponent
-                if !manager.fileExists(atPath: shard) {
-                    try manager.createDirectory(atPath: shard, withIntermediateDirectories: true)
-                    try DurableFile.syncDirectory(absolute(Self.folder))
-                }
-                guard rename(temporary, destination) == 0 else {
-                    throw LibraryError(.storageFailed, "cannot store the audio in \(destination): \(String(cString: strerror(errno)))")
-                }
-                try DurableFile.syncDirectory(shard)
-            }
-            return StoredFile(sha256: digest, path: relative, byteCount: bytes)
+            return IncomingFile(path: temporary, sha256: digest, byteCount: bytes)
         } catch {
-            try? manager.removeItem(atPath: temporary)
+            try? FileManager.default.removeItem(atPath: temporary)
             throw error
         }
     }

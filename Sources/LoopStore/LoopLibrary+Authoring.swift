@@ -1,6 +1,7 @@
 import Foundation
 import LoopAudio
 import LoopAuthoring
+import Synchronization
 
 /// A loop just authored, and the cuts worth a listen.
 public struct AuthoredLoop: Sendable {
@@ -16,18 +17,34 @@ extension LoopLibrary {
         source: LoopSource, sourceText: String?, takePath: String?, title: String? = nil, language: String? = nil,
         tags: [String] = [], segmenter: SilenceSegmenter = SilenceSegmenter(), progress: (@Sendable (Double) -> Void)? = nil
     ) throws -> AuthoredLoop {
-        var take: CutTake?
-        var doubtful: [(Int, Int, Double)] = []
-        if let takePath {
-            let segmentation = try segmenter.segment(
-                path: takePath, hint: .text(source.phrases.map(\.text), language: language ?? source.language),
-                progress: progress.map { report in { @Sendable in report($0 * 0.8) } })
-            take = CutTake(path: takePath, ranges: segmentation.segments.map { $0.startFrame..<$0.endFrame })
-            doubtful = Self.doubtfulCuts(segmentation, offset: 0)
+        guard let takePath else {
+            return AuthoredLoop(loop: try createLoop(source: source, title: title, language: language, tags: tags, sourceText: sourceText), doubtfulCuts: [])
         }
-        let loop = try createLoop(source: source, title: title, language: language, tags: tags, take: take, sourceText: sourceText,
-                                  progress: progress.map { report in { @Sendable in report(0.8 + $0 * 0.2) } })
-        return AuthoredLoop(loop: loop, doubtfulCuts: doubtful)
+        let lock = try LibraryLock(root: root, exclusive: false)
+        // The take is copied into the library while it is cut (each takes about as long as the
+        // other); it only takes its place once the cut has succeeded.
+        let store = audio
+        let copying = BackgroundWork { try store.receive(copyOf: takePath) }
+        let segmentation = Result {
+            try segmenter.segment(
+                path: takePath, hint: .text(source.phrases.map(\.text), language: language ?? source.language),
+                progress: progress.map { report in { @Sendable in report($0 * 0.9) } })
+        }
+        let incoming = copying.wait()
+        do {
+            let cut = try segmentation.get()
+            let file = try incoming.get()
+            let take = CutTake(path: takePath, ranges: cut.segments.map { $0.startFrame..<$0.endFrame })
+            let info = try checkRanges(of: take)
+            let stored = describe(take, info: info, file: try audio.adopt(verifiedFile: file.path, sha256: file.sha256, byteCount: file.byteCount))
+            let loop = try insertLoop(source: source, title: title, language: language, tags: tags, take: take, stored: stored, sourceText: sourceText)
+            progress?(1)
+            withExtendedLifetime(lock) {}
+            return AuthoredLoop(loop: loop, doubtfulCuts: Self.doubtfulCuts(cut, offset: 0))
+        } catch {
+            if case .success(let file) = incoming { try? FileManager.default.removeItem(atPath: file.path) }
+            throw error
+        }
     }
 
     /// Cuts a new take onto the phrases that need audio (of one group, if given).
@@ -55,5 +72,25 @@ extension LoopLibrary {
 
     static func doubtfulCuts(_ segmentation: Segmentation, offset: Int, below threshold: Double = 0.6) -> [(Int, Int, Double)] {
         segmentation.cuts.enumerated().filter { $0.element.confidence < threshold }.map { (offset + $0.offset + 1, offset + $0.offset + 2, $0.element.confidence) }
+    }
+}
+
+/// Work started on another thread; ``wait()`` returns its result once it is done.
+private final class BackgroundWork<Value: Sendable>: Sendable {
+    private let result = Mutex<Result<Value, any Error>?>(nil)
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ work: @escaping @Sendable () throws -> Value) {
+        DispatchQueue.global().async { [self] in
+            let outcome = Result { try work() }
+            result.withLock { $0 = outcome }
+            done.signal()
+        }
+    }
+
+    func wait() -> Result<Value, any Error> {
+        done.wait()
+        done.signal()   // a second wait returns at once
+        return result.withLock { $0 } ?? .failure(LibraryError(.storageFailed, "background work ended without a result"))
     }
 }

@@ -80,6 +80,16 @@ public struct LoopLibrary: Sendable {
         }
         let lock = take == nil ? nil : try LibraryLock(root: root, exclusive: false)
         let stored = try take.map { try storeTake($0, progress: progress) }
+        let detail = try insertLoop(source: source, title: title, language: language, tags: tags, take: take, stored: stored, sourceText: sourceText)
+        withExtendedLifetime(lock) {}
+        return detail
+    }
+
+    /// Writes a loop whose take (if any) is in the audio store already, in one transaction.
+    func insertLoop(
+        source: LoopSource, title: String?, language: String?, tags: [String], take: CutTake?, stored: StoredTake?, sourceText: String?
+    ) throws -> LoopDetail {
+        let phrases = source.phrases
         let now = Date()
         let id = UUID().uuidString.lowercased()
         let finalTitle = title ?? source.title ?? phrases.first?.text ?? "Untitled"
@@ -106,7 +116,6 @@ public struct LoopLibrary: Sendable {
                 }
             }
         }
-        withExtendedLifetime(lock) {}
         return try loop(id: id)
     }
 
@@ -116,13 +125,23 @@ public struct LoopLibrary: Sendable {
 
     /// Copies a take into the audio store and describes it; checks its ranges fit.
     func storeTake(_ take: CutTake, progress: (@Sendable (Double) -> Void)?) throws -> StoredTake {
+        let info = try checkRanges(of: take)
+        return describe(take, info: info, file: try audio.store(copyOf: take.path, progress: progress))
+    }
+
+    /// The take's format, once every range is known to lie inside it.
+    func checkRanges(of take: CutTake) throws -> AudioFileInfo {
         let info = try AudioFileReader(path: take.path).info
         // Compressed formats announce an estimated length: allow a clip a tenth of a second past it.
         let limit = info.format.isLossless ? info.frameCount : info.frameCount + info.sampleRate / 10
         for range in take.ranges where range.lowerBound < 0 || range.upperBound > limit || range.isEmpty {
             throw LibraryError(.invalidRange, "\(take.path): a clip (frames \(range.lowerBound)-\(range.upperBound)) lies outside the take (\(info.frameCount) frames)")
         }
-        let file = try audio.store(copyOf: take.path, progress: progress)
+        return info
+    }
+
+    /// The asset row of a stored take.
+    func describe(_ take: CutTake, info: AudioFileInfo, file: AudioStore.StoredFile) -> StoredTake {
         let asset = AudioAssetRecord(
             sha256: file.sha256, path: file.path, format: info.format.rawValue, sampleRate: info.sampleRate,
             channelCount: info.channelCount, frameCount: max(info.frameCount, take.ranges.map(\.upperBound).max() ?? 0),

@@ -68,6 +68,22 @@ struct LoopLibraryTests {
         #expect(throws: LibraryError.self) { try library.search("  ,; ") }
     }
 
+    @Test func authoringCopiesTheTakeWhileCuttingAndKeepsNothingWhenTheCutFails() throws {
+        let library = try LoopLibrary(at: temporaryLibraryFolder())
+        let authored = try library.author(source: try Fixture.source, sourceText: nil, takePath: Fixture.path("clean.flac"))
+        #expect(authored.loop.phrases.allSatisfy { $0.audio != nil })
+        let sha256 = try #require(authored.loop.phrases.first?.audio?.sha256)
+        #expect(try AudioStore.sha256(ofFileAt: try #require(authored.loop.phrases.first?.audio?.path)) == sha256)
+
+        #expect(throws: (any Error).self) {
+            try library.author(source: try Fixture.source, sourceText: nil, takePath: Fixture.path("silence.flac"))
+        }
+        let health = try library.check()
+        #expect(health.isHealthy && health.orphans.isEmpty && health.leftovers.isEmpty, "a take that cannot be cut leaves no copy behind")
+        #expect(AudioStore(root: library.root).inventory().files.count == 1)
+        #expect(try library.loops().count == 1)
+    }
+
     @Test func searchFindsWordsInsideChineseJapaneseAndThaiText() throws {
         let library = try LoopLibrary(at: temporaryLibraryFolder())
         let text = "我想喝咖啡。 | I'd like a coffee.\n咖啡馆在哪里？\n東京タワーはどこですか。\nกาแฟร้อนหนึ่งแก้ว\n학교에 갑니다.\nTokyo駅"
