@@ -17,8 +17,10 @@ public struct LoopLibrary: Sendable {
     static let databaseName = "library.sqlite"
 
     /// Opens the library at `root`, creating it if needed, and brings its schema up to date.
-    /// A library written by a newer version of the tool is refused, untouched.
-    public init(at root: String) throws {
+    /// A library written by a newer version of the tool is refused, untouched. `onUpdate` is
+    /// called before an existing library's schema is brought up to date (which may rebuild its
+    /// search index: seconds, for a large library).
+    public init(at root: String, onUpdate: (() -> Void)? = nil) throws {
         let manager = FileManager.default
         do {
             try manager.createDirectory(atPath: root + "/" + AudioStore.folder, withIntermediateDirectories: true)
@@ -39,7 +41,11 @@ public struct LoopLibrary: Sendable {
             database = try DatabasePool(path: path, configuration: configuration)
             // Only a library that needs it is migrated: opening one that is up to date only
             // reads, so readers never queue behind a writer.
-            if try !database.read({ db in try migrator.hasCompletedMigrations(db) }) {
+            let (upToDate, existing) = try database.read { db in
+                (try migrator.hasCompletedMigrations(db), !(try migrator.appliedIdentifiers(db).isEmpty))
+            }
+            if !upToDate {
+                if existing { onUpdate?() }
                 try migrator.migrate(database)
             }
         } catch let error as DatabaseError {

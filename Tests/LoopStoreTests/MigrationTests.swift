@@ -43,7 +43,12 @@ struct MigrationTests {
         let (root, sha256) = try makeFirstSchemaLibrary()
         let audioBefore = AudioStore(root: root).inventory()
 
-        let library = try LoopLibrary(at: root)
+        var updates = 0
+        let library = try LoopLibrary(at: root) { updates += 1 }
+        #expect(updates == 1, "the user is told once that the library is being updated")
+        _ = try LoopLibrary(at: root) { updates += 1 }
+        _ = try LoopLibrary(at: temporaryLibraryFolder()) { updates += 1 }
+        #expect(updates == 1, "not again, and not for a new library")
 
         let applied = try library.database.read { db in try LibraryMigrations.migrator.appliedIdentifiers(db) }
         #expect(applied == Set(LibraryMigrations.migrator.migrations), "every migration ran")

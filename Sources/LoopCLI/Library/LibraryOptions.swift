@@ -9,7 +9,14 @@ struct LibraryOptions: ParsableArguments {
 
     var path: String { LibraryLocation.resolve(flag: library) }
 
-    func open() throws -> LoopLibrary { try LoopLibrary(at: path) }
+    func open() throws -> LoopLibrary {
+        try LoopLibrary(at: path) {
+            // Quiet unless someone is watching: this may take a few seconds, once.
+            if Terminal.standardError().isInteractive {
+                StandardError.write("Updating the library for this version of loop...\n")
+            }
+        }
+    }
 }
 
 /// The `--json` forms of library values; human and JSON output come from the same values.
