@@ -4,7 +4,8 @@ import Foundation
 ///
 /// - With nothing known, every pause at least ``Parameters/minimumPause`` long is a cut.
 /// - With the phrase count N, the N-1 pauses with the longest silence are cuts, so a comma or a
-///   hesitation only wins over a pause between phrases when it is longer.
+///   hesitation only wins over a pause between phrases when it is longer; among pauses of
+///   about the same silence, the cuts that leave no phrase far too long win.
 /// - With the text, each phrase's expected length (its weight times the take's own seconds per
 ///   unit of weight) joins the pause lengths in a dynamic programme: a long hesitation inside a
 ///   long phrase loses to a shorter pause where the text says a phrase ends.
@@ -21,6 +22,9 @@ struct PhraseAligner {
         var pauseMidpoint = 0.22
         /// Spread of a phrase's actual over expected length, as a log ratio (one standard deviation).
         var lengthSpread = log(1.5)
+        /// With the count alone, pauses whose silences are within this ratio of the weakest cut's
+        /// count as tied, and phrase lengths choose among them.
+        var tieRatio = 1.45
     }
 
     struct Choice {
@@ -63,7 +67,52 @@ struct PhraseAligner {
         guard chosen.count == count - 1 else {
             throw tooFewPauses(needed: count - 1, found: chosen.count)
         }
-        return chosen
+        return breakTies(chosen, count: count)
+    }
+
+    /// Among the pauses whose silences are within ``Parameters/tieRatio`` of the weakest cut's
+    /// (silence alone cannot tell them apart), chooses the cuts that leave no phrase far longer
+    /// than the take's average: a cut missed merges two phrases into one too long, while a
+    /// short phrase (a word) is no sign of anything.
+    private func breakTies(_ chosen: [Int], count: Int) -> [Int] {
+        let ratio = parameters.tieRatio
+        guard !chosen.isEmpty else { return chosen }
+        let weakest = chosen.map { analysis.pauses[$0].silentDuration }.min() ?? 0
+        let sure = chosen.filter { analysis.pauses[$0].silentDuration > weakest * ratio }
+        let band = analysis.pauses.indices.filter {
+            let silence = analysis.pauses[$0].silentDuration
+            return silence <= weakest * ratio && silence >= weakest / ratio && silence >= parameters.viablePause
+        }
+        let needed = chosen.count - sure.count
+        guard needed > 0, band.count > needed else { return chosen }
+        // Too many combinations to weigh: keep the ranking.
+        var combinations = 1.0
+        for k in 0..<needed { combinations *= Double(band.count - k) / Double(k + 1) }
+        guard combinations <= 5_000 else { return chosen }
+        let expected = Double(analysis.speechHops(in: analysis.speechRange)) / Double(count)
+        func overlength(_ cuts: [Int]) -> Double? {
+            guard leavesEnoughSpeech(cuts) else { return nil }
+            var start = analysis.speechRange.lowerBound, total = 0.0
+            for index in cuts + [-1] {
+                let end = index >= 0 ? analysis.pauses[index].cutHop : analysis.speechRange.upperBound
+                let excess = max(0, log(max(Double(analysis.speechHops(in: start..<end)), 1) / expected))
+                total += excess * excess
+                start = end
+            }
+            return total
+        }
+        var best = chosen, bestScore = overlength(chosen) ?? .infinity
+        func search(_ from: Int, _ picked: [Int]) {
+            if picked.count == needed {
+                let cuts = (sure + picked).sorted()
+                if let score = overlength(cuts), score < bestScore - 1e-9 { best = cuts; bestScore = score }
+                return
+            }
+            guard from < band.count else { return }
+            for next in from..<band.count { search(next + 1, picked + [band[next]]) }
+        }
+        search(0, [])
+        return best
     }
 
     private func requireViablePauses(_ count: Int) throws(SegmentationError) {

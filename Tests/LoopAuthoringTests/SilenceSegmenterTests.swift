@@ -60,6 +60,20 @@ struct SilenceSegmenterTests {
         #expect(!commaCut)
     }
 
+    @Test func givenTheCountAHesitationAsLongAsAShortPauseLosesToPhraseLengths() throws {
+        // Four phrases of 2 s; the second hesitates 0.30 s halfway, and the pause after it is only
+        // 0.27 s. By silence alone the hesitation wins; it would leave a 3 s phrase of two.
+        var levels: [Float] = []
+        func speech(_ seconds: Double) { for hop in 0..<Int(seconds * 100) { levels.append(-20 + Float(hop % 7) - 3) } }
+        func pause(_ seconds: Double) { for hop in 0..<Int(seconds * 100) { levels.append(-80 + Float(hop % 3)) } }
+        pause(0.5); speech(2); pause(1.0); speech(1); pause(0.30); speech(1); pause(0.27); speech(2); pause(0.8); speech(2); pause(0.5)
+        let envelope = EnergyEnvelope(hopFrames: 160, sampleRate: 16_000, channelCount: 1, frameCount: levels.count * 160, levels: levels)
+        let cuts = try SilenceSegmenter().segment(envelope, hint: .count(4)).segments.map { (start: $0.startFrame / 160, end: $0.endFrame / 160) }
+        #expect(cuts.count == 4)
+        #expect(cuts.count == 4 && cuts[1].start < 350 && cuts[1].end >= 575 && cuts[2].start <= 612 && cuts[1].end <= cuts[2].start,
+                "the second phrase whole (hops 350-580), cut in the 0.27 s pause after it: \(cuts)")
+    }
+
     @Test func framesAndSecondsAgree() throws {
         let result = try segmenter.segment(path: Fixture.path("stereo-48k.flac"), hint: .count(5))
         #expect(result.sampleRate == 48_000 && result.channelCount == 2)
