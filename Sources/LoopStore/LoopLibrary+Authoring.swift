@@ -20,7 +20,9 @@ extension LoopLibrary {
         guard let takePath else {
             return AuthoredLoop(loop: try createLoop(source: source, title: title, language: language, tags: tags, sourceText: sourceText), doubtfulCuts: [])
         }
+        // Held until the loop's rows commit, so that `gc` never takes the copy in flight.
         let lock = try LibraryLock(root: root, exclusive: false)
+        defer { withExtendedLifetime(lock) {} }
         // The take is copied into the library while it is cut (each takes about as long as the
         // other); it only takes its place once the cut has succeeded.
         let store = audio
@@ -39,7 +41,6 @@ extension LoopLibrary {
             let stored = describe(take, info: info, file: try audio.adopt(verifiedFile: file.path, sha256: file.sha256, byteCount: file.byteCount))
             let loop = try insertLoop(source: source, title: title, language: language, tags: tags, take: take, stored: stored, sourceText: sourceText)
             progress?(1)
-            withExtendedLifetime(lock) {}
             return AuthoredLoop(loop: loop, doubtfulCuts: Self.doubtfulCuts(cut, offset: 0))
         } catch {
             if case .success(let file) = incoming { try? FileManager.default.removeItem(atPath: file.path) }

@@ -80,10 +80,7 @@ public struct LoopLibrary: Sendable {
         source: LoopSource, title: String? = nil, language: String? = nil, tags: [String] = [],
         take: CutTake? = nil, sourceText: String? = nil, progress: (@Sendable (Double) -> Void)? = nil
     ) throws -> LoopDetail {
-        let phrases = source.phrases
-        if let take, take.ranges.count != phrases.count {
-            throw LibraryError(.invalidRange, "the take has \(take.ranges.count) clips for \(phrases.count) phrases")
-        }
+        try Self.checkClipCount(take, source)
         let lock = take == nil ? nil : try LibraryLock(root: root, exclusive: false)
         let stored = try take.map { try storeTake($0, progress: progress) }
         let detail = try insertLoop(source: source, title: title, language: language, tags: tags, take: take, stored: stored, sourceText: sourceText)
@@ -95,6 +92,7 @@ public struct LoopLibrary: Sendable {
     func insertLoop(
         source: LoopSource, title: String?, language: String?, tags: [String], take: CutTake?, stored: StoredTake?, sourceText: String?
     ) throws -> LoopDetail {
+        try Self.checkClipCount(take, source)
         let phrases = source.phrases
         let now = Date()
         let id = UUID().uuidString.lowercased()
@@ -123,6 +121,12 @@ public struct LoopLibrary: Sendable {
             }
         }
         return try loop(id: id)
+    }
+
+    static func checkClipCount(_ take: CutTake?, _ source: LoopSource) throws {
+        if let take, take.ranges.count != source.phrases.count {
+            throw LibraryError(.invalidRange, "the take has \(take.ranges.count) clips for \(source.phrases.count) phrases")
+        }
     }
 
     struct StoredTake {
