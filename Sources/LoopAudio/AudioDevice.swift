@@ -77,7 +77,9 @@ public final class TimeStretcher {
         output.reserveCapacity(Int(Double(interleaved.count) / speed) + 8_192)
         var chunk = [Float](repeating: 0, count: 4_096 * channelCount)
         while true {
-            let received = chunk.withUnsafeMutableBufferPointer { SoundTouch.receive(instance, into: $0.baseAddress!, maxFrames: 4_096) }
+            let received = chunk.withUnsafeMutableBufferPointer { buffer in
+                buffer.baseAddress.map { SoundTouch.receive(instance, into: $0, maxFrames: 4_096) } ?? 0
+            }
             if received == 0 { break }
             output.append(contentsOf: chunk[0..<(received * channelCount)])
         }

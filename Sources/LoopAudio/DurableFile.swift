@@ -19,8 +19,8 @@ public enum DurableFile {
             defer { close(descriptor) }
             try data.withUnsafeBytes { bytes in
                 var offset = 0
-                while offset < bytes.count {
-                    let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                while offset < bytes.count, let base = bytes.baseAddress {
+                    let written = Glibc.write(descriptor, base + offset, bytes.count - offset)
                     if written < 0 {
                         if errno == EINTR { continue }
                         throw FileSystemError.current(path: temporary)

@@ -260,8 +260,7 @@ struct PhraseAligner {
     /// Drops the weakest cuts that would leave a phrase with almost no speech.
     private func enforceMinimumSpeech(_ chosen: [Int]) -> [Int] {
         var kept = chosen
-        while !kept.isEmpty, !leavesEnoughSpeech(kept) {
-            let weakest = kept.min { analysis.pauses[$0].silentDuration < analysis.pauses[$1].silentDuration }!
+        while !leavesEnoughSpeech(kept), let weakest = kept.min(by: { analysis.pauses[$0].silentDuration < analysis.pauses[$1].silentDuration }) {
             kept.removeAll { $0 == weakest }
         }
         return kept

@@ -61,7 +61,7 @@ public struct PhraseClipExporter: Sendable {
                 try writer?.write(UnsafeBufferPointer(rebasing: interleaved[from..<to]))
                 cursor = until
                 if cursor >= segment.endFrame {
-                    try writer.take()!.commit()
+                    try writer.take()?.commit()
                     index += 1
                 }
             }

@@ -299,16 +299,17 @@ public struct LoopLibrary: Sendable {
             """, arguments: [id])
         let assetsByHash = Dictionary(uniqueKeysWithValues: assets.map { ($0.sha256, $0) })
         let tags = try String.fetchAll(db, sql: "SELECT tag FROM loopTag WHERE loopId = ? ORDER BY tagKey", arguments: [id])
-        let groupNumber = Dictionary(uniqueKeysWithValues: groups.enumerated().map { ($1.id!, $0 + 1) })
+        let groupNumber = Dictionary(uniqueKeysWithValues: groups.enumerated().compactMap { index, group in group.id.map { ($0, index + 1) } })
         var grouped = [[StoredPhrase]](repeating: [], count: groups.count)
         for (index, phrase) in phrases.enumerated() {
+            guard let phraseId = phrase.id else { continue }   // rows read back always have one
             let number = groupNumber[phrase.groupId] ?? 1
             var audio: PhraseAudio?
             if let hash = phrase.audioSha256, let asset = assetsByHash[hash], let start = phrase.startFrame, let end = phrase.endFrame {
                 audio = PhraseAudio(sha256: hash, path: root + "/" + asset.path, sampleRate: asset.sampleRate, channelCount: asset.channelCount,
                                     takeFrameCount: asset.frameCount, startFrame: start, endFrame: end)
             }
-            grouped[number - 1].append(StoredPhrase(id: phrase.id!, number: index + 1, group: number, text: phrase.text, translation: phrase.translation, audio: audio))
+            grouped[number - 1].append(StoredPhrase(id: phraseId, number: index + 1, group: number, text: phrase.text, translation: phrase.translation, audio: audio))
         }
         let summary = LoopSummary(
             id: loop.id, title: loop.title, language: loop.language, translationLanguage: loop.translationLanguage, tags: tags,

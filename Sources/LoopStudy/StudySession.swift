@@ -167,7 +167,7 @@ public struct StudySession: Sendable {
             } else {
                 selection = (selection + [group]).sorted()
             }
-            position = selection.firstIndex(of: current)!
+            position = selection.firstIndex(of: current) ?? 0
             return .carryOn
         case .selectAll:
             let current = selection[position]
@@ -192,7 +192,7 @@ public struct StudySession: Sendable {
             return
         }
         let playable = groups.indices.filter(isPlayable)
-        let index = playable.firstIndex(of: selection[0])!
+        let index = playable.firstIndex(of: selection[0]) ?? 0
         selection = [playable[(index + offset + playable.count) % playable.count]]
         position = 0
     }

@@ -44,7 +44,8 @@ enum RecordingView {
             }
         }
         terminal.restore()
-        return try outcome.withLock { $0! }.get()
+        guard let result = outcome.withLock({ $0 }) else { throw CLIError("the recording has not ended yet") }
+        return try result.get()
     }
 
     static func frame(_ status: RecordingStatus, title: String, phrases: [StoredPhrase], confirmingQuit: Bool, terminal: Terminal, columns: Int) -> String {

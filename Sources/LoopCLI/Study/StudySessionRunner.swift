@@ -112,5 +112,8 @@ final class PlayerThread: Sendable {
     }
 
     var isDone: Bool { outcome.withLock { $0 != nil } }
-    func result() throws -> [Int: PhraseStudy] { try outcome.withLock { $0! }.get() }
+    func result() throws -> [Int: PhraseStudy] {
+        guard let outcome = outcome.withLock({ $0 }) else { throw CLIError("the study session has not ended yet") }
+        return try outcome.get()
+    }
 }
