@@ -50,7 +50,9 @@ struct LibraryBenchmark: AsyncParsableCommand {
                 }
                 progress.finish()
             }
-            let target = try library.loops(tag: "benchmark").dropFirst(loops / 2).first!.id
+            guard let target = try library.loops(tag: "benchmark").dropFirst(loops / 2).first?.id else {
+                throw CLIError("\(libraryPath): the benchmark library holds no loops; remove it and run again")
+            }
             let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
             let common = ["--library", libraryPath]
             print("library: \(loops) loops, \(loops * phrases) phrases; median of \(runs) runs")

@@ -88,9 +88,9 @@ struct StudyBenchmark: AsyncParsableCommand {
     }
 
     static func row(_ name: String, _ values: [Duration], goal: Duration) -> String {
-        guard !values.isEmpty else { return "  " + name + ": not measured" }
         let sorted = values.sorted()
-        let median = sorted[sorted.count / 2], worst = sorted.last!
+        guard let worst = sorted.last else { return "  " + name + ": not measured" }
+        let median = sorted[sorted.count / 2]
         func ms(_ duration: Duration) -> Double { duration / .milliseconds(1) }
         return "  " + name.padding(toLength: 30, withPad: " ", startingAt: 0)
             + String(format: "median %6.1f ms   slowest %6.1f ms   goal < %.0f ms %@", ms(median), ms(worst), ms(goal), worst < goal ? "met" : (median < goal ? "met by the median" : "missed"))
