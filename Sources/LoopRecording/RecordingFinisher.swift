@@ -14,6 +14,20 @@ public struct RecordingFinisher: Sendable {
         public var ranges: [Range<Int>]
     }
 
+    /// The parts of `frames` outside every discarded range, in order.
+    static func kept(_ frames: Range<Int>, discarding discarded: [Range<Int>]) -> [Range<Int>] {
+        var parts = [frames]
+        for cut in discarded where cut.overlaps(frames) {
+            parts = parts.flatMap { part -> [Range<Int>] in
+                guard cut.overlaps(part) else { return [part] }
+                let before = part.lowerBound..<max(part.lowerBound, cut.lowerBound)
+                let after = min(part.upperBound, cut.upperBound)..<part.upperBound
+                return [before, after].filter { !$0.isEmpty }
+            }
+        }
+        return parts
+    }
+
     /// `phrasesRead` is how many phrases the live view counted; nil (a recovered recording)
     /// lets the take itself say how many it holds.
     public func finish(rawPath: String, draft: RecordingDraft, phrasesRead: Int?, into folder: String) throws -> Result? {
@@ -27,13 +41,11 @@ public struct RecordingFinisher: Sendable {
         while let chunk = try input.read(upToCount: 65_536 * 4 * channels), !chunk.isEmpty {
             let samples = chunk.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
             let frames = samples.count / channels
-            var keep: [Float] = []
-            keep.reserveCapacity(samples.count)
-            for frame in 0..<frames where !draft.discarded.contains(where: { $0.contains(position + frame) }) {
-                keep.append(contentsOf: samples[(frame * channels)..<((frame + 1) * channels)])
+            for range in Self.kept(position..<(position + frames), discarding: draft.discarded) {
+                let from = (range.lowerBound - position) * channels, to = (range.upperBound - position) * channels
+                try samples.withUnsafeBufferPointer { try writer.write(UnsafeBufferPointer(rebasing: $0[from..<to])) }
+                kept += range.count
             }
-            try writer.write(keep)
-            kept += keep.count / channels
             position += frames
         }
         guard kept > 0 else { return nil }
