@@ -11,6 +11,10 @@ public struct LibraryError: Error, Equatable, CustomStringConvertible, Sendable 
         case audioMissing
         case storageFailed
         case invalidQuery
+        /// A shared loop's update signed by someone other than its author.
+        case notTheAuthor
+        /// A shared loop's update would overwrite edits made in this library.
+        case editedHere
     }
 
     public var code: Code
