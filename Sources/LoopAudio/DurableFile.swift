@@ -70,4 +70,16 @@ public struct FileSystemError: Error, CustomStringConvertible, Sendable {
     static func current(path: String) -> FileSystemError { FileSystemError(code: errno, path: path) }
 
     public var description: String { "\(path): \(String(cString: strerror(code)))" }
+
+    /// A short reason for a failed file operation, from our calls or from Foundation's: the
+    /// system's words where there are some ("No such file or directory"), never an NSError dump.
+    public static func reason(_ error: any Error) -> String {
+        if let error = error as? FileSystemError { return String(cString: strerror(error.code)) }
+        let bridged = error as NSError
+        if bridged.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(bridged.code))) }
+        if let underlying = (bridged.userInfo[NSUnderlyingErrorKey] as? any Error).map({ $0 as NSError }), underlying.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(underlying.code)))
+        }
+        return bridged.domain == NSCocoaErrorDomain ? bridged.localizedDescription : "\(error)"
+    }
 }

@@ -74,7 +74,7 @@ public struct BundleWriter: Sendable {
             try DurableFile.syncAndRename(temporary, to: path)
         } catch {
             unlink(temporary)
-            throw ShareError(.writeFailed, "cannot write the bundle (\(error))", path: path)
+            throw ShareError(.writeFailed, "cannot write the bundle (\(FileSystemError.reason(error)))", path: path)
         }
         return manifest
     }

@@ -108,6 +108,8 @@ struct RecordCommandTests {
         #expect(try library.run(["new", "--text", "phrases.txt"]).status == 0)
         let result = try library.run(["record", "fixture", "--device", "hw:42"])
         #expect(result.status != 0 && result.error.hasPrefix("error: no capture device 'hw:42'") && result.error.contains("--input"))
+        let rate = try library.run(["record", "fixture", "--rate", "0"])
+        #expect(rate.status != 0 && rate.error.contains("--rate takes 8000 to 192000"), "not taken for a missing device: \(rate.error)")
     }
 }
 

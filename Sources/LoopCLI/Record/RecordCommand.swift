@@ -51,6 +51,7 @@ struct RecordCommand: AsyncParsableCommand {
 
     func validate() throws {
         if fast && input == nil { throw ValidationError("--fast goes with --input") }
+        if !(8_000...192_000).contains(rate) { throw ValidationError("--rate takes 8000 to 192000 (Hz), not \(rate)") }
     }
 
     func run() async throws {
