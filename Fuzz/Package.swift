@@ -7,8 +7,9 @@ let package = Package(
     name: "LoopFuzz",
     dependencies: [.package(name: "LoopLearn", path: "..")],
     targets: [
-        .executableTarget(name: "ManifestFuzzer", dependencies: [.product(name: "LoopShare", package: "LoopLearn")]),
-        .executableTarget(name: "ArchiveFuzzer", dependencies: [.product(name: "LoopShare", package: "LoopLearn")]),
+        .target(name: "LibFuzzerDriver"),
+        .executableTarget(name: "ManifestFuzzer", dependencies: ["LibFuzzerDriver", .product(name: "LoopShare", package: "LoopLearn")]),
+        .executableTarget(name: "ArchiveFuzzer", dependencies: ["LibFuzzerDriver", .product(name: "LoopShare", package: "LoopLearn")]),
     ],
     swiftLanguageModes: [.v6]
 )

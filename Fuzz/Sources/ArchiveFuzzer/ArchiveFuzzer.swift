@@ -1,4 +1,5 @@
 import Foundation
+import LibFuzzerDriver
 import LoopShare
 
 /// Any bytes as a bundle file: reading must verify it or throw ShareError, never crash, and
@@ -14,16 +15,7 @@ public func fuzzArchive(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     return 0
 }
 
-// SwiftPM links an executable's `main` to `<Target>_main`: start libFuzzer's driver from there.
-@_silgen_name("LLVMFuzzerRunDriver")
-func runFuzzerDriver(
-    _ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt
-) -> CInt
-
 @_cdecl("ArchiveFuzzer_main")
 public func fuzzerMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    var count = argc
-    var arguments = argv
-    return runFuzzerDriver(&count, &arguments, fuzzArchive)
+    runLibFuzzer(argc, argv, test: fuzzArchive)
 }
