@@ -69,13 +69,14 @@ public final class TakeRecorder: Sendable {
         var tracker = LivePhraseTracker(pauseHops: 30)
         /// The pace of the reading, for how long the phrase under way should last.
         var pace: ReadingPace
-        /// The phrase to read next; the tracker expects its length.
-        var phrase = 0 {
+        /// Where each phrase read so far ended, in frames; the tracker expects the next one's length.
+        var ends: [Int] = [] {
             didSet { tracker.expectedSpeechHops = pace.expectedSpeechHops(phrase) }
         }
+        /// The phrase to read next.
+        var phrase: Int { ends.count }
         /// Where the phrase under way (or the last one read) began, in frames.
         var attemptStart: Int?
-        var lastEnds: [Int] = []
         var frames = 0
         var paused = false
         var stopping: Stop?
@@ -89,6 +90,12 @@ public final class TakeRecorder: Sendable {
             self.draft = draft
             pace = ReadingPace(phrases: draft.phraseTexts)
             tracker.expectedSpeechHops = pace.expectedSpeechHops(0)
+        }
+
+        /// The phrase under way ended at `frame`: on to the next.
+        mutating func phraseEnded(at frame: Int) {
+            pace.read(phrase, speechHops: tracker.lastPhraseSpeechHops)
+            ends.append(frame)
         }
     }
 
@@ -138,9 +145,7 @@ public final class TakeRecorder: Sendable {
                 // The end of the input ends the phrase under way.
                 state.withLock { state in
                     if case .ended(_, let end)? = state.tracker.finish(), state.phrase < state.draft.phraseIds.count {
-                        state.lastEnds.append(end * hop)
-                        state.pace.read(state.phrase, speechHops: state.tracker.lastPhraseSpeechHops)
-                        state.phrase += 1
+                        state.phraseEnded(at: end * hop)
                     }
                 }
                 try output.synchronize()
@@ -173,9 +178,7 @@ public final class TakeRecorder: Sendable {
                             if state.phrase < state.draft.phraseIds.count { state.attemptStart = start * hop }
                         case .ended(_, let end):
                             guard state.phrase < state.draft.phraseIds.count else { continue }
-                            state.lastEnds.append(end * hop)
-                            state.pace.read(state.phrase, speechHops: state.tracker.lastPhraseSpeechHops)
-                            state.phrase += 1
+                            state.phraseEnded(at: end * hop)
                             state.attemptStart = nil
                             state.highlightDelays.append(ContinuousClock.now - arrived)
                             _ = offset + firstHop
@@ -202,10 +205,9 @@ public final class TakeRecorder: Sendable {
     public func back() {
         state.withLock { state in
             guard state.phrase > 0 else { return }
-            let previousEnd = state.lastEnds.count >= 2 ? state.lastEnds[state.lastEnds.count - 2] : 0
+            let previousEnd = state.ends.count >= 2 ? state.ends[state.ends.count - 2] : 0
             discard(&state, from: previousEnd)
-            state.lastEnds.removeLast()
-            state.phrase -= 1
+            state.ends.removeLast()
             state.tracker.reset()
             state.attemptStart = nil
         }
