@@ -17,20 +17,18 @@ public struct StudySession: Sendable {
     private var phase = Phase.play
     private var round = 0
     private var paused = false
-    /// The step being rendered: its phrases, and whether it is the gap after them.
-    private var underWay: (phrases: [Int], gap: Bool)? = nil
-    /// Set while a gap is rendered: the cursor moves on once it ends (the group's playable
-    /// phrase count), so that a key pressed during the gap moves from the phrase it follows.
-    private var advanceWhenDone: Int? = nil
-    /// What the step being rendered earns, credited once it ends or is cut short.
-    private var credit: StepCredit? = nil
+    /// The step being rendered (once the session is over, the last one rendered).
+    private var step: Step? = nil
 
-    /// A step's study: per phrase, its time in the step. The phrases of a played step follow
-    /// one another and each earns a repetition when heard to its end; a gap's run side by side.
-    private struct StepCredit {
+    /// A step, and what it earns: per phrase, its time in the step. The phrases of a played
+    /// step follow one another and each earns a repetition when heard to its end; a gap's run
+    /// side by side. Its study is credited once, when it ends or is cut short; the cursor only
+    /// moves on when a gap ends, so a key pressed during a gap moves from the phrase it follows.
+    private struct Step {
         var start: Microseconds
         var parts: [(phrase: Int, time: Microseconds)]
-        var played: Bool
+        var gap: Bool
+        var credited = false
     }
 
     private enum Phase { case play, gap, finished }
@@ -57,10 +55,9 @@ public struct StudySession: Sendable {
 
     /// What to render next, now that the previous step is done; nil when the session is over.
     public mutating func nextStep(at now: Microseconds) -> StudyStep? {
-        settle(at: now, completed: true)
-        if let count = advanceWhenDone {
-            advanceWhenDone = nil
-            advanceAfterGap(count: count)
+        if let done = step, !done.credited {
+            settle(at: now, completed: true)
+            if done.gap { advanceAfterGap(count: playablePhrases(selection[position]).count) }
         }
         guard !paused, phase != .finished else { return nil }
         let phrases = playablePhrases(selection[position])
@@ -68,30 +65,24 @@ public struct StudySession: Sendable {
         case (.repeatWithMe, .play):
             let phrase = phrases[phraseIndex]
             phase = .gap
-            underWay = ([phrase.number], false)
             let duration = length(phrase)
-            credit = StepCredit(start: now, parts: [(phrase.number, duration)], played: true)
+            step = Step(start: now, parts: [(phrase.number, duration)], gap: false)
             return .play(phrases: [phrase.number], speed: settings.speed, duration: duration)
         case (.repeatWithMe, .gap):
             let phrase = phrases[phraseIndex]
             let gap = Microseconds(Double(length(phrase)) * settings.gapFactor) + settings.fixedPause
-            credit = StepCredit(start: now, parts: [(phrase.number, gap)], played: false)
-            underWay = ([phrase.number], true)
-            advanceWhenDone = phrases.count
+            step = Step(start: now, parts: [(phrase.number, gap)], gap: true)
             return .silence(gap)
         case (.listenAndRepeat, .play):
             let numbers = phrases.map(\.number)
             phase = .gap
-            underWay = (numbers, false)
             let duration = phrases.reduce(0) { $0 + length($1) }
-            credit = StepCredit(start: now, parts: phrases.map { ($0.number, length($0)) }, played: true)
+            step = Step(start: now, parts: phrases.map { ($0.number, length($0)) }, gap: false)
             return .play(phrases: numbers, speed: settings.speed, duration: duration)
         case (.listenAndRepeat, .gap):
             let duration = phrases.reduce(0) { $0 + length($1) }
             let gap = Microseconds(Double(duration) * settings.gapFactor)
-            credit = StepCredit(start: now, parts: phrases.map { ($0.number, Microseconds(Double(length($0)) * settings.gapFactor)) }, played: false)
-            underWay = (phrases.map(\.number), true)
-            advanceWhenDone = 1
+            step = Step(start: now, parts: phrases.map { ($0.number, Microseconds(Double(length($0)) * settings.gapFactor)) }, gap: true)
             return .silence(gap)
         case (_, .finished):
             return nil
@@ -199,10 +190,9 @@ public struct StudySession: Sendable {
 
     private mutating func restartCurrent(at now: Microseconds) {
         settle(at: now, completed: false)
-        advanceWhenDone = nil
+        step = nil
         phase = .play
         repetition = 0
-        underWay = nil
     }
 
     private mutating func restarted(at now: Microseconds) -> StudyReaction {
@@ -213,8 +203,7 @@ public struct StudySession: Sendable {
     /// Ends the session at `now` (the learner quit): the step under way counts as far as it got.
     public mutating func stop(at now: Microseconds) {
         settle(at: now, completed: false)
-        advanceWhenDone = nil
-        underWay = nil
+        step = nil
         phase = .finished
     }
 
@@ -222,20 +211,20 @@ public struct StudySession: Sendable {
 
     /// Credits the step under way: whole when it `completed`, else the part of it before `now`.
     private mutating func settle(at now: Microseconds, completed: Bool) {
-        guard let credit else { return }
-        self.credit = nil
-        let total = credit.parts.reduce(0) { $0 + $1.time }
-        var elapsed = completed ? total : min(max(0, now - credit.start), total)
-        for part in credit.parts {
+        guard let current = step, !current.credited else { return }
+        step?.credited = true
+        let total = current.parts.reduce(0) { $0 + $1.time }
+        var elapsed = completed ? total : min(max(0, now - current.start), total)
+        for part in current.parts {
             let time: Microseconds
-            if credit.played {
+            if !current.gap {
                 time = min(part.time, elapsed)   // one phrase after another
                 elapsed -= time
             } else {
                 time = total > 0 ? Microseconds((Double(part.time) * Double(elapsed) / Double(total)).rounded()) : 0
             }
             // Heard to its end, give or take a chunk of rendering.
-            let heard = credit.played && time >= part.time - Self.endTolerance
+            let heard = !current.gap && time >= part.time - Self.endTolerance
             if time > 0 || heard { record(part.phrase, repetitions: heard ? 1 : 0, time: time) }
         }
     }
@@ -251,7 +240,7 @@ public struct StudySession: Sendable {
             phaseShown = .finished
         } else if paused {
             phaseShown = .paused
-        } else if let underWay, underWay.gap {
+        } else if let step, step.gap {
             phaseShown = settings.mode == .repeatWithMe ? .speakAlong : .repeatAloud
         } else {
             phaseShown = .listening
@@ -259,8 +248,8 @@ public struct StudySession: Sendable {
         // The step under way names the phrase; between steps, the cursor does.
         let phrases = playablePhrases(selection[position])
         let cursorPhrase = settings.mode == .repeatWithMe ? phrases[min(phraseIndex, phrases.count - 1)].number : nil
-        let shownPhrase = underWay.map { $0.phrases.count == 1 ? $0.phrases[0] : nil } ?? cursorPhrase
-        let group = underWay.flatMap { step in groups.indices.first { groups[$0].contains { $0.number == step.phrases[0] } } } ?? selection[position]
+        let shownPhrase = step.map { $0.parts.count == 1 ? $0.parts[0].phrase : nil } ?? cursorPhrase
+        let group = step.flatMap { step in groups.indices.first { groups[$0].contains { $0.number == step.parts[0].phrase } } } ?? selection[position]
         return StudyDisplay(group: group, selection: selection, phrase: shownPhrase, phase: phaseShown,
                             mode: settings.mode, speed: settings.speed, repeats: settings.repeats,
                             repetition: min(repetition, settings.repeats - 1) + 1, round: round + 1)
