@@ -93,7 +93,7 @@ let package = Package(
         .testTarget(name: "LoopRecordingTests", dependencies: ["LoopTestSupport", "LoopRecording", "LoopAudio"]),
         .testTarget(name: "LoopPlaybackTests", dependencies: ["LoopTestSupport", "LoopPlayback", "LoopStudy", "LoopAudio"]),
         .testTarget(name: "LoopShareTests", dependencies: ["LoopTestSupport", "LoopShare", "LoopStore", "LoopAuthoring", .product(name: "ZIPFoundation", package: "ZIPFoundation"), .product(name: "Crypto", package: "swift-crypto")]),
-        .testTarget(name: "LoopCLITests", dependencies: ["LoopTestSupport", "LoopCLI", "LoopAudio"]),
+        .testTarget(name: "LoopCLITests", dependencies: ["LoopTestSupport", "LoopCLI", "LoopAudio", "LoopStudy"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -58,7 +58,7 @@ public struct BundleImporter: Sendable {
             groups: loop.groups.map { group in
                 group.phrases.map { phrase in
                     SharedLoop.Phrase(text: phrase.text, translation: phrase.translation,
-                                      clip: phrase.clip.map { (hashes($0.audio), $0.start..<$0.end) })
+                                      clip: phrase.clip.map { (hashes($0.audio), $0.start..<$0.end) }, recordedText: phrase.recordedText)
                 }
             })
     }

@@ -4,7 +4,9 @@ import Foundation
 /// version does not know is an error, naming the bundle's format version.
 public struct BundleManifest: Codable, Equatable, Sendable {
     public static let formatName = "looplearn-bundle"
-    public static let currentVersion = 1
+    /// The newest version this reader knows. Version 2 added `recordedText` to phrases; a
+    /// writer gives a bundle version 1 when it carries no such mark, so older readers take it.
+    public static let currentVersion = 2
 
     public var format: String
     public var version: Int
@@ -33,6 +35,13 @@ public struct BundleManifest: Codable, Equatable, Sendable {
         public var text: String
         public var translation: String?
         public var clip: Clip?
+        /// Version 2: the text the clip was recorded for, when the phrase's text changed since.
+        public var recordedText: String?
+    }
+
+    /// The oldest version that holds these loops: 2 when a phrase carries `recordedText`.
+    public static func version(for loops: [Loop]) -> Int {
+        loops.contains { $0.groups.contains { $0.phrases.contains { $0.recordedText != nil } } } ? 2 : 1
     }
 
     /// A frame range of one of the bundle's audio files.
@@ -66,7 +75,7 @@ public struct BundleManifest: Codable, Equatable, Sendable {
         if version > currentVersion {
             throw ShareError(.newerFormat, "the bundle uses format version \(version); this loop reads up to version \(currentVersion): update loop to import it")
         }
-        if let unknown = unknownKey(in: top, known: knownKeys) {
+        if let unknown = unknownKey(in: top, known: knownKeys(version: version)) {
             throw ShareError(.badManifest, "manifest.json (format version \(version)) has a field this version does not define: \(unknown)")
         }
         do {
@@ -82,15 +91,19 @@ public struct BundleManifest: Codable, Equatable, Sendable {
         return try encoder.encode(self)
     }
 
-    /// Every key allowed at each level, by path.
-    private static let knownKeys: [String: Set<String>] = [
-        "": ["format", "version", "created", "authorKey", "loops", "audio"],
-        "loops": ["id", "revision", "title", "language", "translationLanguage", "tags", "sourceText", "groups"],
-        "loops.groups": ["phrases"],
-        "loops.groups.phrases": ["text", "translation", "clip"],
-        "loops.groups.phrases.clip": ["audio", "start", "end"],
-        "audio": ["file", "sha256", "bytes", "sampleRate", "channels", "frames"],
-    ]
+    /// Every key allowed at each level of a version, by path.
+    private static func knownKeys(version: Int) -> [String: Set<String>] {
+        var keys: [String: Set<String>] = [
+            "": ["format", "version", "created", "authorKey", "loops", "audio"],
+            "loops": ["id", "revision", "title", "language", "translationLanguage", "tags", "sourceText", "groups"],
+            "loops.groups": ["phrases"],
+            "loops.groups.phrases": ["text", "translation", "clip"],
+            "loops.groups.phrases.clip": ["audio", "start", "end"],
+            "audio": ["file", "sha256", "bytes", "sampleRate", "channels", "frames"],
+        ]
+        if version >= 2 { keys["loops.groups.phrases", default: []].insert("recordedText") }
+        return keys
+    }
 
     private static func unknownKey(in value: Any, known: [String: Set<String>], path: String = "") -> String? {
         if let array = value as? [Any] {

@@ -41,21 +41,22 @@ public struct BundleWriter: Sendable {
             progress?(0.5 * Double(index + 1) / Double(max(takes.count, 1)))
         }
 
-        let manifest = BundleManifest(
-            format: BundleManifest.formatName, version: BundleManifest.currentVersion,
-            created: ISO8601DateFormatter().string(from: Date()), authorKey: identity.publicKey.base64EncodedString(),
-            loops: loops.map { loop in
-                BundleManifest.Loop(
-                    id: loop.summary.id, revision: loop.summary.revision, title: loop.summary.title, language: loop.summary.language,
-                    translationLanguage: loop.summary.translationLanguage, tags: loop.summary.tags, sourceText: loop.sourceText,
-                    groups: loop.groups.map { group in
-                        BundleManifest.Group(phrases: group.map { phrase in
-                            BundleManifest.Phrase(text: phrase.text, translation: phrase.translation, clip: phrase.audio.flatMap { audio in
-                                audioByTake[audio.path].map { BundleManifest.Clip(audio: $0.entry.file, start: audio.startFrame, end: audio.endFrame) }
-                            })
-                        })
+        let manifestLoops = loops.map { loop in
+            BundleManifest.Loop(
+                id: loop.summary.id, revision: loop.summary.revision, title: loop.summary.title, language: loop.summary.language,
+                translationLanguage: loop.summary.translationLanguage, tags: loop.summary.tags, sourceText: loop.sourceText,
+                groups: loop.groups.map { group in
+                    BundleManifest.Group(phrases: group.map { phrase in
+                        BundleManifest.Phrase(text: phrase.text, translation: phrase.translation, clip: phrase.audio.flatMap { audio in
+                            audioByTake[audio.path].map { BundleManifest.Clip(audio: $0.entry.file, start: audio.startFrame, end: audio.endFrame) }
+                        }, recordedText: phrase.clipIsForEarlierText ? phrase.recordedText : nil)
                     })
-            },
+                })
+        }
+        let manifest = BundleManifest(
+            format: BundleManifest.formatName, version: BundleManifest.version(for: manifestLoops),
+            created: ISO8601DateFormatter().string(from: Date()), authorKey: identity.publicKey.base64EncodedString(),
+            loops: manifestLoops,
             audio: Array(Dictionary(uniqueKeysWithValues: audioByTake.values.map { ($0.entry.file, $0.entry) }).values).sorted { $0.file < $1.file })
         let manifestData = try manifest.encoded()
         let signature = try identity.sign(manifestData).base64EncodedString()

@@ -100,6 +100,13 @@ enum LibraryMigrations {
             }
         }
 
+        migrator.registerMigration("v5 a clip kept when its phrase's text changes") { db in
+            // The text a phrase's clip was recorded for, while the phrase's own text differs (a
+            // typo fixed after recording); null when the clip matches the text. A column added,
+            // nothing removed: every clip and take stays as it was.
+            try db.alter(table: "phrase") { t in t.add(column: "recordedText", .text) }
+        }
+
         return migrator
     }
 }

@@ -37,6 +37,12 @@ public struct StoredPhrase: Sendable, Equatable {
     public var translation: String?
     /// Its clip: a range of frames of a take, or nil while it needs audio.
     public var audio: PhraseAudio?
+    /// The text the clip was recorded for, when the phrase's text has changed since (a typo
+    /// fixed after recording); nil when the clip reads the phrase as it is.
+    public var recordedText: String?
+
+    /// The clip reads an earlier text of the phrase: worth recording again.
+    public var clipIsForEarlierText: Bool { audio != nil && recordedText != nil }
 }
 
 /// Where a phrase's audio is: a frame range of one stored take.

@@ -48,18 +48,22 @@ extension LoopLibrary {
         }
     }
 
-    /// Cuts a new take onto the phrases that need audio (of one group, if given).
+    /// Cuts a new take onto the phrases that need audio (of one group, if given), and with
+    /// `includingChanged` the phrases whose clip was recorded for an earlier text.
     public func attach(
-        loop id: String, takePath: String, group: Int? = nil, segmenter: SilenceSegmenter = SilenceSegmenter(),
+        loop id: String, takePath: String, group: Int? = nil, includingChanged: Bool = false, segmenter: SilenceSegmenter = SilenceSegmenter(),
         progress: (@Sendable (Double) -> Void)? = nil
     ) throws -> AuthoredLoop {
         let detail = try loop(id: id)
         if let group, !(1...max(detail.groups.count, 1)).contains(group) {
             throw LibraryError(.phraseNotFound, "the loop has \(detail.groups.count) groups, not \(group)")
         }
-        let waiting = detail.phrases.filter { $0.audio == nil && (group == nil || $0.group == group) }
+        let waiting = detail.phrases.filter { ($0.audio == nil || (includingChanged && $0.clipIsForEarlierText)) && (group == nil || $0.group == group) }
         guard !waiting.isEmpty else {
-            throw LibraryError(.nothingToDo, group.map { "every phrase of group \($0) has audio already" } ?? "every phrase has audio already; `loop adjust` moves a clip")
+            let which = includingChanged ? "audio for its text" : "audio"
+            let changed = includingChanged ? 0 : detail.phrases.filter { $0.clipIsForEarlierText && (group == nil || $0.group == group) }.count
+            let hint = changed > 0 ? "; \(changed) of them read an earlier text: --changed records them again" : "; `loop adjust` moves a clip"
+            throw LibraryError(.nothingToDo, (group.map { "every phrase of group \($0) has \(which) already" } ?? "every phrase has \(which) already") + hint)
         }
         let segmentation = try segmenter.segment(
             path: takePath, hint: .text(waiting.map(\.text), language: detail.summary.language),

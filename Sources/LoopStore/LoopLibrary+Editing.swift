@@ -8,21 +8,24 @@ public struct EditOutcome: Sendable, Equatable {
     public var kept: Int
     /// Phrases removed from the text.
     public var removed: Int
-    /// New or changed phrases, which need audio (`loop attach`).
+    /// New phrases (and changed ones with no clip), which need audio (`loop attach`).
     public var needingAudio: [StoredPhrase]
+    /// Changed phrases that kept their clip, now marked as recorded for their earlier text.
+    public var recordedForEarlierText: [StoredPhrase]
     public var loop: LoopDetail
 }
 
 extension LoopLibrary {
     /// Replaces a loop's text. Every phrase whose text is unchanged (matched in order, as a diff
-    /// would) keeps its row, audio and study history; the others are removed or added.
-    public func replaceSource(ofLoop id: String, with source: LoopSource, text: String) throws -> EditOutcome {
-        var removed = 0
-        var addedPositions: [Int] = []
+    /// would) keeps its row, audio and study history. A phrase whose text was changed in place
+    /// (a typo fixed) keeps its row and its clip, marked as recorded for its earlier text,
+    /// unless `dropChangedAudio`; the others are removed or added.
+    public func replaceSource(ofLoop id: String, with source: LoopSource, text: String, dropChangedAudio: Bool = false) throws -> EditOutcome {
+        var rebuilt = RebuildOutcome()
         try database.write { db in
             guard var loop = try LoopRecord.fetchOne(db, key: id) else { throw LibraryError(.loopNotFound, "no loop with id \(id)") }
             let groups = source.groups.map { $0.phrases.map { RebuiltPhrase(text: $0.text, translation: $0.translation, clip: .keep) } }
-            (removed, addedPositions) = try Self.rebuildPhrases(ofLoop: id, as: groups, db)
+            rebuilt = try Self.rebuildPhrases(ofLoop: id, as: groups, keepChangedPhrases: !dropChangedAudio, db)
             if let title = source.title { loop.title = title; loop.titleKey = matchingKey(title) }
             if let language = source.language { loop.language = language.lowercased() }
             if let translation = source.translationLanguage { loop.translationLanguage = translation.lowercased() }
@@ -35,8 +38,10 @@ extension LoopLibrary {
         }
         let detail = try loop(id: id)
         let phrases = detail.phrases
-        return EditOutcome(kept: phrases.count - addedPositions.count, removed: removed,
-                           needingAudio: addedPositions.map { phrases[$0] }, loop: detail)
+        let changed = rebuilt.changed.map { phrases[$0] }
+        return EditOutcome(kept: phrases.count - rebuilt.added.count - changed.count, removed: rebuilt.removed,
+                           needingAudio: (rebuilt.added + rebuilt.changed.filter { phrases[$0].audio == nil }).sorted().map { phrases[$0] },
+                           recordedForEarlierText: changed.filter(\.clipIsForEarlierText), loop: detail)
     }
 
     /// Changes a loop's title, language or tags; the header of its stored text follows.
@@ -98,7 +103,8 @@ extension LoopLibrary {
             guard var loop = try LoopRecord.fetchOne(db, key: id) else { throw LibraryError(.loopNotFound, "no loop with id \(id)") }
             try stored.asset.insert(db, onConflict: .ignore)
             for (phraseId, range) in zip(phraseIds, take.ranges) {
-                try db.execute(sql: "UPDATE phrase SET audioSha256 = ?, startFrame = ?, endFrame = ? WHERE id = ? AND loopId = ?",
+                // A new clip reads the phrase as it is now: any earlier-text mark goes.
+                try db.execute(sql: "UPDATE phrase SET audioSha256 = ?, startFrame = ?, endFrame = ?, recordedText = NULL WHERE id = ? AND loopId = ?",
                                arguments: [stored.asset.sha256, range.lowerBound, range.upperBound, phraseId, id])
             }
             try Self.touch(&loop, db)
@@ -125,10 +131,12 @@ extension LoopLibrary {
     /// A phrase of a loop's new text, and what becomes of its clip.
     struct RebuiltPhrase {
         enum Clip {
-            /// A phrase whose text did not change keeps its clip; a new one has none.
+            /// A phrase whose text did not change keeps its clip; a new one has none; a changed
+            /// one keeps it marked as recorded for its earlier text, or loses it, as asked.
             case keep
-            /// The clip given (a shared loop's update).
-            case set((sha256: String, frames: Range<Int>)?)
+            /// The clip given, and the text it was recorded for if not this one (a shared
+            /// loop's update).
+            case set((sha256: String, frames: Range<Int>)?, recordedText: String?)
         }
 
         var text: String
@@ -136,18 +144,32 @@ extension LoopLibrary {
         var clip: Clip
     }
 
+    /// What a rebuild did: phrases removed, positions added, and the positions of phrases whose
+    /// text changed but kept their row (and, with a clip, their clip, marked as recorded for
+    /// their earlier text).
+    struct RebuildOutcome {
+        var removed = 0
+        var added: [Int] = []
+        var changed: [Int] = []
+    }
+
     /// Replaces a loop's groups and phrases with `groups`. Every phrase whose text is unchanged
-    /// (matched in order, as a diff would) keeps its row, and so its study history; the others
-    /// are removed or added. Returns how many were removed and the positions added.
-    static func rebuildPhrases(ofLoop id: String, as groups: [[RebuiltPhrase]], _ db: Database) throws -> (removed: Int, added: [Int]) {
+    /// (matched in order, as a diff would) keeps its row, and so its study history. With
+    /// `keepChangedPhrases`, so does a phrase whose text was changed in place (see
+    /// ``ChangedPhrases``); the others are removed or added.
+    static func rebuildPhrases(ofLoop id: String, as groups: [[RebuiltPhrase]], keepChangedPhrases: Bool, _ db: Database) throws -> RebuildOutcome {
         let old = try PhraseRecord.fetchAll(db, sql: "SELECT * FROM phrase WHERE loopId = ? ORDER BY position", arguments: [id])
-        let matches = longestCommonSubsequence(old.map(\.text), groups.flatMap { $0 }.map(\.text))
+        let newTexts = groups.flatMap { $0 }.map(\.text)
+        let same = longestCommonSubsequence(old.map(\.text), newTexts)
+        let changed = keepChangedPhrases ? ChangedPhrases.pairs(old: old.map(\.text), new: newTexts, unchanged: same) : []
+        let matches = same + changed
+        let changedNew = Set(changed.map(\.1))
         let keptOld = Set(matches.map(\.0))
         let oldForNew = Dictionary(uniqueKeysWithValues: matches.map { ($0.1, $0.0) })
-        var removed = 0, added: [Int] = []
+        var outcome = RebuildOutcome()
         for (index, record) in old.enumerated() where !keptOld.contains(index) {
             _ = try record.delete(db)
-            removed += 1
+            outcome.removed += 1
         }
         // Move what stays out of the way of the new positions, then rebuild the groups.
         try db.execute(sql: "UPDATE phrase SET position = -1 - position WHERE loopId = ?", arguments: [id])
@@ -159,17 +181,25 @@ extension LoopLibrary {
             for phrase in group {
                 var record = oldForNew[position].map { old[$0] }
                     ?? PhraseRecord(id: nil, loopId: id, groupId: groupId, position: position, text: phrase.text, translation: nil, audioSha256: nil, startFrame: nil, endFrame: nil)
+                if changedNew.contains(position) {
+                    outcome.changed.append(position)
+                    // The clip reads the text it was first recorded for; back to that text, the mark goes.
+                    let recordedFor = record.recordedText ?? record.text
+                    record.recordedText = record.audioSha256 == nil || recordedFor == phrase.text ? nil : recordedFor
+                }
+                record.text = phrase.text
                 record.groupId = groupId
                 record.position = position
                 record.translation = phrase.translation
-                if case .set(let clip) = phrase.clip {
+                if case .set(let clip, let recordedText) = phrase.clip {
                     record.audioSha256 = clip?.sha256
                     record.startFrame = clip?.frames.lowerBound
                     record.endFrame = clip?.frames.upperBound
+                    record.recordedText = clip == nil ? nil : recordedText
                 }
                 if record.id == nil {
                     try record.insert(db)
-                    added.append(position)
+                    outcome.added.append(position)
                 } else {
                     try record.update(db)
                 }
@@ -177,7 +207,7 @@ extension LoopLibrary {
             }
         }
         for groupId in oldGroups { _ = try PhraseGroupRecord.deleteOne(db, key: groupId) }
-        return (removed, added)
+        return outcome
     }
 
     /// Index pairs (old, new) of the longest common subsequence of two lists of texts.

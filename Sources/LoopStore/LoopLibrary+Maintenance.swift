@@ -15,11 +15,24 @@ public struct HealthReport: Sendable {
     public var orphans: [String]
     /// Pieces of interrupted copies (harmless; `loop gc` removes them).
     public var leftovers: [String]
+    /// Phrases whose clip was recorded for an earlier text of theirs (worth recording again).
+    public var clipsForEarlierText: [ClipForEarlierText]
     public var loopCount: Int
     public var phraseCount: Int
     public var audioFileCount: Int
 
     public var isHealthy: Bool { problems.isEmpty }
+}
+
+/// A phrase whose text changed after its clip was recorded.
+public struct ClipForEarlierText: Sendable, Equatable {
+    public var loopId: String
+    public var loopTitle: String
+    /// 1-based, across the loop.
+    public var number: Int
+    public var text: String
+    /// What the clip reads.
+    public var recordedText: String
 }
 
 /// What `loop gc` removed.
@@ -32,7 +45,7 @@ extension LoopLibrary {
     /// Checks the database's integrity and every audio file against its hash.
     public func check(progress: (@Sendable (Double) -> Void)? = nil) throws -> HealthReport {
         var problems: [HealthReport.Problem] = []
-        let (integrity, foreignKeys, assets, counts, badRanges) = try database.read { db in
+        let (integrity, foreignKeys, assets, counts, badRanges, earlier) = try database.read { db in
             (
                 try String.fetchAll(db, sql: "PRAGMA integrity_check"),
                 try Row.fetchAll(db, sql: "PRAGMA foreign_key_check"),
@@ -41,7 +54,13 @@ extension LoopLibrary {
                 try Int.fetchOne(db, sql: """
                     SELECT COUNT(*) FROM phrase JOIN audioAsset ON audioAsset.sha256 = phrase.audioSha256
                     WHERE phrase.endFrame > audioAsset.frameCount
-                    """) ?? 0
+                    """) ?? 0,
+                try Row.fetchAll(db, sql: """
+                    SELECT loop.id, loop.title, phrase.position, phrase.text, phrase.recordedText FROM phrase JOIN loop ON loop.id = phrase.loopId
+                    WHERE phrase.recordedText IS NOT NULL AND phrase.audioSha256 IS NOT NULL ORDER BY loop.titleKey, loop.id, phrase.position
+                    """).map { row in
+                        ClipForEarlierText(loopId: row[0], loopTitle: row[1], number: (row[2] as Int) + 1, text: row[3], recordedText: row[4])
+                    }
             )
         }
         if integrity != ["ok"] {
@@ -76,7 +95,7 @@ extension LoopLibrary {
         let known = Set(assets.map(\.path))
         let inventory = audio.inventory()
         return HealthReport(problems: problems, orphans: inventory.files.filter { !known.contains($0) }, leftovers: inventory.leftovers,
-                            loopCount: counts.0, phraseCount: counts.1, audioFileCount: assets.count)
+                            clipsForEarlierText: earlier, loopCount: counts.0, phraseCount: counts.1, audioFileCount: assets.count)
     }
 
     private func loopTitles(using sha256: String) throws -> String {

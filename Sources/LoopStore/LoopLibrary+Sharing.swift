@@ -9,15 +9,19 @@ public struct SharedLoop: Sendable, Equatable {
         public var translation: String?
         /// The SHA-256 of its take and the frame range, or nil.
         public var clip: (sha256: String, frames: Range<Int>)?
+        /// The text the clip was recorded for, when the phrase's text changed since; else nil.
+        public var recordedText: String?
 
-        public init(text: String, translation: String?, clip: (sha256: String, frames: Range<Int>)?) {
+        public init(text: String, translation: String?, clip: (sha256: String, frames: Range<Int>)?, recordedText: String? = nil) {
             self.text = text
             self.translation = translation
             self.clip = clip
+            self.recordedText = recordedText
         }
 
         public static func == (a: Phrase, b: Phrase) -> Bool {
             a.text == b.text && a.translation == b.translation && a.clip?.sha256 == b.clip?.sha256 && a.clip?.frames == b.clip?.frames
+                && a.recordedText == b.recordedText
         }
     }
 
@@ -161,7 +165,8 @@ extension LoopLibrary {
             let groupId = try PhraseGroupRecord.insert(loopId: id, position: groupIndex, db)
             for phrase in group {
                 var record = PhraseRecord(id: nil, loopId: id, groupId: groupId, position: position, text: phrase.text, translation: phrase.translation,
-                                          audioSha256: phrase.clip?.sha256, startFrame: phrase.clip?.frames.lowerBound, endFrame: phrase.clip?.frames.upperBound)
+                                          audioSha256: phrase.clip?.sha256, startFrame: phrase.clip?.frames.lowerBound, endFrame: phrase.clip?.frames.upperBound,
+                                          recordedText: phrase.clip == nil ? nil : phrase.recordedText)
                 try record.insert(db)
                 position += 1
             }
@@ -173,9 +178,10 @@ extension LoopLibrary {
     static func updateShared(_ shared: SharedLoop, id: String, _ db: Database) throws {
         guard var loop = try LoopRecord.fetchOne(db, key: id) else { return }
         let groups = shared.groups.map { group in
-            group.map { RebuiltPhrase(text: $0.text, translation: $0.translation, clip: .set($0.clip.map { (sha256: $0.sha256, frames: $0.frames) })) }
+            group.map { RebuiltPhrase(text: $0.text, translation: $0.translation, clip: .set($0.clip.map { (sha256: $0.sha256, frames: $0.frames) }, recordedText: $0.recordedText)) }
         }
-        _ = try rebuildPhrases(ofLoop: id, as: groups, db)
+        // A phrase the author changed in place keeps its row, and so the learner's history.
+        _ = try rebuildPhrases(ofLoop: id, as: groups, keepChangedPhrases: true, db)
         try db.execute(sql: "DELETE FROM loopTag WHERE loopId = ?", arguments: [id])
         try insertTags(shared.tags, loopId: id, db)
         loop.title = shared.title

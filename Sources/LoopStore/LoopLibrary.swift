@@ -193,25 +193,41 @@ public struct LoopLibrary: Sendable {
         try database.read { db in try Self.detail(db, id: id, root: root) }
     }
 
-    /// The id of the loop `reference` names: a unique prefix of its id (as git takes short
-    /// hashes), or its exact title (case and accents aside).
+    /// The id of the loop `reference` names, tried in this order: a unique start of its id (as
+    /// git takes short hashes, 4 characters or more), its whole title, a unique start of its
+    /// title. Titles match without regard to case, accents or width, in any script (`übung`,
+    /// `Ubung` and `übung m` name "Übung macht"; `駅` names "駅で").
     public func resolve(_ reference: String) throws -> String {
         let trimmed = reference.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty else {
+            throw LibraryError(.loopNotFound, "no loop named: give a start of its id or of its title; `loop list` shows them")
+        }
         return try database.read { db in
-            let key = matchingKey(trimmed)
-            let byTitle = try String.fetchAll(db, sql: "SELECT id FROM loop WHERE titleKey = ? ORDER BY id", arguments: [key])
             let lowered = trimmed.lowercased()
             let byId = lowered.count >= 4
                 ? try String.fetchAll(db, sql: "SELECT id FROM loop WHERE id >= ? AND id < ? ORDER BY id LIMIT 10", arguments: [lowered, lowered + "\u{FFFF}"])
                 : []
             if byId.count == 1 { return byId[0] }
+            let key = matchingKey(trimmed)
+            let byTitle = try String.fetchAll(db, sql: "SELECT id FROM loop WHERE titleKey = ? ORDER BY id LIMIT 10", arguments: [key])
             if byTitle.count == 1 && byId.isEmpty { return byTitle[0] }
-            let candidates = Array(Set(byId + byTitle)).sorted()
+            // A start of a title: a range over the title index, never a scan.
+            let byTitleStart = byTitle.isEmpty && byId.isEmpty
+                ? try String.fetchAll(db, sql: "SELECT id FROM loop WHERE titleKey >= ? AND titleKey < ? ORDER BY titleKey, id LIMIT 10",
+                                      arguments: [key, key + "\u{10FFFF}"])
+                : []
+            if byTitleStart.count == 1 { return byTitleStart[0] }
+            let candidates = byId + byTitle.filter { !byId.contains($0) } + byTitleStart
             if candidates.isEmpty {
-                throw LibraryError(.loopNotFound, "no loop is called or starts with '\(trimmed)'; `loop list` shows them")
+                throw LibraryError(.loopNotFound, "no loop has an id, a title or a start of a title '\(trimmed)' (case and accents aside); `loop list` shows them")
             }
-            let shown = candidates.prefix(5).map { String($0.prefix(8)) }.joined(separator: ", ")
-            throw LibraryError(.ambiguousLoop, "'\(trimmed)' names \(candidates.count) loops (\(shown)); give more of the id")
+            let shown = try candidates.prefix(5).map { id -> String in
+                let title = try String.fetchOne(db, sql: "SELECT title FROM loop WHERE id = ?", arguments: [id]) ?? ""
+                return "\(title) (\(id.prefix(8)))"
+            }.joined(separator: ", ")
+            let more = candidates.count > 5 ? ", ..." : ""
+            let count = candidates.count >= 10 ? "10 or more" : "\(candidates.count)"
+            throw LibraryError(.ambiguousLoop, "'\(trimmed)' names \(count) loops: \(shown)\(more); give more of the title or the id")
         }
     }
 
@@ -309,7 +325,8 @@ public struct LoopLibrary: Sendable {
                 audio = PhraseAudio(sha256: hash, path: root + "/" + asset.path, sampleRate: asset.sampleRate, channelCount: asset.channelCount,
                                     takeFrameCount: asset.frameCount, startFrame: start, endFrame: end)
             }
-            grouped[number - 1].append(StoredPhrase(id: phraseId, number: index + 1, group: number, text: phrase.text, translation: phrase.translation, audio: audio))
+            grouped[number - 1].append(StoredPhrase(id: phraseId, number: index + 1, group: number, text: phrase.text, translation: phrase.translation, audio: audio,
+                                                     recordedText: audio == nil ? nil : phrase.recordedText))
         }
         let summary = LoopSummary(
             id: loop.id, title: loop.title, language: loop.language, translationLanguage: loop.translationLanguage, tags: tags,

@@ -57,6 +57,8 @@ struct PhraseRecord: Codable, FetchableRecord, MutablePersistableRecord {
     var audioSha256: String?
     var startFrame: Int?
     var endFrame: Int?
+    /// The text the clip was recorded for, when the phrase's text has changed since; else nil.
+    var recordedText: String?
 
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }

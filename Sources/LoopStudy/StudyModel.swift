@@ -9,12 +9,15 @@ public struct StudyPhrase: Sendable, Equatable {
     public var translation: String?
     /// The clip's length at normal speed; nil when the phrase has no audio (it is skipped).
     public var duration: Microseconds?
+    /// The clip reads an earlier text of the phrase (its text was changed after recording).
+    public var clipIsForEarlierText: Bool
 
-    public init(number: Int, text: String, translation: String? = nil, duration: Microseconds?) {
+    public init(number: Int, text: String, translation: String? = nil, duration: Microseconds?, clipIsForEarlierText: Bool = false) {
         self.number = number
         self.text = text
         self.translation = translation
         self.duration = duration
+        self.clipIsForEarlierText = clipIsForEarlierText
     }
 }
 

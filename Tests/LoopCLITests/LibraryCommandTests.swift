@@ -71,13 +71,79 @@ struct LibraryCommandTests {
         #expect(only.count == 1 && only[0]["group"] as? Int == 3 && only[0]["phrase"] as? Int == 8)
     }
 
+    /// An editor that runs `sed` with this script on the draft.
+    func sedEditor(_ script: String) throws -> String {
+        let editor = Scratch.path("editor", extension: "sh")
+        try "#!/bin/sh\nsed -i '\(script)' \"$1\"\n".write(toFile: editor, atomically: true, encoding: .utf8)
+        chmod(editor, 0o755)
+        return editor
+    }
+
+    func phrases(_ library: TestLibrary, _ loop: String) throws -> [[String: Any]] {
+        let shown = try #require(try library.json(["show", loop]) as? [String: Any])
+        return (shown["groups"] as? [[String: Any]] ?? []).flatMap { $0["phrases"] as? [[String: Any]] ?? [] }
+    }
+
+    @Test func aTypoFixKeepsTheClipWithItsMarkThroughShowDoctorExportAndImport() throws {
+        let library = TestLibrary()
+        try library.run(["new", "--text", "phrases.txt", "--audio", "clean.flac"])
+        let before = try phrases(library, "fixture")
+        let edited = try library.run(["edit", "fixture"], environment: ["EDITOR": try sedEditor("s/^Bonjour, madame\\.$/Bonsoir, madame./"), "VISUAL": ""])
+        #expect(edited.status == 0, "\(edited.error)")
+        #expect(edited.output.contains("1 changed phrase keeps its clip") && edited.output.contains("1  Bonsoir, madame.  (recorded as “Bonjour, madame.”)"), "\(edited.output)")
+        #expect(!edited.output.contains("need audio"))
+
+        let after = try phrases(library, "fixture")
+        #expect(after[0]["text"] as? String == "Bonsoir, madame." && after[0]["recordedText"] as? String == "Bonjour, madame.")
+        #expect(after[0]["start"] as? Double == before[0]["start"] as? Double && after[0]["end"] as? Double == before[0]["end"] as? Double)
+        #expect(after.dropFirst().allSatisfy { $0["recordedText"] is NSNull })
+        #expect(try library.run(["show", "fixture"]).output.contains("Bonsoir, madame.  (recorded as “Bonjour, madame.”)"))
+
+        let doctor = try library.run(["doctor"])
+        #expect(doctor.status == 0 && doctor.output.contains("Fixture (") && doctor.output.contains("phrase 1: Bonsoir, madame.  (recorded as “Bonjour, madame.”)"), "\(doctor.output)")
+        let report = try #require(try library.json(["doctor"]) as? [String: Any])
+        #expect((report["clipsForEarlierText"] as? [[String: Any]])?.first?["recordedText"] as? String == "Bonjour, madame.")
+
+        let bundle = Scratch.path("typo", extension: "loop")
+        #expect(try library.run(["export", "fixture", "-o", bundle]).status == 0)
+        let learner = TestLibrary()
+        #expect(try learner.run(["import", bundle]).status == 0)
+        #expect(try phrases(learner, "fixture")[0]["recordedText"] as? String == "Bonjour, madame.")
+
+        // Recorded again: `attach` says how, `--changed` does it, and the marks go.
+        let refused = try library.run(["attach", "fixture", "--audio", "clean.flac"])
+        #expect(refused.status != 0 && refused.error.contains("--changed"), "\(refused.error)")
+        let everyLine = try library.run(["edit", "fixture"], environment: ["EDITOR": try sedEditor("/^[^#]/s/$/ !/"), "VISUAL": ""])
+        #expect(everyLine.output.contains("5 changed phrases keep their clips"), "\(everyLine.output)")
+        let attached = try library.run(["attach", "fixture", "--changed", "--audio", "clean.flac"])
+        #expect(attached.status == 0, "\(attached.error)")
+        #expect(try phrases(library, "fixture").allSatisfy { $0["recordedText"] is NSNull && $0["start"] is Double })
+    }
+
+    @Test func aLoopIsNamedByTheStartOfItsTitleWhateverTheCaseAccentsOrScript() throws {
+        let library = TestLibrary()
+        #expect(try library.run(["new", "--text", "phrases.txt", "--title", "Übung macht"]).status == 0)
+        #expect(try library.run(["new", "--text", "-", "--title", "駅で"], input: "駅はどこですか。\n").status == 0)
+        for name in ["übung", "Ubung", "übung m"] {
+            let shown = try library.run(["show", name])
+            #expect(shown.status == 0 && shown.output.hasPrefix("Übung macht"), "\(name): \(shown.error)")
+        }
+        #expect(try library.run(["show", "駅"]).output.hasPrefix("駅で"))
+        #expect(try library.run(["study", "駅", "--once", "--output", "null"]).error.contains("'駅で' has no audio yet"), "every command takes the same names")
+        #expect(try library.run(["new", "--text", "phrases.txt", "--title", "Übung zwei"]).status == 0)
+        let ambiguous = try library.run(["show", "ubung"])
+        #expect(ambiguous.status != 0 && ambiguous.error.contains("'ubung' names 2 loops: Übung macht (") && ambiguous.error.contains("Übung zwei ("), "\(ambiguous.error)")
+        let missing = try library.run(["show", "nothing"])
+        #expect(missing.error == "error: no loop has an id, a title or a start of a title 'nothing' (case and accents aside); `loop list` shows them\n", "\(missing.error)")
+    }
+
     @Test func editKeepsUnchangedPhrasesAudioAndListsTheRest() throws {
         let library = TestLibrary()
         try library.run(["new", "--text", "phrases.txt", "--audio", "clean.flac"])
         let editor = Scratch.path("editor", extension: "sh")
         try "#!/bin/sh\nsed -i 's/^Merci\\.$/Merci bien./' \"$1\"\n".write(toFile: editor, atomically: true, encoding: .utf8)
         chmod(editor, 0o755)
-        let edited = try library.run(["edit", "fixture"], environment: ["EDITOR": editor, "VISUAL": ""])
+        let edited = try library.run(["edit", "fixture", "--drop-changed-audio"], environment: ["EDITOR": editor, "VISUAL": ""])
         #expect(edited.status == 0, "\(edited.error)")
         #expect(edited.output.contains("1 phrase need audio") && edited.output.contains("3  Merci bien."))
         let shown = try #require(try library.json(["show", "fixture"]) as? [String: Any])

@@ -158,7 +158,7 @@ struct HostileBundleTests {
         parts[index].1 = Data("{\"format\": \"looplearn-bundle\", \"version\": 1, \"loops\": [".utf8)
         expectRefused(try makeZip(parts), .badManifest, containing: "not valid JSON")
         expectRefused(try resigned(bundle, by: identity) { $0["comment"] = "hi" }, .badManifest, containing: "format version 1) has a field this version does not define: comment")
-        expectRefused(try resigned(bundle, by: identity) { $0["version"] = 2; $0["newThing"] = true }, .newerFormat, containing: "format version 2")
+        expectRefused(try resigned(bundle, by: identity) { $0["version"] = 3; $0["newThing"] = true }, .newerFormat, containing: "format version 3")
         expectRefused(try resigned(bundle, by: identity) { $0.removeValue(forKey: "loops") }, .badManifest, containing: "missing loops")
     }
 
@@ -196,6 +196,25 @@ struct HostileBundleTests {
             manifest["loops"] = loops
         }
         expectRefused(stretched, .badManifest, containing: "outside its audio")
+    }
+
+    @Test func onlyVersionTwoMayMarkAClipAsRecordedForAnEarlierText() throws {
+        let (_, identity, _, bundle) = try exportedBundle()
+        let marked = { (version: Int) in
+            try resigned(bundle, by: identity) { manifest in
+                manifest["version"] = version
+                var loops = manifest["loops"] as! [[String: Any]]
+                var groups = loops[0]["groups"] as! [[String: Any]]
+                var phrases = groups[0]["phrases"] as! [[String: Any]]
+                phrases[0]["recordedText"] = "Bonjour."
+                groups[0]["phrases"] = phrases
+                loops[0]["groups"] = groups
+                manifest["loops"] = loops
+            }
+        }
+        expectRefused(try marked(1), .badManifest, containing: "version 1) has a field this version does not define: loops.groups.phrases.recordedText")
+        let read = try BundleReader().read(try marked(2), extractingTo: scratch())
+        #expect(read.manifest.loops[0].groups[0].phrases[0].recordedText == "Bonjour.")
     }
 }
 

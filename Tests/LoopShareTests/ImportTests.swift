@@ -52,6 +52,33 @@ struct ImportTests {
         #expect(try BundleImporter(library: learner).importBundles(at: [update], options: ImportOptions())[0].loops.map(\.outcome) == [.unchanged(id: loop.summary.id, revision: 2)])
     }
 
+    @Test func aClipRecordedForAnEarlierTextKeepsItsMarkThroughABundle() throws {
+        let (author, loop, identity, learner) = try authorAndLearner()
+        let plain = try BundleReader().read(try publish(author, identity, loop.summary.id), extractingTo: scratch())
+        #expect(plain.manifest.version == 1, "a bundle with no mark stays readable by older versions")
+        _ = try BundleImporter(library: learner).importBundles(at: [try publish(author, identity, loop.summary.id)], options: ImportOptions())
+        let studied = try learner.loop(id: loop.summary.id).phrases[0]
+        try learner.recordStudy(loop: loop.summary.id, startedAt: Date(), phrases: [PhraseStudyRecord(phraseId: studied.id, seconds: 5, repetitions: 3)])
+
+        // The author fixes a typo: the clip stays, marked; the learner's update keeps both.
+        let text = loop.sourceText.replacingOccurrences(of: "Bonjour, madame.", with: "Bonsoir, madame.")
+        _ = try author.replaceSource(ofLoop: loop.summary.id, with: try LoopSource(parsing: text), text: text)
+        let update = try publish(author, identity, loop.summary.id)
+        #expect(try BundleReader().read(update, extractingTo: scratch()).manifest.version == 2)
+        _ = try BundleImporter(library: learner).importBundles(at: [update], options: ImportOptions())
+        let fixed = try learner.loop(id: loop.summary.id).phrases[0]
+        #expect(fixed.text == "Bonsoir, madame." && fixed.recordedText == "Bonjour, madame." && fixed.audio?.startFrame == studied.audio?.startFrame)
+        #expect(fixed.id == studied.id, "the learner's row, and so their history, stays")
+        #expect(try learner.studyStats(loop: loop.summary.id).first?.phrases.first { $0.number == 1 }?.repetitions == 3)
+
+        // Re-recorded by the author, the mark goes for the learner too.
+        let phrase = try author.loop(id: loop.summary.id).phrases[0]
+        let audio = try #require(phrase.audio)
+        _ = try author.attach(loop: loop.summary.id, phraseIds: [phrase.id], take: CutTake(path: audio.path, ranges: [audio.startFrame..<audio.endFrame]))
+        _ = try BundleImporter(library: learner).importBundles(at: [try publish(author, identity, loop.summary.id)], options: ImportOptions())
+        #expect(try learner.loop(id: loop.summary.id).phrases[0].recordedText == nil)
+    }
+
     @Test func anotherAuthorsBundleForTheSameLoopIsRefusedUnlessAsACopy() throws {
         let (author, loop, _, learner) = try authorAndLearner()
         let mallory = try AuthorIdentity.loadOrCreate(library: scratch())

@@ -45,6 +45,28 @@ struct LoopLibraryTests {
         #expect(updated.first?.title == "ábaco", "newest first")
     }
 
+    @Test func aLoopIsNamedByAUniqueStartOfItsTitleInAnyScript() throws {
+        let library = try LoopLibrary(at: temporaryLibraryFolder())
+        let ubung = try library.createLoop(source: try Fixture.source, title: "Übung macht")
+        let eki = try library.createLoop(source: try Fixture.source, title: "駅で")
+        for name in ["übung", "Ubung", "übung m", "ÜBUNG MACHT", " ubung "] {
+            #expect(try library.resolve(name) == ubung.summary.id, "\(name)")
+        }
+        #expect(try library.resolve("駅") == eki.summary.id)
+        #expect { try library.resolve("übung x") } throws: { error in
+            (error as? LibraryError)?.code == .loopNotFound && "\(error)".contains("start of a title 'übung x'")
+        }
+        let zwei = try library.createLoop(source: try Fixture.source, title: "Übung zwei")
+        #expect { try library.resolve("ubung") } throws: { error in
+            (error as? LibraryError)?.code == .ambiguousLoop && "\(error)".contains("names 2 loops")
+                && "\(error)".contains("Übung macht (\(ubung.summary.id.prefix(8)))") && "\(error)".contains("Übung zwei (\(zwei.summary.id.prefix(8)))")
+        }
+        #expect(try library.resolve("übung z") == zwei.summary.id)
+        // A whole title wins over the longer titles it starts.
+        let short = try library.createLoop(source: try Fixture.source, title: "Übung")
+        #expect(try library.resolve("ubung") == short.summary.id)
+    }
+
     @Test func aLoopIsNamedByAUniqueIdPrefixOrItsTitle() throws {
         let library = try LoopLibrary(at: temporaryLibraryFolder())
         let loop = try library.createLoop(source: try Fixture.source, title: "Au Café")
@@ -127,6 +149,71 @@ struct LoopLibraryTests {
         #expect(outcome.loop.sourceText == text)
         let history = try library.database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM studyEvent WHERE phraseId = ?", arguments: [gare.id]) }
         #expect(history == 1)
+    }
+
+    @Test func aTypoFixKeepsTheClipMarkedAsRecordedForTheEarlierText() throws {
+        let library = try LoopLibrary(at: temporaryLibraryFolder())
+        let loop = try library.createLoop(source: try Fixture.source, take: CutTake(path: Fixture.path("clean.flac"), ranges: cleanTakeRanges))
+        let bonjour = loop.phrases[0]
+        try library.recordStudy(loop: loop.summary.id, startedAt: Date(), phrases: [PhraseStudyRecord(phraseId: bonjour.id, seconds: 9, repetitions: 2)])
+        func edit(_ text: String, dropChangedAudio: Bool = false) throws -> EditOutcome {
+            try library.replaceSource(ofLoop: loop.summary.id, with: try LoopSource(parsing: text), text: text, dropChangedAudio: dropChangedAudio)
+        }
+
+        let typo = loop.sourceText.replacingOccurrences(of: "Bonjour, madame.", with: "Bonsoir, madame.")
+        let fixed = try edit(typo)
+        #expect(fixed.needingAudio.isEmpty && fixed.loop.summary.phrasesNeedingAudio == 0)
+        #expect(fixed.recordedForEarlierText.map(\.text) == ["Bonsoir, madame."])
+        let first = fixed.loop.phrases[0]
+        #expect(first.id == bonjour.id && first.audio == bonjour.audio, "the row and its clip stay")
+        #expect(first.recordedText == "Bonjour, madame." && first.clipIsForEarlierText)
+        #expect(fixed.loop.phrases.dropFirst().allSatisfy { !$0.clipIsForEarlierText })
+        #expect(try library.studyStats(loop: loop.summary.id).first?.phrases.first { $0.number == 1 }?.repetitions == 2, "and its study history")
+        #expect(try library.check().clipsForEarlierText.map(\.recordedText) == ["Bonjour, madame."], "doctor lists it")
+
+        // A second change: the clip still reads the first text. Back to that text: the mark goes.
+        let again = try edit(typo.replacingOccurrences(of: "Bonsoir, madame.", with: "Bonsoir, madame !"))
+        #expect(again.loop.phrases[0].recordedText == "Bonjour, madame.")
+        let back = try edit(loop.sourceText)
+        #expect(back.loop.phrases[0].recordedText == nil && back.loop.phrases[0].audio == bonjour.audio)
+
+        // Split, merged and rewritten phrases need audio of their own.
+        let split = try edit(loop.sourceText.replacingOccurrences(of: "À droite, puis tout droit.", with: "À droite,\npuis tout droit."))
+        #expect(split.needingAudio.map(\.text) == ["À droite,", "puis tout droit."] && split.recordedForEarlierText.isEmpty)
+        let merged = try edit(loop.sourceText.replacingOccurrences(of: "Un café, s'il vous plaît.\nMerci.", with: "Un café, s'il vous plaît. Merci."))
+        #expect(merged.needingAudio.map(\.text) == ["Un café, s'il vous plaît. Merci.", "À droite, puis tout droit."], "(the split phrases had no clip)")
+        #expect(merged.recordedForEarlierText.isEmpty)
+        let rewritten = try edit(merged.loop.sourceText.replacingOccurrences(of: "Bonjour, madame.", with: "Il pleut aujourd'hui."))
+        #expect(rewritten.needingAudio.map(\.text) == ["Il pleut aujourd'hui."])
+
+        // Asked to, a changed phrase loses its clip as before.
+        let dropped = try edit(rewritten.loop.sourceText.replacingOccurrences(of: "vous plaît ?", with: "te plaît ?"), dropChangedAudio: true)
+        #expect(dropped.needingAudio.map(\.text).contains("Où est la gare, s'il te plaît ?") && dropped.recordedForEarlierText.isEmpty)
+    }
+
+    @Test func aNewClipClearsTheEarlierTextMark() throws {
+        let library = try LoopLibrary(at: temporaryLibraryFolder())
+        let loop = try library.createLoop(source: try Fixture.source, take: CutTake(path: Fixture.path("clean.flac"), ranges: cleanTakeRanges))
+        let text = loop.sourceText.replacingOccurrences(of: "Merci.", with: "Merci !")
+        let edited = try library.replaceSource(ofLoop: loop.summary.id, with: try LoopSource(parsing: text), text: text)
+        let merci = edited.loop.phrases[2]
+        #expect(merci.clipIsForEarlierText)
+        #expect { try library.attach(loop: loop.summary.id, takePath: Fixture.path("clean.flac")) } throws: { error in
+            (error as? LibraryError)?.code == .nothingToDo && "\(error)".contains("1 of them read an earlier text")
+        }
+        let attached = try library.attach(loop: loop.summary.id, phraseIds: [merci.id], take: CutTake(path: Fixture.path("clean.flac"), ranges: [cleanTakeRanges[2]]))
+        #expect(attached.phrases[2].recordedText == nil && !attached.phrases[2].clipIsForEarlierText)
+        #expect(try library.check().clipsForEarlierText.isEmpty)
+    }
+
+    @Test func likenessTellsATypoFromAnotherPhrase() {
+        #expect(ChangedPhrases.likeness("Bonjour, madame.", "Bonsoir, madame.") > 0.8)
+        #expect(ChangedPhrases.likeness("Café", "cafe") == 1, "case and accents aside")
+        #expect(ChangedPhrases.likeness("Merci.", "Nouveau.") < ChangedPhrases.minimumLikeness)
+        #expect(ChangedPhrases.likeness("", "x") == 0)
+        // Pairs only where as many phrases went as came, between unchanged ones.
+        #expect(ChangedPhrases.pairs(old: ["a", "Bonjour.", "c"], new: ["a", "Bonsoir.", "c"], unchanged: [(0, 0), (2, 2)]).map { [$0.0, $0.1] } == [[1, 1]])
+        #expect(ChangedPhrases.pairs(old: ["À droite, puis tout droit."], new: ["À droite,", "puis tout droit."], unchanged: []).isEmpty)
     }
 
     @Test func metadataChangesFollowIntoTheStoredText() throws {

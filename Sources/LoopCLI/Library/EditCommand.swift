@@ -9,13 +9,16 @@ struct EditCommand: AsyncParsableCommand {
         abstract: "Edit a loop's text in $EDITOR, or its title, language and tags.",
         discussion: """
             Without options, opens the loop's text in $VISUAL or $EDITOR (else vi). When you save, \
-            the text is split again: every phrase whose text did not change keeps its audio; new \
-            or changed phrases are listed as needing audio (`loop attach` cuts a take onto them). \
-            With --title, --language, --tag or --untag, changes just those.
+            the text is split again: every phrase whose text did not change keeps its audio. A \
+            phrase whose text you changed in place (a typo fixed) keeps its clip, marked as \
+            recorded for its earlier text (`loop attach --changed` records it again); with \
+            --drop-changed-audio it loses its clip instead. New, split and merged phrases need \
+            audio (`loop attach` cuts a take onto them). With --title, --language, --tag or \
+            --untag, changes just those.
             """
     )
 
-    @Argument(help: "The loop: a start of its id, or its title.")
+    @Argument(help: "The loop: a start of its id, its title, or a start of its title.")
     var loop: String
 
     @Option(help: "A new title.")
@@ -29,6 +32,9 @@ struct EditCommand: AsyncParsableCommand {
 
     @Option(name: .customLong("untag"), help: "Remove a tag; repeat for more.")
     var removeTags: [String] = []
+
+    @Flag(name: .customLong("drop-changed-audio"), help: "A phrase whose text changes loses its clip (else it keeps it, marked as recorded for its earlier text).")
+    var dropChangedAudio = false
 
     @OptionGroup var libraryOptions: LibraryOptions
 
@@ -56,8 +62,13 @@ struct EditCommand: AsyncParsableCommand {
                 let location = draft + (error.line.map { ":\($0)" } ?? "")
                 throw CLIError("\(location): \(error.message); the loop is unchanged and your text is kept in that file")
             }
-            let outcome = try library.replaceSource(ofLoop: id, with: source, text: edited)
+            let outcome = try library.replaceSource(ofLoop: id, with: source, text: edited, dropChangedAudio: dropChangedAudio)
             try? FileManager.default.removeItem(atPath: draft)
+            let changed = outcome.recordedForEarlierText
+            if !changed.isEmpty {
+                print("\(changed.count) changed phrase\(changed.count == 1 ? " keeps its clip" : "s keep their clips"), recorded for the earlier text (`loop attach \(id.prefix(8)) --changed --audio TAKE` records \(changed.count == 1 ? "it" : "them") again):")
+                for phrase in changed { print("  \(phrase.number)  \(phrase.text)  (recorded as “\(phrase.recordedText ?? "")”)") }
+            }
             if !outcome.needingAudio.isEmpty {
                 print("\(outcome.needingAudio.count) phrase\(outcome.needingAudio.count == 1 ? "" : "s") need audio (`loop attach \(id.prefix(8)) --audio TAKE`):")
                 for phrase in outcome.needingAudio { print("  \(phrase.number)  \(phrase.text)") }
@@ -94,7 +105,7 @@ struct AdjustCommand: AsyncParsableCommand {
         discussion: "Give --start and/or --end in seconds within the take (see `loop show`), or --shift to move both by milliseconds (negative moves earlier). The take is not re-encoded."
     )
 
-    @Argument(help: "The loop: a start of its id, or its title.")
+    @Argument(help: "The loop: a start of its id, its title, or a start of its title.")
     var loop: String
 
     @Argument(help: "The phrase number (see `loop show`).")
@@ -148,10 +159,10 @@ struct AttachCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "attach",
         abstract: "Cut a new take onto the phrases that need audio.",
-        discussion: "The take reads, with pauses, the phrases that have no audio yet (all of them, or those of --group), in order."
+        discussion: "The take reads, with pauses, the phrases that have no audio yet (all of them, or those of --group), in order. With --changed, also the phrases whose clip was recorded for an earlier text (see `loop show`)."
     )
 
-    @Argument(help: "The loop: a start of its id, or its title.")
+    @Argument(help: "The loop: a start of its id, its title, or a start of its title.")
     var loop: String
 
     @Option(help: "The take.")
@@ -160,6 +171,9 @@ struct AttachCommand: AsyncParsableCommand {
     @Option(help: "Only the phrases of this group (1-based).")
     var group: Int?
 
+    @Flag(help: "Also the phrases whose clip was recorded for an earlier text of theirs.")
+    var changed = false
+
     @OptionGroup var libraryOptions: LibraryOptions
 
     func run() async throws {
@@ -167,8 +181,10 @@ struct AttachCommand: AsyncParsableCommand {
             let library = try libraryOptions.open()
             let id = try library.resolve(loop)
             let progress = ProgressBar("attaching")
-            let (take, group) = (audio, self.group)
-            let authored = try await BlockingWork.run { try library.attach(loop: id, takePath: take, group: group, progress: progress.callback) }
+            let (take, group, changed) = (audio, self.group, self.changed)
+            let authored = try await BlockingWork.run {
+                try library.attach(loop: id, takePath: take, group: group, includingChanged: changed, progress: progress.callback)
+            }
             progress.finish()
             for cut in authored.doubtfulCuts {
                 StandardError.write(String(format: "warning: the cut between phrases %d and %d has low confidence %.2f; listen to it\n", cut.before, cut.after, cut.confidence))

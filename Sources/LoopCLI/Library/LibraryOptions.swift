@@ -57,6 +57,7 @@ enum LibraryJSON {
             ("translation", phrase.translation.map(JSONValue.string) ?? .null),
             ("start", phrase.audio.map { .number(milliseconds($0.startSeconds)) } ?? .null),
             ("end", phrase.audio.map { .number(milliseconds($0.endSeconds)) } ?? .null),
+            ("recordedText", phrase.clipIsForEarlierText ? phrase.recordedText.map(JSONValue.string) ?? .null : .null),
         ])
     }
 }
@@ -81,6 +82,9 @@ struct LoopView {
                 let times = phrase.audio.map { String(format: "%7.2f – %7.2f", $0.startSeconds, $0.endSeconds) } ?? terminal.paint("  needs audio    ", .yellow)
                 var line = "  \(number)  \(times)  \(phrase.text)"
                 if let translation = phrase.translation { line += terminal.paint("  · " + translation, .dim) }
+                if phrase.clipIsForEarlierText, let recorded = phrase.recordedText {
+                    line += terminal.paint("  (recorded as “\(recorded)”)", .yellow)
+                }
                 lines.append(line)
             }
         }

@@ -45,14 +45,16 @@ struct ShowCommand: AsyncParsableCommand {
         commandName: "show",
         abstract: "Show a loop's groups, phrases and clip times.",
         discussion: """
-            LOOP is a unique start of the loop's id (as git takes short hashes) or its exact title. \
-            --json prints {"id", "title", "language", "groups": [{"phrases": [{"text", \
-            "translation", "start", "end"}]}]}, times in seconds within the take (null for a \
-            phrase with no audio yet).
+            LOOP is a unique start of the loop's id (as git takes short hashes), its title, or a unique start of its title (case and accents aside). \
+            A phrase whose text was changed after its clip was recorded is marked \
+            (recorded as "its earlier text"). --json prints {"id", "title", "language", \
+            "groups": [{"phrases": [{"text", "translation", "start", "end", "recordedText"}]}]}, \
+            times in seconds within the take (null for a phrase with no audio yet); \
+            recordedText is the earlier text the clip reads, or null when it reads the phrase.
             """
     )
 
-    @Argument(help: "The loop: a start of its id, or its title.")
+    @Argument(help: "The loop: a start of its id, its title, or a start of its title.")
     var loop: String
 
     @OptionGroup var libraryOptions: LibraryOptions

@@ -10,7 +10,7 @@ struct RemoveCommand: AsyncParsableCommand {
         discussion: "Asks first, unless --yes. Its audio stays in the library until `loop gc`."
     )
 
-    @Argument(help: "The loop: a start of its id, or its title.")
+    @Argument(help: "The loop: a start of its id, its title, or a start of its title.")
     var loop: String
 
     @Flag(name: [.short, .long], help: "Do not ask.")
@@ -64,12 +64,12 @@ struct DoctorCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "doctor",
         abstract: "Check the library: database integrity, every audio file present and intact.",
-        discussion: "Exits non-zero when something is wrong, saying what to do about it. Unreferenced audio and pieces of interrupted imports are listed; `loop gc` removes them."
+        discussion: "Exits non-zero when something is wrong, saying what to do about it. Unreferenced audio and pieces of interrupted imports are listed; `loop gc` removes them. Phrases whose clip was recorded for an earlier text (a typo fixed after recording) are listed too; they are not a fault."
     )
 
     @OptionGroup var libraryOptions: LibraryOptions
 
-    @Flag(help: "Print one JSON object: healthy, problems, orphans, leftovers, counts.")
+    @Flag(help: "Print one JSON object: healthy, problems, orphans, leftovers, clipsForEarlierText, counts.")
     var json = false
 
     func run() async throws {
@@ -84,6 +84,10 @@ struct DoctorCommand: AsyncParsableCommand {
                     ("problems", .array(report.problems.map { .object([("message", .string($0.message)), ("remedy", .string($0.remedy))]) })),
                     ("orphans", .array(report.orphans.map(JSONValue.string))),
                     ("leftovers", .array(report.leftovers.map(JSONValue.string))),
+                    ("clipsForEarlierText", .array(report.clipsForEarlierText.map { clip in
+                        .object([("loop", .string(clip.loopId)), ("title", .string(clip.loopTitle)), ("phrase", .integer(clip.number)),
+                                 ("text", .string(clip.text)), ("recordedText", .string(clip.recordedText))])
+                    })),
                     ("loops", .integer(report.loopCount)), ("phrases", .integer(report.phraseCount)), ("audioFiles", .integer(report.audioFileCount)),
                 ]).serialized)
             } else {
@@ -93,6 +97,13 @@ struct DoctorCommand: AsyncParsableCommand {
                 }
                 if !report.orphans.isEmpty || !report.leftovers.isEmpty {
                     print("\(report.orphans.count) unreferenced audio file\(report.orphans.count == 1 ? "" : "s") and \(report.leftovers.count) piece\(report.leftovers.count == 1 ? "" : "s") of interrupted imports (harmless; `loop gc` removes them)")
+                }
+                if !report.clipsForEarlierText.isEmpty {
+                    let count = report.clipsForEarlierText.count
+                    print("\(count) phrase\(count == 1 ? "'s clip was" : "s' clips were") recorded for an earlier text (`loop attach LOOP --changed --audio TAKE` records them again):")
+                    for clip in report.clipsForEarlierText {
+                        print("  \(clip.loopTitle) (\(clip.loopId.prefix(8))) phrase \(clip.number): \(clip.text)  (recorded as “\(clip.recordedText)”)")
+                    }
                 }
                 if report.isHealthy {
                     print("ok: \(report.loopCount) loops, \(report.phraseCount) phrases, \(report.audioFileCount) audio files verified")

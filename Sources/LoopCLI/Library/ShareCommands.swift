@@ -53,7 +53,7 @@ struct ExportCommand: AsyncParsableCommand {
         discussion: "The bundle holds each loop's text, groups, phrases and clips, its takes as FLAC, and your signature (see docs/bundle-format.md)."
     )
 
-    @Argument(help: "The loops: starts of their ids, or titles.")
+    @Argument(help: "The loops: starts of their ids or of their titles.")
     var loops: [String]
 
     @Option(name: .short, help: "The bundle file to write (.loop).")
@@ -175,7 +175,7 @@ struct PublishCommand: AsyncParsableCommand {
         abstract: "Write a loop's newest revision into a shared folder, replacing the previous one atomically."
     )
 
-    @Argument(help: "The loop: a start of its id, or its title.")
+    @Argument(help: "The loop: a start of its id, its title, or a start of its title.")
     var loop: String
 
     @Option(name: .customLong("to"), help: "The shared folder (a synced folder, a USB stick).")

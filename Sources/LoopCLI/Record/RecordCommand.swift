@@ -23,7 +23,7 @@ struct RecordCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "The loop: a start of its id, or its title.")
+    @Argument(help: "The loop: a start of its id, its title, or a start of its title.")
     var loop: String
 
     @Option(help: "Record only this group (1-based).")

@@ -24,7 +24,7 @@ struct StudyCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "The loop: a start of its id, or its title.")
+    @Argument(help: "The loop: a start of its id, its title, or a start of its title.")
     var loop: String
 
     @Option(help: "Groups to study, e.g. 1,3-4 (default: all).")
@@ -144,7 +144,8 @@ struct PreparedStudy: Sendable {
         let audio = try await BlockingWork.run { try StudyAudio.load(sources, progress: progress.callback) }
         progress.finish()
         let groups = detail.groups.map { group in
-            group.map { StudyPhrase(number: $0.number, text: $0.text, translation: $0.translation, duration: audio.duration(of: $0.number)) }
+            group.map { StudyPhrase(number: $0.number, text: $0.text, translation: $0.translation, duration: audio.duration(of: $0.number),
+                        clipIsForEarlierText: $0.clipIsForEarlierText) }
         }
         return PreparedStudy(detail: detail, audio: audio, groups: groups)
     }

@@ -46,7 +46,7 @@ struct StudyView {
             let highlighted = display.phrase == phrase.number || (display.phrase == nil && phrase.duration != nil && display.phase != .finished)
             let marker = highlighted ? "▶ " : "  "
             var text = hideText ? String(repeating: "·", count: min(phrase.text.count, 40)) : phrase.text
-            if phrase.duration == nil { text += "  (no audio)" }
+            if phrase.duration == nil { text += "  (no audio)" } else if phrase.clipIsForEarlierText && !hideText { text += "  (recorded for an earlier text)" }
             var line = marker + (highlighted ? terminal.paint(text, .bold) : text)
             var visible = 2 + text.count
             if showTranslation, let translation = phrase.translation, !hideText {
