@@ -62,6 +62,7 @@ let package = Package(
             dependencies: [
                 "LoopStore",
                 "LoopAudio",
+                "LoopAuthoring",
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]

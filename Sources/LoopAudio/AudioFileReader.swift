@@ -15,6 +15,9 @@ public struct AudioFileReader: ~Copyable {
 
     /// Opens `path` for reading; throws an ``AudioError`` naming the file when it cannot be decoded.
     public init(path: String) throws(AudioError) {
+        if let problem = RegularFile.problem(at: path) {
+            throw AudioError(problem == "no such file" ? .fileNotFound : .notReadable, path: path, message: problem)
+        }
         let opened = try SndFile.openForReading(path: path)
         self.path = path
         self.info = opened.info

@@ -1,4 +1,5 @@
 import Foundation
+import LoopAudio
 
 /// A loop's text: its metadata and its phrases in groups, as read from a plain text file.
 ///
@@ -101,20 +102,26 @@ extension LoopSource {
         if path == "-" {
             handle = FileHandle.standardInput
         } else {
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
-                throw LoopSourceError(path: name, line: nil, message: "no such file")
+            if let problem = RegularFile.problem(at: path) {
+                throw LoopSourceError(path: name, line: nil, message: problem == "is a folder, not a file" ? "is a folder, not a text file" : problem)
             }
-            guard !isFolder.boolValue else { throw LoopSourceError(path: name, line: nil, message: "is a folder, not a text file") }
             guard let opened = FileHandle(forReadingAtPath: path) else {
                 throw LoopSourceError(path: name, line: nil, message: "cannot read the file (permission denied?)")
             }
             handle = opened
         }
         defer { if path != "-" { try? handle.close() } }
-        let data: Data
+        // Bounded: a pipe (or standard input) could pour forever.
+        var data = Data()
         do {
-            data = try handle.readToEnd() ?? Data()
+            while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+                data.append(chunk)
+                guard data.count <= TextCheck.maxTextBytes else {
+                    throw LoopSourceError(path: name, line: nil, message: "the text is longer than \(TextCheck.maxTextBytes >> 20) MiB, more than a loop holds; split it into several loops")
+                }
+            }
+        } catch let error as LoopSourceError {
+            throw error
         } catch {
             throw LoopSourceError(path: name, line: nil, message: "cannot read the file (\(error.localizedDescription))")
         }
@@ -126,8 +133,12 @@ extension LoopSource {
 
     private static func displayName(_ path: String) -> String { path == "-" ? "standard input" : path }
 
-    /// Parses source text.
+    /// Parses source text. A NUL or another control character is refused, naming its line
+    /// (``TextCheck``).
     public init(parsing text: String, options: ParseOptions = ParseOptions()) throws(LoopSourceError) {
+        if let (line, message) = TextCheck.problem(inText: text) {
+            throw LoopSourceError(path: nil, line: line, message: "the text " + message)
+        }
         var normalized = text.precomposedStringWithCanonicalMapping
         if normalized.hasPrefix("\u{FEFF}") { normalized.removeFirst() }
         let unified = normalized.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")

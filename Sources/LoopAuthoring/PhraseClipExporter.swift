@@ -31,9 +31,14 @@ public struct PhraseClipExporter: Sendable {
         } catch {
             throw AudioError(.writeFailed, path: directory, message: "cannot create the folder (\(error.localizedDescription))")
         }
-        let staging = directory + "/.loop-cut-" + String(UInt32.random(in: .min ... .max), radix: 36)
-        try? manager.createDirectory(atPath: staging, withIntermediateDirectories: false)
-        defer { try? manager.removeItem(atPath: staging) }
+        // Removed when done; if this process is killed, by the next cut into this folder.
+        let stagingFolder: ScratchFolder
+        do {
+            stagingFolder = try ScratchFolder(in: directory, prefix: ".loop-cut-")
+        } catch {
+            throw AudioError(.writeFailed, path: directory, message: "cannot write in the folder (\(FileSystemError.reason(error)))")
+        }
+        let staging = stagingFolder.path
 
         let names = Self.clipNames(count: segmentation.segments.count, labels: labels, fileExtension: format.fileExtension)
         var reader = try AudioFileReader(path: takePath)
@@ -78,6 +83,7 @@ public struct PhraseClipExporter: Sendable {
 
         let labelTrack = AudacityLabels(segmentation: segmentation, labels: labels).text
         try DurableFile.write(Data(labelTrack.utf8), to: staging + "/labels.txt")
+        TestStop.reached("cut.staged")
 
         // Everything is on disk: move it into place.
         var clipPaths: [String] = []
@@ -89,6 +95,7 @@ public struct PhraseClipExporter: Sendable {
             if name != "labels.txt" { clipPaths.append(destination) }
         }
         try DurableFile.syncDirectory(directory)
+        _ = consume stagingFolder
         return Result(clipPaths: clipPaths, labelsPath: directory + "/labels.txt")
     }
 

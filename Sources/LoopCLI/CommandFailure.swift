@@ -16,7 +16,8 @@ func runReportingErrors(_ body: () async throws -> Void) async throws {
     } catch let error as ValidationError {
         throw error
     } catch {
-        StandardError.write("error: \(describe(error))\n")
+        // Inert: a message may quote a title or a path that came from outside.
+        StandardError.write("error: \(Terminal.inert(describe(error)))\n")
         throw ExitCode.failure
     }
 }

@@ -40,7 +40,7 @@ struct SegmentCommand: AsyncParsableCommand {
 
     func validate() throws {
         if count != nil && text != nil { throw ValidationError("give --count or --text, not both") }
-        if let count, count < 1 { throw ValidationError("--count must be at least 1") }
+        if let count, !(1...10_000).contains(count) { throw ValidationError("--count takes 1 to 10000 phrases, not \(count)") }
         if json && labels { throw ValidationError("give --json or --labels, not both") }
         if let minimumPause, !(0.05...5).contains(minimumPause) { throw ValidationError("--min-pause takes seconds between 0.05 and 5") }
     }

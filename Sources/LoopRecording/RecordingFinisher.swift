@@ -50,6 +50,7 @@ public struct RecordingFinisher: Sendable {
         }
         guard kept > 0 else { return nil }
         try writer.commit()
+        TestStop.reached("record.saving")
 
         let segmenter = SilenceSegmenter()
         let envelope = try EnergyEnvelope.measure(path: flac)

@@ -1,5 +1,7 @@
 import Foundation
+import LoopAudio
 import LoopStore
+import ZIPFoundation
 
 /// Imports bundles into a library: each is verified in full (``BundleReader``) before anything
 /// changes, and each bundle goes in whole or not at all.
@@ -17,36 +19,81 @@ public struct BundleImporter: Sendable {
         public var loops: [(title: String, outcome: ImportOutcome)]
     }
 
-    /// Imports bundle files, and every `.loop` file of the folders given: newest revision first.
+    /// What became of one bundle of several: imported, or refused with the reason.
+    public enum Outcome: Sendable {
+        case imported(Result)
+        case refused(bundle: String, reason: any Error)
+    }
+
+    /// Imports bundle files, and every `.loop` file of the folders given, newest revision first.
+    /// Every bundle is verified before any is imported, and the first refusal is thrown:
+    /// ``importEach(at:options:)`` goes on past refusals instead.
     public func importBundles(at paths: [String], options: ImportOptions) throws -> [Result] {
+        try importEach(at: paths, options: options, stoppingAtFirstRefusal: true).map { outcome in
+            switch outcome {
+            case .imported(let result): return result
+            case .refused(_, let reason): throw reason
+            }
+        }
+    }
+
+    /// Imports every bundle it can of the files and folders given (each folder's `.loop` files),
+    /// newest revision first, and refuses the others, each with its reason; each bundle goes in
+    /// whole or not at all. Throws only when a path names nothing to import (a missing file, a
+    /// folder with no bundles).
+    public func importEach(at paths: [String], options: ImportOptions) throws -> [Outcome] {
+        try importEach(at: paths, options: options, stoppingAtFirstRefusal: false)
+    }
+
+    private func importEach(at paths: [String], options: ImportOptions, stoppingAtFirstRefusal: Bool) throws -> [Outcome] {
         var files: [String] = []
         for path in paths {
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { throw ShareError(.corrupt, "no such file", path: path) }
             if isFolder.boolValue {
-                let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-                files += names.filter { $0.hasSuffix(".loop") }.sorted().map { path + "/" + $0 }
+                let names = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter { $0.hasSuffix(".loop") }.sorted()
+                guard !names.isEmpty else { throw ShareError(.corrupt, "no bundles (.loop files) in this folder", path: path) }
+                files += names.map { (path.hasSuffix("/") ? path : path + "/") + $0 }
             } else {
                 files.append(path)
             }
         }
-        let scratch = library.root + "/audio/.incoming/bundles-" + UUID().uuidString
-        defer { try? FileManager.default.removeItem(atPath: scratch) }
-        var verified: [(String, VerifiedBundle)] = []
-        for (index, file) in files.enumerated() {
-            verified.append((file, try BundleReader().read(file, extractingTo: scratch + "/\(index)")))
-        }
-        // Newest revision first, so an older copy of the same loop finds nothing to do.
-        verified.sort { ($0.1.manifest.loops.map(\.revision).max() ?? 0) > ($1.1.manifest.loops.map(\.revision).max() ?? 0) }
-        let localKey = try AuthorIdentity.load(library: library.root)?.publicKey.base64EncodedString()
-        return try verified.map { file, bundle in
-            let shared = bundle.manifest.loops.map(Self.sharedLoop)
-            let takes = bundle.manifest.audio.compactMap { audio in
-                bundle.audioFiles[audio.sha256].map { SharedTake(sha256: audio.sha256, path: $0, byteCount: audio.bytes, sampleRate: audio.sampleRate, channelCount: audio.channels, frameCount: audio.frames) }
+        // Held throughout, so that `gc` never takes the extracted audio while it is in use.
+        return try library.whileInFlight {
+            let scratch = library.scratchFolder(named: "bundles")
+            defer { try? FileManager.default.removeItem(atPath: scratch) }
+            var outcomes: [Int: Outcome] = [:]
+            var verified: [(index: Int, file: String, bundle: VerifiedBundle)] = []
+            for (index, file) in files.enumerated() {
+                do {
+                    verified.append((index, file, try BundleReader().read(file, extractingTo: scratch + "/\(index)")))
+                } catch {
+                    if stoppingAtFirstRefusal { throw error }
+                    outcomes[index] = .refused(bundle: file, reason: error)
+                }
             }
-            let outcomes = try library.importShared(shared, takes: takes, signerKey: bundle.manifest.authorKey, signerFingerprint: bundle.signerFingerprint,
-                                                    localKey: localKey, options: options)
-            return Result(bundle: file, signer: bundle.signerFingerprint, loops: zip(shared.map(\.title), outcomes).map { ($0, $1) })
+            // Newest revision first, so an older copy of the same loop finds nothing to do.
+            verified.sort { ($0.bundle.manifest.loops.map(\.revision).max() ?? 0) > ($1.bundle.manifest.loops.map(\.revision).max() ?? 0) }
+            let localKey = try AuthorIdentity.load(library: library.root)?.publicKey.base64EncodedString()
+            TestStop.reached("import.verified")
+            for (index, file, bundle) in verified {
+                let shared = bundle.manifest.loops.map(Self.sharedLoop)
+                let takes = bundle.manifest.audio.compactMap { audio in
+                    bundle.audioFiles[audio.sha256].map { SharedTake(sha256: audio.sha256, path: $0, byteCount: audio.bytes, sampleRate: audio.sampleRate, channelCount: audio.channels, frameCount: audio.frames) }
+                }
+                do {
+                    let results = try library.importShared(shared, takes: takes, signerKey: bundle.manifest.authorKey, signerFingerprint: bundle.signerFingerprint,
+                                                           localKey: localKey, options: options)
+                    outcomes[index] = .imported(Result(bundle: file, signer: bundle.signerFingerprint, loops: zip(shared.map(\.title), results).map { ($0, $1) }))
+                } catch {
+                    if stoppingAtFirstRefusal { throw error }
+                    outcomes[index] = .refused(bundle: file, reason: error)
+                }
+            }
+            // In the order imported: newest first, then the refusals in the order given.
+            let imported = verified.compactMap { outcomes[$0.index] }
+            let refusedFirst = files.indices.filter { index in !verified.contains { $0.index == index } }.compactMap { outcomes[$0] }
+            return imported + refusedFirst
         }
     }
 
@@ -89,6 +136,23 @@ public struct LoopPublisher: Sendable {
             .map { $0.isLetter || $0.isNumber ? String($0) : "-" }.joined()
         let path = folder + "/" + slug.prefix(40) + "-" + detail.summary.id.prefix(8) + ".loop"
         try BundleWriter(identity: identity).write([detail], to: path)
+        // A renamed loop's earlier file goes once the new one is in place: one file per loop.
+        let suffix = "-" + detail.summary.id.prefix(8) + ".loop"
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasSuffix(suffix) {
+            let earlier = folder + "/" + name
+            guard earlier != path, Self.bundle(at: earlier, holdsOnly: detail.summary.id) else { continue }
+            try? FileManager.default.removeItem(atPath: earlier)
+        }
         return path
+    }
+
+    /// Whether the bundle at `path` is one this loop's publishing wrote: it holds this loop alone.
+    static func bundle(at path: String, holdsOnly id: String) -> Bool {
+        guard RegularFile.problem(at: path) == nil, let archive = try? Archive(url: URL(fileURLWithPath: path), accessMode: .read, pathEncoding: nil),
+              let entry = archive["manifest.json"], entry.uncompressedSize < 16 << 20 else { return false }
+        var data = Data()
+        guard (try? archive.extract(entry, skipCRC32: false) { data.append($0) }) != nil,
+              let manifest = try? BundleManifest.decode(data) else { return false }
+        return manifest.loops.map(\.id) == [id]
     }
 }

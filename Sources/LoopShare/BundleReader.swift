@@ -19,7 +19,7 @@ public struct VerifiedBundle: Sendable {
 public struct BundleReader: Sendable {
     public struct Limits: Sendable {
         public var maxEntries = 10_000
-        public var maxManifestBytes = 16 << 20
+        public var maxManifestBytes = 8 << 20
         public var maxSignatureBytes = 1_024
         public var maxTotalBytes: Int64 = 8 << 30
         /// Compressed entries may not expand more than this (a deflated manifest or signature).
@@ -43,7 +43,8 @@ public struct BundleReader: Sendable {
     }
 
     private func readChecked(_ path: String, folder: String) throws -> VerifiedBundle {
-        guard FileManager.default.fileExists(atPath: path) else { throw ShareError(.corrupt, "no such file") }
+        // A folder, a FIFO or a device would make the zip reader spin or block: refused first.
+        if let problem = RegularFile.problem(at: path) { throw ShareError(.corrupt, problem == "is a folder, not a file" ? "is a folder, not a bundle file" : problem) }
         let archive: Archive
         do {
             archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .read)
@@ -72,6 +73,7 @@ public struct BundleReader: Sendable {
         // 2. The manifest and its signature, bounded while reading.
         let manifestData = try extract(manifestEntry, from: archive, limit: limits.maxManifestBytes)
         let manifest = try BundleManifest.decode(manifestData)
+        try ManifestCheck.check(manifest)
         let signatureText = String(decoding: try extract(signatureEntry, from: archive, limit: limits.maxSignatureBytes), as: UTF8.self)
         guard let key = Data(base64Encoded: manifest.authorKey), key.count == 32 else { throw ShareError(.badSignature, "the manifest's author key is not an Ed25519 key") }
         guard let signature = Data(base64Encoded: signatureText.trimmingCharacters(in: .whitespacesAndNewlines)),
@@ -120,6 +122,7 @@ public struct BundleReader: Sendable {
             }
             files[audio.sha256] = destination
         }
+        TestStop.reached("bundle.extracted")
         return VerifiedBundle(manifest: manifest, signerKey: key, signerFingerprint: AuthorIdentity.fingerprint(of: key), audioFiles: files)
     }
 
@@ -129,10 +132,11 @@ public struct BundleReader: Sendable {
     private func extract(_ entry: Entry, from archive: Archive, limit: Int) throws -> Data {
         try checkDeclared(entry, limit: limit)
         var data = Data()
-        _ = try archive.extract(entry, skipCRC32: false) { chunk in
+        let checksum = try archive.extract(entry, skipCRC32: false) { chunk in
             guard data.count + chunk.count <= limit else { throw ShareError(.tooLarge, "entry '\(entry.path)' expands beyond \(limit) bytes") }
             data.append(chunk)
         }
+        try Self.checkCRC32(checksum, of: entry)
         return data
     }
 
@@ -144,16 +148,25 @@ public struct BundleReader: Sendable {
         defer { try? output.close() }
         var hasher = SHA256()
         var written = 0
-        // The SHA-256 checks these bytes: zip's own CRC32 would only read them twice.
-        _ = try archive.extract(entry, bufferSize: 1 << 20, skipCRC32: true) { chunk in
+        // The SHA-256 proves these bytes; the CRC-32 is checked too, so that a damaged archive
+        // is reported as damaged rather than as audio that does not match.
+        let checksum = try archive.extract(entry, bufferSize: 1 << 20, skipCRC32: false) { chunk in
             written += chunk.count
             guard written <= limit else { throw ShareError(.tooLarge, "entry '\(entry.path)' expands beyond the \(limit) bytes the manifest declares") }
             hasher.update(data: chunk)
             try output.write(contentsOf: chunk)
         }
         guard written == limit else { throw ShareError(.badAudio, "entry '\(entry.path)' holds \(written) bytes, not the \(limit) the manifest declares") }
+        try Self.checkCRC32(checksum, of: entry)
         try output.synchronize()
         return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// ZIPFoundation's streaming extract computes the CRC-32 but leaves comparing it to us.
+    private static func checkCRC32(_ checksum: CRC32, of entry: Entry) throws {
+        guard checksum == entry.checksum else {
+            throw ShareError(.corrupt, "the archive is damaged (entry '\(entry.path)' fails its CRC-32 check)")
+        }
     }
 
     private func checkDeclared(_ entry: Entry, limit: Int) throws {

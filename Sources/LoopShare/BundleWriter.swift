@@ -16,9 +16,8 @@ public struct BundleWriter: Sendable {
     /// Writes `loops` to `path`; returns the manifest written. `progress` receives the share done.
     @discardableResult
     public func write(_ loops: [LoopDetail], to path: String, progress: (@Sendable (Double) -> Void)? = nil) throws -> BundleManifest {
-        let work = NSTemporaryDirectory() + "loop-export-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: work) }
+        let workFolder = try ScratchFolder(in: NSTemporaryDirectory(), prefix: "loop-export-")
+        let work = workFolder.path
 
         // Every take once, as FLAC (kept as it is when it already is FLAC).
         var audioByTake: [String: (entry: BundleManifest.Audio, file: String)] = [:]

@@ -13,6 +13,8 @@ struct AudioStore: Sendable {
 
     static let folder = "audio"
     static let incoming = "audio/.incoming"
+    /// Where `loop record` keeps its drafts, and saves a take in a `.saving-*` scratch folder.
+    static let recordings = "recordings"
 
     struct StoredFile: Sendable {
         var sha256: String
@@ -71,6 +73,7 @@ struct AudioStore: Sendable {
             try DurableFile.syncDirectory(absolute(Self.folder))
         }
         try DurableFile.syncAndRename(path, to: destination)
+        TestStop.reached("audio.renamed")
         return StoredFile(sha256: sha256, path: relative, byteCount: byteCount)
     }
 
@@ -94,6 +97,17 @@ struct AudioStore: Sendable {
             for name in (try? manager.contentsOfDirectory(atPath: audio + "/" + shard)) ?? [] {
                 files.append(Self.folder + "/" + shard + "/" + name)
             }
+        }
+        // A recording killed while it was saved: its scratch folder (or, from versions before
+        // those folders, the FLAC files it was writing), never the draft `--recover` needs.
+        let hourAgo = Date().addingTimeInterval(-3_600)
+        for name in (try? manager.contentsOfDirectory(atPath: absolute(Self.recordings))) ?? [] {
+            let path = absolute(Self.recordings + "/" + name)
+            let abandoned = name.hasPrefix(".saving-")
+                ? ScratchFolder.isAbandoned(path)
+                : (name.hasSuffix(".flac") || name.contains(".flac.tmp-"))
+                    && ((try? manager.attributesOfItem(atPath: path)[.modificationDate] as? Date).map { $0 < hourAgo } ?? false)
+            if abandoned { leftovers.append(Self.recordings + "/" + name) }
         }
         return (files.sorted(), leftovers.sorted())
     }

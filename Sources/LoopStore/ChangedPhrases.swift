@@ -9,6 +9,8 @@
 enum ChangedPhrases {
     /// The smallest share of characters two texts must have in common to be one phrase changed.
     static let minimumLikeness = 0.5
+    /// The largest edit-distance table one comparison may fill (two phrases of 1,000 characters).
+    static let maxComparedCells = 1_000_000
 
     /// Index pairs (old, new) of changed phrases, given the pairs that stayed the same
     /// (ascending on both sides, as a longest common subsequence gives them).
@@ -35,6 +37,8 @@ enum ChangedPhrases {
         let longest = max(x.count, y.count)
         guard longest > 0 else { return 1 }
         guard !x.isEmpty, !y.isEmpty else { return 0 }
+        // Phrases are short; a text too long to compare cheaply counts as another phrase.
+        guard x.count * y.count <= maxComparedCells else { return 0 }
         // One row of the edit-distance table at a time.
         var row = Array(0...y.count)
         for i in 1...x.count {

@@ -15,6 +15,10 @@ public struct LibraryError: Error, Equatable, CustomStringConvertible, Sendable 
         case notTheAuthor
         /// A shared loop's update would overwrite edits made in this library.
         case editedHere
+        /// A title, language or tag that cannot be stored (a control character, NUL).
+        case invalidText
+        /// A loop has been changed more times than a revision number counts.
+        case revisionLimit
     }
 
     public var code: Code

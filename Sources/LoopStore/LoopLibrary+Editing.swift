@@ -46,6 +46,7 @@ extension LoopLibrary {
 
     /// Changes a loop's title, language or tags; the header of its stored text follows.
     public func updateMetadata(ofLoop id: String, title: String? = nil, language: String? = nil, addTags: [String] = [], removeTags: [String] = []) throws -> LoopDetail {
+        try Self.checkFields(title: title, language: language, tags: addTags)
         try database.write { db in
             guard var loop = try LoopRecord.fetchOne(db, key: id) else { throw LibraryError(.loopNotFound, "no loop with id \(id)") }
             if let title {
@@ -122,7 +123,10 @@ extension LoopLibrary {
 
     /// A change: a new revision, now, and marked as edited here.
     static func touch(_ loop: inout LoopRecord, _ db: Database) throws {
-        loop.revision += 1
+        // Revisions come from bundles too: the next one must be a number, however large this one.
+        let (next, overflow) = loop.revision.addingReportingOverflow(1)
+        guard !overflow else { throw LibraryError(.revisionLimit, "'\(loop.title)' is at revision \(loop.revision), the last there is; export it and import it --as-copy to go on editing") }
+        loop.revision = next
         loop.updatedAt = Date()
         loop.editedLocally = true
         try loop.update(db)
@@ -210,24 +214,37 @@ extension LoopLibrary {
         return outcome
     }
 
-    /// Index pairs (old, new) of the longest common subsequence of two lists of texts.
+    /// The most cells the table of ``longestCommonSubsequence(_:_:)`` may have (64 MiB).
+    static let maxMatchingCells = 16_000_000
+
+    /// Index pairs (old, new) of the longest common subsequence of two lists of texts. Shared
+    /// starts and ends are matched first; what lies between is matched with a table bounded by
+    /// ``maxMatchingCells`` (an edit that rewrites more than about 4,000 phrases at once matches
+    /// only its unchanged start and end).
     static func longestCommonSubsequence(_ a: [String], _ b: [String]) -> [(Int, Int)] {
-        let n = a.count, m = b.count
-        guard n > 0, m > 0 else { return [] }
+        var prefix = 0
+        while prefix < a.count, prefix < b.count, a[prefix] == b[prefix] { prefix += 1 }
+        var suffix = 0
+        while suffix < a.count - prefix, suffix < b.count - prefix, a[a.count - 1 - suffix] == b[b.count - 1 - suffix] { suffix += 1 }
+        let head = (0..<prefix).map { ($0, $0) }
+        let tail = (0..<suffix).reversed().map { (a.count - 1 - $0, b.count - 1 - $0) }
+        let n = a.count - prefix - suffix, m = b.count - prefix - suffix
+        guard n > 0, m > 0, n * m <= maxMatchingCells else { return head + tail }
+        let x = a[prefix..<(prefix + n)].map { $0 }, y = b[prefix..<(prefix + m)].map { $0 }
         var table = [[Int32]](repeating: [Int32](repeating: 0, count: m + 1), count: n + 1)
         for i in stride(from: n - 1, through: 0, by: -1) {
             for j in stride(from: m - 1, through: 0, by: -1) {
-                table[i][j] = a[i] == b[j] ? table[i + 1][j + 1] + 1 : max(table[i + 1][j], table[i][j + 1])
+                table[i][j] = x[i] == y[j] ? table[i + 1][j + 1] + 1 : max(table[i + 1][j], table[i][j + 1])
             }
         }
         var pairs: [(Int, Int)] = []
         var i = 0, j = 0
         while i < n, j < m {
-            if a[i] == b[j] { pairs.append((i, j)); i += 1; j += 1 }
+            if x[i] == y[j] { pairs.append((prefix + i, prefix + j)); i += 1; j += 1 }
             else if table[i + 1][j] >= table[i][j + 1] { i += 1 }
             else { j += 1 }
         }
-        return pairs
+        return head + pairs + tail
     }
 }
 

@@ -105,6 +105,21 @@ extension LoopLibrary {
         return titles.isEmpty ? "no loop" : titles.map { "'\($0)'" }.joined(separator: ", ")
     }
 
+    /// Runs `body` as work in flight: `loop gc` waits until it returns, so the files it keeps in
+    /// ``scratchFolder(named:)`` are never taken for the leftovers of an interrupted copy.
+    public func whileInFlight<T>(_ body: () throws -> T) throws -> T {
+        let lock = try LibraryLock(root: root, exclusive: false)
+        defer { withExtendedLifetime(lock) {} }
+        return try body()
+    }
+
+    /// A folder of its own for work in flight, inside the library (on the same file system as
+    /// the audio, so that its files move into place by renaming); removed by the caller, or by
+    /// `loop gc` once no work is in flight.
+    public func scratchFolder(named prefix: String) -> String {
+        root + "/" + AudioStore.incoming + "/" + prefix + "-" + UUID().uuidString
+    }
+
     /// Removes audio that no phrase refers to, and what interrupted copies left behind.
     public func collectGarbage() throws -> GarbageReport {
         let lock = try LibraryLock(root: root, exclusive: true)

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import LoopAudio
 import LoopAuthoring
 
 /// A loop as a bundle carries it, ready to import.
@@ -140,6 +141,7 @@ extension LoopLibrary {
             assets.append(AudioAssetRecord(sha256: file.sha256, path: file.path, format: "flac", sampleRate: take.sampleRate, channelCount: take.channelCount,
                                            frameCount: take.frameCount, byteCount: file.byteCount, createdAt: Date()))
         }
+        TestStop.reached("import.before-commit")
         try database.write { db in
             for asset in assets { try asset.insert(db, onConflict: .ignore) }
             for (shared, outcome) in writes {

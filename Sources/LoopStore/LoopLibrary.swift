@@ -45,8 +45,12 @@ public struct LoopLibrary: Sendable {
                 (try migrator.hasCompletedMigrations(db), !(try migrator.appliedIdentifiers(db).isEmpty))
             }
             if !upToDate {
+                // One process at a time creates or migrates; the others wait, then find the
+                // work done (the migrator skips what is applied).
+                let lock = try LibraryLock(root: root, exclusive: true)
                 if existing { onUpdate?() }
                 try migrator.migrate(database)
+                withExtendedLifetime(lock) {}
             }
         } catch let error as DatabaseError {
             throw LibraryError(.cannotOpen, "\(path): cannot open the library (\(error.message ?? "\(error)"))")
@@ -62,8 +66,19 @@ public struct LoopLibrary: Sendable {
         configuration.busyMode = .timeout(30)
         do {
             let queue = try DatabaseQueue(path: path, configuration: configuration)
-            let superseded = try queue.read { db in try migrator.hasBeenSuperseded(db) }
+            let (superseded, foreign) = try queue.read { db in
+                // Another application's database: tables, but none of our migrations.
+                // (A library being created by another process has an empty `grdb_migrations` for a moment.)
+                let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != 'grdb_migrations' ORDER BY name")
+                let ours = try db.tableExists("grdb_migrations")
+                    && (try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations")).contains { migrator.migrations.contains($0) }
+                return (ours ? try migrator.hasBeenSuperseded(db) : false, !tables.isEmpty && !ours ? tables : nil)
+            }
             try queue.close()
+            if let foreign {
+                let shown = foreign.prefix(3).joined(separator: ", ") + (foreign.count > 3 ? ", ..." : "")
+                throw LibraryError(.cannotOpen, "\(path): not a loop library: the database belongs to something else (tables \(shown)); it was not changed")
+            }
             if superseded {
                 throw LibraryError(.newerSchema, "\(path): this library was written by a newer version of loop; update loop to open it (it was not changed)")
             }
@@ -93,6 +108,7 @@ public struct LoopLibrary: Sendable {
         source: LoopSource, title: String?, language: String?, tags: [String], take: CutTake?, stored: StoredTake?, sourceText: String?
     ) throws -> LoopDetail {
         try Self.checkClipCount(take, source)
+        try Self.checkFields(title: title ?? source.title, language: language ?? source.language, tags: source.tags + tags)
         let phrases = source.phrases
         let now = Date()
         let id = UUID().uuidString.lowercased()
@@ -121,6 +137,14 @@ public struct LoopLibrary: Sendable {
             }
         }
         return try loop(id: id)
+    }
+
+    /// A title, language or tag is one line of text with no control character (``TextCheck``).
+    static func checkFields(title: String?, language: String?, tags: [String]) throws {
+        let fields = [("title", title), ("language", language)] + tags.map { ("tag", Optional($0)) }
+        for case let (name, value?) in fields {
+            if let problem = TextCheck.problem(inLine: value) { throw LibraryError(.invalidText, "the \(name) \(problem)") }
+        }
     }
 
     static func checkClipCount(_ take: CutTake?, _ source: LoopSource) throws {

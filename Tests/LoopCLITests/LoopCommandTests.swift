@@ -67,8 +67,11 @@ struct LoopProcess {
         process.standardError = error
         try process.run()
         if let inputPipe, let input {
-            try inputPipe.fileHandleForWriting.write(contentsOf: Data(input.utf8))
-            try inputPipe.fileHandleForWriting.close()
+            // A command may stop reading early (a text past its limit): that is its answer, not
+            // the runner's failure, so a closed pipe is no signal here and its error is ignored.
+            signal(SIGPIPE, SIG_IGN)
+            try? inputPipe.fileHandleForWriting.write(contentsOf: Data(input.utf8))
+            try? inputPipe.fileHandleForWriting.close()
         }
         return Running(process: process, output: output, error: error)
     }

@@ -67,6 +67,34 @@ struct MigrationTests {
         #expect(try library.search("gare").map(\.text) == ["Où est la gare ?"], "rows from before the search index are found")
     }
 
+    @Test func eightOpenersAtOnceMigrateAFirstSchemaLibraryOnceAndAllSucceed() async throws {
+        let (root, sha256) = try makeFirstSchemaLibrary()
+        let opened = await withTaskGroup(of: Bool.self) { group in
+            for _ in 0..<8 {
+                group.addTask { Thread.isMainThread == false && (try? LoopLibrary(at: root)) != nil }
+            }
+            return await group.reduce(into: [Bool]()) { $0.append($1) }
+        }
+        #expect(opened == Array(repeating: true, count: 8))
+        let library = try LoopLibrary(at: root)
+        #expect(try library.loops().map(\.title) == ["Gare du Nord"])
+        #expect(try library.loop(id: "0f0f0f0f-0000-4000-8000-000000000001").phrases.allSatisfy { $0.audio?.sha256 == sha256 })
+        #expect(try library.check().isHealthy)
+    }
+
+    @Test func anotherApplicationsDatabaseIsRefusedAndLeftUntouched() throws {
+        let root = temporaryLibraryFolder()
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        let queue = try DatabaseQueue(path: root + "/library.sqlite")
+        try queue.write { db in try db.execute(sql: "CREATE TABLE contacts (name TEXT); INSERT INTO contacts VALUES ('Ada')") }
+        try queue.close()
+        let before = try Data(contentsOf: URL(fileURLWithPath: root + "/library.sqlite"))
+        #expect { try LoopLibrary(at: root) } throws: { error in
+            (error as? LibraryError)?.code == .cannotOpen && "\(error)".contains("not a loop library: the database belongs to something else (tables contacts)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: root + "/library.sqlite")) == before, "not a byte changed")
+    }
+
     @Test func aLibraryFromANewerVersionIsRefusedAndLeftUntouched() throws {
         let root = temporaryLibraryFolder()
         _ = try LoopLibrary(at: root).createLoop(source: try Fixture.source)

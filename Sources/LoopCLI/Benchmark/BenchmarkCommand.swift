@@ -94,7 +94,7 @@ struct SegmentBenchmark: AsyncParsableCommand {
 
     func validate() throws {
         guard minutes > 0, minutes <= 600 else { throw ValidationError("--minutes takes 0 to 600") }
-        guard runs >= 1 else { throw ValidationError("--runs must be at least 1") }
+        guard (1...100).contains(runs) else { throw ValidationError("--runs takes 1 to 100") }
     }
 
     func run() async throws {

@@ -32,6 +32,13 @@ struct LibraryBenchmark: AsyncParsableCommand {
     @Option(help: "Keep the library and takes in this folder.")
     var keep: String?
 
+    func validate() throws {
+        guard (1...1_000_000).contains(loops) else { throw ValidationError("--loops takes 1 to 1000000") }
+        guard (1...1_000).contains(phrases) else { throw ValidationError("--phrases takes 1 to 1000") }
+        guard minutes.isFinite, (0...600).contains(minutes) else { throw ValidationError("--minutes takes 0 to 600") }
+        guard (1...1_000).contains(runs) else { throw ValidationError("--runs takes 1 to 1000") }
+    }
+
     func run() async throws {
         try await runReportingErrors {
             let folder = keep ?? (NSTemporaryDirectory() + "loop-benchmark-" + UUID().uuidString)

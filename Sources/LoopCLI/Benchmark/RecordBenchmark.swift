@@ -21,6 +21,10 @@ struct RecordBenchmark: AsyncParsableCommand {
     @Option(help: "Length of the replayed take, in minutes.")
     var minutes: Double = 2
 
+    func validate() throws {
+        guard minutes > 0, minutes <= 600 else { throw ValidationError("--minutes takes 0 to 600") }
+    }
+
     func run() async throws {
         try await runReportingErrors {
             guard let sample = RepositoryFiles.locate("loops/au-cafe/take.flac"), let text = RepositoryFiles.locate("loops/au-cafe/text.txt") else {

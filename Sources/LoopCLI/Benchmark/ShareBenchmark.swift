@@ -21,6 +21,11 @@ struct ShareBenchmark: AsyncParsableCommand {
     @Option(help: "Runs of each program; the median is shown.")
     var runs: Int = 3
 
+    func validate() throws {
+        guard minutes > 0, minutes <= 600 else { throw ValidationError("--minutes takes 0 to 600") }
+        guard (1...100).contains(runs) else { throw ValidationError("--runs takes 1 to 100") }
+    }
+
     func run() async throws {
         try await runReportingErrors {
             guard ChildProcess.exists("zip"), ChildProcess.exists("unzip") else { throw CLIError("zip and unzip are needed for the comparison: `apt-get install zip unzip` (Scripts/setup --dev)") }

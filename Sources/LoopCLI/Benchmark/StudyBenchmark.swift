@@ -25,6 +25,10 @@ struct StudyBenchmark: AsyncParsableCommand {
     @Option(help: "Runs of each measurement; medians and the slowest are shown.")
     var runs: Int = 20
 
+    func validate() throws {
+        guard (1...1_000).contains(runs) else { throw ValidationError("--runs takes 1 to 1000") }
+    }
+
     func run() async throws {
         try await runReportingErrors {
             guard let take = RepositoryFiles.locate("loops/au-cafe/take.flac"), let text = RepositoryFiles.locate("loops/au-cafe/text.txt"),

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LoopAudio
 import LoopAuthoring
 import LoopStore
 
@@ -47,10 +48,21 @@ struct EditCommand: AsyncParsableCommand {
                 return
             }
             let before = try library.loop(id: id)
-            let draft = NSTemporaryDirectory() + "loop-edit-\(id.prefix(8))-\(UUID().uuidString.prefix(6)).txt"
-            try before.sourceText.write(toFile: draft, atomically: true, encoding: .utf8)
+            // Named from the id's letters and digits only: an id never reaches a path as it is.
+            let name = String(id.unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) && $0.isASCII }.prefix(8))
+            let draft = NSTemporaryDirectory() + "loop-edit-\(name)-\(UUID().uuidString.prefix(6)).txt"
+            do {
+                try DurableFile.write(Data(before.sourceText.utf8), to: draft)
+            } catch {
+                throw CLIError("\(draft): cannot write the draft to edit (\(FileSystemError.reason(error))); set TMPDIR to a folder you can write; the loop is unchanged")
+            }
             try Editor.open(draft)
-            let edited = try String(contentsOfFile: draft, encoding: .utf8)
+            guard let bytes = FileManager.default.contents(atPath: draft) else {
+                throw CLIError("\(draft): the editor left no draft to read; the loop is unchanged")
+            }
+            guard let edited = String(data: bytes, encoding: .utf8) else {
+                throw CLIError("\(draft): the editor saved text that is not UTF-8; the loop is unchanged and your text is kept in that file (save it as UTF-8, then copy it back with `loop edit`)")
+            }
             guard edited != before.sourceText else {
                 try? FileManager.default.removeItem(atPath: draft)
                 return
@@ -122,9 +134,21 @@ struct AdjustCommand: AsyncParsableCommand {
 
     @OptionGroup var libraryOptions: LibraryOptions
 
+    /// The longest take a clip can lie in (a day), and the furthest a shift moves it (an hour).
+    static let maxSeconds = 86_400.0, maxShiftMilliseconds = 3_600_000.0
+
     func validate() throws {
         if shift != nil && (start != nil || end != nil) { throw ValidationError("give --shift, or --start/--end, not both") }
         if shift == nil && start == nil && end == nil { throw ValidationError("give --start, --end or --shift") }
+        guard phrase >= 1 else { throw ValidationError("the phrase number starts at 1, not \(phrase)") }
+        for (name, value) in [("--start", start), ("--end", end)] {
+            if let value, !(value.isFinite && (0...Self.maxSeconds).contains(value)) {
+                throw ValidationError("\(name) takes seconds from 0 to \(Int(Self.maxSeconds)), not \(value)")
+            }
+        }
+        if let shift, !(shift.isFinite && abs(shift) <= Self.maxShiftMilliseconds) {
+            throw ValidationError("--shift takes milliseconds from -\(Int(Self.maxShiftMilliseconds)) to \(Int(Self.maxShiftMilliseconds)), not \(shift)")
+        }
     }
 
     func run() async throws {

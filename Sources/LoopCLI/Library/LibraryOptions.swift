@@ -9,8 +9,17 @@ struct LibraryOptions: ParsableArguments {
 
     var path: String { LibraryLocation.resolve(flag: library) }
 
+    func validate() throws {
+        if let library, library.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw ValidationError("--library is empty: name the library folder, or leave the option out for the default")
+        }
+    }
+
     func open() throws -> LoopLibrary {
-        try LoopLibrary(at: path) {
+        // SQLite's own temporary files (large sorts during an import) stay in the library's
+        // folder rather than /var/tmp; read once, when SQLite starts.
+        setenv("SQLITE_TMPDIR", path, 0)
+        return try LoopLibrary(at: path) {
             // Quiet unless someone is watching: this may take a few seconds, once.
             if Terminal.standardError().isInteractive {
                 StandardError.write("Updating the library for this version of loop...\n")
@@ -69,10 +78,10 @@ struct LoopView {
 
     var text: String {
         let summary = loop.summary
-        var heading = terminal.paint(summary.title, .bold) + "  " + terminal.paint(String(summary.id.prefix(8)), .dim)
-        if let language = summary.language { heading += "  " + language + (summary.translationLanguage.map { " → " + $0 } ?? "") }
+        var heading = terminal.paint(Terminal.inert(summary.title), .bold) + "  " + terminal.paint(String(summary.id.prefix(8)), .dim)
+        if let language = summary.language { heading += "  " + Terminal.inert(language + (summary.translationLanguage.map { " → " + $0 } ?? "")) }
         var lines = [heading]
-        if !summary.tags.isEmpty { lines.append("tags: " + summary.tags.joined(separator: ", ")) }
+        if !summary.tags.isEmpty { lines.append("tags: " + Terminal.inert(summary.tags.joined(separator: ", "))) }
         let width = String(summary.phraseCount).count
         for (index, group) in loop.groups.enumerated() {
             lines.append("")
@@ -80,10 +89,10 @@ struct LoopView {
             for phrase in group {
                 let number = String(repeating: " ", count: width - String(phrase.number).count) + String(phrase.number)
                 let times = phrase.audio.map { String(format: "%7.2f – %7.2f", $0.startSeconds, $0.endSeconds) } ?? terminal.paint("  needs audio    ", .yellow)
-                var line = "  \(number)  \(times)  \(phrase.text)"
-                if let translation = phrase.translation { line += terminal.paint("  · " + translation, .dim) }
+                var line = "  \(number)  \(times)  \(Terminal.inert(phrase.text))"
+                if let translation = phrase.translation { line += terminal.paint("  · " + Terminal.inert(translation), .dim) }
                 if phrase.clipIsForEarlierText, let recorded = phrase.recordedText {
-                    line += terminal.paint("  (recorded as “\(recorded)”)", .yellow)
+                    line += terminal.paint("  (recorded as “\(Terminal.inert(recorded))”)", .yellow)
                 }
                 lines.append(line)
             }

@@ -28,10 +28,10 @@ struct ListCommand: AsyncParsableCommand {
             }
             let terminal = Terminal.standardOutput()
             for loop in loops {
-                var line = terminal.paint(String(loop.id.prefix(8)), .dim) + "  " + loop.title
-                line += "  " + terminal.paint([loop.language, "\(loop.phraseCount) phrases", loop.phrasesNeedingAudio > 0 ? "\(loop.phrasesNeedingAudio) need audio" : nil]
+                var line = terminal.paint(String(loop.id.prefix(8)), .dim) + "  " + Terminal.inert(loop.title)
+                line += "  " + terminal.paint([loop.language.map(Terminal.inert), "\(loop.phraseCount) phrases", loop.phrasesNeedingAudio > 0 ? "\(loop.phrasesNeedingAudio) need audio" : nil]
                     .compactMap { $0 }.joined(separator: ", "), .dim)
-                if !loop.tags.isEmpty { line += terminal.paint("  #" + loop.tags.joined(separator: " #"), .cyan) }
+                if !loop.tags.isEmpty { line += terminal.paint("  #" + Terminal.inert(loop.tags.joined(separator: " #")), .cyan) }
                 print(line)
             }
         }
@@ -84,8 +84,12 @@ struct SearchCommand: AsyncParsableCommand {
     @Option(name: .customLong("loop"), help: "Only in this loop.")
     var inLoop: String?
 
-    @Option(help: "At most this many results.")
+    @Option(help: "At most this many results: 1 to 10000.")
     var limit: Int = 50
+
+    func validate() throws {
+        guard (1...10_000).contains(limit) else { throw ValidationError("--limit takes 1 to 10000, not \(limit)") }
+    }
 
     @OptionGroup var libraryOptions: LibraryOptions
 
@@ -109,8 +113,8 @@ struct SearchCommand: AsyncParsableCommand {
             }
             let terminal = Terminal.standardOutput()
             for hit in hits {
-                var line = terminal.paint(hit.loopTitle, .bold) + terminal.paint(" \(hit.group).\(hit.number)", .dim) + "  " + hit.text
-                if let translation = hit.translation { line += terminal.paint("  · " + translation, .dim) }
+                var line = terminal.paint(Terminal.inert(hit.loopTitle), .bold) + terminal.paint(" \(hit.group).\(hit.number)", .dim) + "  " + Terminal.inert(hit.text)
+                if let translation = hit.translation { line += terminal.paint("  · " + Terminal.inert(translation), .dim) }
                 print(line)
             }
         }

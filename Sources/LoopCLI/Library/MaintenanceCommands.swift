@@ -96,7 +96,7 @@ struct DoctorCommand: AsyncParsableCommand {
                     print(terminal.paint("problem: ", .red) + problem.message + "\n  fix: " + problem.remedy)
                 }
                 if !report.orphans.isEmpty || !report.leftovers.isEmpty {
-                    print("\(report.orphans.count) unreferenced audio file\(report.orphans.count == 1 ? "" : "s") and \(report.leftovers.count) piece\(report.leftovers.count == 1 ? "" : "s") of interrupted imports (harmless; `loop gc` removes them)")
+                    print("\(report.orphans.count) unreferenced audio file\(report.orphans.count == 1 ? "" : "s") and \(report.leftovers.count) piece\(report.leftovers.count == 1 ? "" : "s") of interrupted imports or recordings (harmless; `loop gc` removes them)")
                 }
                 if !report.clipsForEarlierText.isEmpty {
                     let count = report.clipsForEarlierText.count

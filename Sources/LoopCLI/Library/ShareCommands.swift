@@ -88,10 +88,12 @@ struct InspectCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await runReportingErrors {
-            let scratch = NSTemporaryDirectory() + "loop-inspect-" + UUID().uuidString
-            defer { try? FileManager.default.removeItem(atPath: scratch) }
             let path = bundle
-            let verified = try await BlockingWork.run { try BundleReader().read(path, extractingTo: scratch) }
+            let verified = try await BlockingWork.run {
+                // The audio is extracted to be verified, then removed (by the next inspect, if killed).
+                let scratch = try ScratchFolder(in: NSTemporaryDirectory(), prefix: "loop-inspect-")
+                return try BundleReader().read(path, extractingTo: scratch.path + "/bundle")
+            }
             let manifest = verified.manifest
             if json {
                 print(JSONValue.object([
@@ -110,7 +112,7 @@ struct InspectCommand: AsyncParsableCommand {
             print("signed by \(verified.signerFingerprint): signature, hashes and audio verified")
             for loop in manifest.loops {
                 let phrases = loop.groups.reduce(0) { $0 + $1.phrases.count }
-                print("  \(loop.id.prefix(8))  \(loop.title)  revision \(loop.revision), \(loop.groups.count) groups, \(phrases) phrases")
+                print("  \(Terminal.inert(String(loop.id.prefix(8))))  \(Terminal.inert(loop.title))  revision \(loop.revision), \(loop.groups.count) groups, \(phrases) phrases")
             }
             let bytes = manifest.audio.reduce(0) { $0 + $1.bytes }
             print(String(format: "  %d audio file%@, %.1f MB", manifest.audio.count, manifest.audio.count == 1 ? "" : "s", Double(bytes) / 1e6))
@@ -128,7 +130,9 @@ struct ImportCommand: AsyncParsableCommand {
             author's bundle for a loop here is refused (--as-copy imports it as a new loop); a \
             loop edited here since its import is not overwritten (--as-copy, or --force). Each \
             bundle is verified in full first and goes in whole or not at all. Folders are taken \
-            newest revision first.
+            newest revision first. A bundle that is refused (damaged, another author's, ...) gets \
+            one line on standard error naming it and why; the others are imported all the same, \
+            a summary follows, and the exit status is non-zero.
             """
     )
 
@@ -152,11 +156,19 @@ struct ImportCommand: AsyncParsableCommand {
             let options = ImportOptions(asCopy: asCopy, force: force, dryRun: dryRun)
             let paths = self.paths
             let progress = ProgressBar("importing")
-            let results = try await BlockingWork.run { try BundleImporter(library: library).importBundles(at: paths, options: options) }
+            let outcomes = try await BlockingWork.run { try BundleImporter(library: library).importEach(at: paths, options: options) }
             progress.finish()
             let prefix = dryRun ? "would " : ""
-            for result in results {
+            var refused = 0
+            for case .refused(let bundle, let reason) in outcomes {
+                refused += 1
+                // The libraries' errors name the bundle already; others get it here.
+                let message = describe(reason)
+                StandardError.write("error: " + (message.hasPrefix(bundle + ":") ? message : "\(bundle): \(message)") + "\n")
+            }
+            for case .imported(let result) in outcomes {
                 for (title, outcome) in result.loops {
+                    let title = Terminal.inert(title)
                     switch outcome {
                     case .added(let id): print("\(prefix)add '\(title)' (\(id.prefix(8))) from \(result.signer)")
                     case .updated(let id, let from, let to): print("\(prefix)update '\(title)' (\(id.prefix(8))) from revision \(from) to \(to)")
@@ -164,6 +176,12 @@ struct ImportCommand: AsyncParsableCommand {
                     case .older(_, let have, let offered): if dryRun { print("skip '\(title)': revision \(offered) is older than the \(have) here") }
                     }
                 }
+            }
+            if refused > 0 {
+                if outcomes.count > 1 {
+                    StandardError.write("\(dryRun ? "would import" : "imported") \(outcomes.count - refused) of \(outcomes.count) bundles; \(refused) refused\n")
+                }
+                throw ExitCode.failure
             }
         }
     }

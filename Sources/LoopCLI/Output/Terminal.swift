@@ -27,6 +27,19 @@ struct Terminal: Sendable {
         return Terminal(isInteractive: interactive, usesColor: interactive && !noColor && !dumb, width: width)
     }
 
+    /// Text from a library or a bundle, safe to print: every control character (ESC among
+    /// them, which would start a terminal escape sequence) shown as `\u{1B}` instead.
+    static func inert(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        return String(String.UnicodeScalarView(text.unicodeScalars.flatMap { scalar -> [Unicode.Scalar] in
+            isControl(scalar) ? Array("\\u{\(String(scalar.value, radix: 16, uppercase: true))}".unicodeScalars) : [scalar]
+        }))
+    }
+
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+    }
+
     func paint(_ text: String, _ style: Style) -> String {
         usesColor ? "\u{1B}[\(style.rawValue)m\(text)\u{1B}[0m" : text
     }

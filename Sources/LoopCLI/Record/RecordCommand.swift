@@ -112,7 +112,9 @@ struct RecordCommand: AsyncParsableCommand {
 
     private func save(library: LoopLibrary, loopId: String, raw: String, draft: RecordingDraft, phrasesRead: Int?, draftPath: String) async throws {
         let progress = ProgressBar("saving")
-        let folder = library.root + "/recordings"
+        // Killed while saving, the draft stays for --recover and the scratch folder is a leftover for gc.
+        let scratch = try ScratchFolder(in: RecordingDraft.folder(library: library.root), prefix: ".saving-")
+        let folder = scratch.path
         let result = try await BlockingWork.run { try RecordingFinisher().finish(rawPath: raw, draft: draft, phrasesRead: phrasesRead, into: folder) }
         guard let result else {
             progress.finish()
@@ -125,6 +127,7 @@ struct RecordCommand: AsyncParsableCommand {
             try library.attach(loop: loopId, phraseIds: result.phraseIds, take: CutTake(path: result.takePath, ranges: result.ranges), progress: progress.callback)
         }
         progress.finish()
-        for path in [raw, draftPath, result.takePath] { try? FileManager.default.removeItem(atPath: path) }
+        for path in [raw, draftPath] { try? FileManager.default.removeItem(atPath: path) }
+        _ = consume scratch
     }
 }

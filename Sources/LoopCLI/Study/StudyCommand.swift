@@ -33,7 +33,7 @@ struct StudyCommand: AsyncParsableCommand {
     @Option(help: "repeat-with-me or listen-and-repeat.")
     var mode: StudyMode = .repeatWithMe
 
-    @Option(help: "Plays of each phrase (or group) before moving on.")
+    @Option(help: "Plays of each phrase (or group) before moving on: 1 to 100.")
     var repeats: Int = 1
 
     @Option(name: .customLong("gap-factor"), help: "The gap after a phrase or group, as a multiple of its length.")
@@ -52,10 +52,10 @@ struct StudyCommand: AsyncParsableCommand {
     @OptionGroup var libraryOptions: LibraryOptions
 
     func validate() throws {
-        guard repeats >= 1 else { throw ValidationError("--repeats must be at least 1") }
+        guard (1...100).contains(repeats) else { throw ValidationError("--repeats takes 1 to 100, not \(repeats)") }
         guard gapFactor >= 0, gapFactor <= 10 else { throw ValidationError("--gap-factor takes 0 to 10") }
         guard StudySettings.speeds.contains(speed) else { throw ValidationError("--speed takes 0.5 to 1.5") }
-        if let rounds, rounds < 1 { throw ValidationError("--rounds must be at least 1") }
+        if let rounds, !(1...10_000).contains(rounds) { throw ValidationError("--rounds takes 1 to 10000, not \(rounds)") }
         if once && rounds != nil { throw ValidationError("give --once or --rounds, not both") }
         try outputOptions.validate(finite: once || rounds != nil)
         if let groups { _ = try GroupList.parse(groups) }

@@ -1,0 +1,210 @@
+import Foundation
+import LoopTestSupport
+import Testing
+
+/// Hostile and clumsy input, and faults: every case gets a clear one-line error (or a
+/// documented behaviour), never a trap or a hang, and leaves the library as it was.
+struct HostileInputTests {
+    /// A command that must end quickly: a hang is killed after `limit` and fails the test.
+    func run(_ library: TestLibrary, _ arguments: [String], limit: Double = 30, environment: [String: String] = [:], input: String? = nil) throws -> LoopProcess {
+        try LoopProcess.start(arguments, environment: ["LOOP_LIBRARY": library.path].merging(environment) { $1 }, input: input).finish(limit: limit)
+    }
+
+    /// Fails unless the command ended with a one-line error containing `text` (not a trap).
+    func expectOneLineError(_ result: LoopProcess, _ text: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(result.status != 0, "it should fail", sourceLocation: sourceLocation)
+        #expect(result.status < 128 && result.status != 4 && result.status != 5, "a trap, not an error: \(result.status)", sourceLocation: sourceLocation)
+        #expect(result.error.contains(text), "\(result.error)", sourceLocation: sourceLocation)
+        #expect(result.error.split(separator: "\n").count == 1 || result.error.hasPrefix("Error: ") || result.error.contains("Usage:"),
+                "one line: \(result.error)", sourceLocation: sourceLocation)
+    }
+
+    @Test func foldersFIFOsAndDevicesWhereABundleIsExpectedAreRefusedAtOnce() throws {
+        let library = TestLibrary()
+        let empty = Scratch.path("empty-folder")
+        try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
+        expectOneLineError(try run(library, ["inspect", empty]), "\(empty): is a folder, not a bundle file")
+        expectOneLineError(try run(library, ["import", empty]), "\(empty): no bundles (.loop files) in this folder")
+
+        let nested = Scratch.path("nested-folder")
+        try FileManager.default.createDirectory(atPath: nested + "/x.loop", withIntermediateDirectories: true)
+        expectOneLineError(try run(library, ["import", nested]), "x.loop: is a folder, not a bundle file")
+        expectOneLineError(try run(library, ["inspect", nested + "/x.loop"]), "is a folder, not a bundle file")
+
+        let fifo = Scratch.path("fifo-folder")
+        try FileManager.default.createDirectory(atPath: fifo, withIntermediateDirectories: true)
+        #expect(mkfifo(fifo + "/x.loop", 0o644) == 0)
+        expectOneLineError(try run(library, ["inspect", fifo + "/x.loop"]), "is a pipe (FIFO), not a regular file")
+        expectOneLineError(try run(library, ["import", fifo]), "is a pipe (FIFO), not a regular file")
+
+        let device = Scratch.path("device-folder")
+        try FileManager.default.createDirectory(atPath: device, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: device + "/x.loop", withDestinationPath: "/dev/zero")
+        expectOneLineError(try run(library, ["inspect", device + "/x.loop"]), "is a device, not a regular file")
+        expectOneLineError(try run(library, ["import", device]), "is a device, not a regular file")
+        expectOneLineError(try run(library, ["segment", "/dev/zero"]), "/dev/zero: is a device, not a regular file")
+        #expect(((try library.json(["list"]) as? [Any]) ?? [1]).isEmpty, "nothing was imported")
+    }
+
+    @Test func textIsBoundedAndNeverADevice() throws {
+        let library = TestLibrary()
+        expectOneLineError(try run(library, ["split", "/dev/zero"]), "/dev/zero: is a device, not a regular file")
+        let huge = String(repeating: "Bonjour.\n", count: 2_000_000)   // 18 MB through a pipe
+        expectOneLineError(try run(library, ["split", "-"], input: huge), "standard input: the text is longer than 16 MiB")
+    }
+
+    @Test func nulAndControlCharactersAreRefusedWhereTextEnters() throws {
+        let library = TestLibrary()
+        expectOneLineError(try run(library, ["new", "--text", "-"], input: "# title: T\n\nBonjour.\nBon\u{0}jour.\n"), "standard input:4: the text holds a NUL character")
+        expectOneLineError(try run(library, ["new", "--text", "-"], input: "Un \u{1B}]0;pwned\u{7}titre.\n"), "standard input:1: the text holds the control character U+001B (ESC)")
+        expectOneLineError(try run(library, ["new", "--text", "phrases.txt", "--title", "nul\u{1B}[2Jtitle"]), "the title holds the control character U+001B (ESC)")
+        expectOneLineError(try run(library, ["new", "--text", "phrases.txt", "--tag", "a\u{9B}b"]), "the tag holds the control character U+009B")
+        #expect(((try library.json(["list"]) as? [Any]) ?? [1]).isEmpty, "nothing was added")
+        #expect(try run(library, ["new", "--text", "-"], input: "# title: Tabs\n\nUn\tcafé.\r\n").status == 0, "tabs and CRLF are text, not control")
+    }
+
+    @Test func numericOptionsAreFiniteAndInRange() throws {
+        let library = try libraryWithFixtureLoop()
+        let before = try library.run(["show", "fixture", "--json"]).output
+        for (arguments, text) in [
+            (["--start", "nan"], "--start takes seconds from 0 to 86400"), (["--end", "inf"], "--end takes seconds"),
+            (["--end", "1e300"], "--end takes seconds"), (["--shift", "1e18"], "--shift takes milliseconds"),
+            (["--shift=-1e18"], "--shift takes milliseconds"), (["--shift", "nan"], "--shift takes milliseconds"),
+        ] {
+            expectOneLineError(try run(library, ["adjust", "fixture", "1"] + arguments), text)
+        }
+        expectOneLineError(try run(library, ["adjust", "fixture", "0", "--shift", "10"]), "the phrase number starts at 1")
+        expectOneLineError(try run(library, ["study", "fixture", "--once", "--output", "null", "--repeats", "9223372036854775807"]), "--repeats takes 1 to 100")
+        expectOneLineError(try run(library, ["study", "fixture", "--rounds", "0", "--output", "null"]), "--rounds takes 1 to 10000")
+        expectOneLineError(try run(library, ["segment", "clean.flac", "--count", "9223372036854775807"]), "--count takes 1 to 10000")
+        expectOneLineError(try run(library, ["search", "cafe", "--limit=-1"]), "--limit takes 1 to 10000")
+        #expect(try library.run(["show", "fixture", "--json"]).output == before, "the library is as it was")
+    }
+
+    @Test func eightProcessesCreatingOneLibraryAtOnceAllSucceed() throws {
+        let library = TestLibrary()
+        #expect(!FileManager.default.fileExists(atPath: library.path))
+        let running = try (0..<8).map { index in
+            try LoopProcess.start(["new", "--text", "-", "--title", "Loop \(index)"], environment: ["LOOP_LIBRARY": library.path], input: "Bonjour \(index).\n")
+        }
+        let results = running.map { $0.finish(limit: 120) }
+        #expect(results.allSatisfy { $0.status == 0 }, "\(results.map(\.error))")
+        #expect(((try library.json(["list"]) as? [Any]) ?? []).count == 8)
+        #expect(try library.run(["doctor"]).status == 0)
+    }
+
+    @Test func anEmptyLibraryOptionIsAnErrorNotTheDefault() throws {
+        let home = Scratch.path("home")
+        let result = try LoopProcess.start(["list", "--library", ""], environment: ["HOME": home, "XDG_DATA_HOME": "", "LOOP_LIBRARY": ""]).finish(limit: 30)
+        expectOneLineError(result, "--library is empty")
+        #expect(!FileManager.default.fileExists(atPath: home + "/.local/share/loop"), "no default library was made")
+    }
+
+    @Test func aKilledCutLeavesNothingThatTheNextCutDoesNotRemove() throws {
+        let library = TestLibrary()
+        let out = Scratch.path("clips")
+        let killed = try run(library, ["cut", "clean.flac", "--text", "phrases.txt", "--out", out], environment: ["LOOP_TEST_STOP_AT": "cut.staged"])
+        #expect(killed.status != 0)
+        let staging = { try FileManager.default.contentsOfDirectory(atPath: out).filter { $0.hasPrefix(".loop-cut-") } }
+        #expect(try staging().count == 1, "killed with its clips staged")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out).filter { $0.hasSuffix(".flac") }.isEmpty, "no clip half in place")
+        let again = try run(library, ["cut", "clean.flac", "--text", "phrases.txt", "--out", out])
+        #expect(again.status == 0, "\(again.error)")
+        #expect(try staging().isEmpty, "the next cut removed what the killed one left")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out).filter { $0.hasSuffix(".flac") }.count == 5)
+    }
+
+    @Test func aKilledInspectLeavesNothingThatTheNextDoesNotRemove() throws {
+        let author = try libraryWithFixtureLoop()
+        let bundle = Scratch.path("inspected", extension: "loop")
+        #expect(try author.run(["export", "fixture", "-o", bundle]).status == 0)
+        let temporary = Scratch.path("inspect-tmp")
+        try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
+        let leftovers = { try FileManager.default.contentsOfDirectory(atPath: temporary).filter { $0.hasPrefix("loop-inspect-") } }
+        let killed = try run(author, ["inspect", bundle], environment: ["TMPDIR": temporary, "LOOP_TEST_STOP_AT": "bundle.extracted"])
+        #expect(killed.status != 0)
+        #expect(try leftovers().count == 1)
+        #expect(try run(author, ["inspect", bundle], environment: ["TMPDIR": temporary]).status == 0)
+        #expect(try leftovers().isEmpty)
+    }
+
+    @Test func aRecordingKilledWhileSavingLeavesADraftToRecoverAndLeftoversForGC() throws {
+        let library = try libraryWithFixtureLoop()
+        let killed = try run(library, ["record", "fixture", "--input", "clean.flac", "--fast"], limit: 120, environment: ["LOOP_TEST_STOP_AT": "record.saving"])
+        #expect(killed.status != 0)
+        let recordings = library.path + "/recordings"
+        #expect(try FileManager.default.contentsOfDirectory(atPath: recordings).contains { $0.hasPrefix(".saving-") })
+        let doctor = try library.run(["doctor"])
+        #expect(doctor.status == 0 && doctor.output.contains("1 piece of interrupted imports or recordings"), "\(doctor.output)")
+        #expect(doctor.output.contains("--recover"), "the draft is there to recover")
+        #expect(try library.run(["gc"]).status == 0)
+        #expect(try !FileManager.default.contentsOfDirectory(atPath: recordings).contains { $0.hasPrefix(".saving-") }, "gc removed it")
+        let recovered = try library.run(["record", "fixture", "--recover"])
+        #expect(recovered.status == 0, "\(recovered.error)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: recordings).isEmpty)
+        #expect(try library.run(["doctor"]).output.hasPrefix("ok:"))
+    }
+
+    @Test func gcWaitsForAnImportInFlightAndTakesNothingOfIt() throws {
+        let author = try libraryWithFixtureLoop()
+        let bundle = Scratch.path("racing", extension: "loop")
+        #expect(try author.run(["export", "fixture", "-o", bundle]).status == 0)
+        let learner = TestLibrary()
+        #expect(try learner.run(["list"]).status == 0)
+        let marker = Scratch.path("paused")
+        let importing = try LoopProcess.start(["import", bundle], environment: [
+            "LOOP_LIBRARY": learner.path, "LOOP_TEST_STOP_AT": "import.verified:pause", "LOOP_TEST_STOP_FILE": marker,
+        ])
+        for _ in 0..<3_000 where !FileManager.default.fileExists(atPath: marker) { usleep(10_000) }
+        #expect(FileManager.default.fileExists(atPath: marker), "the import reached its pause")
+        let incoming = try FileManager.default.contentsOfDirectory(atPath: learner.path + "/audio/.incoming")
+        #expect(incoming.contains { $0.hasPrefix("bundles-") }, "its extracted audio is in the library's scratch folder")
+        let collecting = try LoopProcess.start(["gc"], environment: ["LOOP_LIBRARY": learner.path])
+        // gc waits on the library lock the import holds: it cannot end while the import is paused.
+        usleep(300_000)
+        #expect(collecting.process.isRunning, "gc waits for the import")
+        try FileManager.default.removeItem(atPath: marker)
+        let imported = importing.finish(limit: 60)
+        #expect(imported.status == 0, "\(imported.error)")
+        #expect(collecting.finish(limit: 60).status == 0)
+        #expect(try learner.run(["doctor"]).output.hasPrefix("ok: 1 loops, 5 phrases, 1 audio files verified"))
+    }
+
+    @Test func publishingARenamedLoopReplacesItsEarlierFile() throws {
+        let author = try libraryWithFixtureLoop()
+        let shared = Scratch.path("published")
+        try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true)
+        try Data("not mine".utf8).write(to: URL(fileURLWithPath: shared + "/other-12345678.loop"))
+        #expect(try author.run(["publish", "fixture", "--to", shared]).status == 0)
+        #expect(try author.run(["edit", "fixture", "--title", "Renamed"]).status == 0)
+        #expect(try author.run(["publish", "renamed", "--to", shared]).status == 0)
+        let files = try FileManager.default.contentsOfDirectory(atPath: shared).filter { $0.hasSuffix(".loop") }.sorted()
+        #expect(files.count == 2 && files.contains("other-12345678.loop") && files.contains { $0.hasPrefix("renamed-") }, "\(files)")
+    }
+
+    @Test func anEditorThatWritesBadTextOrADraftThatCannotBeWrittenIsOneLine() throws {
+        let library = try libraryWithFixtureLoop()
+        let editor = Scratch.path("latin1-editor", extension: "sh")
+        try "#!/bin/sh\nprintf 'Caf\\351.\\n' > \"$1\"\n".write(toFile: editor, atomically: true, encoding: .utf8)
+        chmod(editor, 0o755)
+        expectOneLineError(try run(library, ["edit", "fixture"], environment: ["EDITOR": editor, "VISUAL": ""]), "the editor saved text that is not UTF-8; the loop is unchanged")
+        expectOneLineError(try run(library, ["edit", "fixture"], environment: ["EDITOR": editor, "VISUAL": "", "TMPDIR": "/nonexistent/folder"]),
+                           "cannot write the draft to edit (No such file or directory); set TMPDIR")
+        #expect(((try library.json(["list"]) as? [[String: Any]])?.first?["revision"] as? Int) == 1, "unchanged")
+    }
+
+    @Test func importingSeveralBundlesImportsWhatItCanAndNamesEachRefusal() throws {
+        let author = try libraryWithFixtureLoop()
+        let folder = Scratch.path("mixed-folder")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        #expect(try author.run(["export", "fixture", "-o", folder + "/a-good.loop"]).status == 0)
+        try Data("not a zip".utf8).write(to: URL(fileURLWithPath: folder + "/b-broken.loop"))
+        let learner = TestLibrary()
+        let result = try run(learner, ["import", folder])
+        #expect(result.status != 0)
+        #expect(result.output.contains("add 'Fixture'"))
+        let lines = result.error.split(separator: "\n")
+        #expect(lines.count == 2 && lines[0].hasPrefix("error: \(folder)/b-broken.loop: not a zip archive") && lines[1] == "imported 1 of 2 bundles; 1 refused", "\(result.error)")
+        #expect(((try learner.json(["list"]) as? [Any]) ?? []).count == 1)
+    }
+}
