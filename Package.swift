@@ -10,6 +10,8 @@ let package = Package(
         .library(name: "LoopAuthoring", targets: ["LoopAuthoring"]),
         .library(name: "LoopStore", targets: ["LoopStore"]),
         .library(name: "LoopShare", targets: ["LoopShare"]),
+        // For the fuzz targets (Fuzz/), which drive the real commands.
+        .library(name: "LoopCLI", targets: ["LoopCLI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

@@ -1,15 +1,23 @@
 // swift-tools-version:6.0
-// libFuzzer targets for the bundle readers. Built by Scripts/fuzz with -sanitize=fuzzer (which
+// libFuzzer targets for the bundle readers, the text parser and the numeric options. Built by Scripts/fuzz with -sanitize=fuzzer (which
 // provides main), so they live outside the main package.
 import PackageDescription
 
 let package = Package(
     name: "LoopFuzz",
-    dependencies: [.package(name: "LoopLearn", path: "..")],
+    dependencies: [
+        .package(name: "LoopLearn", path: ".."),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
     targets: [
         .target(name: "LibFuzzerDriver"),
         .executableTarget(name: "ManifestFuzzer", dependencies: ["LibFuzzerDriver", .product(name: "LoopShare", package: "LoopLearn")]),
         .executableTarget(name: "ArchiveFuzzer", dependencies: ["LibFuzzerDriver", .product(name: "LoopShare", package: "LoopLearn")]),
+        .executableTarget(name: "TextFuzzer", dependencies: ["LibFuzzerDriver", .product(name: "LoopAuthoring", package: "LoopLearn")]),
+        .executableTarget(name: "OptionsFuzzer", dependencies: [
+            "LibFuzzerDriver", .product(name: "LoopCLI", package: "LoopLearn"),
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
     ],
     swiftLanguageModes: [.v6]
 )

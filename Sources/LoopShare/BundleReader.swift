@@ -37,6 +37,10 @@ public struct BundleReader: Sendable {
             return try readChecked(path, folder: folder)
         } catch let error as ShareError {
             throw ShareError(error.code, error.message, path: path)
+        } catch let error where DiskSpace.isOutOfSpace(error) {
+            let bytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
+            let device = DiskSpace.mountPoint(of: folder) ?? folder
+            throw ShareError(.writeFailed, DiskSpace.message(at: device, needing: bytes) + "; free some space and try again (nothing was imported)", path: path)
         } catch {
             throw ShareError(.corrupt, "the bundle is damaged (\(error))", path: path)
         }

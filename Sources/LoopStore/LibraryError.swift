@@ -19,6 +19,8 @@ public struct LibraryError: Error, Equatable, CustomStringConvertible, Sendable 
         case invalidText
         /// A loop has been changed more times than a revision number counts.
         case revisionLimit
+        /// The disk holding the library is full; nothing was changed.
+        case noSpace
     }
 
     public var code: Code

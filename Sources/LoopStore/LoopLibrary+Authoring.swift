@@ -17,34 +17,36 @@ extension LoopLibrary {
         source: LoopSource, sourceText: String?, takePath: String?, title: String? = nil, language: String? = nil,
         tags: [String] = [], segmenter: SilenceSegmenter = SilenceSegmenter(), progress: (@Sendable (Double) -> Void)? = nil
     ) throws -> AuthoredLoop {
-        guard let takePath else {
-            return AuthoredLoop(loop: try createLoop(source: source, title: title, language: language, tags: tags, sourceText: sourceText), doubtfulCuts: [])
-        }
-        // Held until the loop's rows commit, so that `gc` never takes the copy in flight.
-        let lock = try LibraryLock(root: root, exclusive: false)
-        defer { withExtendedLifetime(lock) {} }
-        // The take is copied into the library while it is cut (each takes about as long as the
-        // other); it only takes its place once the cut has succeeded.
-        let store = audio
-        let copying = BackgroundWork { try store.receive(copyOf: takePath) }
-        let segmentation = Result {
-            try segmenter.segment(
-                path: takePath, hint: .text(source.phrases.map(\.text), language: language ?? source.language),
-                progress: progress.map { report in { @Sendable in report($0 * 0.9) } })
-        }
-        let incoming = copying.wait()
-        do {
-            let cut = try segmentation.get()
-            let file = try incoming.get()
-            let take = CutTake(path: takePath, ranges: cut.segments.map { $0.startFrame..<$0.endFrame })
-            let info = try checkRanges(of: take)
-            let stored = describe(take, info: info, file: try audio.adopt(verifiedFile: file.path, sha256: file.sha256, byteCount: file.byteCount))
-            let loop = try insertLoop(source: source, title: title, language: language, tags: tags, take: take, stored: stored, sourceText: sourceText)
-            progress?(1)
-            return AuthoredLoop(loop: loop, doubtfulCuts: Self.doubtfulCuts(cut, offset: 0))
-        } catch {
-            if case .success(let file) = incoming { try? FileManager.default.removeItem(atPath: file.path) }
-            throw error
+        try storing(needing: takePath.flatMap(Self.fileSize)) {
+            guard let takePath else {
+                return AuthoredLoop(loop: try createLoop(source: source, title: title, language: language, tags: tags, sourceText: sourceText), doubtfulCuts: [])
+            }
+            // Held until the loop's rows commit, so that `gc` never takes the copy in flight.
+            let lock = try LibraryLock(root: root, exclusive: false)
+            defer { withExtendedLifetime(lock) {} }
+            // The take is copied into the library while it is cut (each takes about as long as the
+            // other); it only takes its place once the cut has succeeded.
+            let store = audio
+            let copying = BackgroundWork { try store.receive(copyOf: takePath) }
+            let segmentation = Result {
+                try segmenter.segment(
+                    path: takePath, hint: .text(source.phrases.map(\.text), language: language ?? source.language),
+                    progress: progress.map { report in { @Sendable in report($0 * 0.9) } })
+            }
+            let incoming = copying.wait()
+            do {
+                let cut = try segmentation.get()
+                let file = try incoming.get()
+                let take = CutTake(path: takePath, ranges: cut.segments.map { $0.startFrame..<$0.endFrame })
+                let info = try checkRanges(of: take)
+                let stored = describe(take, info: info, file: try audio.adopt(verifiedFile: file.path, sha256: file.sha256, byteCount: file.byteCount))
+                let loop = try insertLoop(source: source, title: title, language: language, tags: tags, take: take, stored: stored, sourceText: sourceText)
+                progress?(1)
+                return AuthoredLoop(loop: loop, doubtfulCuts: Self.doubtfulCuts(cut, offset: 0))
+            } catch {
+                if case .success(let file) = incoming { try? FileManager.default.removeItem(atPath: file.path) }
+                throw error
+            }
         }
     }
 

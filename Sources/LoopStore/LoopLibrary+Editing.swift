@@ -21,54 +21,58 @@ extension LoopLibrary {
     /// (a typo fixed) keeps its row and its clip, marked as recorded for its earlier text,
     /// unless `dropChangedAudio`; the others are removed or added.
     public func replaceSource(ofLoop id: String, with source: LoopSource, text: String, dropChangedAudio: Bool = false) throws -> EditOutcome {
-        var rebuilt = RebuildOutcome()
-        try database.write { db in
-            guard var loop = try LoopRecord.fetchOne(db, key: id) else { throw LibraryError(.loopNotFound, "no loop with id \(id)") }
-            let groups = source.groups.map { $0.phrases.map { RebuiltPhrase(text: $0.text, translation: $0.translation, clip: .keep) } }
-            rebuilt = try Self.rebuildPhrases(ofLoop: id, as: groups, keepChangedPhrases: !dropChangedAudio, db)
-            if let title = source.title { loop.title = title; loop.titleKey = matchingKey(title) }
-            if let language = source.language { loop.language = language.lowercased() }
-            if let translation = source.translationLanguage { loop.translationLanguage = translation.lowercased() }
-            if !source.tags.isEmpty {
-                try db.execute(sql: "DELETE FROM loopTag WHERE loopId = ?", arguments: [id])
-                try Self.insertTags(source.tags, loopId: id, db)
+        try storing(needing: nil) {
+            var rebuilt = RebuildOutcome()
+            try database.write { db in
+                guard var loop = try LoopRecord.fetchOne(db, key: id) else { throw LibraryError(.loopNotFound, "no loop with id \(id)") }
+                let groups = source.groups.map { $0.phrases.map { RebuiltPhrase(text: $0.text, translation: $0.translation, clip: .keep) } }
+                rebuilt = try Self.rebuildPhrases(ofLoop: id, as: groups, keepChangedPhrases: !dropChangedAudio, db)
+                if let title = source.title { loop.title = title; loop.titleKey = matchingKey(title) }
+                if let language = source.language { loop.language = language.lowercased() }
+                if let translation = source.translationLanguage { loop.translationLanguage = translation.lowercased() }
+                if !source.tags.isEmpty {
+                    try db.execute(sql: "DELETE FROM loopTag WHERE loopId = ?", arguments: [id])
+                    try Self.insertTags(source.tags, loopId: id, db)
+                }
+                loop.sourceText = text
+                try Self.touch(&loop, db)
             }
-            loop.sourceText = text
-            try Self.touch(&loop, db)
+            let detail = try loop(id: id)
+            let phrases = detail.phrases
+            let changed = rebuilt.changed.map { phrases[$0] }
+            return EditOutcome(kept: phrases.count - rebuilt.added.count - changed.count, removed: rebuilt.removed,
+                               needingAudio: (rebuilt.added + rebuilt.changed.filter { phrases[$0].audio == nil }).sorted().map { phrases[$0] },
+                               recordedForEarlierText: changed.filter(\.clipIsForEarlierText), loop: detail)
         }
-        let detail = try loop(id: id)
-        let phrases = detail.phrases
-        let changed = rebuilt.changed.map { phrases[$0] }
-        return EditOutcome(kept: phrases.count - rebuilt.added.count - changed.count, removed: rebuilt.removed,
-                           needingAudio: (rebuilt.added + rebuilt.changed.filter { phrases[$0].audio == nil }).sorted().map { phrases[$0] },
-                           recordedForEarlierText: changed.filter(\.clipIsForEarlierText), loop: detail)
     }
 
     /// Changes a loop's title, language or tags; the header of its stored text follows.
     public func updateMetadata(ofLoop id: String, title: String? = nil, language: String? = nil, addTags: [String] = [], removeTags: [String] = []) throws -> LoopDetail {
-        try Self.checkFields(title: title, language: language, tags: addTags)
-        try database.write { db in
-            guard var loop = try LoopRecord.fetchOne(db, key: id) else { throw LibraryError(.loopNotFound, "no loop with id \(id)") }
-            if let title {
-                loop.title = title
-                loop.titleKey = matchingKey(title)
-                loop.sourceText = SourceHeader.setting("title", to: title, in: loop.sourceText)
-            }
-            if let language {
-                loop.language = language.lowercased()
-                loop.sourceText = SourceHeader.setting("language", to: language.lowercased(), in: loop.sourceText)
-            }
-            if !addTags.isEmpty || !removeTags.isEmpty {
-                try Self.insertTags(addTags, loopId: id, db)
-                for tag in removeTags {
-                    try db.execute(sql: "DELETE FROM loopTag WHERE loopId = ? AND tagKey = ?", arguments: [id, matchingKey(tag)])
+        try storing(needing: nil) {
+            try Self.checkFields(title: title, language: language, tags: addTags)
+            try database.write { db in
+                guard var loop = try LoopRecord.fetchOne(db, key: id) else { throw LibraryError(.loopNotFound, "no loop with id \(id)") }
+                if let title {
+                    loop.title = title
+                    loop.titleKey = matchingKey(title)
+                    loop.sourceText = SourceHeader.setting("title", to: title, in: loop.sourceText)
                 }
-                let tags = try String.fetchAll(db, sql: "SELECT tag FROM loopTag WHERE loopId = ? ORDER BY tagKey", arguments: [id])
-                loop.sourceText = SourceHeader.setting("tags", to: tags.isEmpty ? nil : tags.joined(separator: ", "), in: loop.sourceText)
+                if let language {
+                    loop.language = language.lowercased()
+                    loop.sourceText = SourceHeader.setting("language", to: language.lowercased(), in: loop.sourceText)
+                }
+                if !addTags.isEmpty || !removeTags.isEmpty {
+                    try Self.insertTags(addTags, loopId: id, db)
+                    for tag in removeTags {
+                        try db.execute(sql: "DELETE FROM loopTag WHERE loopId = ? AND tagKey = ?", arguments: [id, matchingKey(tag)])
+                    }
+                    let tags = try String.fetchAll(db, sql: "SELECT tag FROM loopTag WHERE loopId = ? ORDER BY tagKey", arguments: [id])
+                    loop.sourceText = SourceHeader.setting("tags", to: tags.isEmpty ? nil : tags.joined(separator: ", "), in: loop.sourceText)
+                }
+                try Self.touch(&loop, db)
             }
-            try Self.touch(&loop, db)
+            return try loop(id: id)
         }
-        return try loop(id: id)
     }
 
     /// Moves phrase `number`'s clip to `range` (frames) within its take.
@@ -95,23 +99,25 @@ extension LoopLibrary {
 
     /// Gives the phrases with these ids (in order) their clips from a new take.
     public func attach(loop id: String, phraseIds: [Int64], take: CutTake, progress: (@Sendable (Double) -> Void)? = nil) throws -> LoopDetail {
-        guard take.ranges.count == phraseIds.count else {
-            throw LibraryError(.invalidRange, "the take has \(take.ranges.count) clips for \(phraseIds.count) phrases")
-        }
-        let lock = try LibraryLock(root: root, exclusive: false)
-        let stored = try storeTake(take, progress: progress)
-        try database.write { db in
-            guard var loop = try LoopRecord.fetchOne(db, key: id) else { throw LibraryError(.loopNotFound, "no loop with id \(id)") }
-            try stored.asset.insert(db, onConflict: .ignore)
-            for (phraseId, range) in zip(phraseIds, take.ranges) {
-                // A new clip reads the phrase as it is now: any earlier-text mark goes.
-                try db.execute(sql: "UPDATE phrase SET audioSha256 = ?, startFrame = ?, endFrame = ?, recordedText = NULL WHERE id = ? AND loopId = ?",
-                               arguments: [stored.asset.sha256, range.lowerBound, range.upperBound, phraseId, id])
+        try storing(needing: Self.fileSize(take.path)) {
+            guard take.ranges.count == phraseIds.count else {
+                throw LibraryError(.invalidRange, "the take has \(take.ranges.count) clips for \(phraseIds.count) phrases")
             }
-            try Self.touch(&loop, db)
+            let lock = try LibraryLock(root: root, exclusive: false)
+            let stored = try storeTake(take, progress: progress)
+            try database.write { db in
+                guard var loop = try LoopRecord.fetchOne(db, key: id) else { throw LibraryError(.loopNotFound, "no loop with id \(id)") }
+                try stored.asset.insert(db, onConflict: .ignore)
+                for (phraseId, range) in zip(phraseIds, take.ranges) {
+                    // A new clip reads the phrase as it is now: any earlier-text mark goes.
+                    try db.execute(sql: "UPDATE phrase SET audioSha256 = ?, startFrame = ?, endFrame = ?, recordedText = NULL WHERE id = ? AND loopId = ?",
+                                   arguments: [stored.asset.sha256, range.lowerBound, range.upperBound, phraseId, id])
+                }
+                try Self.touch(&loop, db)
+            }
+            withExtendedLifetime(lock) {}
+            return try loop(id: id)
         }
-        withExtendedLifetime(lock) {}
-        return try loop(id: id)
     }
 
     /// Removes a loop and its phrases; its audio stays until `loop gc`.

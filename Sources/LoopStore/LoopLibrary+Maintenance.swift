@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import LoopAudio
 
 /// What `loop doctor` found.
 public struct HealthReport: Sendable {
@@ -103,6 +104,21 @@ extension LoopLibrary {
             try String.fetchAll(db, sql: "SELECT DISTINCT loop.title FROM loop JOIN phrase ON phrase.loopId = loop.id WHERE phrase.audioSha256 = ?", arguments: [sha256])
         }
         return titles.isEmpty ? "no loop" : titles.map { "'\($0)'" }.joined(separator: ", ")
+    }
+
+    /// Runs storage work; a full disk becomes one error that says so, naming the library's device
+    /// and what the work needed, instead of whatever the layer that noticed it said.
+    func storing<T>(needing bytes: Int? = nil, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error where !(error is LibraryError) && DiskSpace.isOutOfSpace(error) {
+            throw LibraryError(.noSpace, DiskSpace.message(at: root, needing: bytes) + "; free some space and try again (the library was not changed)")
+        }
+    }
+
+    /// The size of the file at `path`, if it can be told.
+    static func fileSize(_ path: String) -> Int? {
+        (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
     }
 
     /// Runs `body` as work in flight: `loop gc` waits until it returns, so the files it keeps in

@@ -96,64 +96,66 @@ extension LoopLibrary {
     /// All of it or none of it: the takes are stored first, then one transaction.
     /// `localKey` is this library's own identity (base64), the owner of loops made here.
     public func importShared(_ loops: [SharedLoop], takes: [SharedTake], signerKey: String, signerFingerprint: String, localKey: String?, options: ImportOptions) throws -> [ImportOutcome] {
-        let takesByHash = Dictionary(takes.map { ($0.sha256, $0) }, uniquingKeysWith: { first, _ in first })
-        for loop in loops {
-            for phrase in loop.groups.flatMap({ $0 }) {
-                guard let clip = phrase.clip else { continue }
-                guard let take = takesByHash[clip.sha256], clip.frames.lowerBound >= 0, clip.frames.upperBound <= take.frameCount, !clip.frames.isEmpty else {
-                    throw LibraryError(.invalidRange, "a clip of '\(loop.title)' lies outside its take")
+        try storing(needing: takes.reduce(0) { $0 + $1.byteCount }) {
+            let takesByHash = Dictionary(takes.map { ($0.sha256, $0) }, uniquingKeysWith: { first, _ in first })
+            for loop in loops {
+                for phrase in loop.groups.flatMap({ $0 }) {
+                    guard let clip = phrase.clip else { continue }
+                    guard let take = takesByHash[clip.sha256], clip.frames.lowerBound >= 0, clip.frames.upperBound <= take.frameCount, !clip.frames.isEmpty else {
+                        throw LibraryError(.invalidRange, "a clip of '\(loop.title)' lies outside its take")
+                    }
                 }
             }
-        }
-        // Decide everything first, reading only.
-        let plan: [(SharedLoop, ImportOutcome)] = try database.read { db in
-            try loops.map { shared in
-                if options.asCopy { return (shared, .added(id: UUID().uuidString.lowercased())) }
-                guard let existing = try LoopRecord.fetchOne(db, key: shared.id) else { return (shared, .added(id: shared.id)) }
-                let owner = existing.ownerKey ?? localKey
-                guard owner == signerKey else {
-                    throw LibraryError(.notTheAuthor, "'\(existing.title)' is already in this library, and this bundle is signed by another key (\(signerFingerprint)): only its author can update it. Import it as a new loop with --as-copy")
+            // Decide everything first, reading only.
+            let plan: [(SharedLoop, ImportOutcome)] = try database.read { db in
+                try loops.map { shared in
+                    if options.asCopy { return (shared, .added(id: UUID().uuidString.lowercased())) }
+                    guard let existing = try LoopRecord.fetchOne(db, key: shared.id) else { return (shared, .added(id: shared.id)) }
+                    let owner = existing.ownerKey ?? localKey
+                    guard owner == signerKey else {
+                        throw LibraryError(.notTheAuthor, "'\(existing.title)' is already in this library, and this bundle is signed by another key (\(signerFingerprint)): only its author can update it. Import it as a new loop with --as-copy")
+                    }
+                    // For a loop imported here, revisions are its author's: compare with the one imported
+                    // (local edits count their own revisions, which the author never saw).
+                    let current = existing.ownerKey == nil ? existing.revision : (existing.originRevision ?? existing.revision)
+                    if shared.revision == current { return (shared, .unchanged(id: shared.id, revision: shared.revision)) }
+                    if shared.revision < current { return (shared, .older(id: shared.id, have: current, offered: shared.revision)) }
+                    if existing.editedLocally && existing.ownerKey != nil && !options.force {
+                        throw LibraryError(.editedHere, "'\(existing.title)' was edited here since it was imported; revision \(shared.revision) would overwrite those edits. Import it as a new loop with --as-copy, or replace it with --force")
+                    }
+                    return (shared, .updated(id: shared.id, from: current, to: shared.revision))
                 }
-                // For a loop imported here, revisions are its author's: compare with the one imported
-                // (local edits count their own revisions, which the author never saw).
-                let current = existing.ownerKey == nil ? existing.revision : (existing.originRevision ?? existing.revision)
-                if shared.revision == current { return (shared, .unchanged(id: shared.id, revision: shared.revision)) }
-                if shared.revision < current { return (shared, .older(id: shared.id, have: current, offered: shared.revision)) }
-                if existing.editedLocally && existing.ownerKey != nil && !options.force {
-                    throw LibraryError(.editedHere, "'\(existing.title)' was edited here since it was imported; revision \(shared.revision) would overwrite those edits. Import it as a new loop with --as-copy, or replace it with --force")
-                }
-                return (shared, .updated(id: shared.id, from: current, to: shared.revision))
             }
-        }
-        guard !options.dryRun else { return plan.map(\.1) }
-        let writes = plan.filter { if case .added = $0.1 { true } else if case .updated = $0.1 { true } else { false } }
-        guard !writes.isEmpty else { return plan.map(\.1) }
+            guard !options.dryRun else { return plan.map(\.1) }
+            let writes = plan.filter { if case .added = $0.1 { true } else if case .updated = $0.1 { true } else { false } }
+            guard !writes.isEmpty else { return plan.map(\.1) }
 
-        let lock = try LibraryLock(root: root, exclusive: false)
-        let needed = Set(writes.flatMap { $0.0.groups.flatMap { $0 }.compactMap { $0.clip?.sha256 } })
-        var assets: [AudioAssetRecord] = []
-        for hash in needed.sorted() {
-            guard let take = takesByHash[hash] else { continue }
-            // A take verified inside the library (the importer's scratch folder) is moved, not copied.
-            let file = take.path.hasPrefix(root + "/" + AudioStore.incoming + "/")
-                ? try audio.adopt(verifiedFile: take.path, sha256: hash, byteCount: take.byteCount)
-                : try audio.store(copyOf: take.path)
-            assets.append(AudioAssetRecord(sha256: file.sha256, path: file.path, format: "flac", sampleRate: take.sampleRate, channelCount: take.channelCount,
-                                           frameCount: take.frameCount, byteCount: file.byteCount, createdAt: Date()))
-        }
-        TestStop.reached("import.before-commit")
-        try database.write { db in
-            for asset in assets { try asset.insert(db, onConflict: .ignore) }
-            for (shared, outcome) in writes {
-                switch outcome {
-                case .added(let id): try Self.insertShared(shared, id: id, ownerKey: signerKey, db)
-                case .updated(let id, _, _): try Self.updateShared(shared, id: id, db)
-                default: break
+            let lock = try LibraryLock(root: root, exclusive: false)
+            let needed = Set(writes.flatMap { $0.0.groups.flatMap { $0 }.compactMap { $0.clip?.sha256 } })
+            var assets: [AudioAssetRecord] = []
+            for hash in needed.sorted() {
+                guard let take = takesByHash[hash] else { continue }
+                // A take verified inside the library (the importer's scratch folder) is moved, not copied.
+                let file = take.path.hasPrefix(root + "/" + AudioStore.incoming + "/")
+                    ? try audio.adopt(verifiedFile: take.path, sha256: hash, byteCount: take.byteCount)
+                    : try audio.store(copyOf: take.path)
+                assets.append(AudioAssetRecord(sha256: file.sha256, path: file.path, format: "flac", sampleRate: take.sampleRate, channelCount: take.channelCount,
+                                               frameCount: take.frameCount, byteCount: file.byteCount, createdAt: Date()))
+            }
+            TestStop.reached("import.before-commit")
+            try database.write { db in
+                for asset in assets { try asset.insert(db, onConflict: .ignore) }
+                for (shared, outcome) in writes {
+                    switch outcome {
+                    case .added(let id): try Self.insertShared(shared, id: id, ownerKey: signerKey, db)
+                    case .updated(let id, _, _): try Self.updateShared(shared, id: id, db)
+                    default: break
+                    }
                 }
             }
+            withExtendedLifetime(lock) {}
+            return plan.map(\.1)
         }
-        withExtendedLifetime(lock) {}
-        return plan.map(\.1)
     }
 
     static func insertShared(_ shared: SharedLoop, id: String, ownerKey: String, _ db: Database) throws {

@@ -25,7 +25,8 @@ public struct LoopLibrary: Sendable {
         do {
             try manager.createDirectory(atPath: root + "/" + AudioStore.folder, withIntermediateDirectories: true)
         } catch {
-            throw LibraryError(.cannotOpen, "\(root): cannot create the library folder (\(error.localizedDescription))")
+            try Self.refuseIfDiskFull(root: root)
+            throw LibraryError(.cannotOpen, "\(root): cannot create the library folder (\(FileSystemError.reason(error)))")
         }
         let path = root + "/" + Self.databaseName
         let migrator = LibraryMigrations.migrator
@@ -53,6 +54,7 @@ public struct LoopLibrary: Sendable {
                 withExtendedLifetime(lock) {}
             }
         } catch let error as DatabaseError {
+            try Self.refuseIfDiskFull(root: root)
             throw LibraryError(.cannotOpen, "\(path): cannot open the library (\(error.message ?? "\(error)"))")
         }
         self.root = root
@@ -83,7 +85,17 @@ public struct LoopLibrary: Sendable {
                 throw LibraryError(.newerSchema, "\(path): this library was written by a newer version of loop; update loop to open it (it was not changed)")
             }
         } catch let error as DatabaseError {
+            try refuseIfDiskFull(root: (path as NSString).deletingLastPathComponent)
             throw LibraryError(.cannotOpen, "\(path): not a loop library, or damaged (\(error.message ?? "\(error)"))")
+        }
+    }
+
+    /// SQLite needs a little room (its shared-memory and log files) even to read a library: on
+    /// a full disk, opening fails with an I/O error that says nothing of space. Say it.
+    private static func refuseIfDiskFull(root: String) throws {
+        let needed = 1 << 20
+        if let free = DiskSpace.available(at: root), free < needed {
+            throw LibraryError(.noSpace, DiskSpace.message(at: root, needing: needed) + ": loop needs a little room even to read a library; free some space and try again (the library was not changed)")
         }
     }
 
@@ -95,12 +107,14 @@ public struct LoopLibrary: Sendable {
         source: LoopSource, title: String? = nil, language: String? = nil, tags: [String] = [],
         take: CutTake? = nil, sourceText: String? = nil, progress: (@Sendable (Double) -> Void)? = nil
     ) throws -> LoopDetail {
-        try Self.checkClipCount(take, source)
-        let lock = take == nil ? nil : try LibraryLock(root: root, exclusive: false)
-        let stored = try take.map { try storeTake($0, progress: progress) }
-        let detail = try insertLoop(source: source, title: title, language: language, tags: tags, take: take, stored: stored, sourceText: sourceText)
-        withExtendedLifetime(lock) {}
-        return detail
+        try storing(needing: take.flatMap { Self.fileSize($0.path) }) {
+            try Self.checkClipCount(take, source)
+            let lock = take == nil ? nil : try LibraryLock(root: root, exclusive: false)
+            let stored = try take.map { try storeTake($0, progress: progress) }
+            let detail = try insertLoop(source: source, title: title, language: language, tags: tags, take: take, stored: stored, sourceText: sourceText)
+            withExtendedLifetime(lock) {}
+            return detail
+        }
     }
 
     /// Writes a loop whose take (if any) is in the audio store already, in one transaction.

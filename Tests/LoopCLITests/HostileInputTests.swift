@@ -93,6 +93,59 @@ struct HostileInputTests {
         #expect(try library.run(["doctor"]).status == 0)
     }
 
+    /// Runs a system command (mount, umount) and says whether it succeeded.
+    func system(_ arguments: [String]) throws -> Bool {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }
+
+    @Test(.enabled(if: getuid() == 0, "mounting a small file system needs root (CI runs as root)"))
+    func aFullDiskIsSaidToBeFullAndTheLibraryStaysAsItWas() throws {
+        let disk = Scratch.path("small-disk")
+        try FileManager.default.createDirectory(atPath: disk, withIntermediateDirectories: true)
+        #expect(try system(["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", disk]))
+        defer { _ = try? system(["umount", "-l", disk]) }
+        let library = TestLibrary(path: disk + "/library")
+        #expect(try library.run(["new", "--text", "phrases.txt", "--title", "Before"]).status == 0)
+        let author = try libraryWithFixtureLoop()
+        let bundle = Scratch.path("to-a-full-disk", extension: "loop")
+        #expect(try author.run(["export", "fixture", "-o", bundle]).status == 0)
+
+        // Fill the disk to the last byte.
+        let filler = disk + "/filler"
+        _ = try system(["dd", "if=/dev/zero", "of=" + filler, "bs=4k", "status=none"])   // ends with "No space left"
+        #expect(FileManager.default.fileExists(atPath: filler))
+
+        // To the last byte: reading works if SQLite's side files are still there from the last
+        // command, and otherwise says why not; a new library cannot be made, and says so.
+        let listed = try run(library, ["list"])
+        #expect(listed.output.contains("Before") || listed.error.contains("no space left on the device holding \(library.path)"), "\(listed.error)")
+        #expect(!listed.error.contains("not a loop library"))
+        let another = TestLibrary(path: disk + "/another")
+        expectOneLineError(try run(another, ["list"]), "no space left on the device holding \(another.path) (mounted at \(disk); 1.0 MB needed, 0 KB free)")
+
+        // Room to open the library, not for the take (116 KB).
+        try FileHandle(forWritingAtPath: filler).map { handle in
+            let size = try handle.seekToEnd()
+            try handle.truncate(atOffset: size - 64_000)
+            try handle.close()
+        }
+        let added = try run(library, ["new", "--text", "phrases.txt", "--audio", "clean.flac"])
+        expectOneLineError(added, "no space left on the device holding \(library.path) (mounted at \(disk); 116 KB needed, ")
+        let imported = try run(library, ["import", bundle])
+        expectOneLineError(imported, "\(bundle): no space left on the device holding \(disk) (mounted at \(disk); ")
+        #expect(!imported.error.contains("damaged"), "\(imported.error)")
+
+        try FileManager.default.removeItem(atPath: filler)
+        let loops = try #require(try library.json(["list"]) as? [[String: Any]])
+        #expect(loops.map { $0["title"] as? String } == ["Before"], "the library is as it was")
+        #expect(try library.run(["doctor"]).output.hasPrefix("ok: 1 loops, 5 phrases, 0 audio files verified"))
+    }
+
     @Test func anEmptyLibraryOptionIsAnErrorNotTheDefault() throws {
         let home = Scratch.path("home")
         let result = try LoopProcess.start(["list", "--library", ""], environment: ["HOME": home, "XDG_DATA_HOME": "", "LOOP_LIBRARY": ""]).finish(limit: 30)

@@ -5,7 +5,7 @@ import Testing
 
 /// A library folder of its own for each test, named through LOOP_LIBRARY.
 struct TestLibrary {
-    let path = Scratch.path("cli-library")
+    var path = Scratch.path("cli-library")
 
     @discardableResult
     func run(_ arguments: [String], environment: [String: String] = [:], input: String? = nil) throws -> LoopProcess {

@@ -22,3 +22,11 @@ struct StudyViewTests {
         #expect(!lines(phrases, hideText: true).contains { $0.contains("earlier text") }, "a listening drill hides it with the text")
     }
 }
+
+struct InertTextTests {
+    @Test func controlCharactersFromALibraryNeverReachTheTerminalRaw() {
+        #expect(Terminal.inert("evil\u{1B}]0;pwned\u{7}\u{1B}[2J") == "evil\\u{1B}]0;pwned\\u{7}\\u{1B}[2J")
+        #expect(Terminal.inert("a\u{9B}31mb\u{7F}") == "a\\u{9B}31mb\\u{7F}")
+        #expect(Terminal.inert("Crème brûlée · 駅で") == "Crème brûlée · 駅で", "ordinary text is left as it is")
+    }
+}

@@ -216,6 +216,17 @@ struct LoopLibraryTests {
         #expect(ChangedPhrases.pairs(old: ["À droite, puis tout droit."], new: ["À droite,", "puis tout droit."], unchanged: []).isEmpty)
     }
 
+    @Test func aRevisionThatCannotGrowIsAnErrorNotAnOverflow() throws {
+        let library = try LoopLibrary(at: temporaryLibraryFolder())
+        let loop = try library.createLoop(source: try Fixture.source)
+        try library.database.write { db in try db.execute(sql: "UPDATE loop SET revision = ? WHERE id = ?", arguments: [Int.max, loop.summary.id]) }
+        #expect { try library.updateMetadata(ofLoop: loop.summary.id, title: "Next") } throws: { ($0 as? LibraryError)?.code == .revisionLimit }
+        #expect(try library.loop(id: loop.summary.id).summary.title == "Fixture", "unchanged")
+        #expect { try library.updateMetadata(ofLoop: loop.summary.id, title: "bad\u{1B}[2J") } throws: { error in
+            (error as? LibraryError)?.code == .invalidText && "\(error)".contains("the title holds the control character U+001B (ESC)")
+        }
+    }
+
     @Test func metadataChangesFollowIntoTheStoredText() throws {
         let library = try LoopLibrary(at: temporaryLibraryFolder())
         let loop = try library.createLoop(source: try Fixture.source, sourceText: "# title: Fixture\n# language: fr\n\nBonjour.\n")
