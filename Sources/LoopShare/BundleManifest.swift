@@ -63,6 +63,9 @@ public struct BundleManifest: Codable, Equatable, Sendable {
 
     /// Reads a manifest, refusing unknown fields and newer versions with a clear message.
     public static func decode(_ data: Data) throws(ShareError) -> BundleManifest {
+        // Every phrase has one "text" key: counted on the bytes, a manifest of too many phrases
+        // is refused before parsing builds an object for each (the parsed count is checked too).
+        try ManifestCheck.checkCounts(loops: 0, phrases: occurrences(of: #""text""#, in: data))
         let object: Any
         do {
             object = try JSONSerialization.jsonObject(with: data)
@@ -74,6 +77,12 @@ public struct BundleManifest: Codable, Equatable, Sendable {
         guard let version = top["version"] as? Int else { throw ShareError(.badManifest, "manifest.json has no format version") }
         if version > currentVersion {
             throw ShareError(.newerFormat, "the bundle uses format version \(version); this loop reads up to version \(currentVersion): update loop to import it")
+        }
+        // Counted on the parsed JSON, before the work of checking and decoding every phrase.
+        if let loops = top["loops"] as? [[String: Any]] {
+            try ManifestCheck.checkCounts(loops: loops.count, phrases: loops.reduce(0) { total, loop in
+                total + ((loop["groups"] as? [[String: Any]]) ?? []).reduce(0) { $0 + (($1["phrases"] as? [Any])?.count ?? 0) }
+            })
         }
         if let unknown = unknownKey(in: top, known: knownKeys(version: version)) {
             throw ShareError(.badManifest, "manifest.json (format version \(version)) has a field this version does not define: \(unknown)")
@@ -118,6 +127,25 @@ public struct BundleManifest: Codable, Equatable, Sendable {
             if let found = unknownKey(in: child, known: known, path: childPath) { return found }
         }
         return nil
+    }
+
+    /// How many times `needle` appears in `data`, without copying it.
+    static func occurrences(of needle: String, in data: Data) -> Int {
+        let pattern = Array(needle.utf8)
+        return data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
+            guard bytes.count >= pattern.count else { return 0 }
+            var count = 0, index = 0
+            let last = bytes.count - pattern.count
+            while index <= last {
+                if bytes[index] == pattern[0] && (1..<pattern.count).allSatisfy({ bytes[index + $0] == pattern[$0] }) {
+                    count += 1
+                    index += pattern.count
+                } else {
+                    index += 1
+                }
+            }
+            return count
+        }
     }
 
     private static func describe(_ error: any Error) -> String {

@@ -13,10 +13,14 @@ enum ManifestCheck {
     static let maxFieldCharacters = 4_000
     static let maxRevision = 1_000_000_000
 
-    static func check(_ manifest: BundleManifest) throws(ShareError) {
-        guard manifest.loops.count <= maxLoops else { throw ShareError(.tooLarge, "the bundle holds \(manifest.loops.count) loops; the format allows \(maxLoops)") }
-        let phrases = manifest.loops.reduce(0) { $0 + $1.groups.reduce(0) { $0 + $1.phrases.count } }
+    /// The format's limits on how many loops and phrases a bundle holds.
+    static func checkCounts(loops: Int, phrases: Int) throws(ShareError) {
+        guard loops <= maxLoops else { throw ShareError(.tooLarge, "the bundle holds \(loops) loops; the format allows \(maxLoops)") }
         guard phrases <= maxPhrases else { throw ShareError(.tooLarge, "the bundle holds \(phrases) phrases; the format allows \(maxPhrases)") }
+    }
+
+    static func check(_ manifest: BundleManifest) throws(ShareError) {
+        try checkCounts(loops: manifest.loops.count, phrases: manifest.loops.reduce(0) { $0 + $1.groups.reduce(0) { $0 + $1.phrases.count } })
         var seen: Set<String> = []
         for loop in manifest.loops {
             guard isLoopId(loop.id) else {
