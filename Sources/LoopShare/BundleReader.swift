@@ -92,12 +92,14 @@ public struct BundleReader: Sendable {
             guard audio.file == "audio/\(audio.sha256).flac", Self.isAudioName(audio.file) else { throw ShareError(.badManifest, "audio '\(audio.file)' is not named by its SHA-256") }
             guard entries[audio.file] != nil else { throw ShareError(.badManifest, "audio '\(audio.file)' is listed but missing") }
             guard audio.bytes >= 0, audio.frames > 0, audio.sampleRate > 0, audio.channels > 0 else { throw ShareError(.badManifest, "audio '\(audio.file)' has impossible sizes") }
+            guard Int64(audio.bytes) <= limits.maxTotalBytes else { throw ShareError(.tooLarge, "audio '\(audio.file)' is larger than \(limits.maxTotalBytes >> 30) GiB") }
         }
         guard entries.count == manifest.audio.count + 2 else {
             let extra = entries.keys.filter { $0 != "manifest.json" && $0 != "manifest.sig" && listed[$0] == nil }.sorted()
             throw ShareError(.unsafeEntry, "entries the manifest does not list: \(extra.prefix(3).joined(separator: ", "))")
         }
-        guard Int64(manifest.audio.reduce(0) { $0 + $1.bytes }) <= limits.maxTotalBytes else { throw ShareError(.tooLarge, "the audio is larger than \(limits.maxTotalBytes >> 30) GiB") }
+        // Each is at most the limit, and there are at most `maxEntries`: the sum cannot overflow.
+        guard manifest.audio.reduce(Int64(0), { $0 + Int64($1.bytes) }) <= limits.maxTotalBytes else { throw ShareError(.tooLarge, "the audio is larger than \(limits.maxTotalBytes >> 30) GiB") }
         for loop in manifest.loops {
             for phrase in loop.groups.flatMap(\.phrases) {
                 guard let clip = phrase.clip else { continue }

@@ -73,6 +73,16 @@ struct HostileBundleContentTests {
         expectRefused(try withLoop { $0["title"] = String(repeating: "x", count: 5_000) }, .tooLarge, containing: "its title is longer than 4000 characters")
     }
 
+    @Test func audioSizesThatWouldOverflowAreRefused() throws {
+        let (_, identity, _, bundle) = try exportedBundle()
+        let huge = try resigned(bundle, by: identity) { manifest in
+            var audio = manifest["audio"] as! [[String: Any]]
+            audio[0]["bytes"] = Int.max
+            manifest["audio"] = audio + audio.map { var copy = $0; copy["file"] = "audio/" + String(repeating: "0", count: 64) + ".flac"; copy["sha256"] = String(repeating: "0", count: 64); return copy }
+        }
+        expectRefused(huge, .tooLarge, containing: "is larger than 8 GiB")
+    }
+
     @Test func anArchiveWithAWrongCRCIsReportedAsDamaged() throws {
         let (_, _, _, bundle) = try exportedBundle()
         // The local header's CRC-32 of the first audio entry (stored, not deflated), flipped.
