@@ -207,23 +207,45 @@ public struct LoopLibrary: Sendable {
 
     // MARK: Reading
 
-    /// Loops, optionally of one language or tag (matched without regard to case or accents).
-    public func loops(language: String? = nil, tag: String? = nil, sort: LoopSort = .title) throws -> [LoopSummary] {
+    /// Loops, optionally of one language or tag (matched without regard to case or accents),
+    /// at most `limit` of them (all when nil).
+    public func loops(language: String? = nil, tag: String? = nil, sort: LoopSort = .title, limit: Int? = nil) throws -> [LoopSummary] {
         try database.read { db in
-            var conditions: [String] = []
-            var arguments: [(any DatabaseValueConvertible)?] = []
-            if let language {
-                conditions.append("loop.language = ?")
-                arguments.append(language.lowercased())
-            }
-            if let tag {
-                conditions.append("EXISTS (SELECT 1 FROM loopTag WHERE loopTag.loopId = loop.id AND loopTag.tagKey = ?)")
-                arguments.append(matchingKey(tag))
-            }
-            let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
-            let order = sort == .title ? "loop.titleKey, loop.id" : "loop.updatedAt DESC, loop.id"
-            return try Self.summaries(db, sql: "SELECT \(Self.summaryColumns) FROM loop \(filter) ORDER BY \(order)", arguments: StatementArguments(arguments))
+            let (sql, arguments) = Self.listQuery(language: language, tag: tag, sort: sort, limit: limit)
+            return try Self.summaries(db, sql: sql, arguments: arguments)
         }
+    }
+
+    /// The query behind ``loops(language:tag:sort:limit:)``: it reads the loop rows in order
+    /// from the title or update index, stopping at the limit (a test checks the plan).
+    static func listQuery(language: String?, tag: String?, sort: LoopSort, limit: Int?) -> (String, StatementArguments) {
+        let (filter, arguments) = loopFilter(language: language, tag: tag)
+        let order = sort == .title ? "loop.titleKey, loop.id" : "loop.updatedAt DESC, loop.id"
+        let bound = limit.map { " LIMIT \(max($0, 0))" } ?? ""
+        return ("SELECT \(summaryColumns) FROM loop \(filter) ORDER BY \(order)\(bound)", arguments)
+    }
+
+    /// How many loops ``loops(language:tag:sort:limit:)`` would list without a limit.
+    public func loopCount(language: String? = nil, tag: String? = nil) throws -> Int {
+        try database.read { db in
+            let (filter, arguments) = Self.loopFilter(language: language, tag: tag)
+            return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM loop \(filter)", arguments: arguments) ?? 0
+        }
+    }
+
+    /// The WHERE clause that picks loops of a language or a tag.
+    static func loopFilter(language: String?, tag: String?) -> (String, StatementArguments) {
+        var conditions: [String] = []
+        var arguments: [(any DatabaseValueConvertible)?] = []
+        if let language {
+            conditions.append("loop.language = ?")
+            arguments.append(language.lowercased())
+        }
+        if let tag {
+            conditions.append("EXISTS (SELECT 1 FROM loopTag WHERE loopTag.loopId = loop.id AND loopTag.tagKey = ?)")
+            arguments.append(matchingKey(tag))
+        }
+        return (conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND "), StatementArguments(arguments))
     }
 
     /// One loop with its groups and phrases.
@@ -314,32 +336,36 @@ public struct LoopLibrary: Sendable {
     /// Summaries of the loops `sql` selects (``summaryColumns``, in that order). Counts come from
     /// covering indexes, never from the phrase rows themselves.
     static func summaries(_ db: Database, sql: String, arguments: StatementArguments) throws -> [LoopSummary] {
-        let rows = try Row.fetchAll(db, sql: sql, arguments: arguments)
-        guard !rows.isEmpty else { return [] }
-        let filtered = rows.count < 200
-        let ids = rows.map { $0[0] as String }
-        let restriction = filtered ? "WHERE loopId IN (\(databaseQuestionMarks(count: ids.count)))" : ""
-        let idArguments = filtered ? StatementArguments(ids) : StatementArguments()
-        var phraseCounts: [String: (phrases: Int, needing: Int)] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT loopId, COUNT(*), COUNT(*) - COUNT(audioSha256) FROM phrase \(restriction) GROUP BY loopId", arguments: idArguments) {
-            phraseCounts[row[0]] = (row[1], row[2])
+        // Cursors: each row is decoded where it lies, never copied (10,000 loops at a time).
+        var summaries: [LoopSummary] = []
+        let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+        while let row = try rows.next() {
+            summaries.append(LoopSummary(
+                id: row[0], title: row[1], language: row[2], translationLanguage: row[3], tags: [],
+                groupCount: 0, phraseCount: 0, phrasesNeedingAudio: 0, createdAt: row[4], updatedAt: row[5], revision: row[6]))
         }
-        var groupCounts: [String: Int] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT loopId, COUNT(*) FROM phraseGroup \(restriction) GROUP BY loopId", arguments: idArguments) {
-            groupCounts[row[0]] = row[1]
+        guard !summaries.isEmpty else { return [] }
+        let filtered = summaries.count < 200
+        let index = Dictionary(uniqueKeysWithValues: summaries.enumerated().map { ($1.id, $0) })
+        let restriction = filtered ? "WHERE loopId IN (\(databaseQuestionMarks(count: summaries.count)))" : ""
+        let idArguments = filtered ? StatementArguments(summaries.map(\.id)) : StatementArguments()
+        let phraseCounts = try Row.fetchCursor(db, sql: "SELECT loopId, COUNT(*), COUNT(*) - COUNT(audioSha256) FROM phrase \(restriction) GROUP BY loopId", arguments: idArguments)
+        while let row = try phraseCounts.next() {
+            guard let position = index[row[0] as String] else { continue }
+            summaries[position].phraseCount = row[1]
+            summaries[position].phrasesNeedingAudio = row[2]
         }
-        var tags: [String: [String]] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT loopId, tag FROM loopTag \(restriction) ORDER BY tagKey", arguments: idArguments) {
-            tags[row[0], default: []].append(row[1])
+        let groupCounts = try Row.fetchCursor(db, sql: "SELECT loopId, COUNT(*) FROM phraseGroup \(restriction) GROUP BY loopId", arguments: idArguments)
+        while let row = try groupCounts.next() {
+            guard let position = index[row[0] as String] else { continue }
+            summaries[position].groupCount = row[1]
         }
-        return rows.map { row in
-            let id: String = row[0]
-            let counts = phraseCounts[id] ?? (0, 0)
-            return LoopSummary(
-                id: id, title: row[1], language: row[2], translationLanguage: row[3], tags: tags[id] ?? [],
-                groupCount: groupCounts[id] ?? 0, phraseCount: counts.phrases, phrasesNeedingAudio: counts.needing,
-                createdAt: row[4], updatedAt: row[5], revision: row[6])
+        let tags = try Row.fetchCursor(db, sql: "SELECT loopId, tag FROM loopTag \(restriction) ORDER BY tagKey", arguments: idArguments)
+        while let row = try tags.next() {
+            guard let position = index[row[0] as String] else { continue }
+            summaries[position].tags.append(row[1])
         }
+        return summaries
     }
 
     static func detail(_ db: Database, id: String, root: String) throws -> LoopDetail {

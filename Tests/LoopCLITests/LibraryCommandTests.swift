@@ -41,6 +41,33 @@ struct LibraryCommandTests {
         #expect(phrases[0].keys.contains("translation"))
     }
 
+    @Test func listPagesWithALineSayingHowManyMoreAndJSONStreamsTheArray() throws {
+        let library = TestLibrary()
+        for title in ["Alpha", "Beta", "Gamma"] { try library.run(["new", "--text", "phrases.txt", "--title", title]) }
+        let all = try library.run(["list"])
+        #expect(all.output.split(separator: "\n").count == 3, "into a pipe: every loop")
+        let two = try library.run(["list", "--limit", "2"])
+        let lines = two.output.split(separator: "\n")
+        #expect(lines.count == 3 && lines[0].contains("Alpha") && lines[1].contains("Beta") && lines[2] == "… 1 more (--all shows every one, --limit N that many)", "\(two.output)")
+        let streamed = try library.run(["list", "--json", "--limit", "2"])
+        #expect(streamed.output.hasPrefix("[\n{") && streamed.output.hasSuffix("}\n]\n"), "an object a line")
+        let array = try #require(try JSONSerialization.jsonObject(with: Data(streamed.output.utf8)) as? [[String: Any]])
+        #expect(array.map { $0["title"] as? String } == ["Alpha", "Beta"])
+        #expect((try library.json(["list", "--all"]) as? [Any])?.count == 3)
+        #expect(try library.run(["list", "--limit", "2", "--all"]).error.contains("give --limit or --all, not both"))
+    }
+
+    @Test(.enabled(if: TerminalDriver.isAvailable))
+    func onATerminalListShowsAScreenful() throws {
+        let library = TestLibrary()
+        for index in 1...12 { try library.run(["new", "--text", "-", "--title", "Loop \(index)"], input: "Bonjour.\n") }
+        let terminal = try TerminalDriver(name: "loop-list", columns: 100, rows: 10)
+        try terminal.type("clear; LOOP_LIBRARY='\(library.path)' '\(LoopProcess.executable.path)' list")
+        let screen = try terminal.waitFor("more (--all")
+        let listed = screen.split(separator: "\n").filter { $0.contains("  Loop ") }
+        #expect(listed.count == 7 && screen.contains("… 5 more (--all shows every one"), "10 rows: 7 loops, the line of more, and the prompts\n\(screen)")
+    }
+
     @Test func pastedTextComesFromStandardInput() throws {
         let library = TestLibrary()
         let pasted = try library.run(["new", "--text", "-"], input: "# title: 咖啡\n\n我想喝咖啡。 | I would like a coffee.\n咖啡馆在哪里？\n")

@@ -227,6 +227,26 @@ struct LoopLibraryTests {
         }
     }
 
+    @Test func listingReadsLoopsThroughTheirIndexesNeverByScanningAndSorting() throws {
+        let library = try LoopLibrary(at: temporaryLibraryFolder())
+        _ = try library.createLoop(source: try Fixture.source, tags: ["voyage"])
+        func plan(_ query: (String, StatementArguments)) throws -> String {
+            try library.database.read { db in
+                try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + query.0, arguments: query.1).map { $0["detail"] as String }.joined(separator: "; ")
+            }
+        }
+        // In index order, stopping at the limit; only loops of one title are sorted (by id):
+        // "USE TEMP B-TREE FOR RIGHT PART OF ORDER BY", never a sort of them all.
+        let byTitle = try plan(LoopLibrary.listQuery(language: nil, tag: nil, sort: .title, limit: 40))
+        #expect(byTitle.contains("SCAN loop USING INDEX loop_on_titleKey") && !byTitle.contains("TEMP B-TREE FOR ORDER BY"), "\(byTitle)")
+        let byUpdate = try plan(LoopLibrary.listQuery(language: nil, tag: nil, sort: .updated, limit: 40))
+        #expect(byUpdate.contains("USING INDEX loop_on_updatedAt") && !byUpdate.contains("TEMP B-TREE FOR ORDER BY"), "\(byUpdate)")
+        let byLanguage = try plan(LoopLibrary.listQuery(language: "fr", tag: nil, sort: .title, limit: nil))
+        #expect(byLanguage.contains("USING INDEX"), "\(byLanguage)")
+        let byTag = try plan(LoopLibrary.listQuery(language: nil, tag: "voyage", sort: .title, limit: nil))
+        #expect(byTag.contains("loopTag USING") && byTag.contains("INDEX"), "\(byTag)")
+    }
+
     @Test func metadataChangesFollowIntoTheStoredText() throws {
         let library = try LoopLibrary(at: temporaryLibraryFolder())
         let loop = try library.createLoop(source: try Fixture.source, sourceText: "# title: Fixture\n# language: fr\n\nBonjour.\n")

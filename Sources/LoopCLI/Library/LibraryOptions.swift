@@ -41,7 +41,7 @@ enum LibraryJSON {
             ("phrases", .integer(loop.phraseCount)),
             ("needingAudio", .integer(loop.phrasesNeedingAudio)),
             ("revision", .integer(loop.revision)),
-            ("updated", .string(ISO8601DateFormatter().string(from: loop.updatedAt))),
+            ("updated", .string(loop.updatedAt.formatted(.iso8601))),
         ])
     }
 

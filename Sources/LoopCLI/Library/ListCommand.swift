@@ -3,7 +3,15 @@ import Foundation
 import LoopStore
 
 struct ListCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "list", abstract: "List the loops in the library.")
+    static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "List the loops in the library.",
+        discussion: """
+            On a terminal, a screenful, with a line saying how many more there are (--limit N \
+            for another number, --all for every one); into a pipe or a file, and with --json, \
+            every loop unless --limit says otherwise. --json prints the array as it goes.
+            """
+    )
 
     @Option(help: "Only loops in this language (a code, e.g. fr).")
     var language: String?
@@ -16,23 +24,50 @@ struct ListCommand: AsyncParsableCommand {
 
     @OptionGroup var libraryOptions: LibraryOptions
 
+    @Option(help: "At most this many loops (default: a screenful on a terminal, else all).")
+    var limit: Int?
+
+    @Flag(help: "Every loop, even on a terminal.")
+    var all = false
+
     @Flag(help: "Print a JSON array of loops: id, title, language, tags, counts, revision, updated.")
     var json = false
 
+    func validate() throws {
+        if let limit, !(1...1_000_000).contains(limit) { throw ValidationError("--limit takes 1 to 1000000, not \(limit)") }
+        if limit != nil && all { throw ValidationError("give --limit or --all, not both") }
+    }
+
     func run() async throws {
         try await runReportingErrors {
-            let loops = try libraryOptions.open().loops(language: language, tag: tag, sort: sort)
+            let library = try libraryOptions.open()
+            let terminal = Terminal.standardOutput()
+            // A screenful less the heading room and the "more" line.
+            let shown = all ? nil : limit ?? (terminal.isInteractive && !json ? max(terminal.rows - 3, 5) : nil)
+            let loops = try library.loops(language: language, tag: tag, sort: sort, limit: shown)
             if json {
-                print(JSONValue.array(loops.map(LibraryJSON.summary)).serialized)
+                // Streamed: an object a line, written as it is made, 64 KB at a time.
+                var buffer = "["
+                for (index, loop) in loops.enumerated() {
+                    buffer += (index == 0 ? "\n" : ",\n") + LibraryJSON.summary(loop).serialized
+                    if buffer.utf8.count >= 1 << 16 {
+                        FileHandle.standardOutput.write(Data(buffer.utf8))
+                        buffer = ""
+                    }
+                }
+                FileHandle.standardOutput.write(Data((buffer + (loops.isEmpty ? "]\n" : "\n]\n")).utf8))
                 return
             }
-            let terminal = Terminal.standardOutput()
             for loop in loops {
                 var line = terminal.paint(String(loop.id.prefix(8)), .dim) + "  " + Terminal.inert(loop.title)
                 line += "  " + terminal.paint([loop.language.map(Terminal.inert), "\(loop.phraseCount) phrases", loop.phrasesNeedingAudio > 0 ? "\(loop.phrasesNeedingAudio) need audio" : nil]
                     .compactMap { $0 }.joined(separator: ", "), .dim)
                 if !loop.tags.isEmpty { line += terminal.paint("  #" + Terminal.inert(loop.tags.joined(separator: " #")), .cyan) }
                 print(line)
+            }
+            if let shown, loops.count == shown {
+                let more = try library.loopCount(language: language, tag: tag) - loops.count
+                if more > 0 { print(terminal.paint("… \(more) more (--all shows every one, --limit N that many)", .dim)) }
             }
         }
     }

@@ -8,6 +8,8 @@ struct Terminal: Sendable {
     var usesColor: Bool
     /// Columns available for output.
     var width: Int
+    /// Lines on the screen (24 when it cannot be told).
+    var rows: Int = 24
 
     static func standardOutput() -> Terminal { describe(descriptor: STDOUT_FILENO) }
     static func standardError() -> Terminal { describe(descriptor: STDERR_FILENO) }
@@ -18,13 +20,15 @@ struct Terminal: Sendable {
         let noColor = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
         let dumb = environment["TERM"] == "dumb"
         var size = winsize()
-        var width = 80
+        var width = 80, rows = 24
         if interactive, ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 {
             width = Int(size.ws_col)
+            if size.ws_row > 0 { rows = Int(size.ws_row) }
         } else if let columns = environment["COLUMNS"].flatMap(Int.init), columns > 0 {
             width = columns
         }
-        return Terminal(isInteractive: interactive, usesColor: interactive && !noColor && !dumb, width: width)
+        if !interactive, let lines = environment["LINES"].flatMap(Int.init), lines > 0 { rows = lines }
+        return Terminal(isInteractive: interactive, usesColor: interactive && !noColor && !dumb, width: width, rows: rows)
     }
 
     /// Text from a library or a bundle, safe to print: every control character (ESC among

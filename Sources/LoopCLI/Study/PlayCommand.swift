@@ -77,7 +77,7 @@ struct StatsCommand: AsyncParsableCommand {
                     .object([
                         ("id", .string(loop.loopId)), ("title", .string(loop.title)), ("sessions", .integer(loop.sessions)),
                         ("seconds", .number(milliseconds(loop.seconds))), ("repetitions", .integer(loop.repetitions)),
-                        ("lastStudied", loop.lastStudied.map { .string(ISO8601DateFormatter().string(from: $0)) } ?? .null),
+                        ("lastStudied", loop.lastStudied.map { .string($0.formatted(.iso8601)) } ?? .null),
                         ("phrases", .array(loop.phrases.map { phrase in
                             .object([("number", .integer(phrase.number)), ("text", .string(phrase.text)),
                                      ("seconds", .number(milliseconds(phrase.seconds))), ("repetitions", .integer(phrase.repetitions))])
