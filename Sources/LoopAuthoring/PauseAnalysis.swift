@@ -45,18 +45,14 @@ struct PauseAnalysis {
     enum Reference {
         /// Against the take's noise floor: right for dry takes, quiet or noisy.
         case global
-        /// Also against the loudest sound within ``Parameters/contrastWindow``: a hop far below
+        /// Also against the loudest sound within ``PauseThresholds/contrastWindow``: a hop far below
         /// its neighbourhood is quiet even when a reverberant tail keeps it above the floor.
         case local
     }
 
     struct Parameters {
-        /// With the local reference: the neighbourhood (seconds either side)...
-        var contrastWindow = 0.3
-        /// ...and how far below its loudest sound a hop starts to count as quiet (dB)...
-        var contrastQuiet: Float = 8
-        /// ...and counts fully (dB).
-        var contrastSilent: Float = 16
+        /// Levels, and the neighbourhood measure for reverberant takes (shared with the live tracker).
+        var thresholds = PauseThresholds()
         /// Sound shorter than this between two silences is a click, not speech.
         var maxClickDuration = 0.05
         /// A short sound this far below the speech level between two silences is a breath or noise...
@@ -66,67 +62,94 @@ struct PauseAnalysis {
         /// ...and stands alone, this much silence on either side (seconds); a faint consonant
         /// right after a stop closure belongs to its word.
         var faintSoundIsolation = 0.1
-        /// The floor is never taken lower than this below the speech level.
-        var maxDynamicRange: Float = 50
+        /// The noise floor is this percentile of the smoothed levels...
+        var floorPercentile = 0.05
+        /// ...and the loud end of the take this one, among the hops well above the floor.
+        var loudPercentile = 0.98
+        /// Hops of ruled-out sound (clicks, breaths) inside a pause count this much silence.
+        var ruledOutDepth = 0.5
     }
 
     init(envelope: EnergyEnvelope, reference: Reference = .global, parameters: Parameters = Parameters()) throws(SegmentationError) {
         self.envelope = envelope
-        let levels = envelope.levels
-        let count = levels.count
         let hop = envelope.hopDuration
-
-        // Smooth over three hops in the power domain.
-        var smoothed = [Float](repeating: -120, count: count)
-        for i in 0..<count {
-            var sum: Float = 0, n: Float = 0
-            for j in max(0, i - 1)...min(count - 1, i + 1) {
-                sum += Self.power(levels[j]); n += 1
-            }
-            smoothed[i] = Self.decibels(sum / n)
-        }
+        let thresholds = parameters.thresholds
+        let smoothed = Self.smoothed(envelope.levels)
         self.smoothed = smoothed
 
+        let (floor, speech) = try Self.levels(of: smoothed, parameters: parameters)
+        self.noiseFloor = floor
+        self.speechLevel = speech
+        self.soundThreshold = thresholds.soundThreshold(floor: floor, speechLevel: speech)
+        self.silenceThreshold = thresholds.silenceThreshold(floor: floor, speechLevel: speech)
+        self.edgeThreshold = thresholds.edgeThreshold(floor: floor, speechLevel: speech)
+
+        // With the local reference, how far each hop lies below its neighbourhood's peak.
+        var contrast = [Float](repeating: 0, count: smoothed.count)
+        if reference == .local {
+            let peaks = PauseThresholds.slidingMaximum(smoothed, radius: Int((thresholds.contrastWindow / hop).rounded()))
+            for i in smoothed.indices { contrast[i] = peaks[i] - smoothed[i] }
+        }
+        self.contrast = contrast
+        self.contrastQuiet = thresholds.contrastQuiet
+
+        let isSpeech = Self.speech(smoothed, contrast: contrast, soundThreshold: soundThreshold, speechLevel: speech, hop: hop, parameters: parameters)
+        self.isSpeech = isSpeech
+        var before = [Int](repeating: 0, count: isSpeech.count + 1)
+        for i in isSpeech.indices { before[i + 1] = before[i] + (isSpeech[i] ? 1 : 0) }
+        self.speechBefore = before
+
+        guard let first = isSpeech.firstIndex(of: true), let last = isSpeech.lastIndex(of: true) else {
+            throw SegmentationError(.silentTake, message: "no speech found: only clicks or faint sounds above the noise floor")
+        }
+        self.speechRange = first..<(last + 1)
+        self.pauses = Self.pauses(
+            in: speechRange, smoothed: smoothed, isSpeech: isSpeech, contrast: contrast,
+            soundThreshold: soundThreshold, silenceThreshold: silenceThreshold, hop: hop, parameters: parameters)
+    }
+
+    /// Smoothed over three hops in the power domain.
+    static func smoothed(_ levels: [Float]) -> [Float] {
+        var smoothed = [Float](repeating: -120, count: levels.count)
+        for i in levels.indices {
+            var sum: Float = 0, n: Float = 0
+            for j in max(0, i - 1)...min(levels.count - 1, i + 1) {
+                sum += power(levels[j]); n += 1
+            }
+            smoothed[i] = decibels(sum / n)
+        }
+        return smoothed
+    }
+
+    /// The noise floor and the speech level of a take, or an error when it holds no speech.
+    static func levels(of smoothed: [Float], parameters: Parameters) throws(SegmentationError) -> (floor: Float, speech: Float) {
         let sorted = smoothed.sorted()
-        let rawFloor = Self.percentile(sorted, 0.05)
+        let rawFloor = percentile(sorted, parameters.floorPercentile)
         // The loud end among the hops above the floor, so a take that is mostly silence (a
         // recording left running) still finds its speech.
         let aboveFloor = Array(sorted.drop(while: { $0 <= rawFloor + 6 }))
-        let loud = aboveFloor.count >= 10 ? Self.percentile(aboveFloor, 0.98) : Self.percentile(sorted, 0.98)
+        let loud = aboveFloor.count >= 10 ? percentile(aboveFloor, parameters.loudPercentile) : percentile(sorted, parameters.loudPercentile)
         guard loud > -75, loud - rawFloor > 8 else {
             throw SegmentationError(.silentTake, message: "no speech found: the take is silent or holds only steady noise (loudest part \(Int(loud.rounded())) dBFS, \(Int((loud - rawFloor).rounded())) dB above its floor)")
         }
         let midpoint = (rawFloor + loud) / 2
-        let loudPart = sorted.drop(while: { $0 <= midpoint })
-        let speech = Self.percentile(Array(loudPart), 0.5)
-        let floor = max(rawFloor, speech - parameters.maxDynamicRange)
-        let range = speech - floor
-        self.noiseFloor = floor
-        self.speechLevel = speech
-        let soundThreshold = floor + min(max(0.35 * range, 3), 18)
-        let silenceThreshold = floor + min(max(0.12 * range, 1.5), 6)
-        self.soundThreshold = soundThreshold
-        self.silenceThreshold = silenceThreshold
-        self.edgeThreshold = floor + min(max(0.2 * range, 2), 10)
+        let speech = percentile(Array(sorted.drop(while: { $0 <= midpoint })), 0.5)
+        return (parameters.thresholds.floor(noiseFloor: rawFloor, speechLevel: speech), speech)
+    }
 
-        // With the local reference, how far each hop lies below its neighbourhood's peak.
-        var contrast = [Float](repeating: 0, count: count)
-        if reference == .local {
-            let window = Int((parameters.contrastWindow / hop).rounded())
-            let peaks = Self.slidingMaximum(smoothed, radius: window)
-            for i in 0..<count { contrast[i] = peaks[i] - smoothed[i] }
-        }
-        let contrastSpan = max(parameters.contrastSilent - parameters.contrastQuiet, 0.001)
-        self.contrast = contrast
-        self.contrastQuiet = parameters.contrastQuiet
-
-        // Sound runs: speech unless short (a click) or faint (a breath) between silences.
-        var isSpeech = (0..<count).map { smoothed[$0] >= soundThreshold && contrast[$0] < parameters.contrastQuiet }
+    /// Per hop, whether it is speech: sound, not sunk below its neighbourhood, and not a short
+    /// click or a faint breath standing alone between silences.
+    static func speech(
+        _ smoothed: [Float], contrast: [Float], soundThreshold: Float, speechLevel: Float, hop: Double, parameters: Parameters
+    ) -> [Bool] {
+        let count = smoothed.count
+        let quiet = parameters.thresholds.contrastQuiet
+        var isSpeech = (0..<count).map { smoothed[$0] >= soundThreshold && contrast[$0] < quiet }
         let maxClickHops = Int((parameters.maxClickDuration / hop).rounded())
         let maxFaintHops = Int((parameters.maxFaintSoundDuration / hop).rounded())
         let isolationHops = Int((parameters.faintSoundIsolation / hop).rounded())
         let sounding = isSpeech
-        let faint = speech - parameters.faintSoundBelowSpeech
+        let faint = speechLevel - parameters.faintSoundBelowSpeech
         var start = 0
         while start < count {
             guard isSpeech[start] else { start += 1; continue }
@@ -140,20 +163,21 @@ struct PauseAnalysis {
             }
             start = end
         }
-        self.isSpeech = isSpeech
-        var before = [Int](repeating: 0, count: count + 1)
-        for i in 0..<count { before[i + 1] = before[i] + (isSpeech[i] ? 1 : 0) }
-        self.speechBefore = before
+        return isSpeech
+    }
 
-        guard let first = isSpeech.firstIndex(of: true), let last = isSpeech.lastIndex(of: true) else {
-            throw SegmentationError(.silentTake, message: "no speech found: only clicks or faint sounds above the noise floor")
-        }
-        self.speechRange = first..<(last + 1)
-
-        // Pauses: maximal non-speech runs strictly inside the speech range.
-        var pauses: [Pause] = []
+    /// The maximal non-speech runs strictly inside the speech range, each measured by its
+    /// silence (every hop by its depth below the sound threshold, or below the neighbourhood).
+    static func pauses(
+        in speechRange: Range<Int>, smoothed: [Float], isSpeech: [Bool], contrast: [Float],
+        soundThreshold: Float, silenceThreshold: Float, hop: Double, parameters: Parameters
+    ) -> [Pause] {
+        let thresholds = parameters.thresholds
         let width = max(soundThreshold - silenceThreshold, 0.001)
-        var i = first
+        let contrastSpan = max(thresholds.contrastSilent - thresholds.contrastQuiet, 0.001)
+        var pauses: [Pause] = []
+        let last = speechRange.upperBound - 1
+        var i = speechRange.lowerBound
         while i <= last {
             guard !isSpeech[i] else { i += 1; continue }
             var end = i
@@ -161,10 +185,9 @@ struct PauseAnalysis {
             var bestRun = 0, bestRunStart = i, run = 0
             while end <= last, !isSpeech[end] {
                 let level = smoothed[end]
-                // Hops of ruled-out sound (clicks, breaths) count half: they sit in a pause.
                 let below = min(max((soundThreshold - level) / width, 0), 1)
-                let beneath = min(max((contrast[end] - parameters.contrastQuiet) / contrastSpan, 0), 1)
-                let depth = level >= soundThreshold && beneath == 0 ? 0.5 : Double(max(below, beneath))
+                let beneath = min(max((contrast[end] - thresholds.contrastQuiet) / contrastSpan, 0), 1)
+                let depth = level >= soundThreshold && beneath == 0 ? parameters.ruledOutDepth : Double(max(below, beneath))
                 silent += depth
                 if level < soundThreshold || beneath > 0 { run += 1 } else { run = 0 }
                 if run > bestRun { bestRun = run; bestRunStart = end - run + 1 }
@@ -173,28 +196,7 @@ struct PauseAnalysis {
             pauses.append(Pause(range: i..<end, silentDuration: silent * hop, cutHop: bestRunStart + bestRun / 2))
             i = end
         }
-        self.pauses = pauses
-    }
-
-    /// The maximum of `values` within `radius` of each index (monotonic deque, linear time).
-    static func slidingMaximum(_ values: [Float], radius: Int) -> [Float] {
-        let count = values.count
-        var result = [Float](repeating: -120, count: count)
-        var deque: [Int] = []
-        deque.reserveCapacity(2 * radius + 2)
-        var head = 0
-        var next = 0
-        for i in 0..<count {
-            while next < count, next <= i + radius {
-                while deque.count > head, values[deque[deque.count - 1]] <= values[next] { deque.removeLast() }
-                deque.append(next)
-                next += 1
-            }
-            while deque[head] < i - radius { head += 1 }
-            result[i] = values[deque[head]]
-            if head > 4096 { deque.removeFirst(head); head = 0 }
-        }
-        return result
+        return pauses
     }
 
     /// Whether a hop holds any sound of a phrase: above the edge level and, with the local

@@ -23,8 +23,20 @@ struct PhraseAligner {
         /// Spread of a phrase's actual over expected length, as a log ratio (one standard deviation).
         var lengthSpread = log(1.5)
         /// With the count alone, pauses whose silences are within this ratio of the weakest cut's
-        /// count as tied, and phrase lengths choose among them.
-        var tieRatio = 1.45
+        /// count as tied (closer than the silence of a pause can be measured), and phrase
+        /// lengths choose among them. Wider bands were tried: on takes the project had not
+        /// tuned on, they cut at commas beside one-word phrases more often than they saved a
+        /// hesitation (`Scripts/make-segmentation-set`; see the README).
+        var tieRatio = 1.1
+        /// With the text, a phrase more than this many times longer or shorter than its text
+        /// implies is not considered.
+        var maximumLengthRatio = 6.0
+        /// With the text, a cut with no rival place between its neighbours gets this margin (log-odds).
+        var unrivalledMargin = 4.0
+        /// With the text, a cut's confidence is also capped by its silence against this (seconds).
+        var textSilenceReference = 0.08
+        /// With the count, a cut's confidence is capped by its silence against this (seconds).
+        var countSilenceReference = 0.12
     }
 
     struct Choice {
@@ -145,7 +157,7 @@ struct PhraseAligner {
         let lastBoundary = boundaryHops.count - 1
         let inverseVariance = 1 / (2 * parameters.lengthSpread * parameters.lengthSpread)
         let minimumHops = parameters.minimumPhraseSpeech / analysis.envelope.hopDuration
-        let maximumRatio = 6.0
+        let maximumRatio = parameters.maximumLengthRatio
 
         func fit(_ phrase: Int, from a: Int, to b: Int) -> Double? {
             let actual = Double(analysis.speechHops(in: boundaryHops[a]..<boundaryHops[b]))
@@ -210,9 +222,9 @@ struct PhraseAligner {
             }
             let mine = local(chosen) ?? 0
             let rival = (before + 1..<after).filter { $0 != chosen }.compactMap(local).max()
-            let margin = rival.map { mine - $0 } ?? 4
+            let margin = rival.map { mine - $0 } ?? parameters.unrivalledMargin
             let silence = analysis.pauses[candidates[chosen - 1]].silentDuration
-            confidences.append(min(logistic(margin), absoluteConfidence(silence, against: 0.08)))
+            confidences.append(min(logistic(margin), absoluteConfidence(silence, against: parameters.textSilenceReference)))
         }
         return Choice(pauses: boundaries[1..<phraseCount].map { candidates[$0 - 1] }, confidences: confidences)
     }
@@ -230,7 +242,7 @@ struct PhraseAligner {
         let strongestRejected = analysis.pauses.indices.filter { !chosenSet.contains($0) }.map { analysis.pauses[$0].silentDuration }.max()
         return chosen.map { index in
             let silence = analysis.pauses[index].silentDuration
-            var confidence = absoluteConfidence(silence, against: 0.12)
+            var confidence = absoluteConfidence(silence, against: parameters.countSilenceReference)
             if let rival = strongestRejected {
                 confidence = min(confidence, logistic(2 * log(max(silence, 0.01) / max(rival, 0.01))))
             }

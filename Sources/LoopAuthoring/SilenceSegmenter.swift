@@ -20,8 +20,8 @@ public struct SilenceSegmenter: Sendable {
         public var minimumPause = 0.2
         /// A phrase holds at least this much speech (seconds).
         public var minimumPhraseSpeech = 0.1
-        /// When a reverberant tail hides the floor: the shortest valley that can be a cut (seconds).
-        public var minimumReverberantPause = 0.12
+        /// Levels and the neighbourhood measure, shared with the live tracker of a recording.
+        public var thresholds = PauseThresholds()
 
         public init() {}
     }
@@ -81,13 +81,15 @@ public struct SilenceSegmenter: Sendable {
     private func choose(_ envelope: EnergyEnvelope, hint: SegmentationHint) throws(SegmentationError) -> (PauseAnalysis, PhraseAligner.Choice) {
         var firstError: SegmentationError?
         for reference in [PauseAnalysis.Reference.global, .local] {
-            let analysis = try PauseAnalysis(envelope: envelope, reference: reference)
+            var analysisParameters = PauseAnalysis.Parameters()
+            analysisParameters.thresholds = parameters.thresholds
+            let analysis = try PauseAnalysis(envelope: envelope, reference: reference, parameters: analysisParameters)
             var aligner = PhraseAligner(analysis: analysis)
             aligner.parameters.minimumPause = parameters.minimumPause
             aligner.parameters.minimumPhraseSpeech = parameters.minimumPhraseSpeech
             // Against the neighbourhood, any dip between syllables is a valley: only a long one
             // can be a pause, so a dry take asked for too many phrases is still refused.
-            if reference == .local { aligner.parameters.viablePause = parameters.minimumReverberantPause }
+            if reference == .local { aligner.parameters.viablePause = parameters.thresholds.minimumReverberantPause }
             do {
                 return (analysis, try aligner.choose(hint: hint))
             } catch where error.code == .tooFewPauses && hint != .none {

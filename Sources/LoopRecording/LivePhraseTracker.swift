@@ -1,4 +1,5 @@
 import Foundation
+import LoopAuthoring
 
 /// Finds phrases in a take while it is being read: hop levels in (dB, every 10 ms), phrase
 /// starts and ends out, as soon as a pause is long enough to end a phrase.
@@ -47,6 +48,19 @@ public struct LivePhraseTracker: Sendable {
 
     private var loudRunStart: Int?
     private var recent: [Float] = [0, 0, 0]
+    /// Smoothed levels of the phrase under way (and the pause before it), oldest first;
+    /// `historyStart` is the hop of the first.
+    private var history: [Float] = []
+    private var historyStart = 0
+
+    /// A phrase that runs this many times past its expected speech (plus ``overrunSlackHops``)
+    /// holds a pause the levels alone did not show: in a reverberant room the tail of each
+    /// phrase fills the pause after it. It is then cut where its levels fall far below the
+    /// sound around them (see ``splitOverrun()``), as the offline segmenter falls back to.
+    public var overrunFactor = 1.6
+    public var overrunSlackHops = 40
+    /// Pause measures shared with the offline segmenter (``PauseThresholds``).
+    public var thresholds = PauseThresholds()
 
     public init(pauseHops: Int = 28, minimumSpeech: Int = 15, clickHops: Int = 5) {
         self.pauseHops = pauseHops
@@ -62,8 +76,8 @@ public struct LivePhraseTracker: Sendable {
         let loud = percentile(0.98)
         guard loud > -75, loud - floor > 8 else { return nil }
         let speech = max(floor, percentile(0.5, above: (floor + loud) / 2))
-        let base = max(floor, speech - 50)
-        return base + min(max(0.35 * (speech - base), 3), 18)
+        let base = thresholds.floor(noiseFloor: floor, speechLevel: speech)
+        return thresholds.soundThreshold(floor: base, speechLevel: speech)
     }
 
     /// Feeds the next hop's level; returns what it completed. Levels are smoothed over the last
@@ -75,6 +89,7 @@ public struct LivePhraseTracker: Sendable {
         let bin = min(255, max(0, Int(((level + 120) * 2).rounded())))
         histogram[bin] += 1
         count += 1
+        history.append(level)
         defer { hop += 1 }
         guard let threshold = soundThreshold else { return [] }
         // A loud hop counts once its run has lasted longer than a click.
@@ -88,6 +103,9 @@ public struct LivePhraseTracker: Sendable {
         }
         switch state {
         case .silent:
+            // What came before the pause that precedes a phrase is not needed again.
+            let keep = Int(thresholds.contrastWindow / 0.01) + 1
+            if history.count > 2 * keep { history.removeFirst(history.count - keep); historyStart = hop + 1 - keep }
             if let runStart = sustained {
                 state = .speaking(start: runStart, lastLoud: hop)
                 speechHops = hop - runStart + 1
@@ -99,6 +117,7 @@ public struct LivePhraseTracker: Sendable {
             if sustained != nil || (level >= threshold && hop - lastLoud <= isolationHops) {
                 state = .speaking(start: start, lastLoud: hop)
                 speechHops += 1
+                if let split = splitOverrun(start: start) { return split }
             } else if hop - lastLoud >= endingPauseHops {
                 state = .silent
                 // Too little speech: a click or a breath, not a phrase.
@@ -111,6 +130,37 @@ public struct LivePhraseTracker: Sendable {
             }
         }
         return []
+    }
+
+    /// When the phrase under way has run far past its expected speech: the deepest valley
+    /// against its neighbourhood (``PauseThresholds/contrastWindow`` either side, at least
+    /// ``PauseThresholds/contrastQuiet`` dB below its loudest sound) closest after where the
+    /// phrase should have ended ends it there, and a new phrase starts after it.
+    mutating func splitOverrun(start: Int) -> [Event]? {
+        guard let expected = expectedSpeechHops, Double(speechHops) > expected * overrunFactor + Double(overrunSlackHops),
+              hop % 10 == 0 else { return nil }   // looked for again every 0.1 s, not every hop
+        let valleys = thresholds.contrastValleys(
+            history, window: Int(thresholds.contrastWindow / 0.01), minimumHops: Int(thresholds.minimumReverberantPause / 0.01))
+        let first = start - historyStart
+        // Where the phrase should have ended: its expected speech after its start.
+        let due = first + Int(expected)
+        // The longest valley from half the expected length to twice it (a comma or a closure
+        // inside the phrase is a shorter dip than the pause after it), else the nearest.
+        let candidates = valleys.filter { $0.lowerBound > first + minimumSpeech && $0.upperBound < history.count - 1 }
+        let plausible = candidates.filter { abs($0.lowerBound - due) <= Int(expected) }
+        guard let valley = plausible.max(by: { ($0.count, -abs($0.lowerBound - due)) < ($1.count, -abs($1.lowerBound - due)) })
+            ?? candidates.min(by: { abs($0.lowerBound - due) < abs($1.lowerBound - due) }) else { return nil }
+        let end = historyStart + valley.lowerBound, next = historyStart + valley.upperBound
+        lastPhraseSpeechHops = speechBefore(valley.lowerBound, from: first)
+        speechHops = max(1, hop - next + 1)
+        state = .speaking(start: next, lastLoud: hop)
+        return [.ended(start: start, end: end), .started(hop: next)]
+    }
+
+    /// Hops of `history` from `first` up to `end` that were above the sound threshold.
+    private func speechBefore(_ end: Int, from first: Int) -> Int {
+        guard let threshold = soundThreshold, first < end else { return max(0, end - first) }
+        return history[max(0, first)..<end].filter { $0 >= threshold }.count
     }
 
     /// The pause that ends the phrase under way now.

@@ -60,18 +60,34 @@ struct SilenceSegmenterTests {
         #expect(!commaCut)
     }
 
-    @Test func givenTheCountAHesitationAsLongAsAShortPauseLosesToPhraseLengths() throws {
-        // Four phrases of 2 s; the second hesitates 0.30 s halfway, and the pause after it is only
-        // 0.27 s. By silence alone the hesitation wins; it would leave a 3 s phrase of two.
+    /// Hops of a synthetic take: speech at about -20 dB, pauses at about -80 dB.
+    private func envelope(_ parts: [(speech: Bool, seconds: Double)]) -> EnergyEnvelope {
         var levels: [Float] = []
-        func speech(_ seconds: Double) { for hop in 0..<Int(seconds * 100) { levels.append(-20 + Float(hop % 7) - 3) } }
-        func pause(_ seconds: Double) { for hop in 0..<Int(seconds * 100) { levels.append(-80 + Float(hop % 3)) } }
-        pause(0.5); speech(2); pause(1.0); speech(1); pause(0.30); speech(1); pause(0.27); speech(2); pause(0.8); speech(2); pause(0.5)
-        let envelope = EnergyEnvelope(hopFrames: 160, sampleRate: 16_000, channelCount: 1, frameCount: levels.count * 160, levels: levels)
-        let cuts = try SilenceSegmenter().segment(envelope, hint: .count(4)).segments.map { (start: $0.startFrame / 160, end: $0.endFrame / 160) }
+        for part in parts {
+            for hop in 0..<Int((part.seconds * 100).rounded()) {
+                levels.append(part.speech ? -20 + Float(hop % 7) - 3 : -80 + Float(hop % 3))
+            }
+        }
+        return EnergyEnvelope(hopFrames: 160, sampleRate: 16_000, channelCount: 1, frameCount: levels.count * 160, levels: levels)
+    }
+
+    @Test func givenTheCountAHesitationAsLongAsAShortPauseLosesToPhraseLengths() throws {
+        // Four phrases of 2 s; the second hesitates 0.29 s halfway, and the pause after it is only
+        // 0.27 s: closer than silence can tell apart. The hesitation would leave a 3 s phrase of two.
+        let take = envelope([(false, 0.5), (true, 2), (false, 1.0), (true, 1), (false, 0.29), (true, 1), (false, 0.27), (true, 2), (false, 0.8), (true, 2), (false, 0.5)])
+        let cuts = try SilenceSegmenter().segment(take, hint: .count(4)).segments.map { (start: $0.startFrame / 160, end: $0.endFrame / 160) }
         #expect(cuts.count == 4)
         #expect(cuts.count == 4 && cuts[1].start < 350 && cuts[1].end >= 575 && cuts[2].start <= 612 && cuts[1].end <= cuts[2].start,
-                "the second phrase whole (hops 350-580), cut in the 0.27 s pause after it: \(cuts)")
+                "the second phrase whole (hops 350-579), cut in the 0.27 s pause after it: \(cuts)")
+    }
+
+    @Test func givenTheCountAOneWordPhraseKeepsItsShortPauseOverACommaInALongPhrase() throws {
+        // A long phrase with a 0.21 s comma, then a one-word phrase after a 0.25 s pause. Evening
+        // out the phrase lengths would cut the comma and join the word to its neighbour; the
+        // longer silence is the pause, and a one-word phrase is simply short.
+        let take = envelope([(false, 0.5), (true, 2), (false, 0.21), (true, 2), (false, 0.9), (true, 0.4), (false, 0.25), (true, 1.5), (false, 0.7), (true, 1.5), (false, 0.5)])
+        let cuts = try SilenceSegmenter().segment(take, hint: .count(4)).cuts.map { Double($0.frame) / 16_000 }
+        #expect(cuts.count == 3 && cuts.allSatisfy { $0 > 4.7 }, "the comma at 2.5 s is no cut; the pauses at 5.2, 5.8 and 7.5 s are: \(cuts)")
     }
 
     @Test func framesAndSecondsAgree() throws {

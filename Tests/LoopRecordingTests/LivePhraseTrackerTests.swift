@@ -34,6 +34,29 @@ struct LivePhraseTrackerTests {
         }
     }
 
+    @Test func inAReverberantRoomAPhraseThatRunsFarPastItsLengthIsCutAtTheValleyWhereItShouldHaveEnded() throws {
+        // The tails fill the pauses, so the levels never fall to the floor between phrases: the
+        // live count only holds because an overlong phrase is cut against its neighbourhood.
+        let phrases = try livePhrases("reverb.flac")
+        #expect(phrases.count == 5, "\(phrases)")
+        // Only the count is kept from the live view (the take is cut again offline, with the
+        // text): each live phrase lies on its own phrase.
+        for ((start, end), (_, trueStart, trueEnd)) in zip(phrases, Fixture.truth) {
+            let middle = Double(start + end) / 200
+            #expect(middle > trueStart && middle < trueEnd, "\(start)-\(end) for \(trueStart)-\(trueEnd)")
+        }
+    }
+
+    @Test func aPhraseThatRunsFarPastItsLengthWithNoValleyInItIsLeftWhole() {
+        // Steady sound three times longer than expected, no dip: nothing to cut at, no guess.
+        var tracker = LivePhraseTracker()
+        tracker.expectedSpeechHops = 100
+        var events: [LivePhraseTracker.Event] = []
+        for _ in 0..<30 { events += tracker.add(-70) }
+        for hop in 0..<400 { events += tracker.add(-20 + Float(hop % 5)) }
+        #expect(events.filter { if case .ended = $0 { true } else { false } }.isEmpty, "\(events)")
+    }
+
     @Test func knowingThePhrasesLengthAShortPauseEndsItAndAnEarlyOneDoesNot() {
         // 0.3 s of quiet first (levels to learn from), then speech at -20 dB with pauses at -70.
         func run(_ pattern: [(loud: Bool, hops: Int)], expected: Double?) -> [LivePhraseTracker.Event] {
