@@ -21,19 +21,23 @@ public struct BundleWriter: Sendable {
 
         // Every take once, as FLAC (kept as it is when it already is FLAC).
         var audioByTake: [String: (entry: BundleManifest.Audio, file: String)] = [:]
-        let takes = Array(Set(loops.flatMap { $0.phrases.compactMap(\.audio?.path) })).sorted()
+        // A take stored as FLAC is named by the SHA-256 of its bytes already.
+        let storedHashes = Dictionary(loops.flatMap { $0.phrases.compactMap(\.audio) }.map { ($0.path, $0.sha256) }, uniquingKeysWith: { first, _ in first })
+        let takes = storedHashes.keys.sorted()
         for (index, take) in takes.enumerated() {
             let info = try AudioFileReader(path: take).info
             var file = take
+            var knownHash = storedHashes[take]
             if info.format != .flac {
+                knownHash = nil
                 file = work + "/\(index).flac"
                 var reader = try AudioFileReader(path: take)
                 var writer = try AudioFileWriter(path: file, format: .flac, sampleRate: info.sampleRate, channelCount: info.channelCount)
                 try reader.forEachBlock { block, _ in try writer.write(block) }
                 try writer.commit()
             }
-            let sha = try Self.sha256(of: file)
-            let frames = try AudioFileReader(path: file).info.frameCount
+            let sha = try knownHash ?? Self.sha256(of: file)
+            let frames = file == take ? info.frameCount : try AudioFileReader(path: file).info.frameCount
             let bytes = (try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0
             audioByTake[take] = (BundleManifest.Audio(file: "audio/\(sha).flac", sha256: sha, bytes: bytes, sampleRate: info.sampleRate,
                                                       channels: info.channelCount, frames: frames), file)

@@ -42,34 +42,61 @@ public struct GarbageReport: Sendable, Equatable {
     public var freedBytes: Int
 }
 
+/// What the database itself says about its health, read in one transaction.
+private struct DatabaseFindings {
+    var integrity: [String]
+    var foreignKeyErrors: Int
+    var assets: [AudioAssetRecord]
+    var loopCount: Int
+    var phraseCount: Int
+    var clipsPastTheirTake: Int
+    var clipsForEarlierText: [ClipForEarlierText]
+    /// Loops whose kept counts (for listings) disagree with their rows.
+    var loopsWithStaleCounts: Int
+
+    init(_ db: Database) throws {
+        integrity = try String.fetchAll(db, sql: "PRAGMA integrity_check")
+        foreignKeyErrors = try Row.fetchAll(db, sql: "PRAGMA foreign_key_check").count
+        assets = try AudioAssetRecord.fetchAll(db, sql: "SELECT * FROM audioAsset ORDER BY path")
+        loopCount = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM loop") ?? 0
+        phraseCount = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM phrase") ?? 0
+        clipsPastTheirTake = try Int.fetchOne(db, sql: """
+            SELECT COUNT(*) FROM phrase JOIN audioAsset ON audioAsset.sha256 = phrase.audioSha256
+            WHERE phrase.endFrame > audioAsset.frameCount
+            """) ?? 0
+        clipsForEarlierText = try Row.fetchAll(db, sql: """
+            SELECT loop.id, loop.title, phrase.position, phrase.text, phrase.recordedText FROM phrase JOIN loop ON loop.id = phrase.loopId
+            WHERE phrase.recordedText IS NOT NULL AND phrase.audioSha256 IS NOT NULL ORDER BY loop.titleKey, loop.id, phrase.position
+            """).map { row in
+                ClipForEarlierText(loopId: row[0], loopTitle: row[1], number: (row[2] as Int) + 1, text: row[3], recordedText: row[4])
+            }
+        loopsWithStaleCounts = try Int.fetchOne(db, sql: """
+            SELECT COUNT(*) FROM loop WHERE
+                phraseCount != (SELECT COUNT(*) FROM phrase WHERE phrase.loopId = loop.id)
+                OR phrasesNeedingAudio != (SELECT COUNT(*) FROM phrase WHERE phrase.loopId = loop.id AND phrase.audioSha256 IS NULL)
+                OR groupCount != (SELECT COUNT(*) FROM phraseGroup WHERE phraseGroup.loopId = loop.id)
+            """) ?? 0
+    }
+}
+
 extension LoopLibrary {
     /// Checks the database's integrity and every audio file against its hash.
     public func check(progress: (@Sendable (Double) -> Void)? = nil) throws -> HealthReport {
         var problems: [HealthReport.Problem] = []
-        let (integrity, foreignKeys, assets, counts, badRanges, earlier) = try database.read { db in
-            (
-                try String.fetchAll(db, sql: "PRAGMA integrity_check"),
-                try Row.fetchAll(db, sql: "PRAGMA foreign_key_check"),
-                try AudioAssetRecord.fetchAll(db, sql: "SELECT * FROM audioAsset ORDER BY path"),
-                (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM loop") ?? 0, try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM phrase") ?? 0),
-                try Int.fetchOne(db, sql: """
-                    SELECT COUNT(*) FROM phrase JOIN audioAsset ON audioAsset.sha256 = phrase.audioSha256
-                    WHERE phrase.endFrame > audioAsset.frameCount
-                    """) ?? 0,
-                try Row.fetchAll(db, sql: """
-                    SELECT loop.id, loop.title, phrase.position, phrase.text, phrase.recordedText FROM phrase JOIN loop ON loop.id = phrase.loopId
-                    WHERE phrase.recordedText IS NOT NULL AND phrase.audioSha256 IS NOT NULL ORDER BY loop.titleKey, loop.id, phrase.position
-                    """).map { row in
-                        ClipForEarlierText(loopId: row[0], loopTitle: row[1], number: (row[2] as Int) + 1, text: row[3], recordedText: row[4])
-                    }
-            )
+        let findings = try database.read { db in try DatabaseFindings(db) }
+        let (integrity, foreignKeys, assets, counts, badRanges, earlier, staleCounts) = (
+            findings.integrity, findings.foreignKeyErrors, findings.assets, (findings.loopCount, findings.phraseCount),
+            findings.clipsPastTheirTake, findings.clipsForEarlierText, findings.loopsWithStaleCounts)
+        if staleCounts > 0 {
+            problems.append(.init(message: "\(staleCounts) loops list wrong phrase or group counts",
+                                  remedy: "copy the library folder somewhere safe and report this as a bug"))
         }
         if integrity != ["ok"] {
             problems.append(.init(message: "the database fails SQLite's integrity check: " + integrity.prefix(3).joined(separator: "; "),
                                   remedy: "copy the library folder somewhere safe, then try `sqlite3 library.sqlite .recover`"))
         }
-        if !foreignKeys.isEmpty {
-            problems.append(.init(message: "\(foreignKeys.count) rows refer to rows that do not exist",
+        if foreignKeys > 0 {
+            problems.append(.init(message: "\(foreignKeys) rows refer to rows that do not exist",
                                   remedy: "copy the library folder somewhere safe and report this as a bug"))
         }
         if badRanges > 0 {

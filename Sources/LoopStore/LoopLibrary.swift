@@ -11,16 +11,36 @@ import LoopAuthoring
 public struct LoopLibrary: Sendable {
     /// The library folder.
     public let root: String
-    let database: DatabasePool
+    /// A pool (WAL: readers never wait for a writer) or, opened for reading only, one
+    /// read-only connection.
+    let database: any DatabaseWriter
     let audio: AudioStore
 
     static let databaseName = "library.sqlite"
+
+    /// What a command will do with the library.
+    public enum Access: Sendable {
+        /// Read and write: the library is created or brought up to date if needed.
+        case readWrite
+        /// Read only (listing, showing, searching): an up-to-date library is opened with one
+        /// read-only connection, which neither writes nor takes a lock; a library that does not
+        /// exist yet or needs updating is opened as for writing.
+        case readOnly
+    }
 
     /// Opens the library at `root`, creating it if needed, and brings its schema up to date.
     /// A library written by a newer version of the tool is refused, untouched. `onUpdate` is
     /// called before an existing library's schema is brought up to date (which may rebuild its
     /// search index: seconds, for a large library).
-    public init(at root: String, onUpdate: (() -> Void)? = nil) throws {
+    public init(at root: String, access: Access = .readWrite, onUpdate: (() -> Void)? = nil) throws {
+        let path = root + "/" + Self.databaseName
+        let migrator = LibraryMigrations.migrator
+        if access == .readOnly, let reader = try Self.openForReading(path: path, migrator: migrator) {
+            self.root = root
+            self.database = reader
+            self.audio = AudioStore(root: root)
+            return
+        }
         let manager = FileManager.default
         do {
             try manager.createDirectory(atPath: root + "/" + AudioStore.folder, withIntermediateDirectories: true)
@@ -28,21 +48,17 @@ public struct LoopLibrary: Sendable {
             try Self.refuseIfDiskFull(root: root)
             throw LibraryError(.cannotOpen, "\(root): cannot create the library folder (\(FileSystemError.reason(error)))")
         }
-        let path = root + "/" + Self.databaseName
-        let migrator = LibraryMigrations.migrator
+        // Checked read-only first: opening a pool writes (it sets up WAL mode), and a database
+        // that is not ours, or is newer, must not change by a byte.
         if manager.fileExists(atPath: path) {
             try Self.refuseNewerSchema(path: path, migrator: migrator)
         }
-        var configuration = Configuration()
-        configuration.foreignKeysEnabled = true
-        configuration.busyMode = .timeout(30)
-        configuration.label = "loop library"
-        configuration.prepareDatabase { db in db.add(tokenizer: PhraseSearchTokenizer.self) }
+        let pool: DatabasePool
         do {
-            database = try DatabasePool(path: path, configuration: configuration)
+            pool = try DatabasePool(path: path, configuration: Self.configuration(readOnly: false))
             // Only a library that needs it is migrated: opening one that is up to date only
             // reads, so readers never queue behind a writer.
-            let (upToDate, existing) = try database.read { db in
+            let (upToDate, existing) = try pool.read { db in
                 (try migrator.hasCompletedMigrations(db), !(try migrator.appliedIdentifiers(db).isEmpty))
             }
             if !upToDate {
@@ -50,15 +66,45 @@ public struct LoopLibrary: Sendable {
                 // work done (the migrator skips what is applied).
                 let lock = try LibraryLock(root: root, exclusive: true)
                 if existing { onUpdate?() }
-                try migrator.migrate(database)
+                try migrator.migrate(pool)
                 withExtendedLifetime(lock) {}
             }
         } catch let error as DatabaseError {
             try Self.refuseIfDiskFull(root: root)
             throw LibraryError(.cannotOpen, "\(path): cannot open the library (\(error.message ?? "\(error)"))")
         }
+        self.database = pool
         self.root = root
         self.audio = AudioStore(root: root)
+    }
+
+    private static func configuration(readOnly: Bool) -> Configuration {
+        var configuration = Configuration()
+        configuration.readonly = readOnly
+        configuration.foreignKeysEnabled = true
+        configuration.busyMode = .timeout(30)
+        configuration.label = "loop library"
+        configuration.prepareDatabase { db in db.add(tokenizer: PhraseSearchTokenizer.self) }
+        return configuration
+    }
+
+    /// One read-only connection to an existing, up-to-date library; nil when the library must
+    /// first be created or updated.
+    private static func openForReading(path: String, migrator: DatabaseMigrator) throws -> DatabaseQueue? {
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        do {
+            let queue = try DatabaseQueue(path: path, configuration: configuration(readOnly: true))
+            let upToDate = try queue.read { db in
+                if let refusal = try schemaRefusal(db, path: path, migrator: migrator) { throw refusal }
+                return try migrator.hasCompletedMigrations(db)
+            }
+            if upToDate { return queue }
+            try queue.close()
+            return nil
+        } catch let error as DatabaseError {
+            try refuseIfDiskFull(root: (path as NSString).deletingLastPathComponent)
+            throw LibraryError(.cannotOpen, "\(path): not a loop library, or damaged (\(error.message ?? "\(error)"))")
+        }
     }
 
     /// Reads the applied migrations without writing anything (read-only, no journal change).
@@ -68,26 +114,31 @@ public struct LoopLibrary: Sendable {
         configuration.busyMode = .timeout(30)
         do {
             let queue = try DatabaseQueue(path: path, configuration: configuration)
-            let (superseded, foreign) = try queue.read { db in
-                // Another application's database: tables, but none of our migrations.
-                // (A library being created by another process has an empty `grdb_migrations` for a moment.)
-                let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != 'grdb_migrations' ORDER BY name")
-                let ours = try db.tableExists("grdb_migrations")
-                    && (try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations")).contains { migrator.migrations.contains($0) }
-                return (ours ? try migrator.hasBeenSuperseded(db) : false, !tables.isEmpty && !ours ? tables : nil)
-            }
+            let refusal = try queue.read { db in try schemaRefusal(db, path: path, migrator: migrator) }
             try queue.close()
-            if let foreign {
-                let shown = foreign.prefix(3).joined(separator: ", ") + (foreign.count > 3 ? ", ..." : "")
-                throw LibraryError(.cannotOpen, "\(path): not a loop library: the database belongs to something else (tables \(shown)); it was not changed")
-            }
-            if superseded {
-                throw LibraryError(.newerSchema, "\(path): this library was written by a newer version of loop; update loop to open it (it was not changed)")
-            }
+            if let refusal { throw refusal }
         } catch let error as DatabaseError {
             try refuseIfDiskFull(root: (path as NSString).deletingLastPathComponent)
             throw LibraryError(.cannotOpen, "\(path): not a loop library, or damaged (\(error.message ?? "\(error)"))")
         }
+    }
+
+    /// Why a database cannot be opened as a library: another application's, or written by a
+    /// newer version of loop; nil when it is a library this version reads (or an empty file).
+    private static func schemaRefusal(_ db: Database, path: String, migrator: DatabaseMigrator) throws -> LibraryError? {
+        // Another application's database: tables, but none of our migrations.
+        // (A library being created by another process has an empty `grdb_migrations` for a moment.)
+        let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != 'grdb_migrations' ORDER BY name")
+        let ours = try db.tableExists("grdb_migrations")
+            && (try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations")).contains { migrator.migrations.contains($0) }
+        if !tables.isEmpty && !ours {
+            let shown = tables.prefix(3).joined(separator: ", ") + (tables.count > 3 ? ", ..." : "")
+            return LibraryError(.cannotOpen, "\(path): not a loop library: the database belongs to something else (tables \(shown)); it was not changed")
+        }
+        if ours, try migrator.hasBeenSuperseded(db) {
+            return LibraryError(.newerSchema, "\(path): this library was written by a newer version of loop; update loop to open it (it was not changed)")
+        }
+        return nil
     }
 
     /// SQLite needs a little room (its shared-memory and log files) even to read a library: on
@@ -331,10 +382,13 @@ public struct LoopLibrary: Sendable {
 
     // MARK: Assembling
 
-    static let summaryColumns = "loop.id, loop.title, loop.language, loop.translationLanguage, loop.createdAt, loop.updatedAt, loop.revision"
+    static let summaryColumns = """
+        loop.id, loop.title, loop.language, loop.translationLanguage, loop.createdAt, loop.updatedAt, loop.revision,
+        loop.groupCount, loop.phraseCount, loop.phrasesNeedingAudio
+        """
 
-    /// Summaries of the loops `sql` selects (``summaryColumns``, in that order). Counts come from
-    /// covering indexes, never from the phrase rows themselves.
+    /// Summaries of the loops `sql` selects (``summaryColumns``, in that order). The counts are
+    /// kept on the loop row (migration v6), so a listing reads one covering index and the tags.
     static func summaries(_ db: Database, sql: String, arguments: StatementArguments) throws -> [LoopSummary] {
         // Cursors: each row is decoded where it lies, never copied (10,000 loops at a time).
         var summaries: [LoopSummary] = []
@@ -342,24 +396,14 @@ public struct LoopLibrary: Sendable {
         while let row = try rows.next() {
             summaries.append(LoopSummary(
                 id: row[0], title: row[1], language: row[2], translationLanguage: row[3], tags: [],
-                groupCount: 0, phraseCount: 0, phrasesNeedingAudio: 0, createdAt: row[4], updatedAt: row[5], revision: row[6]))
+                groupCount: row[7], phraseCount: row[8], phrasesNeedingAudio: row[9], createdAt: StoredDate.read(row, 4),
+                updatedAt: StoredDate.read(row, 5), revision: row[6]))
         }
         guard !summaries.isEmpty else { return [] }
         let filtered = summaries.count < 200
         let index = Dictionary(uniqueKeysWithValues: summaries.enumerated().map { ($1.id, $0) })
         let restriction = filtered ? "WHERE loopId IN (\(databaseQuestionMarks(count: summaries.count)))" : ""
         let idArguments = filtered ? StatementArguments(summaries.map(\.id)) : StatementArguments()
-        let phraseCounts = try Row.fetchCursor(db, sql: "SELECT loopId, COUNT(*), COUNT(*) - COUNT(audioSha256) FROM phrase \(restriction) GROUP BY loopId", arguments: idArguments)
-        while let row = try phraseCounts.next() {
-            guard let position = index[row[0] as String] else { continue }
-            summaries[position].phraseCount = row[1]
-            summaries[position].phrasesNeedingAudio = row[2]
-        }
-        let groupCounts = try Row.fetchCursor(db, sql: "SELECT loopId, COUNT(*) FROM phraseGroup \(restriction) GROUP BY loopId", arguments: idArguments)
-        while let row = try groupCounts.next() {
-            guard let position = index[row[0] as String] else { continue }
-            summaries[position].groupCount = row[1]
-        }
         let tags = try Row.fetchCursor(db, sql: "SELECT loopId, tag FROM loopTag \(restriction) ORDER BY tagKey", arguments: idArguments)
         while let row = try tags.next() {
             guard let position = index[row[0] as String] else { continue }
@@ -368,35 +412,46 @@ public struct LoopLibrary: Sendable {
         return summaries
     }
 
+    /// One loop, read with plain rows (no record decoding: `loop show` is a whole command, and
+    /// its time is mostly the process's own).
     static func detail(_ db: Database, id: String, root: String) throws -> LoopDetail {
-        guard let loop = try LoopRecord.fetchOne(db, key: id) else {
+        guard let loop = try Row.fetchOne(db, sql: """
+            SELECT \(summaryColumns), loop.sourceText FROM loop WHERE loop.id = ?
+            """, arguments: [id]) else {
             throw LibraryError(.loopNotFound, "no loop with id \(id)")
         }
-        let groups = try PhraseGroupRecord.fetchAll(db, sql: "SELECT * FROM phraseGroup WHERE loopId = ? ORDER BY position", arguments: [id])
-        let phrases = try PhraseRecord.fetchAll(db, sql: "SELECT * FROM phrase WHERE loopId = ? ORDER BY position", arguments: [id])
-        let assets = try AudioAssetRecord.fetchAll(db, sql: """
-            SELECT * FROM audioAsset WHERE sha256 IN (SELECT audioSha256 FROM phrase WHERE loopId = ?)
+        let groupIds = try Int64.fetchAll(db, sql: "SELECT id FROM phraseGroup WHERE loopId = ? ORDER BY position", arguments: [id])
+        let assets = try Row.fetchAll(db, sql: """
+            SELECT sha256, path, sampleRate, channelCount, frameCount FROM audioAsset
+            WHERE sha256 IN (SELECT audioSha256 FROM phrase WHERE loopId = ?)
             """, arguments: [id])
-        let assetsByHash = Dictionary(uniqueKeysWithValues: assets.map { ($0.sha256, $0) })
+        var assetsByHash: [String: Row] = [:]
+        for asset in assets { assetsByHash[asset[0]] = asset }
         let tags = try String.fetchAll(db, sql: "SELECT tag FROM loopTag WHERE loopId = ? ORDER BY tagKey", arguments: [id])
-        let groupNumber = Dictionary(uniqueKeysWithValues: groups.enumerated().compactMap { index, group in group.id.map { ($0, index + 1) } })
-        var grouped = [[StoredPhrase]](repeating: [], count: groups.count)
-        for (index, phrase) in phrases.enumerated() {
-            guard let phraseId = phrase.id else { continue }   // rows read back always have one
-            let number = groupNumber[phrase.groupId] ?? 1
+        let groupNumber = Dictionary(uniqueKeysWithValues: groupIds.enumerated().map { ($1, $0 + 1) })
+        var grouped = [[StoredPhrase]](repeating: [], count: groupIds.count)
+        var needingAudio = 0
+        let phrases = try Row.fetchCursor(db, sql: """
+            SELECT id, groupId, text, translation, audioSha256, startFrame, endFrame, recordedText FROM phrase WHERE loopId = ? ORDER BY position
+            """, arguments: [id])
+        var number = 0
+        while let phrase = try phrases.next() {
+            number += 1
+            let group = groupNumber[phrase[1] as Int64] ?? 1
             var audio: PhraseAudio?
-            if let hash = phrase.audioSha256, let asset = assetsByHash[hash], let start = phrase.startFrame, let end = phrase.endFrame {
-                audio = PhraseAudio(sha256: hash, path: root + "/" + asset.path, sampleRate: asset.sampleRate, channelCount: asset.channelCount,
-                                    takeFrameCount: asset.frameCount, startFrame: start, endFrame: end)
+            if let hash: String = phrase[4], let asset = assetsByHash[hash], let start: Int = phrase[5], let end: Int = phrase[6] {
+                audio = PhraseAudio(sha256: hash, path: root + "/" + (asset[1] as String), sampleRate: asset[2], channelCount: asset[3],
+                                    takeFrameCount: asset[4], startFrame: start, endFrame: end)
             }
-            grouped[number - 1].append(StoredPhrase(id: phraseId, number: index + 1, group: number, text: phrase.text, translation: phrase.translation, audio: audio,
-                                                     recordedText: audio == nil ? nil : phrase.recordedText))
+            if (phrase[4] as String?) == nil { needingAudio += 1 }
+            grouped[group - 1].append(StoredPhrase(id: phrase[0], number: number, group: group, text: phrase[2], translation: phrase[3], audio: audio,
+                                                   recordedText: audio == nil ? nil : phrase[7]))
         }
         let summary = LoopSummary(
-            id: loop.id, title: loop.title, language: loop.language, translationLanguage: loop.translationLanguage, tags: tags,
-            groupCount: groups.count, phraseCount: phrases.count, phrasesNeedingAudio: phrases.filter { $0.audioSha256 == nil }.count,
-            createdAt: loop.createdAt, updatedAt: loop.updatedAt, revision: loop.revision)
-        return LoopDetail(summary: summary, sourceText: loop.sourceText, groups: grouped)
+            id: loop[0], title: loop[1], language: loop[2], translationLanguage: loop[3], tags: tags,
+            groupCount: groupIds.count, phraseCount: number, phrasesNeedingAudio: needingAudio,
+            createdAt: loop[4], updatedAt: loop[5], revision: loop[6])
+        return LoopDetail(summary: summary, sourceText: loop[10], groups: grouped)
     }
 }
 

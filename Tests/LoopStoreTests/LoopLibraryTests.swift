@@ -151,6 +151,30 @@ struct LoopLibraryTests {
         #expect(history == 1)
     }
 
+    @Test func theCountsAListingShowsFollowEveryChange() throws {
+        let library = try LoopLibrary(at: temporaryLibraryFolder())
+        let loop = try library.createLoop(source: try Fixture.source, take: CutTake(path: Fixture.path("clean.flac"), ranges: cleanTakeRanges))
+        _ = try library.createLoop(source: try LoopSource(parsing: "# title: Other\n\nUn.\n\nDeux.\n"))
+        func listed() throws -> LoopSummary { try #require(try library.loops().first { $0.id == loop.summary.id }) }
+        func counted() throws -> (Int, Int, Int) {
+            let detail = try library.loop(id: loop.summary.id)
+            return (detail.groups.count, detail.phrases.count, detail.phrases.filter { $0.audio == nil }.count)
+        }
+        #expect(try (listed().groupCount, listed().phraseCount, listed().phrasesNeedingAudio) == (2, 5, 0))
+        let text = "# title: Fixture\n\nBonjour, madame.\nMerci beaucoup.\n\nNouveau.\n\nOù est la gare, s'il vous plaît ?\n"
+        _ = try library.replaceSource(ofLoop: loop.summary.id, with: try LoopSource(parsing: text), text: text)
+        #expect(try (listed().groupCount, listed().phraseCount, listed().phrasesNeedingAudio) == counted())
+        #expect(try listed().phrasesNeedingAudio == 2 && listed().groupCount == 3)
+        let waiting = try library.loop(id: loop.summary.id).phrases.filter { $0.audio == nil }.map(\.id)
+        _ = try library.attach(loop: loop.summary.id, phraseIds: waiting, take: CutTake(path: Fixture.path("clean.flac"), ranges: Array(cleanTakeRanges.prefix(2))))
+        #expect(try (listed().groupCount, listed().phraseCount, listed().phrasesNeedingAudio) == counted())
+        #expect(try listed().phrasesNeedingAudio == 0)
+        #expect(try library.check().isHealthy)
+        // The loop summary of the other loop never moved.
+        let other = try #require(try library.loops().first { $0.title == "Other" })
+        #expect(other.groupCount == 2 && other.phraseCount == 2)
+    }
+
     @Test func aTypoFixKeepsTheClipMarkedAsRecordedForTheEarlierText() throws {
         let library = try LoopLibrary(at: temporaryLibraryFolder())
         let loop = try library.createLoop(source: try Fixture.source, take: CutTake(path: Fixture.path("clean.flac"), ranges: cleanTakeRanges))
@@ -235,12 +259,12 @@ struct LoopLibraryTests {
                 try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + query.0, arguments: query.1).map { $0["detail"] as String }.joined(separator: "; ")
             }
         }
-        // In index order, stopping at the limit; only loops of one title are sorted (by id):
-        // "USE TEMP B-TREE FOR RIGHT PART OF ORDER BY", never a sort of them all.
+        // Straight from a covering index, in its order, stopping at the limit: never a sort of
+        // them all, never the loop rows themselves.
         let byTitle = try plan(LoopLibrary.listQuery(language: nil, tag: nil, sort: .title, limit: 40))
-        #expect(byTitle.contains("SCAN loop USING INDEX loop_on_titleKey") && !byTitle.contains("TEMP B-TREE FOR ORDER BY"), "\(byTitle)")
+        #expect(byTitle.contains("SCAN loop USING COVERING INDEX loop_summary_by_title") && !byTitle.contains("TEMP B-TREE"), "\(byTitle)")
         let byUpdate = try plan(LoopLibrary.listQuery(language: nil, tag: nil, sort: .updated, limit: 40))
-        #expect(byUpdate.contains("USING INDEX loop_on_updatedAt") && !byUpdate.contains("TEMP B-TREE FOR ORDER BY"), "\(byUpdate)")
+        #expect(byUpdate.contains("SCAN loop USING COVERING INDEX loop_summary_by_update") && !byUpdate.contains("TEMP B-TREE"), "\(byUpdate)")
         let byLanguage = try plan(LoopLibrary.listQuery(language: "fr", tag: nil, sort: .title, limit: nil))
         #expect(byLanguage.contains("USING INDEX"), "\(byLanguage)")
         let byTag = try plan(LoopLibrary.listQuery(language: nil, tag: "voyage", sort: .title, limit: nil))
@@ -326,5 +350,19 @@ struct TakeValidationTests {
             (error as? LibraryError)?.code == .invalidRange && "\(error)".contains("lies outside the take")
         }
         #expect(try library.loops().isEmpty)
+    }
+}
+
+struct StoredDateTests {
+    @Test func storedDatesReadAsGRDBWroteThem() throws {
+        let queue = try DatabaseQueue()
+        for date in [Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: 1_795_392_166.509), Date(timeIntervalSince1970: 951_782_400.25),
+                     Date(timeIntervalSince1970: -86_400 * 365.25 * 40 + 0.999)] {
+            let stored = try queue.read { db in try String.fetchOne(db, sql: "SELECT ?", arguments: [date]) }
+            let text = try #require(stored)
+            let parsed = try #require(StoredDate.parse(text), "\(text)")
+            #expect(abs(parsed.timeIntervalSince1970 - date.timeIntervalSince1970) < 0.001, "\(text)")
+        }
+        #expect(StoredDate.parse("2026-13-01 00:00:00") == nil && StoredDate.parse("yesterday") == nil && StoredDate.parse("2026-11-22T10:00:00Z") == nil)
     }
 }

@@ -12,8 +12,8 @@ struct LibraryBenchmark: AsyncParsableCommand {
             20: 200,000 phrases) and prints the median time of `loop search`, `loop list` and \
             `loop show`, measured inside one process (the query) and as whole commands (the \
             wait a user sees). Then imports a --minutes take with `loop new` and prints its time \
-            next to `loop segment` on the same take. Goals: search and show under 20 ms, list \
-            under 100 ms, import under 1.5x the segmentation.
+            next to `loop segment` on the same take. Goals, for the whole command: search and \
+            show under 20 ms, list under 100 ms; import under 1.5x the segmentation.
             """
     )
 
@@ -79,8 +79,10 @@ struct LibraryBenchmark: AsyncParsableCommand {
                     guard report.status == 0 else { throw CLIError("loop \(arguments.joined(separator: " ")) failed") }
                 }
                 print("  " + name.padding(toLength: 30, withPad: " ", startingAt: 0)
-                      + String(format: " %8.1f ms   %10.1f ms   < %3.0f ms %@", inside * 1000, whole * 1000, goal * 1000, inside < goal ? "met" : "missed"))
+                      + String(format: " %8.1f ms   %10.1f ms   < %3.0f ms %@", inside * 1000, whole * 1000, goal * 1000, whole < goal ? "met" : "missed"))
             }
+            // The goal is the wait a user sees: the whole command, process start included.
+            print("  (goals judged on the whole command; this binary links the Swift runtime \(Self.swiftRuntimeIsStatic ? "statically" : "dynamically, which adds about 10 ms to every start: build with --static-swift-stdlib"))")
             if minutes > 0 { try await importBenchmark(folder: folder, executable: executable) }
         }
     }
@@ -123,6 +125,12 @@ struct LibraryBenchmark: AsyncParsableCommand {
         let groups = stride(from: 0, to: phrases, by: 5).map { PhraseGroup(phrases: Array(phraseList[$0..<min(phrases, $0 + 5)])) }
         return LoopSource(title: "Loop \(index) \(Vocabulary.word(index % 500))", language: ["fr", "es", "de", "ru"][index % 4],
                           tags: ["benchmark", index % 10 == 0 ? "x" : "y"], groups: groups)
+    }
+
+    /// Whether this process carries its own Swift runtime (no libswiftCore.so mapped).
+    static var swiftRuntimeIsStatic: Bool {
+        guard let maps = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8) else { return false }
+        return !maps.contains("libswiftCore.so")
     }
 
     static func median(_ runs: Int, _ body: () throws -> Void) throws -> Double {

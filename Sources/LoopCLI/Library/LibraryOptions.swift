@@ -15,11 +15,18 @@ struct LibraryOptions: ParsableArguments {
         }
     }
 
-    func open() throws -> LoopLibrary {
+    /// The library, for a command that changes it.
+    func open() throws -> LoopLibrary { try open(access: .readWrite) }
+
+    /// The library, for a command that only reads it: one read-only connection, no write and
+    /// no lock (unless the library must first be created or brought up to date).
+    func openForReading() throws -> LoopLibrary { try open(access: .readOnly) }
+
+    private func open(access: LoopLibrary.Access) throws -> LoopLibrary {
         // SQLite's own temporary files (large sorts during an import) stay in the library's
         // folder rather than /var/tmp; read once, when SQLite starts.
         setenv("SQLITE_TMPDIR", path, 0)
-        return try LoopLibrary(at: path) {
+        return try LoopLibrary(at: path, access: access) {
             // Quiet unless someone is watching: this may take a few seconds, once.
             if Terminal.standardError().isInteractive {
                 StandardError.write("Updating the library for this version of loop...\n")

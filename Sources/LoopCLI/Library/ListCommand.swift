@@ -40,31 +40,34 @@ struct ListCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await runReportingErrors {
-            let library = try libraryOptions.open()
+            let library = try libraryOptions.openForReading()
             let terminal = Terminal.standardOutput()
             // A screenful less the heading room and the "more" line.
             let shown = all ? nil : limit ?? (terminal.isInteractive && !json ? max(terminal.rows - 3, 5) : nil)
             let loops = try library.loops(language: language, tag: tag, sort: sort, limit: shown)
             if json {
                 // Streamed: an object a line, written as it is made, 64 KB at a time.
-                var buffer = "["
+                var output = StandardOutputBuffer()
+                output.append("[")
                 for (index, loop) in loops.enumerated() {
-                    buffer += (index == 0 ? "\n" : ",\n") + LibraryJSON.summary(loop).serialized
-                    if buffer.utf8.count >= 1 << 16 {
-                        FileHandle.standardOutput.write(Data(buffer.utf8))
-                        buffer = ""
-                    }
+                    output.append((index == 0 ? "\n" : ",\n") + LibraryJSON.summary(loop).serialized)
                 }
-                FileHandle.standardOutput.write(Data((buffer + (loops.isEmpty ? "]\n" : "\n]\n")).utf8))
+                output.append(loops.isEmpty ? "]\n" : "\n]\n")
+                output.flush()
                 return
             }
+            // Written 64 KB at a time rather than a line at a time.
+            var output = StandardOutputBuffer()
             for loop in loops {
-                var line = terminal.paint(String(loop.id.prefix(8)), .dim) + "  " + Terminal.inert(loop.title)
-                line += "  " + terminal.paint([loop.language.map(Terminal.inert), "\(loop.phraseCount) phrases", loop.phrasesNeedingAudio > 0 ? "\(loop.phrasesNeedingAudio) need audio" : nil]
-                    .compactMap { $0 }.joined(separator: ", "), .dim)
-                if !loop.tags.isEmpty { line += terminal.paint("  #" + Terminal.inert(loop.tags.joined(separator: " #")), .cyan) }
-                print(line)
+                output.append(terminal.paint(String(loop.id.prefix(8)), .dim) + "  " + Terminal.inert(loop.title) + "  ")
+                var details = loop.language.map(Terminal.inert).map { $0 + ", " } ?? ""
+                details += "\(loop.phraseCount) phrases"
+                if loop.phrasesNeedingAudio > 0 { details += ", \(loop.phrasesNeedingAudio) need audio" }
+                output.append(terminal.paint(details, .dim))
+                if !loop.tags.isEmpty { output.append(terminal.paint("  #" + Terminal.inert(loop.tags.joined(separator: " #")), .cyan)) }
+                output.append("\n")
             }
+            output.flush()
             if let shown, loops.count == shown {
                 let more = try library.loopCount(language: language, tag: tag) - loops.count
                 if more > 0 { print(terminal.paint("… \(more) more (--all shows every one, --limit N that many)", .dim)) }
@@ -99,7 +102,7 @@ struct ShowCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await runReportingErrors {
-            let library = try libraryOptions.open()
+            let library = try libraryOptions.openForReading()
             let detail = try library.loop(id: try library.resolve(loop))
             print(json ? LibraryJSON.detail(detail).serialized : LoopView(loop: detail, terminal: .standardOutput()).text)
         }
@@ -133,7 +136,7 @@ struct SearchCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await runReportingErrors {
-            let library = try libraryOptions.open()
+            let library = try libraryOptions.openForReading()
             let loopId = try inLoop.map { try library.resolve($0) }
             let hits = try library.search(query, inLoop: loopId, limit: limit)
             if json {

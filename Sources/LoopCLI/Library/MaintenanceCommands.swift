@@ -74,7 +74,7 @@ struct DoctorCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await runReportingErrors {
-            let library = try libraryOptions.open()
+            let library = try libraryOptions.openForReading()
             let progress = ProgressBar("checking")
             let report = try await BlockingWork.run { try library.check(progress: progress.callback) }
             progress.finish()

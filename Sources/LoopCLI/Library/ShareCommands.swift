@@ -63,7 +63,7 @@ struct ExportCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await runReportingErrors {
-            let library = try libraryOptions.open()
+            let library = try libraryOptions.openForReading()
             let details = try loops.map { try library.loop(id: try library.resolve($0)) }
             let identity = try AuthorIdentity.loadOrCreate(library: library.root)
             let progress = ProgressBar("exporting")

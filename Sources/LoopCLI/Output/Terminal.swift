@@ -52,3 +52,22 @@ struct Terminal: Sendable {
         case bold = "1", dim = "2", inverse = "7", red = "31", green = "32", yellow = "33", cyan = "36"
     }
 }
+
+/// Text for standard output, written in 64 KB blocks as it grows (a listing of 10,000 loops
+/// is one write per block, not one per line).
+struct StandardOutputBuffer {
+    private var pending: [UInt8] = []
+
+    init() { pending.reserveCapacity(1 << 16) }
+
+    mutating func append(_ text: String) {
+        pending.append(contentsOf: text.utf8)
+        if pending.count >= 1 << 16 { flush() }
+    }
+
+    mutating func flush() {
+        guard !pending.isEmpty else { return }
+        FileHandle.standardOutput.write(Data(pending))
+        pending.removeAll(keepingCapacity: true)
+    }
+}

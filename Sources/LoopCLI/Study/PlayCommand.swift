@@ -32,7 +32,7 @@ struct PlayCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await runReportingErrors {
-            let library = try libraryOptions.open()
+            let library = try libraryOptions.openForReading()
             let prepared = try await PreparedStudy.load(library: library, reference: loop, progressLabel: "loading audio")
             var groups = prepared.groups
             if let phrase {
@@ -70,7 +70,7 @@ struct StatsCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await runReportingErrors {
-            let library = try libraryOptions.open()
+            let library = try libraryOptions.openForReading()
             let stats = try library.studyStats(loop: try loop.map { try library.resolve($0) })
             if json {
                 print(JSONValue.array(stats.map { loop in

@@ -1,0 +1,51 @@
+import Foundation
+import GRDB
+
+/// Dates as GRDB stores them (`YYYY-MM-DD HH:MM:SS.SSS`, UTC), read without a calendar: a
+/// listing of 10,000 loops reads 20,000 of them, and Foundation's parsing was a tenth of its time.
+enum StoredDate {
+    /// The date in `row[index]`: parsed directly when it has the stored form, else as GRDB reads it.
+    static func read(_ row: Row, _ index: Int) -> Date {
+        if let text = row[index] as String?, let date = parse(text) { return date }
+        return row[index] as Date? ?? Date(timeIntervalSince1970: 0)
+    }
+
+    /// `YYYY-MM-DD HH:MM:SS[.SSS]` in UTC; nil for anything else.
+    static func parse(_ text: String) -> Date? {
+        var utf8 = text.utf8.makeIterator()
+        func number(_ digits: Int, then separator: UInt8?) -> Int? {
+            var value = 0
+            for _ in 0..<digits {
+                guard let byte = utf8.next(), (48...57).contains(byte) else { return nil }
+                value = value * 10 + Int(byte - 48)
+            }
+            if let separator, utf8.next() != separator { return nil }
+            return value
+        }
+        guard let year = number(4, then: UInt8(ascii: "-")), let month = number(2, then: UInt8(ascii: "-")),
+              let day = number(2, then: UInt8(ascii: " ")), let hour = number(2, then: UInt8(ascii: ":")),
+              let minute = number(2, then: UInt8(ascii: ":")), let second = number(2, then: nil),
+              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61 else { return nil }
+        var milliseconds = 0
+        switch utf8.next() {
+        case nil: break
+        case UInt8(ascii: "."):
+            var scale = 100
+            while let byte = utf8.next() {
+                guard (48...57).contains(byte) else { return nil }
+                milliseconds += Int(byte - 48) * scale
+                scale /= 10
+            }
+        default: return nil
+        }
+        // Days from 1970-01-01 to the civil date (Howard Hinnant's algorithm).
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        let days = era * 146_097 + dayOfEra - 719_468
+        let seconds = Double(days * 86_400 + hour * 3_600 + minute * 60 + second) + Double(milliseconds) / 1_000
+        return Date(timeIntervalSince1970: seconds)
+    }
+}
