@@ -30,13 +30,16 @@ let package = Package(
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         .systemLibrary(name: "CSoundTouch", pkgConfig: "soundtouch", providers: [.apt(["libsoundtouch-dev"])]),
 
+        // The error protocol every library's errors conform to (a kind, a line, a path, a cause).
+        .target(name: "LoopErrors"),
+
         // Audio: files (decoding, encoding, streaming reads, mono downmix), ALSA playback,
         // time-stretching.
-        .target(name: "LoopAudio", dependencies: ["CSndFile", "CALSA", "CSoundTouch"]),
+        .target(name: "LoopAudio", dependencies: ["LoopErrors", "CSndFile", "CALSA", "CSoundTouch"]),
 
         // Study: the engine that decides what to play, what silence to leave and what to show.
         // No I/O: tests run it on a virtual clock.
-        .target(name: "LoopStudy"),
+        .target(name: "LoopStudy", dependencies: ["LoopErrors"]),
 
         // Recording: a take captured live, phrases detected as they are read.
         .target(name: "LoopRecording", dependencies: ["LoopAudio", "LoopAuthoring"]),
@@ -45,12 +48,13 @@ let package = Package(
         .target(name: "LoopPlayback", dependencies: ["LoopStudy", "LoopAudio"]),
 
         // Text into phrases, audio into phrase clips.
-        .target(name: "LoopAuthoring", dependencies: ["LoopAudio"]),
+        .target(name: "LoopAuthoring", dependencies: ["LoopErrors", "LoopAudio"]),
 
         // The library: loops in SQLite, audio as content-addressed files beside it.
         .target(
             name: "LoopStore",
             dependencies: [
+                "LoopErrors",
                 "LoopAudio",
                 "LoopAuthoring",
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -62,6 +66,7 @@ let package = Package(
         .target(
             name: "LoopShare",
             dependencies: [
+                "LoopErrors",
                 "LoopStore",
                 "LoopAudio",
                 "LoopAuthoring",
@@ -81,6 +86,7 @@ let package = Package(
                 "LoopPlayback",
                 "LoopShare",
                 "LoopRecording",
+                "LoopErrors",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

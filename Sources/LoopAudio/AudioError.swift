@@ -1,5 +1,6 @@
+import LoopErrors
 /// An error from reading or writing audio, worded for the person who named the file.
-public struct AudioError: Error, Equatable, CustomStringConvertible, Sendable {
+public struct AudioError: LoopError, Equatable {
     /// What kind of failure this is, for code that needs to tell them apart.
     public enum Code: String, Sendable {
         case fileNotFound
@@ -10,6 +11,10 @@ public struct AudioError: Error, Equatable, CustomStringConvertible, Sendable {
         case decodeFailed
         case writeFailed
         case invalidArgument
+        /// No sound device of that name to play on.
+        case noPlaybackDevice
+        /// No capture device of that name to record from.
+        case noCaptureDevice
     }
 
     public var code: Code
@@ -27,8 +32,5 @@ public struct AudioError: Error, Equatable, CustomStringConvertible, Sendable {
         self.cause = cause
     }
 
-    public var description: String {
-        if let path { return "\(path): \(message)" }
-        return message
-    }
+    public var kind: String { "audio." + code.rawValue }
 }

@@ -1,3 +1,4 @@
+import LoopErrors
 import Foundation
 
 /// Atomic, durable file replacement: temporary file, fsync, rename, directory fsync.
@@ -63,13 +64,22 @@ public enum DurableFile {
 }
 
 /// A failed system call, with the file it concerned.
-public struct FileSystemError: Error, CustomStringConvertible, Sendable {
+public struct FileSystemError: LoopError {
+    /// The `errno` value.
     public var code: Int32
-    public var path: String
+    /// The file concerned.
+    public var file: String
+
+    public init(code: Int32, path: String) {
+        self.code = code
+        self.file = path
+    }
 
     static func current(path: String) -> FileSystemError { FileSystemError(code: errno, path: path) }
 
-    public var description: String { "\(path): \(String(cString: strerror(code)))" }
+    public var kind: String { "file.system" }
+    public var message: String { String(cString: strerror(code)) }
+    public var path: String? { file }
 
     /// A short reason for a failed file operation, from our calls or from Foundation's: the
     /// system's words where there are some ("No such file or directory"), never an NSError dump.

@@ -1,3 +1,4 @@
+import LoopErrors
 import Foundation
 import LoopAudio
 
@@ -52,7 +53,7 @@ public struct Phrase: Equatable, Sendable, Codable {
 }
 
 /// A problem in a loop's source text, with the line it is on.
-public struct LoopSourceError: Error, Equatable, CustomStringConvertible, Sendable {
+public struct LoopSourceError: LoopError, Equatable {
     public var path: String?
     public var line: Int?
     public var message: String
@@ -62,6 +63,8 @@ public struct LoopSourceError: Error, Equatable, CustomStringConvertible, Sendab
         self.line = line
         self.message = message
     }
+
+    public var kind: String { "text.invalid" }
 
     public var description: String {
         var location = path ?? "text"

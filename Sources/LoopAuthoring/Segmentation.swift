@@ -1,3 +1,4 @@
+import LoopErrors
 /// What the segmenter knows about the take's content.
 public enum SegmentationHint: Sendable, Equatable {
     /// Nothing: cut at every pause long enough to end a phrase.
@@ -47,7 +48,7 @@ public struct Segmentation: Sendable, Equatable {
 }
 
 /// Why a take could not be cut.
-public struct SegmentationError: Error, Equatable, CustomStringConvertible, Sendable {
+public struct SegmentationError: LoopError, Equatable {
     public enum Code: String, Sendable {
         case silentTake
         case tooFewPauses
@@ -65,5 +66,5 @@ public struct SegmentationError: Error, Equatable, CustomStringConvertible, Send
         self.path = path
     }
 
-    public var description: String { path.map { "\($0): \(message)" } ?? message }
+    public var kind: String { "segmentation." + code.rawValue }
 }

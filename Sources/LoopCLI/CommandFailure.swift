@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LoopAudio
 import LoopAuthoring
+import LoopErrors
 import LoopShare
 import LoopStore
 
@@ -22,24 +23,47 @@ func runReportingErrors(_ body: () async throws -> Void) async throws {
     }
 }
 
-/// The one-line text for an error from any of the libraries.
+/// The one-line text for an error from any of the libraries, with the next step on the
+/// command line where there is one.
 func describe(_ error: any Error) -> String {
-    switch error {
-    case let error as AudioError: error.description
-    case let error as LoopSourceError: error.description
-    case let error as SegmentationError: error.description
-    case let error as CLIError: error.message
-    case let error as LibraryError: error.description
-    case let error as ShareError: error.description
-    case let error as FileSystemError: error.description
-    default: String(describing: error)
+    guard let error = error as? any LoopError else { return String(describing: error) }
+    return CommandHints.hint(for: error.kind).map { error.description + "; " + $0 } ?? error.description
+}
+
+/// What to do next, in this interface's words, for the kinds of failure the libraries report
+/// (they describe what went wrong; they never name a command or an option).
+enum CommandHints {
+    static func hint(for kind: String) -> String? { hints[kind] }
+
+    private static let hints: [String: String] = [
+        "library.loopNotFound": "`loop list` shows them",
+        "library.phraseHasNoAudio": "add some with `loop attach`",
+        "library.nothingToDo": "`loop adjust` moves a clip",
+        "library.onlyClipsForEarlierText": "`loop attach --changed` records them again",
+        "library.notTheAuthor": "import it as a new loop with --as-copy",
+        "library.editedHere": "import it as a new loop with --as-copy, or replace it with --force",
+        "library.revisionLimit": "export it and import it --as-copy to go on editing",
+        "share.identity": "`loop export` shares a copy",
+        "study.noAudio": "add a take with `loop attach`",
+        "audio.noPlaybackDevice": "choose one with --device NAME (see `aplay -L`), or render to a file with --output FILE.wav (or --output null)",
+        "audio.noCaptureDevice": "choose one with --device NAME (see `arecord -L`), or read a recording with --input FILE",
+    ]
+
+    /// The command that fixes a problem `loop doctor` found, where one does.
+    static func fix(for problem: HealthReport.Problem) -> String {
+        switch problem.kind {
+        case .clipsPastTheirTake: problem.remedy + " with `loop adjust`"
+        case .audioMissing, .audioDamaged: problem.remedy + " with `loop attach`"
+        default: problem.remedy
+        }
     }
 }
 
 /// A failure found by the command line itself.
-struct CLIError: Error {
+struct CLIError: LoopError {
     var message: String
     init(_ message: String) { self.message = message }
+    var kind: String { "cli" }
 }
 
 /// Unbuffered writes to standard error.

@@ -37,7 +37,7 @@ public final class StudyAudio: @unchecked Sendable {
 
     /// Reads the clips' takes. `progress` receives the share read.
     public static func load(_ sources: [ClipSource], progress: (@Sendable (Double) -> Void)? = nil) throws -> StudyAudio {
-        guard let first = sources.first else { throw StudyError("nothing to play: no phrase has audio") }
+        guard let first = sources.first else { throw StudyError(.noAudio, "nothing to play: no phrase has audio") }
         let format = try AudioFileReader(path: first.takePath).info
         var clips: [Int: [Float]] = [:]
         let byTake = Dictionary(grouping: sources, by: \.takePath)

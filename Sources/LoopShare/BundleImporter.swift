@@ -125,7 +125,7 @@ public struct LoopPublisher: Sendable {
     /// revision atomically. Only the loop's author may publish it.
     public func publish(loop id: String, to folder: String) throws -> String {
         if let owner = try library.ownerKey(ofLoop: id), owner != identity.publicKey.base64EncodedString() {
-            throw ShareError(.identity, "only its author can publish this loop (it is signed by \(AuthorIdentity.fingerprint(of: Data(base64Encoded: owner) ?? Data()))); `loop export` shares a copy")
+            throw ShareError(.identity, "only its author can publish this loop (it is signed by \(AuthorIdentity.fingerprint(of: Data(base64Encoded: owner) ?? Data())))")
         }
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {

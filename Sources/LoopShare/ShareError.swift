@@ -1,5 +1,6 @@
+import LoopErrors
 /// Why a bundle cannot be written, read or imported.
-public struct ShareError: Error, Equatable, CustomStringConvertible, Sendable {
+public struct ShareError: LoopError, Equatable {
     public enum Code: String, Sendable {
         case unsafeEntry, tooLarge, corrupt, newerFormat, badManifest, badSignature, badAudio, identity, writeFailed
     }
@@ -14,5 +15,5 @@ public struct ShareError: Error, Equatable, CustomStringConvertible, Sendable {
         self.path = path
     }
 
-    public var description: String { path.map { "\($0): \(message)" } ?? message }
+    public var kind: String { "share." + code.rawValue }
 }

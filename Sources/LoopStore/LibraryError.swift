@@ -1,13 +1,18 @@
+import LoopErrors
 /// A problem with the library, worded for the person using it.
-public struct LibraryError: Error, Equatable, CustomStringConvertible, Sendable {
+public struct LibraryError: LoopError, Equatable {
     public enum Code: String, Sendable {
         case newerSchema
         case cannotOpen
         case loopNotFound
         case ambiguousLoop
         case phraseNotFound
+        /// The phrase has no clip to move or play.
+        case phraseHasNoAudio
         case invalidRange
         case nothingToDo
+        /// Nothing needs audio but phrases whose clip reads an earlier text.
+        case onlyClipsForEarlierText
         case audioMissing
         case storageFailed
         case invalidQuery
@@ -32,5 +37,5 @@ public struct LibraryError: Error, Equatable, CustomStringConvertible, Sendable 
         self.message = message
     }
 
-    public var description: String { message }
+    public var kind: String { "library." + code.rawValue }
 }

@@ -64,8 +64,9 @@ extension LoopLibrary {
         guard !waiting.isEmpty else {
             let which = includingChanged ? "audio for its text" : "audio"
             let changed = includingChanged ? 0 : detail.phrases.filter { $0.clipIsForEarlierText && (group == nil || $0.group == group) }.count
-            let hint = changed > 0 ? "; \(changed) of them read an earlier text: --changed records them again" : "; `loop adjust` moves a clip"
-            throw LibraryError(.nothingToDo, (group.map { "every phrase of group \($0) has \(which) already" } ?? "every phrase has \(which) already") + hint)
+            let message = group.map { "every phrase of group \($0) has \(which) already" } ?? "every phrase has \(which) already"
+            if changed > 0 { throw LibraryError(.onlyClipsForEarlierText, message + "; \(changed) of them read an earlier text") }
+            throw LibraryError(.nothingToDo, message)
         }
         let segmentation = try segmenter.segment(
             path: takePath, hint: .text(waiting.map(\.text), language: detail.summary.language),

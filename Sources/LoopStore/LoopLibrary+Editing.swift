@@ -83,7 +83,7 @@ extension LoopLibrary {
                 throw LibraryError(.phraseNotFound, "the loop has no phrase \(number)")
             }
             guard let hash = phrase.audioSha256, let asset = try AudioAssetRecord.fetchOne(db, key: hash) else {
-                throw LibraryError(.phraseNotFound, "phrase \(number) has no audio yet; add some with `loop attach`")
+                throw LibraryError(.phraseHasNoAudio, "phrase \(number) has no audio yet")
             }
             guard range.lowerBound >= 0, range.upperBound <= asset.frameCount, !range.isEmpty else {
                 let length = Double(asset.frameCount) / Double(asset.sampleRate)
@@ -131,7 +131,7 @@ extension LoopLibrary {
     static func touch(_ loop: inout LoopRecord, _ db: Database) throws {
         // Revisions come from bundles too: the next one must be a number, however large this one.
         let (next, overflow) = loop.revision.addingReportingOverflow(1)
-        guard !overflow else { throw LibraryError(.revisionLimit, "'\(loop.title)' is at revision \(loop.revision), the last there is; export it and import it --as-copy to go on editing") }
+        guard !overflow else { throw LibraryError(.revisionLimit, "'\(loop.title)' is at revision \(loop.revision), the last there is") }
         loop.revision = next
         loop.updatedAt = Date()
         loop.editedLocally = true

@@ -6,6 +6,10 @@ import LoopAudio
 public struct HealthReport: Sendable {
     /// Something wrong, and what to do about it.
     public struct Problem: Sendable, Equatable {
+        public enum Kind: String, Sendable {
+            case databaseDamaged, danglingRows, staleCounts, clipsPastTheirTake, audioMissing, audioDamaged
+        }
+        public var kind: Kind
         public var message: String
         public var remedy: String
     }
@@ -88,20 +92,20 @@ extension LoopLibrary {
             findings.integrity, findings.foreignKeyErrors, findings.assets, (findings.loopCount, findings.phraseCount),
             findings.clipsPastTheirTake, findings.clipsForEarlierText, findings.loopsWithStaleCounts)
         if staleCounts > 0 {
-            problems.append(.init(message: "\(staleCounts) loops list wrong phrase or group counts",
+            problems.append(.init(kind: .staleCounts, message: "\(staleCounts) loops list wrong phrase or group counts",
                                   remedy: "copy the library folder somewhere safe and report this as a bug"))
         }
         if integrity != ["ok"] {
-            problems.append(.init(message: "the database fails SQLite's integrity check: " + integrity.prefix(3).joined(separator: "; "),
+            problems.append(.init(kind: .databaseDamaged, message: "the database fails SQLite's integrity check: " + integrity.prefix(3).joined(separator: "; "),
                                   remedy: "copy the library folder somewhere safe, then try `sqlite3 library.sqlite .recover`"))
         }
         if foreignKeys > 0 {
-            problems.append(.init(message: "\(foreignKeys) rows refer to rows that do not exist",
+            problems.append(.init(kind: .danglingRows, message: "\(foreignKeys) rows refer to rows that do not exist",
                                   remedy: "copy the library folder somewhere safe and report this as a bug"))
         }
         if badRanges > 0 {
-            problems.append(.init(message: "\(badRanges) phrase clips reach past the end of their take",
-                                  remedy: "move their boundaries with `loop adjust`"))
+            problems.append(.init(kind: .clipsPastTheirTake, message: "\(badRanges) phrase clips reach past the end of their take",
+                                  remedy: "move their boundaries back inside their take"))
         }
         let totalBytes = max(assets.reduce(0) { $0 + $1.byteCount }, 1)
         var doneBytes = 0
@@ -109,11 +113,11 @@ extension LoopLibrary {
             let path = audio.absolute(asset.path)
             switch try audio.hash(of: asset.path) {
             case nil:
-                problems.append(.init(message: "\(path): missing (audio of \(try loopTitles(using: asset.sha256)))",
-                                      remedy: "restore the file from a backup, or record the phrases again with `loop attach`"))
+                problems.append(.init(kind: .audioMissing, message: "\(path): missing (audio of \(try loopTitles(using: asset.sha256)))",
+                                      remedy: "restore the file from a backup, or record the phrases again"))
             case let hash? where hash != asset.sha256:
-                problems.append(.init(message: "\(path): damaged (its content no longer matches its SHA-256)",
-                                      remedy: "restore the file from a backup, or record the phrases again with `loop attach`"))
+                problems.append(.init(kind: .audioDamaged, message: "\(path): damaged (its content no longer matches its SHA-256)",
+                                      remedy: "restore the file from a backup, or record the phrases again"))
             default:
                 break
             }

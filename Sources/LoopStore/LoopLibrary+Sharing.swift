@@ -113,7 +113,7 @@ extension LoopLibrary {
                     guard let existing = try LoopRecord.fetchOne(db, key: shared.id) else { return (shared, .added(id: shared.id)) }
                     let owner = existing.ownerKey ?? localKey
                     guard owner == signerKey else {
-                        throw LibraryError(.notTheAuthor, "'\(existing.title)' is already in this library, and this bundle is signed by another key (\(signerFingerprint)): only its author can update it. Import it as a new loop with --as-copy")
+                        throw LibraryError(.notTheAuthor, "'\(existing.title)' is already in this library, and this bundle is signed by another key (\(signerFingerprint)): only its author can update it")
                     }
                     // For a loop imported here, revisions are its author's: compare with the one imported
                     // (local edits count their own revisions, which the author never saw).
@@ -121,7 +121,7 @@ extension LoopLibrary {
                     if shared.revision == current { return (shared, .unchanged(id: shared.id, revision: shared.revision)) }
                     if shared.revision < current { return (shared, .older(id: shared.id, have: current, offered: shared.revision)) }
                     if existing.editedLocally && existing.ownerKey != nil && !options.force {
-                        throw LibraryError(.editedHere, "'\(existing.title)' was edited here since it was imported; revision \(shared.revision) would overwrite those edits. Import it as a new loop with --as-copy, or replace it with --force")
+                        throw LibraryError(.editedHere, "'\(existing.title)' was edited here since it was imported; revision \(shared.revision) would overwrite those edits")
                     }
                     return (shared, .updated(id: shared.id, from: current, to: shared.revision))
                 }

@@ -311,7 +311,7 @@ public struct LoopLibrary: Sendable {
     public func resolve(_ reference: String) throws -> String {
         let trimmed = reference.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty else {
-            throw LibraryError(.loopNotFound, "no loop named: give a start of its id or of its title; `loop list` shows them")
+            throw LibraryError(.loopNotFound, "no loop named: give a start of its id or of its title")
         }
         return try database.read { db in
             let lowered = trimmed.lowercased()
@@ -330,7 +330,7 @@ public struct LoopLibrary: Sendable {
             if byTitleStart.count == 1 { return byTitleStart[0] }
             let candidates = byId + byTitle.filter { !byId.contains($0) } + byTitleStart
             if candidates.isEmpty {
-                throw LibraryError(.loopNotFound, "no loop has an id, a title or a start of a title '\(trimmed)' (case and accents aside); `loop list` shows them")
+                throw LibraryError(.loopNotFound, "no loop has an id, a title or a start of a title '\(trimmed)' (case and accents aside)")
             }
             let shown = try candidates.prefix(5).map { id -> String in
                 let title = try String.fetchOne(db, sql: "SELECT title FROM loop WHERE id = ?", arguments: [id]) ?? ""

@@ -1,3 +1,4 @@
+import LoopErrors
 /// The study engine: a state machine over a loop's groups and phrases.
 ///
 /// The player asks ``nextStep(at:)`` for what to render (a clip to play or a silence to leave)
@@ -37,15 +38,15 @@ public struct StudySession: Sendable {
     /// skipped; a loop with no audio at all cannot be studied.
     public init(groups: [[StudyPhrase]], settings: StudySettings, selection: [Int] = []) throws(StudyError) {
         let playable = groups.indices.filter { groups[$0].contains { $0.duration != nil } }
-        guard !playable.isEmpty else { throw StudyError("no phrase of this loop has audio yet; add a take with `loop attach`") }
+        guard !playable.isEmpty else { throw StudyError(.noAudio, "no phrase of this loop has audio yet") }
         for group in selection where !groups.indices.contains(group) {
-            throw StudyError("there is no group \(group + 1): the loop has \(groups.count)")
+            throw StudyError(.noSuchGroup, "there is no group \(group + 1): the loop has \(groups.count)")
         }
         let chosen = (selection.isEmpty ? playable : selection.filter(playable.contains)).sorted()
-        guard !chosen.isEmpty else { throw StudyError("the selected groups have no audio yet; add a take with `loop attach`") }
-        guard settings.repeats >= 1 else { throw StudyError("repeats must be at least 1") }
-        guard settings.gapFactor >= 0 else { throw StudyError("the gap factor cannot be negative") }
-        guard StudySettings.speeds.contains(settings.speed) else { throw StudyError("the speed must be between 0.5 and 1.5") }
+        guard !chosen.isEmpty else { throw StudyError(.noAudio, "the selected groups have no audio yet") }
+        guard settings.repeats >= 1 else { throw StudyError(.invalidSettings, "repeats must be at least 1") }
+        guard settings.gapFactor >= 0 else { throw StudyError(.invalidSettings, "the gap factor cannot be negative") }
+        guard StudySettings.speeds.contains(settings.speed) else { throw StudyError(.invalidSettings, "the speed must be between 0.5 and 1.5") }
         self.groups = groups
         self.settings = settings
         self.selection = Array(Set(chosen)).sorted()
@@ -273,8 +274,21 @@ public struct StudySession: Sendable {
 }
 
 /// Why a study session cannot start.
-public struct StudyError: Error, Equatable, CustomStringConvertible, Sendable {
+public struct StudyError: LoopError, Equatable {
+    public enum Code: String, Sendable {
+        /// Nothing selected has a clip to play.
+        case noAudio
+        case noSuchGroup
+        case invalidSettings
+    }
+
+    public var code: Code
     public var message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
+
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var kind: String { "study." + code.rawValue }
 }

@@ -54,7 +54,21 @@ struct ShareCommandTests {
         let loops = try #require(try learner.json(["list"]) as? [[String: Any]])
         #expect(loops.first?["tags"] as? [String] == ["v2"])
         let republished = try learner.run(["publish", "fixture", "--to", shared])
-        #expect(republished.status != 0 && republished.error.contains("only its author can publish"))
+        #expect(republished.status != 0 && republished.error.contains("only its author can publish") && republished.error.contains("; `loop export` shares a copy"))
+    }
+
+    @Test func refusalsNameTheOptionThatGoesOnOnTheCommandLine() throws {
+        // The libraries say what is wrong; the command line adds which of its options helps.
+        let author = try libraryWithFixtureLoop()
+        let bundle = Scratch.path("bundle", extension: "loop")
+        #expect(try author.run(["export", "fixture", "-o", bundle]).status == 0)
+        let learner = TestLibrary()
+        #expect(try learner.run(["import", bundle]).status == 0)
+        #expect(try learner.run(["edit", "fixture", "--title", "My notes"]).status == 0)
+        #expect(try author.run(["edit", "fixture", "--tag", "v2"]).status == 0)
+        #expect(try author.run(["export", "fixture", "-o", bundle]).status == 0)
+        let edited = try learner.run(["import", bundle])
+        #expect(edited.error.contains("edited here") && edited.error.hasSuffix("; import it as a new loop with --as-copy, or replace it with --force\n"), "\(edited.error)")
     }
 
     @Test func theIdentityBacksUpAndRestores() throws {

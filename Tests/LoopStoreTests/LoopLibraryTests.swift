@@ -223,7 +223,7 @@ struct LoopLibraryTests {
         let merci = edited.loop.phrases[2]
         #expect(merci.clipIsForEarlierText)
         #expect { try library.attach(loop: loop.summary.id, takePath: Fixture.path("clean.flac")) } throws: { error in
-            (error as? LibraryError)?.code == .nothingToDo && "\(error)".contains("1 of them read an earlier text")
+            (error as? LibraryError)?.code == .onlyClipsForEarlierText && "\(error)".contains("1 of them read an earlier text")
         }
         let attached = try library.attach(loop: loop.summary.id, phraseIds: [merci.id], take: CutTake(path: Fixture.path("clean.flac"), ranges: [cleanTakeRanges[2]]))
         #expect(attached.phrases[2].recordedText == nil && !attached.phrases[2].clipIsForEarlierText)
@@ -336,7 +336,7 @@ struct LoopLibraryTests {
         report = try library.check()
         #expect(!report.isHealthy)
         #expect(report.problems.count == 2)
-        #expect(report.problems.contains { $0.message.contains("missing") && $0.remedy.contains("loop attach") })
+        #expect(report.problems.contains { $0.kind == .audioMissing && $0.message.contains("missing") && $0.remedy.contains("record the phrases again") })
         #expect(report.problems.contains { $0.message.contains("damaged") })
     }
 }

@@ -16,22 +16,23 @@ enum ALSA {
     /// letting ALSA convert to the device's own rate and format (its `plug` layer).
     static func openPlayback(device: String, sampleRate: Int, channelCount: Int, latency: Duration) throws(AudioError) -> (PCM, Negotiated) {
         try open(device: device, stream: SND_PCM_STREAM_PLAYBACK, sampleRate: sampleRate, channelCount: channelCount, latency: latency,
-                 missing: "no sound device '\(device)' (%@); choose one with --device NAME (see `aplay -L`), or render to a file with --output FILE.wav (or --output null)")
+                 missing: .noPlaybackDevice, "no sound device '\(device)' (%@)")
     }
 
     /// Opens `device` for capture of interleaved float32 at `sampleRate` and `channelCount`.
     static func openCapture(device: String, sampleRate: Int, channelCount: Int, latency: Duration) throws(AudioError) -> (PCM, Negotiated) {
         try open(device: device, stream: SND_PCM_STREAM_CAPTURE, sampleRate: sampleRate, channelCount: channelCount, latency: latency,
-                 missing: "no capture device '\(device)' (%@); choose one with --device NAME (see `arecord -L`), or read a recording with --input FILE")
+                 missing: .noCaptureDevice, "no capture device '\(device)' (%@)")
     }
 
-    /// `missing` is the message for a device that is not there; `%@` takes ALSA's reason.
-    private static func open(device: String, stream: snd_pcm_stream_t, sampleRate: Int, channelCount: Int, latency: Duration, missing: String) throws(AudioError) -> (PCM, Negotiated) {
+    /// `missing` is the code and message for a device that is not there; `%@` takes ALSA's reason.
+    private static func open(device: String, stream: snd_pcm_stream_t, sampleRate: Int, channelCount: Int, latency: Duration,
+                             missing code: AudioError.Code, _ missing: String) throws(AudioError) -> (PCM, Negotiated) {
         loop_alsa_silence_errors()
         var handle: OpaquePointer?
         let opened = snd_pcm_open(&handle, device, stream, 0)
         guard opened >= 0, let raw = handle else {
-            throw AudioError(.fileNotFound, path: nil, message: missing.replacingOccurrences(of: "%@", with: explain(opened)))
+            throw AudioError(code, path: nil, message: missing.replacingOccurrences(of: "%@", with: explain(opened)))
         }
         let microseconds = UInt32(latency / .microseconds(1))
         let configured = snd_pcm_set_params(raw, SND_PCM_FORMAT_FLOAT_LE, SND_PCM_ACCESS_RW_INTERLEAVED,

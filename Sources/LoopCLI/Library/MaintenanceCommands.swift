@@ -81,7 +81,7 @@ struct DoctorCommand: AsyncParsableCommand {
             if json {
                 print(JSONValue.object([
                     ("healthy", .bool(report.isHealthy)),
-                    ("problems", .array(report.problems.map { .object([("message", .string($0.message)), ("remedy", .string($0.remedy))]) })),
+                    ("problems", .array(report.problems.map { .object([("message", .string($0.message)), ("remedy", .string(CommandHints.fix(for: $0)))]) })),
                     ("orphans", .array(report.orphans.map(JSONValue.string))),
                     ("leftovers", .array(report.leftovers.map(JSONValue.string))),
                     ("clipsForEarlierText", .array(report.clipsForEarlierText.map { clip in
@@ -93,7 +93,7 @@ struct DoctorCommand: AsyncParsableCommand {
             } else {
                 let terminal = Terminal.standardOutput()
                 for problem in report.problems {
-                    print(terminal.paint("problem: ", .red) + problem.message + "\n  fix: " + problem.remedy)
+                    print(terminal.paint("problem: ", .red) + problem.message + "\n  fix: " + CommandHints.fix(for: problem))
                 }
                 if !report.orphans.isEmpty || !report.leftovers.isEmpty {
                     print("\(report.orphans.count) unreferenced audio file\(report.orphans.count == 1 ? "" : "s") and \(report.leftovers.count) piece\(report.leftovers.count == 1 ? "" : "s") of interrupted imports or recordings (harmless; `loop gc` removes them)")
