@@ -6,10 +6,12 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "loop", targets: ["loop"]),
+        .executable(name: "loop-benchmark", targets: ["loop-benchmark"]),
         .library(name: "LoopAudio", targets: ["LoopAudio"]),
         .library(name: "LoopAuthoring", targets: ["LoopAuthoring"]),
         .library(name: "LoopStore", targets: ["LoopStore"]),
         .library(name: "LoopShare", targets: ["LoopShare"]),
+        .library(name: "LoopWorkflows", targets: ["LoopWorkflows"]),
         // For the fuzz targets (Fuzz/), which drive the real commands.
         .library(name: "LoopCLI", targets: ["LoopCLI"]),
     ],
@@ -42,10 +44,10 @@ let package = Package(
         .target(name: "LoopStudy", dependencies: ["LoopErrors"]),
 
         // Recording: a take captured live, phrases detected as they are read.
-        .target(name: "LoopRecording", dependencies: ["LoopAudio", "LoopAuthoring"]),
+        .target(name: "LoopRecording", dependencies: ["LoopErrors", "LoopAudio", "LoopAuthoring"]),
 
         // Playback of a study session: clips rendered to ALSA, a WAV file or nowhere.
-        .target(name: "LoopPlayback", dependencies: ["LoopStudy", "LoopAudio"]),
+        .target(name: "LoopPlayback", dependencies: ["LoopErrors", "LoopStudy", "LoopAudio"]),
 
         // Text into phrases, audio into phrase clips.
         .target(name: "LoopAuthoring", dependencies: ["LoopErrors", "LoopAudio"]),
@@ -75,10 +77,28 @@ let package = Package(
             ]
         ),
 
-        // The command line: parsing, formatting; all logic lives in the libraries.
+        // The workflows an interface calls: authoring, attaching, recording and saving,
+        // studying and saving the results, editing, and sharing with its import rules. The
+        // command line (and the Loop Library server) parse, call these, and render.
+        .target(
+            name: "LoopWorkflows",
+            dependencies: [
+                "LoopErrors",
+                "LoopAudio",
+                "LoopAuthoring",
+                "LoopStore",
+                "LoopShare",
+                "LoopStudy",
+                "LoopPlayback",
+                "LoopRecording",
+            ]
+        ),
+
+        // The command line: parsing, rendering; the work is the workflows'.
         .target(
             name: "LoopCLI",
             dependencies: [
+                "LoopErrors",
                 "LoopAudio",
                 "LoopAuthoring",
                 "LoopStore",
@@ -86,11 +106,22 @@ let package = Package(
                 "LoopPlayback",
                 "LoopShare",
                 "LoopRecording",
-                "LoopErrors",
+                "LoopWorkflows",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(name: "loop", dependencies: ["LoopCLI"]),
+
+        // Speed and memory figures, against the goals and next to standard tools: a program of
+        // its own (`loop-benchmark`), so the user's `loop` carries none of it.
+        .executableTarget(
+            name: "loop-benchmark",
+            dependencies: [
+                "LoopCLI", "LoopWorkflows", "LoopAudio", "LoopAuthoring", "LoopStore", "LoopStudy", "LoopPlayback", "LoopRecording",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Sources/LoopBenchmarks"
+        ),
 
         // Shared by the tests only: the committed fixtures and a scratch folder that cleans up after itself.
         .target(name: "LoopTestSupport"),
@@ -102,6 +133,7 @@ let package = Package(
         .testTarget(name: "LoopRecordingTests", dependencies: ["LoopTestSupport", "LoopRecording", "LoopAudio"]),
         .testTarget(name: "LoopPlaybackTests", dependencies: ["LoopTestSupport", "LoopPlayback", "LoopStudy", "LoopAudio"]),
         .testTarget(name: "LoopShareTests", dependencies: ["LoopTestSupport", "LoopShare", "LoopStore", "LoopAuthoring", .product(name: "ZIPFoundation", package: "ZIPFoundation"), .product(name: "Crypto", package: "swift-crypto")]),
+        .testTarget(name: "LoopWorkflowsTests", dependencies: ["LoopTestSupport", "LoopWorkflows", "LoopShare", "LoopStore", "LoopAuthoring", "LoopAudio", "LoopStudy", "LoopPlayback", .product(name: "ZIPFoundation", package: "ZIPFoundation"), .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "LoopCLITests", dependencies: ["LoopTestSupport", "LoopCLI", "LoopAudio", "LoopStudy"]),
     ],
     swiftLanguageModes: [.v6]

@@ -26,4 +26,9 @@ public enum RegularFile {
         default: return "is not a regular file"
         }
     }
+
+    /// The size of the file at `path` in bytes, if it can be told.
+    public static func size(_ path: String) -> Int? {
+        (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
+    }
 }

@@ -7,7 +7,7 @@ import LoopShare
 import LoopStore
 
 /// Runs a command body; a failure prints `error: <message>` on one line and exits non-zero.
-func runReportingErrors(_ body: () async throws -> Void) async throws {
+public func runReportingErrors(_ body: () async throws -> Void) async throws {
     do {
         try await body()
     } catch let error as ExitCode {
@@ -60,10 +60,10 @@ enum CommandHints {
 }
 
 /// A failure found by the command line itself.
-struct CLIError: LoopError {
-    var message: String
-    init(_ message: String) { self.message = message }
-    var kind: String { "cli" }
+public struct CLIError: LoopError {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var kind: String { "cli" }
 }
 
 /// Unbuffered writes to standard error.

@@ -20,7 +20,6 @@ public struct LoopCommand: AsyncParsableCommand {
             AdjustCommand.self, AttachCommand.self, RemoveCommand.self, GarbageCommand.self, DoctorCommand.self,
             RecordCommand.self, StudyCommand.self, PlayCommand.self, StatsCommand.self,
             IdentityCommand.self, ExportCommand.self, ImportCommand.self, InspectCommand.self, PublishCommand.self,
-            BenchmarkCommand.self,
         ]
     )
 

@@ -21,13 +21,15 @@ public struct ClipSource: Sendable, Equatable {
 /// Each take is read once, front to back. The output format is the first take's rate and
 /// channels; clips of other takes are converted to it. Clips at other speeds are stretched
 /// (pitch kept) on first use and kept.
-public final class StudyAudio: @unchecked Sendable {
+public final class StudyAudio: Sendable {
     public let sampleRate: Int
     public let channelCount: Int
     /// Per phrase: interleaved frames at normal speed, in the output format.
     private let clips: [Int: [Float]]
-    /// Stretched clips by speed; the player and a warming thread may both fill it.
+    /// Stretched clips by speed; the player and the warming thread may both fill it.
     private let stretched = Mutex<[Double: [Int: [Float]]]>([:])
+    /// The speed the warming thread works towards, and whether it is running.
+    private let warming = Mutex<(speed: Double, running: Bool)>((1, false))
 
     init(sampleRate: Int, channelCount: Int, clips: [Int: [Float]]) {
         self.sampleRate = sampleRate
@@ -88,13 +90,44 @@ public final class StudyAudio: @unchecked Sendable {
         return result
     }
 
-    /// Stretches every clip to `speed` on a background thread, so that playback at a new speed
-    /// finds its clips ready and never waits (which would leave a gap in the sound).
+    /// Stretches every clip to `speed` ahead of playback, so that a new speed finds its clips
+    /// ready and never waits (which would leave a gap in the sound). One warming thread at a
+    /// time: keys pressed in a row only change the speed it works towards, and it stops
+    /// working on a speed as soon as another is asked for.
     public func prepare(speed: Double) {
-        guard speed != 1 else { return }
+        let start = warming.withLock { state -> Bool in
+            state.speed = speed
+            defer { state.running = true }
+            return !state.running
+        }
+        guard start else { return }
+        let audio = self
+        Task {
+            try? await BlockingWork.run("loop stretch clips") { audio.warm() }
+        }
+    }
+
+    /// Stretches clips towards the speed asked for, until every clip of it is ready.
+    private func warm() {
         let phrases = Array(clips.keys).sorted()
-        Thread.detachNewThread { [self] in
-            for phrase in phrases { _ = try? clip(phrase, speed: speed) }
+        // Clips that would not stretch: left to the player, which reports the error.
+        var failed: Set<[Double]> = []
+        while true {
+            let speed = warming.withLock { $0.speed }
+            let missing = speed == 1 ? nil : phrases.first { phrase in
+                !failed.contains([speed, Double(phrase)]) && stretched.withLock { $0[speed]?[phrase] == nil }
+            }
+            guard let phrase = missing else {
+                // Done, unless the speed changed meanwhile.
+                let finished = warming.withLock { state -> Bool in
+                    guard state.speed == speed else { return false }
+                    state.running = false
+                    return true
+                }
+                if finished { return }
+                continue
+            }
+            if (try? clip(phrase, speed: speed)) == nil { failed.insert([speed, Double(phrase)]) }
         }
     }
 

@@ -3,63 +3,96 @@ import LoopAudio
 import LoopStudy
 import Synchronization
 
-/// Plays a study session: asks the engine for each step and renders it to an output, in chunks
-/// of 10 ms, so that an event that interrupts (a key press) silences the old sound and starts
-/// the new one within a chunk.
+/// Plays a study session on a thread of its own: asks the engine for each step and renders it
+/// to an output in chunks of 10 ms, so that an event that interrupts (a key press) silences the
+/// old sound and starts the new one within a chunk. Paused, the thread sleeps until an event.
 ///
-/// ``run(onDisplay:)`` blocks: call it on a thread of its own. ``send(_:)`` may be called from
-/// any thread (the terminal's loop), as may ``quit()``.
+/// ``start()`` gives what to show as it changes; ``finished()`` waits for the end and returns
+/// what was studied. ``send(_:)`` and ``quit()`` may be called from anywhere.
 public final class StudyPlayer: Sendable {
     private struct State {
         var session: StudySession
         /// Bumped by every event that cuts the current step short.
         var generation = 0
+        /// Bumped by every event (a paused player looks again).
+        var events = 0
         var quitting = false
         /// The study clock: what has been rendered.
         var clock: Microseconds = 0
-        /// When the first frame of new sound after an event was written (for the benchmark).
-        var lastInterrupt: ContinuousClock.Instant?
-        var lastResponse: Duration?
     }
 
     private let state: Mutex<State>
+    /// Wakes the player thread from a pause (paired with ``State/events``).
+    private let wake = NSCondition()
     private let audio: StudyAudio
-    private nonisolated(unsafe) let output: any StudyOutput
+    /// Written by the player thread only, once started; the lock hands it over.
+    private let output: Mutex<any StudyOutput>
+    private let format: (sampleRate: Int, channelCount: Int)
     /// Keep no more than this much sound ahead of the wall clock (outputs that do not pace
     /// themselves, like files or ALSA's null device, when a person is listening along).
     private let pacing: Duration?
+    private let ending = Mutex<Task<[Int: PhraseStudy], any Error>?>(nil)
 
     /// `realTime` paces rendering to the wall clock (for a person); otherwise the session is
     /// rendered as fast as the output takes it.
-    public init(session: StudySession, audio: StudyAudio, output: any StudyOutput, realTime: Bool) {
+    public init(session: StudySession, audio: StudyAudio, output: sending any StudyOutput, realTime: Bool) {
         self.state = Mutex(State(session: session))
         self.audio = audio
-        self.output = output
+        self.format = (output.sampleRate, output.channelCount)
+        self.output = Mutex(output)
         self.pacing = realTime ? .milliseconds(60) : nil
         audio.prepare(speed: session.settings.speed)
     }
 
-    /// Renders steps until the session ends or ``quit()``; calls `onDisplay` whenever what to
-    /// show changes. Returns what was studied.
-    @discardableResult
-    public func run(onDisplay: @Sendable (StudyDisplay) -> Void = { _ in }) throws -> [Int: PhraseStudy] {
+    /// Starts playing on the player's own thread. What to show arrives whenever it changes; the
+    /// stream ends with the session.
+    public func start() -> AsyncStream<StudyDisplay> {
+        let (displays, continuation) = AsyncStream.makeStream(of: StudyDisplay.self)
+        let player = self
+        let task = Task {
+            defer { continuation.finish() }
+            return try await BlockingWork.run("loop player") { try player.render { continuation.yield($0) } }
+        }
+        ending.withLock { $0 = task }
+        return displays
+    }
+
+    /// What was studied, once the session has ended (by itself, or by ``quit()``).
+    public func finished() async throws -> [Int: PhraseStudy] {
+        guard let task = ending.withLock({ $0 }) else { return state.withLock { $0.session.study } }
+        return try await task.value
+    }
+
+    /// Plays the whole session (no view) and returns what was studied.
+    public func play() async throws -> [Int: PhraseStudy] {
+        for await _ in start() {}
+        return try await finished()
+    }
+
+    /// Renders steps until the session ends or ``quit()`` (blocking: the player's thread).
+    private func render(onDisplay: (StudyDisplay) -> Void) throws -> [Int: PhraseStudy] {
         let started = ContinuousClock.now
         let chunkFrames = max(1, audio.sampleRate / 100)
-        let channels = output.channelCount
+        let channels = format.channelCount
         var silence = [Float](repeating: 0, count: chunkFrames * channels)
+        var shown: StudyDisplay?
+        func show(_ display: StudyDisplay) {
+            if display != shown { shown = display; onDisplay(display) }
+        }
         while true {
-            let (step, generation, quitting, display) = state.withLock { state in
-                (state.quitting ? nil : state.session.nextStep(at: state.clock), state.generation, state.quitting, state.session.display)
+            let (step, generation, events, quitting, display, finished) = state.withLock { state in
+                (state.quitting ? nil : state.session.nextStep(at: state.clock), state.generation, state.events, state.quitting,
+                 state.session.display, state.session.isFinished)
             }
-            if quitting { break }
+            if quitting || (step == nil && finished) { break }
+            show(display)
             guard let step else {
-                if state.withLock({ $0.session.isFinished }) { break }
-                // Paused: wait for an event.
-                onDisplay(display)
-                Thread.sleep(forTimeInterval: 0.01)
+                // Paused: sleep until an event changes something.
+                wake.lock()
+                while state.withLock({ $0.events == events && !$0.quitting }) { wake.wait() }
+                wake.unlock()
                 continue
             }
-            onDisplay(display)
             let frames: [Float]
             switch step {
             case .play(let phrases, let speed, _):
@@ -72,56 +105,59 @@ public final class StudyPlayer: Sendable {
             var offset = 0
             while offset < frames.count {
                 if state.withLock({ $0.generation != generation || $0.quitting }) {
-                    output.stop()
+                    output.withLock { $0.stop() }
                     break
                 }
                 let end = min(frames.count, offset + chunkFrames * channels)
-                try frames.withUnsafeBufferPointer { try output.write(UnsafeBufferPointer(rebasing: $0[offset..<end])) }
+                try output.withLock { output in
+                    try frames.withUnsafeBufferPointer { try output.write(UnsafeBufferPointer(rebasing: $0[offset..<end])) }
+                }
                 let written = Microseconds((end - offset) / channels) * 1_000_000 / Microseconds(audio.sampleRate)
-                state.withLock { state in
+                let clock = state.withLock { state in
                     state.clock += written
-                    if let asked = state.lastInterrupt {
-                        state.lastResponse = ContinuousClock.now - asked
-                        state.lastInterrupt = nil
-                    }
+                    return state.clock
                 }
                 offset = end
                 if let pacing {
-                    let ahead = Duration.microseconds(state.withLock { $0.clock }) - (ContinuousClock.now - started)
+                    let ahead = Duration.microseconds(clock) - (ContinuousClock.now - started)
                     if ahead > pacing { Thread.sleep(forTimeInterval: (ahead - pacing) / .seconds(1)) }
                 }
             }
         }
-        if !state.withLock({ $0.quitting }) { try output.finish() } else { output.stop() }
+        let quitting = state.withLock { $0.quitting }
+        try output.withLock { output in
+            if quitting { output.stop() } else { try output.finish() }
+        }
         let final = state.withLock { state in
             if state.quitting { state.session.stop(at: state.clock) }
             return state.session
         }
-        onDisplay(final.display)
+        show(final.display)
         return final.study
     }
 
     /// Passes a learner's event to the engine; cuts the current sound short when it must.
     public func send(_ event: StudyEvent) {
+        wake.lock()
         let speed = state.withLock { state in
             let reaction = state.session.handle(event, at: state.clock)
-            if reaction == .interrupt || reaction == .pause {
-                state.generation += 1
-                state.lastInterrupt = ContinuousClock.now
-            }
+            if reaction == .interrupt || reaction == .pause { state.generation += 1 }
+            state.events += 1
             return state.session.settings.speed
         }
+        wake.broadcast()
+        wake.unlock()
         if event == .faster || event == .slower { audio.prepare(speed: speed) }
     }
 
     /// Ends the session at once.
     public func quit() {
+        wake.lock()
         state.withLock { $0.quitting = true }
+        wake.broadcast()
+        wake.unlock()
     }
 
     /// What to show now.
     public var display: StudyDisplay { state.withLock { $0.session.display } }
-
-    /// How long the last interrupting event took to reach the output (new sound written).
-    public var lastResponseTime: Duration? { state.withLock { $0.lastResponse } }
 }

@@ -3,25 +3,9 @@ import LoopAudio
 import LoopAuthoring
 import Synchronization
 
-/// What the recording view shows.
-public struct RecordingStatus: Sendable, Equatable {
-    /// The phrase expected next (0-based; `phraseCount` once all are read).
-    public var phrase: Int
-    public var phraseCount: Int
-    /// The input's peak level over the last 50 ms, dBFS.
-    public var level: Float
-    /// Samples at or near full scale lately: the input is too loud.
-    public var clipping: Bool
-    public var speaking: Bool
-    public var paused: Bool
-    public var seconds: Double
-    public var overruns: Int
-    public var finished: Bool
-}
-
 /// A recording in progress, on disk as it is captured: `<id>.raw` (interleaved float32) and
-/// `<id>.json` (what it is for), in the library's `recordings/` folder. A crash, Ctrl-C or a
-/// full disk keeps what was recorded; `loop record --recover` saves it.
+/// `<id>.json` (what it is for), in a library's recordings folder. A crash, Ctrl-C or a full
+/// disk keeps what was recorded; it can be saved later (recovered).
 public struct RecordingDraft: Codable, Sendable, Equatable {
     public var loopId: String
     public var phraseIds: [Int64]
@@ -33,209 +17,150 @@ public struct RecordingDraft: Codable, Sendable, Equatable {
     /// Frame ranges thrown away (re-recorded phrases).
     public var discarded: [Range<Int>]
 
-    public init(loopId: String, phraseIds: [Int64], phraseTexts: [String], language: String?, sampleRate: Int, channelCount: Int) {
+    public init(loopId: String, phraseIds: [Int64], phraseTexts: [String], language: String?, sampleRate: Int, channelCount: Int, started: Date = Date()) {
         self.loopId = loopId
         self.phraseIds = phraseIds
         self.phraseTexts = phraseTexts
         self.language = language
         self.sampleRate = sampleRate
         self.channelCount = channelCount
-        self.started = Date()
+        self.started = started
         self.discarded = []
     }
+}
 
-    public static func folder(library root: String) -> String { root + "/recordings" }
+/// A recording left on disk by a crash or an interruption, ready to be saved.
+public struct InterruptedRecording: Sendable, Equatable {
+    /// The sidecar (`<id>.json`); the audio is beside it (``rawPath``).
+    public var draftPath: String
+    public var draft: RecordingDraft
+    public var seconds: Double
 
-    /// Interrupted recordings in a library, oldest first: (sidecar path, draft, seconds).
-    public static func interrupted(library root: String) -> [(path: String, draft: RecordingDraft, seconds: Double)] {
-        let folder = folder(library: root)
+    public var rawPath: String { String(draftPath.dropLast(5)) + ".raw" }
+
+    /// The interrupted recordings in `folder` (a library's recordings folder), oldest first.
+    public static func all(in folder: String) -> [InterruptedRecording] {
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".json") }.sorted()
         return names.compactMap { name in
             let path = folder + "/" + name
             guard let data = FileManager.default.contents(atPath: path), let draft = try? JSONDecoder().decode(RecordingDraft.self, from: data) else { return nil }
-            let raw = String(path.dropLast(5)) + ".raw"
-            let bytes = ((try? FileManager.default.attributesOfItem(atPath: raw)[.size] as? Int) ?? nil) ?? 0
-            return (path, draft, Double(bytes / 4 / max(draft.channelCount, 1)) / Double(draft.sampleRate))
+            let found = InterruptedRecording(draftPath: path, draft: draft, seconds: 0)
+            let bytes = RegularFile.size(found.rawPath) ?? 0
+            return InterruptedRecording(draftPath: path, draft: draft, seconds: Double(bytes / 4 / max(draft.channelCount, 1)) / Double(draft.sampleRate))
         }
     }
 }
 
-/// Records a take through the live pipeline: every block is written to disk first, then
-/// measured; pauses long enough to end a phrase move the highlight on. `run` blocks: give it a
-/// thread of its own; the other methods may be called from the terminal's loop.
+/// Records a take through the live pipeline on a thread of its own: every block is written to
+/// disk first, then measured (``TakeRecording`` decides what it means). ``start()`` gives the
+/// statuses as they change; ``stopped()`` waits for the end. The other methods (the author's
+/// keys) may be called from anywhere.
 public final class TakeRecorder: Sendable {
-    private struct State {
-        var draft: RecordingDraft
-        var tracker = LivePhraseTracker(pauseHops: 30)
-        /// The pace of the reading, for how long the phrase under way should last.
-        var pace: ReadingPace
-        /// Where each phrase read so far ended, in frames; the tracker expects the next one's length.
-        var ends: [Int] = [] {
-            didSet { tracker.expectedSpeechHops = pace.expectedSpeechHops(phrase) }
-        }
-        /// The phrase to read next.
-        var phrase: Int { ends.count }
-        /// Where the phrase under way (or the last one read) began, in frames.
-        var attemptStart: Int?
-        var frames = 0
-        var paused = false
-        var stopping: Stop?
-        var peak: Float = -120
-        var clippedAt: Int?
-        var overruns = 0
-        /// When the pause threshold was reached and the highlight moved (for the benchmark).
-        var highlightDelays: [Duration] = []
-
-        init(draft: RecordingDraft) {
-            self.draft = draft
-            pace = ReadingPace(phrases: draft.phraseTexts)
-            tracker.expectedSpeechHops = pace.expectedSpeechHops(0)
-        }
-
-        /// The phrase under way ended at `frame`: on to the next.
-        mutating func phraseEnded(at frame: Int) {
-            pace.read(phrase, speechHops: tracker.lastPhraseSpeechHops)
-            ends.append(frame)
-        }
-    }
-
-    /// How a recording ended: saved, thrown away (`q`, confirmed), or interrupted (Ctrl-C: the
-    /// take stays on disk for `--recover`).
-    public enum Stop: Sendable { case finish, quit, interrupt }
-
-    private let state: Mutex<State>
-    private nonisolated(unsafe) let source: any RecordingSource
-    /// One short take per phrase: capture pauses after each phrase until ``togglePause()``.
-    public let perPhrase: Bool
+    private let state: Mutex<TakeRecording>
+    /// Read by the recorder's own thread only, once started; the lock hands it over.
+    private let source: Mutex<any RecordingSource>
+    private let format: (sampleRate: Int, channelCount: Int)
     public let rawPath: String
     public let draftPath: String
 
-    public init(source: any RecordingSource, draft: RecordingDraft, library root: String, perPhrase: Bool = false) throws {
-        self.perPhrase = perPhrase
-        let folder = RecordingDraft.folder(library: root)
+    /// `folder` is where recordings in progress are kept (a library's recordings folder).
+    public init(source: sending any RecordingSource, draft: RecordingDraft, folder: String, perPhrase: Bool = false) throws {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let name = folder + "/" + UUID().uuidString.lowercased()
         rawPath = name + ".raw"
         draftPath = name + ".json"
-        self.source = source
-        self.state = Mutex(State(draft: draft))
+        format = (source.sampleRate, source.channelCount)
+        self.source = Mutex(source)
+        self.state = Mutex(TakeRecording(draft: draft, perPhrase: perPhrase))
         try DurableFile.write(try JSONEncoder().encode(draft), to: draftPath)
         guard FileManager.default.createFile(atPath: rawPath, contents: nil) else {
             throw AudioError(.writeFailed, path: rawPath, message: "cannot create the recording")
         }
     }
 
-    /// Captures until ``finish()``, ``quit()`` or the end of the input. Returns how it stopped.
-    public func run(onChange: @Sendable (RecordingStatus) -> Void) throws -> Stop {
+    /// Starts capturing on the recorder's own thread; the statuses arrive as they change and
+    /// the stream ends when the recording stops (``stopped()`` tells how, or throws its error).
+    public func start() -> AsyncStream<RecordingStatus> {
+        let (statuses, continuation) = AsyncStream.makeStream(of: RecordingStatus.self, bufferingPolicy: .bufferingNewest(1))
+        let recorder = self
+        let ending = Task {
+            defer { continuation.finish() }
+            return try await BlockingWork.run("loop recorder") { try recorder.capture { continuation.yield($0) } }
+        }
+        outcome.withLock { $0 = ending }
+        return statuses
+    }
+
+    private let outcome = Mutex<Task<TakeRecording.Stop, any Error>?>(nil)
+
+    /// How the recording stopped, once it has.
+    public func stopped() async throws -> TakeRecording.Stop {
+        guard let task = outcome.withLock({ $0 }) else { return state.withLock { $0.stopping ?? .finish } }
+        return try await task.value
+    }
+
+    /// Captures until the recording is stopped or the input ends (blocking).
+    private func capture(onChange: (RecordingStatus) -> Void) throws -> TakeRecording.Stop {
         guard let output = FileHandle(forWritingAtPath: rawPath) else { throw AudioError(.writeFailed, path: rawPath, message: "cannot write the recording") }
         defer { try? output.close() }
-        let channels = source.channelCount
-        let rate = source.sampleRate
+        let (rate, channels) = format
         var envelope = StreamingEnvelope(sampleRate: rate)
-        let hop = envelope.hopFrames
-        let buffer = UnsafeMutableBufferPointer<Float>.allocate(capacity: 8_192 * channels)
-        defer { buffer.deallocate() }
         var mono = [Float](repeating: 0, count: 8_192)
         var sinceSync = 0
         while true {
             if let stop = state.withLock({ $0.stopping }) { try output.synchronize(); return stop }
-            let frames = try source.read(into: buffer)
-            let arrived = ContinuousClock.now
+            let (buffer, frames, overruns) = try source.withLock { source in
+                var samples = [Float](repeating: 0, count: 8_192 * channels)
+                let frames = try samples.withUnsafeMutableBufferPointer { try source.read(into: $0) }
+                return (samples, frames, source.overruns)
+            }
             if frames == 0 {
-                // The end of the input ends the phrase under way.
-                state.withLock { state in
-                    if case .ended(_, let end)? = state.tracker.finish(), state.phrase < state.draft.phraseIds.count {
-                        state.phraseEnded(at: end * hop)
-                    }
-                }
+                let actions = state.withLock { $0.inputEnded() }
+                try perform(actions)
                 try output.synchronize()
-                return .finish
+                onChange(status)
+                return state.withLock { $0.stopping ?? .finish }
             }
             if state.withLock({ $0.paused }) { continue }
-            let block = UnsafeBufferPointer(rebasing: buffer[0..<(frames * channels)])
-            // To disk first: whatever happens next, what was captured is kept.
-            try output.write(contentsOf: Data(buffer: block))
+            let levels = try buffer.withUnsafeBufferPointer { samples in
+                let block = UnsafeBufferPointer(rebasing: samples[0..<(frames * channels)])
+                // To disk first: whatever happens next, what was captured is kept.
+                try output.write(contentsOf: Data(buffer: block))
+                return mono.withUnsafeMutableBufferPointer { mono in
+                    AudioDownmix.mean(block, channels: channels, frames: frames, scale: 1 / Float(channels), into: mono)
+                    return envelope.consume(UnsafeBufferPointer(rebasing: mono[0..<frames]))
+                }
+            }
             sinceSync += frames
             if sinceSync >= rate { try output.synchronize(); sinceSync = 0 }
-            var peak: Float = 0
-            for sample in block { peak = max(peak, abs(sample)) }
-            for frame in 0..<frames {
-                var sum: Float = 0
-                for channel in 0..<channels { sum += block[frame * channels + channel] }
-                mono[frame] = sum / Float(channels)
-            }
-            let levels = mono.withUnsafeBufferPointer { envelope.consume(UnsafeBufferPointer(rebasing: $0[0..<frames])) }
-            let status = state.withLock { state -> RecordingStatus in
-                let firstHop = state.frames / hop
-                state.frames += frames
-                state.overruns = source.overruns
-                state.peak = max(state.peak - 1.5, peak > 0 ? 20 * log10(peak) : -120)
-                if peak >= 0.99 { state.clippedAt = state.frames }
-                for (offset, level) in levels.enumerated() {
-                    for event in state.tracker.add(level) {
-                        switch event {
-                        case .started(let start):
-                            if state.phrase < state.draft.phraseIds.count { state.attemptStart = start * hop }
-                        case .ended(_, let end):
-                            guard state.phrase < state.draft.phraseIds.count else { continue }
-                            state.phraseEnded(at: end * hop)
-                            state.attemptStart = nil
-                            state.highlightDelays.append(ContinuousClock.now - arrived)
-                            _ = offset + firstHop
-                            if perPhrase { state.paused = true }
-                        }
-                    }
-                }
-                return Self.status(state, rate: rate)
-            }
+            let peak = buffer[0..<(frames * channels)].reduce(Float(0)) { max($0, abs($1)) }
+            let actions = state.withLock { $0.captured(frames: frames, levels: levels, peak: peak, overruns: overruns) }
+            try perform(actions)
             onChange(status)
         }
     }
 
+    /// Does what the state asked, outside its lock (a draft written and synced).
+    private func perform(_ actions: [TakeRecording.Action]) throws {
+        for case .saveDraft(let draft) in actions {
+            try DurableFile.write(try JSONEncoder().encode(draft), to: draftPath)
+        }
+    }
+
     /// Reads the current phrase again: what was said of it so far is thrown away.
-    public func rerecord() {
-        state.withLock { state in
-            if let start = state.attemptStart { discard(&state, from: start) }
-            state.tracker.reset()
-            state.attemptStart = nil
-        }
-    }
-
+    public func rerecord() { try? perform(state.withLock { $0.rerecord() }.map { [$0] } ?? []) }
     /// Goes back one phrase, to read it again.
-    public func back() {
-        state.withLock { state in
-            guard state.phrase > 0 else { return }
-            let previousEnd = state.ends.count >= 2 ? state.ends[state.ends.count - 2] : 0
-            discard(&state, from: previousEnd)
-            state.ends.removeLast()
-            state.tracker.reset()
-            state.attemptStart = nil
-        }
-    }
+    public func back() { try? perform(state.withLock { $0.back() }.map { [$0] } ?? []) }
+    public func togglePause() { state.withLock { $0.togglePause() } }
+    public func finish() { _ = state.withLock { $0.finish() } }
+    public func quit() { _ = state.withLock { $0.quit() } }
+    public func interrupt() { _ = state.withLock { $0.interrupt() } }
 
-    private func discard(_ state: inout State, from start: Int) {
-        guard start < state.frames else { return }
-        state.draft.discarded.append(start..<state.frames)
-        try? DurableFile.write(try JSONEncoder().encode(state.draft), to: draftPath)
-    }
-
-    public func togglePause() { state.withLock { $0.paused.toggle(); $0.tracker.reset() } }
-    public func finish() { state.withLock { $0.stopping = .finish } }
-    public func quit() { state.withLock { $0.stopping = .quit } }
-    public func interrupt() { state.withLock { $0.stopping = .interrupt } }
-
-    public var status: RecordingStatus { state.withLock { Self.status($0, rate: source.sampleRate) } }
+    public var status: RecordingStatus { state.withLock { $0.status } }
     public var draft: RecordingDraft { state.withLock { $0.draft } }
+    public var perPhrase: Bool { state.withLock { $0.perPhrase } }
     /// Phrases read, in order.
     public var phrasesRead: Int { state.withLock { $0.phrase } }
-    public var highlightDelays: [Duration] { state.withLock { $0.highlightDelays } }
-
-    private static func status(_ state: State, rate: Int) -> RecordingStatus {
-        RecordingStatus(phrase: state.phrase, phraseCount: state.draft.phraseIds.count, level: state.peak,
-                        clipping: state.clippedAt.map { state.frames - $0 < rate } ?? false, speaking: state.tracker.isSpeaking,
-                        paused: state.paused, seconds: Double(state.frames) / Double(rate), overruns: state.overruns,
-                        finished: state.stopping != nil)
-    }
 
     /// Throws the recording away.
     public func delete() {

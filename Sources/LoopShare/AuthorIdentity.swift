@@ -22,30 +22,27 @@ public struct AuthorIdentity: @unchecked Sendable {
         }.joined(separator: ":")
     }
 
-    static func path(library root: String) -> String { root + "/identity/ed25519.key" }
-
-    /// The library's identity, if it has one yet.
-    public static func load(library root: String) throws(ShareError) -> AuthorIdentity? {
-        let path = path(library: root)
-        guard let data = FileManager.default.contents(atPath: path) else { return nil }
-        return try parse(data, path: path)
+    /// The identity kept in `keyFile` (a library's `LibraryLayout.identityKey`), if there is one yet.
+    public static func load(from keyFile: String) throws(ShareError) -> AuthorIdentity? {
+        guard let data = FileManager.default.contents(atPath: keyFile) else { return nil }
+        return try parse(data, path: keyFile)
     }
 
-    /// The library's identity, created (and saved, owner-only) on first use.
-    public static func loadOrCreate(library root: String) throws(ShareError) -> AuthorIdentity {
-        if let existing = try load(library: root) { return existing }
+    /// The identity kept in `keyFile`, created (and saved, owner-only) on first use.
+    public static func loadOrCreate(at keyFile: String) throws(ShareError) -> AuthorIdentity {
+        if let existing = try load(from: keyFile) { return existing }
         let identity = AuthorIdentity(privateKey: Curve25519.Signing.PrivateKey())
-        try identity.save(library: root)
+        try identity.save(to: keyFile)
         return identity
     }
 
     /// The key's backup form: one line of base64, to keep somewhere safe.
     public var exported: String { privateKey.rawRepresentation.base64EncodedString() + "\n" }
 
-    /// Restores an identity from its backup form into the library, replacing the one there.
-    public static func restore(_ backup: Data, into root: String, source: String) throws(ShareError) -> AuthorIdentity {
+    /// Restores an identity from its backup form into `keyFile`, replacing the one there.
+    public static func restore(_ backup: Data, into keyFile: String, source: String) throws(ShareError) -> AuthorIdentity {
         let identity = try parse(backup, path: source)
-        try identity.save(library: root)
+        try identity.save(to: keyFile)
         return identity
     }
 
@@ -57,8 +54,7 @@ public struct AuthorIdentity: @unchecked Sendable {
         return AuthorIdentity(privateKey: key)
     }
 
-    private func save(library root: String) throws(ShareError) {
-        let path = Self.path(library: root)
+    private func save(to path: String) throws(ShareError) {
         let folder = (path as NSString).deletingLastPathComponent
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])

@@ -192,3 +192,16 @@ public struct BundleReader: Sendable {
         return hash.count == 64 && hash.allSatisfy { $0.isHexDigit && !$0.isUppercase }
     }
 }
+
+extension BundleReader {
+    /// The ids of the loops a bundle holds, read from its manifest alone (nothing verified):
+    /// enough to tell which earlier file a publish replaces. Nil when it is no readable bundle.
+    public static func loopIds(inBundleAt path: String) -> [String]? {
+        guard RegularFile.problem(at: path) == nil, let archive = try? Archive(url: URL(fileURLWithPath: path), accessMode: .read, pathEncoding: nil),
+              let entry = archive["manifest.json"], entry.uncompressedSize < 16 << 20 else { return nil }
+        var data = Data()
+        guard (try? archive.extract(entry, skipCRC32: false) { data.append($0) }) != nil,
+              let manifest = try? BundleManifest.decode(data) else { return nil }
+        return manifest.loops.map(\.id)
+    }
+}

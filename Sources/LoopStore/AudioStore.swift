@@ -8,13 +8,7 @@ import LoopAudio
 /// place and the folders synced, all before any row refers to it. Identical audio is stored
 /// once. Nothing here deletes a file that a row refers to: removal is ``LoopLibrary``'s `gc`.
 struct AudioStore: Sendable {
-    /// The library folder.
-    let root: String
-
-    static let folder = "audio"
-    static let incoming = "audio/.incoming"
-    /// Where `loop record` keeps its drafts, and saves a take in a `.saving-*` scratch folder.
-    static let recordings = "recordings"
+    let layout: LibraryLayout
 
     struct StoredFile: Sendable {
         var sha256: String
@@ -23,7 +17,7 @@ struct AudioStore: Sendable {
         var byteCount: Int
     }
 
-    func absolute(_ relativePath: String) -> String { root + "/" + relativePath }
+    func absolute(_ relativePath: String) -> String { layout.absolute(relativePath) }
 
     /// Copies the file at `source` into the store; returns where it is.
     func store(copyOf source: String, progress: (@Sendable (Double) -> Void)? = nil) throws -> StoredFile {
@@ -46,8 +40,8 @@ struct AudioStore: Sendable {
     /// Copies the file at `source` into `audio/.incoming/`, hashing it on the way, and syncs it.
     /// ``adopt(verifiedFile:sha256:byteCount:)`` then puts it in its place, or the caller removes it.
     func receive(copyOf source: String, progress: (@Sendable (Double) -> Void)? = nil) throws -> IncomingFile {
-        try FileManager.default.createDirectory(atPath: absolute(Self.incoming), withIntermediateDirectories: true)
-        let temporary = absolute(Self.incoming) + "/" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: layout.incomingFolder, withIntermediateDirectories: true)
+        let temporary = layout.incomingFolder + "/" + UUID().uuidString
         do {
             let (digest, bytes) = try copyHashing(from: source, to: temporary, progress: progress)
             return IncomingFile(path: temporary, sha256: digest, byteCount: bytes)
@@ -60,7 +54,7 @@ struct AudioStore: Sendable {
     /// Moves a file already verified to have `sha256` (and already inside the library folder, so
     /// a rename suffices) into its place; returns where it is. The file is synced first.
     func adopt(verifiedFile path: String, sha256: String, byteCount: Int) throws -> StoredFile {
-        let relative = Self.folder + "/" + sha256.prefix(2) + "/" + sha256.dropFirst(2)
+        let relative = LibraryLayout.Relative.audioFile(sha256: sha256)
         let destination = absolute(relative)
         let manager = FileManager.default
         if manager.fileExists(atPath: destination) {
@@ -70,7 +64,7 @@ struct AudioStore: Sendable {
         let shard = (destination as NSString).deletingLastPathComponent
         if !manager.fileExists(atPath: shard) {
             try manager.createDirectory(atPath: shard, withIntermediateDirectories: true)
-            try DurableFile.syncDirectory(absolute(Self.folder))
+            try DurableFile.syncDirectory(layout.audioFolder)
         }
         try DurableFile.syncAndRename(path, to: destination)
         TestStop.reached("audio.renamed")
@@ -88,26 +82,27 @@ struct AudioStore: Sendable {
     func inventory() -> (files: [String], leftovers: [String]) {
         let manager = FileManager.default
         var files: [String] = [], leftovers: [String] = []
-        let audio = absolute(Self.folder)
-        for shard in (try? manager.contentsOfDirectory(atPath: audio)) ?? [] {
-            if shard == ".incoming" {
-                leftovers += ((try? manager.contentsOfDirectory(atPath: absolute(Self.incoming))) ?? []).map { Self.incoming + "/" + $0 }
+        let audio = LibraryLayout.Relative.audio, incoming = LibraryLayout.Relative.incoming
+        for shard in (try? manager.contentsOfDirectory(atPath: layout.audioFolder)) ?? [] {
+            if audio + "/" + shard == incoming {
+                leftovers += ((try? manager.contentsOfDirectory(atPath: layout.incomingFolder)) ?? []).map { incoming + "/" + $0 }
                 continue
             }
-            for name in (try? manager.contentsOfDirectory(atPath: audio + "/" + shard)) ?? [] {
-                files.append(Self.folder + "/" + shard + "/" + name)
+            for name in (try? manager.contentsOfDirectory(atPath: absolute(audio + "/" + shard))) ?? [] {
+                files.append(audio + "/" + shard + "/" + name)
             }
         }
         // A recording killed while it was saved: its scratch folder (or, from versions before
         // those folders, the FLAC files it was writing), never the draft `--recover` needs.
         let hourAgo = Date().addingTimeInterval(-3_600)
-        for name in (try? manager.contentsOfDirectory(atPath: absolute(Self.recordings))) ?? [] {
-            let path = absolute(Self.recordings + "/" + name)
+        let recordings = LibraryLayout.Relative.recordings
+        for name in (try? manager.contentsOfDirectory(atPath: layout.recordingsFolder)) ?? [] {
+            let path = absolute(recordings + "/" + name)
             let abandoned = name.hasPrefix(".saving-")
                 ? ScratchFolder.isAbandoned(path)
                 : (name.hasSuffix(".flac") || name.contains(".flac.tmp-"))
                     && ((try? manager.attributesOfItem(atPath: path)[.modificationDate] as? Date).map { $0 < hourAgo } ?? false)
-            if abandoned { leftovers.append(Self.recordings + "/" + name) }
+            if abandoned { leftovers.append(recordings + "/" + name) }
         }
         return (files.sorted(), leftovers.sorted())
     }
@@ -154,8 +149,8 @@ struct AudioStore: Sendable {
 struct LibraryLock: ~Copyable {
     private let descriptor: Int32
 
-    init(root: String, exclusive: Bool) throws {
-        let path = root + "/library.lock"
+    init(_ layout: LibraryLayout, exclusive: Bool) throws {
+        let path = layout.lockFile
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw LibraryError(.cannotOpen, "\(path): \(String(cString: strerror(errno)))") }
         while flock(descriptor, exclusive ? LOCK_EX : LOCK_SH) != 0 {

@@ -97,14 +97,16 @@ extension LoopLibrary {
         return try loop(id: id).phrases[number - 1]
     }
 
-    /// Gives the phrases with these ids (in order) their clips from a new take.
-    public func attach(loop id: String, phraseIds: [Int64], take: CutTake, progress: (@Sendable (Double) -> Void)? = nil) throws -> LoopDetail {
-        try storing(needing: Self.fileSize(take.path)) {
+    /// Gives the phrases with these ids (in order) their clips from a new take, copied into
+    /// the library first (or, `received`, copied already).
+    public func attach(loop id: String, phraseIds: [Int64], take: CutTake, received: ReceivedTake? = nil,
+                       progress: (@Sendable (Double) -> Void)? = nil) throws -> LoopDetail {
+        try storing(needing: received?.byteCount ?? Self.fileSize(take.path)) {
             guard take.ranges.count == phraseIds.count else {
                 throw LibraryError(.invalidRange, "the take has \(take.ranges.count) clips for \(phraseIds.count) phrases")
             }
-            let lock = try LibraryLock(root: root, exclusive: false)
-            let stored = try storeTake(take, progress: progress)
+            let lock = try LibraryLock(layout, exclusive: false)
+            let stored = try received.map { try adopt($0, for: take) } ?? storeTake(take, progress: progress)
             try database.write { db in
                 guard var loop = try LoopRecord.fetchOne(db, key: id) else { throw LibraryError(.loopNotFound, "no loop with id \(id)") }
                 try stored.asset.insert(db, onConflict: .ignore)

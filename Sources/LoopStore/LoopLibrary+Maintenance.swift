@@ -155,7 +155,7 @@ extension LoopLibrary {
     /// Runs `body` as work in flight: `loop gc` waits until it returns, so the files it keeps in
     /// ``scratchFolder(named:)`` are never taken for the leftovers of an interrupted copy.
     public func whileInFlight<T>(_ body: () throws -> T) throws -> T {
-        let lock = try LibraryLock(root: root, exclusive: false)
+        let lock = try LibraryLock(layout, exclusive: false)
         defer { withExtendedLifetime(lock) {} }
         return try body()
     }
@@ -163,13 +163,11 @@ extension LoopLibrary {
     /// A folder of its own for work in flight, inside the library (on the same file system as
     /// the audio, so that its files move into place by renaming); removed by the caller, or by
     /// `loop gc` once no work is in flight.
-    public func scratchFolder(named prefix: String) -> String {
-        root + "/" + AudioStore.incoming + "/" + prefix + "-" + UUID().uuidString
-    }
+    public func scratchFolder(named prefix: String) -> String { layout.scratchFolder(named: prefix) }
 
     /// Removes audio that no phrase refers to, and what interrupted copies left behind.
     public func collectGarbage() throws -> GarbageReport {
-        let lock = try LibraryLock(root: root, exclusive: true)
+        let lock = try LibraryLock(layout, exclusive: true)
         let unreferenced = try database.write { db -> [String] in
             let paths = try String.fetchAll(db, sql: "SELECT path FROM audioAsset WHERE sha256 NOT IN (SELECT audioSha256 FROM phrase WHERE audioSha256 IS NOT NULL)")
             try db.execute(sql: "DELETE FROM audioAsset WHERE sha256 NOT IN (SELECT audioSha256 FROM phrase WHERE audioSha256 IS NOT NULL)")

@@ -34,8 +34,15 @@ public struct SharedLoop: Sendable, Equatable {
     public var tags: [String]
     public var sourceText: String
     public var groups: [[Phrase]]
+    /// The key (base64) that signed the bundle it came in: its author's.
+    public var signerKey: String
 
-    public init(id: String, revision: Int, title: String, language: String?, translationLanguage: String?, tags: [String], sourceText: String, groups: [[Phrase]]) {
+    /// The takes its clips are cut from.
+    public var clipHashes: Set<String> { Set(groups.flatMap { $0 }.compactMap { $0.clip?.sha256 }) }
+
+    public init(id: String, revision: Int, title: String, language: String?, translationLanguage: String?, tags: [String], sourceText: String,
+                groups: [[Phrase]], signerKey: String) {
+        self.signerKey = signerKey
         self.id = id
         self.revision = revision
         self.title = title
@@ -74,28 +81,40 @@ public enum ImportOutcome: Sendable, Equatable {
     case unchanged(id: String, revision: Int)
     /// The library holds a newer revision already.
     case older(id: String, have: Int, offered: Int)
-}
 
-/// How to treat a shared loop that already exists here.
-public struct ImportOptions: Sendable {
-    /// Import as a new loop with a new id, whoever signed it.
-    public var asCopy = false
-    /// Update even a loop edited here since it was imported.
-    public var force = false
-    public var dryRun = false
-    public init(asCopy: Bool = false, force: Bool = false, dryRun: Bool = false) {
-        self.asCopy = asCopy
-        self.force = force
-        self.dryRun = dryRun
+    /// Whether it writes to the library.
+    public var writes: Bool {
+        switch self {
+        case .added, .updated: true
+        case .unchanged, .older: false
+        }
     }
 }
 
+/// What this library holds of a shared loop's id, for the import rules to judge.
+public struct ExistingLoop: Sendable, Equatable {
+    public var title: String
+    /// Its author's key (base64) when it came from a bundle; nil when it was made here.
+    public var ownerKey: String?
+    /// Its revision here (local edits count their own).
+    public var revision: Int
+    /// The author's revision last imported, when it came from a bundle.
+    public var originRevision: Int?
+    /// Changed here since it was imported.
+    public var editedLocally: Bool
+}
+
 extension LoopLibrary {
-    /// Imports loops signed by `signerKey` (base64). A loop that exists here is updated in place
-    /// only when the same key signed it and the revision is higher; its study history stays.
-    /// All of it or none of it: the takes are stored first, then one transaction.
-    /// `localKey` is this library's own identity (base64), the owner of loops made here.
-    public func importShared(_ loops: [SharedLoop], takes: [SharedTake], signerKey: String, signerFingerprint: String, localKey: String?, options: ImportOptions) throws -> [ImportOutcome] {
+    /// Imports shared loops; what becomes of each is for `decide` to say (the rules of
+    /// ownership, revisions and local edits), given what the library holds of its id. All of it
+    /// or none of it: the takes needed are stored first, then one transaction in which every
+    /// loop is decided again before it is written, so that a change made meanwhile by another
+    /// process (an edit, the same import) is judged by the same rules rather than overwritten.
+    /// In a dry run nothing is written. Returns the outcomes decided in the transaction.
+    public func importShared(
+        _ loops: [SharedLoop], takes: [SharedTake], dryRun: Bool,
+        decide: @Sendable (SharedLoop, ExistingLoop?) throws -> ImportOutcome
+    ) throws -> [ImportOutcome] {
         try storing(needing: takes.reduce(0) { $0 + $1.byteCount }) {
             let takesByHash = Dictionary(takes.map { ($0.sha256, $0) }, uniquingKeysWith: { first, _ in first })
             for loop in loops {
@@ -106,55 +125,56 @@ extension LoopLibrary {
                     }
                 }
             }
-            // Decide everything first, reading only.
-            let plan: [(SharedLoop, ImportOutcome)] = try database.read { db in
-                try loops.map { shared in
-                    if options.asCopy { return (shared, .added(id: UUID().uuidString.lowercased())) }
-                    guard let existing = try LoopRecord.fetchOne(db, key: shared.id) else { return (shared, .added(id: shared.id)) }
-                    let owner = existing.ownerKey ?? localKey
-                    guard owner == signerKey else {
-                        throw LibraryError(.notTheAuthor, "'\(existing.title)' is already in this library, and this bundle is signed by another key (\(signerFingerprint)): only its author can update it")
-                    }
-                    // For a loop imported here, revisions are its author's: compare with the one imported
-                    // (local edits count their own revisions, which the author never saw).
-                    let current = existing.ownerKey == nil ? existing.revision : (existing.originRevision ?? existing.revision)
-                    if shared.revision == current { return (shared, .unchanged(id: shared.id, revision: shared.revision)) }
-                    if shared.revision < current { return (shared, .older(id: shared.id, have: current, offered: shared.revision)) }
-                    if existing.editedLocally && existing.ownerKey != nil && !options.force {
-                        throw LibraryError(.editedHere, "'\(existing.title)' was edited here since it was imported; revision \(shared.revision) would overwrite those edits")
-                    }
-                    return (shared, .updated(id: shared.id, from: current, to: shared.revision))
-                }
-            }
-            guard !options.dryRun else { return plan.map(\.1) }
-            let writes = plan.filter { if case .added = $0.1 { true } else if case .updated = $0.1 { true } else { false } }
-            guard !writes.isEmpty else { return plan.map(\.1) }
+            // A first judgement, reading only, says which takes to store.
+            let plan = try database.read { db in try loops.map { try decide($0, Self.existing($0.id, db)) } }
+            guard !dryRun else { return plan }
+            let writes = zip(loops, plan).filter { $0.1.writes }.map(\.0)
+            guard !writes.isEmpty else { return plan }
 
-            let lock = try LibraryLock(root: root, exclusive: false)
-            let needed = Set(writes.flatMap { $0.0.groups.flatMap { $0 }.compactMap { $0.clip?.sha256 } })
+            let lock = try LibraryLock(layout, exclusive: false)
+            let needed = Set(writes.flatMap { $0.groups.flatMap { $0 }.compactMap { $0.clip?.sha256 } })
             var assets: [AudioAssetRecord] = []
             for hash in needed.sorted() {
                 guard let take = takesByHash[hash] else { continue }
                 // A take verified inside the library (the importer's scratch folder) is moved, not copied.
-                let file = take.path.hasPrefix(root + "/" + AudioStore.incoming + "/")
+                let file = layout.isIncoming(take.path)
                     ? try audio.adopt(verifiedFile: take.path, sha256: hash, byteCount: take.byteCount)
                     : try audio.store(copyOf: take.path)
                 assets.append(AudioAssetRecord(sha256: file.sha256, path: file.path, format: "flac", sampleRate: take.sampleRate, channelCount: take.channelCount,
                                                frameCount: take.frameCount, byteCount: file.byteCount, createdAt: Date()))
             }
             TestStop.reached("import.before-commit")
-            try database.write { db in
+            let outcomes = try database.write { db -> [ImportOutcome] in
                 for asset in assets { try asset.insert(db, onConflict: .ignore) }
-                for (shared, outcome) in writes {
+                return try loops.map { shared in
+                    // Judged again where it is written: what another process did meanwhile counts.
+                    let outcome = try decide(shared, Self.existing(shared.id, db))
                     switch outcome {
-                    case .added(let id): try Self.insertShared(shared, id: id, ownerKey: signerKey, db)
-                    case .updated(let id, _, _): try Self.updateShared(shared, id: id, db)
-                    default: break
+                    case .added(let id):
+                        guard needed.isSuperset(of: shared.clipHashes) else {
+                            throw LibraryError(.storageFailed, "'\(shared.title)' changed while it was imported; import it again")
+                        }
+                        try Self.insertShared(shared, id: id, ownerKey: shared.signerKey, db)
+                    case .updated(let id, _, _):
+                        guard needed.isSuperset(of: shared.clipHashes) else {
+                            throw LibraryError(.storageFailed, "'\(shared.title)' changed while it was imported; import it again")
+                        }
+                        try Self.updateShared(shared, id: id, db)
+                    case .unchanged, .older:
+                        break
                     }
+                    return outcome
                 }
             }
             withExtendedLifetime(lock) {}
-            return plan.map(\.1)
+            return outcomes
+        }
+    }
+
+    /// What the library holds of this id.
+    static func existing(_ id: String, _ db: Database) throws -> ExistingLoop? {
+        try LoopRecord.fetchOne(db, key: id).map {
+            ExistingLoop(title: $0.title, ownerKey: $0.ownerKey, revision: $0.revision, originRevision: $0.originRevision, editedLocally: $0.editedLocally)
         }
     }
 

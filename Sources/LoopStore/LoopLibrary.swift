@@ -9,14 +9,15 @@ import LoopAuthoring
 /// Every change is one transaction; audio is on disk, synced, before the row that refers to it
 /// commits. A crash at any point leaves a library that opens and checks clean.
 public struct LoopLibrary: Sendable {
+    /// Where its files are.
+    public let layout: LibraryLayout
     /// The library folder.
-    public let root: String
+    public var root: String { layout.root }
     /// A pool (WAL: readers never wait for a writer) or, opened for reading only, one
     /// read-only connection.
     let database: any DatabaseWriter
     let audio: AudioStore
 
-    static let databaseName = "library.sqlite"
 
     /// What a command will do with the library.
     public enum Access: Sendable {
@@ -33,17 +34,18 @@ public struct LoopLibrary: Sendable {
     /// called before an existing library's schema is brought up to date (which may rebuild its
     /// search index: seconds, for a large library).
     public init(at root: String, access: Access = .readWrite, onUpdate: (() -> Void)? = nil) throws {
-        let path = root + "/" + Self.databaseName
+        let layout = LibraryLayout(root: root)
+        let path = layout.database
         let migrator = LibraryMigrations.migrator
         if access == .readOnly, let reader = try Self.openForReading(path: path, migrator: migrator) {
-            self.root = root
+            self.layout = layout
             self.database = reader
-            self.audio = AudioStore(root: root)
+            self.audio = AudioStore(layout: layout)
             return
         }
         let manager = FileManager.default
         do {
-            try manager.createDirectory(atPath: root + "/" + AudioStore.folder, withIntermediateDirectories: true)
+            try manager.createDirectory(atPath: layout.audioFolder, withIntermediateDirectories: true)
         } catch {
             try Self.refuseIfDiskFull(root: root)
             throw LibraryError(.cannotOpen, "\(root): cannot create the library folder (\(FileSystemError.reason(error)))")
@@ -64,7 +66,7 @@ public struct LoopLibrary: Sendable {
             if !upToDate {
                 // One process at a time creates or migrates; the others wait, then find the
                 // work done (the migrator skips what is applied).
-                let lock = try LibraryLock(root: root, exclusive: true)
+                let lock = try LibraryLock(layout, exclusive: true)
                 if existing { onUpdate?() }
                 try migrator.migrate(pool)
                 withExtendedLifetime(lock) {}
@@ -74,8 +76,8 @@ public struct LoopLibrary: Sendable {
             throw LibraryError(.cannotOpen, "\(path): cannot open the library (\(error.message ?? "\(error)"))")
         }
         self.database = pool
-        self.root = root
-        self.audio = AudioStore(root: root)
+        self.layout = layout
+        self.audio = AudioStore(layout: layout)
     }
 
     private static func configuration(readOnly: Bool) -> Configuration {
@@ -160,7 +162,7 @@ public struct LoopLibrary: Sendable {
     ) throws -> LoopDetail {
         try storing(needing: take.flatMap { Self.fileSize($0.path) }) {
             try Self.checkClipCount(take, source)
-            let lock = take == nil ? nil : try LibraryLock(root: root, exclusive: false)
+            let lock = take == nil ? nil : try LibraryLock(layout, exclusive: false)
             let stored = try take.map { try storeTake($0, progress: progress) }
             let detail = try insertLoop(source: source, title: title, language: language, tags: tags, take: take, stored: stored, sourceText: sourceText)
             withExtendedLifetime(lock) {}
@@ -440,7 +442,7 @@ public struct LoopLibrary: Sendable {
             let group = groupNumber[phrase[1] as Int64] ?? 1
             var audio: PhraseAudio?
             if let hash: String = phrase[4], let asset = assetsByHash[hash], let start: Int = phrase[5], let end: Int = phrase[6] {
-                audio = PhraseAudio(sha256: hash, path: root + "/" + (asset[1] as String), sampleRate: asset[2], channelCount: asset[3],
+                audio = PhraseAudio(sha256: hash, path: LibraryLayout(root: root).absolute(asset[1]), sampleRate: asset[2], channelCount: asset[3],
                                     takeFrameCount: asset[4], startFrame: start, endFrame: end)
             }
             if (phrase[4] as String?) == nil { needingAudio += 1 }

@@ -3,6 +3,7 @@ import LoopAudio
 import LoopPlayback
 import LoopStudy
 import LoopTestSupport
+import Synchronization
 import Testing
 
 extension Fixture {
@@ -46,12 +47,12 @@ struct StudyAudioTests {
 }
 
 struct StudyPlayerTests {
-    @Test func listenAndRepeatRendersTheGroupThenAsMuchSilence() throws {
+    @Test func listenAndRepeatRendersTheGroupThenAsMuchSilence() async throws {
         let audio = try StudyAudio.load(Fixture.clips)
         let session = try StudySession(groups: Fixture.groups(audio), settings: StudySettings(mode: .listenAndRepeat, rounds: 1), selection: [1])
         let path = temporaryPath("wav")
         let output = try FileOutput(path: path, sampleRate: audio.sampleRate, channelCount: 1)
-        let studied = try StudyPlayer(session: session, audio: audio, output: output, realTime: false).run()
+        let studied = try await StudyPlayer(session: session, audio: audio, output: output, realTime: false).play()
 
         let rendered = try samples(of: path)
         let group = try audio.clip(4, speed: 1) + audio.clip(5, speed: 1)
@@ -62,13 +63,13 @@ struct StudyPlayerTests {
         #expect(studied[4]?.repetitions == 1 && studied[1] == nil)
     }
 
-    @Test func throughALSATheDeviceGetsTheGroupThenSilenceSampleForSample() throws {
+    @Test func throughALSATheDeviceGetsTheGroupThenSilenceSampleForSample() async throws {
         let audio = try StudyAudio.load(Fixture.clips)
         let session = try StudySession(groups: Fixture.groups(audio), settings: StudySettings(mode: .listenAndRepeat, rounds: 1), selection: [0])
         let raw = temporaryPath("raw")
         // The ALSA `file` plugin over `null`: real ALSA calls, the sound captured in a file.
         let output = try DeviceOutput(device: "file:FILE=\(raw),FORMAT=raw", sampleRate: audio.sampleRate, channelCount: 1)
-        try StudyPlayer(session: session, audio: audio, output: output, realTime: false).run()
+        _ = try await StudyPlayer(session: session, audio: audio, output: output, realTime: false).play()
 
         let data = try Data(contentsOf: URL(fileURLWithPath: raw))
         let played = data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
@@ -78,55 +79,75 @@ struct StudyPlayerTests {
         #expect(played[group.count...].allSatisfy { $0 == 0 })
     }
 
-    @Test func repeatWithMeLeavesAGapAfterEachPhrase() throws {
+    @Test func repeatWithMePlaysEachPhraseThenAGapOfHalfItsLengthPlusThePause() async throws {
         let audio = try StudyAudio.load(Fixture.clips)
         let session = try StudySession(groups: Fixture.groups(audio), settings: StudySettings(gapFactor: 0.5, fixedPause: 200_000, rounds: 1), selection: [1])
-        let output = NullOutput(sampleRate: 16_000, channelCount: 1)
-        try StudyPlayer(session: session, audio: audio, output: output, realTime: false).run()
-        let phrases = [28_600, 24_000]   // frames of phrases 4 and 5
-        let expected = phrases.reduce(0) { $0 + $1 + $1 / 2 + 3_200 }
-        #expect(abs(output.framesWritten - expected) <= 2)
+        let sink = OutputSink()
+        _ = try await StudyPlayer(session: session, audio: audio, output: KeepingOutput(sink), realTime: false).play()
+        // Phrase 4, silence of half its length plus 0.2 s, phrase 5, the same: the clips' own samples.
+        var expected: [Float] = []
+        for phrase in [4, 5] {
+            let clip = try audio.clip(phrase, speed: 1)
+            expected += clip + [Float](repeating: 0, count: clip.count / 2 + 3_200)
+        }
+        let rendered = sink.samples
+        #expect(abs(rendered.count - expected.count) <= 2)
+        #expect(zip(rendered, expected).allSatisfy { $0 == $1 }, "the clips in order, each followed by its gap")
     }
 
-    @Test func anEventCutsTheCurrentSoundShort() throws {
+    @Test func anEventCutsTheCurrentSoundShortAndAPauseWaitsForTheNext() async throws {
         let audio = try StudyAudio.load(Fixture.clips)
         let session = try StudySession(groups: Fixture.groups(audio), settings: StudySettings(), selection: [0])
-        let output = RecordingOutput()
-        let player = StudyPlayer(session: session, audio: audio, output: output, realTime: true)
-        let done = NSCondition()
-        nonisolated(unsafe) var ended = false
-        let thread = Thread {
-            _ = try? player.run()
-            done.withLock { ended = true; done.signal() }
-        }
-        thread.start()
-        Thread.sleep(forTimeInterval: 0.3)
+        let sink = OutputSink()
+        let player = StudyPlayer(session: session, audio: audio, output: KeepingOutput(sink), realTime: true)
+        let playing = Task { try await player.play() }
+        // Once a tenth of phrase 1 has been played, the learner moves to the next group.
+        try await sink.wait { $0.samples.count >= 2_000 }
         player.send(.nextGroup)
-        Thread.sleep(forTimeInterval: 0.3)
+        let firstOfFour = Array(try audio.clip(4, speed: 1).prefix(160))
+        try await sink.wait { $0.stops >= 1 && $0.samples.count > 20_600 }
+        let samples = sink.samples
+        let start = samples.indices.first { samples[$0...].starts(with: firstOfFour) }
+        #expect(start != nil && (start ?? .max) < 20_600, "phrase 4 started before phrase 1 (20,520 frames) could end")
+        // Paused, nothing more is written until the learner resumes.
+        player.send(.playPause)
+        try await sink.wait { $0.stops >= 2 }
+        let held = sink.samples.count
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(sink.samples.count == held, "nothing written while paused")
+        player.send(.playPause)
+        try await sink.wait { $0.samples.count > held }
         player.quit()
-        done.withLock { while !ended { done.wait() } }
-        // Phrase 1 began; after the event, phrase 4 (group 2) began well before phrase 1 ended.
-        #expect(output.stops >= 1)
-        let firstOfFour = try audio.clip(4, speed: 1).prefix(160)
-        let start = output.samples.indices.first { output.samples[$0...].starts(with: firstOfFour) }
-        #expect(start != nil && start! < 20_600, "phrase 4 started before phrase 1 (20,520 frames) could end")
-        // How fast that was is `loop benchmark study`'s to measure, not a test's.
-        #expect(player.lastResponseTime != nil, "the new sound's arrival was noted")
+        _ = try await playing.value
     }
 }
 
-/// An output that keeps what it is given (for tests that look at timing and interruptions).
-final class RecordingOutput: StudyOutput, @unchecked Sendable {
+/// What an output was given, kept where a test can look at it while the player runs.
+final class OutputSink: Sendable {
+    private struct State { var samples: [Float] = []; var stops = 0 }
+    private let state = Mutex(State())
+    var samples: [Float] { state.withLock { $0.samples } }
+    var stops: Int { state.withLock { $0.stops } }
+    func append(_ interleaved: UnsafeBufferPointer<Float>) { state.withLock { $0.samples.append(contentsOf: interleaved) } }
+    func stopped() { state.withLock { $0.stops += 1 } }
+
+    /// Waits (up to 10 s) until `condition` holds: for a state, never a fixed time.
+    func wait(_ condition: (OutputSink) -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !condition(self) {
+            guard ContinuousClock.now < deadline else { Issue.record("the player never reached the state waited for"); return }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+    }
+}
+
+/// An output that hands what it is given to a sink.
+final class KeepingOutput: StudyOutput {
     let sampleRate = 16_000
     let channelCount = 1
-    private let lock = NSLock()
-    private var written: [Float] = []
-    private var stopCount = 0
-
-    var samples: [Float] { lock.withLock { written } }
-    var stops: Int { lock.withLock { stopCount } }
-
-    func write(_ interleaved: UnsafeBufferPointer<Float>) throws { lock.withLock { written.append(contentsOf: interleaved) } }
-    func stop() { lock.withLock { stopCount += 1 } }
+    private let sink: OutputSink
+    init(_ sink: OutputSink) { self.sink = sink }
+    func write(_ interleaved: UnsafeBufferPointer<Float>) throws { sink.append(interleaved) }
+    func stop() { sink.stopped() }
     func finish() throws {}
 }

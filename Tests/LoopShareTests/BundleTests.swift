@@ -16,7 +16,7 @@ func scratch() -> String { Scratch.path("share") }
 func exportedBundle() throws -> (library: LoopLibrary, identity: AuthorIdentity, loop: LoopDetail, bundle: String) {
     let library = try LoopLibrary(at: scratch())
     let loop = try library.createLoop(source: try LoopSource(contentsOf: Fixture.path("phrases.txt")), take: CutTake(path: Fixture.path("clean.flac"), ranges: Fixture.ranges))
-    let identity = try AuthorIdentity.loadOrCreate(library: library.root)
+    let identity = try AuthorIdentity.loadOrCreate(at: library.layout.identityKey)
     let bundle = scratch() + ".loop"
     try BundleWriter(identity: identity).write([loop], to: bundle)
     return (library, identity, loop, bundle)
@@ -86,12 +86,12 @@ struct BundleRoundTripTests {
     }
 
     @Test func theIdentityIsKeptOwnerOnlyAndSurvivesABackup() throws {
-        let root = scratch()
-        let identity = try AuthorIdentity.loadOrCreate(library: root)
-        let attributes = try FileManager.default.attributesOfItem(atPath: root + "/identity/ed25519.key")
+        let key = scratch() + "/identity/ed25519.key"
+        let identity = try AuthorIdentity.loadOrCreate(at: key)
+        let attributes = try FileManager.default.attributesOfItem(atPath: key)
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
-        #expect(try AuthorIdentity.loadOrCreate(library: root).fingerprint == identity.fingerprint, "created once")
-        let other = scratch()
+        #expect(try AuthorIdentity.loadOrCreate(at: key).fingerprint == identity.fingerprint, "created once")
+        let other = scratch() + "/identity/ed25519.key"
         let restored = try AuthorIdentity.restore(Data(identity.exported.utf8), into: other, source: "backup")
         #expect(restored.fingerprint == identity.fingerprint)
         #expect(throws: ShareError.self) { _ = try AuthorIdentity.restore(Data("not a key".utf8), into: other, source: "backup") }

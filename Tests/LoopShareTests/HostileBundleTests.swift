@@ -109,13 +109,4 @@ struct HostileBundleContentTests {
         try bytes.write(to: URL(fileURLWithPath: damaged))
         expectRefused(damaged, .corrupt, containing: "fails its CRC-32 check")
     }
-
-    @Test func aRefusedBundleLeavesTheLibraryUntouched() throws {
-        let learner = try LoopLibrary(at: scratch())
-        let evil = try withLoop { $0["id"] = "x/../../pwn" }
-        #expect(throws: ShareError.self) { try BundleImporter(library: learner).importBundles(at: [evil], options: ImportOptions()) }
-        #expect(try learner.loops().isEmpty)
-        #expect(try learner.check().isHealthy)
-        #expect(!FileManager.default.fileExists(atPath: learner.root + "/../pwn"))
-    }
 }

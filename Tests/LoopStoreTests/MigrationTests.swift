@@ -14,7 +14,7 @@ struct MigrationTests {
         let migrator = LibraryMigrations.migrator
         let first = try #require(migrator.migrations.first)
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-        let file = try AudioStore(root: root).store(copyOf: Fixture.path("clean.flac"))
+        let file = try AudioStore(layout: LibraryLayout(root: root)).store(copyOf: Fixture.path("clean.flac"))
         let queue = try DatabaseQueue(path: root + "/library.sqlite")
         try migrator.migrate(queue, upTo: first)
         try queue.write { db in
@@ -41,7 +41,7 @@ struct MigrationTests {
 
     @Test func aFirstSchemaLibraryOpensWithEveryLoopPhraseAndAudioFileIntact() throws {
         let (root, sha256) = try makeFirstSchemaLibrary()
-        let audioBefore = AudioStore(root: root).inventory()
+        let audioBefore = AudioStore(layout: LibraryLayout(root: root)).inventory()
 
         var updates = 0
         let library = try LoopLibrary(at: root) { updates += 1 }
@@ -60,7 +60,7 @@ struct MigrationTests {
         #expect(loop.phrases.map(\.translation) == ["Where is the station?", nil])
         #expect(loop.phrases.map(\.audio?.startFrame) == [88_900, 123_400])
         #expect(loop.phrases.allSatisfy { $0.audio?.sha256 == sha256 })
-        #expect(AudioStore(root: root).inventory() == audioBefore, "no audio file moved, renamed or removed")
+        #expect(AudioStore(layout: LibraryLayout(root: root)).inventory() == audioBefore, "no audio file moved, renamed or removed")
         #expect(try AudioStore.sha256(ofFileAt: try #require(loop.phrases[0].audio?.path)) == sha256)
         let health = try library.check()
         #expect(health.isHealthy && health.audioFileCount == 1 && health.orphans.isEmpty)

@@ -3,6 +3,7 @@ import Foundation
 import LoopAudio
 import LoopAuthoring
 import LoopStore
+import LoopWorkflows
 
 struct EditCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -47,35 +48,10 @@ struct EditCommand: AsyncParsableCommand {
                 _ = try library.updateMetadata(ofLoop: id, title: title, language: language, addTags: addTags, removeTags: removeTags)
                 return
             }
-            let before = try library.loop(id: id)
-            // Named from the id's letters and digits only: an id never reaches a path as it is.
-            let name = String(id.unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) && $0.isASCII }.prefix(8))
-            let draft = NSTemporaryDirectory() + "loop-edit-\(name)-\(UUID().uuidString.prefix(6)).txt"
-            do {
-                try DurableFile.write(Data(before.sourceText.utf8), to: draft)
-            } catch {
-                throw CLIError("\(draft): cannot write the draft to edit (\(FileSystemError.reason(error))); set TMPDIR to a folder you can write; the loop is unchanged")
-            }
-            try Editor.open(draft)
-            guard let bytes = FileManager.default.contents(atPath: draft) else {
-                throw CLIError("\(draft): the editor left no draft to read; the loop is unchanged")
-            }
-            guard let edited = String(data: bytes, encoding: .utf8) else {
-                throw CLIError("\(draft): the editor saved text that is not UTF-8; the loop is unchanged and your text is kept in that file (save it as UTF-8, then copy it back with `loop edit`)")
-            }
-            guard edited != before.sourceText else {
-                try? FileManager.default.removeItem(atPath: draft)
-                return
-            }
-            let source: LoopSource
-            do {
-                source = try LoopSource(parsing: edited)
-            } catch let error as LoopSourceError {
-                let location = draft + (error.line.map { ":\($0)" } ?? "")
-                throw CLIError("\(location): \(error.message); the loop is unchanged and your text is kept in that file")
-            }
-            let outcome = try library.replaceSource(ofLoop: id, with: source, text: edited, dropChangedAudio: dropChangedAudio)
-            try? FileManager.default.removeItem(atPath: draft)
+            let editing = EditingWorkflow(library: library)
+            let draft = try editing.beginTextEdit(loop: id)
+            try Editor.open(draft.path)
+            guard case .edited(let outcome) = try editing.finishTextEdit(draft, dropChangedAudio: dropChangedAudio) else { return }
             let changed = outcome.recordedForEarlierText
             if !changed.isEmpty {
                 print("\(changed.count) changed phrase\(changed.count == 1 ? " keeps its clip" : "s keep their clips"), recorded for the earlier text (`loop attach \(id.prefix(8)) --changed --audio TAKE` records \(changed.count == 1 ? "it" : "them") again):")
@@ -155,26 +131,8 @@ struct AdjustCommand: AsyncParsableCommand {
         try await runReportingErrors {
             let library = try libraryOptions.open()
             let id = try library.resolve(loop)
-            let detail = try library.loop(id: id)
-            guard (1...max(detail.phrases.count, 1)).contains(phrase), let audio = detail.phrases[phrase - 1].audio else {
-                throw LibraryError(.phraseNotFound, phrase >= 1 && phrase <= detail.phrases.count
-                    ? "phrase \(phrase) has no audio yet; add some with `loop attach`"
-                    : "the loop has \(detail.phrases.count) phrases, not \(phrase)")
-            }
-            let rate = Double(audio.sampleRate)
-            var range = audio.startFrame..<audio.endFrame
-            if let shift {
-                let frames = Int((shift / 1000 * rate).rounded())
-                range = (range.lowerBound + frames)..<(range.upperBound + frames)
-            } else {
-                let newStart = start.map { Int(($0 * rate).rounded()) } ?? range.lowerBound
-                let newEnd = end.map { Int(($0 * rate).rounded()) } ?? range.upperBound
-                guard newStart < newEnd else {
-                    throw CLIError(String(format: "the start (%.3f s) must come before the end (%.3f s)", Double(newStart) / rate, Double(newEnd) / rate))
-                }
-                range = newStart..<newEnd
-            }
-            _ = try library.adjust(loop: id, phrase: phrase, to: range)
+            let change: EditingWorkflow.ClipChange = shift.map { .shift(milliseconds: $0) } ?? .bounds(start: start, end: end)
+            try await EditingWorkflow(library: library).adjust(loop: id, phrase: phrase, change)
         }
     }
 }
@@ -205,10 +163,7 @@ struct AttachCommand: AsyncParsableCommand {
             let library = try libraryOptions.open()
             let id = try library.resolve(loop)
             let progress = ProgressBar("attaching")
-            let (take, group, changed) = (audio, self.group, self.changed)
-            let authored = try await BlockingWork.run {
-                try library.attach(loop: id, takePath: take, group: group, includingChanged: changed, progress: progress.callback)
-            }
+            let authored = try await Authoring(library: library).attach(loop: id, takePath: audio, group: group, includingChanged: changed, progress: progress.callback)
             progress.finish()
             for cut in authored.doubtfulCuts {
                 StandardError.write(String(format: "warning: the cut between phrases %d and %d has low confidence %.2f; listen to it\n", cut.before, cut.after, cut.confidence))

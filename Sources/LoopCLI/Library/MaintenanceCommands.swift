@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
+import LoopAudio
 import LoopRecording
 import LoopStore
+import LoopWorkflows
 
 struct RemoveCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -108,7 +110,7 @@ struct DoctorCommand: AsyncParsableCommand {
                 if report.isHealthy {
                     print("ok: \(report.loopCount) loops, \(report.phraseCount) phrases, \(report.audioFileCount) audio files verified")
                 }
-                for found in RecordingDraft.interrupted(library: library.root) {
+                for found in RecordingWorkflow(library: library).interrupted() {
                     print(String(format: "an interrupted recording (%.1f s) is kept: `loop record %@ --recover` saves it", found.seconds, String(found.draft.loopId.prefix(8))))
                 }
             }

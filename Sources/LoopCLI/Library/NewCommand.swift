@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LoopAuthoring
 import LoopStore
+import LoopWorkflows
 
 struct NewCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -47,10 +48,9 @@ struct NewCommand: AsyncParsableCommand {
             let raw = textOptions.sentences ? nil : written
             let library = try libraryOptions.open()
             let progress = ProgressBar("importing")
-            let (take, title, language, tags) = (audio, self.title, self.language, self.tags)
-            let authored = try await BlockingWork.run {
-                try library.author(source: source, sourceText: raw, takePath: take, title: title, language: language, tags: tags, progress: progress.callback)
-            }
+            let take = audio
+            let authored = try await Authoring(library: library).author(
+                source: source, sourceText: raw, takePath: take, title: title, language: language, tags: tags, progress: progress.callback)
             progress.finish()
             for cut in authored.doubtfulCuts {
                 StandardError.write(String(format: "warning: the cut between phrases %d and %d has low confidence %.2f; listen to it, and move it with `loop adjust` if needed\n", cut.before, cut.after, cut.confidence))

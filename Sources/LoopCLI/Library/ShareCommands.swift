@@ -3,6 +3,7 @@ import Foundation
 import LoopAudio
 import LoopShare
 import LoopStore
+import LoopWorkflows
 
 struct IdentityCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -29,14 +30,13 @@ struct IdentityCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await runReportingErrors {
-            let root = libraryOptions.path
-            _ = try libraryOptions.open()
+            let library = try libraryOptions.open()
             if let importPath {
                 guard let data = FileManager.default.contents(atPath: importPath) else { throw CLIError("\(importPath): cannot read the file") }
-                _ = try AuthorIdentity.restore(data, into: root, source: importPath)
+                _ = try LibraryIdentity.restore(data, into: library, source: importPath)
                 return
             }
-            let identity = try AuthorIdentity.loadOrCreate(library: root)
+            let identity = try LibraryIdentity.loadOrCreate(library)
             if let exportPath {
                 try DurableFile.write(Data(identity.exported.utf8), to: exportPath, permissions: 0o600)
                 return
@@ -64,11 +64,9 @@ struct ExportCommand: AsyncParsableCommand {
     func run() async throws {
         try await runReportingErrors {
             let library = try libraryOptions.openForReading()
-            let details = try loops.map { try library.loop(id: try library.resolve($0)) }
-            let identity = try AuthorIdentity.loadOrCreate(library: library.root)
+            let ids = try loops.map { try library.resolve($0) }
             let progress = ProgressBar("exporting")
-            let path = output
-            _ = try await BlockingWork.run { try BundleWriter(identity: identity).write(details, to: path, progress: progress.callback) }
+            try await BundleExporter(library: library).export(loops: ids, to: output, progress: progress.callback)
             progress.finish()
         }
     }
@@ -154,9 +152,8 @@ struct ImportCommand: AsyncParsableCommand {
         try await runReportingErrors {
             let library = try libraryOptions.open()
             let options = ImportOptions(asCopy: asCopy, force: force, dryRun: dryRun)
-            let paths = self.paths
             let progress = ProgressBar("importing")
-            let outcomes = try await BlockingWork.run { try BundleImporter(library: library).importEach(at: paths, options: options) }
+            let outcomes = try await BundleImporter(library: library).importEach(at: paths, options: options)
             progress.finish()
             let prefix = dryRun ? "would " : ""
             var refused = 0
@@ -205,9 +202,7 @@ struct PublishCommand: AsyncParsableCommand {
         try await runReportingErrors {
             let library = try libraryOptions.open()
             let id = try library.resolve(loop)
-            let identity = try AuthorIdentity.loadOrCreate(library: library.root)
-            let folder = self.folder
-            _ = try await BlockingWork.run { try LoopPublisher(library: library, identity: identity).publish(loop: id, to: folder) }
+            _ = try await LoopPublisher(library: library).publish(loop: id, to: folder)
         }
     }
 }

@@ -3,7 +3,7 @@ import Synchronization
 
 /// A progress bar on standard error, shown only on a terminal and only once work has taken
 /// more than a second. Safe to update from the worker thread.
-final class ProgressBar: Sendable {
+public final class ProgressBar: Sendable {
     private struct State {
         var shown = false
         var lastDraw = 0.0
@@ -15,7 +15,7 @@ final class ProgressBar: Sendable {
     private let started = Date()
     private let state = Mutex(State())
 
-    init(_ label: String) {
+    public init(_ label: String) {
         let terminal = Terminal.standardError()
         self.label = label
         self.enabled = terminal.isInteractive
@@ -23,7 +23,7 @@ final class ProgressBar: Sendable {
     }
 
     /// Reports the share done (0...1).
-    func update(_ fraction: Double) {
+    public func update(_ fraction: Double) {
         guard enabled else { return }
         let elapsed = Date().timeIntervalSince(started)
         guard elapsed > 1 else { return }
@@ -38,7 +38,7 @@ final class ProgressBar: Sendable {
     }
 
     /// Clears the bar, if one was drawn.
-    func finish() {
+    public func finish() {
         state.withLock { state in
             if state.shown { StandardError.write("\r\u{1B}[2K") }
             state.shown = false
@@ -46,5 +46,5 @@ final class ProgressBar: Sendable {
     }
 
     /// A callback for library code.
-    var callback: @Sendable (Double) -> Void { { [self] in update($0) } }
+    public var callback: @Sendable (Double) -> Void { { [self] in update($0) } }
 }

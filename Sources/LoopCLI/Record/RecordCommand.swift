@@ -3,6 +3,7 @@ import Foundation
 import LoopAudio
 import LoopRecording
 import LoopStore
+import LoopWorkflows
 
 struct RecordCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -58,30 +59,28 @@ struct RecordCommand: AsyncParsableCommand {
         try await runReportingErrors {
             let library = try libraryOptions.open()
             let id = try library.resolve(loop)
-            let detail = try library.loop(id: id)
-            let interrupted = RecordingDraft.interrupted(library: library.root).filter { $0.draft.loopId == id }
+            let recording = RecordingWorkflow(library: library)
             if recover {
-                guard let last = interrupted.last else { throw CLIError("no interrupted recording of '\(detail.summary.title)' to recover") }
-                let raw = String(last.path.dropLast(5)) + ".raw"
-                try await save(library: library, loopId: id, raw: raw, draft: last.draft, phrasesRead: nil, draftPath: last.path)
+                let progress = ProgressBar("saving")
+                guard let saved = try await recording.recover(loop: id, progress: progress.callback) else {
+                    progress.finish()
+                    throw CLIError("no interrupted recording of '\(try library.loop(id: id).summary.title)' to recover")
+                }
+                progress.finish()
+                report(saved)
                 return
             }
-            for found in interrupted {
+            for found in recording.interrupted(loop: id) {
                 StandardError.write(String(format: "note: an interrupted recording of this loop (%.1f s) is kept; `loop record %@ --recover` saves it\n", found.seconds, String(id.prefix(8))))
             }
-            if let group, !(1...max(detail.groups.count, 1)).contains(group) {
-                throw CLIError("the loop has \(detail.groups.count) groups, not \(group)")
-            }
-            let phrases = detail.phrases.filter { group == nil || $0.group == group }
+            let plan = try recording.plan(loop: id, group: group)
             let source: any RecordingSource = try input.map { try FileSource(path: $0, realTime: !fast) }
                 ?? CaptureSource(device: device, sampleRate: rate, channelCount: 1)
-            let draft = RecordingDraft(loopId: id, phraseIds: phrases.map(\.id), phraseTexts: phrases.map(\.text), language: detail.summary.language,
-                                       sampleRate: source.sampleRate, channelCount: source.channelCount)
             let interactive = isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
             // Without a terminal no key can resume a per-phrase pause: read straight through.
-            let recorder = try TakeRecorder(source: source, draft: draft, library: library.root, perPhrase: perPhrase && interactive)
+            let recorder = try recording.recorder(for: plan, source: source, perPhrase: perPhrase && interactive)
             let stop = interactive
-                ? try await RecordingView.run(recorder: recorder, title: detail.summary.title, phrases: phrases)
+                ? try await RecordingView.run(recorder: recorder, title: plan.loop.summary.title, phrases: plan.phrases)
                 : try await Self.runPlain(recorder)
             switch stop {
             case .finish: break
@@ -96,38 +95,25 @@ struct RecordCommand: AsyncParsableCommand {
             if status.overruns > 0 {
                 StandardError.write("warning: the input overran \(status.overruns) time\(status.overruns == 1 ? "" : "s"): this machine fell behind and some audio was lost; listen to the cuts\n")
             }
-            try await save(library: library, loopId: id, raw: recorder.rawPath, draft: recorder.draft, phrasesRead: recorder.phrasesRead, draftPath: recorder.draftPath)
+            let progress = ProgressBar("saving")
+            let saved = try await recording.save(recorder, progress: progress.callback)
+            progress.finish()
+            report(saved)
         }
     }
 
+    private func report(_ saved: RecordingWorkflow.Saved) {
+        if case .nothingRecorded = saved { StandardError.write("nothing was recorded; the loop is unchanged\n") }
+    }
+
     /// No terminal: run to the end of the input (or Ctrl-C), no keys.
-    static func runPlain(_ recorder: TakeRecorder) async throws -> TakeRecorder.Stop {
+    static func runPlain(_ recorder: TakeRecorder) async throws -> TakeRecording.Stop {
         let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
         signal(SIGINT, SIG_IGN)
         interrupt.setEventHandler { recorder.interrupt() }
         interrupt.resume()
         defer { interrupt.cancel(); signal(SIGINT, SIG_DFL) }
-        return try await BlockingWork.run { try recorder.run { _ in } }
-    }
-
-    private func save(library: LoopLibrary, loopId: String, raw: String, draft: RecordingDraft, phrasesRead: Int?, draftPath: String) async throws {
-        let progress = ProgressBar("saving")
-        // Killed while saving, the draft stays for --recover and the scratch folder is a leftover for gc.
-        let scratch = try ScratchFolder(in: RecordingDraft.folder(library: library.root), prefix: ".saving-")
-        let folder = scratch.path
-        let result = try await BlockingWork.run { try RecordingFinisher().finish(rawPath: raw, draft: draft, phrasesRead: phrasesRead, into: folder) }
-        guard let result else {
-            progress.finish()
-            StandardError.write("nothing was recorded; the loop is unchanged\n")
-            try? FileManager.default.removeItem(atPath: raw)
-            try? FileManager.default.removeItem(atPath: draftPath)
-            return
-        }
-        _ = try await BlockingWork.run {
-            try library.attach(loop: loopId, phraseIds: result.phraseIds, take: CutTake(path: result.takePath, ranges: result.ranges), progress: progress.callback)
-        }
-        progress.finish()
-        for path in [raw, draftPath] { try? FileManager.default.removeItem(atPath: path) }
-        _ = consume scratch
+        for await _ in recorder.start() {}
+        return try await recorder.stopped()
     }
 }

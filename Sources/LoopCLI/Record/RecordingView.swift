@@ -1,51 +1,32 @@
 import Foundation
 import LoopRecording
 import LoopStore
-import Synchronization
 
 /// The full-screen recording view: the text with the phrase to read next highlighted, a level
 /// meter with a clipping warning, and the keys. The terminal is put back however it ends.
 enum RecordingView {
-    static func run(recorder: TakeRecorder, title: String, phrases: [StoredPhrase]) async throws -> TakeRecorder.Stop {
-        let terminal = try RawTerminal()
-        defer { terminal.restore() }
-        let changed = Atomic<Bool>(true)
-        let outcome = Mutex<Result<TakeRecorder.Stop, any Error>?>(nil)
-        let worker = Thread {
-            let result = Result { try recorder.run { _ in changed.store(true, ordering: .relaxed) } }
-            outcome.withLock { $0 = result }
-        }
-        worker.start()
+    static func run(recorder: TakeRecorder, title: String, phrases: [StoredPhrase]) async throws -> TakeRecording.Stop {
         var confirmingQuit = false
-        var lastSize = (rows: 0, columns: 0)
         let style = Terminal.standardOutput()
-        while outcome.withLock({ $0 == nil }) {
-            if let key = terminal.readKey(timeout: 30) {
-                if confirmingQuit {
-                    if key == .character("y") || key == .character("Y") { recorder.quit() }
-                    confirmingQuit = false
-                } else {
-                    switch key {
-                    case .character("r"): recorder.rerecord()
-                    case .character("b"): recorder.back()
-                    case .character(" "): recorder.togglePause()
-                    case .character("\r"), .character("\n"): recorder.finish()
-                    case .character("q"): confirmingQuit = true
-                    case .interrupt: recorder.interrupt()
-                    default: break
-                    }
-                }
-                changed.store(true, ordering: .relaxed)
+        try await FullScreen.run(updates: recorder.start()) { _, columns in
+            frame(recorder.status, title: title, phrases: phrases, confirmingQuit: confirmingQuit, terminal: style, columns: columns)
+        } handle: { key in
+            if confirmingQuit {
+                if key == .character("y") || key == .character("Y") { recorder.quit() }
+                confirmingQuit = false
+                return
             }
-            let size = terminal.size
-            if changed.exchange(false, ordering: .relaxed) || size != lastSize {
-                lastSize = size
-                RawTerminal.write(frame(recorder.status, title: title, phrases: phrases, confirmingQuit: confirmingQuit, terminal: style, columns: size.columns))
+            switch key {
+            case .character("r"): recorder.rerecord()
+            case .character("b"): recorder.back()
+            case .character(" "): recorder.togglePause()
+            case .character("\r"), .character("\n"): recorder.finish()
+            case .character("q"): confirmingQuit = true
+            case .interrupt: recorder.interrupt()
+            default: break
             }
         }
-        terminal.restore()
-        guard let result = outcome.withLock({ $0 }) else { throw CLIError("the recording has not ended yet") }
-        return try result.get()
+        return try await recorder.stopped()
     }
 
     static func frame(_ status: RecordingStatus, title: String, phrases: [StoredPhrase], confirmingQuit: Bool, terminal: Terminal, columns: Int) -> String {

@@ -3,6 +3,7 @@ import Foundation
 import LoopPlayback
 import LoopStore
 import LoopStudy
+import LoopWorkflows
 
 struct PlayCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -33,7 +34,9 @@ struct PlayCommand: AsyncParsableCommand {
     func run() async throws {
         try await runReportingErrors {
             let library = try libraryOptions.openForReading()
-            let prepared = try await PreparedStudy.load(library: library, reference: loop, progressLabel: "loading audio")
+            let progress = ProgressBar("loading audio")
+            let prepared = try await StudyWorkflow(library: library).prepare(loop: try library.resolve(loop), progress: progress.callback)
+            progress.finish()
             var groups = prepared.groups
             if let phrase {
                 guard let found = groups.flatMap({ $0 }).first(where: { $0.number == phrase }) else {
@@ -48,8 +51,7 @@ struct PlayCommand: AsyncParsableCommand {
             let settings = StudySettings(mode: .listenAndRepeat, gapFactor: 0, speed: speed, rounds: 1)
             let session = try StudySession(groups: groups, settings: settings)
             let output = try outputOptions.makeOutput(sampleRate: prepared.audio.sampleRate, channelCount: prepared.audio.channelCount)
-            let player = StudyPlayer(session: session, audio: prepared.audio, output: output, realTime: false)
-            _ = try await StudySessionRunner.runPlain(player: player, groups: groups, printing: false)
+            _ = try await StudyPlayer(session: session, audio: prepared.audio, output: output, realTime: false).play()
         }
     }
 }

@@ -13,8 +13,6 @@ enum Key: Equatable {
 final class RawTerminal {
     private var original = termios()
     private var restored = false
-    /// Bytes read from the keyboard and not yet handed out as keys.
-    private var pending: [UInt8] = []
 
     init() throws {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw CLIError("the study view needs a terminal") }
@@ -46,9 +44,10 @@ final class RawTerminal {
         return (Int(window.ws_row), Int(window.ws_col))
     }
 
-    /// The next key, waiting at most `timeout` milliseconds. Keys that arrive together (fast
-    /// typing, a paste, a busy machine) are all kept and handed out one at a time.
-    func readKey(timeout: Int32) -> Key? {
+    /// The next key from standard input, waiting at most `timeout` milliseconds. Keys that
+    /// arrive together (fast typing, a paste, a busy machine) are all kept in `pending` and
+    /// handed out one at a time.
+    static func readKey(from pending: inout [UInt8], timeout: Int32) -> Key? {
         if let key = Self.nextKey(in: &pending) { return key }
         var descriptor = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
         guard poll(&descriptor, 1, timeout) > 0 else { return nil }

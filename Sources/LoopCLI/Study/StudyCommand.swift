@@ -3,6 +3,7 @@ import Foundation
 import LoopPlayback
 import LoopStore
 import LoopStudy
+import LoopWorkflows
 import Synchronization
 
 struct StudyCommand: AsyncParsableCommand {
@@ -64,7 +65,10 @@ struct StudyCommand: AsyncParsableCommand {
     func run() async throws {
         try await runReportingErrors {
             let library = try libraryOptions.open()
-            let prepared = try await PreparedStudy.load(library: library, reference: loop, progressLabel: "loading audio")
+            let studying = StudyWorkflow(library: library)
+            let progress = ProgressBar("loading audio")
+            let prepared = try await studying.prepare(loop: try library.resolve(loop), progress: progress.callback)
+            progress.finish()
             let selection = try groups.map(GroupList.parse) ?? []
             let settings = StudySettings(mode: mode, repeats: repeats, gapFactor: gapFactor, speed: speed, rounds: once ? 1 : rounds)
             let session = try StudySession(groups: prepared.groups, settings: settings, selection: selection)
@@ -73,12 +77,9 @@ struct StudyCommand: AsyncParsableCommand {
             let player = StudyPlayer(session: session, audio: prepared.audio, output: output, realTime: !once)
             let started = Date()
             let studied = try await interactive
-                ? StudySessionRunner.runFullScreen(player: player, title: prepared.detail.summary.title, groups: prepared.groups)
+                ? StudySessionRunner.runFullScreen(player: player, title: prepared.loop.summary.title, groups: prepared.groups)
                 : StudySessionRunner.runPlain(player: player, groups: prepared.groups, printing: !once || !outputOptions.isQuiet)
-            try library.recordStudy(loop: prepared.detail.summary.id, startedAt: started, phrases: studied.compactMap { number, study in
-                guard let phrase = prepared.detail.phrases.first(where: { $0.number == number }), study.repetitions > 0 || study.time > 0 else { return nil }
-                return PhraseStudyRecord(phraseId: phrase.id, seconds: Double(study.time) / 1_000_000, repetitions: study.repetitions)
-            })
+            try await studying.save(studied, of: prepared, startedAt: started)
         }
     }
 }
@@ -123,30 +124,5 @@ enum GroupList {
             groups += Array((first - 1)...(last - 1))
         }
         return groups
-    }
-}
-
-/// A loop ready to study: its detail, its clips decoded, its groups for the engine.
-struct PreparedStudy: Sendable {
-    var detail: LoopDetail
-    var audio: StudyAudio
-    var groups: [[StudyPhrase]]
-
-    static func load(library: LoopLibrary, reference: String, progressLabel: String) async throws -> PreparedStudy {
-        let detail = try library.loop(id: try library.resolve(reference))
-        let sources = detail.phrases.compactMap { phrase in
-            phrase.audio.map { ClipSource(phrase: phrase.number, takePath: $0.path, frames: $0.startFrame..<$0.endFrame) }
-        }
-        guard !sources.isEmpty else {
-            throw CLIError("'\(detail.summary.title)' has no audio yet; add a take with `loop attach \(detail.summary.id.prefix(8)) --audio TAKE`")
-        }
-        let progress = ProgressBar(progressLabel)
-        let audio = try await BlockingWork.run { try StudyAudio.load(sources, progress: progress.callback) }
-        progress.finish()
-        let groups = detail.groups.map { group in
-            group.map { StudyPhrase(number: $0.number, text: $0.text, translation: $0.translation, duration: audio.duration(of: $0.number),
-                        clipIsForEarlierText: $0.clipIsForEarlierText) }
-        }
-        return PreparedStudy(detail: detail, audio: audio, groups: groups)
     }
 }

@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
+import LoopCLI
 import LoopAuthoring
 import LoopStore
+import LoopWorkflows
 
 struct ShareBenchmark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -46,10 +48,10 @@ struct ShareBenchmark: AsyncParsableCommand {
             let library = try LoopLibrary(at: folder + "/library")
             let progress = ProgressBar("authoring the loop")
             let source = try LoopSource(parsing: longText)
-            let loop = try await BlockingWork.run { try library.author(source: source, sourceText: longText, takePath: take.path, progress: progress.callback).loop }
+            let loop = try await Authoring(library: library).author(source: source, sourceText: longText, takePath: take.path, progress: progress.callback).loop
             progress.finish()
 
-            let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+            let executable = LoopProgram.path
             let bundle = folder + "/loop.loop"
             let export = try median(work: { try Self.run(executable, ["export", String(loop.summary.id.prefix(8)), "-o", bundle, "--library", folder + "/library"]) })
             // zip of the same files, stored as loop stores them: the take and a manifest-sized text.

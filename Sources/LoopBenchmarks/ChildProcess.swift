@@ -1,4 +1,5 @@
 import Foundation
+import LoopCLI
 
 /// A finished child process: its status, wall time and peak memory.
 struct ChildProcessReport {

@@ -1,14 +1,27 @@
 import ArgumentParser
 import Foundation
+import LoopCLI
 import LoopAudio
 import LoopAuthoring
 
+/// `loop-benchmark`: the tool's speed and memory, measured against its goals and next to the
+/// standard tools that do the same work. Prints figures; not a test. Built as a program of its
+/// own, so the `loop` a user runs carries none of it.
+@main
 struct BenchmarkCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "benchmark",
-        abstract: "Measure the tool's speed and memory (prints figures; not a test).",
+        commandName: "loop-benchmark",
+        abstract: "Measure loop's speed and memory (prints figures; not a test).",
+        discussion: "Run from the repository, after `swift build -c release --static-swift-stdlib`: it runs the `loop` built beside it.",
         subcommands: [SegmentBenchmark.self, LibraryBenchmark.self, StudyBenchmark.self, RecordBenchmark.self, ShareBenchmark.self, DecodeBenchmark.self]
     )
+}
+
+/// The `loop` program measured: the one built beside this benchmark.
+enum LoopProgram {
+    static var path: String {
+        URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("loop").path
+    }
 }
 
 /// Where the benchmark's generated takes go, and how they are made.
@@ -105,7 +118,7 @@ struct SegmentBenchmark: AsyncParsableCommand {
             let folder = keep ?? (NSTemporaryDirectory() + "loop-benchmark-" + UUID().uuidString)
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             defer { if keep == nil { try? FileManager.default.removeItem(atPath: folder) } }
-            let self_ = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+            let self_ = LoopProgram.path
             let minutesLabel = minutes == minutes.rounded() ? "\(Int(minutes))" : "\(minutes)"
             let takes = [
                 BenchmarkTake(label: "\(minutesLabel) min, 16 kHz mono", path: folder + "/take-16k-mono-\(minutesLabel)m.flac", sampleRate: 16_000, channelCount: 1, minutes: minutes),

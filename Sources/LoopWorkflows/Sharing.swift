@@ -1,7 +1,58 @@
 import Foundation
 import LoopAudio
+import LoopShare
 import LoopStore
-import ZIPFoundation
+
+/// How to treat a shared loop that already exists here.
+public struct ImportOptions: Sendable {
+    /// Import as a new loop with a new id, whoever signed it.
+    public var asCopy = false
+    /// Update even a loop edited here since it was imported.
+    public var force = false
+    public var dryRun = false
+    public init(asCopy: Bool = false, force: Bool = false, dryRun: Bool = false) {
+        self.asCopy = asCopy
+        self.force = force
+        self.dryRun = dryRun
+    }
+}
+
+/// The rules of sharing: who may update a loop, which revision wins, and what becomes of
+/// local edits. The library runs them inside its write transaction (and first, reading only,
+/// to know which audio to store), so they judge what is there when the import is written.
+public struct ImportRules: Sendable {
+    public var options: ImportOptions
+    /// This library's own identity (base64), the owner of loops made here.
+    public var localKey: String?
+    /// The signer's fingerprint, for messages.
+    public var signerFingerprint: String
+
+    public init(options: ImportOptions, localKey: String?, signerFingerprint: String) {
+        self.options = options
+        self.localKey = localKey
+        self.signerFingerprint = signerFingerprint
+    }
+
+    /// What becomes of `shared`, given what the library holds of its id: a loop already here is
+    /// updated in place only when the same key signed it and its revision is higher, and not
+    /// over edits made here (unless forced).
+    public func decide(_ shared: SharedLoop, existing: ExistingLoop?) throws -> ImportOutcome {
+        if options.asCopy { return .added(id: UUID().uuidString.lowercased()) }
+        guard let existing else { return .added(id: shared.id) }
+        guard (existing.ownerKey ?? localKey) == shared.signerKey else {
+            throw LibraryError(.notTheAuthor, "'\(existing.title)' is already in this library, and this bundle is signed by another key (\(signerFingerprint)): only its author can update it")
+        }
+        // For a loop imported here, revisions are its author's: compare with the one imported
+        // (local edits count their own revisions, which the author never saw).
+        let current = existing.ownerKey == nil ? existing.revision : (existing.originRevision ?? existing.revision)
+        if shared.revision == current { return .unchanged(id: shared.id, revision: shared.revision) }
+        if shared.revision < current { return .older(id: shared.id, have: current, offered: shared.revision) }
+        if existing.editedLocally && existing.ownerKey != nil && !options.force {
+            throw LibraryError(.editedHere, "'\(existing.title)' was edited here since it was imported; revision \(shared.revision) would overwrite those edits")
+        }
+        return .updated(id: shared.id, from: current, to: shared.revision)
+    }
+}
 
 /// Imports bundles into a library: each is verified in full (``BundleReader``) before anything
 /// changes, and each bundle goes in whole or not at all.
@@ -28,8 +79,8 @@ public struct BundleImporter: Sendable {
     /// Imports bundle files, and every `.loop` file of the folders given, newest revision first.
     /// Every bundle is verified before any is imported, and the first refusal is thrown:
     /// ``importEach(at:options:)`` goes on past refusals instead.
-    public func importBundles(at paths: [String], options: ImportOptions) throws -> [Result] {
-        try importEach(at: paths, options: options, stoppingAtFirstRefusal: true).map { outcome in
+    public func importBundles(at paths: [String], options: ImportOptions) async throws -> [Result] {
+        try await run(paths, options, stoppingAtFirstRefusal: true).map { outcome in
             switch outcome {
             case .imported(let result): return result
             case .refused(_, let reason): throw reason
@@ -41,8 +92,15 @@ public struct BundleImporter: Sendable {
     /// newest revision first, and refuses the others, each with its reason; each bundle goes in
     /// whole or not at all. Throws only when a path names nothing to import (a missing file, a
     /// folder with no bundles).
-    public func importEach(at paths: [String], options: ImportOptions) throws -> [Outcome] {
-        try importEach(at: paths, options: options, stoppingAtFirstRefusal: false)
+    public func importEach(at paths: [String], options: ImportOptions) async throws -> [Outcome] {
+        try await run(paths, options, stoppingAtFirstRefusal: false)
+    }
+
+    private func run(_ paths: [String], _ options: ImportOptions, stoppingAtFirstRefusal: Bool) async throws -> [Outcome] {
+        let importer = self
+        return try await BlockingWork.run("loop import") {
+            try importer.importEach(at: paths, options: options, stoppingAtFirstRefusal: stoppingAtFirstRefusal)
+        }
     }
 
     private func importEach(at paths: [String], options: ImportOptions, stoppingAtFirstRefusal: Bool) throws -> [Outcome] {
@@ -74,16 +132,16 @@ public struct BundleImporter: Sendable {
             }
             // Newest revision first, so an older copy of the same loop finds nothing to do.
             verified.sort { ($0.bundle.manifest.loops.map(\.revision).max() ?? 0) > ($1.bundle.manifest.loops.map(\.revision).max() ?? 0) }
-            let localKey = try AuthorIdentity.load(library: library.root)?.publicKey.base64EncodedString()
+            let localKey = try AuthorIdentity.load(from: library.layout.identityKey)?.publicKey.base64EncodedString()
             TestStop.reached("import.verified")
             for (index, file, bundle) in verified {
-                let shared = bundle.manifest.loops.map(Self.sharedLoop)
+                let shared = bundle.manifest.loops.map { Self.sharedLoop($0, signerKey: bundle.manifest.authorKey) }
                 let takes = bundle.manifest.audio.compactMap { audio in
                     bundle.audioFiles[audio.sha256].map { SharedTake(sha256: audio.sha256, path: $0, byteCount: audio.bytes, sampleRate: audio.sampleRate, channelCount: audio.channels, frameCount: audio.frames) }
                 }
                 do {
-                    let results = try library.importShared(shared, takes: takes, signerKey: bundle.manifest.authorKey, signerFingerprint: bundle.signerFingerprint,
-                                                           localKey: localKey, options: options)
+                    let rules = ImportRules(options: options, localKey: localKey, signerFingerprint: bundle.signerFingerprint)
+                    let results = try library.importShared(shared, takes: takes, dryRun: options.dryRun) { try rules.decide($0, existing: $1) }
                     outcomes[index] = .imported(Result(bundle: file, signer: bundle.signerFingerprint, loops: zip(shared.map(\.title), results).map { ($0, $1) }))
                 } catch {
                     if stoppingAtFirstRefusal { throw error }
@@ -97,7 +155,7 @@ public struct BundleImporter: Sendable {
         }
     }
 
-    static func sharedLoop(_ loop: BundleManifest.Loop) -> SharedLoop {
+    static func sharedLoop(_ loop: BundleManifest.Loop, signerKey: String) -> SharedLoop {
         let hashes = { (file: String) in String(file.dropFirst("audio/".count).dropLast(".flac".count)) }
         return SharedLoop(
             id: loop.id, revision: loop.revision, title: loop.title, language: loop.language, translationLanguage: loop.translationLanguage,
@@ -107,7 +165,8 @@ public struct BundleImporter: Sendable {
                     SharedLoop.Phrase(text: phrase.text, translation: phrase.translation,
                                       clip: phrase.clip.map { (hashes($0.audio), $0.start..<$0.end) }, recordedText: phrase.recordedText)
                 }
-            })
+            },
+            signerKey: signerKey)
     }
 }
 
@@ -121,9 +180,19 @@ public struct LoopPublisher: Sendable {
         self.identity = identity
     }
 
+    /// A publisher signing with the library's own identity (created on first use).
+    public init(library: LoopLibrary) throws {
+        self.init(library: library, identity: try LibraryIdentity.loadOrCreate(library))
+    }
+
     /// Writes the loop's bundle into `folder` as `<title>-<id>.loop`, replacing the previous
     /// revision atomically. Only the loop's author may publish it.
-    public func publish(loop id: String, to folder: String) throws -> String {
+    public func publish(loop id: String, to folder: String) async throws -> String {
+        let publisher = self
+        return try await BlockingWork.run("loop publish") { try publisher.publishNow(loop: id, to: folder) }
+    }
+
+    private func publishNow(loop id: String, to folder: String) throws -> String {
         if let owner = try library.ownerKey(ofLoop: id), owner != identity.publicKey.base64EncodedString() {
             throw ShareError(.identity, "only its author can publish this loop (it is signed by \(AuthorIdentity.fingerprint(of: Data(base64Encoded: owner) ?? Data())))")
         }
@@ -140,19 +209,48 @@ public struct LoopPublisher: Sendable {
         let suffix = "-" + detail.summary.id.prefix(8) + ".loop"
         for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasSuffix(suffix) {
             let earlier = folder + "/" + name
-            guard earlier != path, Self.bundle(at: earlier, holdsOnly: detail.summary.id) else { continue }
+            guard earlier != path, BundleReader.loopIds(inBundleAt: earlier) == [detail.summary.id] else { continue }
             try? FileManager.default.removeItem(atPath: earlier)
         }
         return path
     }
+}
 
-    /// Whether the bundle at `path` is one this loop's publishing wrote: it holds this loop alone.
-    static func bundle(at path: String, holdsOnly id: String) -> Bool {
-        guard RegularFile.problem(at: path) == nil, let archive = try? Archive(url: URL(fileURLWithPath: path), accessMode: .read, pathEncoding: nil),
-              let entry = archive["manifest.json"], entry.uncompressedSize < 16 << 20 else { return false }
-        var data = Data()
-        guard (try? archive.extract(entry, skipCRC32: false) { data.append($0) }) != nil,
-              let manifest = try? BundleManifest.decode(data) else { return false }
-        return manifest.loops.map(\.id) == [id]
+/// A library's author identity: its Ed25519 key pair, kept owner-only in the library folder.
+public enum LibraryIdentity {
+    /// The library's identity, if it has one yet.
+    public static func load(_ library: LoopLibrary) throws -> AuthorIdentity? {
+        try AuthorIdentity.load(from: library.layout.identityKey)
+    }
+
+    /// The library's identity, created on first use.
+    public static func loadOrCreate(_ library: LoopLibrary) throws -> AuthorIdentity {
+        try AuthorIdentity.loadOrCreate(at: library.layout.identityKey)
+    }
+
+    /// Restores an identity from its backup (`source` names it in errors), replacing the library's.
+    public static func restore(_ backup: Data, into library: LoopLibrary, source: String) throws -> AuthorIdentity {
+        try AuthorIdentity.restore(backup, into: library.layout.identityKey, source: source)
+    }
+}
+
+/// Exporting: loops into one signed bundle, with the library's identity.
+public struct BundleExporter: Sendable {
+    public let library: LoopLibrary
+
+    public init(library: LoopLibrary) {
+        self.library = library
+    }
+
+    /// Writes the loops with these ids into a bundle at `path`, signed with the library's
+    /// identity (created on first use). `progress` receives the share done.
+    @discardableResult
+    public func export(loops ids: [String], to path: String, progress: (@Sendable (Double) -> Void)? = nil) async throws -> BundleManifest {
+        let library = self.library
+        return try await BlockingWork.run("loop export") {
+            let details = try ids.map { try library.loop(id: $0) }
+            let identity = try LibraryIdentity.loadOrCreate(library)
+            return try BundleWriter(identity: identity).write(details, to: path, progress: progress)
+        }
     }
 }

@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import LoopCLI
+import LoopAudio
 import LoopAuthoring
 import LoopStore
 
@@ -60,7 +62,7 @@ struct LibraryBenchmark: AsyncParsableCommand {
             guard let target = try library.loops(tag: "benchmark").dropFirst(loops / 2).first?.id else {
                 throw CLIError("\(libraryPath): the benchmark library holds no loops; remove it and run again")
             }
-            let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+            let executable = LoopProgram.path
             let common = ["--library", libraryPath]
             print("library: \(loops) loops, \(loops * phrases) phrases; median of \(runs) runs")
             print("  query                          in process   whole command   goal")

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LoopCLI
 import LoopAudio
 import LoopAuthoring
 import LoopRecording
@@ -41,18 +42,16 @@ struct RecordBenchmark: AsyncParsableCommand {
             let library = try LoopLibrary(at: folder + "/library")
             let loop = try library.createLoop(source: try LoopSource(parsing: longText))
 
-            let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+            let executable = LoopProgram.path
             let report = try ChildProcess.run(executable, ["record", String(loop.summary.id.prefix(8)), "--input", take.path, "--fast", "--library", folder + "/library"])
             guard report.status == 0 else { throw CLIError("loop record failed (status \(report.status))") }
             let share = report.cpuSeconds / (minutes * 60) * 100
 
-            // In process: the highlight delay after each phrase-ending pause.
+            // In process: the live pipeline's own work per block (levels, then the state that
+            // decides a phrase has ended), from a block's arrival to the highlight moving on.
             let draft = RecordingDraft(loopId: loop.summary.id, phraseIds: loop.phrases.map(\.id), phraseTexts: loop.phrases.map(\.text),
                                        language: "fr", sampleRate: 48_000, channelCount: 2)
-            let recorder = try TakeRecorder(source: try FileSource(path: take.path, realTime: false), draft: draft, library: library.root)
-            _ = try recorder.run { _ in }
-            recorder.delete()
-            let delays = recorder.highlightDelays.sorted()
+            let delays = try Self.highlightDelays(take: take.path, draft: draft).sorted()
             print("live recording pipeline, \(take.label) (\(loop.summary.phraseCount) phrases)")
             print(String(format: "  CPU: %.2f s for %.0f s of audio = %.2f%% of one core at real time (goal < 5%%: %@)", report.cpuSeconds, minutes * 60, share, share < 5 ? "met" : "missed"))
             if let worst = delays.last {
@@ -61,5 +60,35 @@ struct RecordBenchmark: AsyncParsableCommand {
                              median / .milliseconds(1), worst / .milliseconds(1), worst + .milliseconds(50) < .milliseconds(400) ? "met" : "missed"))
             }
         }
+    }
+
+    /// Replays `take` block by block through what the recorder does with each (a mono mix,
+    /// the streaming envelope, the recording's state machine) and times each block that ends a
+    /// phrase, from its arrival to the action that moves the highlight.
+    static func highlightDelays(take: String, draft: RecordingDraft) throws -> [Duration] {
+        let source = try FileSource(path: take, realTime: false)
+        let channels = source.channelCount
+        var recording = TakeRecording(draft: draft)
+        var envelope = StreamingEnvelope(sampleRate: source.sampleRate)
+        var samples = [Float](repeating: 0, count: 8_192 * channels)
+        var mono = [Float](repeating: 0, count: 8_192)
+        var delays: [Duration] = []
+        let clock = ContinuousClock()
+        while true {
+            let frames = try samples.withUnsafeMutableBufferPointer { try source.read(into: $0) }
+            guard frames > 0 else { break }
+            let arrived = clock.now
+            let peak = samples[0..<(frames * channels)].reduce(Float(0)) { max($0, abs($1)) }
+            let levels = samples.withUnsafeBufferPointer { block in
+                mono.withUnsafeMutableBufferPointer { mono in
+                    AudioDownmix.mean(UnsafeBufferPointer(rebasing: block[0..<(frames * channels)]), channels: channels, frames: frames,
+                                      scale: 1 / Float(channels), into: mono)
+                    return envelope.consume(UnsafeBufferPointer(rebasing: mono[0..<frames]))
+                }
+            }
+            let actions = recording.captured(frames: frames, levels: levels, peak: peak, overruns: 0)
+            if actions.contains(where: { if case .phraseEnded = $0 { true } else { false } }) { delays.append(clock.now - arrived) }
+        }
+        return delays
     }
 }

@@ -1,0 +1,62 @@
+import Foundation
+
+/// Where everything of a library lives. The one place that spells the library's paths: no
+/// other type joins a library folder with a file name.
+///
+/// ```
+/// library.sqlite      loops, groups, phrases, tags, study history
+/// library.lock        held shared by work in flight, exclusive by `gc`
+/// audio/ab/cdef...    every take, named by the SHA-256 of its bytes
+/// audio/.incoming/    copies in progress, and scratch folders of work in flight
+/// recordings/         recordings being captured, and their drafts
+/// identity/           the author's key pair
+/// ```
+public struct LibraryLayout: Sendable, Equatable {
+    /// The library folder, absolute.
+    public let root: String
+
+    public init(root: String) {
+        self.root = root.count > 1 && root.hasSuffix("/") ? String(root.dropLast()) : root
+    }
+
+    /// Relative to the library folder, as paths are stored in the database.
+    public enum Relative {
+        public static let database = "library.sqlite"
+        public static let lock = "library.lock"
+        public static let audio = "audio"
+        public static let incoming = "audio/.incoming"
+        public static let recordings = "recordings"
+        public static let identityKey = "identity/ed25519.key"
+
+        /// A take's place in the store: `audio/ab/cdef...`.
+        public static func audioFile(sha256: String) -> String { audio + "/" + sha256.prefix(2) + "/" + sha256.dropFirst(2) }
+    }
+
+    public var database: String { absolute(Relative.database) }
+    public var lockFile: String { absolute(Relative.lock) }
+    public var audioFolder: String { absolute(Relative.audio) }
+    public var incomingFolder: String { absolute(Relative.incoming) }
+    public var recordingsFolder: String { absolute(Relative.recordings) }
+    public var identityKey: String { absolute(Relative.identityKey) }
+
+    /// A path stored in the database (relative to the library folder), made absolute.
+    public func absolute(_ relative: String) -> String { root + "/" + relative }
+
+    /// A new scratch folder's path for work in flight, inside the library (on the same file
+    /// system as the audio, so that its files move into place by renaming).
+    public func scratchFolder(named prefix: String) -> String {
+        incomingFolder + "/" + prefix + "-" + UUID().uuidString.lowercased()
+    }
+
+    /// Whether `path` lies in the library's incoming folder (verified there, it moves into
+    /// place by renaming rather than copying).
+    public func isIncoming(_ path: String) -> Bool { path.hasPrefix(incomingFolder + "/") }
+
+    /// Where `loop edit` puts a loop's text for the editor: in `folder` (the system's temporary
+    /// folder), named from the id's letters and digits only, so an id never reaches a path.
+    public static func editDraft(loopId: String, in folder: String = NSTemporaryDirectory()) -> String {
+        let name = String(loopId.unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) && $0.isASCII }.prefix(8))
+        let parent = folder.hasSuffix("/") ? String(folder.dropLast()) : folder
+        return parent + "/loop-edit-\(name)-\(UUID().uuidString.prefix(6)).txt"
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import LoopAudio
+import LoopAuthoring
+import LoopStore
+
+/// A loop just authored (or a take just attached), and the cuts worth a listen.
+public struct AuthoredLoop: Sendable {
+    public var loop: LoopDetail
+    /// The cuts the segmenter was unsure of: the phrase numbers on either side, and how sure.
+    public var doubtfulCuts: [DoubtfulCut]
+}
+
+/// A cut the segmenter was unsure of.
+public struct DoubtfulCut: Sendable, Equatable {
+    /// Phrase numbers (1-based, across the loop) on either side of the cut.
+    public var before: Int
+    public var after: Int
+    public var confidence: Double
+
+    /// Below this a cut is worth a listen.
+    public static let threshold = 0.6
+}
+
+/// Authoring: a loop from its text and a take cut at its pauses, and new takes cut onto the
+/// phrases that need audio. The take is copied into the library while it is cut (each takes
+/// about as long as the other); it takes its place only once the cut has succeeded.
+public struct Authoring: Sendable {
+    public let library: LoopLibrary
+    public var segmenter: SilenceSegmenter
+
+    public init(library: LoopLibrary, segmenter: SilenceSegmenter = SilenceSegmenter()) {
+        self.library = library
+        self.segmenter = segmenter
+    }
+
+    /// Adds a loop from its text and, with `takePath`, its take cut so that every phrase gets
+    /// its clip. `progress` follows the cutting and copying (0...1).
+    public func author(
+        source: LoopSource, sourceText: String?, takePath: String?, title: String? = nil, language: String? = nil,
+        tags: [String] = [], progress: (@Sendable (Double) -> Void)? = nil
+    ) async throws -> AuthoredLoop {
+        let library = self.library
+        guard let takePath else {
+            let loop = try await BlockingWork.run {
+                try library.createLoop(source: source, title: title, language: language, tags: tags, sourceText: sourceText)
+            }
+            return AuthoredLoop(loop: loop, doubtfulCuts: [])
+        }
+        let texts = source.phrases.map(\.text)
+        return try await cutAndStore(takePath: takePath, texts: texts, language: language ?? source.language, progress: progress) { take, received in
+            try library.createLoop(source: source, title: title, language: language, tags: tags, take: take, received: received, sourceText: sourceText)
+        }
+    }
+
+    /// Cuts a new take onto the phrases that need audio (of one group, if given), and with
+    /// `includingChanged` the phrases whose clip was recorded for an earlier text.
+    public func attach(
+        loop id: String, takePath: String, group: Int? = nil, includingChanged: Bool = false, progress: (@Sendable (Double) -> Void)? = nil
+    ) async throws -> AuthoredLoop {
+        let library = self.library
+        let detail = try await BlockingWork.run { try library.loop(id: id) }
+        let waiting = try Self.phrasesWaiting(in: detail, group: group, includingChanged: includingChanged)
+        let authored = try await cutAndStore(takePath: takePath, texts: waiting.map(\.text), language: detail.summary.language, progress: progress) { take, received in
+            try library.attach(loop: id, phraseIds: waiting.map(\.id), take: take, received: received)
+        }
+        // The cuts are between the waiting phrases: name them by their numbers in the loop.
+        let doubtful = authored.doubtfulCuts.map { DoubtfulCut(before: waiting[$0.before - 1].number, after: waiting[$0.after - 1].number, confidence: $0.confidence) }
+        return AuthoredLoop(loop: authored.loop, doubtfulCuts: doubtful)
+    }
+
+    /// The phrases a new take is for.
+    static func phrasesWaiting(in detail: LoopDetail, group: Int?, includingChanged: Bool) throws -> [StoredPhrase] {
+        if let group, !(1...max(detail.groups.count, 1)).contains(group) {
+            throw LibraryError(.phraseNotFound, "the loop has \(detail.groups.count) groups, not \(group)")
+        }
+        let inGroup = { (phrase: StoredPhrase) in group == nil || phrase.group == group }
+        let waiting = detail.phrases.filter { ($0.audio == nil || (includingChanged && $0.clipIsForEarlierText)) && inGroup($0) }
+        guard waiting.isEmpty else { return waiting }
+        let which = includingChanged ? "audio for its text" : "audio"
+        let message = group.map { "every phrase of group \($0) has \(which) already" } ?? "every phrase has \(which) already"
+        let changed = includingChanged ? 0 : detail.phrases.filter { $0.clipIsForEarlierText && inGroup($0) }.count
+        if changed > 0 { throw LibraryError(.onlyClipsForEarlierText, message + "; \(changed) of them read an earlier text") }
+        throw LibraryError(.nothingToDo, message)
+    }
+
+    /// Copies the take into the library while cutting it with `texts`, then `store` writes the
+    /// rows; the copy is removed if anything fails. The library's in-flight lock is held
+    /// throughout, so that `gc` never takes the copy.
+    private func cutAndStore(
+        takePath: String, texts: [String], language: String?, progress: (@Sendable (Double) -> Void)?,
+        store: @escaping @Sendable (CutTake, ReceivedTake) throws -> LoopDetail
+    ) async throws -> AuthoredLoop {
+        let (library, segmenter) = (self.library, self.segmenter)
+        return try await library.reportingFullDisk(needing: RegularFile.size(takePath)) {
+            try await library.whileInFlight {
+                async let copy = BlockingWork.run("loop copy take") { try library.receiveTake(copyOf: takePath) }
+                let cut = await Result(catching: {
+                    try await BlockingWork.run("loop cut take") {
+                        try segmenter.segment(path: takePath, hint: .text(texts, language: language),
+                                              progress: progress.map { report in { @Sendable in report($0 * 0.9) } })
+                    }
+                })
+                let received: Result<ReceivedTake, any Error>
+                do { received = .success(try await copy) } catch { received = .failure(error) }
+                do {
+                    let segmentation = try cut.get()
+                    let file = try received.get()
+                    let take = CutTake(path: takePath, ranges: segmentation.segments.map { $0.startFrame..<$0.endFrame })
+                    let loop = try await BlockingWork.run("loop store take") { try store(take, file) }
+                    progress?(1)
+                    return AuthoredLoop(loop: loop, doubtfulCuts: Self.doubtfulCuts(segmentation))
+                } catch {
+                    if case .success(let file) = received { library.discard(file) }
+                    throw error
+                }
+            }
+        }
+    }
+
+    /// The cuts below ``DoubtfulCut/threshold``, by the numbers of the phrases they part.
+    static func doubtfulCuts(_ segmentation: Segmentation) -> [DoubtfulCut] {
+        segmentation.cuts.enumerated().filter { $0.element.confidence < DoubtfulCut.threshold }
+            .map { DoubtfulCut(before: $0.offset + 1, after: $0.offset + 2, confidence: $0.element.confidence) }
+    }
+}
+
+extension Result where Failure == any Error {
+    /// The outcome of async work, success or error, for work that must clean up either way.
+    init(catching body: () async throws -> Success) async {
+        do { self = .success(try await body()) } catch { self = .failure(error) }
+    }
+}

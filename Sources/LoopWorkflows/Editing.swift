@@ -1,0 +1,109 @@
+import Foundation
+import LoopAudio
+import LoopAuthoring
+import LoopStore
+
+/// Editing a loop: its clip boundaries in seconds, and its text through a draft file that an
+/// editor changes.
+public struct EditingWorkflow: Sendable {
+    public let library: LoopLibrary
+
+    public init(library: LoopLibrary) {
+        self.library = library
+    }
+
+    /// How to move a clip: to new bounds (seconds within its take), or by an offset.
+    public enum ClipChange: Sendable, Equatable {
+        case bounds(start: Double?, end: Double?)
+        case shift(milliseconds: Double)
+    }
+
+    /// Moves phrase `number`'s clip within its take; the take is not re-encoded.
+    @discardableResult
+    public func adjust(loop id: String, phrase number: Int, _ change: ClipChange) async throws -> StoredPhrase {
+        let library = self.library
+        return try await BlockingWork.run("loop adjust") {
+            let detail = try library.loop(id: id)
+            guard (1...max(detail.phrases.count, 1)).contains(number), number <= detail.phrases.count else {
+                throw LibraryError(.phraseNotFound, "the loop has \(detail.phrases.count) phrases, not \(number)")
+            }
+            guard let audio = detail.phrases[number - 1].audio else {
+                throw LibraryError(.phraseHasNoAudio, "phrase \(number) has no audio yet")
+            }
+            let range = try Self.frames(of: audio, after: change)
+            return try library.adjust(loop: id, phrase: number, to: range)
+        }
+    }
+
+    /// The clip's frames after `change` (seconds and milliseconds become frames here).
+    static func frames(of audio: PhraseAudio, after change: ClipChange) throws -> Range<Int> {
+        let rate = Double(audio.sampleRate)
+        let current = audio.startFrame..<audio.endFrame
+        switch change {
+        case .shift(let milliseconds):
+            let frames = Int((milliseconds / 1000 * rate).rounded())
+            return (current.lowerBound + frames)..<(current.upperBound + frames)
+        case .bounds(let start, let end):
+            let newStart = start.map { Int(($0 * rate).rounded()) } ?? current.lowerBound
+            let newEnd = end.map { Int(($0 * rate).rounded()) } ?? current.upperBound
+            guard newStart < newEnd else {
+                throw LibraryError(.invalidRange, String(format: "the start (%.3f s) must come before the end (%.3f s)", Double(newStart) / rate, Double(newEnd) / rate))
+            }
+            return newStart..<newEnd
+        }
+    }
+
+    /// A loop's text written to a file for an editor.
+    public struct TextDraft: Sendable {
+        public var loopId: String
+        /// The file to edit.
+        public var path: String
+        /// The text as it was when the draft was written.
+        public var original: String
+    }
+
+    /// What saving an edited draft did.
+    public enum TextEdit: Sendable {
+        /// The text did not change; the draft is removed.
+        case unchanged
+        case edited(EditOutcome)
+    }
+
+    /// Writes the loop's text to a draft file (in the system's temporary folder) to edit.
+    public func beginTextEdit(loop id: String) throws -> TextDraft {
+        let detail = try library.loop(id: id)
+        let path = LibraryLayout.editDraft(loopId: id)
+        do {
+            try DurableFile.write(Data(detail.sourceText.utf8), to: path)
+        } catch {
+            throw WorkflowError(.draftUnwritable, path: path, "cannot write the draft to edit (\(FileSystemError.reason(error))); set TMPDIR to a folder you can write; the loop is unchanged")
+        }
+        return TextDraft(loopId: id, path: path, original: detail.sourceText)
+    }
+
+    /// Reads the edited draft back and, when it changed and parses, replaces the loop's text:
+    /// unchanged phrases keep their audio; a phrase changed in place keeps its clip, marked as
+    /// recorded for its earlier text (or loses it, `dropChangedAudio`). Text that does not
+    /// parse changes nothing, and the draft is kept for another try.
+    public func finishTextEdit(_ draft: TextDraft, dropChangedAudio: Bool = false) throws -> TextEdit {
+        guard let bytes = FileManager.default.contents(atPath: draft.path) else {
+            throw WorkflowError(.draftUnreadable, path: draft.path, "the editor left no draft to read; the loop is unchanged")
+        }
+        guard let edited = String(data: bytes, encoding: .utf8) else {
+            throw WorkflowError(.draftUnreadable, path: draft.path, "the editor saved text that is not UTF-8; the loop is unchanged and your text is kept in that file (save it as UTF-8, then edit the loop again and copy it back)")
+        }
+        guard edited != draft.original else {
+            try? FileManager.default.removeItem(atPath: draft.path)
+            return .unchanged
+        }
+        let source: LoopSource
+        do {
+            source = try LoopSource(parsing: edited)
+        } catch let error as LoopSourceError {
+            throw LoopSourceError(path: draft.path, line: error.line, message: error.message + "; the loop is unchanged and your text is kept in that file")
+        }
+        let outcome = try library.replaceSource(ofLoop: draft.loopId, with: source, text: edited, dropChangedAudio: dropChangedAudio)
+        try? FileManager.default.removeItem(atPath: draft.path)
+        return .edited(outcome)
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import LoopAudio
+import LoopRecording
+import LoopStore
+
+/// Recording a loop's text live: the recorder for its phrases, and saving what was recorded
+/// (or recovering what a crash left) as one take cut with the text, in one step.
+public struct RecordingWorkflow: Sendable {
+    public let library: LoopLibrary
+
+    public init(library: LoopLibrary) {
+        self.library = library
+    }
+
+    /// What a recording is for: the loop, and the phrases to read (all, or one group's).
+    public struct Plan: Sendable {
+        public var loop: LoopDetail
+        public var phrases: [StoredPhrase]
+    }
+
+    /// The phrases of `loop` (of one group, if given) to record.
+    public func plan(loop id: String, group: Int? = nil) throws -> Plan {
+        let detail = try library.loop(id: id)
+        if let group, !(1...max(detail.groups.count, 1)).contains(group) {
+            throw LibraryError(.phraseNotFound, "the loop has \(detail.groups.count) groups, not \(group)")
+        }
+        return Plan(loop: detail, phrases: detail.phrases.filter { group == nil || $0.group == group })
+    }
+
+    /// A recorder for the plan's phrases, reading `source`, its take kept in the library's
+    /// recordings folder as it is captured.
+    public func recorder(for plan: Plan, source: sending any RecordingSource, perPhrase: Bool = false) throws -> TakeRecorder {
+        let draft = RecordingDraft(loopId: plan.loop.summary.id, phraseIds: plan.phrases.map(\.id), phraseTexts: plan.phrases.map(\.text),
+                                   language: plan.loop.summary.language, sampleRate: source.sampleRate, channelCount: source.channelCount)
+        return try TakeRecorder(source: source, draft: draft, folder: library.layout.recordingsFolder, perPhrase: perPhrase)
+    }
+
+    /// Recordings of `loop` (or of every loop) that a crash or an interruption left, oldest first.
+    public func interrupted(loop id: String? = nil) -> [InterruptedRecording] {
+        InterruptedRecording.all(in: library.layout.recordingsFolder).filter { id == nil || $0.draft.loopId == id }
+    }
+
+    /// What saving a recording did.
+    public enum Saved: Sendable {
+        /// Nothing was recorded: the loop is unchanged (the recording is removed).
+        case nothingRecorded
+        /// The take was cut and its clips given to the phrases read.
+        case saved(LoopDetail)
+    }
+
+    /// Saves a finished recording: what was kept (re-read attempts left out) as one FLAC take,
+    /// cut with the text of the `phrasesRead` phrases the live view counted.
+    public func save(_ recorder: TakeRecorder, progress: (@Sendable (Double) -> Void)? = nil) async throws -> Saved {
+        try await save(raw: recorder.rawPath, draft: recorder.draft, phrasesRead: recorder.phrasesRead, draftPath: recorder.draftPath, progress: progress)
+    }
+
+    /// Saves the latest interrupted recording of `loop`, letting the take say how many phrases
+    /// it holds; nil when there is none.
+    public func recover(loop id: String, progress: (@Sendable (Double) -> Void)? = nil) async throws -> Saved? {
+        guard let last = interrupted(loop: id).last else { return nil }
+        return try await save(raw: last.rawPath, draft: last.draft, phrasesRead: nil, draftPath: last.draftPath, progress: progress)
+    }
+
+    private func save(raw: String, draft: RecordingDraft, phrasesRead: Int?, draftPath: String, progress: (@Sendable (Double) -> Void)?) async throws -> Saved {
+        let library = self.library
+        return try await BlockingWork.run("loop save recording") {
+            // Killed while saving, the draft stays to be recovered and the scratch folder is a leftover for gc.
+            let scratch = try ScratchFolder(in: library.layout.recordingsFolder, prefix: ".saving-")
+            guard let result = try RecordingFinisher().finish(rawPath: raw, draft: draft, phrasesRead: phrasesRead, into: scratch.path) else {
+                for path in [raw, draftPath] { try? FileManager.default.removeItem(atPath: path) }
+                return .nothingRecorded
+            }
+            let loop = try library.attach(loop: draft.loopId, phraseIds: result.phraseIds,
+                                          take: CutTake(path: result.takePath, ranges: result.ranges), progress: progress)
+            for path in [raw, draftPath] { try? FileManager.default.removeItem(atPath: path) }
+            _ = consume scratch
+            return .saved(loop)
+        }
+    }
+}
