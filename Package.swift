@@ -31,13 +31,14 @@ let package = Package(
 
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         .systemLibrary(name: "CSoundTouch", pkgConfig: "soundtouch", providers: [.apt(["libsoundtouch-dev"])]),
+        .systemLibrary(name: "CSampleRate", pkgConfig: "samplerate", providers: [.apt(["libsamplerate0-dev"])]),
 
         // The error protocol every library's errors conform to (a kind, a line, a path, a cause).
         .target(name: "LoopErrors"),
 
-        // Audio: files (decoding, encoding, streaming reads, mono downmix), ALSA playback,
-        // time-stretching.
-        .target(name: "LoopAudio", dependencies: ["LoopErrors", "CSndFile", "CALSA", "CSoundTouch"]),
+        // Audio: files (decoding, encoding, streaming reads, mono downmix), ALSA playback and
+        // capture, time-stretching (SoundTouch), resampling (libsamplerate).
+        .target(name: "LoopAudio", dependencies: ["LoopErrors", "CSndFile", "CALSA", "CSoundTouch", "CSampleRate"]),
 
         // Study: the engine that decides what to play, what silence to leave and what to show.
         // No I/O: tests run it on a virtual clock.

@@ -43,25 +43,21 @@ public final class AudioDevice: @unchecked Sendable {
     public var queuedFrames: Int { ALSA.delay(pcm) }
 }
 
-/// Changes the speed of audio without changing its pitch (SoundTouch's time-stretch), and its
-/// sample rate where asked.
+/// Changes the speed of audio without changing its pitch (SoundTouch's time-stretch). A change
+/// of sample rate alone is the ``Resampler``'s.
 public final class TimeStretcher {
     public let speed: Double
     public let channelCount: Int
-    /// Output frames per input frame at normal speed: the rate conversion asked for.
-    public let rateRatio: Double
     private let instance: SoundTouch.Instance
 
-    /// `speed` from 0.5 (half speed) to 1.5; `outputRate` converts the sample rate too.
-    public init(sampleRate: Int, channelCount: Int, speed: Double, outputRate: Int? = nil) throws(AudioError) {
-        let target = outputRate ?? sampleRate
-        guard (0.25...4).contains(speed), target > 0,
-              let instance = SoundTouch.create(sampleRate: sampleRate, channelCount: channelCount, tempo: speed, rate: Double(sampleRate) / Double(target)) else {
+    /// `speed` from 0.5 (half speed) to 1.5.
+    public init(sampleRate: Int, channelCount: Int, speed: Double) throws(AudioError) {
+        guard (0.25...4).contains(speed), sampleRate > 0,
+              let instance = SoundTouch.create(sampleRate: sampleRate, channelCount: channelCount, tempo: speed, rate: 1) else {
             throw AudioError(.invalidArgument, path: nil, message: "cannot play at speed \(speed)")
         }
         self.speed = speed
         self.channelCount = channelCount
-        self.rateRatio = Double(target) / Double(sampleRate)
         self.instance = instance
     }
 
@@ -84,7 +80,7 @@ public final class TimeStretcher {
             output.append(contentsOf: chunk[0..<(received * channelCount)])
         }
         // SoundTouch's flush pads with silence beyond the stretched length: trim to it.
-        let expected = Int((Double(frames) * rateRatio / speed).rounded()) * channelCount
+        let expected = Int((Double(frames) / speed).rounded()) * channelCount
         if output.count > expected { output.removeLast(output.count - expected) }
         return output
     }

@@ -105,12 +105,17 @@ public struct PhraseClipExporter: Sendable {
         let width = max(2, String(count).count)
         return (0..<count).map { index in
             let number = String(repeating: "0", count: width - String(index + 1).count) + String(index + 1)
-            let slug = index < labels.count ? slugify(labels[index]) : ""
+            let slug = index < labels.count ? Slug.make(labels[index], length: 32) : ""
             return number + (slug.isEmpty ? "" : "-" + slug) + "." + fileExtension
         }
     }
 
-    static func slugify(_ text: String) -> String {
+}
+
+/// A short readable file-name part made of a text: letters and digits, case and accents
+/// folded, anything else one `-` (`Un café, s'il vous plaît` is `un-cafe-s-il-vous-plait`).
+public enum Slug {
+    public static func make(_ text: String, length: Int) -> String {
         let folded = text.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil)
         var slug = ""
         for character in folded {
@@ -119,7 +124,7 @@ public struct PhraseClipExporter: Sendable {
             } else if !slug.isEmpty, slug.last != "-" {
                 slug.append("-")
             }
-            if slug.count >= 32 { break }
+            if slug.count >= length { break }
         }
         while slug.last == "-" { slug.removeLast() }
         return slug

@@ -30,6 +30,12 @@ public struct Cut: Sendable, Equatable, Codable {
     public var confidence: Double
     /// The silent length of the pause, in seconds.
     public var pauseDuration: Double
+
+    /// Below this confidence a cut is worth a listen.
+    public static let lowConfidence = 0.6
+
+    /// Whether the cut is worth a listen.
+    public var isDoubtful: Bool { confidence < Self.lowConfidence }
 }
 
 /// The phrases found in a take.

@@ -64,7 +64,7 @@ struct CutCommand: AsyncParsableCommand {
                 }
                 print(JSONValue.object([("take", .string(take)), ("labels", .string(result.labelsPath)), ("clips", .array(clips))]).serialized)
             }
-            let doubtful = segmentation.cuts.enumerated().filter { $0.element.confidence < 0.6 }
+            let doubtful = segmentation.cuts.enumerated().filter { $0.element.isDoubtful }
             for (index, cut) in doubtful {
                 StandardError.write(String(format: "warning: the cut between phrases %d and %d (at %.2f s) has low confidence %.2f; listen to it\n", index + 1, index + 2, segmentation.seconds(cut.frame), cut.confidence))
             }

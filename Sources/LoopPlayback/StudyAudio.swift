@@ -65,7 +65,7 @@ public final class StudyAudio: Sendable {
             for (index, source) in wanted.enumerated() {
                 var clip = convertChannels(pieces[index], from: channels, to: format.channelCount)
                 if info.sampleRate != format.sampleRate {
-                    clip = try TimeStretcher(sampleRate: info.sampleRate, channelCount: format.channelCount, speed: 1, outputRate: format.sampleRate).process(clip)
+                    clip = try Resampler(from: info.sampleRate, to: format.sampleRate, channelCount: format.channelCount).process(clip)
                 }
                 clips[source.phrase] = clip
                 done += 1
@@ -134,13 +134,16 @@ public final class StudyAudio: Sendable {
     static func convertChannels(_ samples: [Float], from source: Int, to target: Int) -> [Float] {
         guard source != target else { return samples }
         let frames = samples.count / source
+        var mono = [Float](repeating: 0, count: frames)
+        samples.withUnsafeBufferPointer { interleaved in
+            mono.withUnsafeMutableBufferPointer { AudioDownmix.mean(interleaved, channels: source, frames: frames, scale: 1 / Float(source), into: $0) }
+        }
+        guard target > 1 else { return mono }
+        // More channels: the ones the source has, then the mix; fewer: the mix in each.
         var output = [Float](repeating: 0, count: frames * target)
         for frame in 0..<frames {
-            var sum: Float = 0
-            for channel in 0..<source { sum += samples[frame * source + channel] }
-            let mono = sum / Float(source)
             for channel in 0..<target {
-                output[frame * target + channel] = target >= source && channel < source ? samples[frame * source + channel] : mono
+                output[frame * target + channel] = target >= source && channel < source ? samples[frame * source + channel] : mono[frame]
             }
         }
         return output

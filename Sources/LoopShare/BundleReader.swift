@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import LoopAudio
+import LoopStore
 import ZIPFoundation
 
 /// A bundle that passed every check: its manifest, who signed it, and its audio extracted.
@@ -165,7 +166,7 @@ public struct BundleReader: Sendable {
         guard written == limit else { throw ShareError(.badAudio, "entry '\(entry.path)' holds \(written) bytes, not the \(limit) the manifest declares") }
         try Self.checkCRC32(checksum, of: entry)
         try output.synchronize()
-        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        return ContentAddress.hex(hasher.finalize())
     }
 
     /// ZIPFoundation's streaming extract computes the CRC-32 but leaves comparing it to us.

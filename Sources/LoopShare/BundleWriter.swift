@@ -90,10 +90,7 @@ public struct BundleWriter: Sendable {
     }
 
     static func sha256(of path: String) throws -> String {
-        guard let handle = FileHandle(forReadingAtPath: path) else { throw ShareError(.writeFailed, "cannot read the take", path: path) }
-        defer { try? handle.close() }
-        var hasher = SHA256()
-        while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty { hasher.update(data: chunk) }
-        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        guard let digest = try ContentAddress.sha256(ofFileAt: path) else { throw ShareError(.writeFailed, "cannot read the take", path: path) }
+        return digest
     }
 }

@@ -172,7 +172,7 @@ extension LoopLibrary {
     static func rebuildPhrases(ofLoop id: String, as groups: [[RebuiltPhrase]], keepChangedPhrases: Bool, _ db: Database) throws -> RebuildOutcome {
         let old = try PhraseRecord.fetchAll(db, sql: "SELECT * FROM phrase WHERE loopId = ? ORDER BY position", arguments: [id])
         let newTexts = groups.flatMap { $0 }.map(\.text)
-        let same = longestCommonSubsequence(old.map(\.text), newTexts)
+        let same = unchangedPairs(old.map(\.text), newTexts)
         let changed = keepChangedPhrases ? ChangedPhrases.pairs(old: old.map(\.text), new: newTexts, unchanged: same) : []
         let matches = same + changed
         let changedNew = Set(changed.map(\.1))
@@ -222,37 +222,34 @@ extension LoopLibrary {
         return outcome
     }
 
-    /// The most cells the table of ``longestCommonSubsequence(_:_:)`` may have (64 MiB).
-    static let maxMatchingCells = 16_000_000
+    /// The most phrases, old and new together, that the middle of an edit may hold for a full
+    /// diff (the standard library's Myers diff keeps a trace that grows with the square of the
+    /// differences: 3,000 is at most about 70 MB). Beyond it, only the shared start and end match.
+    static let maxDiffedPhrases = 3_000
 
-    /// Index pairs (old, new) of the longest common subsequence of two lists of texts. Shared
-    /// starts and ends are matched first; what lies between is matched with a table bounded by
-    /// ``maxMatchingCells`` (an edit that rewrites more than about 4,000 phrases at once matches
-    /// only its unchanged start and end).
-    static func longestCommonSubsequence(_ a: [String], _ b: [String]) -> [(Int, Int)] {
+    /// Index pairs (old, new) of the phrases an edit left unchanged, in order: those the
+    /// standard library's `difference(from:)` neither removes nor inserts. Shared starts and ends
+    /// are matched first; what lies between is diffed when it is no more than
+    /// ``maxDiffedPhrases`` phrases.
+    static func unchangedPairs(_ a: [String], _ b: [String]) -> [(Int, Int)] {
         var prefix = 0
         while prefix < a.count, prefix < b.count, a[prefix] == b[prefix] { prefix += 1 }
         var suffix = 0
         while suffix < a.count - prefix, suffix < b.count - prefix, a[a.count - 1 - suffix] == b[b.count - 1 - suffix] { suffix += 1 }
         let head = (0..<prefix).map { ($0, $0) }
         let tail = (0..<suffix).reversed().map { (a.count - 1 - $0, b.count - 1 - $0) }
-        let n = a.count - prefix - suffix, m = b.count - prefix - suffix
-        guard n > 0, m > 0, n * m <= maxMatchingCells else { return head + tail }
-        let x = a[prefix..<(prefix + n)].map { $0 }, y = b[prefix..<(prefix + m)].map { $0 }
-        var table = [[Int32]](repeating: [Int32](repeating: 0, count: m + 1), count: n + 1)
-        for i in stride(from: n - 1, through: 0, by: -1) {
-            for j in stride(from: m - 1, through: 0, by: -1) {
-                table[i][j] = x[i] == y[j] ? table[i + 1][j + 1] + 1 : max(table[i + 1][j], table[i][j + 1])
+        let old = a[prefix..<(a.count - suffix)], new = b[prefix..<(b.count - suffix)]
+        guard !old.isEmpty, !new.isEmpty, old.count + new.count <= maxDiffedPhrases else { return head + tail }
+        var removed = Set<Int>(), inserted = Set<Int>()
+        for change in new.difference(from: old) {
+            switch change {
+            case .remove(let offset, _, _): removed.insert(offset)
+            case .insert(let offset, _, _): inserted.insert(offset)
             }
         }
-        var pairs: [(Int, Int)] = []
-        var i = 0, j = 0
-        while i < n, j < m {
-            if x[i] == y[j] { pairs.append((prefix + i, prefix + j)); i += 1; j += 1 }
-            else if table[i + 1][j] >= table[i][j + 1] { i += 1 }
-            else { j += 1 }
-        }
-        return head + pairs + tail
+        let keptOld = old.indices.filter { !removed.contains($0 - prefix) }
+        let keptNew = new.indices.filter { !inserted.contains($0 - prefix) }
+        return head + Array(zip(keptOld, keptNew)) + tail
     }
 }
 

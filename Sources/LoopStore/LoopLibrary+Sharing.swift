@@ -180,21 +180,15 @@ extension LoopLibrary {
 
     static func insertShared(_ shared: SharedLoop, id: String, ownerKey: String, _ db: Database) throws {
         let now = Date()
-        try LoopRecord(id: id, title: shared.title, titleKey: matchingKey(shared.title), language: shared.language?.lowercased(),
-                       translationLanguage: shared.translationLanguage?.lowercased(), sourceText: shared.sourceText, createdAt: now, updatedAt: now,
-                       revision: shared.revision, ownerKey: ownerKey, originRevision: shared.revision, editedLocally: false).insert(db)
-        try insertTags(shared.tags, loopId: id, db)
-        var position = 0
-        for (groupIndex, group) in shared.groups.enumerated() {
-            let groupId = try PhraseGroupRecord.insert(loopId: id, position: groupIndex, db)
-            for phrase in group {
-                var record = PhraseRecord(id: nil, loopId: id, groupId: groupId, position: position, text: phrase.text, translation: phrase.translation,
-                                          audioSha256: phrase.clip?.sha256, startFrame: phrase.clip?.frames.lowerBound, endFrame: phrase.clip?.frames.upperBound,
-                                          recordedText: phrase.clip == nil ? nil : phrase.recordedText)
-                try record.insert(db)
-                position += 1
+        try NewLoopRows(
+            record: LoopRecord(id: id, title: shared.title, titleKey: matchingKey(shared.title), language: shared.language?.lowercased(),
+                               translationLanguage: shared.translationLanguage?.lowercased(), sourceText: shared.sourceText, createdAt: now,
+                               updatedAt: now, revision: shared.revision, ownerKey: ownerKey, originRevision: shared.revision, editedLocally: false),
+            tags: shared.tags,
+            groups: shared.groups.map { group in
+                group.map { .init(text: $0.text, translation: $0.translation, clip: $0.clip, recordedText: $0.recordedText) }
             }
-        }
+        ).insert(db)
     }
 
     /// Replaces a loop's text and phrases with a newer revision, keeping the rows (and so the

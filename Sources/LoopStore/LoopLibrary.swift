@@ -180,28 +180,21 @@ public struct LoopLibrary: Sendable {
         let now = Date()
         let id = UUID().uuidString.lowercased()
         let finalTitle = title ?? source.title ?? phrases.first?.text ?? "Untitled"
+        var ranges = (take?.ranges ?? []).makeIterator()
+        let rows = NewLoopRows(
+            record: LoopRecord(id: id, title: finalTitle, titleKey: matchingKey(finalTitle), language: (language ?? source.language)?.lowercased(),
+                               translationLanguage: source.translationLanguage?.lowercased(), sourceText: sourceText ?? source.text,
+                               createdAt: now, updatedAt: now, revision: 1, ownerKey: nil, originRevision: nil, editedLocally: false),
+            tags: source.tags + tags,
+            groups: source.groups.map { group in
+                group.phrases.map { phrase in
+                    let range = ranges.next()
+                    return .init(text: phrase.text, translation: phrase.translation, clip: stored.flatMap { stored in range.map { (stored.asset.sha256, $0) } })
+                }
+            })
         try database.write { db in
             if let stored { try stored.asset.insert(db, onConflict: .ignore) }
-            try LoopRecord(
-                id: id, title: finalTitle, titleKey: matchingKey(finalTitle),
-                language: (language ?? source.language)?.lowercased(), translationLanguage: source.translationLanguage?.lowercased(),
-                sourceText: sourceText ?? source.text, createdAt: now, updatedAt: now, revision: 1,
-                ownerKey: nil, originRevision: nil, editedLocally: false
-            ).insert(db)
-            try Self.insertTags(source.tags + tags, loopId: id, db)
-            var number = 0
-            for (groupIndex, group) in source.groups.enumerated() {
-                let groupId = try PhraseGroupRecord.insert(loopId: id, position: groupIndex, db)
-                for phrase in group.phrases {
-                    let range = take?.ranges[number]
-                    var record = PhraseRecord(
-                        id: nil, loopId: id, groupId: groupId, position: number, text: phrase.text,
-                        translation: phrase.translation, audioSha256: range == nil ? nil : stored?.asset.sha256,
-                        startFrame: range?.lowerBound, endFrame: range?.upperBound)
-                    try record.insert(db)
-                    number += 1
-                }
-            }
+            try rows.insert(db)
         }
         return try loop(id: id)
     }
@@ -465,20 +458,13 @@ extension LoopLibrary {
             for source in sources {
                 let id = UUID().uuidString.lowercased()
                 let title = source.title ?? source.phrases.first?.text ?? "Untitled"
-                try LoopRecord(id: id, title: title, titleKey: matchingKey(title), language: source.language?.lowercased(),
-                               translationLanguage: source.translationLanguage?.lowercased(), sourceText: source.text, createdAt: now,
-                               updatedAt: now, revision: 1, ownerKey: nil, originRevision: nil, editedLocally: false).insert(db)
-                try Self.insertTags(source.tags, loopId: id, db)
-                var number = 0
-                for (groupIndex, group) in source.groups.enumerated() {
-                    let groupId = try PhraseGroupRecord.insert(loopId: id, position: groupIndex, db)
-                    for phrase in group.phrases {
-                        var record = PhraseRecord(id: nil, loopId: id, groupId: groupId, position: number, text: phrase.text,
-                                                  translation: phrase.translation, audioSha256: nil, startFrame: nil, endFrame: nil)
-                        try record.insert(db)
-                        number += 1
-                    }
-                }
+                try NewLoopRows(
+                    record: LoopRecord(id: id, title: title, titleKey: matchingKey(title), language: source.language?.lowercased(),
+                                       translationLanguage: source.translationLanguage?.lowercased(), sourceText: source.text, createdAt: now,
+                                       updatedAt: now, revision: 1, ownerKey: nil, originRevision: nil, editedLocally: false),
+                    tags: source.tags,
+                    groups: source.groups.map { $0.phrases.map { .init(text: $0.text, translation: $0.translation, clip: nil) } }
+                ).insert(db)
             }
         }
     }

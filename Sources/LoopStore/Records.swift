@@ -75,3 +75,34 @@ struct AudioAssetRecord: Codable, FetchableRecord, PersistableRecord {
     var byteCount: Int
     var createdAt: Date
 }
+
+/// A new loop's rows: the loop, its tags, its groups and their phrases, inserted together.
+struct NewLoopRows {
+    struct Phrase {
+        var text: String
+        var translation: String?
+        var clip: (sha256: String, frames: Range<Int>)?
+        /// The text the clip was recorded for, when not this one.
+        var recordedText: String? = nil
+    }
+
+    var record: LoopRecord
+    var tags: [String]
+    var groups: [[Phrase]]
+
+    func insert(_ db: Database) throws {
+        try record.insert(db)
+        try LoopLibrary.insertTags(tags, loopId: record.id, db)
+        var position = 0
+        for (groupIndex, group) in groups.enumerated() {
+            let groupId = try PhraseGroupRecord.insert(loopId: record.id, position: groupIndex, db)
+            for phrase in group {
+                var row = PhraseRecord(id: nil, loopId: record.id, groupId: groupId, position: position, text: phrase.text, translation: phrase.translation,
+                                       audioSha256: phrase.clip?.sha256, startFrame: phrase.clip?.frames.lowerBound, endFrame: phrase.clip?.frames.upperBound,
+                                       recordedText: phrase.clip == nil ? nil : phrase.recordedText)
+                try row.insert(db)
+                position += 1
+            }
+        }
+    }
+}

@@ -16,9 +16,6 @@ public struct DoubtfulCut: Sendable, Equatable {
     public var before: Int
     public var after: Int
     public var confidence: Double
-
-    /// Below this a cut is worth a listen.
-    public static let threshold = 0.6
 }
 
 /// Authoring: a loop from its text and a take cut at its pauses, and new takes cut onto the
@@ -117,9 +114,9 @@ public struct Authoring: Sendable {
         }
     }
 
-    /// The cuts below ``DoubtfulCut/threshold``, by the numbers of the phrases they part.
+    /// The cuts worth a listen (``Cut/isDoubtful``), by the numbers of the phrases they part.
     static func doubtfulCuts(_ segmentation: Segmentation) -> [DoubtfulCut] {
-        segmentation.cuts.enumerated().filter { $0.element.confidence < DoubtfulCut.threshold }
+        segmentation.cuts.enumerated().filter { $0.element.isDoubtful }
             .map { DoubtfulCut(before: $0.offset + 1, after: $0.offset + 2, confidence: $0.element.confidence) }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import LoopAudio
+import LoopAuthoring
 import LoopShare
 import LoopStore
 
@@ -201,9 +202,8 @@ public struct LoopPublisher: Sendable {
             throw ShareError(.writeFailed, "no such folder", path: folder)
         }
         let detail = try library.loop(id: id)
-        let slug = detail.summary.title.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil)
-            .map { $0.isLetter || $0.isNumber ? String($0) : "-" }.joined()
-        let path = folder + "/" + slug.prefix(40) + "-" + detail.summary.id.prefix(8) + ".loop"
+        let slug = Slug.make(detail.summary.title, length: 40)
+        let path = folder + "/" + (slug.isEmpty ? "" : slug + "-") + detail.summary.id.prefix(8) + ".loop"
         try BundleWriter(identity: identity).write([detail], to: path)
         // A renamed loop's earlier file goes once the new one is in place: one file per loop.
         let suffix = "-" + detail.summary.id.prefix(8) + ".loop"

@@ -7,7 +7,6 @@ struct SegmentationTable {
     var phraseTexts: [String]?
     var terminal: Terminal
     /// Cuts below this confidence are flagged for a listen.
-    var lowConfidence = 0.6
 
     var text: String {
         var lines: [String] = []
@@ -27,7 +26,7 @@ struct SegmentationTable {
                 let cut = segmentation.cuts[index]
                 var mark = String(format: "%@  ✂ %7.2f  pause %.2f s  confidence %.2f",
                                   String(repeating: " ", count: numberWidth), segmentation.seconds(cut.frame), cut.pauseDuration, cut.confidence)
-                if cut.confidence < lowConfidence {
+                if cut.isDoubtful {
                     mark = terminal.paint(mark + "  low: listen to this cut", .yellow)
                 } else {
                     mark = terminal.paint(mark, .dim)

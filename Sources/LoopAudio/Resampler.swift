@@ -1,0 +1,35 @@
+/// Converts audio from one sample rate to another (libsamplerate, its best sinc converter):
+/// clips of a take recorded at another rate than the session's, made to play in it.
+public struct Resampler: Sendable {
+    public let inputRate: Int
+    public let outputRate: Int
+    public let channelCount: Int
+
+    public init(from inputRate: Int, to outputRate: Int, channelCount: Int) throws(AudioError) {
+        guard inputRate > 0, outputRate > 0, channelCount > 0, Double(outputRate) / Double(inputRate) <= 256,
+              Double(inputRate) / Double(outputRate) <= 256 else {
+            throw AudioError(.invalidArgument, path: nil, message: "cannot convert \(inputRate) Hz to \(outputRate) Hz")
+        }
+        self.inputRate = inputRate
+        self.outputRate = outputRate
+        self.channelCount = channelCount
+    }
+
+    /// A whole clip (interleaved) at the output rate: as many frames as its length there.
+    public func process(_ interleaved: [Float]) throws(AudioError) -> [Float] {
+        guard inputRate != outputRate else { return interleaved }
+        let frames = interleaved.count / channelCount
+        let ratio = Double(outputRate) / Double(inputRate)
+        let expected = Int((Double(frames) * ratio).rounded())
+        let capacity = expected + 64
+        var output = [Float](repeating: 0, count: capacity * channelCount)
+        let converted = interleaved.withUnsafeBufferPointer { input in
+            output.withUnsafeMutableBufferPointer { buffer in
+                SampleRate.convert(input, frames: frames, into: buffer, capacity: capacity, ratio: ratio, channelCount: channelCount)
+            }
+        }
+        let written = try converted.get()
+        output.removeLast(output.count - min(written, expected) * channelCount)
+        return output
+    }
+}
