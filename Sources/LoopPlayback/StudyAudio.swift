@@ -102,9 +102,7 @@ public final class StudyAudio: Sendable {
         }
         guard start else { return }
         let audio = self
-        Task {
-            try? await BlockingWork.run("loop stretch clips") { audio.warm() }
-        }
+        _ = BlockingWork.start("loop stretch clips") { audio.warm() }
     }
 
     /// Stretches clips towards the speed asked for, until every clip of it is ready.

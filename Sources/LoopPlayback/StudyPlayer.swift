@@ -31,7 +31,7 @@ public final class StudyPlayer: Sendable {
     /// Keep no more than this much sound ahead of the wall clock (outputs that do not pace
     /// themselves, like files or ALSA's null device, when a person is listening along).
     private let pacing: Duration?
-    private let ending = Mutex<Task<[Int: PhraseStudy], any Error>?>(nil)
+    private let ending = Mutex<BlockingTask<[Int: PhraseStudy]>?>(nil)
 
     /// `realTime` paces rendering to the wall clock (for a person); otherwise the session is
     /// rendered as fast as the output takes it.
@@ -49,9 +49,9 @@ public final class StudyPlayer: Sendable {
     public func start() -> AsyncStream<StudyDisplay> {
         let (displays, continuation) = AsyncStream.makeStream(of: StudyDisplay.self)
         let player = self
-        let task = Task {
+        let task = BlockingWork.start("loop player") {
             defer { continuation.finish() }
-            return try await BlockingWork.run("loop player") { try player.render { continuation.yield($0) } }
+            return try player.render { continuation.yield($0) }
         }
         ending.withLock { $0 = task }
         return displays

@@ -83,15 +83,15 @@ public final class TakeRecorder: Sendable {
     public func start() -> AsyncStream<RecordingStatus> {
         let (statuses, continuation) = AsyncStream.makeStream(of: RecordingStatus.self, bufferingPolicy: .bufferingNewest(1))
         let recorder = self
-        let ending = Task {
+        let ending = BlockingWork.start("loop recorder") {
             defer { continuation.finish() }
-            return try await BlockingWork.run("loop recorder") { try recorder.capture { continuation.yield($0) } }
+            return try recorder.capture { continuation.yield($0) }
         }
         outcome.withLock { $0 = ending }
         return statuses
     }
 
-    private let outcome = Mutex<Task<TakeRecording.Stop, any Error>?>(nil)
+    private let outcome = Mutex<BlockingTask<TakeRecording.Stop>?>(nil)
 
     /// How the recording stopped, once it has.
     public func stopped() async throws -> TakeRecording.Stop {

@@ -112,44 +112,70 @@ struct StudyPlayerTests {
     @Test func anEventCutsTheCurrentSoundShortAndAPauseWaitsForTheNext() async throws {
         let audio = try StudyAudio.load(Fixture.clips)
         let session = try StudySession(groups: Fixture.groups(audio), settings: StudySettings(), selection: [0])
-        let sink = OutputSink()
-        let player = StudyPlayer(session: session, audio: audio, output: KeepingOutput(sink), realTime: true)
-        let playing = Task { try await player.play() }
-        // Once a tenth of phrase 1 has been played, the learner moves to the next group.
-        try await sink.wait { $0.samples.count >= 2_000 }
+        // The output takes 2,000 samples of phrase 1, then holds the player until let go: the
+        // learner's key arrives at a known point, however busy the machine.
+        let sink = OutputSink(allowing: 2_000)
+        let player = StudyPlayer(session: session, audio: audio, output: KeepingOutput(sink), realTime: false)
+        // Started here, on the player's own thread: no task waits for a free thread of the pool.
+        _ = player.start()
+        try await sink.wait("phrase 1 playing") { $0.samples.count >= 2_000 }
         player.send(.nextGroup)
+        sink.allow(.max)
         let firstOfFour = Array(try audio.clip(4, speed: 1).prefix(160))
-        try await sink.wait { $0.stops >= 1 && $0.samples.count > 20_600 }
+        try await sink.wait("phrase 4 playing") { sink in sink.stops >= 1 && sink.samples.count > 4_000 }
         let samples = sink.samples
         let start = samples.indices.first { samples[$0...].starts(with: firstOfFour) }
-        #expect(start != nil && (start ?? .max) < 20_600, "phrase 4 started before phrase 1 (20,520 frames) could end")
-        // Paused, nothing more is written until the learner resumes.
+        // The key came at 2,000 samples, while a 160-sample chunk was being written: phrase 4
+        // begins once that chunk is out, long before phrase 1 (20,520 samples) could end.
+        #expect(start != nil && (start ?? .max) <= 2_000 + 2 * 160, "phrase 4 began within a chunk of the key, at \(start ?? -1)")
+        player.quit()
+        _ = try await player.finished()
+    }
+
+    @Test func aPausedPlayerWritesNothingUntilResumed() async throws {
+        let audio = try StudyAudio.load(Fixture.clips)
+        let session = try StudySession(groups: Fixture.groups(audio), settings: StudySettings(rounds: 1), selection: [0])
+        let sink = OutputSink(allowing: 2_000)
+        let player = StudyPlayer(session: session, audio: audio, output: KeepingOutput(sink), realTime: false)
+        _ = player.start()
+        try await sink.wait("phrase 1 playing") { $0.samples.count >= 2_000 }
         player.send(.playPause)
-        try await sink.wait { _ in player.display.phase == .paused }
+        sink.allow(.max)
+        // The chunk being written when the key came goes out; then the player stops the output.
+        try await sink.wait("paused") { sink in player.display.phase == .paused && sink.stops >= 1 }
         let held = sink.samples.count
         try await Task.sleep(for: .milliseconds(200))
         #expect(sink.samples.count == held, "nothing written while paused")
         player.send(.playPause)
-        try await sink.wait { $0.samples.count > held }
-        player.quit()
-        _ = try await playing.value
+        try await sink.wait("resumed") { $0.samples.count > held }
+        let studied = try await player.finished()
+        #expect(studied[1]?.repetitions == 1 && studied[3]?.repetitions == 1, "the round plays to its end after the pause")
     }
 }
 
-/// What an output was given, kept where a test can look at it while the player runs.
+/// What an output was given, kept where a test can look at it while the player runs; it may
+/// hold the player once it has a set number of samples, until the test lets it go on.
 final class OutputSink: Sendable {
-    private struct State { var samples: [Float] = []; var stops = 0 }
-    private let state = Mutex(State())
+    private struct State { var samples: [Float] = []; var stops = 0; var allowed = Int.max }
+    private let state: Mutex<State>
+
+    init(allowing allowed: Int = .max) { state = Mutex(State(allowed: allowed)) }
+
     var samples: [Float] { state.withLock { $0.samples } }
     var stops: Int { state.withLock { $0.stops } }
-    func append(_ interleaved: UnsafeBufferPointer<Float>) { state.withLock { $0.samples.append(contentsOf: interleaved) } }
+    /// Lets the player write up to `count` samples in all.
+    func allow(_ count: Int) { state.withLock { $0.allowed = count } }
+    func append(_ interleaved: UnsafeBufferPointer<Float>) {
+        while state.withLock({ $0.samples.count >= $0.allowed }) { usleep(1_000) }
+        state.withLock { $0.samples.append(contentsOf: interleaved) }
+    }
     func stopped() { state.withLock { $0.stops += 1 } }
 
-    /// Waits (up to 10 s) until `condition` holds: for a state, never a fixed time.
-    func wait(_ condition: (OutputSink) -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(10)
+    /// Waits (up to a minute, for a busy machine) until `condition` holds: for a state, never a fixed time.
+    func wait(_ what: String, _ condition: (OutputSink) -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(60)
         while !condition(self) {
-            guard ContinuousClock.now < deadline else { Issue.record("the player never reached the state waited for"); return }
+            guard ContinuousClock.now < deadline else { Issue.record("the player never reached the state waited for: \(what) (\(samples.count) samples, \(stops) stops)"); return }
             try await Task.sleep(for: .milliseconds(5))
         }
     }

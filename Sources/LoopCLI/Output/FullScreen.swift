@@ -25,12 +25,10 @@ enum FullScreen {
         let stopKeys = StopSignal()
         defer { stopKeys.stop() }
         // Keys: read on a thread of their own, in 50 ms polls so the thread notices the end.
-        Task {
-            try? await BlockingWork.run("loop keys") {
-                var pending: [UInt8] = []
-                while !stopKeys.isStopped {
-                    if let key = RawTerminal.readKey(from: &pending, timeout: 50) { continuation.yield(.key(key)) }
-                }
+        _ = BlockingWork.start("loop keys") {
+            var pending: [UInt8] = []
+            while !stopKeys.isStopped {
+                if let key = RawTerminal.readKey(from: &pending, timeout: 50) { continuation.yield(.key(key)) }
             }
         }
         let resize = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .global())
