@@ -32,6 +32,8 @@ let package = Package(
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         .systemLibrary(name: "CSoundTouch", pkgConfig: "soundtouch", providers: [.apt(["libsoundtouch-dev"])]),
         .systemLibrary(name: "CSampleRate", pkgConfig: "samplerate", providers: [.apt(["libsamplerate0-dev"])]),
+        // The C library's `wcwidth`, which Swift's Glibc module leaves out (the terminal views).
+        .systemLibrary(name: "CTerminal"),
 
         // The error protocol every library's errors conform to (a kind, a line, a path, a cause).
         .target(name: "LoopErrors"),
@@ -108,6 +110,7 @@ let package = Package(
                 "LoopShare",
                 "LoopRecording",
                 "LoopWorkflows",
+                "CTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

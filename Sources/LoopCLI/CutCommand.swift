@@ -53,16 +53,12 @@ struct CutCommand: AsyncParsableCommand {
             }
             writing.finish()
             if json {
-                let clips: [JSONValue] = result.clipPaths.enumerated().map { index, path in
+                let clips = result.clipPaths.enumerated().map { index, path in
                     let segment = segmentation.segments[index]
-                    return .object([
-                        ("file", .string(path)),
-                        ("text", .string(phrases[index])),
-                        ("start", .number(milliseconds(segmentation.seconds(segment.startFrame)))),
-                        ("end", .number(milliseconds(segmentation.seconds(segment.endFrame)))),
-                    ])
+                    return CutReport.Clip(file: path, text: phrases[index], start: milliseconds(segmentation.seconds(segment.startFrame)),
+                                          end: milliseconds(segmentation.seconds(segment.endFrame)))
                 }
-                print(JSONValue.object([("take", .string(take)), ("labels", .string(result.labelsPath)), ("clips", .array(clips))]).serialized)
+                try JSONOutput.print(CutReport(take: take, labels: result.labelsPath, clips: clips))
             }
             let doubtful = segmentation.cuts.enumerated().filter { $0.element.isDoubtful }
             for (index, cut) in doubtful {

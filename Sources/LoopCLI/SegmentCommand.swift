@@ -60,7 +60,7 @@ struct SegmentCommand: AsyncParsableCommand {
             progress.finish()
             let phraseTexts = source?.phrases.map(\.text)
             if json {
-                print(SegmentationReport(file: path, segmentation: segmentation).json.serialized)
+                try JSONOutput.print(SegmentationReport(file: path, segmentation: segmentation))
             } else if labels {
                 print(AudacityLabels(segmentation: segmentation, labels: phraseTexts ?? []).text, terminator: "")
             } else {

@@ -25,9 +25,7 @@ struct SplitCommand: AsyncParsableCommand {
         try await runReportingErrors {
             let source = try LoopSource(contentsOf: file, options: .init(splitSentences: textOptions.sentences))
             if json {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
-                print(String(decoding: try encoder.encode(source), as: UTF8.self))
+                try JSONOutput.print(source)
             } else {
                 print(SourceView(source: source, terminal: .standardOutput()).text)
             }

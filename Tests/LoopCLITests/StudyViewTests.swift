@@ -30,3 +30,30 @@ struct InertTextTests {
         #expect(Terminal.inert("Crème brûlée · 駅で") == "Crème brûlée · 駅で", "ordinary text is left as it is")
     }
 }
+
+struct DisplayWidthTests {
+    @Test func chineseAndJapaneseTakeTwoColumnsAndEscapesNone() {
+        #expect(DisplayWidth.of("駅で") == 4)
+        #expect(DisplayWidth.of("Crème brûlée") == 12)
+        #expect(DisplayWidth.of("e\u{301}") == 1, "a combining accent takes no column")
+        #expect(DisplayWidth.of("\u{1B}[1m駅\u{1B}[0m") == 2)
+    }
+
+    @Test func aLineOfWideCharactersIsCutAtTheScreensWidthNotItsCharacterCount() {
+        // Ten columns: four wide characters (eight columns) and the ellipsis, never five (ten + 1).
+        #expect(DisplayWidth.fit("我想喝咖啡我想喝咖啡", columns: 10) == "我想喝咖…")
+        #expect(DisplayWidth.of(DisplayWidth.fit("我想喝咖啡我想喝咖啡", columns: 10)) <= 10)
+        #expect(DisplayWidth.fit("short", columns: 10) == "short")
+        // Colours stay whole and are reset after the cut.
+        let cut = DisplayWidth.fit("\u{1B}[1m" + String(repeating: "駅", count: 20) + "\u{1B}[0m", columns: 9)
+        #expect(cut == "\u{1B}[1m駅駅駅駅…\u{1B}[0m", "\(cut.debugDescription)")
+    }
+
+    @Test func theStudyViewFitsAChinesePhraseInANarrowScreen() {
+        let display = StudyDisplay(group: 0, selection: [0], phrase: 1, phase: .listening, mode: .repeatWithMe, speed: 1, repeats: 1, repetition: 1, round: 1)
+        let phrase = StudyPhrase(number: 1, text: String(repeating: "咖啡馆在哪里", count: 10), duration: 1_000_000)
+        let lines = StudyView(title: "咖啡", groups: [[phrase]], display: display, showTranslation: true, hideText: false, showHelp: false,
+                              terminal: Terminal(isInteractive: true, usesColor: true, width: 30), rows: 30, columns: 30).lines
+        #expect(lines.allSatisfy { DisplayWidth.of($0) <= 30 }, "\(lines.map { DisplayWidth.of($0) })")
+    }
+}

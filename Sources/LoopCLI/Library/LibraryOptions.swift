@@ -35,49 +35,6 @@ struct LibraryOptions: ParsableArguments {
     }
 }
 
-/// The `--json` forms of library values; human and JSON output come from the same values.
-enum LibraryJSON {
-    static func summary(_ loop: LoopSummary) -> JSONValue {
-        .object([
-            ("id", .string(loop.id)),
-            ("title", .string(loop.title)),
-            ("language", loop.language.map(JSONValue.string) ?? .null),
-            ("translationLanguage", loop.translationLanguage.map(JSONValue.string) ?? .null),
-            ("tags", .array(loop.tags.map(JSONValue.string))),
-            ("groups", .integer(loop.groupCount)),
-            ("phrases", .integer(loop.phraseCount)),
-            ("needingAudio", .integer(loop.phrasesNeedingAudio)),
-            ("revision", .integer(loop.revision)),
-            ("updated", .string(loop.updatedAt.formatted(.iso8601))),
-        ])
-    }
-
-    static func detail(_ loop: LoopDetail) -> JSONValue {
-        .object([
-            ("id", .string(loop.summary.id)),
-            ("title", .string(loop.summary.title)),
-            ("language", loop.summary.language.map(JSONValue.string) ?? .null),
-            ("translationLanguage", loop.summary.translationLanguage.map(JSONValue.string) ?? .null),
-            ("tags", .array(loop.summary.tags.map(JSONValue.string))),
-            ("revision", .integer(loop.summary.revision)),
-            ("groups", .array(loop.groups.map { group in
-                .object([("phrases", .array(group.map(phrase)))])
-            })),
-        ])
-    }
-
-    static func phrase(_ phrase: StoredPhrase) -> JSONValue {
-        .object([
-            ("number", .integer(phrase.number)),
-            ("text", .string(phrase.text)),
-            ("translation", phrase.translation.map(JSONValue.string) ?? .null),
-            ("start", phrase.audio.map { .number(milliseconds($0.startSeconds)) } ?? .null),
-            ("end", phrase.audio.map { .number(milliseconds($0.endSeconds)) } ?? .null),
-            ("recordedText", phrase.clipIsForEarlierText ? phrase.recordedText.map(JSONValue.string) ?? .null : .null),
-        ])
-    }
-}
-
 /// The human view of a stored loop.
 struct LoopView {
     var loop: LoopDetail

@@ -50,7 +50,7 @@ struct ListCommand: AsyncParsableCommand {
                 var output = StandardOutputBuffer()
                 output.append("[")
                 for (index, loop) in loops.enumerated() {
-                    output.append((index == 0 ? "\n" : ",\n") + LibraryJSON.summary(loop).serialized)
+                    output.append((index == 0 ? "\n" : ",\n") + (try JSONOutput.line(LoopSummaryReport(loop))))
                 }
                 output.append(loops.isEmpty ? "]\n" : "\n]\n")
                 output.flush()
@@ -104,7 +104,7 @@ struct ShowCommand: AsyncParsableCommand {
         try await runReportingErrors {
             let library = try libraryOptions.openForReading()
             let detail = try library.loop(id: try library.resolve(loop))
-            print(json ? LibraryJSON.detail(detail).serialized : LoopView(loop: detail, terminal: .standardOutput()).text)
+            if json { try JSONOutput.print(LoopDetailReport(detail)) } else { print(LoopView(loop: detail, terminal: .standardOutput()).text) }
         }
     }
 }
@@ -140,13 +140,7 @@ struct SearchCommand: AsyncParsableCommand {
             let loopId = try inLoop.map { try library.resolve($0) }
             let hits = try library.search(query, inLoop: loopId, limit: limit)
             if json {
-                print(JSONValue.array(hits.map { hit in
-                    .object([
-                        ("loop", .string(hit.loopId)), ("title", .string(hit.loopTitle)), ("group", .integer(hit.group)),
-                        ("phrase", .integer(hit.number)), ("text", .string(hit.text)),
-                        ("translation", hit.translation.map(JSONValue.string) ?? .null),
-                    ])
-                }).serialized)
+                try JSONOutput.print(hits.map(SearchHitReport.init))
                 return
             }
             let terminal = Terminal.standardOutput()

@@ -54,7 +54,7 @@ struct GarbageCommand: AsyncParsableCommand {
             let library = try libraryOptions.open()
             let report = try await BlockingWork.run { try library.collectGarbage() }
             if json {
-                print(JSONValue.object([("removed", .array(report.removedFiles.map(JSONValue.string))), ("freedBytes", .integer(report.freedBytes))]).serialized)
+                try JSONOutput.print(GarbageReportOutput(removed: report.removedFiles, freedBytes: report.freedBytes))
             } else if !report.removedFiles.isEmpty {
                 print(String(format: "removed %d file%@, %.1f MB freed", report.removedFiles.count, report.removedFiles.count == 1 ? "" : "s", Double(report.freedBytes) / 1e6))
             }
@@ -81,17 +81,7 @@ struct DoctorCommand: AsyncParsableCommand {
             let report = try await BlockingWork.run { try library.check(progress: progress.callback) }
             progress.finish()
             if json {
-                print(JSONValue.object([
-                    ("healthy", .bool(report.isHealthy)),
-                    ("problems", .array(report.problems.map { .object([("message", .string($0.message)), ("remedy", .string(CommandHints.fix(for: $0)))]) })),
-                    ("orphans", .array(report.orphans.map(JSONValue.string))),
-                    ("leftovers", .array(report.leftovers.map(JSONValue.string))),
-                    ("clipsForEarlierText", .array(report.clipsForEarlierText.map { clip in
-                        .object([("loop", .string(clip.loopId)), ("title", .string(clip.loopTitle)), ("phrase", .integer(clip.number)),
-                                 ("text", .string(clip.text)), ("recordedText", .string(clip.recordedText))])
-                    })),
-                    ("loops", .integer(report.loopCount)), ("phrases", .integer(report.phraseCount)), ("audioFiles", .integer(report.audioFileCount)),
-                ]).serialized)
+                try JSONOutput.print(HealthReportOutput(report))
             } else {
                 let terminal = Terminal.standardOutput()
                 for problem in report.problems {

@@ -56,7 +56,7 @@ struct NewCommand: AsyncParsableCommand {
                 StandardError.write(String(format: "warning: the cut between phrases %d and %d has low confidence %.2f; listen to it, and move it with `loop adjust` if needed\n", cut.before, cut.after, cut.confidence))
             }
             if json {
-                print(LibraryJSON.detail(authored.loop).serialized)
+                try JSONOutput.print(LoopDetailReport(authored.loop))
             } else {
                 let summary = authored.loop.summary
                 var line = "Added '\(summary.title)' (\(summary.id.prefix(8))): \(summary.groupCount) group\(summary.groupCount == 1 ? "" : "s"), \(summary.phraseCount) phrase\(summary.phraseCount == 1 ? "" : "s")"

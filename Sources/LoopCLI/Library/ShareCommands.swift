@@ -94,16 +94,7 @@ struct InspectCommand: AsyncParsableCommand {
             }
             let manifest = verified.manifest
             if json {
-                print(JSONValue.object([
-                    ("version", .integer(manifest.version)), ("created", .string(manifest.created)),
-                    ("signer", .string(verified.signerFingerprint)), ("verified", .bool(true)),
-                    ("loops", .array(manifest.loops.map { loop in
-                        .object([("id", .string(loop.id)), ("revision", .integer(loop.revision)), ("title", .string(loop.title)),
-                                 ("language", loop.language.map(JSONValue.string) ?? .null),
-                                 ("phrases", .integer(loop.groups.reduce(0) { $0 + $1.phrases.count }))])
-                    })),
-                    ("audio", .array(manifest.audio.map { .object([("file", .string($0.file)), ("bytes", .integer($0.bytes)), ("sha256", .string($0.sha256))]) })),
-                ]).serialized)
+                try JSONOutput.print(BundleReport(verified))
                 return
             }
             print("bundle format \(manifest.version), created \(manifest.created)")

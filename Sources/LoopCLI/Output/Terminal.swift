@@ -1,3 +1,4 @@
+internal import CTerminal
 import Foundation
 
 /// What the terminal we write to can do.
@@ -69,5 +70,69 @@ struct StandardOutputBuffer {
         guard !pending.isEmpty else { return }
         FileHandle.standardOutput.write(Data(pending))
         pending.removeAll(keepingCapacity: true)
+    }
+}
+
+/// How many columns text takes on a terminal: Chinese, Japanese and Korean characters and most
+/// emoji take two, combining marks none (the C library's `wcwidth`, in a UTF-8 locale).
+/// Escape sequences (colours) take none.
+enum DisplayWidth {
+    /// `wcwidth` answers for a multibyte locale only; ours is UTF-8 whatever the environment's.
+    private static let utf8Locale: Bool = setlocale(LC_CTYPE, "C.UTF-8") != nil
+
+    /// The columns of one scalar.
+    static func of(_ scalar: Unicode.Scalar) -> Int {
+        _ = utf8Locale
+        let width = loop_wcwidth(scalar.value)
+        return width < 0 ? (scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) ? 0 : 1) : Int(width)
+    }
+
+    /// The columns `text` takes, escape sequences left out.
+    static func of(_ text: String) -> Int {
+        var columns = 0
+        var scalars = text.unicodeScalars.makeIterator()
+        while let scalar = scalars.next() {
+            if scalar == "\u{1B}" { skipEscape(&scalars); continue }
+            columns += of(scalar)
+        }
+        return columns
+    }
+
+    /// `line` cut to `columns` (with `…` where it was cut, and colours reset), escape sequences
+    /// kept whole.
+    static func fit(_ line: String, columns: Int) -> String {
+        guard of(line) > columns else { return line }
+        var result = String.UnicodeScalarView()
+        var used = 0
+        var coloured = false
+        var scalars = line.unicodeScalars.makeIterator()
+        while let scalar = scalars.next() {
+            if scalar == "\u{1B}" {
+                var sequence = String.UnicodeScalarView([scalar])
+                sequence.append(contentsOf: skipEscape(&scalars))
+                result.append(contentsOf: sequence)
+                coloured = true
+                continue
+            }
+            let width = of(scalar)
+            if used + width > max(columns - 1, 0) { break }
+            result.append(scalar)
+            used += width
+        }
+        return String(result) + "…" + (coloured ? "\u{1B}[0m" : "")
+    }
+
+    /// Consumes a CSI sequence (`ESC [ ... final`) after its ESC; returns what it consumed.
+    @discardableResult
+    private static func skipEscape(_ scalars: inout String.UnicodeScalarView.Iterator) -> [Unicode.Scalar] {
+        var consumed: [Unicode.Scalar] = []
+        guard let introducer = scalars.next() else { return consumed }
+        consumed.append(introducer)
+        guard introducer == "[" else { return consumed }
+        while let next = scalars.next() {
+            consumed.append(next)
+            if (0x40...0x7E).contains(next.value) { break }
+        }
+        return consumed
     }
 }

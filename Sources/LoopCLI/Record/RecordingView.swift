@@ -59,6 +59,6 @@ enum RecordingView {
         } else {
             lines.append(terminal.paint("r read it again · b back one · space pause · enter finish and save · q quit", .dim))
         }
-        return "\u{1B}[H" + lines.map { $0 + "\u{1B}[K" }.joined(separator: "\r\n") + "\u{1B}[J"
+        return "\u{1B}[H" + lines.map { DisplayWidth.fit($0, columns: columns) + "\u{1B}[K" }.joined(separator: "\r\n") + "\u{1B}[J"
     }
 }

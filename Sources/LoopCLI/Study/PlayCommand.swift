@@ -75,17 +75,7 @@ struct StatsCommand: AsyncParsableCommand {
             let library = try libraryOptions.openForReading()
             let stats = try library.studyStats(loop: try loop.map { try library.resolve($0) })
             if json {
-                print(JSONValue.array(stats.map { loop in
-                    .object([
-                        ("id", .string(loop.loopId)), ("title", .string(loop.title)), ("sessions", .integer(loop.sessions)),
-                        ("seconds", .number(milliseconds(loop.seconds))), ("repetitions", .integer(loop.repetitions)),
-                        ("lastStudied", loop.lastStudied.map { .string($0.formatted(.iso8601)) } ?? .null),
-                        ("phrases", .array(loop.phrases.map { phrase in
-                            .object([("number", .integer(phrase.number)), ("text", .string(phrase.text)),
-                                     ("seconds", .number(milliseconds(phrase.seconds))), ("repetitions", .integer(phrase.repetitions))])
-                        })),
-                    ])
-                }).serialized)
+                try JSONOutput.print(stats.map(StudyStatsReport.init))
                 return
             }
             if stats.isEmpty {

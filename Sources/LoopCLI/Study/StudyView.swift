@@ -23,20 +23,19 @@ struct StudyView {
     var lines: [String] {
         var lines: [String] = []
         let status = "\(display.mode.title) · speed \(String(format: "%.1f", display.speed))x · repeats \(display.repeats) · round \(display.round)"
-        lines.append(fit(terminal.paint(title, .bold) + "  " + terminal.paint(status, .dim), visible: title.count + 2 + status.count))
+        lines.append(terminal.paint(title, .bold) + "  " + terminal.paint(status, .dim))
 
         // The groups as numbered blocks: selected ones marked, the current one pointed at.
-        var blocks = "", plain = 0
+        var blocks = ""
         for index in groups.indices {
             let selected = display.selection.contains(index)
             let current = index == display.group
             let label = (current ? "▸" : " ") + String(index + 1) + " "
             let block = selected ? (terminal.usesColor ? terminal.paint(label, .inverse) : "[" + label + "]") : (terminal.usesColor ? label : " " + label + " ")
             blocks += block + " "
-            plain += label.count + (terminal.usesColor ? 1 : 3)
         }
         lines.append("")
-        lines.append(fit(blocks, visible: plain))
+        lines.append(blocks)
         lines.append("")
 
         let group = groups[display.group]
@@ -48,12 +47,10 @@ struct StudyView {
             var text = hideText ? String(repeating: "·", count: min(phrase.text.count, 40)) : phrase.text
             if phrase.duration == nil { text += "  (no audio)" } else if phrase.clipIsForEarlierText && !hideText { text += "  (recorded for an earlier text)" }
             var line = marker + (highlighted ? terminal.paint(text, .bold) : text)
-            var visible = 2 + text.count
             if showTranslation, let translation = phrase.translation, !hideText {
                 line += terminal.paint("  · " + translation, .dim)
-                visible += 4 + translation.count
             }
-            lines.append(fit(line, visible: visible))
+            lines.append(line)
         }
         lines.append("")
         let phase: String
@@ -68,11 +65,12 @@ struct StudyView {
         lines.append(terminal.paint(phase, display.phase == .listening ? .green : .yellow) + "  " + position + " · play \(display.repetition) of \(display.repeats)")
         lines.append("")
         if showHelp {
-            lines += Self.help.map { fit($0, visible: $0.count) }
+            lines += Self.help
         } else {
-            lines.append(terminal.paint(fit("space pause · ←→ phrase · ↑↓ group · 1-9 select · m mode · t translation · +/- speed · ? help · q quit", visible: 98), .dim))
+            lines.append(terminal.paint("space pause · ←→ phrase · ↑↓ group · 1-9 select · m mode · t translation · +/- speed · ? help · q quit", .dim))
         }
-        return Array(lines.prefix(max(rows, 1)))
+        // Every line cut to the screen's width, by the columns its characters take.
+        return lines.prefix(max(rows, 1)).map(fit)
     }
 
     /// The whole frame, ready to write: home, each line cleared to its end, the rest cleared.
@@ -80,9 +78,6 @@ struct StudyView {
         "\u{1B}[H" + lines.map { $0 + "\u{1B}[K" }.joined(separator: "\r\n") + "\u{1B}[J"
     }
 
-    /// Cuts a line to the screen width (by its visible length).
-    private func fit(_ line: String, visible: Int) -> String {
-        guard visible > columns, !terminal.usesColor else { return line }
-        return String(line.prefix(max(columns - 1, 1))) + "…"
-    }
+    /// Cuts a line to the screen width, by the columns its characters take.
+    private func fit(_ line: String) -> String { DisplayWidth.fit(line, columns: columns) }
 }
