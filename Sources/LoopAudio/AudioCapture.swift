@@ -1,5 +1,5 @@
 /// A microphone through ALSA: interleaved float frames, as they arrive.
-public final class AudioCapture: @unchecked Sendable {
+public final class AudioCapture {
     public let name: String
     public let sampleRate: Int
     public let channelCount: Int

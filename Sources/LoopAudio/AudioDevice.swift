@@ -2,7 +2,7 @@
 ///
 /// Writes block until the device has room, so the device paces whoever writes. ``stop()``
 /// discards what is queued at once, which is how a key press reaches the speaker quickly.
-public final class AudioDevice: @unchecked Sendable {
+public final class AudioDevice {
     public let name: String
     public let sampleRate: Int
     public let channelCount: Int

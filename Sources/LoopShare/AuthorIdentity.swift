@@ -4,13 +4,19 @@ import LoopAudio
 
 /// The library's author identity: an Ed25519 key pair. Its private key lives in the library
 /// folder (`identity/ed25519.key`, owner-only permissions), created on first use.
-// Crypto's key type is an immutable value that does not declare Sendable; nothing mutates it.
-public struct AuthorIdentity: @unchecked Sendable {
-    private let privateKey: Curve25519.Signing.PrivateKey
+public struct AuthorIdentity: Sendable {
+    /// The private key's 32 bytes (Crypto's key type does not declare Sendable; its bytes are).
+    private let privateKeyBytes: Data
+    public let publicKey: Data
 
-    init(privateKey: Curve25519.Signing.PrivateKey) { self.privateKey = privateKey }
+    init(privateKey: Curve25519.Signing.PrivateKey) {
+        privateKeyBytes = privateKey.rawRepresentation
+        publicKey = privateKey.publicKey.rawRepresentation
+    }
 
-    public var publicKey: Data { privateKey.publicKey.rawRepresentation }
+    private var privateKey: Curve25519.Signing.PrivateKey {
+        get throws { try Curve25519.Signing.PrivateKey(rawRepresentation: privateKeyBytes) }
+    }
 
     /// The public key's fingerprint: the first 16 bytes of its SHA-256, in groups of four hex digits.
     public var fingerprint: String { Self.fingerprint(of: publicKey) }
@@ -37,7 +43,7 @@ public struct AuthorIdentity: @unchecked Sendable {
     }
 
     /// The key's backup form: one line of base64, to keep somewhere safe.
-    public var exported: String { privateKey.rawRepresentation.base64EncodedString() + "\n" }
+    public var exported: String { privateKeyBytes.base64EncodedString() + "\n" }
 
     /// Restores an identity from its backup form into `keyFile`, replacing the one there.
     public static func restore(_ backup: Data, into keyFile: String, source: String) throws(ShareError) -> AuthorIdentity {

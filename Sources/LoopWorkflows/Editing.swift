@@ -99,7 +99,7 @@ public struct EditingWorkflow: Sendable {
         let source: LoopSource
         do {
             source = try LoopSource(parsing: edited)
-        } catch let error as LoopSourceError {
+        } catch {
             throw LoopSourceError(path: draft.path, line: error.line, message: error.message + "; the loop is unchanged and your text is kept in that file")
         }
         let outcome = try library.replaceSource(ofLoop: draft.loopId, with: source, text: edited, dropChangedAudio: dropChangedAudio)

@@ -71,7 +71,7 @@ struct ImportTests {
     @Test func anotherAuthorsBundleForTheSameLoopIsRefusedUnlessAsACopy() async throws {
         let (author, loop, _, learner) = try authorAndLearner()
         let mallory = try AuthorIdentity.loadOrCreate(at: scratch() + "/key")
-        let original = try try #require(try LibraryIdentity.load(author))
+        let original = try #require(try LibraryIdentity.load(author))
         _ = try await BundleImporter(library: learner).importBundles(at: [try publish(author, original, loop.summary.id)], options: ImportOptions())
         _ = try author.updateMetadata(ofLoop: loop.summary.id, title: "Hijacked")
         let forged = try publish(author, mallory, loop.summary.id)
