@@ -1,3 +1,4 @@
+import Foundation
 import LoopAudio
 
 /// Finds the spoken phrases of a take and cuts it at the pauses between them.
@@ -22,6 +23,9 @@ public struct SilenceSegmenter: Sendable {
         public var minimumPhraseSpeech = 0.1
         /// Levels and the neighbourhood measure, shared with the live tracker of a recording.
         public var thresholds = PauseThresholds()
+        /// A long take in a format that seeks exactly is measured on this many threads at once
+        /// (default: every core, at most 8).
+        public var threads = ProcessInfo.processInfo.activeProcessorCount
 
         public init() {}
     }
@@ -34,7 +38,7 @@ public struct SilenceSegmenter: Sendable {
 
     /// Cuts the take at `path`. `progress` receives the share decoded (0...1).
     public func segment(path: String, hint: SegmentationHint, progress: (@Sendable (Double) -> Void)? = nil) throws -> Segmentation {
-        let envelope = try EnergyEnvelope.measure(path: path, progress: progress)
+        let envelope = try EnergyEnvelope.measure(path: path, parallelism: parameters.threads, progress: progress)
         return try segment(envelope, hint: hint, path: path)
     }
 

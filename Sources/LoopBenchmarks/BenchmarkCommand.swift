@@ -89,7 +89,9 @@ struct SegmentBenchmark: AsyncParsableCommand {
             bundled sample loop's take or --source), then runs `loop segment`, \
             `ffmpeg -af silencedetect=n=-50dB:d=0.2` and a plain libsndfile decode on each, \
             --runs times, and prints the median wall time, the realtime factor and peak memory. \
-            Goals: at least 2x ffmpeg's speed, within 1.5x of the plain decode, under 64 MiB.
+            `loop segment` is timed on every core (as a user runs it) and on one (as ffmpeg and \
+            the decode run); the goals are judged on one thread against one thread: at least 2x \
+            ffmpeg's speed, within 1.5x of the plain decode, under 64 MiB.
             """
     )
 
@@ -128,12 +130,15 @@ struct SegmentBenchmark: AsyncParsableCommand {
             for take in takes {
                 try await take.ensureGenerated(from: source)
                 var rows: [(String, ChildProcessReport)] = []
+                // Both: on every core (what a user gets), and on one, as ffmpeg and the decode run.
                 let threads = min(ProcessInfo.processInfo.activeProcessorCount, 8)
                 rows.append(("loop segment (\(threads) thr)", try median(self_, ["segment", take.path, "--json"])))
+                rows.append(("loop segment (1 thr)", try median(self_, ["segment", take.path, "--json", "--threads", "1"])))
                 if hasFFmpeg {
                     rows.append(("ffmpeg silencedetect", try median("ffmpeg", ["-nostdin", "-hide_banner", "-nostats", "-i", take.path, "-af", "silencedetect=n=-50dB:d=0.2", "-f", "null", "-"])))
                 }
-                rows.append(("libsndfile decode", try median(self_, ["benchmark", "decode", take.path])))
+                let benchmark = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+                rows.append(("libsndfile decode (1 thr)", try median(benchmark, ["decode", take.path])))
                 print(report(take: take, rows: rows, hasFFmpeg: hasFFmpeg))
             }
         }
@@ -159,7 +164,8 @@ struct SegmentBenchmark: AsyncParsableCommand {
             let padded = name.padding(toLength: 22, withPad: " ", startingAt: 0)
             lines.append("  " + padded + String(format: " %8.2f s %8.0fx %9.1f MiB", row.seconds, audioSeconds / row.seconds, Double(row.peakMemory) / 1_048_576))
         }
-        let ours = rows[0].1
+        // Like with like: one thread against one thread.
+        let ours = rows.first { $0.0.hasSuffix("(1 thr)") }?.1 ?? rows[0].1
         if hasFFmpeg, let ffmpeg = rows.first(where: { $0.0.hasPrefix("ffmpeg") })?.1 {
             lines.append(String(format: "  goal: at least 2x ffmpeg's speed ........ %.2fx %@", ffmpeg.seconds / ours.seconds, ffmpeg.seconds / ours.seconds >= 2 ? "met" : "missed"))
         } else {

@@ -30,6 +30,9 @@ struct SegmentCommand: AsyncParsableCommand {
     @Option(name: .customLong("min-pause"), help: "Without --count or --text, the pause (seconds) that ends a phrase.")
     var minimumPause: Double?
 
+    @Option(help: "Measure a long take on at most this many threads: 1 to 64 (default: every core).")
+    var threads: Int?
+
     @OptionGroup var textOptions: TextOptions
 
     @Flag(help: "Print one JSON object.")
@@ -43,6 +46,7 @@ struct SegmentCommand: AsyncParsableCommand {
         if let count, !(1...10_000).contains(count) { throw ValidationError("--count takes 1 to 10000 phrases, not \(count)") }
         if json && labels { throw ValidationError("give --json or --labels, not both") }
         if let minimumPause, !(0.05...5).contains(minimumPause) { throw ValidationError("--min-pause takes seconds between 0.05 and 5") }
+        if let threads, !(1...64).contains(threads) { throw ValidationError("--threads takes 1 to 64, not \(threads)") }
     }
 
     func run() async throws {
@@ -53,8 +57,9 @@ struct SegmentCommand: AsyncParsableCommand {
             let path = audio
             var segmenter = SilenceSegmenter()
             if let minimumPause { segmenter.parameters.minimumPause = minimumPause }
+            if let threads { segmenter.parameters.threads = threads }
             let (envelope, segmentation) = try await BlockingWork.run { [segmenter] in
-                let envelope = try EnergyEnvelope.measure(path: path, progress: progress.callback)
+                let envelope = try EnergyEnvelope.measure(path: path, parallelism: segmenter.parameters.threads, progress: progress.callback)
                 return (envelope, try segmenter.segment(envelope, hint: hint, path: path))
             }
             progress.finish()
