@@ -140,6 +140,65 @@ struct HostileBundleTests {
         expectRefused(try makeZip(parts, compressed: true), .tooLarge, containing: "manifest.json")
     }
 
+    /// Rewrites the uncompressed size that the local and central headers of `name` declare.
+    func lying(_ zip: String, about name: String, declaring size: UInt32) throws -> String {
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: zip))
+        let nameBytes = Data(name.utf8)
+        func patch(signature: [UInt8], lengthOffset: Int, nameOffset: Int, sizeOffset: Int) {
+            var from = 0
+            while let found = bytes.range(of: Data(signature), in: from..<bytes.count) {
+                let start = found.lowerBound
+                let length = Int(bytes[start + lengthOffset]) | Int(bytes[start + lengthOffset + 1]) << 8
+                if length == nameBytes.count, bytes[(start + nameOffset)..<(start + nameOffset + length)] == nameBytes {
+                    for k in 0..<4 { bytes[start + sizeOffset + k] = UInt8((size >> (8 * UInt32(k))) & 0xFF) }
+                }
+                from = found.upperBound
+            }
+        }
+        patch(signature: [0x50, 0x4B, 0x03, 0x04], lengthOffset: 26, nameOffset: 30, sizeOffset: 22)   // local file header
+        patch(signature: [0x50, 0x4B, 0x01, 0x02], lengthOffset: 28, nameOffset: 46, sizeOffset: 24)   // central directory
+        let path = scratch() + ".loop"
+        try bytes.write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    @Test func aZipBombWhoseHeaderLiesIsStoppedAtItsLimitWhileItExpands() throws {
+        // 40 MB of spaces that the headers say is 1 KB: the header checks pass, and the
+        // extraction itself stops at the manifest's 8 MiB limit.
+        let (_, _, _, bundle) = try exportedBundle()
+        var parts = try entries(of: bundle)
+        let index = try #require(parts.firstIndex { $0.0 == "manifest.json" })
+        parts[index].1 = Data(repeating: 0x20, count: 40 << 20)
+        let bomb = try lying(try makeZip(parts, compressed: true), about: "manifest.json", declaring: 1_024)
+        expectRefused(bomb, .tooLarge, containing: "entry 'manifest.json' expands beyond 8388608 bytes")
+    }
+
+    @Test func anAudioEntryLargerThanItsManifestSaysIsStoppedAtTheDeclaredSize() throws {
+        // The take with 100 bytes more than the manifest declares, deflated, the header lying to
+        // match (a stored entry is read only as far as its header says).
+        let (_, _, _, bundle) = try exportedBundle()
+        var parts = try entries(of: bundle)
+        let index = try #require(parts.firstIndex { $0.0.hasPrefix("audio/") })
+        let declared = parts[index].1.count
+        parts[index].1 += Data(repeating: 7, count: 100)
+        let grown = try lying(try makeZip(parts, compressed: true), about: parts[index].0, declaring: UInt32(declared))
+        expectRefused(grown, .tooLarge, containing: "expands beyond the \(declared) bytes the manifest declares")
+    }
+
+    @Test func anAudioFileListedButMissingIsRefused() throws {
+        let (_, identity, _, bundle) = try exportedBundle()
+        let missing = String(repeating: "b", count: 64)
+        let listed = try resigned(bundle, by: identity) { manifest in
+            var audio = manifest["audio"] as? [[String: Any]] ?? []
+            var extra = audio[0]
+            extra["file"] = "audio/\(missing).flac"
+            extra["sha256"] = missing
+            audio.append(extra)
+            manifest["audio"] = audio
+        }
+        expectRefused(listed, .badManifest, containing: "audio 'audio/\(missing).flac' is listed but missing")
+    }
+
     @Test func aTruncatedOrCorruptArchiveIsRefused() throws {
         let (_, _, _, bundle) = try exportedBundle()
         let bytes = try Data(contentsOf: URL(fileURLWithPath: bundle))
