@@ -7,36 +7,18 @@ import Testing
 
 /// Schema migrations must never lose audio. Keep these tests for every future migration.
 struct MigrationTests {
-    /// A library as the first schema wrote it: only the first migration, rows written in plain
-    /// SQL (as that version's code did), real audio in the store.
+    /// A library as the first schema wrote it, from a frozen dump (`Tests/Fixtures/library-
+    /// schema-1.sql`, never generated from today's migrations), its audio where the rows say.
     func makeFirstSchemaLibrary() throws -> (root: String, sha256: String) {
         let root = temporaryLibraryFolder()
-        let migrator = LibraryMigrations.migrator
-        let first = try #require(migrator.migrations.first)
-        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-        let file = try AudioStore(layout: LibraryLayout(root: root)).store(copyOf: Fixture.path("clean.flac"))
+        let sha256 = "a41aaaf252bdd15a8e8e5ad18427fa4f59c1e653bb08dee0982ee63ffd144993"
+        let audio = root + "/audio/a4"
+        try FileManager.default.createDirectory(atPath: audio, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Fixture.path("clean.flac"), toPath: audio + "/" + sha256.dropFirst(2))
         let queue = try DatabaseQueue(path: root + "/library.sqlite")
-        try migrator.migrate(queue, upTo: first)
-        try queue.write { db in
-            try db.execute(sql: """
-                INSERT INTO audioAsset (sha256, path, format, sampleRate, channelCount, frameCount, byteCount, createdAt)
-                VALUES (?, ?, 'flac', 16000, 1, 154828, ?, '2026-01-01 10:00:00.000')
-                """, arguments: [file.sha256, file.path, file.byteCount])
-            try db.execute(sql: """
-                INSERT INTO loop (id, title, titleKey, language, sourceText, createdAt, updatedAt, revision, editedLocally)
-                VALUES ('0f0f0f0f-0000-4000-8000-000000000001', 'Gare du Nord', 'gare du nord', 'fr', 'Où est la gare ?\nÀ droite.',
-                        '2026-01-01 10:00:00.000', '2026-01-01 10:00:00.000', 4, 0)
-                """)
-            try db.execute(sql: "INSERT INTO loopTag (loopId, tag, tagKey) VALUES ('0f0f0f0f-0000-4000-8000-000000000001', 'Voyage', 'voyage')")
-            try db.execute(sql: "INSERT INTO phraseGroup (id, loopId, position) VALUES (1, '0f0f0f0f-0000-4000-8000-000000000001', 0)")
-            try db.execute(sql: """
-                INSERT INTO phrase (loopId, groupId, position, text, translation, audioSha256, startFrame, endFrame) VALUES
-                ('0f0f0f0f-0000-4000-8000-000000000001', 1, 0, 'Où est la gare ?', 'Where is the station?', ?, 88900, 117500),
-                ('0f0f0f0f-0000-4000-8000-000000000001', 1, 1, 'À droite.', NULL, ?, 123400, 147400)
-                """, arguments: [file.sha256, file.sha256])
-        }
+        try queue.writeWithoutTransaction { db in try db.execute(sql: try String(contentsOfFile: Fixture.path("library-schema-1.sql"), encoding: .utf8)) }
         try queue.close()
-        return (root, file.sha256)
+        return (root, sha256)
     }
 
     @Test func aFirstSchemaLibraryOpensWithEveryLoopPhraseAndAudioFileIntact() throws {
