@@ -44,6 +44,7 @@ struct AudioStore: Sendable {
         let temporary = layout.incomingFolder + "/" + UUID().uuidString
         do {
             let (digest, bytes) = try copyHashing(from: source, to: temporary, progress: progress)
+            TestStop.reached("take.received")
             return IncomingFile(path: temporary, sha256: digest, byteCount: bytes)
         } catch {
             try? FileManager.default.removeItem(atPath: temporary)

@@ -166,6 +166,7 @@ extension LoopLibrary {
                     return outcome
                 }
             }
+            TestStop.reached("import.committed")
             withExtendedLifetime(lock) {}
             return outcomes
         }

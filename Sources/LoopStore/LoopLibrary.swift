@@ -192,10 +192,12 @@ public struct LoopLibrary: Sendable {
                     return .init(text: phrase.text, translation: phrase.translation, clip: stored.flatMap { stored in range.map { (stored.asset.sha256, $0) } })
                 }
             })
+        TestStop.reached("loop.before-commit")
         try database.write { db in
             if let stored { try stored.asset.insert(db, onConflict: .ignore) }
             try rows.insert(db)
         }
+        TestStop.reached("loop.committed")
         return try loop(id: id)
     }
 

@@ -286,42 +286,50 @@ struct LibraryRobustnessTests {
         #expect(try library.run(["doctor"]).status == 0)
     }
 
-    @Test func killingAnImportAtAnyPointLeavesALibraryThatChecksCleanWithTheLoopWholeOrAbsent() throws {
-        let long = try makeLongTake(copies: 40)
-        // How long a whole import takes here, to spread the kills over it.
-        let timing = TestLibrary()
-        let started = Date()
-        #expect(try timing.run(["new", "--text", long.text, "--audio", long.audio]).status == 0)
-        let duration = Date().timeIntervalSince(started)
+    /// Runs `arguments` killed (SIGKILL, as `kill -9` would) at the named step, then checks the
+    /// library opens and checks clean; returns how many loops it holds.
+    func killed(at step: String, _ arguments: [String], library: TestLibrary, sourceLocation: SourceLocation = #_sourceLocation) throws -> Int {
+        let run = try LoopProcess.run(arguments, environment: ["LOOP_LIBRARY": library.path, "LOOP_TEST_STOP_AT": step])
+        #expect(run.killedBy == SIGKILL, "killed at \(step) (status \(run.status)): \(run.error)", sourceLocation: sourceLocation)
+        let doctor = try library.run(["doctor", "--json"])
+        #expect(doctor.status == 0, "after a kill at \(step): \(doctor.output) \(doctor.error)", sourceLocation: sourceLocation)
+        let loops = try #require(try library.json(["list"]) as? [[String: Any]], sourceLocation: sourceLocation)
+        for loop in loops {
+            #expect(loop["needingAudio"] as? Int == 0, "a loop is whole or absent: \(loop)", sourceLocation: sourceLocation)
+        }
+        return loops.count
+    }
 
+    @Test func killingAnImportAtEachStepLeavesALibraryThatChecksCleanWithTheLoopWholeOrAbsent() throws {
+        let long = try makeLongTake(copies: 10)
         let library = TestLibrary()
         try library.run(["list"])
-        var outcomes: [Bool] = []   // per kill: did the loop make it in?
-        var present = 0
-        for step in 0..<12 {
-            let delay = duration * Double(step) / 11 * 1.1
-            let importer = try LoopProcess.start(["new", "--text", long.text, "--audio", long.audio], environment: ["LOOP_LIBRARY": library.path])
-            usleep(useconds_t(delay * 1_000_000))
-            kill(importer.process.processIdentifier, SIGKILL)
-            _ = importer.finish()
-
-            let doctor = try library.run(["doctor", "--json"])
-            #expect(doctor.status == 0, "after a kill at \(delay) s: \(doctor.output) \(doctor.error)")
-            let loops = try #require(try library.json(["list"]) as? [[String: Any]])
-            for loop in loops {
-                #expect(loop["phrases"] as? Int == 200 && loop["needingAudio"] as? Int == 0, "a loop is whole or absent: \(loop)")
-            }
-            outcomes.append(loops.count > present)
-            present = loops.count
+        let authoring = ["new", "--text", long.text, "--audio", long.audio]
+        // Before the rows commit, the loop is absent; the take may be left in the library.
+        for step in ["take.received", "audio.renamed", "loop.before-commit"] {
+            #expect(try killed(at: step, authoring, library: library) == 0, "killed at \(step): no loop")
         }
-        // Kills did interrupt imports (on a loaded machine all of them may land before the commit).
-        #expect(outcomes.contains(false), "\(outcomes)")
+        // Killed just after the commit, the loop is there, whole.
+        #expect(try killed(at: "loop.committed", authoring, library: library) == 1)
+
+        // A bundle of it, imported into another library and killed at each of its steps.
+        let bundle = Scratch.path("killed", extension: "loop")
+        #expect(try library.run(["export", "long", "-o", bundle]).status == 0)
+        let learner = TestLibrary()
+        try learner.run(["list"])
+        for step in ["bundle.extracted", "import.verified", "audio.renamed", "import.before-commit"] {
+            #expect(try killed(at: step, ["import", bundle], library: learner) == 0, "killed at \(step): nothing imported")
+        }
+        #expect(try killed(at: "import.committed", ["import", bundle], library: learner) == 1)
+
         // And after all that, an import runs through on the same library.
         #expect(try library.run(["new", "--text", long.text, "--audio", long.audio]).status == 0)
         #expect(try library.run(["doctor"]).status == 0)
         // What the kills left behind is only ever harmless, and gc clears it.
-        #expect(try library.run(["gc"]).status == 0)
-        let after = try #require(try library.json(["doctor"]) as? [String: Any])
-        #expect((after["orphans"] as? [String])?.isEmpty == true && (after["leftovers"] as? [String])?.isEmpty == true)
+        for target in [library, learner] {
+            #expect(try target.run(["gc"]).status == 0)
+            let after = try #require(try target.json(["doctor"]) as? [String: Any])
+            #expect((after["orphans"] as? [String])?.isEmpty == true && (after["leftovers"] as? [String])?.isEmpty == true, "\(after)")
+        }
     }
 }

@@ -8,6 +8,8 @@ struct LoopProcess {
     var status: Int32
     var output: String
     var error: String
+    /// The signal that ended it, if one did.
+    var killedBy: Int32? = nil
 
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let fixtures = Fixture.folder
@@ -46,7 +48,8 @@ struct LoopProcess {
             if timedOut.isSet {
                 Issue.record("loop \((process.arguments ?? []).joined(separator: " ")) did not end within \(Int(limit)) s", sourceLocation: sourceLocation)
             }
-            return LoopProcess(status: process.terminationStatus, output: String(decoding: out, as: UTF8.self), error: String(decoding: collected.data, as: UTF8.self))
+            return LoopProcess(status: process.terminationStatus, output: String(decoding: out, as: UTF8.self), error: String(decoding: collected.data, as: UTF8.self),
+                               killedBy: process.terminationReason == .uncaughtSignal ? process.terminationStatus : nil)
         }
     }
 
