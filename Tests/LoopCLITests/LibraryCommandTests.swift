@@ -202,6 +202,19 @@ struct LibraryCommandTests {
         #expect(second["start"] as? Double == 2.1 && second["end"] as? Double == 3.9)
         let shifted = try library.run(["adjust", "fixture", "2", "--shift", "-250"])
         #expect(shifted.status == 0)
+        // Both boundaries moved 250 ms earlier, and what plays is the take's samples there.
+        let moved = try #require(try library.json(["show", "fixture", "--json"]) as? [String: Any])
+        let secondMoved = try #require(((moved["groups"] as? [[String: Any]])?[0]["phrases"] as? [[String: Any]])?[1])
+        #expect(secondMoved["start"] as? Double == 1.85 && secondMoved["end"] as? Double == 3.65, "\(secondMoved)")
+        let track = Scratch.path("shifted", extension: "wav")
+        #expect(try library.run(["play", "fixture", "--phrase", "2", "--output", track]).status == 0)
+        var played: [Float] = [], take: [Float] = []
+        var reader = try AudioFileReader(path: track)
+        try reader.forEachBlock { block, _ in played.append(contentsOf: block) }
+        var original = try AudioFileReader(path: LoopProcess.fixtures + "/clean.flac")
+        try original.forEachBlock { block, _ in take.append(contentsOf: block) }
+        let expected = Array(take[29_600..<58_400])
+        #expect(played.count == expected.count && zip(played, expected).allSatisfy { abs($0 - $1) < 1.0 / 16_000 }, "the take's samples from 1.85 s to 3.65 s")
         let outside = try library.run(["adjust", "fixture", "2", "--end", "60"])
         #expect(outside.status != 0 && outside.error.hasPrefix("error: the clip must start before it ends and lie within the take"))
     }

@@ -96,11 +96,40 @@ struct RecordCommandTests {
         let library = TestLibrary()
         #expect(try library.run(["new", "--text", "phrases.txt", "--audio", "clean.flac"]).status == 0)
         let before = try #require(try library.json(["show", "fixture"]) as? [String: Any])
-        #expect(try library.run(["record", "fixture", "--group", "2", "--input", "rate-8k.flac", "--fast"]).status == 0)
+        // A take of group 2 alone: the fixture from half a second before "Où est la gare".
+        let offset = Fixture.truth[3].start - 0.5
+        var samples: [Float] = []
+        var reader = try AudioFileReader(path: Fixture.path("clean.flac"))
+        try reader.forEachMonoBlock { samples.append(contentsOf: $0) }
+        let groupTake = Scratch.path("group-2", extension: "wav")
+        var writer = try AudioFileWriter(path: groupTake, format: .wav, sampleRate: 16_000, channelCount: 1)
+        try writer.write(Array(samples[Int(offset * 16_000)...]))
+        try writer.commit()
+        #expect(try library.run(["record", "fixture", "--group", "2", "--input", groupTake, "--fast"]).status == 0)
         let after = try #require(try library.json(["show", "fixture"]) as? [String: Any])
         let firstBefore = (before["groups"] as? [[String: Any]])?[0]["phrases"] as? [[String: Any]]
         let firstAfter = (after["groups"] as? [[String: Any]])?[0]["phrases"] as? [[String: Any]]
         #expect(firstBefore?.map { $0["start"] as? Double } == firstAfter?.map { $0["start"] as? Double }, "group 1 keeps its audio")
+        // Group 2 was recorded: its two phrases are cut from the new take, where it read them.
+        let secondAfter = try #require((after["groups"] as? [[String: Any]])?[1]["phrases"] as? [[String: Any]])
+        let secondBefore = try #require((before["groups"] as? [[String: Any]])?[1]["phrases"] as? [[String: Any]])
+        #expect(secondAfter.map { $0["start"] as? Double } != secondBefore.map { $0["start"] as? Double }, "group 2 has new clips")
+        #expect(secondAfter.count == 2)
+        for (phrase, truth) in zip(secondAfter, Fixture.truth.suffix(2)) {
+            let start = try #require(phrase["start"] as? Double) + offset, end = try #require(phrase["end"] as? Double) + offset
+            #expect(start <= truth.start + 0.03 && end >= truth.end - 0.03 && end - start < truth.end - truth.start + 0.4, "\(start)-\(end) for \(truth)")
+        }
+        #expect(try library.run(["doctor"]).status == 0)
+    }
+
+    @Test func perPhraseWithoutATerminalReadsStraightThroughAndSavesEveryPhrase() throws {
+        // --per-phrase pauses after each phrase for a key; with no terminal there is no key, so
+        // the recording reads on and saves as a whole take would.
+        let library = TestLibrary()
+        #expect(try library.run(["new", "--text", try threeGroupText()]).status == 0)
+        let result = try library.run(["record", "three", "--per-phrase", "--input", "clean.flac", "--fast"])
+        #expect(result.status == 0, "\(result.error)")
+        try expectRecordedClips(library, title: "three")
     }
 
     @Test func noCaptureDeviceNamesTheWayOut() throws {

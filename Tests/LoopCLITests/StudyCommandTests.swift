@@ -78,14 +78,37 @@ struct StudyCommandTests {
         #expect((phrases[3]["seconds"] as? Double ?? 0) > (phrases[0]["seconds"] as? Double ?? 0))
     }
 
-    @Test func playRendersAPhraseOrAGroup() throws {
+    @Test func playRendersAPhraseOrAGroupAsTheClipsOwnSamplesBackToBack() throws {
         let library = try libraryWithFixtureLoop()
+        func rendered(_ path: String) throws -> [Float] {
+            var samples: [Float] = []
+            var reader = try AudioFileReader(path: path)
+            try reader.forEachBlock { block, _ in samples.append(contentsOf: block) }
+            return samples
+        }
+        func same(_ a: [Float], _ b: [Float]) -> Bool { a.count == b.count && zip(a, b).allSatisfy { abs($0 - $1) < 1.0 / 16_000 } }
         let one = Scratch.path("play", extension: "wav")
         #expect(try library.run(["play", "fixture", "--phrase", "3", "--output", one]).status == 0)
-        #expect(try AudioFileReader(path: one).info.frameCount == (try clipFrames(library, phrases: [3]).count))
+        #expect(same(try rendered(one), try clipFrames(library, phrases: [3])), "phrase 3's own samples")
         let group = Scratch.path("play", extension: "wav")
         #expect(try library.run(["play", "fixture", "--group", "2", "--output", group]).status == 0)
-        #expect(try AudioFileReader(path: group).info.frameCount == (try clipFrames(library, phrases: [4, 5]).count))
+        #expect(same(try rendered(group), try clipFrames(library, phrases: [4, 5])), "phrases 4 and 5, in order, with nothing between")
+    }
+
+    @Test func repeatWithMeIsEachClipThenItsGapOfSilence() throws {
+        let library = try libraryWithFixtureLoop()
+        let track = Scratch.path("track", extension: "wav")
+        #expect(try library.run(["study", "fixture", "--groups", "2", "--gap-factor", "0.5", "--once", "--output", track]).status == 0)
+        var played: [Float] = []
+        var reader = try AudioFileReader(path: track)
+        try reader.forEachBlock { block, _ in played.append(contentsOf: block) }
+        var expected: [Float] = []
+        for phrase in [4, 5] {
+            let clip = try clipFrames(library, phrases: [phrase])
+            expected += clip + [Float](repeating: 0, count: clip.count / 2 + 4_800)
+        }
+        #expect(abs(played.count - expected.count) <= 2)
+        #expect(zip(played, expected).allSatisfy { abs($0 - $1) < 1.0 / 16_000 }, "phrase 4, half its length and 0.3 s of silence, phrase 5, the same")
     }
 
     @Test func noSoundCardIsAClearMessageNamingTheWayOut() throws {
