@@ -148,13 +148,16 @@ struct RecordTerminalTests {
     func theViewFollowsTheReadingAndTakesRerecordBackAndFinish() throws {
         let library = TestLibrary()
         #expect(try library.run(["new", "--text", try threeGroupText()]).status == 0)
-        // The fixture take, then a minute of silence: the file must not run out while keys are pressed.
+        // Three seconds of silence, the first two phrases, then a minute of silence: each state
+        // the test looks for lasts seconds, however slowly the screen is read (the take replays
+        // at real speed), and the file never runs out while keys are pressed.
         let take = Scratch.path("take-then-silence", extension: "wav")
         var samples: [Float] = []
         var reader = try AudioFileReader(path: Fixture.path("clean.flac"))
         try reader.forEachMonoBlock { samples.append(contentsOf: $0) }
+        let twoPhrases = samples[..<Int((Fixture.truth[1].end + 0.25) * 16_000)]
         var writer = try AudioFileWriter(path: take, format: .wav, sampleRate: 16_000, channelCount: 1)
-        try writer.write(samples + [Float](repeating: 0, count: 60 * 16_000))
+        try writer.write([Float](repeating: 0, count: 3 * 16_000) + twoPhrases + [Float](repeating: 0, count: 60 * 16_000))
         try writer.commit()
         let terminal = try TerminalDriver(name: "loop-record", columns: 110, rows: 30)
         try terminal.type("export LOOP_LIBRARY='\(library.path)'; '\(LoopProcess.executable.path)' record three --input '\(take)'; echo \"exit=$?\"")
@@ -163,6 +166,11 @@ struct RecordTerminalTests {
         #expect(shown.contains("▶ Bonjour, madame.") && shown.contains("level"))
         shown = try terminal.waitFor("2 of 5 phrases done")                 // read at real speed
         #expect(shown.contains("Group 2") && shown.contains("▶ Merci.") && !shown.contains("Bonjour"), "the current group, whole")
+        // Paused, the take stops counting; resumed, it goes on.
+        try terminal.press(" ")
+        try terminal.waitFor("paused")
+        try terminal.press(" ")
+        try terminal.waitFor("recording")
         try terminal.press("b")                                            // back one: read phrase 2 again
         try terminal.waitFor("1 of 5 phrases done")
         try terminal.press("r")
@@ -174,6 +182,7 @@ struct RecordTerminalTests {
         shown = try terminal.waitFor("exit=0")
         #expect(!shown.contains("phrases done"), "the view is gone")
         let loops = try #require(try library.json(["list"]) as? [[String: Any]])
-        #expect((loops.first?["needingAudio"] as? Int ?? 9) < 5, "the phrases read were saved")
+        // Phrase 2 was taken back: only phrase 1 was read, and only it was saved.
+        #expect(loops.first?["needingAudio"] as? Int == 4, "the phrase read was saved: \(loops)")
     }
 }

@@ -167,6 +167,73 @@ struct StudyTerminalTests {
     }
 
     @Test(.enabled(if: TerminalDriver.isAvailable))
+    func everyKeyOnAThreeGroupLoopChangesWhatTheViewShows() throws {
+        // Three groups (so that a selection of some is visible), translations (for `t`), no
+        // colour (so that selected groups show as [ 2 ] in the captured screen).
+        let library = TestLibrary()
+        let text = Scratch.path("keys", extension: "txt")
+        try "# title: Keys\n# language: fr\n\nBonjour, madame. | Hello, madam.\nUn café, s'il vous plaît. | A coffee, please.\n\nMerci. | Thank you.\n\nOù est la gare, s'il vous plaît ? | Where is the station?\nÀ droite, puis tout droit. | Right, then straight on.\n"
+            .write(toFile: text, atomically: true, encoding: .utf8)
+        #expect(try library.run(["new", "--text", text, "--audio", "clean.flac"]).status == 0)
+        let environment = alsaEnvironment(output: "/dev/null").merging(["LOOP_LIBRARY": library.path, "TERM": "xterm-256color", "NO_COLOR": "1"]) { $1 }
+        let exports = environment.map { "export \($0.key)='\($0.value)'" }.joined(separator: "; ")
+        let terminal = try TerminalDriver(name: "loop-keys", columns: 120, rows: 30)
+        try terminal.type("\(exports); cd '\(LoopProcess.fixtures)'; '\(LoopProcess.executable.path)' study keys; echo \"exit=$?\"")
+
+        // All three groups selected at first; paused, so the phrase on screen stays put.
+        try terminal.waitFor("[▸1 ] [ 2 ] [ 3 ]")
+        try terminal.press(" ")
+        try terminal.waitFor("paused")
+        try terminal.press("Right")                       // → next phrase
+        try terminal.waitFor("▶ Un café, s'il vous plaît.")
+        try terminal.press("Left")                        // ← previous phrase
+        try terminal.waitFor("▶ Bonjour, madame.")
+        try terminal.press("2")                           // group 2 alone
+        try terminal.waitFor("  1   [▸2 ]   3\n")
+        try terminal.press("#")                           // shift+3: add group 3
+        try terminal.waitFor("  1   [▸2 ] [ 3 ]")
+        try terminal.press("Down")                        // ↓ next selected group
+        try terminal.waitFor("[ 2 ] [▸3 ]")
+        try terminal.press("Up")                          // ↑ back
+        try terminal.waitFor("[▸2 ] [ 3 ]")
+        try terminal.press("#")                           // shift+3 again: take group 3 out
+        try terminal.waitFor("  1   [▸2 ]   3\n")
+        try terminal.press("a")                           // all groups
+        try terminal.waitFor("[ 1 ] [▸2 ] [ 3 ]")
+        var shown = try terminal.waitFor("· Thank you.")
+        try terminal.press("t")                           // translations off
+        shown = try terminal.waitFor("▶ Merci.")
+        try terminal.waitUntil { !$0.contains("Thank you.") }
+        try terminal.press("t")                           // and on
+        try terminal.waitFor("· Thank you.")
+        try terminal.press("h")                           // hide the text: a listening drill
+        shown = try terminal.waitFor("▶ ······")
+        #expect(!shown.contains("Merci.") && !shown.contains("Thank you."), "\(shown)")
+        try terminal.press("h")
+        try terminal.waitFor("▶ Merci.")
+        try terminal.press("-")                           // slower
+        try terminal.waitFor("speed 0.9x")
+        try terminal.press("+")
+        try terminal.press("+")                           // faster
+        try terminal.waitFor("speed 1.1x")
+        try terminal.press("m")                           // switch mode
+        try terminal.waitFor("listen and repeat")
+        try terminal.press("?")                           // help
+        try terminal.waitFor("shift+1-9")
+        try terminal.press("?")
+        try terminal.waitUntil { !$0.contains("shift+1-9") }
+        // A narrower window: the view redraws to it, every line cut to 50 columns.
+        try TerminalDriver.tmux(["resize-window", "-t", terminal.session, "-x", "50", "-y", "30"])
+        shown = try terminal.waitUntil { screen in
+            screen.contains("…") && screen.split(separator: "\n").allSatisfy { $0.count <= 50 }
+        }
+        try terminal.press("q")
+        shown = try terminal.waitFor("exit=0")
+        let stats = try #require(try library.json(["stats", "keys"]) as? [[String: Any]])
+        #expect(stats.first?["sessions"] as? Int == 1, "the session was saved")
+    }
+
+    @Test(.enabled(if: TerminalDriver.isAvailable))
     func ctrlCAlsoRestoresTheTerminal() throws {
         let library = try libraryWithFixtureLoop()
         let environment = alsaEnvironment(output: "/dev/null").merging(["LOOP_LIBRARY": library.path]) { $1 }

@@ -42,6 +42,20 @@ struct TerminalDriver: ~Copyable {
         return last
     }
 
+    /// Waits until the screen satisfies `condition`; records an issue with the last screen if it never does.
+    @discardableResult
+    func waitUntil(seconds: Double = 10, sourceLocation: SourceLocation = #_sourceLocation, _ condition: (String) -> Bool) throws -> String {
+        let deadline = Date().addingTimeInterval(seconds)
+        var last = ""
+        while Date() < deadline {
+            last = try screen()
+            if condition(last) { return last }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        Issue.record("the screen never showed what was waited for:\n\(last)", sourceLocation: sourceLocation)
+        return last
+    }
+
     /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), which Swift's Glibc module does not show.
     private static let closeFrom: @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32 = {
         guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { fatalError("glibc 2.34 or later is needed") }
