@@ -87,11 +87,18 @@ public struct BundleManifest: Codable, Equatable, Sendable {
         if let unknown = unknownKey(in: top, known: knownKeys(version: version)) {
             throw ShareError(.badManifest, "manifest.json (format version \(version)) has a field this version does not define: \(unknown)")
         }
+        let manifest: BundleManifest
         do {
-            return try JSONDecoder().decode(BundleManifest.self, from: data)
+            manifest = try JSONDecoder().decode(BundleManifest.self, from: data)
         } catch {
             throw ShareError(.badManifest, "manifest.json does not follow format version \(version) (\(describe(error)))")
         }
+        // A key given twice may be read differently by two parsers; what was checked above must
+        // be what was decoded.
+        guard manifest.format == formatName, manifest.version == version else {
+            throw ShareError(.badManifest, "manifest.json gives its format or version twice, differently")
+        }
+        return manifest
     }
 
     public func encoded() throws -> Data {

@@ -58,6 +58,19 @@ struct HostileBundleContentTests {
         expectRefused(doubled, .badManifest, containing: "the bundle holds loop \((try BundleReader().read(bundle, extractingTo: scratch())).manifest.loops[0].id) twice")
     }
 
+    /// Found by the manifest fuzzer: a key given twice, read one way by the checks and the other
+    /// by the decoder.
+    @Test func aFormatOrVersionGivenTwiceIsRefused() throws {
+        let manifest = #"{"audio":[],"authorKey":"k","created":"c","format":"%@","format":"%@","loops":[],"version":%@,"version":%@}"#
+        for (formats, versions) in [
+            (("elsewhere", "looplearn-bundle"), ("1", "1")), (("looplearn-bundle", "elsewhere"), ("1", "1")),
+            (("looplearn-bundle", "looplearn-bundle"), ("1", "2")), (("looplearn-bundle", "looplearn-bundle"), ("2", "1")),
+        ] {
+            let json = String(format: manifest, formats.0, formats.1, versions.0, versions.1)
+            #expect(throws: ShareError.self) { try BundleManifest.decode(Data(json.utf8)) }
+        }
+    }
+
     @Test func aTextThatDisagreesWithItsPhrasesIsRefused() throws {
         expectRefused(try withLoop { $0["sourceText"] = "Un seul." }, .badManifest, containing: "its text has 1 phrases in 1 groups, its phrase list 5 in 2")
         expectRefused(try withLoop(phrase(0, 2) { $0["text"] = "Merci beaucoup." }), .badManifest, containing: "its text and its phrase list differ")
