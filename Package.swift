@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 let package = Package(
@@ -7,6 +7,9 @@ let package = Package(
     products: [
         .executable(name: "loop", targets: ["loop"]),
         .executable(name: "loop-benchmark", targets: ["loop-benchmark"]),
+        // The Loop Library server: a program of its own, so that `loop` builds without its
+        // server framework and drivers (`loop serve` runs it).
+        .executable(name: "loop-server", targets: ["loop-server"]),
         .library(name: "LoopAudio", targets: ["LoopAudio"]),
         .library(name: "LoopAuthoring", targets: ["LoopAuthoring"]),
         .library(name: "LoopStore", targets: ["LoopStore"]),
@@ -20,6 +23,11 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
+        // The Loop Library server only (`loop-server`); `loop` builds none of them.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // C libraries, wrapped only by the module that owns them.
@@ -94,7 +102,40 @@ let package = Package(
                 "LoopStudy",
                 "LoopPlayback",
                 "LoopRecording",
+                "LoopLibraryClient",
+                "LoopLibraryAPI",
             ]
+        ),
+
+        // The Loop Library's HTTP API: what the server and its clients exchange (JSON bodies,
+        // headers, how an author signs a request). Foundation only.
+        .target(name: "LoopLibraryAPI"),
+
+        // A Loop Library's client: publish, unpublish, browse, fetch bundles (Foundation's
+        // URLSession, so `loop` carries no server framework).
+        .target(name: "LoopLibraryClient", dependencies: ["LoopErrors", "LoopLibraryAPI", .product(name: "Crypto", package: "swift-crypto")]),
+
+        // The Loop Library server: the catalog (SQLite or PostgreSQL), content-addressed blobs,
+        // publishing with ownership, the HTTP routes.
+        .target(
+            name: "LoopLibraryServer",
+            dependencies: [
+                "LoopErrors",
+                "LoopAudio",
+                "LoopShare",
+                "LoopLibraryAPI",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .executableTarget(
+            name: "loop-server",
+            dependencies: ["LoopLibraryServer", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Sources/LoopServerCommand"
         ),
 
         // The command line: parsing, rendering; the work is the workflows'.
@@ -110,6 +151,8 @@ let package = Package(
                 "LoopShare",
                 "LoopRecording",
                 "LoopWorkflows",
+                "LoopLibraryAPI",
+                "LoopLibraryClient",
                 "CTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]

@@ -1,0 +1,224 @@
+import Foundation
+
+/// A loop as a Loop Library lists it: enough to choose it from a list.
+public struct CatalogLoop: Codable, Equatable, Sendable {
+    public var id: String
+    /// The short id of its preview link (`/<shortID>`).
+    public var shortID: String
+    public var title: String
+    public var language: String?
+    public var translationLanguage: String?
+    public var tags: [String]
+    public var revision: Int
+    /// The author's display name, when they chose one.
+    public var author: String?
+    /// The author's key fingerprint (the same as `loop identity` shows).
+    public var authorFingerprint: String
+    public var groupCount: Int
+    public var phraseCount: Int
+    /// Seconds of audio in its clips.
+    public var seconds: Double
+    /// When it was first published and last updated (ISO 8601, UTC).
+    public var published: String
+    public var updated: String
+    /// Downloads of its bundle in the last seven days.
+    public var recentDownloads: Int
+    public var featured: Bool
+
+    public init(id: String, shortID: String, title: String, language: String?, translationLanguage: String?, tags: [String], revision: Int,
+                author: String?, authorFingerprint: String, groupCount: Int, phraseCount: Int, seconds: Double,
+                published: String, updated: String, recentDownloads: Int, featured: Bool) {
+        self.id = id
+        self.shortID = shortID
+        self.title = title
+        self.language = language
+        self.translationLanguage = translationLanguage
+        self.tags = tags
+        self.revision = revision
+        self.author = author
+        self.authorFingerprint = authorFingerprint
+        self.groupCount = groupCount
+        self.phraseCount = phraseCount
+        self.seconds = seconds
+        self.published = published
+        self.updated = updated
+        self.recentDownloads = recentDownloads
+        self.featured = featured
+    }
+}
+
+/// A loop with its text: every group's phrases, and where each phrase's clip lies in its take.
+public struct CatalogLoopDetail: Codable, Equatable, Sendable {
+    public var loop: CatalogLoop
+    public var groups: [[Phrase]]
+    /// The bundle that installs it: `GET /api/loops/{id}/bundle`, or `/blobs/{sha256}`.
+    public var bundle: Blob
+    /// The takes its clips are cut from, by SHA-256 (`GET /blobs/{sha256}`, FLAC).
+    public var takes: [Take]
+
+    public struct Phrase: Codable, Equatable, Sendable {
+        public var text: String
+        public var translation: String?
+        /// The clip: its take's SHA-256 and its start and end in seconds.
+        public var clip: Clip?
+
+        public init(text: String, translation: String?, clip: Clip?) {
+            self.text = text
+            self.translation = translation
+            self.clip = clip
+        }
+    }
+
+    public struct Clip: Codable, Equatable, Sendable {
+        public var take: String
+        public var start: Double
+        public var end: Double
+
+        public init(take: String, start: Double, end: Double) {
+            self.take = take
+            self.start = start
+            self.end = end
+        }
+    }
+
+    public struct Take: Codable, Equatable, Sendable {
+        public var sha256: String
+        public var bytes: Int
+        public var sampleRate: Int
+        public var channels: Int
+        public var frames: Int
+
+        public init(sha256: String, bytes: Int, sampleRate: Int, channels: Int, frames: Int) {
+            self.sha256 = sha256
+            self.bytes = bytes
+            self.sampleRate = sampleRate
+            self.channels = channels
+            self.frames = frames
+        }
+    }
+
+    public struct Blob: Codable, Equatable, Sendable {
+        public var sha256: String
+        public var bytes: Int
+
+        public init(sha256: String, bytes: Int) {
+            self.sha256 = sha256
+            self.bytes = bytes
+        }
+    }
+
+    public init(loop: CatalogLoop, groups: [[Phrase]], bundle: Blob, takes: [Take]) {
+        self.loop = loop
+        self.groups = groups
+        self.bundle = bundle
+        self.takes = takes
+    }
+}
+
+/// One page of a catalog listing (`GET /api/loops`).
+public struct CatalogPage: Codable, Equatable, Sendable {
+    public var loops: [CatalogLoop]
+    /// How many loops match in all.
+    public var total: Int
+    public var offset: Int
+    public var limit: Int
+
+    public init(loops: [CatalogLoop], total: Int, offset: Int, limit: Int) {
+        self.loops = loops
+        self.total = total
+        self.offset = offset
+        self.limit = limit
+    }
+}
+
+/// The front page's lists (`GET /api/front`).
+public struct FrontPage: Codable, Equatable, Sendable {
+    public var latest: [CatalogLoop]
+    public var hot: [CatalogLoop]
+    public var featured: [CatalogLoop]
+
+    public init(latest: [CatalogLoop], hot: [CatalogLoop], featured: [CatalogLoop]) {
+        self.latest = latest
+        self.hot = hot
+        self.featured = featured
+    }
+}
+
+/// What a catalog listing asks for.
+public struct CatalogQuery: Equatable, Sendable {
+    public enum Sort: String, Codable, CaseIterable, Sendable {
+        /// Newest update first.
+        case latest
+        /// Most downloads in the last seven days first.
+        case hot
+    }
+
+    /// Words that must all appear (in the title, tags, phrases, translations or the author's
+    /// name), case and diacritics aside.
+    public var text: String
+    /// The language of the phrases, and of their translations (codes as the loops give them).
+    public var language: String?
+    public var translationLanguage: String?
+    public var tag: String?
+    /// Only this author's loops (their display name).
+    public var author: String?
+    public var featuredOnly: Bool
+    public var sort: Sort
+    public var offset: Int
+    public var limit: Int
+
+    public static let maximumLimit = 100
+
+    public init(text: String = "", language: String? = nil, translationLanguage: String? = nil, tag: String? = nil, author: String? = nil,
+                featuredOnly: Bool = false, sort: Sort = .latest, offset: Int = 0, limit: Int = 20) {
+        self.text = text
+        self.language = language
+        self.translationLanguage = translationLanguage
+        self.tag = tag
+        self.author = author
+        self.featuredOnly = featuredOnly
+        self.sort = sort
+        self.offset = max(0, offset)
+        self.limit = min(max(1, limit), Self.maximumLimit)
+    }
+
+    /// The query as URL query items (`GET /api/loops?...`).
+    public var queryItems: [URLQueryItem] {
+        var items: [URLQueryItem] = []
+        if !text.isEmpty { items.append(URLQueryItem(name: "q", value: text)) }
+        if let language { items.append(URLQueryItem(name: "language", value: language)) }
+        if let translationLanguage { items.append(URLQueryItem(name: "translation", value: translationLanguage)) }
+        if let tag { items.append(URLQueryItem(name: "tag", value: tag)) }
+        if let author { items.append(URLQueryItem(name: "author", value: author)) }
+        if featuredOnly { items.append(URLQueryItem(name: "featured", value: "1")) }
+        if sort != .latest { items.append(URLQueryItem(name: "sort", value: sort.rawValue)) }
+        if offset > 0 { items.append(URLQueryItem(name: "offset", value: String(offset))) }
+        items.append(URLQueryItem(name: "limit", value: String(limit)))
+        return items
+    }
+}
+
+/// What a publish did (`POST /api/loops`).
+public struct PublishResult: Codable, Equatable, Sendable {
+    public var id: String
+    public var shortID: String
+    public var revision: Int
+    /// The revision it replaced; nil on a first publish.
+    public var previousRevision: Int?
+
+    public init(id: String, shortID: String, revision: Int, previousRevision: Int?) {
+        self.id = id
+        self.shortID = shortID
+        self.revision = revision
+        self.previousRevision = previousRevision
+    }
+}
+
+/// Every error response's body: `{"error": "..."}`, one line a person understands.
+public struct ErrorBody: Codable, Equatable, Sendable {
+    public var error: String
+
+    public init(error: String) {
+        self.error = error
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+
+/// How an author signs a request that changes the catalog (publish, unpublish): Ed25519 over a
+/// canonical text of the request, with a timestamp and a nonce so that it cannot be replayed.
+///
+///     Loop-Key: <public key, base64>
+///     Loop-Timestamp: <seconds since 1970>
+///     Loop-Nonce: <16 random bytes, hex>
+///     Loop-Author-Name: <display name, percent-encoded>   (optional)
+///     Loop-Signature: <signature of `canonicalText`, base64>
+///
+/// A server accepts a timestamp within ``allowedSkew`` of its clock and each nonce once.
+public enum SignedRequest {
+    public static let keyHeader = "Loop-Key"
+    public static let timestampHeader = "Loop-Timestamp"
+    public static let nonceHeader = "Loop-Nonce"
+    public static let authorNameHeader = "Loop-Author-Name"
+    public static let signatureHeader = "Loop-Signature"
+
+    /// How far a request's timestamp may be from the server's clock.
+    public static let allowedSkew: TimeInterval = 300
+
+    /// The text signed: method, path, timestamp, nonce, the body's SHA-256 (hex; of no bytes
+    /// for an empty body) and the author name (empty when none), one per line.
+    public static func canonicalText(method: String, path: String, timestamp: Int, nonce: String, bodySHA256: String, authorName: String?) -> Data {
+        Data(["loop-library-request-v1", method.uppercased(), path, String(timestamp), nonce, bodySHA256, authorName ?? ""].joined(separator: "\n").utf8)
+    }
+
+    /// The SHA-256 of no bytes, in hex: the body hash of a request without one.
+    public static let emptyBodySHA256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+
+    /// A display name as the header carries it (percent-encoded UTF-8), and back.
+    public static func encodeName(_ name: String) -> String {
+        name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+    }
+
+    public static func decodeName(_ header: String) -> String? {
+        header.removingPercentEncoding
+    }
+}
+
+/// The paths of the API, shared by the server's routes and the client.
+public enum LoopLibraryPaths {
+    public static let loops = "/api/loops"
+    public static let front = "/api/front"
+    public static let health = "/healthz"
+
+    public static func loop(_ ref: String) -> String { "/api/loops/\(ref)" }
+    public static func bundle(_ ref: String) -> String { "/api/loops/\(ref)/bundle" }
+    public static func blob(_ sha256: String) -> String { "/blobs/\(sha256)" }
+}

@@ -1,0 +1,240 @@
+import Crypto
+import Foundation
+import LoopErrors
+import LoopLibraryAPI
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Why a Loop Library request failed: the server's own one-line message where it sent one.
+public struct ClientError: LoopError, Equatable {
+    public enum Code: String, Sendable {
+        /// No answer: the address is wrong, or the server is down.
+        case unreachable
+        /// No such loop on the server (or no longer published).
+        case notFound
+        /// Another author owns the loop.
+        case forbidden
+        /// A stale revision, or a name another author holds.
+        case conflict
+        /// The server refused the request or the bundle (the message says why).
+        case refused
+        /// The server failed, or answered with something that is not the API.
+        case server
+    }
+
+    public var code: Code
+    public var message: String
+    /// The HTTP status, when there was an answer.
+    public var status: Int?
+    public var path: String?
+
+    public init(_ code: Code, _ message: String, status: Int? = nil, path: String? = nil) {
+        self.code = code
+        self.message = message
+        self.status = status
+        self.path = path
+    }
+
+    public var kind: String { "server." + code.rawValue }
+}
+
+/// Signs requests as an author: the public key and a way to sign bytes with its private key.
+public struct RequestSigner: Sendable {
+    public var publicKey: Data
+    public var sign: @Sendable (Data) throws -> Data
+    /// The display name to bind to the key, if any.
+    public var authorName: String?
+
+    public init(publicKey: Data, authorName: String?, sign: @escaping @Sendable (Data) throws -> Data) {
+        self.publicKey = publicKey
+        self.authorName = authorName
+        self.sign = sign
+    }
+}
+
+/// A client of one Loop Library server (docs/server.md), over Foundation's URLSession.
+public struct LibraryClient: Sendable {
+    /// The server's base address, without a trailing slash.
+    public let server: URL
+
+    /// A client of the server at `address` (`http://` or `https://`, a host, maybe a port and a
+    /// path prefix).
+    public init(server address: String) throws(ClientError) {
+        var text = address.trimmingCharacters(in: .whitespaces)
+        while text.hasSuffix("/") { text.removeLast() }
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
+              let host = url.host, !host.isEmpty else {
+            throw ClientError(.unreachable, "not a Loop Library address (http://HOST[:PORT])", path: address)
+        }
+        server = url
+    }
+
+    /// Where a loop's preview page is: `https://HOST/<shortID>`.
+    public func previewLink(shortID: String) -> String { server.absoluteString + "/" + shortID }
+
+    /// A loop named by a link or a reference: a preview link (`https://HOST/9ddbb9`), an API
+    /// link (`https://HOST/api/loops/ID`), or an id or short id on `server`.
+    public static func parseLink(_ link: String) -> (server: String, ref: String)? {
+        guard let url = URL(string: link), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host != nil else { return nil }
+        var parts = url.path.split(separator: "/").map(String.init)
+        if parts.last == "bundle" { parts.removeLast() }
+        guard let ref = parts.last, !ref.isEmpty, ref.allSatisfy({ $0.isHexDigit || $0 == "-" }) else { return nil }
+        parts.removeLast()
+        if parts.suffix(2) == ["api", "loops"] { parts.removeLast(2) }
+        var base = URLComponents(url: url, resolvingAgainstBaseURL: false)!
+        base.path = parts.isEmpty ? "" : "/" + parts.joined(separator: "/")
+        base.query = nil
+        base.fragment = nil
+        return (base.string ?? link, ref)
+    }
+
+    // MARK: Reading
+
+    /// A page of the catalog.
+    public func catalog(_ query: CatalogQuery) async throws(ClientError) -> CatalogPage {
+        var components = URLComponents(url: url(LoopLibraryPaths.loops), resolvingAgainstBaseURL: false)!
+        components.queryItems = query.queryItems
+        return try await getJSON(components.url!)
+    }
+
+    /// The front page's lists.
+    public func front() async throws(ClientError) -> FrontPage {
+        try await getJSON(url(LoopLibraryPaths.front))
+    }
+
+    /// A loop's detail, by id or short id.
+    public func loop(_ ref: String) async throws(ClientError) -> CatalogLoopDetail {
+        try await getJSON(url(LoopLibraryPaths.loop(escape(ref))))
+    }
+
+    /// What fetching a bundle found.
+    public enum Download: Sendable, Equatable {
+        /// The bundle is at the path given, with this ETag.
+        case downloaded(etag: String?)
+        /// The server holds the same bundle as `ifNoneMatch` named.
+        case notModified
+    }
+
+    /// Downloads a loop's current bundle to `path`, unless its ETag is `ifNoneMatch`.
+    public func downloadBundle(_ ref: String, to path: String, ifNoneMatch: String? = nil) async throws(ClientError) -> Download {
+        var request = URLRequest(url: url(LoopLibraryPaths.bundle(escape(ref))))
+        request.timeoutInterval = 600
+        if let ifNoneMatch { request.setValue(ifNoneMatch, forHTTPHeaderField: "If-None-Match") }
+        let (file, response) = try await send { try await URLSession.shared.download(for: request) }
+        defer { try? FileManager.default.removeItem(at: file) }
+        if response.statusCode == 304 { return .notModified }
+        guard response.statusCode == 200 else {
+            throw Self.error(status: response.statusCode, body: (try? Data(contentsOf: file)) ?? Data(), what: ref)
+        }
+        do {
+            try? FileManager.default.removeItem(atPath: path)
+            try FileManager.default.moveItem(at: file, to: URL(fileURLWithPath: path))
+        } catch {
+            throw ClientError(.server, "cannot save the download (\(error.localizedDescription))", path: path)
+        }
+        return .downloaded(etag: response.value(forHTTPHeaderField: "ETag"))
+    }
+
+    // MARK: Changing
+
+    /// Publishes the bundle at `path` (one loop, signed by `signer`'s key).
+    public func publish(bundle path: String, signer: RequestSigner) async throws(ClientError) -> PublishResult {
+        let sha256: String
+        do {
+            sha256 = try Self.sha256(ofFile: path)
+        } catch {
+            throw ClientError(.refused, "cannot read the bundle (\(error.localizedDescription))", path: path)
+        }
+        var request = try signed("POST", LoopLibraryPaths.loops, bodySHA256: sha256, signer: signer)
+        request.setValue("application/vnd.looplearn.loop+zip", forHTTPHeaderField: "Content-Type")
+        request.timeoutInterval = 600
+        let (data, response) = try await send { try await URLSession.shared.upload(for: request, fromFile: URL(fileURLWithPath: path)) }
+        guard response.statusCode == 200 || response.statusCode == 201 else { throw Self.error(status: response.statusCode, body: data, what: path) }
+        return try decode(data)
+    }
+
+    /// Takes a loop off the server (its author only).
+    public func unpublish(id: String, signer: RequestSigner) async throws(ClientError) {
+        let request = try signed("DELETE", LoopLibraryPaths.loop(id), bodySHA256: SignedRequest.emptyBodySHA256, signer: signer)
+        let (data, response) = try await send { try await URLSession.shared.data(for: request) }
+        guard response.statusCode == 204 || response.statusCode == 200 else { throw Self.error(status: response.statusCode, body: data, what: id) }
+    }
+
+    // MARK: Plumbing
+
+    private func url(_ path: String) -> URL { URL(string: server.absoluteString + path)! }
+
+    private func escape(_ ref: String) -> String { ref.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(["-"])) ?? ref }
+
+    private func signed(_ method: String, _ path: String, bodySHA256: String, signer: RequestSigner) throws(ClientError) -> URLRequest {
+        var request = URLRequest(url: url(path))
+        request.httpMethod = method
+        let timestamp = Int(Date().timeIntervalSince1970)
+        let nonce = (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
+        // The path as the server sees it: after any prefix of the server's address.
+        let fullPath = server.path + path
+        let text = SignedRequest.canonicalText(method: method, path: fullPath, timestamp: timestamp, nonce: nonce, bodySHA256: bodySHA256,
+                                               authorName: signer.authorName)
+        let signature: Data
+        do {
+            signature = try signer.sign(text)
+        } catch {
+            throw ClientError(.refused, "cannot sign the request (\(error))")
+        }
+        request.setValue(signer.publicKey.base64EncodedString(), forHTTPHeaderField: SignedRequest.keyHeader)
+        request.setValue(String(timestamp), forHTTPHeaderField: SignedRequest.timestampHeader)
+        request.setValue(nonce, forHTTPHeaderField: SignedRequest.nonceHeader)
+        request.setValue(signature.base64EncodedString(), forHTTPHeaderField: SignedRequest.signatureHeader)
+        if let name = signer.authorName { request.setValue(SignedRequest.encodeName(name), forHTTPHeaderField: SignedRequest.authorNameHeader) }
+        return request
+    }
+
+    private func getJSON<Value: Decodable>(_ url: URL) async throws(ClientError) -> Value {
+        var request = URLRequest(url: url)
+        request.timeoutInterval = 60
+        let (data, response) = try await send { try await URLSession.shared.data(for: request) }
+        guard response.statusCode == 200 else { throw Self.error(status: response.statusCode, body: data, what: url.path) }
+        return try decode(data)
+    }
+
+    private func decode<Value: Decodable>(_ data: Data) throws(ClientError) -> Value {
+        do {
+            return try JSONDecoder().decode(Value.self, from: data)
+        } catch {
+            throw ClientError(.server, "the answer is not a Loop Library's (\(server.absoluteString))")
+        }
+    }
+
+    private func send<Body>(_ request: () async throws -> (Body, URLResponse)) async throws(ClientError) -> (Body, HTTPURLResponse) {
+        let answer: (Body, URLResponse)
+        do {
+            answer = try await request()
+        } catch {
+            throw ClientError(.unreachable, "no answer from \(server.absoluteString) (\(error.localizedDescription))")
+        }
+        guard let response = answer.1 as? HTTPURLResponse else { throw ClientError(.server, "not an HTTP answer from \(server.absoluteString)") }
+        return (answer.0, response)
+    }
+
+    /// The error for a status, with the server's message when its body is `{"error": "..."}`.
+    static func error(status: Int, body: Data, what: String) -> ClientError {
+        let message = (try? JSONDecoder().decode(ErrorBody.self, from: body))?.error ?? "the server answered \(status)"
+        let code: ClientError.Code = switch status {
+        case 404, 410: .notFound
+        case 403: .forbidden
+        case 409: .conflict
+        case 400..<500: .refused
+        default: .server
+        }
+        return ClientError(code, message, status: status)
+    }
+
+    static func sha256(ofFile path: String) throws -> String {
+        let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+        defer { try? handle.close() }
+        var hasher = SHA256()
+        while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty { hasher.update(data: chunk) }
+        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+    }
+}

@@ -1,0 +1,177 @@
+import Foundation
+import LoopErrors
+import LoopLibraryAPI
+
+/// What a Loop Library knows of its loops and authors: the one place that is shared by every
+/// server process of a library. Two implementations run the same rules: ``SQLiteCatalog`` (one
+/// machine, nothing to install) and ``PostgresCatalog`` (several servers behind a proxy).
+///
+/// Every method that changes the catalog is one transaction: a publish is visible whole or not
+/// at all, and two publishes of the same loop are decided one after the other.
+public protocol Catalog: Sendable {
+    /// Creates or migrates the schema.
+    func prepare() async throws
+
+    /// Publishes a loop (a first publish or an update), under the rules of ownership: the
+    /// first publish of an id binds it to its key; an update needs the same key and a higher
+    /// revision. A display name given is bound to the key on first use, and refused when
+    /// another key holds it.
+    func publish(_ entry: CatalogEntry, authorName: String?, now: Date) async throws -> PublishResult
+
+    /// Hides a loop from the catalog; the id stays bound to its author's key.
+    func unpublish(id: String, authorKey: String, now: Date) async throws
+
+    /// Records a request's nonce; false when it was seen before (a replay).
+    func useNonce(_ nonce: String, expires: Date, now: Date) async throws -> Bool
+
+    /// A listed loop by id or short id.
+    func loop(_ ref: String, now: Date) async throws -> StoredLoop?
+
+    /// The listed loops matching `query`, a page of them.
+    func search(_ query: CatalogQuery, now: Date) async throws -> CatalogPage
+
+    /// Counts one download of a loop's bundle, on the day of `now`.
+    func countDownload(id: String, now: Date) async throws
+
+    /// Features a loop on the front page, or stops featuring it; false when no loop has `ref`.
+    func setFeatured(_ ref: String, featured: Bool) async throws -> Bool
+
+    /// Stops what the catalog holds open (connections).
+    func close() async throws
+}
+
+/// A loop as a publish writes it into the catalog.
+public struct CatalogEntry: Sendable {
+    public var id: String
+    public var revision: Int
+    public var authorKey: String
+    public var authorFingerprint: String
+    public var title: String
+    public var language: String?
+    public var translationLanguage: String?
+    public var tags: [String]
+    public var groupCount: Int
+    public var phraseCount: Int
+    public var seconds: Double
+    /// `{"groups": [...], "takes": [...]}` of ``CatalogLoopDetail``, encoded once at publish.
+    public var content: Data
+    public var bundleSHA256: String
+    public var bundleBytes: Int
+    /// Title, tags, phrases and translations, folded for matching (``CatalogText/fold(_:)``).
+    public var searchText: String
+
+    public init(
+        id: String, revision: Int, authorKey: String, authorFingerprint: String, title: String, language: String?,
+        translationLanguage: String?, tags: [String], groupCount: Int, phraseCount: Int, seconds: Double, content: Data,
+        bundleSHA256: String, bundleBytes: Int, searchText: String
+    ) {
+        self.id = id
+        self.revision = revision
+        self.authorKey = authorKey
+        self.authorFingerprint = authorFingerprint
+        self.title = title
+        self.language = language
+        self.translationLanguage = translationLanguage
+        self.tags = tags
+        self.groupCount = groupCount
+        self.phraseCount = phraseCount
+        self.seconds = seconds
+        self.content = content
+        self.bundleSHA256 = bundleSHA256
+        self.bundleBytes = bundleBytes
+        self.searchText = searchText
+    }
+}
+
+/// A listed loop as the catalog holds it.
+public struct StoredLoop: Sendable {
+    public var summary: CatalogLoop
+    public var authorKey: String
+    /// See ``CatalogEntry/content``.
+    public var content: Data
+    public var bundleSHA256: String
+    public var bundleBytes: Int
+
+    /// The loop's detail as JSON (``CatalogLoopDetail``), spliced from the stored content.
+    public func detailJSON() throws -> Data {
+        var json = Data("{\"bundle\":".utf8)
+        json += try CatalogText.encoder.encode(CatalogLoopDetail.Blob(sha256: bundleSHA256, bytes: bundleBytes))
+        json += Data(",\"loop\":".utf8)
+        json += try CatalogText.encoder.encode(summary)
+        json += Data(",".utf8)
+        json += content.dropFirst()   // `{"groups":...,"takes":...}` without its opening brace
+        return json
+    }
+}
+
+/// Why the catalog refused a change.
+public struct CatalogError: LoopError, Equatable {
+    public enum Code: String, Sendable {
+        /// Another key published this loop first.
+        case notTheAuthor
+        /// The catalog holds this revision or a newer one.
+        case staleRevision
+        /// Another author holds this display name.
+        case nameTaken
+        case notFound
+        /// The database failed.
+        case database
+    }
+
+    public var code: Code
+    public var message: String
+
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var kind: String { "catalog." + code.rawValue }
+}
+
+/// Text as the catalog stores and matches it.
+public enum CatalogText {
+    /// Lower case, no diacritics, no width variants, NFC: what search compares.
+    public static func fold(_ text: String) -> String {
+        text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+            .precomposedStringWithCanonicalMapping
+    }
+
+    /// The words of a search, folded; each must appear.
+    public static func searchTerms(_ text: String) -> [String] {
+        fold(text).split(whereSeparator: { $0.isWhitespace }).map(String.init).filter { !$0.isEmpty }.prefix(8).map { $0 }
+    }
+
+    /// A term as a LIKE pattern that matches it anywhere, `\` escaping the wildcards.
+    public static func likePattern(_ term: String) -> String {
+        "%" + term.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_") + "%"
+    }
+
+    /// Tags as stored for matching: `|tag one|tag two|`, folded.
+    public static func tagKeys(_ tags: [String]) -> String {
+        "|" + tags.map { fold($0).replacingOccurrences(of: "|", with: " ") }.joined(separator: "|") + "|"
+    }
+
+    /// The short id for a loop id: its first six hex digits, longer on a collision.
+    public static func shortID(for id: String, length: Int) -> String {
+        String(id.replacingOccurrences(of: "-", with: "").prefix(length))
+    }
+
+    static var encoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+
+    /// Seconds since 1970 as ISO 8601 in UTC.
+    static func iso8601(_ seconds: Int64) -> String {
+        let date = Date(timeIntervalSince1970: TimeInterval(seconds))
+        return date.formatted(.iso8601)
+    }
+
+    /// The day number of a moment (days since 1970, UTC): downloads are counted by day.
+    static func day(_ date: Date) -> Int64 { Int64(date.timeIntervalSince1970 / 86_400) }
+
+    /// Downloads on days after this one count as recent (the last seven days).
+    static func recentSince(_ now: Date) -> Int64 { day(now) - 7 }
+}

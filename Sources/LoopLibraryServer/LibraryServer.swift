@@ -1,0 +1,271 @@
+import Crypto
+import Foundation
+import Hummingbird
+import LoopAudio
+import LoopErrors
+import LoopLibraryAPI
+import Logging
+
+/// A Loop Library server: the catalog, the blobs beside it, and the HTTP API over them
+/// (docs/server.md).
+public struct LibraryServer: Sendable {
+    public struct Limits: Sendable {
+        /// The largest bundle a publish may upload.
+        public var maxUploadBytes: Int = 200 << 20
+        /// Publishes and unpublishes one author key may make a minute.
+        public var changesPerMinute: Int = 30
+
+        public init(maxUploadBytes: Int = 200 << 20, changesPerMinute: Int = 30) {
+            self.maxUploadBytes = maxUploadBytes
+            self.changesPerMinute = changesPerMinute
+        }
+    }
+
+    public let catalog: any Catalog
+    public let blobs: BlobStore
+    public let limits: Limits
+    let limiter: RateLimiter
+    let logger: Logger
+
+    public init(catalog: any Catalog, dataFolder: String, limits: Limits = Limits(), logger: Logger) {
+        self.catalog = catalog
+        self.blobs = BlobStore(root: dataFolder)
+        self.limits = limits
+        self.limiter = RateLimiter(perMinute: limits.changesPerMinute)
+        self.logger = logger
+    }
+
+    /// Serves on `host:port` until SIGTERM or SIGINT: then it stops accepting, lets the requests
+    /// in flight finish (a publish commits or rolls back), and returns. `onRunning` gets the
+    /// port bound (useful when `port` is 0).
+    public func run(host: String, port: Int, onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        try FileManager.default.createDirectory(atPath: blobs.incoming, withIntermediateDirectories: true)
+        // Uploads of a server killed mid-way: nothing of them was visible; their files go now.
+        ScratchFolder.removeAbandoned(in: blobs.incoming, prefix: "upload-")
+        try await catalog.prepare()
+        let app = Application(
+            router: router(),
+            configuration: .init(address: .hostname(host, port: port), serverName: "loop-library"),
+            onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) },
+            logger: logger)
+        try await app.runService()
+        try await catalog.close()
+    }
+
+    /// The routes (docs/server.md).
+    public func router() -> Router<BasicRequestContext> {
+        let router = Router(context: BasicRequestContext.self)
+        router.add(middleware: RequestLog(logger: logger))
+        router.get(RouterPath(LoopLibraryPaths.health)) { _, _ in "ok\n" }
+        router.get(RouterPath(LoopLibraryPaths.loops)) { request, _ in try await self.listLoops(request) }
+        router.get(RouterPath(LoopLibraryPaths.front)) { request, _ in try await self.frontPage(request) }
+        router.get("/api/loops/:ref") { request, context in try await self.loopDetail(request, ref: context.parameters.require("ref")) }
+        router.get("/api/loops/:ref/bundle") { request, context in
+            try await self.bundle(request, context: context, ref: context.parameters.require("ref"))
+        }
+        router.head("/api/loops/:ref/bundle") { request, context in
+            try await self.bundle(request, context: context, ref: context.parameters.require("ref"))
+        }
+        router.get("/blobs/:name") { request, context in try await self.blob(request, context: context, name: context.parameters.require("name")) }
+        router.head("/blobs/:name") { request, context in try await self.blob(request, context: context, name: context.parameters.require("name")) }
+        router.post(RouterPath(LoopLibraryPaths.loops)) { request, _ in try await self.publish(request) }
+        router.delete("/api/loops/:ref") { request, context in try await self.unpublish(request, id: context.parameters.require("ref")) }
+        return router
+    }
+
+    // MARK: Reading
+
+    func listLoops(_ request: Request) async throws -> Response {
+        let page = try await catalog.search(Self.catalogQuery(request.uri.queryParameters), now: Date())
+        return try Self.json(page)
+    }
+
+    func frontPage(_ request: Request) async throws -> Response {
+        let limit = request.uri.queryParameters.get("limit", as: Int.self) ?? 10
+        let now = Date()
+        async let latest = catalog.search(CatalogQuery(sort: .latest, limit: limit), now: now)
+        async let hot = catalog.search(CatalogQuery(sort: .hot, limit: limit), now: now)
+        async let featured = catalog.search(CatalogQuery(featuredOnly: true, limit: limit), now: now)
+        return try Self.json(FrontPage(latest: try await latest.loops, hot: try await hot.loops, featured: try await featured.loops))
+    }
+
+    func loopDetail(_ request: Request, ref: String) async throws -> Response {
+        guard let loop = try await catalog.loop(ref, now: Date()) else { throw APIError.noSuchLoop(ref) }
+        let body = try loop.detailJSON()
+        let tag = "\"" + SHA256.hash(data: body).prefix(12).map { String(format: "%02x", $0) }.joined() + "\""
+        var headers = HTTPFields()
+        headers[.eTag] = tag
+        headers[.cacheControl] = "no-cache"
+        if Self.matches(request.headers[.ifNoneMatch], tag) { return Response(status: .notModified, headers: headers) }
+        headers[.contentType] = "application/json"
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+    }
+
+    func bundle(_ request: Request, context: BasicRequestContext, ref: String) async throws -> Response {
+        guard let loop = try await catalog.loop(ref, now: Date()) else { throw APIError.noSuchLoop(ref) }
+        let response = try await serveBlob(request, context: context, sha256: loop.bundleSHA256, kind: .bundle,
+                                           downloadName: Self.downloadName(loop.summary))
+        // A whole download counts toward Hot; a revalidation or a range does not.
+        if request.method == .get, response.status == .ok {
+            try? await catalog.countDownload(id: loop.summary.id, now: Date())
+        }
+        return response
+    }
+
+    func blob(_ request: Request, context: BasicRequestContext, name: String) async throws -> Response {
+        let parts = name.split(separator: ".", maxSplits: 1).map(String.init)
+        guard parts.count == 2, let kind = BlobStore.Kind(rawValue: parts[1]) else { throw APIError.notFound("no such blob") }
+        return try await serveBlob(request, context: context, sha256: parts[0], kind: kind, downloadName: nil)
+    }
+
+    /// A blob, with its hash as ETag, long cache headers (it never changes), and Range support.
+    func serveBlob(_ request: Request, context: BasicRequestContext, sha256: String, kind: BlobStore.Kind, downloadName: String?) async throws -> Response {
+        guard let path = blobs.path(sha256, kind: kind), let size = Self.fileSize(path) else { throw APIError.notFound("no such blob") }
+        var headers = HTTPFields()
+        headers[.eTag] = "\"" + sha256 + "\""
+        headers[.cacheControl] = "public, max-age=31536000, immutable"
+        headers[.acceptRanges] = "bytes"
+        headers[.contentType] = kind.contentType
+        if let downloadName { headers[.contentDisposition] = "attachment; filename=\"\(downloadName)\"" }
+        if Self.matches(request.headers[.ifNoneMatch], "\"" + sha256 + "\"") { return Response(status: .notModified, headers: headers) }
+        var status = HTTPResponse.Status.ok
+        var range = 0...(size - 1)
+        if let header = request.headers[.range] {
+            switch ByteRange.parse(header, size: size) {
+            case .whole: break
+            case .part(let part):
+                range = part
+                status = .partialContent
+                headers[.contentRange] = "bytes \(part.lowerBound)-\(part.upperBound)/\(size)"
+            case .unsatisfiable:
+                headers[.contentRange] = "bytes */\(size)"
+                return Response(status: .rangeNotSatisfiable, headers: headers)
+            }
+        }
+        headers[.contentLength] = String(range.count)
+        if request.method == .head { return Response(status: status, headers: headers) }
+        let body = try await FileIO().loadFile(path: path, range: range, context: context, chunkLength: 256 << 10)
+        return Response(status: status, headers: headers, body: body)
+    }
+
+    // MARK: Changing
+
+    func publish(_ request: Request) async throws -> Response {
+        let signed = try RequestSignature { Self.header(request, $0) }
+        guard limiter.allow(signed.keyBase64) else {
+            throw PublishError(.rateLimited, "too many publishes from this key: at most \(limits.changesPerMinute) a minute")
+        }
+        if let declared = request.headers[.contentLength].flatMap(Int.init), declared > limits.maxUploadBytes {
+            throw PublishError(.tooLarge, "the bundle is \(declared >> 20) MiB; this server takes at most \(limits.maxUploadBytes >> 20) MiB")
+        }
+        let scratch = try ScratchFolder(in: blobs.incoming, prefix: "upload-")
+        let file = scratch.path + "/bundle.loop"
+        let sha256 = try await receive(request.body, into: file)
+        let now = Date()
+        try signed.verify(method: "POST", path: LoopLibraryPaths.loops, bodySHA256: sha256, now: now)
+        guard try await catalog.useNonce(signed.nonce, expires: now.addingTimeInterval(SignedRequest.allowedSkew * 2), now: now) else {
+            throw PublishError(.unauthorized, "this request was sent before (a replay)")
+        }
+        let intake = BundleIntake(blobs: blobs)
+        let folder = scratch.path
+        let entry = try await BlockingWork.run("loop-server publish") {
+            let entry = try intake.take(file, sha256: sha256, in: folder, signedBy: signed.key)
+            TestStop.reached("publish.stored")
+            return entry
+        }
+        let result = try await catalog.publish(entry, authorName: signed.authorName, now: Date())
+        _ = consume scratch
+        logger.info("published \(entry.id) revision \(entry.revision) '\(entry.title)' by \(entry.authorFingerprint)")
+        return try Self.json(result, status: result.previousRevision == nil ? .created : .ok)
+    }
+
+    func unpublish(_ request: Request, id: String) async throws -> Response {
+        let signed = try RequestSignature { Self.header(request, $0) }
+        guard limiter.allow(signed.keyBase64) else {
+            throw PublishError(.rateLimited, "too many changes from this key: at most \(limits.changesPerMinute) a minute")
+        }
+        let now = Date()
+        try signed.verify(method: "DELETE", path: LoopLibraryPaths.loop(id), bodySHA256: SignedRequest.emptyBodySHA256, now: now)
+        guard try await catalog.useNonce(signed.nonce, expires: now.addingTimeInterval(SignedRequest.allowedSkew * 2), now: now) else {
+            throw PublishError(.unauthorized, "this request was sent before (a replay)")
+        }
+        try await catalog.unpublish(id: id, authorKey: signed.keyBase64, now: now)
+        return Response(status: .noContent)
+    }
+
+    /// Streams the request body into `file` (never the whole bundle in memory), stopping at the
+    /// size limit, and returns its SHA-256.
+    private func receive(_ body: RequestBody, into file: String) async throws -> String {
+        let descriptor = open(file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw FileSystemError(code: errno, path: file) }
+        defer { close(descriptor) }
+        var hasher = SHA256()
+        var received = 0
+        for try await buffer in body {
+            received += buffer.readableBytes
+            guard received <= limits.maxUploadBytes else {
+                throw PublishError(.tooLarge, "the bundle is larger than this server takes (\(limits.maxUploadBytes >> 20) MiB)")
+            }
+            try buffer.withUnsafeReadableBytes { bytes in
+                hasher.update(bufferPointer: bytes)
+                var offset = 0
+                while offset < bytes.count, let base = bytes.baseAddress {
+                    let written = write(descriptor, base + offset, bytes.count - offset)
+                    if written < 0 {
+                        if errno == EINTR { continue }
+                        throw FileSystemError(code: errno, path: file)
+                    }
+                    offset += written
+                }
+            }
+        }
+        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+    }
+
+    // MARK: Helpers
+
+    /// The value of the header called `name` (any case), if the request has it.
+    static func header(_ request: Request, _ name: String) -> String? {
+        let lowercased = name.lowercased()
+        return request.headers.first { $0.name.canonicalName == lowercased }?.value
+    }
+
+    static func catalogQuery(_ parameters: Parameters) -> CatalogQuery {
+        func text(_ name: String) -> String? { parameters.get(name).flatMap { $0.isEmpty ? nil : $0 } }
+        return CatalogQuery(
+            text: text("q") ?? "", language: text("language"), translationLanguage: text("translation"), tag: text("tag"),
+            author: text("author"), featuredOnly: text("featured") == "1",
+            sort: text("sort").flatMap(CatalogQuery.Sort.init(rawValue:)) ?? .latest,
+            offset: text("offset").flatMap(Int.init) ?? 0, limit: text("limit").flatMap(Int.init) ?? 20)
+    }
+
+    static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json"
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: try CatalogText.encoder.encode(value))))
+    }
+
+    static func matches(_ ifNoneMatch: String?, _ tag: String) -> Bool {
+        guard let ifNoneMatch else { return false }
+        return ifNoneMatch == "*" || ifNoneMatch.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "W/", with: "") == tag }
+    }
+
+    static func fileSize(_ path: String) -> Int? {
+        var status = stat()
+        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size > 0 else { return nil }
+        return Int(status.st_size)
+    }
+
+    static func downloadName(_ loop: CatalogLoop) -> String {
+        let slug = loop.title.lowercased().unicodeScalars.map { CharacterSet.alphanumerics.contains($0) && $0.isASCII ? Character($0) : "-" }
+        let trimmed = String(slug).split(separator: "-").joined(separator: "-").prefix(40)
+        return (trimmed.isEmpty ? "" : trimmed + "-") + loop.id.prefix(8) + ".loop"
+    }
+}
+
+/// Errors of the API itself (a missing loop or blob).
+enum APIError: Error {
+    case notFound(String)
+
+    static func noSuchLoop(_ ref: String) -> APIError { .notFound("no loop '\(ref.prefix(80))' is published here") }
+}

@@ -1,0 +1,262 @@
+import Foundation
+import LoopLibraryAPI
+import Logging
+import PostgresNIO
+
+/// The catalog in PostgreSQL, for a Loop Library served by several `loop serve` processes
+/// (behind a proxy, sharing one blob folder). The same rules as ``SQLiteCatalog``: publishes of
+/// one loop are serialized by a transaction-scoped advisory lock on its id.
+///
+/// Connects without TLS: run it on a private network or a Unix socket.
+public final class PostgresCatalog: Catalog {
+    private let client: PostgresClient
+    private let running: Task<Void, Never>
+    private let logger: Logger
+
+    /// Connects to `url` (`postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE`).
+    public init(url: String, logger: Logger) throws {
+        guard let components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme ?? ""),
+              let user = components.user, !user.isEmpty else {
+            throw CatalogError(.database, "\(url): not a PostgreSQL address (postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE)")
+        }
+        let database = String(components.path.drop { $0 == "/" })
+        let configuration = PostgresClient.Configuration(
+            host: components.host.flatMap { $0.isEmpty ? nil : $0 } ?? "127.0.0.1", port: components.port ?? 5432,
+            username: user.removingPercentEncoding ?? user, password: components.password?.removingPercentEncoding,
+            database: database.isEmpty ? nil : database, tls: .disable)
+        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        self.client = client
+        self.logger = logger
+        running = Task { await client.run() }
+    }
+
+    private static let migrations: [String] = [
+        """
+        CREATE TABLE author (
+            key TEXT PRIMARY KEY,
+            fingerprint TEXT NOT NULL,
+            name TEXT,
+            nameKey TEXT UNIQUE
+        );
+        CREATE TABLE loop (
+            id TEXT PRIMARY KEY,
+            shortID TEXT NOT NULL UNIQUE,
+            authorKey TEXT NOT NULL REFERENCES author(key),
+            revision BIGINT NOT NULL,
+            title TEXT NOT NULL,
+            language TEXT,
+            translationLanguage TEXT,
+            tags TEXT NOT NULL,
+            tagKeys TEXT NOT NULL,
+            groupCount BIGINT NOT NULL,
+            phraseCount BIGINT NOT NULL,
+            seconds DOUBLE PRECISION NOT NULL,
+            published BIGINT NOT NULL,
+            updated BIGINT NOT NULL,
+            featured BOOLEAN NOT NULL DEFAULT false,
+            listed BOOLEAN NOT NULL DEFAULT true,
+            bundleSHA256 TEXT NOT NULL,
+            bundleBytes BIGINT NOT NULL,
+            content BYTEA NOT NULL,
+            searchText TEXT NOT NULL
+        );
+        CREATE INDEX loop_latest ON loop(listed, updated DESC);
+        CREATE INDEX loop_author ON loop(authorKey);
+        CREATE TABLE download (
+            loopId TEXT NOT NULL,
+            day BIGINT NOT NULL,
+            count BIGINT NOT NULL,
+            PRIMARY KEY (loopId, day)
+        );
+        CREATE TABLE nonce (
+            nonce TEXT PRIMARY KEY,
+            expires BIGINT NOT NULL
+        );
+        """,
+    ]
+
+    public func prepare() async throws {
+        try await transaction { connection in
+            // One server migrates; the others wait for it and find nothing left to do.
+            try await connection.query("SELECT pg_advisory_xact_lock(7340041)", logger: self.logger)
+            try await connection.query("CREATE TABLE IF NOT EXISTS loop_catalog_schema (version BIGINT NOT NULL)", logger: self.logger)
+            var version = 0
+            for try await (applied) in try await connection.query("SELECT COALESCE(MAX(version), 0) FROM loop_catalog_schema", logger: self.logger)
+                .decode(Int.self) {
+                version = applied
+            }
+            for (index, migration) in Self.migrations.enumerated() where index + 1 > version {
+                for statement in migration.split(separator: ";").map({ $0.trimmingCharacters(in: .whitespacesAndNewlines) }) where !statement.isEmpty {
+                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: self.logger)
+                }
+                try await connection.query("INSERT INTO loop_catalog_schema (version) VALUES (\(index + 1))", logger: self.logger)
+            }
+        }
+    }
+
+    public func publish(_ entry: CatalogEntry, authorName: String?, now: Date) async throws -> PublishResult {
+        let seconds = Int64(now.timeIntervalSince1970)
+        let tags = String(decoding: try JSONEncoder().encode(entry.tags), as: UTF8.self)
+        let tagKeys = CatalogText.tagKeys(entry.tags)
+        return try await transaction { connection in
+            try await connection.query("SELECT pg_advisory_xact_lock(hashtext(\(entry.id)))", logger: self.logger)
+            try await self.bindAuthor(connection, key: entry.authorKey, fingerprint: entry.authorFingerprint, name: authorName)
+            let existing = try await connection.query("SELECT authorKey, revision, shortID, listed FROM loop WHERE id = \(entry.id)", logger: self.logger)
+                .decode((String, Int, String, Bool).self).first { _ in true }
+            if let (owner, revision, shortID, listed) = existing {
+                try PublishRules.check(entry, ownerKey: owner, revision: revision, listed: listed)
+                try await connection.query("""
+                    UPDATE loop SET revision = \(entry.revision), title = \(entry.title), language = \(entry.language),
+                        translationLanguage = \(entry.translationLanguage), tags = \(tags), tagKeys = \(tagKeys),
+                        groupCount = \(entry.groupCount), phraseCount = \(entry.phraseCount), seconds = \(entry.seconds), updated = \(seconds),
+                        listed = true, bundleSHA256 = \(entry.bundleSHA256), bundleBytes = \(entry.bundleBytes), content = \(entry.content),
+                        searchText = \(entry.searchText)
+                    WHERE id = \(entry.id)
+                    """, logger: self.logger)
+                return PublishResult(id: entry.id, shortID: shortID, revision: entry.revision, previousRevision: listed ? revision : nil)
+            }
+            var length = 6
+            while try await connection.query("SELECT 1 FROM loop WHERE shortID = \(CatalogText.shortID(for: entry.id, length: length))", logger: self.logger)
+                .decode(Int.self).first(where: { _ in true }) != nil {
+                length += 2
+            }
+            let shortID = CatalogText.shortID(for: entry.id, length: length)
+            try await connection.query("""
+                INSERT INTO loop (id, shortID, authorKey, revision, title, language, translationLanguage, tags, tagKeys,
+                    groupCount, phraseCount, seconds, published, updated, bundleSHA256, bundleBytes, content, searchText)
+                VALUES (\(entry.id), \(shortID), \(entry.authorKey), \(entry.revision), \(entry.title), \(entry.language),
+                    \(entry.translationLanguage), \(tags), \(tagKeys), \(entry.groupCount), \(entry.phraseCount), \(entry.seconds),
+                    \(seconds), \(seconds), \(entry.bundleSHA256), \(entry.bundleBytes), \(entry.content), \(entry.searchText))
+                """, logger: self.logger)
+            return PublishResult(id: entry.id, shortID: shortID, revision: entry.revision, previousRevision: nil)
+        }
+    }
+
+    private func bindAuthor(_ connection: PostgresConnection, key: String, fingerprint: String, name: String?) async throws {
+        try await connection.query("INSERT INTO author (key, fingerprint) VALUES (\(key), \(fingerprint)) ON CONFLICT (key) DO NOTHING", logger: logger)
+        guard let name else { return }
+        let nameKey = CatalogText.fold(name)
+        let current = try await connection.query("SELECT name FROM author WHERE key = \(key)", logger: logger)
+            .decode(String?.self).first { _ in true } ?? nil
+        guard current != name else { return }
+        if let holder = try await connection.query("SELECT key FROM author WHERE nameKey = \(nameKey)", logger: logger)
+            .decode(String.self).first(where: { _ in true }), holder != key {
+            throw CatalogError(.nameTaken, "the name '\(name)' belongs to another author")
+        }
+        do {
+            try await connection.query("UPDATE author SET name = \(name), nameKey = \(nameKey) WHERE key = \(key)", logger: logger)
+        } catch let error as PSQLError where error.serverInfo?[.sqlState] == PostgresError.Code.uniqueViolation.raw {
+            throw CatalogError(.nameTaken, "the name '\(name)' belongs to another author")
+        }
+    }
+
+    public func unpublish(id: String, authorKey: String, now: Date) async throws {
+        try await transaction { connection in
+            guard let owner = try await connection.query("SELECT authorKey FROM loop WHERE id = \(id) AND listed FOR UPDATE", logger: self.logger)
+                .decode(String.self).first(where: { _ in true }) else {
+                throw CatalogError(.notFound, "no loop \(id) is published here")
+            }
+            guard owner == authorKey else { throw CatalogError(.notTheAuthor, "only its author can unpublish this loop") }
+            try await connection.query("UPDATE loop SET listed = false, featured = false, updated = \(Int64(now.timeIntervalSince1970)) WHERE id = \(id)",
+                                       logger: self.logger)
+        }
+    }
+
+    public func useNonce(_ nonce: String, expires: Date, now: Date) async throws -> Bool {
+        try await client.query("DELETE FROM nonce WHERE expires < \(Int64(now.timeIntervalSince1970))", logger: logger)
+        let inserted = try await client.query(
+            "INSERT INTO nonce (nonce, expires) VALUES (\(nonce), \(Int64(expires.timeIntervalSince1970))) ON CONFLICT DO NOTHING RETURNING 1",
+            logger: logger).decode(Int.self).first { _ in true }
+        return inserted != nil
+    }
+
+    private static let selectLoop = """
+        SELECT loop.id, loop.shortID, loop.title, loop.language, loop.translationLanguage, loop.tags, loop.revision,
+            author.name, author.fingerprint, loop.groupCount, loop.phraseCount, loop.seconds, loop.published,
+            loop.updated, loop.featured, loop.authorKey, loop.bundleSHA256, loop.bundleBytes,
+            (SELECT COALESCE(SUM(count), 0) FROM download WHERE download.loopId = loop.id AND download.day > $1)::BIGINT AS recent
+        """
+
+    public func loop(_ ref: String, now: Date) async throws -> StoredLoop? {
+        var binds = PostgresBindings()
+        binds.append(CatalogText.recentSince(now))
+        binds.append(ref)
+        let query = PostgresQuery(unsafeSQL: Self.selectLoop + ", loop.content FROM loop JOIN author ON author.key = loop.authorKey"
+                                  + " WHERE (loop.id = $2 OR loop.shortID = $2) AND loop.listed", binds: binds)
+        for try await row in try await client.query(query, logger: logger) {
+            let cells = row.makeRandomAccess()
+            return StoredLoop(summary: try Self.summary(cells), authorKey: try cells[15].decode(String.self),
+                              content: try cells[19].decode(Data.self), bundleSHA256: try cells[16].decode(String.self),
+                              bundleBytes: try cells[17].decode(Int.self))
+        }
+        return nil
+    }
+
+    public func search(_ query: CatalogQuery, now: Date) async throws -> CatalogPage {
+        var binds = PostgresBindings()
+        binds.append(CatalogText.recentSince(now))
+        var conditions = ["loop.listed"]
+        func bind(_ value: String) -> String {
+            binds.append(value)
+            return "$\(binds.count)"
+        }
+        for term in CatalogText.searchTerms(query.text) {
+            conditions.append("loop.searchText LIKE \(bind(CatalogText.likePattern(term))) ESCAPE '\\'")
+        }
+        if let language = query.language { conditions.append("lower(loop.language) = lower(\(bind(language)))") }
+        if let translation = query.translationLanguage { conditions.append("lower(loop.translationLanguage) = lower(\(bind(translation)))") }
+        if let tag = query.tag { conditions.append("loop.tagKeys LIKE \(bind(CatalogText.likePattern("|" + CatalogText.fold(tag) + "|"))) ESCAPE '\\'") }
+        if let author = query.author { conditions.append("author.nameKey = \(bind(CatalogText.fold(author)))") }
+        if query.featuredOnly { conditions.append("loop.featured") }
+        let from = " FROM loop JOIN author ON author.key = loop.authorKey WHERE " + conditions.joined(separator: " AND ")
+        let order = query.sort == .hot ? " ORDER BY recent DESC, loop.updated DESC, loop.id" : " ORDER BY loop.updated DESC, loop.id"
+        // The count has no use for the first bind (the day); it is kept so the numbering holds.
+        let total = try await client.query(PostgresQuery(unsafeSQL: "SELECT COUNT(*)::BIGINT" + from + " AND $1::BIGINT IS NOT NULL", binds: binds), logger: logger)
+            .decode(Int.self).first { _ in true } ?? 0
+        var loops: [CatalogLoop] = []
+        let rows = try await client.query(PostgresQuery(unsafeSQL: Self.selectLoop + from + order + " LIMIT \(query.limit) OFFSET \(query.offset)", binds: binds),
+                                          logger: logger)
+        for try await row in rows { loops.append(try Self.summary(row.makeRandomAccess())) }
+        return CatalogPage(loops: loops, total: total, offset: query.offset, limit: query.limit)
+    }
+
+    public func countDownload(id: String, now: Date) async throws {
+        try await client.query("""
+            INSERT INTO download (loopId, day, count) VALUES (\(id), \(CatalogText.day(now)), 1)
+            ON CONFLICT (loopId, day) DO UPDATE SET count = download.count + 1
+            """, logger: logger)
+    }
+
+    public func setFeatured(_ ref: String, featured: Bool) async throws -> Bool {
+        let changed = try await client.query(
+            "UPDATE loop SET featured = \(featured) WHERE (id = \(ref) OR shortID = \(ref)) AND listed RETURNING 1", logger: logger)
+            .decode(Int.self).first { _ in true }
+        return changed != nil
+    }
+
+    public func close() async throws {
+        running.cancel()
+        await running.value
+    }
+
+    /// Runs `body` in one transaction, rethrowing the catalog's own refusals as they are.
+    private func transaction<Result: Sendable>(_ body: (PostgresConnection) async throws -> Result) async throws -> Result {
+        do {
+            return try await client.withTransaction(logger: logger) { connection in try await body(connection) }
+        } catch let error as PostgresTransactionError {
+            if let refusal = error.closureError as? CatalogError { throw refusal }
+            throw CatalogError(.database, "the catalog database failed (\(String(reflecting: error.closureError ?? error.beginError ?? error.commitError ?? error)))")
+        }
+    }
+
+    private static func summary(_ cells: PostgresRandomAccessRow) throws -> CatalogLoop {
+        let tags = try JSONDecoder().decode([String].self, from: Data(try cells[5].decode(String.self).utf8))
+        return CatalogLoop(
+            id: try cells[0].decode(String.self), shortID: try cells[1].decode(String.self), title: try cells[2].decode(String.self),
+            language: try cells[3].decode(String?.self), translationLanguage: try cells[4].decode(String?.self), tags: tags,
+            revision: try cells[6].decode(Int.self), author: try cells[7].decode(String?.self), authorFingerprint: try cells[8].decode(String.self),
+            groupCount: try cells[9].decode(Int.self), phraseCount: try cells[10].decode(Int.self), seconds: try cells[11].decode(Double.self),
+            published: CatalogText.iso8601(try cells[12].decode(Int64.self)), updated: CatalogText.iso8601(try cells[13].decode(Int64.self)),
+            recentDownloads: try cells[18].decode(Int.self), featured: try cells[14].decode(Bool.self))
+    }
+}

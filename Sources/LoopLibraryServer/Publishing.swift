@@ -1,0 +1,163 @@
+import Foundation
+import LoopAudio
+import LoopErrors
+import LoopLibraryAPI
+import LoopShare
+
+/// Why a publish or unpublish was refused before the catalog judged it: the request itself.
+public struct PublishError: LoopError, Equatable {
+    public enum Code: String, Sendable {
+        /// Not signed, signed wrong, replayed, or its clock too far off.
+        case unauthorized
+        /// Larger than the server takes.
+        case tooLarge
+        /// Too many changes from this key of late.
+        case rateLimited
+        /// Not one loop, or signed by another key than the request.
+        case badRequest
+        /// The bundle failed a check `loop import` makes.
+        case badBundle
+    }
+
+    public var code: Code
+    public var message: String
+
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var kind: String { "publish." + code.rawValue }
+}
+
+/// An author's signed request, as its headers carry it.
+public struct RequestSignature: Sendable {
+    public var key: Data
+    public var keyBase64: String
+    public var timestamp: Int
+    public var nonce: String
+    public var authorName: String?
+    public var signature: Data
+
+    /// Reads the headers (by name), refusing any that is missing or malformed.
+    public init(header: (String) -> String?) throws(PublishError) {
+        guard let keyText = header(SignedRequest.keyHeader), let key = Data(base64Encoded: keyText), key.count == 32 else {
+            throw PublishError(.unauthorized, "the request is not signed (\(SignedRequest.keyHeader) is missing or not an Ed25519 key)")
+        }
+        guard let timestamp = header(SignedRequest.timestampHeader).flatMap(Int.init) else {
+            throw PublishError(.unauthorized, "the request has no \(SignedRequest.timestampHeader)")
+        }
+        guard let nonce = header(SignedRequest.nonceHeader), (16...64).contains(nonce.count), nonce.allSatisfy(\.isHexDigit) else {
+            throw PublishError(.unauthorized, "the request has no \(SignedRequest.nonceHeader) (16 to 64 hex digits)")
+        }
+        guard let signature = header(SignedRequest.signatureHeader).flatMap({ Data(base64Encoded: $0) }) else {
+            throw PublishError(.unauthorized, "the request has no \(SignedRequest.signatureHeader)")
+        }
+        var name: String?
+        if let encoded = header(SignedRequest.authorNameHeader) {
+            guard let decoded = SignedRequest.decodeName(encoded), let valid = AuthorName.validated(decoded) else {
+                throw PublishError(.badRequest, "the author name is not valid: 1 to 40 letters, digits, spaces, '.', '-' or '_'")
+            }
+            name = valid
+        }
+        self.key = key
+        self.keyBase64 = key.base64EncodedString()
+        self.timestamp = timestamp
+        self.nonce = nonce.lowercased()
+        self.authorName = name
+        self.signature = signature
+    }
+
+    /// Checks the signature over the request, and that its time is near `now`.
+    public func verify(method: String, path: String, bodySHA256: String, now: Date) throws(PublishError) {
+        let text = SignedRequest.canonicalText(method: method, path: path, timestamp: timestamp, nonce: nonce, bodySHA256: bodySHA256, authorName: authorName)
+        guard AuthorIdentity.verify(signature, of: text, publicKey: key) else {
+            throw PublishError(.unauthorized, "the request's signature does not match its key")
+        }
+        let skew = abs(now.timeIntervalSince1970 - TimeInterval(timestamp))
+        guard skew <= SignedRequest.allowedSkew else {
+            throw PublishError(.unauthorized, "the request's time is \(Int(skew)) s away from the server's clock (at most \(Int(SignedRequest.allowedSkew)) s): set the clock right")
+        }
+    }
+}
+
+/// Author display names: what one may be.
+public enum AuthorName {
+    /// The name trimmed, or nil when it is empty, longer than 40 characters, or holds other
+    /// than letters, digits, spaces and `.-_` (names appear in paths: `/@name`).
+    public static func validated(_ name: String) -> String? {
+        let trimmed = name.trimmingCharacters(in: .whitespaces)
+        guard (1...40).contains(trimmed.count),
+              trimmed.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) || " .-_".unicodeScalars.contains($0) }) else { return nil }
+        return trimmed
+    }
+}
+
+/// Turns an uploaded bundle into a catalog entry: every check `loop import` makes (the same
+/// ``BundleReader``), then the takes and the bundle stored as blobs. Nothing is visible until
+/// the catalog's transaction, which comes last.
+struct BundleIntake: Sendable {
+    let blobs: BlobStore
+
+    /// Verifies `file` (the upload, whose SHA-256 is `sha256`, in `scratch`) as signed by `key`,
+    /// stores its blobs, and returns the entry to publish.
+    func take(_ file: String, sha256: String, in scratch: String, signedBy key: Data) throws -> CatalogEntry {
+        let bundle: VerifiedBundle
+        do {
+            bundle = try BundleReader().read(file, extractingTo: scratch + "/audio")
+        } catch {
+            // The message without the temporary path: the author knows which bundle they sent.
+            throw PublishError(.badBundle, "the bundle was refused: \(error.message)")
+        }
+        guard bundle.signerKey == key else {
+            throw PublishError(.badRequest, "the bundle is signed by another key than the request (\(bundle.signerFingerprint))")
+        }
+        guard bundle.manifest.loops.count == 1, let loop = bundle.manifest.loops.first else {
+            throw PublishError(.badRequest, "a published bundle holds one loop; this one holds \(bundle.manifest.loops.count)")
+        }
+        let entry = try Self.entry(for: loop, in: bundle, bundleSHA256: sha256, bundleBytes: Self.size(of: file))
+        for take in bundle.manifest.audio {
+            guard let extracted = bundle.audioFiles[take.sha256] else { continue }
+            try blobs.store(extracted, sha256: take.sha256, kind: .take)
+        }
+        try blobs.store(file, sha256: sha256, kind: .bundle)
+        return entry
+    }
+
+    static func entry(for loop: BundleManifest.Loop, in bundle: VerifiedBundle, bundleSHA256: String, bundleBytes: Int) throws -> CatalogEntry {
+        let audio = Dictionary(bundle.manifest.audio.map { ($0.file, $0) }, uniquingKeysWith: { first, _ in first })
+        var seconds = 0.0
+        var used: [String: BundleManifest.Audio] = [:]
+        let groups = loop.groups.map { group in
+            group.phrases.map { phrase -> CatalogLoopDetail.Phrase in
+                let clip = phrase.clip.flatMap { clip -> CatalogLoopDetail.Clip? in
+                    guard let take = audio[clip.audio] else { return nil }
+                    used[take.sha256] = take
+                    let rate = Double(take.sampleRate)
+                    seconds += Double(clip.end - clip.start) / rate
+                    return CatalogLoopDetail.Clip(take: take.sha256, start: Double(clip.start) / rate, end: Double(clip.end) / rate)
+                }
+                return CatalogLoopDetail.Phrase(text: phrase.text, translation: phrase.translation, clip: clip)
+            }
+        }
+        let takes = used.values.sorted { $0.sha256 < $1.sha256 }.map {
+            CatalogLoopDetail.Take(sha256: $0.sha256, bytes: $0.bytes, sampleRate: $0.sampleRate, channels: $0.channels, frames: $0.frames)
+        }
+        struct Content: Encodable {
+            var groups: [[CatalogLoopDetail.Phrase]]
+            var takes: [CatalogLoopDetail.Take]
+        }
+        let searchText = ([loop.title] + loop.tags + groups.flatMap { $0.flatMap { [$0.text, $0.translation ?? ""] } })
+            .map(CatalogText.fold).joined(separator: "\n")
+        return CatalogEntry(
+            id: loop.id, revision: loop.revision, authorKey: bundle.signerKey.base64EncodedString(), authorFingerprint: bundle.signerFingerprint,
+            title: loop.title, language: loop.language, translationLanguage: loop.translationLanguage, tags: loop.tags,
+            groupCount: loop.groups.count, phraseCount: groups.reduce(0) { $0 + $1.count }, seconds: seconds,
+            content: try CatalogText.encoder.encode(Content(groups: groups, takes: takes)),
+            bundleSHA256: bundleSHA256, bundleBytes: bundleBytes, searchText: searchText)
+    }
+
+    private static func size(of file: String) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: file))?[.size] as? Int) ?? 0
+    }
+}

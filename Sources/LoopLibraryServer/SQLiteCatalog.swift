@@ -1,0 +1,257 @@
+import Foundation
+import GRDB
+import LoopLibraryAPI
+
+/// The catalog in one SQLite file (WAL: readers never wait for a publish), for a Loop Library
+/// served from one machine.
+public final class SQLiteCatalog: Catalog {
+    private let pool: DatabasePool
+
+    /// Opens (creating) the catalog at `path`.
+    public init(path: String) throws {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(30)
+        // Readers as the server has request threads; WAL lets them read while a publish writes.
+        configuration.maximumReaderCount = 8
+        do {
+            pool = try DatabasePool(path: path, configuration: configuration)
+        } catch {
+            throw CatalogError(.database, "\(path): cannot open the catalog (\(error))")
+        }
+    }
+
+    public func prepare() async throws {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1 loops, authors, downloads, nonces") { db in
+            try db.execute(sql: """
+                CREATE TABLE author (
+                    key TEXT PRIMARY KEY NOT NULL,
+                    fingerprint TEXT NOT NULL,
+                    name TEXT,
+                    nameKey TEXT UNIQUE
+                );
+                CREATE TABLE loop (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    shortID TEXT NOT NULL UNIQUE,
+                    authorKey TEXT NOT NULL REFERENCES author(key),
+                    revision INTEGER NOT NULL,
+                    title TEXT NOT NULL,
+                    language TEXT,
+                    translationLanguage TEXT,
+                    tags TEXT NOT NULL,
+                    tagKeys TEXT NOT NULL,
+                    groupCount INTEGER NOT NULL,
+                    phraseCount INTEGER NOT NULL,
+                    seconds REAL NOT NULL,
+                    published INTEGER NOT NULL,
+                    updated INTEGER NOT NULL,
+                    featured INTEGER NOT NULL DEFAULT 0,
+                    listed INTEGER NOT NULL DEFAULT 1,
+                    bundleSHA256 TEXT NOT NULL,
+                    bundleBytes INTEGER NOT NULL,
+                    content BLOB NOT NULL,
+                    searchText TEXT NOT NULL
+                );
+                CREATE INDEX loop_latest ON loop(listed, updated DESC);
+                CREATE INDEX loop_author ON loop(authorKey);
+                CREATE TABLE download (
+                    loopId TEXT NOT NULL,
+                    day INTEGER NOT NULL,
+                    count INTEGER NOT NULL,
+                    PRIMARY KEY (loopId, day)
+                ) WITHOUT ROWID;
+                CREATE TABLE nonce (
+                    nonce TEXT PRIMARY KEY NOT NULL,
+                    expires INTEGER NOT NULL
+                ) WITHOUT ROWID;
+                """)
+        }
+        try migrator.migrate(pool)
+    }
+
+    public func publish(_ entry: CatalogEntry, authorName: String?, now: Date) async throws -> PublishResult {
+        let seconds = Int64(now.timeIntervalSince1970)
+        return try await pool.write { db in
+            try Self.bindAuthor(db, key: entry.authorKey, fingerprint: entry.authorFingerprint, name: authorName)
+            if let existing = try Row.fetchOne(db, sql: "SELECT authorKey, revision, shortID, listed FROM loop WHERE id = ?", arguments: [entry.id]) {
+                let owner: String = existing["authorKey"], revision: Int = existing["revision"]
+                let listed: Bool = existing["listed"]
+                try PublishRules.check(entry, ownerKey: owner, revision: revision, listed: listed)
+                try db.execute(sql: """
+                    UPDATE loop SET revision = ?, title = ?, language = ?, translationLanguage = ?, tags = ?, tagKeys = ?,
+                        groupCount = ?, phraseCount = ?, seconds = ?, updated = ?, listed = 1, bundleSHA256 = ?, bundleBytes = ?,
+                        content = ?, searchText = ?
+                    WHERE id = ?
+                    """, arguments: [entry.revision, entry.title, entry.language, entry.translationLanguage, try Self.json(entry.tags),
+                                     CatalogText.tagKeys(entry.tags), entry.groupCount, entry.phraseCount, entry.seconds, seconds,
+                                     entry.bundleSHA256, entry.bundleBytes, entry.content, entry.searchText, entry.id])
+                return PublishResult(id: entry.id, shortID: existing["shortID"], revision: entry.revision, previousRevision: listed ? revision : nil)
+            }
+            var length = 6
+            while try Bool.fetchOne(db, sql: "SELECT 1 FROM loop WHERE shortID = ?", arguments: [CatalogText.shortID(for: entry.id, length: length)]) == true {
+                length += 2
+            }
+            let shortID = CatalogText.shortID(for: entry.id, length: length)
+            try db.execute(sql: """
+                INSERT INTO loop (id, shortID, authorKey, revision, title, language, translationLanguage, tags, tagKeys,
+                    groupCount, phraseCount, seconds, published, updated, bundleSHA256, bundleBytes, content, searchText)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [entry.id, shortID, entry.authorKey, entry.revision, entry.title, entry.language, entry.translationLanguage,
+                                 try Self.json(entry.tags), CatalogText.tagKeys(entry.tags), entry.groupCount, entry.phraseCount, entry.seconds,
+                                 seconds, seconds, entry.bundleSHA256, entry.bundleBytes, entry.content, entry.searchText])
+            return PublishResult(id: entry.id, shortID: shortID, revision: entry.revision, previousRevision: nil)
+        }
+    }
+
+    private static func bindAuthor(_ db: Database, key: String, fingerprint: String, name: String?) throws {
+        let current = try Row.fetchOne(db, sql: "SELECT name FROM author WHERE key = ?", arguments: [key])
+        if current == nil {
+            try db.execute(sql: "INSERT INTO author (key, fingerprint) VALUES (?, ?)", arguments: [key, fingerprint])
+        }
+        guard let name, (current?["name"] as String?) != name else { return }
+        let nameKey = CatalogText.fold(name)
+        if let holder = try String.fetchOne(db, sql: "SELECT key FROM author WHERE nameKey = ?", arguments: [nameKey]), holder != key {
+            throw CatalogError(.nameTaken, "the name '\(name)' belongs to another author")
+        }
+        try db.execute(sql: "UPDATE author SET name = ?, nameKey = ? WHERE key = ?", arguments: [name, nameKey, key])
+    }
+
+    public func unpublish(id: String, authorKey: String, now: Date) async throws {
+        try await pool.write { db in
+            guard let owner = try String.fetchOne(db, sql: "SELECT authorKey FROM loop WHERE id = ? AND listed", arguments: [id]) else {
+                throw CatalogError(.notFound, "no loop \(id) is published here")
+            }
+            guard owner == authorKey else { throw CatalogError(.notTheAuthor, "only its author can unpublish this loop") }
+            try db.execute(sql: "UPDATE loop SET listed = 0, featured = 0, updated = ? WHERE id = ?", arguments: [Int64(now.timeIntervalSince1970), id])
+        }
+    }
+
+    public func useNonce(_ nonce: String, expires: Date, now: Date) async throws -> Bool {
+        try await pool.write { db in
+            try db.execute(sql: "DELETE FROM nonce WHERE expires < ?", arguments: [Int64(now.timeIntervalSince1970)])
+            try db.execute(sql: "INSERT OR IGNORE INTO nonce (nonce, expires) VALUES (?, ?)", arguments: [nonce, Int64(expires.timeIntervalSince1970)])
+            return db.changesCount == 1
+        }
+    }
+
+    /// The columns of a listed loop, with its author's name and its recent downloads.
+    private static let selectLoop = """
+        SELECT loop.id, loop.shortID, loop.title, loop.language, loop.translationLanguage, loop.tags, loop.revision,
+            author.name AS authorName, author.fingerprint, loop.groupCount, loop.phraseCount, loop.seconds, loop.published,
+            loop.updated, loop.featured, loop.authorKey, loop.bundleSHA256, loop.bundleBytes,
+            (SELECT COALESCE(SUM(count), 0) FROM download WHERE download.loopId = loop.id AND download.day > :since) AS recent
+        """
+    private static let fromLoop = " FROM loop JOIN author ON author.key = loop.authorKey"
+
+    public func loop(_ ref: String, now: Date) async throws -> StoredLoop? {
+        try await pool.read { db in
+            let arguments: StatementArguments = ["ref": ref, "since": CatalogText.recentSince(now)]
+            guard let row = try Row.fetchOne(db, sql: Self.selectLoop + ", loop.content AS content" + Self.fromLoop + " WHERE (loop.id = :ref OR loop.shortID = :ref) AND loop.listed",
+                                             arguments: arguments) else { return nil }
+            return StoredLoop(summary: try Self.summary(row), authorKey: row["authorKey"], content: row["content"],
+                              bundleSHA256: row["bundleSHA256"], bundleBytes: row["bundleBytes"])
+        }
+    }
+
+    public func search(_ query: CatalogQuery, now: Date) async throws -> CatalogPage {
+        try await pool.read { db in
+            var conditions = ["loop.listed"]
+            var arguments: [String: (any DatabaseValueConvertible)?] = ["since": CatalogText.recentSince(now)]
+            for (index, term) in CatalogText.searchTerms(query.text).enumerated() {
+                conditions.append("loop.searchText LIKE :term\(index) ESCAPE '\\'")
+                arguments["term\(index)"] = CatalogText.likePattern(term)
+            }
+            if let language = query.language {
+                conditions.append("loop.language = :language COLLATE NOCASE")
+                arguments["language"] = language
+            }
+            if let translation = query.translationLanguage {
+                conditions.append("loop.translationLanguage = :translation COLLATE NOCASE")
+                arguments["translation"] = translation
+            }
+            if let tag = query.tag {
+                conditions.append("loop.tagKeys LIKE :tag ESCAPE '\\'")
+                arguments["tag"] = CatalogText.likePattern("|" + CatalogText.fold(tag) + "|")
+            }
+            if let author = query.author {
+                conditions.append("author.nameKey = :author")
+                arguments["author"] = CatalogText.fold(author)
+            }
+            if query.featuredOnly { conditions.append("loop.featured") }
+            let filter = " WHERE " + conditions.joined(separator: " AND ")
+            let order = query.sort == .hot ? " ORDER BY recent DESC, loop.updated DESC, loop.id" : " ORDER BY loop.updated DESC, loop.id"
+            let statementArguments = StatementArguments(arguments)
+            let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM loop JOIN author ON author.key = loop.authorKey" + filter,
+                                         arguments: statementArguments) ?? 0
+            let rows = try Row.fetchAll(db, sql: Self.selectLoop + Self.fromLoop + filter + order + " LIMIT \(query.limit) OFFSET \(query.offset)",
+                                        arguments: statementArguments)
+            return CatalogPage(loops: try rows.map(Self.summary), total: total, offset: query.offset, limit: query.limit)
+        }
+    }
+
+    public func countDownload(id: String, now: Date) async throws {
+        try await pool.write { db in
+            try db.execute(sql: """
+                INSERT INTO download (loopId, day, count) VALUES (?, ?, 1)
+                ON CONFLICT (loopId, day) DO UPDATE SET count = count + 1
+                """, arguments: [id, CatalogText.day(now)])
+        }
+    }
+
+    public func setFeatured(_ ref: String, featured: Bool) async throws -> Bool {
+        try await pool.write { db in
+            try db.execute(sql: "UPDATE loop SET featured = ? WHERE (id = ? OR shortID = ?) AND listed", arguments: [featured, ref, ref])
+            return db.changesCount > 0
+        }
+    }
+
+    public func close() async throws {
+        try pool.close()
+    }
+
+    /// Loops inserted as they are, for the benchmark's large catalog (no rules applied).
+    public func insertForBenchmark(_ entries: [CatalogEntry], now: Date) async throws {
+        try await pool.write { db in
+            for entry in entries {
+                try db.execute(sql: "INSERT OR IGNORE INTO author (key, fingerprint) VALUES (?, ?)", arguments: [entry.authorKey, entry.authorFingerprint])
+                let seconds = Int64(now.timeIntervalSince1970) - Int64.random(in: 0..<(86_400 * 30))
+                try db.execute(sql: """
+                    INSERT INTO loop (id, shortID, authorKey, revision, title, language, translationLanguage, tags, tagKeys,
+                        groupCount, phraseCount, seconds, published, updated, bundleSHA256, bundleBytes, content, searchText)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """, arguments: [entry.id, CatalogText.shortID(for: entry.id, length: 10), entry.authorKey, entry.revision, entry.title,
+                                     entry.language, entry.translationLanguage, try Self.json(entry.tags), CatalogText.tagKeys(entry.tags),
+                                     entry.groupCount, entry.phraseCount, entry.seconds, seconds, seconds, entry.bundleSHA256, entry.bundleBytes,
+                                     entry.content, entry.searchText])
+            }
+        }
+    }
+
+    private static func json(_ tags: [String]) throws -> String {
+        String(decoding: try JSONEncoder().encode(tags), as: UTF8.self)
+    }
+
+    private static func summary(_ row: Row) throws -> CatalogLoop {
+        let tags = try JSONDecoder().decode([String].self, from: Data((row["tags"] as String).utf8))
+        return CatalogLoop(
+            id: row["id"], shortID: row["shortID"], title: row["title"], language: row["language"], translationLanguage: row["translationLanguage"],
+            tags: tags, revision: row["revision"], author: row["authorName"], authorFingerprint: row["fingerprint"],
+            groupCount: row["groupCount"], phraseCount: row["phraseCount"], seconds: row["seconds"],
+            published: CatalogText.iso8601(row["published"]), updated: CatalogText.iso8601(row["updated"]),
+            recentDownloads: row["recent"], featured: row["featured"])
+    }
+}
+
+/// The rules of ownership and revisions, the same whichever catalog applies them.
+enum PublishRules {
+    /// An update needs the key that first published the id, and a revision newer than the one
+    /// listed (an unpublished loop may come back at the revision it had).
+    static func check(_ entry: CatalogEntry, ownerKey: String, revision: Int, listed: Bool) throws {
+        guard ownerKey == entry.authorKey else {
+            throw CatalogError(.notTheAuthor, "loop \(entry.id) belongs to another author: only its author can publish an update (publish it as a copy to share your own version)")
+        }
+        guard entry.revision > revision || (!listed && entry.revision == revision) else {
+            throw CatalogError(.staleRevision, "the Loop Library has revision \(revision) of '\(entry.title)' already; this is revision \(entry.revision): edit the loop to make a newer one")
+        }
+    }
+}

@@ -1,0 +1,164 @@
+import ArgumentParser
+import Foundation
+import LoopLibraryServer
+import Logging
+
+/// `loop-server`: hosts a Loop Library (`loop serve` runs it).
+@main
+struct LoopServer: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "loop serve",
+        abstract: "Host a Loop Library: authors publish loops to it, learners browse and install them.",
+        discussion: """
+            The catalog lives in SQLite inside the data folder, or in PostgreSQL with --database \
+            (several servers behind a proxy then share it, with the data folder on shared storage). \
+            Bundles and takes are files named by their SHA-256 under DATA/blobs. docs/server.md \
+            describes the HTTP API.
+            """,
+        subcommands: [Serve.self, Feature.self, Unfeature.self, SeedBenchmark.self],
+        defaultSubcommand: Serve.self)
+}
+
+/// Where the library's data lives, and its catalog.
+struct StorageOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("The data folder: the SQLite catalog and the blobs.", valueName: "folder"))
+    var data: String?
+
+    @Option(name: .long, help: ArgumentHelp("Keep the catalog in PostgreSQL instead (postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE).",
+                                            valueName: "url"))
+    var database: String?
+
+    /// `--data`, or `$XDG_DATA_HOME/loop/server` (`~/.local/share/loop/server`).
+    var dataFolder: String {
+        if let data, !data.isEmpty { return data }
+        let environment = ProcessInfo.processInfo.environment
+        let base = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? (NSHomeDirectory() + "/.local/share")
+        return base + "/loop/server"
+    }
+
+    func openCatalog(logger: Logger) throws -> any Catalog {
+        try FileManager.default.createDirectory(atPath: dataFolder, withIntermediateDirectories: true)
+        if let database { return try PostgresCatalog(url: database, logger: logger) }
+        return try SQLiteCatalog(path: dataFolder + "/catalog.sqlite")
+    }
+}
+
+func makeLogger(level: Logger.Level) -> Logger {
+    LoggingSystem.bootstrap { label in
+        var handler = StreamLogHandler.standardError(label: label)
+        handler.logLevel = level
+        return handler
+    }
+    return Logger(label: "loop-library")
+}
+
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Serve the Loop Library until SIGTERM or SIGINT (the default command).")
+
+    @OptionGroup var storage: StorageOptions
+
+    @Option(name: .long, help: ArgumentHelp("Where to listen.", valueName: "host:port"))
+    var listen = "127.0.0.1:8040"
+
+    @Option(name: .long, help: ArgumentHelp("The largest bundle a publish may upload, in MiB.", valueName: "MiB"))
+    var maxUpload = 200
+
+    @Option(name: .long, help: ArgumentHelp("Publishes and unpublishes one author key may make a minute.", valueName: "count"))
+    var changesPerMinute = 30
+
+    @Flag(name: .long, help: "Log only warnings and errors, not a line per request.")
+    var quiet = false
+
+    func validate() throws {
+        guard Self.address(listen) != nil else { throw ValidationError("--listen takes HOST:PORT (a port from 0 to 65535), not '\(listen)'") }
+        guard (1...65_536).contains(maxUpload) else { throw ValidationError("--max-upload takes MiB from 1 to 65536, not \(maxUpload)") }
+        guard (1...100_000).contains(changesPerMinute) else { throw ValidationError("--changes-per-minute takes 1 to 100000, not \(changesPerMinute)") }
+    }
+
+    static func address(_ text: String) -> (host: String, port: Int)? {
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]), (0...65_535).contains(port) else { return nil }
+        let host = String(text[..<colon]).trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        return host.isEmpty ? nil : (host, port)
+    }
+
+    func run() async throws {
+        let logger = makeLogger(level: quiet ? .warning : .info)
+        let (host, port) = Self.address(listen)!
+        let catalog = try storage.openCatalog(logger: logger)
+        let server = LibraryServer(catalog: catalog, dataFolder: storage.dataFolder,
+                                   limits: .init(maxUploadBytes: maxUpload << 20, changesPerMinute: changesPerMinute), logger: logger)
+        let kind = storage.database == nil ? "SQLite" : "PostgreSQL"
+        let data = storage.dataFolder
+        do {
+            try await server.run(host: host, port: port) { bound in
+                let line = "Loop Library at http://\(host.contains(":") ? "[\(host)]" : host):\(bound)/ (catalog: \(kind), data: \(data))\n"
+                FileHandle.standardOutput.write(Data(line.utf8))
+            }
+        } catch let error as CatalogError {
+            throw ValidationError(error.message)
+        }
+    }
+}
+
+struct Feature: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Feature a loop on the front page.")
+
+    @OptionGroup var storage: StorageOptions
+    @Argument(help: "The loop's id or short id.") var loop: String
+
+    func run() async throws { try await setFeatured(loop, true, storage) }
+}
+
+struct Unfeature: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Stop featuring a loop on the front page.")
+
+    @OptionGroup var storage: StorageOptions
+    @Argument(help: "The loop's id or short id.") var loop: String
+
+    func run() async throws { try await setFeatured(loop, false, storage) }
+}
+
+func setFeatured(_ loop: String, _ featured: Bool, _ storage: StorageOptions) async throws {
+    let catalog = try storage.openCatalog(logger: Logger(label: "loop-library"))
+    try await catalog.prepare()
+    let changed = try await catalog.setFeatured(loop, featured: featured)
+    try await catalog.close()
+    guard changed else {
+        FileHandle.standardError.write(Data("error: no loop '\(loop)' is published in this library\n".utf8))
+        throw ExitCode(1)
+    }
+}
+
+/// Fills a catalog with copies of one published loop under other ids, titles, languages and
+/// tags: the large catalog `loop-benchmark server` measures against.
+struct SeedBenchmark: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "seed-benchmark", abstract: "Fill a SQLite catalog with copies of a published loop (for loop-benchmark server).",
+        shouldDisplay: false)
+
+    @OptionGroup var storage: StorageOptions
+    @Option(help: "The published loop to copy.") var from: String
+    @Option(help: "How many copies.") var count = 10_000
+
+    func run() async throws {
+        let catalog = try SQLiteCatalog(path: storage.dataFolder + "/catalog.sqlite")
+        try await catalog.prepare()
+        guard let model = try await catalog.loop(from, now: Date()) else { throw ValidationError("no loop '\(from)' is published here") }
+        let words = ["café", "gare", "marché", "train", "hotel", "Bahnhof", "Markt", "estación", "mercado", "駅", "市場", "piazza", "stazione"]
+        let languages = [("fr", "en"), ("de", "en"), ("es", "en"), ("ja", "en"), ("it", "en"), ("fr", "de")]
+        var entries: [CatalogEntry] = []
+        for index in 0..<count {
+            let (language, translation) = languages[index % languages.count]
+            let title = "\(words[index % words.count]) \(words[(index / words.count) % words.count]) \(index)"
+            let tags = ["level \(index % 6 + 1)", words[(index / 7) % words.count]]
+            entries.append(CatalogEntry(
+                id: UUID().uuidString.lowercased(), revision: 1, authorKey: model.authorKey, authorFingerprint: model.summary.authorFingerprint,
+                title: title, language: language, translationLanguage: translation, tags: tags, groupCount: model.summary.groupCount,
+                phraseCount: model.summary.phraseCount, seconds: model.summary.seconds, content: model.content,
+                bundleSHA256: model.bundleSHA256, bundleBytes: model.bundleBytes,
+                searchText: ([title] + tags).map(CatalogText.fold).joined(separator: "\n") + "\n" + String(decoding: model.content, as: UTF8.self).lowercased()))
+        }
+        try await catalog.insertForBenchmark(entries, now: Date())
+        try await catalog.close()
+    }
+}
