@@ -44,6 +44,8 @@ enum CommandHints {
         "library.editedHere": "import it as a new loop with --as-copy, or replace it with --force",
         "library.revisionLimit": "export it and import it --as-copy to go on editing",
         "share.identity": "`loop export` shares a copy",
+        "server.forbidden": "only its author can publish it; `loop import --as-copy` makes a copy of your own to publish",
+        "server.unreachable": "is the server running, and the address right?",
         "study.noAudio": "add a take with `loop attach`",
         "audio.noPlaybackDevice": "choose one with --device NAME (see `aplay -L`), or render to a file with --output FILE.wav (or --output null)",
         "audio.noCaptureDevice": "choose one with --device NAME (see `arecord -L`), or read a recording with --input FILE",

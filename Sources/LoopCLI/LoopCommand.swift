@@ -20,6 +20,7 @@ public struct LoopCommand: AsyncParsableCommand {
             AdjustCommand.self, AttachCommand.self, RemoveCommand.self, GarbageCommand.self, DoctorCommand.self,
             RecordCommand.self, StudyCommand.self, PlayCommand.self, StatsCommand.self,
             IdentityCommand.self, ExportCommand.self, ImportCommand.self, InspectCommand.self, PublishCommand.self,
+            UnpublishCommand.self, UpdateCommand.self, BrowseCommand.self, ServeCommand.self,
         ]
     )
 

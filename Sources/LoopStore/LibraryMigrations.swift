@@ -148,6 +148,19 @@ enum LibraryMigrations {
                 """)
         }
 
+        migrator.registerMigration("v7 loops installed from a Loop Library server") { db in
+            // Where an installed loop came from, so `loop update` can ask that server for a newer
+            // revision (and send the ETag it has). A table added: every row, clip and take stays.
+            try db.execute(sql: """
+                CREATE TABLE loopOrigin (
+                    loopId TEXT PRIMARY KEY NOT NULL REFERENCES loop(id) ON DELETE CASCADE,
+                    server TEXT NOT NULL,
+                    etag TEXT,
+                    checkedAt DATETIME NOT NULL
+                );
+                """)
+        }
+
         return migrator
     }
 }

@@ -220,3 +220,36 @@ extension LoopLibrary {
         try database.read { db in try String.fetchOne(db, sql: "SELECT ownerKey FROM loop WHERE id = ?", arguments: [id]) }
     }
 }
+
+/// Where an installed loop came from: the Loop Library server that `loop update` asks.
+public struct LoopOrigin: Sendable, Equatable {
+    public var loopId: String
+    public var title: String
+    /// The server's base address (`https://HOST`).
+    public var server: String
+    /// The ETag of the bundle last installed, sent back so an unchanged loop costs no download.
+    public var etag: String?
+}
+
+extension LoopLibrary {
+    /// Records that the loop was installed from `server` (with the bundle's ETag).
+    public func setOrigin(ofLoop id: String, server: String, etag: String?) throws {
+        try database.write { db in
+            try db.execute(sql: """
+                INSERT INTO loopOrigin (loopId, server, etag, checkedAt) VALUES (?, ?, ?, ?)
+                ON CONFLICT(loopId) DO UPDATE SET server = excluded.server, etag = excluded.etag, checkedAt = excluded.checkedAt
+                """, arguments: [id, server, etag, Date()])
+        }
+    }
+
+    /// The loops installed from a server, in title order; only those of `ids` when given.
+    public func origins(ofLoops ids: [String]? = nil) throws -> [LoopOrigin] {
+        try database.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT loopOrigin.loopId, loop.title, loopOrigin.server, loopOrigin.etag
+                FROM loopOrigin JOIN loop ON loop.id = loopOrigin.loopId ORDER BY loop.titleKey
+                """).map { LoopOrigin(loopId: $0["loopId"], title: $0["title"], server: $0["server"], etag: $0["etag"]) }
+                .filter { ids == nil || ids!.contains($0.loopId) }
+        }
+    }
+}

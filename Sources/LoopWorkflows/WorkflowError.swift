@@ -5,6 +5,8 @@ public struct WorkflowError: LoopError, Equatable {
     public enum Code: String, Sendable {
         /// The draft of a loop's text cannot be written, or read back.
         case draftUnwritable, draftUnreadable
+        /// No Loop Library server is named, or a link does not name a loop on one.
+        case noServer
     }
 
     public var code: Code

@@ -100,7 +100,8 @@ struct MigrationTests {
         // The shipped migrations, in order. Add new ones at the end; never edit or reorder these.
         #expect(LibraryMigrations.migrator.migrations == ["v1 loops, groups, phrases, audio, study", "v2 full-text search of phrases", "v3 covering index for loop summaries",
                                                            "v4 search inside Chinese, Japanese and other unspaced text",
-                                                           "v5 a clip kept when its phrase's text changes", "v6 loop summaries kept on the loop row"])
+                                                           "v5 a clip kept when its phrase's text changes", "v6 loop summaries kept on the loop row",
+                                                           "v7 loops installed from a Loop Library server"])
         let source = try String(contentsOfFile: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Sources/LoopStore/LibraryMigrations.swift").path, encoding: .utf8)
         let code = source.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("///") }.joined(separator: "\n")

@@ -112,7 +112,7 @@ struct InspectCommand: AsyncParsableCommand {
 struct ImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Import loop bundles, or every bundle of a shared folder.",
+        abstract: "Import loop bundles, every bundle of a shared folder, or a loop from a Loop Library link.",
         discussion: """
             A new loop is added. A loop already here is updated in place only when the same \
             author signed it and the revision is higher; its study history stays. Another \
@@ -121,12 +121,16 @@ struct ImportCommand: AsyncParsableCommand {
             bundle is verified in full first and goes in whole or not at all. Folders are taken \
             newest revision first. A bundle that is refused (damaged, another author's, ...) gets \
             one line on standard error naming it and why; the others are imported all the same, \
-            a summary follows, and the exit status is non-zero.
+            a summary follows, and the exit status is non-zero. A link (`loop import \
+            https://HOST/9ddbb9`) downloads the loop's bundle and imports it the same way, and \
+            `loop update` pulls its later revisions.
             """
     )
 
-    @Argument(help: "Bundle files, or folders of them.")
+    @Argument(help: "Bundle files, folders of them, or links to loops on a Loop Library server (https://HOST/ID).")
     var paths: [String]
+
+    static func isLink(_ path: String) -> Bool { path.hasPrefix("http://") || path.hasPrefix("https://") }
 
     @Flag(name: .customLong("as-copy"), help: "Import as new loops, with new ids.")
     var asCopy = false
@@ -144,7 +148,15 @@ struct ImportCommand: AsyncParsableCommand {
             let library = try libraryOptions.open()
             let options = ImportOptions(asCopy: asCopy, force: force, dryRun: dryRun)
             let progress = ProgressBar("importing")
-            let outcomes = try await BundleImporter(library: library).importEach(at: paths, options: options)
+            let links = paths.filter(Self.isLink), files = paths.filter { !Self.isLink($0) }
+            var outcomes = files.isEmpty ? [] : try await BundleImporter(library: library).importEach(at: files, options: options)
+            for link in links {
+                do {
+                    outcomes.append(.imported(try await LoopLibrarySharing(library: library).install(link: link, options: options)))
+                } catch {
+                    outcomes.append(.refused(bundle: link, reason: error))
+                }
+            }
             progress.finish()
             let prefix = dryRun ? "would " : ""
             var refused = 0
@@ -178,22 +190,62 @@ struct ImportCommand: AsyncParsableCommand {
 struct PublishCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "publish",
-        abstract: "Write a loop's newest revision into a shared folder, replacing the previous one atomically."
+        abstract: "Publish a loop's newest revision to a Loop Library server, or into a shared folder.",
+        discussion: """
+            With --server (or $LOOP_SERVER), uploads the loop signed with your identity and prints \
+            its preview link and the line that installs it; publish again after an edit to update \
+            it: learners get it with `loop update`. Only the loop's author can publish it. \
+            --name sets the author name the server shows (kept until you give another). \
+            With --to DIR, writes the bundle into a folder instead, replacing the previous \
+            revision atomically.
+            """
     )
 
     @Argument(help: "The loop: a start of its id, its title, or a start of its title.")
     var loop: String
 
-    @Option(name: .customLong("to"), help: "The shared folder (a synced folder, a USB stick).")
-    var folder: String
+    @Option(name: .customLong("to"), help: "A shared folder (a synced folder, a USB stick) instead of a server.")
+    var folder: String?
 
+    @Option(help: "The author name to show on the server.")
+    var name: String?
+
+    @Flag(help: "Print the result as JSON: id, shortID, revision, previousRevision, link, install.")
+    var json = false
+
+    @OptionGroup var serverOptions: ServerOptions
     @OptionGroup var libraryOptions: LibraryOptions
+
+    func validate() throws {
+        if folder != nil && (serverOptions.server != nil || name != nil) { throw ValidationError("give --to DIR or --server URL, not both") }
+    }
+
+    struct Report: Encodable {
+        var id: String
+        var shortID: String
+        var revision: Int
+        var previousRevision: Int?
+        var link: String
+        var install: String
+    }
 
     func run() async throws {
         try await runReportingErrors {
             let library = try libraryOptions.open()
             let id = try library.resolve(loop)
-            _ = try await LoopPublisher(library: library).publish(loop: id, to: folder)
+            if let folder {
+                _ = try await LoopPublisher(library: library).publish(loop: id, to: folder)
+                return
+            }
+            let published = try await LoopLibrarySharing(library: library).publish(loop: id, to: try serverOptions.client(), authorName: name)
+            let result = published.result
+            if json {
+                try JSONOutput.print(Report(id: result.id, shortID: result.shortID, revision: result.revision, previousRevision: result.previousRevision,
+                                            link: published.link, install: published.install))
+                return
+            }
+            print(published.link)
+            StandardError.write("published revision \(result.revision)\(result.previousRevision.map { " (was \($0))" } ?? ""); learners install it with: \(published.install)\n")
         }
     }
 }

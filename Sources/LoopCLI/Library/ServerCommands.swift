@@ -1,0 +1,221 @@
+import ArgumentParser
+import Foundation
+import LoopLibraryAPI
+import LoopLibraryClient
+import LoopStore
+import LoopWorkflows
+
+/// `--server`, shared by the commands that talk to a Loop Library server.
+struct ServerOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("The Loop Library server (http://HOST:PORT).", discussion: "Default: $LOOP_SERVER.", valueName: "url"))
+    var server: String?
+
+    func client() throws -> LibraryClient { try LoopLibrarySharing.server(server) }
+}
+
+struct UnpublishCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "unpublish",
+        abstract: "Take a loop you published off a Loop Library server (it stays in your library).",
+        discussion: "Only the loop's author can. Learners who installed it keep their copy; `loop update` tells them it is gone."
+    )
+
+    @Argument(help: "The loop: a start of its id, its title, or a start of its title.")
+    var loop: String
+
+    @OptionGroup var serverOptions: ServerOptions
+    @OptionGroup var libraryOptions: LibraryOptions
+
+    func run() async throws {
+        try await runReportingErrors {
+            let library = try libraryOptions.open()
+            let id = try library.resolve(loop)
+            try await LoopLibrarySharing(library: library).unpublish(loop: id, from: try serverOptions.client())
+        }
+    }
+}
+
+struct UpdateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "update",
+        abstract: "Pull newer revisions of loops installed from a Loop Library server.",
+        discussion: """
+            Asks each loop's server for its newest revision (sending the version it has, so an \
+            unchanged loop costs no download) and imports it as `loop import` would: your study \
+            history stays; a loop you edited here since is not overwritten (--force replaces \
+            your edits). Prints one line per loop updated; a loop that cannot be updated gets a \
+            line on standard error and a non-zero exit status, and the others go on.
+            """
+    )
+
+    @Argument(help: "The loops to update (default: every loop installed from a server).")
+    var loops: [String] = []
+
+    @Flag(help: "Update loops even when they were edited here since their install.")
+    var force = false
+
+    @Flag(name: .customLong("dry-run"), help: "Show what would change, and change nothing.")
+    var dryRun = false
+
+    @Flag(help: "Print one JSON object per loop: id, title, server, status (unchanged, updated, refused), revisions, error.")
+    var json = false
+
+    @OptionGroup var libraryOptions: LibraryOptions
+
+    struct Report: Encodable {
+        var id: String
+        var title: String
+        var server: String
+        var status: String
+        var from: Int?
+        var to: Int?
+        var error: String?
+    }
+
+    func run() async throws {
+        try await runReportingErrors {
+            let library = try libraryOptions.open()
+            let ids = loops.isEmpty ? nil : try loops.map { try library.resolve($0) }
+            let updates = try await LoopLibrarySharing(library: library).update(loops: ids, options: ImportOptions(force: force, dryRun: dryRun))
+            if let ids, updates.count < ids.count {
+                throw CLIError("\(ids.count - updates.count) of these loops were not installed from a Loop Library server: nothing to update them from")
+            }
+            var failed = false
+            for update in updates {
+                switch update {
+                case .unchanged(let origin):
+                    if json { try JSONOutput.print(Report(id: origin.loopId, title: origin.title, server: origin.server, status: "unchanged")) }
+                case .updated(let origin, let from, let to):
+                    if json {
+                        try JSONOutput.print(Report(id: origin.loopId, title: origin.title, server: origin.server, status: "updated", from: from, to: to))
+                    } else {
+                        print("\(dryRun ? "would update" : "updated") '\(Terminal.inert(origin.title))' from revision \(from) to \(to)")
+                    }
+                case .refused(let origin, let reason):
+                    failed = true
+                    if json {
+                        try JSONOutput.print(Report(id: origin.loopId, title: origin.title, server: origin.server, status: "refused", error: describe(reason)))
+                    }
+                    StandardError.write("error: '\(Terminal.inert(origin.title))' (\(origin.server)): \(Terminal.inert(describe(reason)))\n")
+                }
+            }
+            if failed { throw ExitCode.failure }
+        }
+    }
+}
+
+struct BrowseCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "browse",
+        abstract: "List or search the loops on a Loop Library server.",
+        discussion: """
+            Words match titles, tags, phrases and translations, whatever their case and accents. \
+            Each line ends with the loop's link: `loop import LINK` installs it.
+            """
+    )
+
+    @Argument(help: "Words to search for (default: every loop).")
+    var words: [String] = []
+
+    @Option(help: "Only loops in this language (e.g. fr).")
+    var language: String?
+
+    @Option(help: "Only loops translated into this language.")
+    var translation: String?
+
+    @Option(help: "Only loops with this tag.")
+    var tag: String?
+
+    @Option(help: "Only this author's loops (their name, or their key's fingerprint).")
+    var author: String?
+
+    @Flag(help: "Only the loops the server's operator features.")
+    var featured = false
+
+    @Option(help: "latest (newest update first) or hot (most downloads in the last 7 days).")
+    var sort: CatalogQuery.Sort = .latest
+
+    @Option(help: "Which page of results, from 1.")
+    var page = 1
+
+    @Option(help: "Loops a page (at most 100).")
+    var limit = 20
+
+    @Flag(help: "Print the page as JSON: total, offset, limit, loops (each with its link).")
+    var json = false
+
+    @OptionGroup var serverOptions: ServerOptions
+
+    func validate() throws {
+        guard page >= 1 else { throw ValidationError("--page counts from 1") }
+        guard (1...100).contains(limit) else { throw ValidationError("--limit must be from 1 to 100") }
+    }
+
+    struct Report: Encodable {
+        var total: Int
+        var offset: Int
+        var limit: Int
+        var loops: [Entry]
+        struct Entry: Encodable {
+            var loop: CatalogLoop
+            var link: String
+        }
+    }
+
+    func run() async throws {
+        try await runReportingErrors {
+            let client = try serverOptions.client()
+            let query = CatalogQuery(text: words.joined(separator: " "), language: language, translationLanguage: translation, tag: tag, author: author,
+                                     featuredOnly: featured, sort: sort, offset: (page - 1) * limit, limit: limit)
+            let found = try await client.catalog(query)
+            if json {
+                try JSONOutput.print(Report(total: found.total, offset: found.offset, limit: found.limit,
+                                            loops: found.loops.map { .init(loop: $0, link: client.previewLink(shortID: $0.shortID)) }))
+                return
+            }
+            for loop in found.loops {
+                let languages = [loop.language, loop.translationLanguage].compactMap { $0 }.joined(separator: "→")
+                let by = loop.author ?? loop.authorFingerprint.prefix(9) + "…"
+                var line = "\(Terminal.inert(loop.title))  \(languages.isEmpty ? "" : languages + ", ")\(loop.phraseCount) phrases, by \(Terminal.inert(String(by)))"
+                if !loop.tags.isEmpty { line += "  [\(Terminal.inert(loop.tags.joined(separator: ", ")))]" }
+                print(line + "  " + client.previewLink(shortID: loop.shortID))
+            }
+            let shown = found.offset + found.loops.count
+            if found.total > shown || found.offset > 0 {
+                StandardError.write("\(found.offset + 1)-\(shown) of \(found.total); --page \(page + 1) for more\n")
+            } else if found.total == 0 {
+                StandardError.write("no loops found\n")
+            }
+        }
+    }
+}
+
+extension CatalogQuery.Sort: ExpressibleByArgument {}
+
+/// `loop serve`: runs `loop-server`, the Loop Library server, installed beside `loop` (a program
+/// of its own, so that `loop` carries no HTTP server).
+struct ServeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Host a Loop Library: run `loop-server` (`loop serve --help` for its options).",
+        discussion: "The server is the program `loop-server` beside `loop`; every argument goes to it.",
+        helpNames: []
+    )
+
+    @Argument(parsing: .allUnrecognized, help: "The server's options (loop serve --help).")
+    var arguments: [String] = []
+
+    func run() throws {
+        let own = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let server = URL(fileURLWithPath: own).deletingLastPathComponent().appendingPathComponent("loop-server").path
+        guard FileManager.default.isExecutableFile(atPath: server) else {
+            StandardError.write("error: \(server): no such program: the Loop Library server is built with `swift build --product loop-server` and installed beside `loop`\n")
+            throw ExitCode.failure
+        }
+        let argv = [server] + arguments
+        var cArguments = argv.map { strdup($0) } + [nil]
+        execv(server, &cArguments)
+        StandardError.write("error: \(server): cannot run it (\(String(cString: strerror(errno))))\n")
+        throw ExitCode.failure
+    }
+}

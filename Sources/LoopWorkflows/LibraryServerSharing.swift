@@ -1,0 +1,140 @@
+import Foundation
+import LoopAudio
+import LoopLibraryAPI
+import LoopLibraryClient
+import LoopShare
+import LoopStore
+
+/// Sharing through a Loop Library server (`loop serve`): publishing a loop, taking it off,
+/// installing one by its link, and pulling the updates of installed loops. What the server
+/// accepts is what ``BundleImporter`` accepts; an install is an import of the downloaded bundle,
+/// under the same rules (ownership, revisions, edits made here), keeping study history.
+public struct LoopLibrarySharing: Sendable {
+    public let library: LoopLibrary
+
+    public init(library: LoopLibrary) {
+        self.library = library
+    }
+
+    /// The server to use: `address`, or `LOOP_SERVER`; an error says how to name one.
+    public static func server(_ address: String?, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> LibraryClient {
+        guard let address = address ?? environment["LOOP_SERVER"].flatMap({ $0.isEmpty ? nil : $0 }) else {
+            throw WorkflowError(.noServer, path: nil, "no Loop Library server named: give --server URL or set LOOP_SERVER")
+        }
+        return try LibraryClient(server: address)
+    }
+
+    /// What publishing did.
+    public struct Published: Sendable, Encodable {
+        public var result: PublishResult
+        /// The loop's preview page (its link to send).
+        public var link: String
+        /// The line that installs it.
+        public var install: String
+    }
+
+    /// Publishes the loop's newest revision, signed with this library's identity. Only its
+    /// author may publish it; the server refuses a revision it has already.
+    public func publish(loop id: String, to client: LibraryClient, authorName: String?) async throws -> Published {
+        let library = self.library
+        let identity = try LibraryIdentity.loadOrCreate(library)
+        let bundle = try await BlockingWork.run("loop publish") { () throws -> String in
+            if let owner = try library.ownerKey(ofLoop: id), owner != identity.publicKey.base64EncodedString() {
+                throw ShareError(.identity, "only its author can publish this loop (it is signed by \(AuthorIdentity.fingerprint(of: Data(base64Encoded: owner) ?? Data())))")
+            }
+            let scratch = library.scratchFolder(named: "publish")
+            try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+            let path = scratch + "/loop.loop"
+            try BundleWriter(identity: identity).write([try library.loop(id: id)], to: path)
+            return path
+        }
+        defer { try? FileManager.default.removeItem(atPath: (bundle as NSString).deletingLastPathComponent) }
+        let signer = RequestSigner(publicKey: identity.publicKey, authorName: authorName) { try identity.sign($0) }
+        let result = try await client.publish(bundle: bundle, signer: signer)
+        let link = client.previewLink(shortID: result.shortID)
+        return Published(result: result, link: link, install: "loop import \(link)")
+    }
+
+    /// Takes the loop off the server (its author only); the loop stays in this library.
+    public func unpublish(loop id: String, from client: LibraryClient) async throws {
+        let identity = try LibraryIdentity.loadOrCreate(library)
+        try await client.unpublish(id: id, signer: RequestSigner(publicKey: identity.publicKey, authorName: nil) { try identity.sign($0) })
+    }
+
+    /// Installs the loop a link names (`https://HOST/9ddbb9`): downloads its bundle, imports it
+    /// as `loop import` would, and remembers the server for `loop update`.
+    public func install(link: String, options: ImportOptions) async throws -> BundleImporter.Result {
+        guard let (server, ref) = LibraryClient.parseLink(link) else {
+            throw WorkflowError(.noServer, path: link, "not a link to a loop on a Loop Library (https://HOST/<id>)")
+        }
+        let client = try LibraryClient(server: server)
+        let (result, etag) = try await downloadAndImport(ref, from: client, ifNoneMatch: nil, options: options)!
+        // A copy is a loop of this library's own: the server's updates are not for it.
+        if !options.dryRun && !options.asCopy {
+            for case let (_, outcome) in result.loops {
+                try library.setOrigin(ofLoop: outcome.id, server: client.server.absoluteString, etag: etag)
+            }
+        }
+        return result
+    }
+
+    /// What updating one installed loop found.
+    public enum Update: Sendable {
+        case unchanged(LoopOrigin)
+        case updated(LoopOrigin, from: Int, to: Int)
+        case refused(LoopOrigin, reason: any Error)
+    }
+
+    /// Asks each installed loop's server for a newer revision (all installed loops, or those of
+    /// `ids`) and imports it under the import rules: study history stays; a loop edited here is
+    /// not overwritten unless `options.force`. A loop that cannot be updated is reported, and
+    /// the others go on.
+    public func update(loops ids: [String]?, options: ImportOptions) async throws -> [Update] {
+        var updates: [Update] = []
+        for origin in try library.origins(ofLoops: ids) {
+            do {
+                let client = try LibraryClient(server: origin.server)
+                guard let (result, etag) = try await downloadAndImport(origin.loopId, from: client, ifNoneMatch: origin.etag, options: options) else {
+                    updates.append(.unchanged(origin))
+                    continue
+                }
+                if !options.dryRun { try library.setOrigin(ofLoop: origin.loopId, server: origin.server, etag: etag) }
+                switch result.loops.first?.outcome {
+                case .updated(_, let from, let to): updates.append(.updated(origin, from: from, to: to))
+                default: updates.append(.unchanged(origin))
+                }
+            } catch {
+                updates.append(.refused(origin, reason: error))
+            }
+        }
+        return updates
+    }
+
+    /// Downloads a loop's bundle (nil when the server's is the one `ifNoneMatch` names) and
+    /// imports it; the bundle's ETag comes back for the next update.
+    private func downloadAndImport(_ ref: String, from client: LibraryClient, ifNoneMatch: String?, options: ImportOptions) async throws -> (BundleImporter.Result, String?)? {
+        let scratch = library.scratchFolder(named: "download")
+        try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let path = scratch + "/loop.loop"
+        guard case .downloaded(let etag) = try await client.downloadBundle(ref, to: path, ifNoneMatch: ifNoneMatch) else { return nil }
+        let results = try await BundleImporter(library: library).importBundles(at: [path], options: options)
+        guard var result = results.first else { throw ShareError(.corrupt, "the server's bundle holds no loop", path: client.server.absoluteString) }
+        result.bundle = client.server.absoluteString + "/" + ref
+        return (result, etag)
+    }
+
+    /// A page of the server's catalog.
+    public func browse(_ query: CatalogQuery, on client: LibraryClient) async throws -> CatalogPage {
+        try await client.catalog(query)
+    }
+}
+
+extension ImportOutcome {
+    /// The id of the loop this outcome concerns.
+    public var id: String {
+        switch self {
+        case .added(let id), .updated(let id, _, _), .unchanged(let id, _), .older(let id, _, _): id
+        }
+    }
+}
