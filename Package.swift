@@ -181,7 +181,10 @@ let package = Package(
         .testTarget(name: "LoopPlaybackTests", dependencies: ["LoopTestSupport", "LoopPlayback", "LoopStudy", "LoopAudio"]),
         .testTarget(name: "LoopShareTests", dependencies: ["LoopTestSupport", "LoopShare", "LoopStore", "LoopAuthoring", .product(name: "ZIPFoundation", package: "ZIPFoundation"), .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "LoopWorkflowsTests", dependencies: ["LoopTestSupport", "LoopWorkflows", "LoopShare", "LoopStore", "LoopAuthoring", "LoopAudio", "LoopStudy", "LoopPlayback", .product(name: "ZIPFoundation", package: "ZIPFoundation"), .product(name: "Crypto", package: "swift-crypto")]),
-        .testTarget(name: "LoopCLITests", dependencies: ["LoopTestSupport", "LoopCLI", "LoopAudio", "LoopStudy"]),
+        .testTarget(name: "LoopCLITests", dependencies: [
+            "LoopTestSupport", "LoopCLI", "LoopAudio", "LoopStudy", "LoopShare", "LoopStore", "LoopLibraryAPI", "LoopLibraryClient",
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -49,3 +49,15 @@ public enum LoopLibraryPaths {
     public static func bundle(_ ref: String) -> String { "/api/loops/\(ref)/bundle" }
     public static func blob(_ sha256: String) -> String { "/blobs/\(sha256)" }
 }
+
+/// Author display names: what one may be.
+public enum AuthorName {
+    /// The name trimmed, or nil when it is empty, longer than 40 characters, or holds other
+    /// than letters, digits, spaces and `.-_` (names appear in paths: `/@name`).
+    public static func validated(_ name: String) -> String? {
+        let trimmed = name.trimmingCharacters(in: .whitespaces)
+        guard (1...40).contains(trimmed.count),
+              trimmed.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) || " .-_".unicodeScalars.contains($0) }) else { return nil }
+        return trimmed
+    }
+}

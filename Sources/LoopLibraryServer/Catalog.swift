@@ -164,10 +164,14 @@ public enum CatalogText {
     }
 
     /// Seconds since 1970 as ISO 8601 in UTC.
-    static func iso8601(_ seconds: Int64) -> String {
-        let date = Date(timeIntervalSince1970: TimeInterval(seconds))
+    static func iso8601(_ milliseconds: Int64) -> String {
+        let date = Date(timeIntervalSince1970: TimeInterval(milliseconds / 1000))
         return date.formatted(.iso8601)
     }
+
+    /// A moment as the catalog stores `published` and `updated`: milliseconds since 1970, so
+    /// that two publishes in one second still list newest first.
+    static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded(.down)) }
 
     /// The day number of a moment (days since 1970, UTC): downloads are counted by day.
     static func day(_ date: Date) -> Int64 { Int64(date.timeIntervalSince1970 / 86_400) }

@@ -95,7 +95,7 @@ public final class PostgresCatalog: Catalog {
     }
 
     public func publish(_ entry: CatalogEntry, authorName: String?, now: Date) async throws -> PublishResult {
-        let seconds = Int64(now.timeIntervalSince1970)
+        let stamp = CatalogText.milliseconds(now)
         let tags = String(decoding: try JSONEncoder().encode(entry.tags), as: UTF8.self)
         let tagKeys = CatalogText.tagKeys(entry.tags)
         return try await transaction { connection in
@@ -108,7 +108,7 @@ public final class PostgresCatalog: Catalog {
                 try await connection.query("""
                     UPDATE loop SET revision = \(entry.revision), title = \(entry.title), language = \(entry.language),
                         translationLanguage = \(entry.translationLanguage), tags = \(tags), tagKeys = \(tagKeys),
-                        groupCount = \(entry.groupCount), phraseCount = \(entry.phraseCount), seconds = \(entry.seconds), updated = \(seconds),
+                        groupCount = \(entry.groupCount), phraseCount = \(entry.phraseCount), seconds = \(entry.seconds), updated = \(stamp),
                         listed = true, bundleSHA256 = \(entry.bundleSHA256), bundleBytes = \(entry.bundleBytes), content = \(entry.content),
                         searchText = \(entry.searchText)
                     WHERE id = \(entry.id)
@@ -126,7 +126,7 @@ public final class PostgresCatalog: Catalog {
                     groupCount, phraseCount, seconds, published, updated, bundleSHA256, bundleBytes, content, searchText)
                 VALUES (\(entry.id), \(shortID), \(entry.authorKey), \(entry.revision), \(entry.title), \(entry.language),
                     \(entry.translationLanguage), \(tags), \(tagKeys), \(entry.groupCount), \(entry.phraseCount), \(entry.seconds),
-                    \(seconds), \(seconds), \(entry.bundleSHA256), \(entry.bundleBytes), \(entry.content), \(entry.searchText))
+                    \(stamp), \(stamp), \(entry.bundleSHA256), \(entry.bundleBytes), \(entry.content), \(entry.searchText))
                 """, logger: self.logger)
             return PublishResult(id: entry.id, shortID: shortID, revision: entry.revision, previousRevision: nil)
         }
@@ -157,7 +157,7 @@ public final class PostgresCatalog: Catalog {
                 throw CatalogError(.notFound, "no loop \(id) is published here")
             }
             guard owner == authorKey else { throw CatalogError(.notTheAuthor, "only its author can unpublish this loop") }
-            try await connection.query("UPDATE loop SET listed = false, featured = false, updated = \(Int64(now.timeIntervalSince1970)) WHERE id = \(id)",
+            try await connection.query("UPDATE loop SET listed = false, featured = false, updated = \(CatalogText.milliseconds(now)) WHERE id = \(id)",
                                        logger: self.logger)
         }
     }

@@ -81,18 +81,6 @@ public struct RequestSignature: Sendable {
     }
 }
 
-/// Author display names: what one may be.
-public enum AuthorName {
-    /// The name trimmed, or nil when it is empty, longer than 40 characters, or holds other
-    /// than letters, digits, spaces and `.-_` (names appear in paths: `/@name`).
-    public static func validated(_ name: String) -> String? {
-        let trimmed = name.trimmingCharacters(in: .whitespaces)
-        guard (1...40).contains(trimmed.count),
-              trimmed.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) || " .-_".unicodeScalars.contains($0) }) else { return nil }
-        return trimmed
-    }
-}
-
 /// Turns an uploaded bundle into a catalog entry: every check `loop import` makes (the same
 /// ``BundleReader``), then the takes and the bundle stored as blobs. Nothing is visible until
 /// the catalog's transaction, which comes last.

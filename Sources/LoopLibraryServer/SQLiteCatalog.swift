@@ -70,7 +70,7 @@ public final class SQLiteCatalog: Catalog {
     }
 
     public func publish(_ entry: CatalogEntry, authorName: String?, now: Date) async throws -> PublishResult {
-        let seconds = Int64(now.timeIntervalSince1970)
+        let stamp = CatalogText.milliseconds(now)
         return try await pool.write { db in
             try Self.bindAuthor(db, key: entry.authorKey, fingerprint: entry.authorFingerprint, name: authorName)
             if let existing = try Row.fetchOne(db, sql: "SELECT authorKey, revision, shortID, listed FROM loop WHERE id = ?", arguments: [entry.id]) {
@@ -83,7 +83,7 @@ public final class SQLiteCatalog: Catalog {
                         content = ?, searchText = ?
                     WHERE id = ?
                     """, arguments: [entry.revision, entry.title, entry.language, entry.translationLanguage, try Self.json(entry.tags),
-                                     CatalogText.tagKeys(entry.tags), entry.groupCount, entry.phraseCount, entry.seconds, seconds,
+                                     CatalogText.tagKeys(entry.tags), entry.groupCount, entry.phraseCount, entry.seconds, stamp,
                                      entry.bundleSHA256, entry.bundleBytes, entry.content, entry.searchText, entry.id])
                 return PublishResult(id: entry.id, shortID: existing["shortID"], revision: entry.revision, previousRevision: listed ? revision : nil)
             }
@@ -98,7 +98,7 @@ public final class SQLiteCatalog: Catalog {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [entry.id, shortID, entry.authorKey, entry.revision, entry.title, entry.language, entry.translationLanguage,
                                  try Self.json(entry.tags), CatalogText.tagKeys(entry.tags), entry.groupCount, entry.phraseCount, entry.seconds,
-                                 seconds, seconds, entry.bundleSHA256, entry.bundleBytes, entry.content, entry.searchText])
+                                 stamp, stamp, entry.bundleSHA256, entry.bundleBytes, entry.content, entry.searchText])
             return PublishResult(id: entry.id, shortID: shortID, revision: entry.revision, previousRevision: nil)
         }
     }
@@ -122,7 +122,7 @@ public final class SQLiteCatalog: Catalog {
                 throw CatalogError(.notFound, "no loop \(id) is published here")
             }
             guard owner == authorKey else { throw CatalogError(.notTheAuthor, "only its author can unpublish this loop") }
-            try db.execute(sql: "UPDATE loop SET listed = 0, featured = 0, updated = ? WHERE id = ?", arguments: [Int64(now.timeIntervalSince1970), id])
+            try db.execute(sql: "UPDATE loop SET listed = 0, featured = 0, updated = ? WHERE id = ?", arguments: [CatalogText.milliseconds(now), id])
         }
     }
 
@@ -214,14 +214,14 @@ public final class SQLiteCatalog: Catalog {
         try await pool.write { db in
             for entry in entries {
                 try db.execute(sql: "INSERT OR IGNORE INTO author (key, fingerprint) VALUES (?, ?)", arguments: [entry.authorKey, entry.authorFingerprint])
-                let seconds = Int64(now.timeIntervalSince1970) - Int64.random(in: 0..<(86_400 * 30))
+                let stamp = CatalogText.milliseconds(now) - Int64.random(in: 0..<(86_400_000 * 30))
                 try db.execute(sql: """
                     INSERT INTO loop (id, shortID, authorKey, revision, title, language, translationLanguage, tags, tagKeys,
                         groupCount, phraseCount, seconds, published, updated, bundleSHA256, bundleBytes, content, searchText)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """, arguments: [entry.id, CatalogText.shortID(for: entry.id, length: 10), entry.authorKey, entry.revision, entry.title,
                                      entry.language, entry.translationLanguage, try Self.json(entry.tags), CatalogText.tagKeys(entry.tags),
-                                     entry.groupCount, entry.phraseCount, entry.seconds, seconds, seconds, entry.bundleSHA256, entry.bundleBytes,
+                                     entry.groupCount, entry.phraseCount, entry.seconds, stamp, stamp, entry.bundleSHA256, entry.bundleBytes,
                                      entry.content, entry.searchText])
             }
         }

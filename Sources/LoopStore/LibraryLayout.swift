@@ -27,6 +27,8 @@ public struct LibraryLayout: Sendable, Equatable {
         public static let incoming = "audio/.incoming"
         public static let recordings = "recordings"
         public static let identityKey = "identity/ed25519.key"
+        /// The author name a Loop Library shows for this identity.
+        public static let authorName = "identity/name"
 
         /// A take's place in the store: `audio/ab/cdef...`.
         public static func audioFile(sha256: String) -> String { audio + "/" + sha256.prefix(2) + "/" + sha256.dropFirst(2) }
@@ -38,6 +40,7 @@ public struct LibraryLayout: Sendable, Equatable {
     public var incomingFolder: String { absolute(Relative.incoming) }
     public var recordingsFolder: String { absolute(Relative.recordings) }
     public var identityKey: String { absolute(Relative.identityKey) }
+    public var authorName: String { absolute(Relative.authorName) }
 
     /// A path stored in the database (relative to the library folder), made absolute.
     public func absolute(_ relative: String) -> String { root + "/" + relative }

@@ -16,12 +16,44 @@ public struct LoopLibrarySharing: Sendable {
         self.library = library
     }
 
-    /// The server to use: `address`, or `LOOP_SERVER`; an error says how to name one.
+    /// The server to use: `address`, else `LOOP_SERVER`, else the `server = URL` line of the
+    /// config file (``configFile(environment:)``); an error says how to name one.
     public static func server(_ address: String?, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> LibraryClient {
-        guard let address = address ?? environment["LOOP_SERVER"].flatMap({ $0.isEmpty ? nil : $0 }) else {
-            throw WorkflowError(.noServer, path: nil, "no Loop Library server named: give --server URL or set LOOP_SERVER")
+        let configured = address ?? environment["LOOP_SERVER"].flatMap { $0.isEmpty ? nil : $0 } ?? configuredServer(environment: environment)
+        guard let configured else {
+            throw WorkflowError(.noServer, path: nil, "no Loop Library server named: give its address (http://HOST:PORT), set LOOP_SERVER, or write `server = URL` in \(configFile(environment: environment))")
         }
-        return try LibraryClient(server: address)
+        return try LibraryClient(server: configured)
+    }
+
+    /// `$XDG_CONFIG_HOME/loop/config`, else `~/.config/loop/config`: lines `key = value`.
+    public static func configFile(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") { return config + "/loop/config" }
+        return (environment["HOME"] ?? NSHomeDirectory()) + "/.config/loop/config"
+    }
+
+    static func configuredServer(environment: [String: String]) -> String? {
+        guard let text = try? String(contentsOfFile: configFile(environment: environment), encoding: .utf8) else { return nil }
+        for line in text.split(whereSeparator: \.isNewline) {
+            let parts = line.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            if parts.count == 2, parts[0] == "server", !parts[1].isEmpty { return parts[1] }
+        }
+        return nil
+    }
+
+    /// The author name this library shows on a Loop Library, if one was set.
+    public static func authorName(of library: LoopLibrary) -> String? {
+        (try? String(contentsOfFile: library.layout.authorName, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines).nilIfEmpty
+    }
+
+    /// Sets the author name a Loop Library shows for this library's identity (bound to the key
+    /// by the server at the next publish; another key's name is refused there).
+    public static func setAuthorName(_ name: String, of library: LoopLibrary) throws {
+        guard let trimmed = AuthorName.validated(name) else {
+            throw WorkflowError(.badName, path: nil, "an author name is 1 to 40 letters, digits, spaces, '.', '-' or '_'")
+        }
+        _ = try LibraryIdentity.loadOrCreate(library)
+        try DurableFile.write(Data((trimmed + "\n").utf8), to: library.layout.authorName, permissions: 0o644)
     }
 
     /// What publishing did.
@@ -31,13 +63,18 @@ public struct LoopLibrarySharing: Sendable {
         public var link: String
         /// The line that installs it.
         public var install: String
+        /// With `asCopy`: the id of the copy made here.
+        public var copied: String?
     }
 
-    /// Publishes the loop's newest revision, signed with this library's identity. Only its
-    /// author may publish it; the server refuses a revision it has already.
-    public func publish(loop id: String, to client: LibraryClient, authorName: String?) async throws -> Published {
+    /// Publishes the loop's newest revision, signed with this library's identity, under the
+    /// author name set with ``setAuthorName(_:of:)``. Only its author may publish it; the server
+    /// refuses a revision it has already. `asCopy` first makes a copy of the loop here with a new
+    /// id, owned by this library, and publishes that (for a loop another author owns).
+    public func publish(loop id: String, to client: LibraryClient, asCopy: Bool = false) async throws -> Published {
         let library = self.library
         let identity = try LibraryIdentity.loadOrCreate(library)
+        let id = asCopy ? try await copy(loop: id, identity: identity) : id
         let bundle = try await BlockingWork.run("loop publish") { () throws -> String in
             if let owner = try library.ownerKey(ofLoop: id), owner != identity.publicKey.base64EncodedString() {
                 throw ShareError(.identity, "only its author can publish this loop (it is signed by \(AuthorIdentity.fingerprint(of: Data(base64Encoded: owner) ?? Data())))")
@@ -49,10 +86,22 @@ public struct LoopLibrarySharing: Sendable {
             return path
         }
         defer { try? FileManager.default.removeItem(atPath: (bundle as NSString).deletingLastPathComponent) }
-        let signer = RequestSigner(publicKey: identity.publicKey, authorName: authorName) { try identity.sign($0) }
+        let signer = RequestSigner(publicKey: identity.publicKey, authorName: Self.authorName(of: library)) { try identity.sign($0) }
         let result = try await client.publish(bundle: bundle, signer: signer)
         let link = client.previewLink(shortID: result.shortID)
-        return Published(result: result, link: link, install: "loop import \(link)")
+        return Published(result: result, link: link, install: "loop import \(link)", copied: asCopy ? id : nil)
+    }
+
+    /// A copy of the loop with a new id, owned by this library (its study history stays with
+    /// the original): exported and imported as a copy, under the same checks as any import.
+    private func copy(loop id: String, identity: AuthorIdentity) async throws -> String {
+        let scratch = library.scratchFolder(named: "copy")
+        try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        try await BundleExporter(library: library).export(loops: [id], to: scratch + "/loop.loop")
+        let results = try await BundleImporter(library: library).importBundles(at: [scratch + "/loop.loop"], options: ImportOptions(asCopy: true))
+        guard let outcome = results.first?.loops.first?.outcome else { throw ShareError(.corrupt, "the copy holds no loop", path: scratch) }
+        return outcome.id
     }
 
     /// Takes the loop off the server (its author only); the loop stays in this library.
@@ -128,6 +177,10 @@ public struct LoopLibrarySharing: Sendable {
     public func browse(_ query: CatalogQuery, on client: LibraryClient) async throws -> CatalogPage {
         try await client.catalog(query)
     }
+}
+
+extension String {
+    var nilIfEmpty: String? { isEmpty ? nil : self }
 }
 
 extension ImportOutcome {

@@ -7,6 +7,8 @@ public struct WorkflowError: LoopError, Equatable {
         case draftUnwritable, draftUnreadable
         /// No Loop Library server is named, or a link does not name a loop on one.
         case noServer
+        /// An author name a Loop Library would not show.
+        case badName
     }
 
     public var code: Code

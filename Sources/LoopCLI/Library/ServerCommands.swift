@@ -5,12 +5,16 @@ import LoopLibraryClient
 import LoopStore
 import LoopWorkflows
 
-/// `--server`, shared by the commands that talk to a Loop Library server.
+/// `--from`, shared by the commands that read from a Loop Library server.
 struct ServerOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("The Loop Library server (http://HOST:PORT).", discussion: "Default: $LOOP_SERVER.", valueName: "url"))
+    @Option(name: .customLong("from"), help: ArgumentHelp("The Loop Library server (http://HOST:PORT).",
+                                                          discussion: "Default: $LOOP_SERVER, else `server = URL` in ~/.config/loop/config.", valueName: "url"))
     var server: String?
 
     func client() throws -> LibraryClient { try LoopLibrarySharing.server(server) }
+
+    /// Whether `text` is a server's address rather than a folder.
+    static func isAddress(_ text: String) -> Bool { text.hasPrefix("http://") || text.hasPrefix("https://") }
 }
 
 struct UnpublishCommand: AsyncParsableCommand {

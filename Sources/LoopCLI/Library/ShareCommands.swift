@@ -22,10 +22,13 @@ struct IdentityCommand: AsyncParsableCommand {
     @Option(name: .customLong("import"), help: "Restore the private key from this backup file.")
     var importPath: String?
 
+    @Option(help: "Set the author name a Loop Library shows for your loops (letters, digits, spaces, . - _).")
+    var name: String?
+
     @OptionGroup var libraryOptions: LibraryOptions
 
     func validate() throws {
-        if exportPath != nil && importPath != nil { throw ValidationError("give --export or --import, not both") }
+        if [exportPath, importPath, name].compactMap({ $0 }).count > 1 { throw ValidationError("give one of --export, --import and --name") }
     }
 
     func run() async throws {
@@ -36,12 +39,16 @@ struct IdentityCommand: AsyncParsableCommand {
                 _ = try LibraryIdentity.restore(data, into: library, source: importPath)
                 return
             }
+            if let name {
+                try LoopLibrarySharing.setAuthorName(name, of: library)
+                return
+            }
             let identity = try LibraryIdentity.loadOrCreate(library)
             if let exportPath {
                 try DurableFile.write(Data(identity.exported.utf8), to: exportPath, permissions: 0o600)
                 return
             }
-            print(identity.fingerprint)
+            print(identity.fingerprint + (LoopLibrarySharing.authorName(of: library).map { "  " + $0 } ?? ""))
         }
     }
 }
@@ -130,7 +137,7 @@ struct ImportCommand: AsyncParsableCommand {
     @Argument(help: "Bundle files, folders of them, or links to loops on a Loop Library server (https://HOST/ID).")
     var paths: [String]
 
-    static func isLink(_ path: String) -> Bool { path.hasPrefix("http://") || path.hasPrefix("https://") }
+    static func isLink(_ path: String) -> Bool { ServerOptions.isAddress(path) }
 
     @Flag(name: .customLong("as-copy"), help: "Import as new loops, with new ids.")
     var asCopy = false
@@ -192,33 +199,28 @@ struct PublishCommand: AsyncParsableCommand {
         commandName: "publish",
         abstract: "Publish a loop's newest revision to a Loop Library server, or into a shared folder.",
         discussion: """
-            With --server (or $LOOP_SERVER), uploads the loop signed with your identity and prints \
-            its preview link and the line that installs it; publish again after an edit to update \
-            it: learners get it with `loop update`. Only the loop's author can publish it. \
-            --name sets the author name the server shows (kept until you give another). \
-            With --to DIR, writes the bundle into a folder instead, replacing the previous \
-            revision atomically.
+            --to URL (or $LOOP_SERVER, or `server = URL` in ~/.config/loop/config) uploads the \
+            loop signed with your identity and prints its preview link; publish again after an \
+            edit to update it, and learners get it with `loop update`. Only the loop's author \
+            can publish it (--as-copy publishes your own copy, with a new id). The server shows \
+            the name set with `loop identity --name`. --to DIR writes the bundle into a folder \
+            (a synced folder, a USB stick) instead, replacing the previous revision atomically.
             """
     )
 
     @Argument(help: "The loop: a start of its id, its title, or a start of its title.")
     var loop: String
 
-    @Option(name: .customLong("to"), help: "A shared folder (a synced folder, a USB stick) instead of a server.")
-    var folder: String?
+    @Option(name: .customLong("to"), help: ArgumentHelp("A Loop Library server (http://HOST:PORT), or a shared folder.", valueName: "url-or-folder"))
+    var destination: String?
 
-    @Option(help: "The author name to show on the server.")
-    var name: String?
+    @Flag(name: .customLong("as-copy"), help: "Publish a copy of the loop, with a new id, as your own.")
+    var asCopy = false
 
     @Flag(help: "Print the result as JSON: id, shortID, revision, previousRevision, link, install.")
     var json = false
 
-    @OptionGroup var serverOptions: ServerOptions
     @OptionGroup var libraryOptions: LibraryOptions
-
-    func validate() throws {
-        if folder != nil && (serverOptions.server != nil || name != nil) { throw ValidationError("give --to DIR or --server URL, not both") }
-    }
 
     struct Report: Encodable {
         var id: String
@@ -233,11 +235,12 @@ struct PublishCommand: AsyncParsableCommand {
         try await runReportingErrors {
             let library = try libraryOptions.open()
             let id = try library.resolve(loop)
-            if let folder {
+            if let folder = destination, !ServerOptions.isAddress(folder) {
+                if asCopy { throw ValidationError("--as-copy publishes to a server; `loop export` shares a copy in a file") }
                 _ = try await LoopPublisher(library: library).publish(loop: id, to: folder)
                 return
             }
-            let published = try await LoopLibrarySharing(library: library).publish(loop: id, to: try serverOptions.client(), authorName: name)
+            let published = try await LoopLibrarySharing(library: library).publish(loop: id, to: try LoopLibrarySharing.server(destination), asCopy: asCopy)
             let result = published.result
             if json {
                 try JSONOutput.print(Report(id: result.id, shortID: result.shortID, revision: result.revision, previousRevision: result.previousRevision,
@@ -245,7 +248,9 @@ struct PublishCommand: AsyncParsableCommand {
                 return
             }
             print(published.link)
-            StandardError.write("published revision \(result.revision)\(result.previousRevision.map { " (was \($0))" } ?? ""); learners install it with: \(published.install)\n")
+            if Terminal.standardError().isInteractive {
+                StandardError.write("published revision \(result.revision)\(result.previousRevision.map { " (was \($0))" } ?? ""); learners install it with: \(published.install)\n")
+            }
         }
     }
 }

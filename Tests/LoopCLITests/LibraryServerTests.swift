@@ -1,0 +1,337 @@
+import Crypto
+import Foundation
+import LoopLibraryAPI
+import LoopLibraryClient
+import LoopShare
+import LoopStore
+import LoopTestSupport
+import Testing
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Where a test server keeps its catalog: SQLite in its data folder, or a database of its own on
+/// the PostgreSQL server `LOOP_TEST_POSTGRES_URL` names (`Scripts/test` starts one).
+enum CatalogBackend: Sendable, CustomTestStringConvertible {
+    case sqlite
+    case postgres(admin: String)
+
+    static let all: [CatalogBackend] = {
+        guard let url = ProcessInfo.processInfo.environment["LOOP_TEST_POSTGRES_URL"], !url.isEmpty else { return [.sqlite] }
+        return [.sqlite, .postgres(admin: url)]
+    }()
+
+    var testDescription: String {
+        switch self {
+        case .sqlite: "SQLite"
+        case .postgres: "PostgreSQL"
+        }
+    }
+
+    /// A new, empty database for one test: its URL (nil for SQLite).
+    func newDatabase() throws -> String? {
+        guard case .postgres(let admin) = self else { return nil }
+        let name = "loop_test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(16)
+        let psql = Process()
+        psql.executableURL = URL(fileURLWithPath: "/usr/bin/psql")
+        psql.arguments = [admin, "-q", "-v", "ON_ERROR_STOP=1", "-c", "CREATE DATABASE \(name)"]
+        psql.standardOutput = FileHandle.nullDevice
+        try psql.run()
+        psql.waitUntilExit()
+        guard psql.terminationStatus == 0 else { throw CLIFailure("psql could not create the test database \(name) on \(admin)") }
+        var components = URLComponents(string: admin)!
+        components.path = "/" + name
+        return components.string!
+    }
+}
+
+struct CLIFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// A `loop-server` process on a free port of 127.0.0.1, with its data folder (and database).
+final class TestServer: @unchecked Sendable {
+    let data = Scratch.path("server-data")
+    let database: String?
+    let extraArguments: [String]
+    private(set) var process: Process?
+    private(set) var port = 0
+    private var log = Pipe()
+
+    var address: String { "http://127.0.0.1:\(port)" }
+    var blobsFolder: String { data + "/blobs" }
+
+    static let executable = LoopProcess.executable.deletingLastPathComponent().appendingPathComponent("loop-server")
+
+    init(_ backend: CatalogBackend, arguments: [String] = [], environment: [String: String] = [:]) throws {
+        database = try backend.newDatabase()
+        extraArguments = arguments
+        try start(environment: environment)
+    }
+
+    /// Starts the server (again, on the same data), and waits for it to listen.
+    func start(environment: [String: String] = [:]) throws {
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = ["serve", "--data", data, "--listen", "127.0.0.1:0", "--quiet"] + (database.map { ["--database", $0] } ?? []) + extraArguments
+        var merged = ProcessInfo.processInfo.environment
+        merged.merge(environment) { $1 }
+        process.environment = merged
+        let output = Pipe()
+        log = Pipe()
+        process.standardOutput = output
+        process.standardError = log
+        try process.run()
+        self.process = process
+        // "Loop Library at http://127.0.0.1:PORT/ (...)": the first line, once it listens.
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = output.fileHandleForReading.availableData
+            guard !chunk.isEmpty else { throw CLIFailure("loop-server ended before listening: \(String(decoding: log.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))") }
+            line += chunk
+        }
+        let text = String(decoding: line, as: UTF8.self)
+        guard let range = text.range(of: #"127\.0\.0\.1:(\d+)/"#, options: .regularExpression),
+              let found = Int(text[range].dropFirst("127.0.0.1:".count).dropLast()) else { throw CLIFailure("no address in: \(text)") }
+        port = found
+    }
+
+    /// SIGTERM, as an operator stops it: returns its exit status.
+    @discardableResult
+    func stop() -> Int32 {
+        guard let process, process.isRunning else { return process?.terminationStatus ?? 0 }
+        process.terminate()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    /// SIGKILL: a crash.
+    func kill() {
+        guard let process, process.isRunning else { return }
+        Foundation.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    func waitForExit() -> Process.TerminationReason? {
+        process?.waitUntilExit()
+        return process?.terminationReason
+    }
+
+    deinit { kill() }
+
+    /// Uploads in progress (the files of a publish not yet done).
+    var uploadsInProgress: [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: blobsFolder + "/incoming")) ?? []).filter { $0.hasPrefix("upload-") }
+    }
+
+    /// Every blob file stored.
+    var storedBlobs: Set<String> {
+        let files = FileManager.default.enumerator(atPath: blobsFolder)?.compactMap { $0 as? String } ?? []
+        return Set(files.filter { !$0.hasPrefix("incoming") && ($0.hasSuffix(".loop") || $0.hasSuffix(".flac")) })
+    }
+}
+
+/// A plain HTTP exchange with the server.
+struct HTTPAnswer {
+    var status: Int
+    var headers: [String: String]
+    var body: Data
+    var json: [String: Any]? { try? JSONSerialization.jsonObject(with: body) as? [String: Any] }
+}
+
+func http(_ method: String = "GET", _ url: String, headers: [String: String] = [:], body: Data? = nil) async throws -> HTTPAnswer {
+    var request = URLRequest(url: URL(string: url)!)
+    request.httpMethod = method
+    for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+    request.httpBody = body
+    let (data, response) = try await URLSession.shared.data(for: request)
+    let answer = response as! HTTPURLResponse
+    var fields: [String: String] = [:]
+    for (name, value) in answer.allHeaderFields { fields[String(describing: name).lowercased()] = String(describing: value) }
+    return HTTPAnswer(status: answer.statusCode, headers: fields, body: data)
+}
+
+/// The Loop Library, end to end: `loop-server` on each catalog backend, driven by the `loop`
+/// commands authors and learners type.
+@Suite(.serialized)
+struct LibraryServerTests {
+    /// The fixture loop in an author's library, published to `server`: the author, its link.
+    func publishedFixture(_ server: TestServer) throws -> (TestLibrary, String) {
+        let author = try libraryWithFixtureLoop()
+        #expect(try author.run(["identity", "--name", "Élodie B"]).status == 0)
+        let published = try author.run(["publish", "fixture", "--to", server.address])
+        #expect(published.status == 0, "\(published.error)")
+        let link = published.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(link.hasPrefix(server.address + "/") && link.count == server.address.count + 7, "a short preview link: \(link)")
+        return (author, link)
+    }
+
+    @Test(arguments: CatalogBackend.all)
+    func publishInstallStudyUpdateKeepsProgress(_ backend: CatalogBackend) async throws {
+        let server = try TestServer(backend)
+        let (author, link) = try publishedFixture(server)
+
+        let learner = TestLibrary()
+        let installed = try learner.run(["import", link])
+        #expect(installed.status == 0 && installed.output.contains("add 'Fixture'"), "\(installed.error)")
+        #expect(try learner.run(["study", "fixture", "--once", "--output", "null"]).status == 0)
+        let progress = try learner.run(["stats", "fixture", "--json"]).output
+        #expect(progress.contains(#""repetitions":1"#))
+
+        // Nothing new: the server answers 304 to the ETag the learner has, and nothing changes.
+        let unchanged = try learner.run(["update", "--json"])
+        #expect(unchanged.status == 0 && unchanged.output.contains(#""status":"unchanged""#), "\(unchanged.output) \(unchanged.error)")
+
+        // The author fixes a phrase and tags the loop, and publishes again: revision 2.
+        #expect(try author.run(["edit", "fixture", "--tag", "gare"]).status == 0)
+        let again = try author.run(["publish", "fixture", "--to", server.address, "--json"])
+        let result = try #require(try JSONSerialization.jsonObject(with: Data(again.output.utf8)) as? [String: Any], "\(again.error)")
+        #expect(result["revision"] as? Int == 2 && result["previousRevision"] as? Int == 1 && result["link"] as? String == link)
+
+        let updated = try learner.run(["update"])
+        #expect(updated.status == 0 && updated.output == "updated 'Fixture' from revision 1 to 2\n", "\(updated.output) \(updated.error)")
+        let loops = try #require(try learner.json(["list"]) as? [[String: Any]])
+        #expect(loops.first?["tags"] as? [String] == ["gare"] && loops.first?["revision"] as? Int == 2)
+        #expect(try learner.run(["stats", "fixture", "--json"]).output == progress, "study progress survives the update")
+        #expect(try learner.run(["doctor"]).status == 0)
+
+        // A learner's own edit is not overwritten by the next revision, unless forced.
+        #expect(try learner.run(["edit", "fixture", "--tag", "mine"]).status == 0)
+        #expect(try author.run(["edit", "fixture", "--tag", "v3"]).status == 0)
+        #expect(try author.run(["publish", "fixture", "--to", server.address]).status == 0)
+        let refused = try learner.run(["update"])
+        #expect(refused.status != 0 && refused.error.contains("was edited here since it was imported"), "\(refused.error)")
+        #expect(try learner.run(["update", "fixture", "--force"]).output == "updated 'Fixture' from revision 2 to 3\n")
+        #expect(server.stop() == 0, "SIGTERM ends the server cleanly")
+    }
+
+    @Test(arguments: CatalogBackend.all)
+    func onlyTheAuthorPublishesAndAStaleRevisionIsRefused(_ backend: CatalogBackend) async throws {
+        let server = try TestServer(backend)
+        let (author, link) = try publishedFixture(server)
+
+        // The same revision again: 409, one line.
+        let stale = try author.run(["publish", "fixture", "--to", server.address])
+        #expect(stale.status != 0 && stale.error == "error: the Loop Library has revision 1 of 'Fixture' already; this is revision 1: edit the loop to make a newer one\n",
+                "\(stale.error)")
+
+        // Another key signs the same loop id: 403 with the server's one line, and the author's
+        // revision still serves.
+        let id = try resolveID(author)
+        let detail = try LoopLibrary(at: author.path, access: .readOnly).loop(id: id)
+        let intruder = try AuthorIdentity.loadOrCreate(at: Scratch.path("intruder") + "/ed25519.key")
+        let forged = Scratch.path("forged", extension: "loop")
+        try BundleWriter(identity: intruder).write([detail], to: forged)
+        let client = try LibraryClient(server: server.address)
+        let signer = RequestSigner(publicKey: intruder.publicKey, authorName: nil) { try intruder.sign($0) }
+        await #expect(throws: ClientError(.forbidden, "loop \(id) belongs to another author: only its author can publish an update (publish it as a copy to share your own version)",
+                                          status: 403)) {
+            _ = try await client.publish(bundle: forged, signer: signer)
+        }
+        let served = try await http("GET", server.address + "/api/loops/" + id)
+        #expect(served.status == 200 && (served.json?["loop"] as? [String: Any])?["revision"] as? Int == 1)
+
+        // A learner cannot publish the author's loop (refused here, before any upload);
+        // --as-copy publishes the learner's own copy, under a new id and link.
+        let learner = TestLibrary()
+        #expect(try learner.run(["import", link]).status == 0)
+        let notTheirs = try learner.run(["publish", "fixture", "--to", server.address])
+        #expect(notTheirs.status != 0 && notTheirs.error.contains("only its author can publish this loop"))
+        let copy = try learner.run(["publish", "fixture", "--to", server.address, "--as-copy"])
+        let copyLink = copy.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(copy.status == 0 && copyLink.hasPrefix(server.address + "/") && copyLink != link, "\(copy.error)")
+        #expect((try learner.json(["list"]) as? [Any])?.count == 2, "the copy is a loop of the learner's own")
+
+        // The author's name, from another key: 409.
+        #expect(try learner.run(["identity", "--name", "Élodie B"]).status == 0)
+        let copyID = try #require((try learner.json(["list"]) as? [[String: Any]])?.compactMap { $0["id"] as? String }.first { $0 != id })
+        #expect(try learner.run(["edit", copyID, "--tag", "x"]).status == 0)
+        let taken = try learner.run(["publish", copyID, "--to", server.address])
+        #expect(taken.status != 0 && taken.error == "error: the name 'Élodie B' belongs to another author\n", "\(taken.error)")
+    }
+
+    @Test(arguments: CatalogBackend.all)
+    func browseAndSearchIgnoreCaseAndAccents(_ backend: CatalogBackend) async throws {
+        let server = try TestServer(backend)
+        let author = TestLibrary()
+        #expect(try author.run(["new", "--text", "phrases.txt", "--audio", "clean.flac", "--title", "Übung macht", "--tag", "Gare"]).status == 0)
+        #expect(try author.run(["new", "--text", "phrases.txt", "--audio", "clean.flac", "--title", "Second", "--tag", "café"]).status == 0)
+        #expect(try author.run(["identity", "--name", "Ana"]).status == 0)
+        for title in ["Übung", "Second"] { #expect(try author.run(["publish", title, "--to", server.address]).status == 0) }
+
+        func titles(_ arguments: [String]) throws -> [String] {
+            let result = try LoopProcess.run(["browse", "--from", server.address, "--json"] + arguments)
+            #expect(result.status == 0, "\(result.error)")
+            let page = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+            return ((page["loops"] as? [[String: Any]]) ?? []).compactMap { ($0["loop"] as? [String: Any])?["title"] as? String }
+        }
+        #expect(try titles([]) == ["Second", "Übung macht"], "newest first")
+        #expect(try titles(["ubung"]) == ["Übung macht"])
+        #expect(try titles(["UBUNG", "MACHT"]) == ["Übung macht"])
+        #expect(try titles(["cafe"]).count == 2, "phrase text matches too: both hold 'Un café'")
+        #expect(try titles(["--tag", "CAFE"]) == ["Second"])
+        #expect(try titles(["--language", "fr", "--author", "Ana"]).count == 2)
+        #expect(try titles(["--language", "de"]).isEmpty)
+        #expect(try titles(["--limit", "1", "--page", "2"]) == ["Übung macht"])
+
+        // The human list: one line a loop, ending with the line's link, and paging on stderr.
+        let listed = try LoopProcess.run(["browse", "übung", "--from", server.address])
+        #expect(listed.status == 0 && listed.output.hasPrefix("Übung macht  fr, 5 phrases, by Ana  [Gare]  \(server.address)/"), "\(listed.output)")
+        let none = try LoopProcess.run(["browse", "nothing-like-this", "--from", server.address])
+        #expect(none.status == 0 && none.output.isEmpty && none.error == "no loops found\n")
+        // The server from the environment, or from the config file.
+        #expect(try LoopProcess.run(["browse", "ubung", "--json"], environment: ["LOOP_SERVER": server.address]).output.contains("Übung macht"))
+        let config = Scratch.path("config")
+        try FileManager.default.createDirectory(atPath: config + "/loop", withIntermediateDirectories: true)
+        try "# the Loop Library\nserver = \(server.address)\n".write(toFile: config + "/loop/config", atomically: true, encoding: .utf8)
+        #expect(try LoopProcess.run(["browse", "ubung", "--json"], environment: ["XDG_CONFIG_HOME": config, "LOOP_SERVER": ""]).output.contains("Übung macht"))
+        let nowhere = try LoopProcess.run(["browse"], environment: ["XDG_CONFIG_HOME": Scratch.path("no-config"), "LOOP_SERVER": ""])
+        #expect(nowhere.status != 0 && nowhere.error.hasPrefix("error: no Loop Library server named: give its address"))
+    }
+
+    @Test(arguments: CatalogBackend.all)
+    func unpublishIsSignedAndCannotBeReplayed(_ backend: CatalogBackend) async throws {
+        let server = try TestServer(backend)
+        let (author, link) = try publishedFixture(server)
+        let learner = TestLibrary()
+        #expect(try learner.run(["import", link]).status == 0)
+        let id = try resolveID(author)
+
+        // Signed by hand, as the client signs it, so that the same request can be sent twice.
+        let identity = try #require(try AuthorIdentity.load(from: author.path + "/identity/ed25519.key"))
+        let path = LoopLibraryPaths.loop(id), timestamp = Int(Date().timeIntervalSince1970), nonce = "0123456789abcdef0123456789abcdef"
+        let text = SignedRequest.canonicalText(method: "DELETE", path: path, timestamp: timestamp, nonce: nonce, bodySHA256: SignedRequest.emptyBodySHA256, authorName: nil)
+        let headers = [SignedRequest.keyHeader: identity.publicKey.base64EncodedString(), SignedRequest.timestampHeader: String(timestamp),
+                       SignedRequest.nonceHeader: nonce, SignedRequest.signatureHeader: try identity.sign(text).base64EncodedString()]
+        // Another loop's path under the same signature is refused: the path is signed.
+        let elsewhere = try await http("DELETE", server.address + LoopLibraryPaths.loop("00000000-0000-0000-0000-000000000000"), headers: headers)
+        #expect(elsewhere.status == 401 && (elsewhere.json?["error"] as? String)?.isEmpty == false)
+        #expect(try await http("DELETE", server.address + path, headers: headers).status == 204)
+        let replayed = try await http("DELETE", server.address + path, headers: headers)
+        #expect(replayed.status == 401 && replayed.json?["error"] as? String == "this request was sent before (a replay)")
+
+        #expect(try await http("GET", server.address + path).status == 404)
+        #expect(try titlesOnServer(server).isEmpty)
+        let update = try learner.run(["update"])
+        #expect(update.status != 0 && update.error.contains("'Fixture'") && update.error.split(separator: "\n").count == 1, "\(update.error)")
+        #expect(try learner.run(["show", "fixture"]).status == 0, "the learner keeps the loop")
+
+        // The author publishes it again (the CLI's own signed request), at the same revision.
+        #expect(try author.run(["publish", "fixture", "--to", server.address]).status == 0)
+        #expect(try titlesOnServer(server) == ["Fixture"])
+        #expect(try author.run(["unpublish", "fixture", "--from", server.address]).status == 0)
+        #expect(try titlesOnServer(server).isEmpty)
+    }
+
+    func titlesOnServer(_ server: TestServer) throws -> [String] {
+        let result = try LoopProcess.run(["browse", "--from", server.address, "--json"])
+        let page = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+        return ((page["loops"] as? [[String: Any]]) ?? []).compactMap { ($0["loop"] as? [String: Any])?["title"] as? String }
+    }
+
+    func resolveID(_ library: TestLibrary) throws -> String {
+        let loops = try #require(try library.json(["list"]) as? [[String: Any]])
+        return try #require(loops.first?["id"] as? String)
+    }
+}
