@@ -324,6 +324,151 @@ struct LibraryServerTests {
         #expect(try titlesOnServer(server).isEmpty)
     }
 
+    /// The author's loop as a new revision's bundle, signed by the author: for requests the
+    /// CLI would not send (two at once, a kill half-way).
+    func authorBundle(_ author: TestLibrary, tag: String) throws -> (bundle: String, signer: RequestSigner, id: String) {
+        #expect(try author.run(["edit", "fixture", "--tag", tag]).status == 0)
+        let id = try resolveID(author)
+        let bundle = Scratch.path("revision", extension: "loop")
+        #expect(try author.run(["export", "fixture", "-o", bundle]).status == 0)
+        let identity = try #require(try AuthorIdentity.load(from: author.path + "/identity/ed25519.key"))
+        return (bundle, RequestSigner(publicKey: identity.publicKey, authorName: nil) { try identity.sign($0) }, id)
+    }
+
+    @Test(arguments: CatalogBackend.all)
+    func aServerKilledMidPublishShowsNothingPartialAndStillServesThePreviousRevision(_ backend: CatalogBackend) async throws {
+        // Killed after the upload is verified and its blobs stored, before the catalog commits.
+        let server = try TestServer(backend, environment: ["LOOP_TEST_STOP_AT": "publish.stored"])
+        let author = try libraryWithFixtureLoop()
+        let killed = try author.run(["publish", "fixture", "--to", server.address])
+        #expect(killed.status != 0 && killed.error.hasPrefix("error: no answer from \(server.address)"), "\(killed.error)")
+        #expect(server.waitForExit() == .uncaughtSignal, "the server was killed at publish.stored")
+        try server.start()
+        #expect(try titlesOnServer(server).isEmpty, "nothing of the killed publish is visible")
+        #expect(server.uploadsInProgress.isEmpty, "the killed upload's files are gone at restart")
+        let orphans = server.storedBlobs
+        #expect(!orphans.isEmpty, "its blobs were stored (content-addressed, harmless, taken again by the next publish)")
+
+        let published = try author.run(["publish", "fixture", "--to", server.address])
+        #expect(published.status == 0, "\(published.error)")
+        let link = published.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        let before = try await http("GET", link.replacingOccurrences(of: server.address + "/", with: server.address + "/api/loops/") + "/bundle")
+        #expect(before.status == 200)
+
+        // Killed half-way through receiving revision 2: the upload is dropped at restart, and
+        // revision 1 still serves, byte for byte.
+        let (bundle, _, id) = try authorBundle(author, tag: "v2")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: bundle))
+        let socket = try RawConnection(port: server.port)
+        try socket.send("POST /api/loops HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/vnd.looplearn.loop+zip\r\n" +
+                        "Loop-Key: x\r\nLoop-Timestamp: \(Int(Date().timeIntervalSince1970))\r\nLoop-Nonce: 00000000000000000000000000000000\r\n" +
+                        "Loop-Signature: x\r\nContent-Length: \(bytes.count)\r\n\r\n")
+        try socket.send(bytes.prefix(bytes.count / 2))
+        for _ in 0..<200 where server.uploadsInProgress.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+        server.kill()
+        try server.start()
+        #expect(server.uploadsInProgress.isEmpty)
+        let detail = try await http("GET", server.address + "/api/loops/" + id)
+        #expect((detail.json?["loop"] as? [String: Any])?["revision"] as? Int == 1)
+        let after = try await http("GET", server.address + "/api/loops/" + id + "/bundle")
+        #expect(after.status == 200 && after.body == before.body)
+        let learner = TestLibrary()   // (the restarted server listens on another port)
+        #expect(try learner.run(["import", server.address + "/" + id]).status == 0 && learner.run(["doctor"]).status == 0)
+    }
+
+    @Test(arguments: CatalogBackend.all)
+    func twoPublishesOfTheSameRevisionAtOnceOneWinsTheOtherGets409(_ backend: CatalogBackend) async throws {
+        let server = try TestServer(backend)
+        let (author, _) = try publishedFixture(server)
+        let (bundle, signer, id) = try authorBundle(author, tag: "v2")
+        let client = try LibraryClient(server: server.address)
+        func attempt() async -> Result<PublishResult, ClientError> {
+            do { return .success(try await client.publish(bundle: bundle, signer: signer)) } catch { return .failure(error) }
+        }
+        async let first = attempt()
+        async let second = attempt()
+        let results = await [first, second]
+        let won = results.compactMap { try? $0.get() }
+        let lost = results.compactMap { result -> ClientError? in
+            if case .failure(let error) = result { return error }
+            return nil
+        }
+        #expect(won.count == 1 && won.first?.revision == 2 && won.first?.previousRevision == 1)
+        #expect(lost.count == 1 && lost.first?.status == 409 && lost.first?.message.contains("has revision 2 of 'Fixture' already") == true, "\(lost)")
+        let detail = try await http("GET", server.address + "/api/loops/" + id)
+        #expect((detail.json?["loop"] as? [String: Any])?["revision"] as? Int == 2)
+    }
+
+    @Test(arguments: CatalogBackend.all)
+    func hostileUploadsAreRefusedWith4xxAndNothingIsStored(_ backend: CatalogBackend) async throws {
+        let server = try TestServer(backend, arguments: ["--max-upload", "1"])
+        let (author, _) = try publishedFixture(server)
+        let stored = server.storedBlobs
+        let (bundle, signer, _) = try authorBundle(author, tag: "v2")
+        let client = try LibraryClient(server: server.address)
+        let good = try Data(contentsOf: URL(fileURLWithPath: bundle))
+
+        func refused(_ body: Data, name: String, status: Int, containing text: String? = nil) async throws {
+            let file = Scratch.path(name, extension: "loop")
+            try body.write(to: URL(fileURLWithPath: file))
+            do {
+                _ = try await client.publish(bundle: file, signer: signer)
+                Issue.record("\(name) was accepted")
+            } catch {
+                #expect(error.status == status && (text.map { error.message.contains($0) } ?? true), "\(name): \(error)")
+            }
+        }
+        try await refused(Data("not a zip".utf8), name: "garbage", status: 422)
+        try await refused(good.prefix(good.count / 2), name: "truncated", status: 422)
+        var flipped = good
+        flipped[good.count / 3] ^= 0xFF
+        try await refused(flipped, name: "flipped", status: 422)
+        try await refused(Data(count: 2 << 20), name: "too-large", status: 413, containing: "at most 1 MiB")
+        // A bundle signed by one key, sent under another.
+        let other = try AuthorIdentity.loadOrCreate(at: Scratch.path("other") + "/ed25519.key")
+        do {
+            _ = try await client.publish(bundle: bundle, signer: RequestSigner(publicKey: other.publicKey, authorName: nil) { try other.sign($0) })
+            Issue.record("a bundle signed by another key was accepted")
+        } catch {
+            #expect(error.status == 400 && error.message.hasPrefix("the bundle is signed by another key than the request"), "\(error)")
+        }
+        // Unsigned, and signed badly.
+        let unsigned = try await http("POST", server.address + "/api/loops", body: good)
+        #expect(unsigned.status == 401 && unsigned.json?["error"] != nil)
+        #expect(server.storedBlobs == stored, "no refused upload left a blob")
+        #expect(server.uploadsInProgress.isEmpty, "nor an upload file")
+
+        // Bad paths and ids: 404 (or 400), with a JSON error, never 500.
+        for path in ["/api/loops/nope", "/api/loops/%00", "/api/loops/..%2F..%2Fetc%2Fpasswd/bundle", "/blobs/xyz", "/blobs/../catalog.sqlite",
+                     "/blobs/" + String(repeating: "0", count: 64) + ".flac", "/api/loops/" + String(repeating: "a", count: 5000), "/nowhere"] {
+            let answer = try await http("GET", server.address + path)
+            #expect((400..<500).contains(answer.status), "\(path): \(answer.status)")
+        }
+        #expect(try await http("GET", server.address + "/healthz").status == 200)
+    }
+
+    @Test func blobsAndBundlesHaveETagsRangesAndLongCaching() async throws {
+        let server = try TestServer(.sqlite)
+        let (_, link) = try publishedFixture(server)
+        let ref = String(try #require(link.split(separator: "/").last))
+        let detail = try await http("GET", server.address + "/api/loops/" + ref)
+        let etag = try #require(detail.headers["etag"])
+        #expect(try await http("GET", server.address + "/api/loops/" + ref, headers: ["If-None-Match": etag]).status == 304)
+
+        let take = try #require((detail.json?["takes"] as? [[String: Any]])?.first)
+        let sha = try #require(take["sha256"] as? String), bytes = try #require(take["bytes"] as? Int)
+        let whole = try await http("GET", server.address + "/blobs/\(sha).flac")
+        #expect(whole.status == 200 && whole.body.count == bytes && whole.headers["etag"] == "\"\(sha)\"")
+        #expect(whole.headers["cache-control"]?.contains("immutable") == true && whole.headers["accept-ranges"] == "bytes")
+        #expect(SHA256.hash(data: whole.body).map { String(format: "%02x", $0) }.joined() == sha)
+        let part = try await http("GET", server.address + "/blobs/\(sha).flac", headers: ["Range": "bytes=100-199"])
+        #expect(part.status == 206 && part.body == whole.body[100..<200] && part.headers["content-range"] == "bytes 100-199/\(bytes)")
+        let tail = try await http("GET", server.address + "/blobs/\(sha).flac", headers: ["Range": "bytes=-10"])
+        #expect(tail.status == 206 && tail.body == whole.body.suffix(10))
+        #expect(try await http("GET", server.address + "/blobs/\(sha).flac", headers: ["Range": "bytes=\(bytes)-"]).status == 416)
+        #expect(try await http("GET", server.address + "/blobs/\(sha).flac", headers: ["If-None-Match": "\"\(sha)\""]).status == 304)
+    }
+
     func titlesOnServer(_ server: TestServer) throws -> [String] {
         let result = try LoopProcess.run(["browse", "--from", server.address, "--json"])
         let page = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
@@ -334,4 +479,36 @@ struct LibraryServerTests {
         let loops = try #require(try library.json(["list"]) as? [[String: Any]])
         return try #require(loops.first?["id"] as? String)
     }
+}
+
+/// A TCP connection to 127.0.0.1, for requests no client library would send (half a body).
+final class RawConnection {
+    let descriptor: Int32
+
+    init(port: Int) throws {
+        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { throw CLIFailure("cannot connect to port \(port)") }
+    }
+
+    func send(_ text: String) throws { try send(Data(text.utf8)) }
+
+    func send(_ data: Data) throws {
+        try data.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let sent = Glibc.send(descriptor, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
+                guard sent > 0 else { throw CLIFailure("send failed") }
+                offset += sent
+            }
+        }
+    }
+
+    deinit { close(descriptor) }
 }
