@@ -206,7 +206,9 @@ public final class PostgresCatalog: Catalog {
         if let language = query.language { conditions.append("lower(loop.language) = lower(\(bind(language)))") }
         if let translation = query.translationLanguage { conditions.append("lower(loop.translationLanguage) = lower(\(bind(translation)))") }
         if let tag = query.tag { conditions.append("loop.tagKeys LIKE \(bind(CatalogText.likePattern("|" + CatalogText.fold(tag) + "|"))) ESCAPE '\\'") }
-        if let author = query.author { conditions.append("author.nameKey = \(bind(CatalogText.fold(author)))") }
+        if let author = query.author {
+            conditions.append("(author.nameKey = \(bind(CatalogText.fold(author))) OR author.fingerprint = \(bind(author.lowercased())))")
+        }
         if query.featuredOnly { conditions.append("loop.featured") }
         let from = " FROM loop JOIN author ON author.key = loop.authorKey WHERE " + conditions.joined(separator: " AND ")
         let order = query.sort == .hot ? " ORDER BY recent DESC, loop.updated DESC, loop.id" : " ORDER BY loop.updated DESC, loop.id"

@@ -174,8 +174,9 @@ public final class SQLiteCatalog: Catalog {
                 arguments["tag"] = CatalogText.likePattern("|" + CatalogText.fold(tag) + "|")
             }
             if let author = query.author {
-                conditions.append("author.nameKey = :author")
+                conditions.append("(author.nameKey = :author OR author.fingerprint = :fingerprint)")
                 arguments["author"] = CatalogText.fold(author)
+                arguments["fingerprint"] = author.lowercased()
             }
             if query.featuredOnly { conditions.append("loop.featured") }
             let filter = " WHERE " + conditions.joined(separator: " AND ")

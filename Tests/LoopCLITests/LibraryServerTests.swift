@@ -271,9 +271,27 @@ struct LibraryServerTests {
         #expect(try titles(["UBUNG", "MACHT"]) == ["Übung macht"])
         #expect(try titles(["cafe"]).count == 2, "phrase text matches too: both hold 'Un café'")
         #expect(try titles(["--tag", "CAFE"]) == ["Second"])
-        #expect(try titles(["--language", "fr", "--author", "Ana"]).count == 2)
+        #expect(try titles(["--language", "fr", "--author", "ana"]).count == 2)
+        let fingerprint = try author.run(["identity"]).output.split(separator: " ").first.map(String.init) ?? ""
+        #expect(try titles(["--author", fingerprint]).count == 2 && titles(["--author", "Bob"]).isEmpty)
         #expect(try titles(["--language", "de"]).isEmpty)
         #expect(try titles(["--limit", "1", "--page", "2"]) == ["Übung macht"])
+
+        // Featured: chosen by the operator (`loop serve feature`, through `loop serve`'s hand-over
+        // to loop-server). Hot: the most downloads in the last 7 days.
+        let second = try #require((try author.json(["list"]) as? [[String: Any]])?.first { $0["title"] as? String == "Second" }?["id"] as? String)
+        let operatorCommand = ["--data", server.data] + (server.database.map { ["--database", $0] } ?? [])
+        let featured = try LoopProcess.run(["serve", "feature", second] + operatorCommand)
+        #expect(featured.status == 0, "\(featured.error)")
+        #expect(try titles(["--featured"]) == ["Second"])
+        let front = try await http("GET", server.address + "/api/front")
+        #expect((front.json?["featured"] as? [[String: Any]])?.compactMap { $0["title"] as? String } == ["Second"])
+        #expect(try LoopProcess.run(["serve", "unfeature", second] + operatorCommand).status == 0)
+        #expect(try titles(["--featured"]).isEmpty)
+        #expect(try titles(["--sort", "hot"]) == ["Second", "Übung macht"])
+        let ubung = try #require(try author.json(["list"]) as? [[String: Any]]).compactMap { $0["id"] as? String }.first { $0 != second }!
+        #expect(try TestLibrary().run(["import", server.address + "/" + ubung]).status == 0)
+        #expect(try titles(["--sort", "hot"]) == ["Übung macht", "Second"], "one download puts it first")
 
         // The human list: one line a loop, ending with the line's link, and paging on stderr.
         let listed = try LoopProcess.run(["browse", "übung", "--from", server.address])
