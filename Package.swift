@@ -134,7 +134,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "loop-server",
-            dependencies: ["LoopLibraryServer", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["LoopLibraryServer", "LoopLibraryAPI", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Sources/LoopServerCommand"
         ),
 

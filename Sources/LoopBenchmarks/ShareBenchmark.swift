@@ -34,22 +34,11 @@ struct ShareBenchmark: AsyncParsableCommand {
     func run() async throws {
         try await runReportingErrors {
             guard ["zip", "unzip", "flac"].allSatisfy(ChildProcess.exists) else { throw CLIError("zip, unzip and flac are needed for the comparison: `apt-get install zip unzip flac` (Scripts/setup --dev)") }
-            guard let sample = RepositoryFiles.locate("loops/au-cafe/take.flac"), let text = RepositoryFiles.locate("loops/au-cafe/text.txt") else {
-                throw CLIError("the bundled sample loop was not found; run from the repository")
-            }
             let folder = NSTemporaryDirectory() + "loop-benchmark-" + UUID().uuidString
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(atPath: folder) }
-            let take = BenchmarkTake(label: "\(Int(minutes)) min", path: folder + "/take.flac", sampleRate: 16_000, channelCount: 1, minutes: minutes)
-            try await take.ensureGenerated(from: sample)
-            let copies = Int((minutes * 60 / 20.01).rounded(.down))
-            let body = try String(contentsOfFile: text, encoding: .utf8).split(separator: "\n").filter { !$0.hasPrefix("#") }.joined(separator: "\n")
-            let longText = (["# title: Benchmark", "# language: fr"] + Array(repeating: body.trimmingCharacters(in: .newlines), count: copies)).joined(separator: "\n\n")
-            let library = try LoopLibrary(at: folder + "/library")
-            let progress = ProgressBar("authoring the loop")
-            let source = try LoopSource(parsing: longText)
-            let loop = try await Authoring(library: library).author(source: source, sourceText: longText, takePath: take.path, progress: progress.callback).loop
-            progress.finish()
+            let (loop, take) = try await LongLoop.make(minutes: minutes, in: folder)
+            let longText = loop.sourceText
 
             let executable = LoopProgram.path
             let bundle = folder + "/loop.loop"
@@ -92,5 +81,26 @@ struct ShareBenchmark: AsyncParsableCommand {
             times.append(Date().timeIntervalSince(started))
         }
         return times.sorted()[times.count / 2]
+    }
+}
+
+/// A loop of many minutes in a library of its own: the sample loop's text repeated over a take
+/// that repeats the sample's audio (16 kHz FLAC), authored as `loop new` would.
+enum LongLoop {
+    static func make(minutes: Double, in folder: String) async throws -> (loop: LoopDetail, take: BenchmarkTake) {
+        guard let sample = RepositoryFiles.locate("loops/au-cafe/take.flac"), let text = RepositoryFiles.locate("loops/au-cafe/text.txt") else {
+            throw CLIError("the bundled sample loop was not found; run from the repository")
+        }
+        let take = BenchmarkTake(label: "\(Int(minutes)) min", path: folder + "/take.flac", sampleRate: 16_000, channelCount: 1, minutes: minutes)
+        try await take.ensureGenerated(from: sample)
+        let copies = Int((minutes * 60 / 20.01).rounded(.down))
+        let body = try String(contentsOfFile: text, encoding: .utf8).split(separator: "\n").filter { !$0.hasPrefix("#") }.joined(separator: "\n")
+        let longText = (["# title: Benchmark", "# language: fr"] + Array(repeating: body.trimmingCharacters(in: .newlines), count: copies)).joined(separator: "\n\n")
+        let library = try LoopLibrary(at: folder + "/library")
+        let progress = ProgressBar("authoring the loop")
+        let source = try LoopSource(parsing: longText)
+        let loop = try await Authoring(library: library).author(source: source, sourceText: longText, takePath: take.path, progress: progress.callback).loop
+        progress.finish()
+        return (loop, take)
     }
 }

@@ -61,3 +61,16 @@ public enum AuthorName {
         return trimmed
     }
 }
+
+/// Bytes as lowercase hex (hashes, ETags, nonces), without String(format:)'s cost.
+public enum Hex {
+    public static func string(_ bytes: some Sequence<UInt8>) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var characters: [UInt8] = []
+        for byte in bytes {
+            characters.append(digits[Int(byte >> 4)])
+            characters.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: characters, as: UTF8.self)
+    }
+}

@@ -171,7 +171,7 @@ public struct LibraryClient: Sendable {
         var request = URLRequest(url: url(path))
         request.httpMethod = method
         let timestamp = Int(Date().timeIntervalSince1970)
-        let nonce = (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
+        let nonce = Hex.string((0..<16).map { _ in UInt8.random(in: 0...255) })
         // The path as the server sees it: after any prefix of the server's address.
         let fullPath = server.path + path
         let text = SignedRequest.canonicalText(method: method, path: fullPath, timestamp: timestamp, nonce: nonce, bodySHA256: bodySHA256,
@@ -235,6 +235,6 @@ public struct LibraryClient: Sendable {
         defer { try? handle.close() }
         var hasher = SHA256()
         while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty { hasher.update(data: chunk) }
-        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        return Hex.string(hasher.finalize())
     }
 }

@@ -157,16 +157,24 @@ public enum CatalogText {
         String(id.replacingOccurrences(of: "-", with: "").prefix(length))
     }
 
-    static var encoder: JSONEncoder {
+    static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return encoder
-    }
+    }()
 
     /// Seconds since 1970 as ISO 8601 in UTC.
     static func iso8601(_ milliseconds: Int64) -> String {
-        let date = Date(timeIntervalSince1970: TimeInterval(milliseconds / 1000))
-        return date.formatted(.iso8601)
+        var seconds = time_t(milliseconds / 1000)
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        // By hand: String(format:) took a tenth of a catalog request's time.
+        func digits(_ value: Int32, _ count: Int) -> String {
+            let text = String(value)
+            return String(repeating: "0", count: max(0, count - text.count)) + text
+        }
+        return digits(parts.tm_year + 1900, 4) + "-" + digits(parts.tm_mon + 1, 2) + "-" + digits(parts.tm_mday, 2) + "T"
+            + digits(parts.tm_hour, 2) + ":" + digits(parts.tm_min, 2) + ":" + digits(parts.tm_sec, 2) + "Z"
     }
 
     /// A moment as the catalog stores `published` and `updated`: milliseconds since 1970, so

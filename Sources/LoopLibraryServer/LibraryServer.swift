@@ -92,7 +92,7 @@ public struct LibraryServer: Sendable {
     func loopDetail(_ request: Request, ref: String) async throws -> Response {
         guard let loop = try await catalog.loop(ref, now: Date()) else { throw APIError.noSuchLoop(ref) }
         let body = try loop.detailJSON()
-        let tag = "\"" + SHA256.hash(data: body).prefix(12).map { String(format: "%02x", $0) }.joined() + "\""
+        let tag = "\"" + Hex.string(SHA256.hash(data: body).prefix(12)) + "\""
         var headers = HTTPFields()
         headers[.eTag] = tag
         headers[.cacheControl] = "no-cache"
@@ -219,7 +219,7 @@ public struct LibraryServer: Sendable {
                 }
             }
         }
-        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        return Hex.string(hasher.finalize())
     }
 
     // MARK: Helpers
@@ -233,7 +233,8 @@ public struct LibraryServer: Sendable {
     static func catalogQuery(_ parameters: Parameters) -> CatalogQuery {
         func text(_ name: String) -> String? { parameters.get(name).flatMap { $0.isEmpty ? nil : $0 } }
         return CatalogQuery(
-            text: text("q") ?? "", language: text("language"), translationLanguage: text("translation"), tag: text("tag"),
+            // `+` is a space, as an HTML form sends it.
+            text: (text("q") ?? "").replacingOccurrences(of: "+", with: " "), language: text("language"), translationLanguage: text("translation"), tag: text("tag"),
             author: text("author"), featuredOnly: text("featured") == "1",
             sort: text("sort").flatMap(CatalogQuery.Sort.init(rawValue:)) ?? .latest,
             offset: text("offset").flatMap(Int.init) ?? 0, limit: text("limit").flatMap(Int.init) ?? 20)

@@ -73,6 +73,12 @@ public final class PostgresCatalog: Catalog {
             expires BIGINT NOT NULL
         );
         """,
+        // Search matches parts of words: a trigram index (pg_trgm, a trusted extension of
+        // PostgreSQL's own) finds them without reading every loop's text.
+        """
+        CREATE EXTENSION IF NOT EXISTS pg_trgm;
+        CREATE INDEX loop_search ON loop USING gin (searchText gin_trgm_ops);
+        """,
     ]
 
     public func prepare() async throws {

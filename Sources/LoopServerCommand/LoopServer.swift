@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LoopLibraryAPI
 import LoopLibraryServer
 import Logging
 
@@ -146,6 +147,9 @@ struct SeedBenchmark: AsyncParsableCommand {
         guard let model = try await catalog.loop(from, now: Date()) else { throw ValidationError("no loop '\(from)' is published here") }
         let words = ["café", "gare", "marché", "train", "hotel", "Bahnhof", "Markt", "estación", "mercado", "駅", "市場", "piazza", "stazione"]
         let languages = [("fr", "en"), ("de", "en"), ("es", "en"), ("ja", "en"), ("it", "en"), ("fr", "de")]
+        // The model's phrases and translations, as a publish indexes them.
+        struct Content: Decodable { var groups: [[CatalogLoopDetail.Phrase]] }
+        let phrases = try JSONDecoder().decode(Content.self, from: model.content).groups.joined().flatMap { [$0.text] + ($0.translation.map { [$0] } ?? []) }
         var entries: [CatalogEntry] = []
         for index in 0..<count {
             let (language, translation) = languages[index % languages.count]
@@ -156,7 +160,7 @@ struct SeedBenchmark: AsyncParsableCommand {
                 title: title, language: language, translationLanguage: translation, tags: tags, groupCount: model.summary.groupCount,
                 phraseCount: model.summary.phraseCount, seconds: model.summary.seconds, content: model.content,
                 bundleSHA256: model.bundleSHA256, bundleBytes: model.bundleBytes,
-                searchText: ([title] + tags).map(CatalogText.fold).joined(separator: "\n") + "\n" + String(decoding: model.content, as: UTF8.self).lowercased()))
+                searchText: ([title] + tags + phrases).map(CatalogText.fold).joined(separator: "\n")))
         }
         try await catalog.insertForBenchmark(entries, now: Date())
         try await catalog.close()

@@ -1,0 +1,287 @@
+import ArgumentParser
+import Foundation
+import LoopCLI
+import LoopStore
+
+struct ServerBenchmark: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "server",
+        abstract: "Measure a Loop Library server: requests/s and latency, downloads next to nginx, publish next to import, memory.",
+        discussion: """
+            Starts `loop-server` (built beside this benchmark) on loopback with a catalog of \
+            --loops loops (SQLite), and measures with wrk (--connections connections, 2 threads, \
+            --seconds each): a loop's metadata (GET /api/loops/ID) and a catalog search \
+            (GET /api/loops?q=...), requests per second with p50 and p99 latency; the download \
+            of a --minutes-minute loop's bundle next to nginx serving the same file; `loop \
+            publish` of that loop (a new revision each run) next to `loop import` of its bundle \
+            into a new library; and the server's peak memory (VmHWM) over it all. Goals on a \
+            2-core machine: >= 5,000 metadata requests/s with p99 < 25 ms; downloads >= 80% of \
+            nginx; publish within 1.5x of a local import; < 200 MiB. Needs wrk and nginx \
+            (Scripts/setup --dev).
+            """
+    )
+
+    @Option(help: "Loops in the catalog.")
+    var loops = 10_000
+
+    @Option(help: "wrk connections.")
+    var connections = 64
+
+    @Option(help: "Seconds of each wrk run.")
+    var seconds = 10
+
+    @Option(help: "Minutes of audio of the loop published and downloaded.")
+    var minutes: Double = 30
+
+    @Option(help: "Runs of publish and of import; the median is shown.")
+    var runs = 3
+
+    func validate() throws {
+        guard (1...1_000_000).contains(loops) else { throw ValidationError("--loops takes 1 to 1000000") }
+        guard (1...10_000).contains(connections) else { throw ValidationError("--connections takes 1 to 10000") }
+        guard (1...600).contains(seconds) else { throw ValidationError("--seconds takes 1 to 600") }
+        guard minutes > 0, minutes <= 600 else { throw ValidationError("--minutes takes 0 to 600") }
+        guard (1...100).contains(runs) else { throw ValidationError("--runs takes 1 to 100") }
+    }
+
+    func run() async throws {
+        try await runReportingErrors {
+            guard ChildProcess.exists("wrk"), FileManager.default.isExecutableFile(atPath: "/usr/sbin/nginx") else {
+                throw CLIError("wrk and nginx are needed: `apt-get install wrk nginx-light` (Scripts/setup --dev)")
+            }
+            let serverProgram = URL(fileURLWithPath: LoopProgram.path).deletingLastPathComponent().appendingPathComponent("loop-server").path
+            guard FileManager.default.isExecutableFile(atPath: serverProgram) else {
+                throw CLIError("\(serverProgram): not built; run `swift build -c release --static-swift-stdlib --product loop-server` first")
+            }
+            let folder = NSTemporaryDirectory() + "loop-benchmark-server-" + UUID().uuidString
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let (loop, _) = try await LongLoop.make(minutes: minutes, in: folder)
+            let library = folder + "/library", data = folder + "/server"
+            let loopID = String(loop.summary.id.prefix(8))
+
+            // The long loop published once, copied to a large catalog, then served.
+            var server = try RunningServer(program: serverProgram, data: data)
+            try ShareBenchmark.run(LoopProgram.path, ["publish", loopID, "--to", server.address, "--library", library])
+            server.stop()
+            try ShareBenchmark.run(serverProgram, ["seed-benchmark", "--data", data, "--from", loop.summary.id, "--count", String(loops - 1)])
+            server = try RunningServer(program: serverProgram, data: data)
+            defer { server.stop() }
+
+            // Each request names a loop or a search at random, so no cache is hit twice in a row.
+            let ids = try Self.catalogIDs(server.address, count: loops)
+            let metadataScript = try Wrk.randomPathScript(folder + "/metadata.lua", paths: ids.map { "/api/loops/" + $0 })
+            // Title and tag words (each in about one loop in seven; every seeded loop has the
+            // same phrases, so a phrase word would match all 10,000).
+            let searches = ["bahnhof", "estacion", "stazione", "hotel", "mercado", "piazza", "bahnhof+markt", "estacion+mercado", "marche", "train"]
+            let searchScript = try Wrk.randomPathScript(folder + "/search.lua", paths: searches.map { "/api/loops?q=\($0)&limit=20" })
+            let metadata = try Wrk.run(server.address, script: metadataScript, connections: connections, seconds: seconds)
+            let search = try Wrk.run(server.address, script: searchScript, connections: connections, seconds: seconds)
+            let bundleSHA = try Self.bundleSHA(server.address, loop.summary.id)
+            let download = try Wrk.run(server.address + "/blobs/\(bundleSHA).loop", connections: connections, seconds: seconds)
+            let nginx = try Nginx(folder: folder + "/nginx", serving: data + "/blobs/" + bundleSHA.prefix(2) + "/" + bundleSHA + ".loop")
+            let nginxDownload = try Wrk.run(nginx.address + "/bundle.loop", connections: connections, seconds: seconds)
+            nginx.stop()
+
+            // Publish: a new revision each run (the edit untimed), next to a local import.
+            var publishTimes: [Double] = [], importTimes: [Double] = []
+            for run in 0..<runs {
+                try ShareBenchmark.run(LoopProgram.path, ["edit", loopID, "--tag", "run\(run)", "--library", library])
+                let started = Date()
+                try ShareBenchmark.run(LoopProgram.path, ["publish", loopID, "--to", server.address, "--library", library])
+                publishTimes.append(Date().timeIntervalSince(started))
+            }
+            let bundle = folder + "/loop.loop"
+            try ShareBenchmark.run(LoopProgram.path, ["export", loopID, "-o", bundle, "--library", library])
+            for run in 0..<runs {
+                let target = folder + "/import-\(run)"
+                let started = Date()
+                try ShareBenchmark.run(LoopProgram.path, ["import", bundle, "--library", target])
+                importTimes.append(Date().timeIntervalSince(started))
+                try? FileManager.default.removeItem(atPath: target)
+            }
+            let peak = server.peakMemory
+
+            let publish = publishTimes.sorted()[runs / 2], importTime = importTimes.sorted()[runs / 2]
+            let bundleBytes = (try FileManager.default.attributesOfItem(atPath: bundle)[.size] as? Int) ?? 0
+            print(String(format: "Loop Library server, %d loops (SQLite), wrk with %d connections for %d s; a %.0f-minute loop (bundle %.1f MB)",
+                         loops, connections, seconds, minutes, Double(bundleBytes) / 1e6))
+            func goal(_ met: Bool) -> String { met ? "met" : "missed" }
+            print(String(format: "  metadata  %8.0f req/s   p50 %6.2f ms   p99 %6.2f ms   (goal >= 5000 req/s, p99 < 25 ms: %@)",
+                         metadata.requestsPerSecond, metadata.p50 * 1000, metadata.p99 * 1000, goal(metadata.requestsPerSecond >= 5000 && metadata.p99 < 0.025)))
+            print(String(format: "  search    %8.0f req/s   p50 %6.2f ms   p99 %6.2f ms   (title and tag words, 20 a page, with the total)",
+                         search.requestsPerSecond, search.p50 * 1000, search.p99 * 1000))
+            let ratio = download.bytesPerSecond / max(1, nginxDownload.bytesPerSecond)
+            print(String(format: "  download  %8.0f MB/s    nginx %8.0f MB/s      %.0f%% of nginx (goal >= 80%%: %@)",
+                         download.bytesPerSecond / 1e6, nginxDownload.bytesPerSecond / 1e6, ratio * 100, goal(ratio >= 0.8)))
+            print(String(format: "  publish   %8.2f s       loop import %6.2f s     %.2fx (goal 1.5x: %@)  median of %d",
+                         publish, importTime, publish / importTime, goal(publish / importTime <= 1.5), runs))
+            print(String(format: "  memory    %8.0f MiB peak (goal < 200 MiB: %@)", Double(peak) / 1_048_576, goal(peak < 200 << 20)))
+        }
+    }
+
+    /// Every loop's id, a page of 100 at a time.
+    static func catalogIDs(_ address: String, count: Int) throws -> [String] {
+        var ids: [String] = []
+        while ids.count < count {
+            let data = try Data(contentsOf: URL(string: address + "/api/loops?limit=100&offset=\(ids.count)")!)
+            let page = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+            let found = ((page?["loops"] as? [[String: Any]]) ?? []).compactMap { $0["id"] as? String }
+            if found.isEmpty { break }
+            ids += found
+        }
+        return ids
+    }
+
+    static func bundleSHA(_ address: String, _ id: String) throws -> String {
+        let data = try Data(contentsOf: URL(string: address + "/api/loops/" + id)!)
+        guard let detail = try JSONSerialization.jsonObject(with: data) as? [String: Any], let bundle = detail["bundle"] as? [String: Any],
+              let sha = bundle["sha256"] as? String else { throw CLIError("the server's detail of \(id) has no bundle") }
+        return sha
+    }
+}
+
+/// `loop-server` running for the benchmark, on a free port of 127.0.0.1.
+struct RunningServer {
+    let process: Process
+    let address: String
+
+    init(program: String, data: String) throws {
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: program)
+        process.arguments = ["serve", "--data", data, "--listen", "127.0.0.1:0", "--quiet"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = output.fileHandleForReading.availableData
+            guard !chunk.isEmpty else { throw CLIError("loop-server ended before it listened") }
+            line += chunk
+        }
+        let text = String(decoding: line, as: UTF8.self)
+        guard let range = text.range(of: #"http://127\.0\.0\.1:\d+"#, options: .regularExpression) else { throw CLIError("loop-server printed no address: \(text)") }
+        address = String(text[range])
+    }
+
+    /// The most memory the server has held (VmHWM), in bytes.
+    var peakMemory: Int {
+        let status = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") } ?? ""
+        return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024
+    }
+
+    func stop() {
+        guard process.isRunning else { return }
+        process.terminate()
+        process.waitUntilExit()
+    }
+}
+
+/// nginx serving one file as `/bundle.loop`, as a static file server is usually set up.
+struct Nginx {
+    let process: Process
+    let address: String
+
+    init(folder: String, serving file: String) throws {
+        try FileManager.default.createDirectory(atPath: folder + "/www", withIntermediateDirectories: true)
+        try FileManager.default.linkItem(atPath: file, toPath: folder + "/www/bundle.loop")
+        let port = try Self.freePort()
+        let config = """
+            daemon off; worker_processes auto; pid \(folder)/nginx.pid; error_log \(folder)/error.log;
+            events { worker_connections 1024; }
+            http { access_log off; sendfile on; tcp_nopush on; keepalive_requests 100000;
+                   client_body_temp_path \(folder); proxy_temp_path \(folder); fastcgi_temp_path \(folder);
+                   uwsgi_temp_path \(folder); scgi_temp_path \(folder);
+                   server { listen 127.0.0.1:\(port); root \(folder)/www; } }
+            """
+        try config.write(toFile: folder + "/nginx.conf", atomically: true, encoding: .utf8)
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/sbin/nginx")
+        process.arguments = ["-c", folder + "/nginx.conf", "-p", folder, "-e", folder + "/error.log"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        address = "http://127.0.0.1:\(port)"
+        for _ in 0..<100 {
+            if (try? Data(contentsOf: URL(string: address + "/bundle.loop")!)) != nil { return }
+            usleep(50_000)
+        }
+        throw CLIError("nginx did not start (see \(folder)/error.log)")
+    }
+
+    static func freePort() throws -> Int {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0 }
+        }
+        guard bound else { throw CLIError("no free port for nginx") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    func stop() {
+        guard process.isRunning else { return }
+        process.terminate()
+        process.waitUntilExit()
+    }
+}
+
+/// wrk's figures for one URL.
+struct Wrk {
+    var requestsPerSecond: Double
+    var bytesPerSecond: Double
+    var p50: Double
+    var p99: Double
+
+    /// A wrk script whose every request is one of `paths`, at random.
+    static func randomPathScript(_ file: String, paths: [String]) throws -> String {
+        try paths.joined(separator: "\n").write(toFile: file + ".paths", atomically: true, encoding: .utf8)
+        let script = """
+            local paths = {}
+            for line in io.lines("\(file).paths") do paths[#paths + 1] = line end
+            math.randomseed(os.time() + (tonumber(tostring({}):sub(10), 16) or 0))
+            request = function() return wrk.format("GET", paths[math.random(#paths)]) end
+            """
+        try script.write(toFile: file, atomically: true, encoding: .utf8)
+        return file
+    }
+
+    static func run(_ url: String, script: String? = nil, connections: Int, seconds: Int) throws -> Wrk {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/wrk")
+        process.arguments = ["-t2", "-c\(connections)", "-d\(seconds)s", "--latency"] + (script.map { ["-s", $0] } ?? []) + [url]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw CLIError("wrk \(url) failed: \(text)") }
+        if let errors = text.split(separator: "\n").first(where: { $0.contains("Non-2xx") }) {
+            throw CLIError("wrk \(url): the server answered errors (\(errors.trimmingCharacters(in: .whitespaces)))")
+        }
+        func value(after label: String) -> Substring? {
+            text.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix(label) }?
+                .trimmingCharacters(in: .whitespaces).dropFirst(label.count).split(separator: " ").first
+        }
+        guard let rate = value(after: "Requests/sec:").flatMap({ Double($0) }), let transfer = value(after: "Transfer/sec:"),
+              let p50 = value(after: "50%"), let p99 = value(after: "99%") else { throw CLIError("cannot read wrk's output: \(text)") }
+        return Wrk(requestsPerSecond: rate, bytesPerSecond: Self.quantity(transfer, units: ["B": 1, "KB": 1024, "MB": 1_048_576, "GB": 1_073_741_824]),
+                   p50: Self.quantity(p50, units: ["us": 1e-6, "ms": 1e-3, "s": 1, "m": 60]),
+                   p99: Self.quantity(p99, units: ["us": 1e-6, "ms": 1e-3, "s": 1, "m": 60]))
+    }
+
+    /// `12.5ms`, `3.2GB`: the number times its unit's factor (the longest unit that matches).
+    static func quantity(_ text: Substring, units: [String: Double]) -> Double {
+        for (unit, factor) in units.sorted(by: { $0.key.count > $1.key.count }) where text.hasSuffix(unit) {
+            if let number = Double(text.dropLast(unit.count)) { return number * factor }
+        }
+        return Double(text) ?? 0
+    }
+}
