@@ -157,6 +157,9 @@ public enum CatalogText {
         String(id.replacingOccurrences(of: "-", with: "").prefix(length))
     }
 
+    /// One decoder for every request (making one costs more than the small decode it does).
+    static let decoder = JSONDecoder()
+
     static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

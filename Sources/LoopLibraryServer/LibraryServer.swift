@@ -144,7 +144,8 @@ public struct LibraryServer: Sendable {
         }
         headers[.contentLength] = String(range.count)
         if request.method == .head { return Response(status: status, headers: headers) }
-        let body = try await FileIO().loadFile(path: path, range: range, context: context, chunkLength: 256 << 10)
+        // 64 KiB chunks: FileIO reads ahead several chunks a download, so memory grows with them.
+        let body = try await FileIO().loadFile(path: path, range: range, context: context, chunkLength: 64 << 10)
         return Response(status: status, headers: headers, body: body)
     }
 

@@ -258,7 +258,7 @@ public final class PostgresCatalog: Catalog {
     }
 
     private static func summary(_ cells: PostgresRandomAccessRow) throws -> CatalogLoop {
-        let tags = try JSONDecoder().decode([String].self, from: Data(try cells[5].decode(String.self).utf8))
+        let tags = try CatalogText.decoder.decode([String].self, from: Data(try cells[5].decode(String.self).utf8))
         return CatalogLoop(
             id: try cells[0].decode(String.self), shortID: try cells[1].decode(String.self), title: try cells[2].decode(String.self),
             language: try cells[3].decode(String?.self), translationLanguage: try cells[4].decode(String?.self), tags: tags,

@@ -270,7 +270,7 @@ public final class SQLiteCatalog: Catalog {
     }
 
     private static func summary(_ row: Row) throws -> CatalogLoop {
-        let tags = try JSONDecoder().decode([String].self, from: Data((row["tags"] as String).utf8))
+        let tags = try CatalogText.decoder.decode([String].self, from: Data((row["tags"] as String).utf8))
         return CatalogLoop(
             id: row["id"], shortID: row["shortID"], title: row["title"], language: row["language"], translationLanguage: row["translationLanguage"],
             tags: tags, revision: row["revision"], author: row["authorName"], authorFingerprint: row["fingerprint"],

@@ -465,6 +465,18 @@ struct LibraryServerTests {
         #expect(try await http("GET", server.address + "/healthz").status == 200)
     }
 
+    @Test func changesArePerKeyRateLimited() async throws {
+        let server = try TestServer(.sqlite, arguments: ["--changes-per-minute", "1"])
+        let (author, _) = try publishedFixture(server)
+        #expect(try author.run(["edit", "fixture", "--tag", "v2"]).status == 0)
+        let limited = try author.run(["publish", "fixture", "--to", server.address])
+        #expect(limited.status != 0 && limited.error == "error: too many publishes from this key: at most 1 a minute\n", "\(limited.error)")
+        // Another author is not held up by the first one's limit.
+        let other = TestLibrary()
+        #expect(try other.run(["new", "--text", "phrases.txt", "--audio", "clean.flac", "--title", "Other"]).status == 0)
+        #expect(try other.run(["publish", "other", "--to", server.address]).status == 0)
+    }
+
     @Test func blobsAndBundlesHaveETagsRangesAndLongCaching() async throws {
         let server = try TestServer(.sqlite)
         let (_, link) = try publishedFixture(server)
