@@ -153,7 +153,9 @@ public struct LibraryServer: Sendable {
 
     func publish(_ request: Request) async throws -> Response {
         let signed = try RequestSignature { Self.header(request, $0) }
-        guard limiter.allow(signed.keyBase64) else {
+        // Looked at before the upload, taken once the signature holds: a request that only
+        // names someone's key cannot use up their allowance.
+        guard limiter.allow(signed.keyBase64, take: false) else {
             throw PublishError(.rateLimited, "too many publishes from this key: at most \(limits.changesPerMinute) a minute")
         }
         if let declared = request.headers[.contentLength].flatMap(Int.init), declared > limits.maxUploadBytes {
@@ -164,6 +166,9 @@ public struct LibraryServer: Sendable {
         let sha256 = try await receive(request.body, into: file)
         let now = Date()
         try signed.verify(method: "POST", path: LoopLibraryPaths.loops, bodySHA256: sha256, now: now)
+        guard limiter.allow(signed.keyBase64) else {
+            throw PublishError(.rateLimited, "too many publishes from this key: at most \(limits.changesPerMinute) a minute")
+        }
         guard try await catalog.useNonce(signed.nonce, expires: now.addingTimeInterval(SignedRequest.allowedSkew * 2), now: now) else {
             throw PublishError(.unauthorized, "this request was sent before (a replay)")
         }
@@ -182,11 +187,11 @@ public struct LibraryServer: Sendable {
 
     func unpublish(_ request: Request, id: String) async throws -> Response {
         let signed = try RequestSignature { Self.header(request, $0) }
+        let now = Date()
+        try signed.verify(method: "DELETE", path: LoopLibraryPaths.loop(id), bodySHA256: SignedRequest.emptyBodySHA256, now: now)
         guard limiter.allow(signed.keyBase64) else {
             throw PublishError(.rateLimited, "too many changes from this key: at most \(limits.changesPerMinute) a minute")
         }
-        let now = Date()
-        try signed.verify(method: "DELETE", path: LoopLibraryPaths.loop(id), bodySHA256: SignedRequest.emptyBodySHA256, now: now)
         guard try await catalog.useNonce(signed.nonce, expires: now.addingTimeInterval(SignedRequest.allowedSkew * 2), now: now) else {
             throw PublishError(.unauthorized, "this request was sent before (a replay)")
         }

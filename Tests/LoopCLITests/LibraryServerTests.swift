@@ -467,7 +467,19 @@ struct LibraryServerTests {
 
     @Test func changesArePerKeyRateLimited() async throws {
         let server = try TestServer(.sqlite, arguments: ["--changes-per-minute", "1"])
-        let (author, _) = try publishedFixture(server)
+        let author = try libraryWithFixtureLoop()
+        #expect(try author.run(["identity"]).status == 0)
+        let identity = try #require(try AuthorIdentity.load(from: author.path + "/identity/ed25519.key"))
+        // Requests that only name the author's key, unsigned, are refused and do not use up its
+        // allowance.
+        for _ in 0..<3 {
+            let forged = try await http("POST", server.address + "/api/loops", headers: [
+                SignedRequest.keyHeader: identity.publicKey.base64EncodedString(), SignedRequest.timestampHeader: String(Int(Date().timeIntervalSince1970)),
+                SignedRequest.nonceHeader: Hex.string((0..<16).map { _ in UInt8.random(in: 0...255) }), SignedRequest.signatureHeader: "AAAA",
+            ], body: Data("x".utf8))
+            #expect(forged.status == 401, "\(forged.status)")
+        }
+        #expect(try author.run(["publish", "fixture", "--to", server.address]).status == 0)
         #expect(try author.run(["edit", "fixture", "--tag", "v2"]).status == 0)
         let limited = try author.run(["publish", "fixture", "--to", server.address])
         #expect(limited.status != 0 && limited.error == "error: too many publishes from this key: at most 1 a minute\n", "\(limited.error)")
