@@ -20,7 +20,13 @@ extension LoopSource {
     }
 
     private static func escape(_ text: String, leading: Bool) -> String {
-        var escaped = text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "|", with: "\\|")
+        // Scalar by scalar, as the parser reads a line.
+        var scalars = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if scalar == "\\" || scalar == "|" { scalars.append("\\") }
+            scalars.append(scalar)
+        }
+        var escaped = String(scalars)
         if leading && escaped.hasPrefix("#") { escaped = "\\" + escaped }
         return escaped
     }

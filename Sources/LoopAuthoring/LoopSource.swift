@@ -213,26 +213,34 @@ extension LoopSource {
     }
 
     /// Splits at the first unescaped `|`; `\|`, `\#` and `\\` stand for the character itself.
+    /// Read scalar by scalar, as the text writer escapes: a `|` followed by a combining mark is
+    /// one Character, which would hide the bar from a Character comparison (found by the fuzzer).
     private static func splitTranslation(_ line: String) -> (String, String?) {
-        var parts = ["", ""]
+        var parts = [String.UnicodeScalarView(), String.UnicodeScalarView()]
         var part = 0
         var escaped = false
-        for character in line {
+        for scalar in line.unicodeScalars {
             if escaped {
-                if !"|#\\".contains(character) { parts[part].append("\\") }
-                parts[part].append(character)
+                if !"|#\\".unicodeScalars.contains(scalar) { parts[part].append("\\") }
+                parts[part].append(scalar)
                 escaped = false
-            } else if character == "\\" {
+            } else if scalar == "\\" {
                 escaped = true
-            } else if character == "|" && part == 0 {
+            } else if scalar == "|" && part == 0 {
                 part = 1
             } else {
-                parts[part].append(character)
+                parts[part].append(scalar)
             }
         }
         if escaped { parts[part].append("\\") }
-        let text = parts[0].trimmingCharacters(in: .whitespaces)
-        let translation = parts[1].trimmingCharacters(in: .whitespaces)
+        // Trimmed scalar by scalar too: a space before a combining mark is one Character.
+        func trimmed(_ scalars: String.UnicodeScalarView) -> String {
+            var scalars = Substring.UnicodeScalarView(scalars)
+            while let first = scalars.first, first.properties.isWhitespace { scalars.removeFirst() }
+            while let last = scalars.last, last.properties.isWhitespace { scalars.removeLast() }
+            return String(scalars)
+        }
+        let text = trimmed(parts[0]), translation = trimmed(parts[1])
         return (text, translation.isEmpty ? nil : translation)
     }
 }

@@ -33,6 +33,16 @@ struct LoopSourceTests {
         #expect(source.phrases[2].translation == "One | two", "only the first bar separates")
     }
 
+    /// Found by the text fuzzer: a bar followed by a combining mark is one Character, and was
+    /// read as text, while the writer escaped it, so the text written back read differently.
+    @Test func aBarFollowedByACombiningMarkStillSeparatesAndWritesBackTheSame() throws {
+        let source = try LoopSource(parsing: "Bonne journée ! |\u{0DDA}x\nUn \\|\u{0301} deux")
+        #expect(source.phrases[0].text == "Bonne journée !" && source.phrases[0].translation == "\u{0DDA}x")
+        #expect(source.phrases[1].text == "Un |\u{0301} deux" && source.phrases[1].translation == nil)
+        let again = try LoopSource(parsing: source.text)
+        #expect(again.phrases.map(\.text) == source.phrases.map(\.text))
+    }
+
     @Test func metadataComesFromHeaderCommentsAndOtherCommentsAreSkipped() throws {
         let text = """
             # Title: Au café
