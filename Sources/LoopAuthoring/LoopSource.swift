@@ -144,7 +144,7 @@ extension LoopSource {
         }
         var normalized = text.precomposedStringWithCanonicalMapping
         if normalized.hasPrefix("\u{FEFF}") { normalized.removeFirst() }
-        let unified = normalized.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
+        let lines = Self.lines(normalized)
 
         var title: String?, language: String?, translationLanguage: String?
         var tags: [String] = []
@@ -153,9 +153,9 @@ extension LoopSource {
         var seenPhrase = false
         let splitter = SentenceSplitter()
 
-        for (index, rawLine) in unified.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (index, rawLine) in lines.enumerated() {
             let lineNumber = index + 1
-            let line = Self.collapseWhitespace(rawLine)
+            let line = Self.collapseWhitespace(Substring(rawLine))
             if line.isEmpty {
                 if !current.isEmpty { groups.append(PhraseGroup(phrases: current)) }
                 current = []
@@ -195,6 +195,26 @@ extension LoopSource {
             throw LoopSourceError(path: nil, line: nil, message: "no phrases: write one phrase per line, with a blank line between groups")
         }
         self.init(title: title, language: language, translationLanguage: translationLanguage, tags: tags, groups: groups)
+    }
+
+    /// The text's lines, split at LF, CRLF or CR scalar by scalar: a line break followed by a
+    /// combining mark is one Character, and must still end its line (found by the fuzzer).
+    private static func lines(_ text: String) -> [String] {
+        var lines: [String] = []
+        var line = String.UnicodeScalarView()
+        var afterCR = false
+        for scalar in text.unicodeScalars {
+            defer { afterCR = scalar == "\r" }
+            if scalar == "\n" && afterCR { continue }
+            if scalar == "\n" || scalar == "\r" {
+                lines.append(String(line))
+                line = String.UnicodeScalarView()
+            } else {
+                line.append(scalar)
+            }
+        }
+        lines.append(String(line))
+        return lines
     }
 
     /// Tabs and runs of white space become one space; ends are trimmed.

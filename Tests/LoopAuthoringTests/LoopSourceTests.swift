@@ -41,6 +41,10 @@ struct LoopSourceTests {
         #expect(source.phrases[1].text == "Un |\u{0301} deux" && source.phrases[1].translation == nil)
         let again = try LoopSource(parsing: source.text)
         #expect(again.phrases.map(\.text) == source.phrases.map(\.text))
+        // A line break followed by a combining mark still ends its line.
+        for separator in ["\n", "\r", "\r\n"] {
+            #expect(try LoopSource(parsing: "Un" + separator + "\u{05AB}deux").phrases.count == 2, "\(separator.debugDescription)")
+        }
     }
 
     @Test func metadataComesFromHeaderCommentsAndOtherCommentsAreSkipped() throws {
