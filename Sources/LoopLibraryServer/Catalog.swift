@@ -36,6 +36,10 @@ public protocol Catalog: Sendable {
     /// Features a loop on the front page, or stops featuring it; false when no loop has `ref`.
     func setFeatured(_ ref: String, featured: Bool) async throws -> Bool
 
+    /// A number that grows whenever a loop is published, updated, unpublished or (un)featured,
+    /// or an author's name changes: what the web pages' cache compares (downloads do not change it).
+    func changeStamp() async throws -> Int64
+
     /// Stops what the catalog holds open (connections).
     func close() async throws
 }

@@ -26,10 +26,20 @@ public struct LibraryServer: Sendable {
     public let limits: Limits
     let limiter: RateLimiter
     let logger: Logger
+    /// The web pages: their templates, what was rendered, the clips they play.
+    let web: WebTemplates
+    let pages = PageCache()
+    let clips: ClipStore
+    /// The address pages give for this server (`https://loops.example.org`), or nil for the
+    /// one each request names in its Host header.
+    let publicURL: String?
 
-    public init(catalog: any Catalog, dataFolder: String, limits: Limits = Limits(), logger: Logger) {
+    public init(catalog: any Catalog, dataFolder: String, web: WebTemplates, publicURL: String? = nil, limits: Limits = Limits(), logger: Logger) {
         self.catalog = catalog
         self.blobs = BlobStore(root: dataFolder)
+        self.clips = ClipStore(blobs: blobs)
+        self.web = web
+        self.publicURL = publicURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
         self.limits = limits
         self.limiter = RateLimiter(perMinute: limits.changesPerMinute)
         self.logger = logger
@@ -70,6 +80,7 @@ public struct LibraryServer: Sendable {
         router.head("/blobs/:name") { request, context in try await self.blob(request, context: context, name: context.parameters.require("name")) }
         router.post(RouterPath(LoopLibraryPaths.loops)) { request, _ in try await self.publish(request) }
         router.delete("/api/loops/:ref") { request, context in try await self.unpublish(request, id: context.parameters.require("ref")) }
+        addPageRoutes(to: router)
         return router
     }
 
@@ -120,14 +131,22 @@ public struct LibraryServer: Sendable {
 
     /// A blob, with its hash as ETag, long cache headers (it never changes), and Range support.
     func serveBlob(_ request: Request, context: BasicRequestContext, sha256: String, kind: BlobStore.Kind, downloadName: String?) async throws -> Response {
-        guard let path = blobs.path(sha256, kind: kind), let size = Self.fileSize(path) else { throw APIError.notFound("no such blob") }
+        guard let path = blobs.path(sha256, kind: kind) else { throw APIError.notFound("no such blob") }
+        return try await serveFile(request, context: context, path: path, eTag: "\"" + sha256 + "\"", contentType: kind.contentType,
+                                   cacheControl: "public, max-age=31536000, immutable", downloadName: downloadName)
+    }
+
+    /// A file, with its ETag, Range support and the cache headers given.
+    func serveFile(_ request: Request, context: BasicRequestContext, path: String, eTag: String, contentType: String, cacheControl: String,
+                   downloadName: String? = nil) async throws -> Response {
+        guard let size = Self.fileSize(path) else { throw APIError.notFound("no such file") }
         var headers = HTTPFields()
-        headers[.eTag] = "\"" + sha256 + "\""
-        headers[.cacheControl] = "public, max-age=31536000, immutable"
+        headers[.eTag] = eTag
+        headers[.cacheControl] = cacheControl
         headers[.acceptRanges] = "bytes"
-        headers[.contentType] = kind.contentType
+        headers[.contentType] = contentType
         if let downloadName { headers[.contentDisposition] = "attachment; filename=\"\(downloadName)\"" }
-        if Self.matches(request.headers[.ifNoneMatch], "\"" + sha256 + "\"") { return Response(status: .notModified, headers: headers) }
+        if Self.matches(request.headers[.ifNoneMatch], eTag) { return Response(status: .notModified, headers: headers) }
         var status = HTTPResponse.Status.ok
         var range = 0...(size - 1)
         if let header = request.headers[.range] {

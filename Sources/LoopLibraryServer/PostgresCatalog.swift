@@ -79,6 +79,15 @@ public final class PostgresCatalog: Catalog {
         CREATE EXTENSION IF NOT EXISTS pg_trgm;
         CREATE INDEX loop_search ON loop USING gin (searchText gin_trgm_ops);
         """,
+        // A number that grows with every change to what the pages show (a publish, an
+        // unpublish, a feature, an author's name): the web pages' cache compares it.
+        """
+        CREATE TABLE catalog_change (version BIGINT NOT NULL);
+        INSERT INTO catalog_change (version) VALUES (0);
+        CREATE FUNCTION catalog_changed() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN UPDATE catalog_change SET version = version + 1; RETURN NULL; END $$;
+        CREATE TRIGGER loop_changed AFTER INSERT OR UPDATE ON loop FOR EACH STATEMENT EXECUTE FUNCTION catalog_changed();
+        CREATE TRIGGER author_changed AFTER UPDATE ON author FOR EACH STATEMENT EXECUTE FUNCTION catalog_changed();
+        """,
     ]
 
     public func prepare() async throws {
@@ -92,7 +101,11 @@ public final class PostgresCatalog: Catalog {
                 version = applied
             }
             for (index, migration) in Self.migrations.enumerated() where index + 1 > version {
-                for statement in migration.split(separator: ";").map({ $0.trimmingCharacters(in: .whitespacesAndNewlines) }) where !statement.isEmpty {
+                // Statements end a line with `;` (a function's body keeps its own on one line).
+                let statements = migration.components(separatedBy: ";\n").map {
+                    $0.trimmingCharacters(in: .whitespacesAndNewlines).trimmingCharacters(in: CharacterSet(charactersIn: ";"))
+                }
+                for statement in statements where !statement.isEmpty {
                     try await connection.query(PostgresQuery(unsafeSQL: statement), logger: self.logger)
                 }
                 try await connection.query("INSERT INTO loop_catalog_schema (version) VALUES (\(index + 1))", logger: self.logger)
@@ -233,6 +246,10 @@ public final class PostgresCatalog: Catalog {
             INSERT INTO download (loopId, day, count) VALUES (\(id), \(CatalogText.day(now)), 1)
             ON CONFLICT (loopId, day) DO UPDATE SET count = download.count + 1
             """, logger: logger)
+    }
+
+    public func changeStamp() async throws -> Int64 {
+        try await client.query("SELECT version FROM catalog_change", logger: logger).decode(Int64.self).first { _ in true } ?? 0
     }
 
     public func setFeatured(_ ref: String, featured: Bool) async throws -> Bool {

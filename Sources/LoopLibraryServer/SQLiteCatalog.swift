@@ -87,7 +87,23 @@ public final class SQLiteCatalog: Catalog {
                 END;
                 """)
         }
+        // A number that grows with every change to what the pages show (a publish, an
+        // unpublish, a feature, an author's name): the web pages' cache compares it.
+        migrator.registerMigration("v2 change stamp") { db in
+            try db.execute(sql: """
+                CREATE TABLE catalogChange (version INTEGER NOT NULL);
+                INSERT INTO catalogChange (version) VALUES (0);
+                CREATE TRIGGER loop_inserted AFTER INSERT ON loop BEGIN UPDATE catalogChange SET version = version + 1; END;
+                CREATE TRIGGER loop_updated AFTER UPDATE ON loop BEGIN UPDATE catalogChange SET version = version + 1; END;
+                CREATE TRIGGER author_updated AFTER UPDATE ON author BEGIN UPDATE catalogChange SET version = version + 1; END;
+                """)
+        }
         try migrator.migrate(pool)
+    }
+
+    public func changeStamp() async throws -> Int64 {
+        // On the calling thread, as `loop(_:now:)` reads: this runs for every page served.
+        try readHere(transaction: false) { db in try Int64.fetchOne(db.cachedStatement(sql: "SELECT version FROM catalogChange")) ?? 0 }
     }
 
     public func publish(_ entry: CatalogEntry, authorName: String?, now: Date) async throws -> PublishResult {

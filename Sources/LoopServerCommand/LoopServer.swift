@@ -44,6 +44,12 @@ struct StorageOptions: ParsableArguments {
     }
 }
 
+/// A reason the server cannot start, said in one line (without the usage a ValidationError adds).
+struct ServerFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
 func makeLogger(level: Logger.Level) -> Logger {
     LoggingSystem.bootstrap { label in
         var handler = StreamLogHandler.standardError(label: label)
@@ -67,6 +73,12 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Publishes and unpublishes one author key may make a minute.", valueName: "count"))
     var changesPerMinute = 30
 
+    @Option(name: .long, help: ArgumentHelp("The address the pages give for this server (its links, the install line), e.g. https://loops.example.org; by default the Host each request names.", valueName: "url"))
+    var publicURL: String?
+
+    @Option(name: .long, help: ArgumentHelp("The web pages' templates and stylesheet (by default Resources/web beside the program, or share/loop/web).", valueName: "folder"))
+    var web: String?
+
     @Flag(name: .long, help: "Log only warnings and errors, not a line per request.")
     var quiet = false
 
@@ -74,6 +86,12 @@ struct Serve: AsyncParsableCommand {
         guard Self.address(listen) != nil else { throw ValidationError("--listen takes HOST:PORT (a port from 0 to 65535), not '\(listen)'") }
         guard (1...65_536).contains(maxUpload) else { throw ValidationError("--max-upload takes MiB from 1 to 65536, not \(maxUpload)") }
         guard (1...100_000).contains(changesPerMinute) else { throw ValidationError("--changes-per-minute takes 1 to 100000, not \(changesPerMinute)") }
+        if let publicURL {
+            guard let url = URL(string: publicURL), ["http", "https"].contains(url.scheme ?? ""), url.host?.isEmpty == false,
+                  url.query == nil, url.fragment == nil else {
+                throw ValidationError("--public-url takes an http or https address such as https://loops.example.org, not '\(publicURL)'")
+            }
+        }
     }
 
     static func address(_ text: String) -> (host: String, port: Int)? {
@@ -85,8 +103,17 @@ struct Serve: AsyncParsableCommand {
     func run() async throws {
         let logger = makeLogger(level: quiet ? .warning : .info)
         let (host, port) = Self.address(listen)!
+        guard let folder = web ?? WebTemplates.locate() else {
+            throw ServerFailure("the web pages' templates were not found (Resources/web beside the program, or share/loop/web): give them with --web FOLDER")
+        }
+        let templates: WebTemplates
+        do {
+            templates = try WebTemplates(folder: folder)
+        } catch {
+            throw ServerFailure(error.description)
+        }
         let catalog = try storage.openCatalog(logger: logger)
-        let server = LibraryServer(catalog: catalog, dataFolder: storage.dataFolder,
+        let server = LibraryServer(catalog: catalog, dataFolder: storage.dataFolder, web: templates, publicURL: publicURL,
                                    limits: .init(maxUploadBytes: maxUpload << 20, changesPerMinute: changesPerMinute), logger: logger)
         let kind = storage.database == nil ? "SQLite" : "PostgreSQL"
         let data = storage.dataFolder

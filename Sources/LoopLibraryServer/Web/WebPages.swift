@@ -1,0 +1,311 @@
+import Crypto
+import Foundation
+import Hummingbird
+import LoopAudio
+import LoopLibraryAPI
+
+/// The Loop Library's web pages (docs/server.md, "Pages"): the front page, a preview page per
+/// loop with its phrases playable, an author's page, the Atom feed, and the clips they play.
+extension LibraryServer {
+    /// What every HTML page's scripts, styles and media may come from: this server, and no
+    /// inline script at all.
+    static let contentSecurityPolicy =
+        "default-src 'none'; style-src 'self'; script-src 'self'; media-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+
+    /// Loops a page of the front page, an author's page or the results lists.
+    static let pageSize = 20
+
+    func addPageRoutes(to router: Router<BasicRequestContext>) {
+        router.get("/") { request, _ in try await self.page(request, type: .html) { try await self.frontPage(request, base: $0) } }
+        router.get("/feed.atom") { request, _ in try await self.page(request, type: .atom) { try await self.feed(base: $0) } }
+        router.get("/style.css") { request, _ in Self.asset(request, self.web.stylesheet, type: "text/css; charset=utf-8") }
+        router.get("/copy.js") { request, _ in Self.asset(request, self.web.script, type: "text/javascript; charset=utf-8") }
+        router.get("/:ref") { request, context in
+            let ref = try context.parameters.require("ref")
+            return try await self.page(request, type: .html) { base in
+                if ref.hasPrefix("@") { return try await self.authorPage(request, name: String(ref.dropFirst()), base: base) }
+                return try await self.previewPage(ref, base: base)
+            }
+        }
+        router.get("/:ref/:clip") { request, context in
+            try await self.phraseClip(request, context: context, ref: context.parameters.require("ref"), file: context.parameters.require("clip"))
+        }
+        router.head("/:ref/:clip") { request, context in
+            try await self.phraseClip(request, context: context, ref: context.parameters.require("ref"), file: context.parameters.require("clip"))
+        }
+    }
+
+    enum PageType {
+        case html, atom
+
+        var contentType: String {
+            switch self {
+            case .html: "text/html; charset=utf-8"
+            case .atom: "application/atom+xml; charset=utf-8"
+            }
+        }
+    }
+
+    /// A page from the cache while the catalog has not changed, or rendered by `render` (given
+    /// the site's base address) and kept; with an ETag, and 304 to a browser that has it.
+    func page(_ request: Request, type: PageType, render: (String) async throws -> (HTTPResponse.Status, String)) async throws -> Response {
+        let base = siteAddress(request)
+        let key = base + request.uri.description
+        let stamp = try await catalog.changeStamp()
+        let page: PageCache.Page
+        if let kept = pages.page(key, stamp: stamp) {
+            page = kept
+        } else {
+            let (status, text) = try await render(base)
+            let body = Data(text.utf8)
+            page = PageCache.Page(status: status.code, body: body, eTag: "\"" + Hex.string(SHA256.hash(data: body).prefix(12)) + "\"",
+                                  stamp: stamp, made: DispatchTime.now().uptimeNanoseconds)
+            pages.keep(page, as: key)
+        }
+        var headers = HTTPFields()
+        headers[.contentType] = type.contentType
+        headers[.cacheControl] = "no-cache"
+        headers[.eTag] = page.eTag
+        headers[.contentSecurityPolicy] = Self.contentSecurityPolicy
+        headers[.xContentTypeOptions] = "nosniff"
+        headers[.referrerPolicy] = "same-origin"
+        if page.status == 200, Self.matches(request.headers[.ifNoneMatch], page.eTag) { return Response(status: .notModified, headers: headers) }
+        return Response(status: .init(code: page.status), headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: page.body)))
+    }
+
+    /// `--public-url`, or `http://` and the Host the request names (when it is a plain host
+    /// name or address: it is written into cached pages).
+    func siteAddress(_ request: Request) -> String {
+        if let publicURL { return publicURL }
+        let host = request.head.authority ?? ""
+        let plain = !host.isEmpty && host.utf8.count <= 255
+            && host.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || ".-:[]".unicodeScalars.contains($0)) }
+        return "http://" + (plain ? host : "localhost")
+    }
+
+    static func asset(_ request: Request, _ data: Data, type: String) -> Response {
+        let tag = "\"" + Hex.string(SHA256.hash(data: data).prefix(12)) + "\""
+        var headers = HTTPFields()
+        headers[.contentType] = type
+        headers[.cacheControl] = "public, max-age=3600"
+        headers[.eTag] = tag
+        if matches(request.headers[.ifNoneMatch], tag) { return Response(status: .notModified, headers: headers) }
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    // MARK: Pages
+
+    func frontPage(_ request: Request, base: String) async throws -> (HTTPResponse.Status, String) {
+        let parameters = request.uri.queryParameters
+        var query = Self.catalogQuery(parameters)
+        let number = Self.pageNumber(parameters)
+        query.limit = Self.pageSize
+        query.offset = (number - 1) * Self.pageSize
+        let filters = ["q": query.text, "language": query.translationLanguage == nil && query.language == nil ? "" : query.language ?? "",
+                       "translation": query.translationLanguage ?? "", "tag": query.tag ?? ""]
+        let searching = !query.text.isEmpty || query.language != nil || query.translationLanguage != nil || query.tag != nil
+        let now = Date()
+        var model: [String: Any] = ["filters": filters, "searching": searching, "base": base]
+        let results = try await catalog.search(query, now: now)
+        model["results"] = results.loops.map(card)
+        model["hasResults"] = !results.loops.isEmpty
+        model["pager"] = pager(results, page: number, path: "/", filters: filters)
+        var title = "Loop Library"
+        if searching {
+            let described = [query.text.isEmpty ? nil : "“\(query.text)”", query.language.map { "in \(Self.languageName($0))" },
+                             query.translationLanguage.map { "translated to \(Self.languageName($0))" }, query.tag.map { "tagged \($0)" }]
+                .compactMap { $0 }.joined(separator: ", ")
+            model["resultsTitle"] = "\(results.total) \(results.total == 1 ? "loop" : "loops") \(described)"
+            title = "Loops \(described) · Loop Library"
+        } else if number == 1 {
+            async let featured = catalog.search(CatalogQuery(featuredOnly: true, limit: 6), now: now)
+            async let hot = catalog.search(CatalogQuery(sort: .hot, limit: 6), now: now)
+            let featuredLoops = try await featured.loops, hotLoops = try await hot.loops.filter { $0.recentDownloads > 0 }
+            model["featured"] = featuredLoops.map(card)
+            model["hasFeatured"] = !featuredLoops.isEmpty
+            model["hot"] = hotLoops.map(card)
+            model["hasHot"] = !hotLoops.isEmpty
+        }
+        model["page"] = Self.head(title: title, cardTitle: "Loop Library", url: base + "/",
+                                  description: "Short loops of spoken phrases to learn a language by ear: read them, hear them, install them with loop.",
+                                  query: query.text)
+        return (.ok, web.render("front", model))
+    }
+
+    func authorPage(_ request: Request, name: String, base: String) async throws -> (HTTPResponse.Status, String) {
+        let name = name.removingPercentEncoding ?? name
+        let number = Self.pageNumber(request.uri.queryParameters)
+        let results = try await catalog.search(CatalogQuery(author: name, offset: (number - 1) * Self.pageSize, limit: Self.pageSize), now: Date())
+        guard let first = results.loops.first else {
+            return missing("No author called “\(name)” has loops here.", base: base)
+        }
+        let display = first.author ?? Self.shortFingerprint(first.authorFingerprint)
+        let model: [String: Any] = [
+            "author": display, "fingerprint": first.authorFingerprint, "total": results.total,
+            "results": results.loops.map(card), "hasResults": true,
+            "pager": pager(results, page: number, path: Self.authorPath(first), filters: [:]) as Any,
+            "page": Self.head(title: "\(display) · Loop Library", cardTitle: "Loops by \(display)", url: base + Self.authorPath(first),
+                              description: "\(results.total) \(results.total == 1 ? "loop" : "loops") by \(display) on the Loop Library.", query: ""),
+        ]
+        return (.ok, web.render("author", model))
+    }
+
+    func previewPage(_ ref: String, base: String) async throws -> (HTTPResponse.Status, String) {
+        guard let stored = try await catalog.loop(ref, now: Date()) else {
+            return missing("No loop “\(ref)” is published here: it may have been unpublished.", base: base)
+        }
+        let loop = stored.summary
+        let content = try CatalogText.decoder.decode(StoredContent.self, from: stored.content)
+        let lang = Self.languageTag(loop.language), translationLang = Self.languageTag(loop.translationLanguage)
+        var number = 0
+        let groups = content.groups.enumerated().map { index, phrases -> [String: Any] in
+            let first = number + 1
+            let rows = phrases.map { phrase -> [String: Any] in
+                number += 1
+                var row: [String: Any] = ["number": number, "text": phrase.text]
+                if let lang { row["lang"] = lang }
+                if let translation = phrase.translation, !translation.isEmpty { row["translation"] = translation }
+                if let translationLang { row["translationLang"] = translationLang }
+                if phrase.clip != nil { row["clip"] = "/\(loop.shortID)/\(number).flac" }
+                return row
+            }
+            return ["number": index + 1, "first": first, "phrases": rows]
+        }
+        let install = "loop import \(base)/\(loop.shortID)"
+        let firstPhrase = content.groups.first?.first?.text
+        let description = "\(loop.phraseCount) phrases \(Self.languages(loop)), by \(Self.authorName(loop))"
+            + (firstPhrase.map { ": “\($0.prefix(80))”…" } ?? ".")
+        var model = card(loop)
+        model["groups"] = groups
+        model["revision"] = loop.revision
+        model["groupCount"] = loop.groupCount
+        model["featured"] = loop.featured
+        model["installLine"] = install
+        model["bundleLink"] = LoopLibraryPaths.bundle(loop.shortID)
+        model["bundleSize"] = ByteCountFormatter.string(fromByteCount: Int64(stored.bundleBytes), countStyle: .file)
+        model["page"] = Self.head(title: "\(loop.title) · Loop Library", cardTitle: loop.title, url: base + "/" + loop.shortID,
+                                  description: description, query: "", script: true)
+        return (.ok, web.render("loop", model))
+    }
+
+    func feed(base: String) async throws -> (HTTPResponse.Status, String) {
+        let latest = try await catalog.search(CatalogQuery(sort: .latest, limit: 30), now: Date()).loops
+        let entries = latest.map { loop -> [String: Any] in
+            ["title": loop.title, "id": loop.id, "url": base + "/" + loop.shortID, "published": loop.published, "updated": loop.updated,
+             "author": Self.authorName(loop), "summary": "\(loop.phraseCount) phrases \(Self.languages(loop)), \(Self.duration(loop.seconds)).",
+             "tags": loop.tags.map { ["name": $0] }]
+        }
+        let model: [String: Any] = ["base": base, "updated": latest.first?.updated ?? "1970-01-01T00:00:00Z", "entries": entries]
+        return (.ok, web.render("feed", model))
+    }
+
+    func missing(_ message: String, base: String) -> (HTTPResponse.Status, String) {
+        let model: [String: Any] = ["message": message,
+                                    "page": Self.head(title: "Not found · Loop Library", cardTitle: "Loop Library", url: base + "/", description: message, query: "")]
+        return (.notFound, web.render("missing", model))
+    }
+
+    // MARK: Clips
+
+    /// `/<short id>/<n>.flac`: the clip of the loop's `n`th phrase, cut from its take on first
+    /// request, with Range support (browsers seek and read a media file in ranges).
+    func phraseClip(_ request: Request, context: BasicRequestContext, ref: String, file: String) async throws -> Response {
+        guard file.hasSuffix(".flac"), let number = Int(file.dropLast(5)), number >= 1,
+              let stored = try await catalog.loop(ref, now: Date()) else { throw APIError.notFound("no such clip") }
+        let content = try CatalogText.decoder.decode(StoredContent.self, from: stored.content)
+        let phrases = content.groups.flatMap { $0 }
+        guard number <= phrases.count, let clip = phrases[number - 1].clip, let take = content.takes.first(where: { $0.sha256 == clip.take }) else {
+            throw APIError.notFound("no such clip")
+        }
+        let clips = self.clips
+        let (path, eTag) = try await BlockingWork.run("loop-server clip") { try clips.clip(clip, of: take) }
+        return try await serveFile(request, context: context, path: path, eTag: eTag, contentType: "audio/flac", cacheControl: "no-cache")
+    }
+
+    // MARK: Models
+
+    /// What the catalog keeps of a loop's text (``CatalogEntry/content``).
+    struct StoredContent: Decodable {
+        var groups: [[CatalogLoopDetail.Phrase]]
+        var takes: [CatalogLoopDetail.Take]
+    }
+
+    /// A loop as a card of a list.
+    func card(_ loop: CatalogLoop) -> [String: Any] {
+        var card: [String: Any] = [
+            "link": "/" + loop.shortID, "title": loop.title, "languages": Self.languages(loop), "phraseCount": loop.phraseCount,
+            "duration": Self.duration(loop.seconds), "author": Self.authorName(loop), "authorLink": Self.authorPath(loop),
+            "hasTags": !loop.tags.isEmpty, "tags": loop.tags.map { ["name": $0, "link": "/?tag=" + Self.queryValue($0)] },
+            "updated": loop.updated, "updatedDay": String(loop.updated.prefix(10)),
+        ]
+        if loop.recentDownloads > 0 { card["downloads"] = "\(loop.recentDownloads) download\(loop.recentDownloads == 1 ? "" : "s") this week" }
+        return card
+    }
+
+    /// The previous and next page links of a list, keeping its filters.
+    func pager(_ results: CatalogPage, page: Int, path: String, filters: [String: String]) -> [String: Any]? {
+        let pages = max(1, (results.total + Self.pageSize - 1) / Self.pageSize)
+        guard pages > 1 else { return nil }
+        func link(_ number: Int) -> String {
+            let parts = filters.sorted { $0.key < $1.key }.filter { !$0.value.isEmpty }.map { "\($0.key)=\(Self.queryValue($0.value))" }
+                + (number > 1 ? ["page=\(number)"] : [])
+            return path + (parts.isEmpty ? "" : "?" + parts.joined(separator: "&"))
+        }
+        var pager: [String: Any] = ["page": page, "pages": pages]
+        if page > 1 { pager["previous"] = link(page - 1) }
+        if page < pages { pager["next"] = link(page + 1) }
+        return pager
+    }
+
+    static func head(title: String, cardTitle: String, url: String, description: String, query: String, script: Bool = false) -> [String: Any] {
+        ["title": title, "cardTitle": cardTitle, "url": url, "description": description, "query": query, "script": script]
+    }
+
+    static func pageNumber(_ parameters: Parameters) -> Int {
+        min(max(1, parameters.get("page", as: Int.self) ?? 1), 10_000)
+    }
+
+    static func authorName(_ loop: CatalogLoop) -> String { loop.author ?? "author " + shortFingerprint(loop.authorFingerprint) }
+
+    static func shortFingerprint(_ fingerprint: String) -> String { String(fingerprint.prefix(8)) }
+
+    /// `/@name`, or `/@fingerprint` for an author without a name.
+    static func authorPath(_ loop: CatalogLoop) -> String { "/@" + queryValue(loop.author ?? loop.authorFingerprint) }
+
+    /// "French → English", or the codes as given when they are not languages this system names.
+    static func languages(_ loop: CatalogLoop) -> String {
+        let spoken = loop.language.map(languageName) ?? "a language not given"
+        return loop.translationLanguage.map { "in \(spoken) → \(languageName($0))" } ?? "in \(spoken)"
+    }
+
+    static func languageName(_ code: String) -> String {
+        guard languageTag(code) != nil, let name = Locale(identifier: "en").localizedString(forIdentifier: code), !name.isEmpty else { return code }
+        return name
+    }
+
+    /// `code` when it is a well-formed language tag (`fr`, `pt-BR`), for a `lang` attribute.
+    static func languageTag(_ code: String?) -> String? {
+        guard let code, !code.isEmpty, code.utf8.count <= 35 else { return nil }
+        let parts = code.split(separator: "-", omittingEmptySubsequences: false)
+        guard let primary = parts.first, (2...8).contains(primary.count), primary.allSatisfy({ $0.isASCII && $0.isLetter }),
+              parts.dropFirst().allSatisfy({ (1...8).contains($0.count) && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } }) else { return nil }
+        return code
+    }
+
+    static func duration(_ seconds: Double) -> String {
+        let total = Int(seconds.rounded())
+        return total < 60 ? "\(total) s" : "\(total / 60) min \(total % 60) s"
+    }
+
+    /// Text as a URL query value (or a path segment): everything but unreserved characters
+    /// percent-encoded.
+    static func queryValue(_ text: String) -> String {
+        var allowed = CharacterSet.alphanumerics.intersection(CharacterSet(charactersIn: Unicode.Scalar(0)...Unicode.Scalar(127)))
+        allowed.insert(charactersIn: "-._~")
+        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
+    }
+}
+
+extension HTTPFields.Element.Name {
+    static let referrerPolicy = Self("Referrer-Policy")!
+}

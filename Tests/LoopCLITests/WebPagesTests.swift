@@ -1,0 +1,189 @@
+import Foundation
+import LoopAudio
+import LoopTestSupport
+import Testing
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// The Loop Library's web pages as `loop-server` serves them: what they show, that user text
+/// stays text, that they follow every change to the catalog, and the clips they play. (The
+/// same pages in a real browser: Scripts/check-pages.)
+@Suite(.serialized)
+struct WebPagesTests {
+    static let hostileText = Fixture.folder + "/../Pages/hostile.txt"
+
+    func page(_ server: TestServer, _ path: String, headers: [String: String] = [:]) async throws -> (status: Int, headers: [String: String], html: String) {
+        let answer = try await http("GET", server.address + path, headers: headers)
+        return (answer.status, answer.headers, String(decoding: answer.body, as: UTF8.self))
+    }
+
+    /// Publishes `text` (with the fixture take) from `author`; returns the preview link's path.
+    func publish(_ author: TestLibrary, text: String, title: String, to server: TestServer) throws -> String {
+        let created = try author.run(["new", "--text", text, "--audio", "clean.flac", "--title", title])
+        #expect(created.status == 0, "\(created.error)")
+        let published = try author.run(["publish", title, "--to", server.address])
+        #expect(published.status == 0, "\(published.error)")
+        return String(published.output.trimmingCharacters(in: .whitespacesAndNewlines).dropFirst(server.address.count))
+    }
+
+    @Test(arguments: CatalogBackend.all)
+    func frontAndPreviewPagesShowTheLoopAndFollowEveryChange(_ backend: CatalogBackend) async throws {
+        let server = try TestServer(backend)
+        let author = TestLibrary()
+        #expect(try author.run(["identity", "--name", "Élodie B"]).status == 0)
+        let path = try publish(author, text: "phrases.txt", title: "Fixture", to: server)
+
+        let preview = try await page(server, path)
+        #expect(preview.status == 200 && preview.headers["content-type"] == "text/html; charset=utf-8")
+        for phrase in ["Bonjour, madame.", "Un café, s&#39;il vous plaît.", "Merci.", "Où est la gare, s&#39;il vous plaît ?", "À droite, puis tout droit."] {
+            #expect(preview.html.contains(#"lang="fr">"# + phrase + "</p>"), "the phrase \(phrase) with its language")
+        }
+        #expect((1...5).allSatisfy { preview.html.contains(#"<audio controls preload="none" src="\#(path)/\#($0).flac""#) }, "a player per phrase")
+        #expect(preview.html.contains("<title>Fixture · Loop Library</title>") && preview.html.contains(#"<meta property="og:title" content="Fixture">"#))
+        #expect(preview.html.contains(#"<code id="install-line">loop import \#(server.address)\#(path)</code>"#))
+        #expect(preview.html.contains("Revision 1,") && preview.html.contains(#"<a href="/@%C3%89lodie%20B">Élodie B</a>"#))
+        let policy = try #require(preview.headers["content-security-policy"])
+        #expect(policy.contains("script-src 'self'") && policy.contains("default-src 'none'") && !policy.contains("unsafe-inline"))
+
+        // The browser's copy is revalidated: 304 while nothing changed.
+        let eTag = try #require(preview.headers["etag"])
+        #expect(try await page(server, path, headers: ["If-None-Match": eTag]).status == 304)
+
+        let front = try await page(server, "/")
+        #expect(front.status == 200 && front.html.contains(#"<a href="\#(path)" dir="auto">Fixture</a>"#) && !front.html.contains(#"id="featured""#))
+
+        // An update: the cached pages show it at once.
+        #expect(try author.run(["edit", "Fixture", "--tag", "gare"]).status == 0)
+        #expect(try author.run(["publish", "Fixture", "--to", server.address]).status == 0)
+        let updated = try await page(server, path, headers: ["If-None-Match": eTag])
+        #expect(updated.status == 200 && updated.html.contains("Revision 2,") && updated.html.contains(#"<a class="tag" href="/?tag=gare">gare</a>"#))
+        #expect(try await page(server, "/?tag=GARE").html.contains("1 loop tagged GARE"))
+
+        // Featured by the operator, from another process: the front page shows it at once.
+        let operatorOptions = ["--data", server.data] + (server.database.map { ["--database", $0] } ?? [])
+        #expect(try LoopProcess.run(["serve", "feature", String(path.dropFirst())] + operatorOptions).status == 0)
+        #expect(try await page(server, "/").html.contains(#"<h2 id="featured">Featured</h2>"#))
+
+        // Search from the form: case and accents aside, with "+" for spaces.
+        #expect(try await page(server, "/?q=OU+EST+la+GARE").html.contains("1 loop “OU EST la GARE”"))
+        #expect(try await page(server, "/?q=nothing-like-this").html.contains("No loops match"))
+
+        // The author's page, and a missing loop.
+        let authorPage = try await page(server, "/@%C3%A9lodie%20b")
+        #expect(authorPage.status == 200 && authorPage.html.contains("<h1>Élodie B</h1>") && authorPage.html.contains(path))
+        #expect(try await page(server, "/@nobody").status == 404)
+
+        // Unpublished: the page goes at once.
+        let id = try #require((try author.json(["list"]) as? [[String: Any]])?.first?["id"] as? String)
+        #expect(try author.run(["unpublish", id, "--from", server.address]).status == 0)
+        let gone = try await page(server, path)
+        #expect(gone.status == 404 && gone.html.contains("No loop"))
+
+        // The API's routes are still theirs.
+        #expect(try await page(server, "/healthz").html == "ok\n")
+        #expect(try await page(server, "/api/front").headers["content-type"] == "application/json")
+    }
+
+    @Test(arguments: CatalogBackend.all)
+    func userTextIsShownAsTextEverywhere(_ backend: CatalogBackend) async throws {
+        let server = try TestServer(backend)
+        let author = TestLibrary()
+        let path = try publish(author, text: Self.hostileText, title: "<script>window.__xss=1</script> \"\u{301} onmouseover=x", to: server)
+        let raw = ["<script>window", "\"\u{301} on", "<img", "<b>", "href=\"javascript:", "<a href=\"javascript", "<h1>injected", "<\u{301}script>", "</li></ol><h1>"]
+        for pagePath in [path, "/", "/?q=script", "/?tag=%3Cb%3Ebold%3C%2Fb%3E", "/feed.atom"] {
+            let shown = try await page(server, pagePath)
+            #expect(shown.status == 200, "\(pagePath)")
+            for text in raw {
+                #expect(!shown.html.contains(text), "\(pagePath) holds \(text.debugDescription) unescaped")
+            }
+        }
+        let preview = try await page(server, path)
+        #expect(preview.html.contains("&lt;script&gt;window.__xss = &quot;phrase&quot;&lt;/script&gt;"), "the phrase, escaped")
+        #expect(preview.html.contains("&quot;\u{301} onclick=window.__xss=1 x=&quot;"), "a quote followed by a combining mark, escaped")
+        #expect(preview.html.contains(#"<p class="text" dir="auto" lang="ar">مرحبا بالعالم"#), "right-to-left text, with its language")
+        #expect(preview.html.contains("<script src=\"/copy.js\" defer></script>") && preview.html.components(separatedBy: "<script").count == 2,
+                "the one script is the server's own")
+    }
+
+    @Test(arguments: CatalogBackend.all)
+    func theFeedIsAtomAndClipsPlayTheirPhrase(_ backend: CatalogBackend) async throws {
+        let server = try TestServer(backend)
+        let author = TestLibrary()
+        let first = try publish(author, text: "phrases.txt", title: "First", to: server)
+        let second = try publish(author, text: Self.hostileText, title: "Second <&>", to: server)
+
+        let feed = try await http("GET", server.address + "/feed.atom")
+        #expect(feed.headers["content-type"] == "application/atom+xml; charset=utf-8")
+        let atom = AtomReader(feed.body)
+        #expect(atom.error == nil, "the feed is well-formed XML: \(atom.error ?? "")")
+        #expect(atom.root == "feed" && atom.namespace == "http://www.w3.org/2005/Atom")
+        #expect(atom.entryTitles == ["Second <&>", "First"], "newest first, titles as text")
+        #expect(atom.entryLinks == [server.address + second, server.address + first])
+        #expect(atom.entryIDs.allSatisfy { $0.hasPrefix("urn:uuid:") } && atom.entryIDs.count == 2)
+
+        // The clips: each phrase's own, as long as the API says, with ranges.
+        let detail = try await http("GET", server.address + "/api/loops" + first)
+        let groups = try #require((detail.json?["groups"] as? [[[String: Any]]]))
+        let phrases = groups.flatMap { $0 }
+        for (index, phrase) in phrases.enumerated() {
+            let clip = try #require(phrase["clip"] as? [String: Any])
+            let answer = try await http("GET", server.address + first + "/\(index + 1).flac")
+            #expect(answer.status == 200 && answer.headers["content-type"] == "audio/flac" && answer.headers["accept-ranges"] == "bytes")
+            let file = Scratch.path("clip", extension: "flac")
+            try answer.body.write(to: URL(fileURLWithPath: file))
+            let reader = try AudioFileReader(path: file)
+            let expected = ((clip["end"] as? Double ?? 0) - (clip["start"] as? Double ?? 0)) * Double(reader.info.sampleRate)
+            #expect(abs(Double(reader.info.frameCount) - expected) <= 1, "phrase \(index + 1): \(reader.info.frameCount) frames, the clip has \(expected)")
+        }
+        let part = try await http("GET", server.address + first + "/1.flac", headers: ["Range": "bytes=0-99"])
+        #expect(part.status == 206 && part.body.count == 100)
+        for missing in ["/0.flac", "/6.flac", "/1.mp3", "/x.flac"] {
+            #expect(try await http("GET", server.address + first + missing).status == 404, "\(missing)")
+        }
+    }
+
+    @Test func aServerWithoutItsTemplatesSaysWhereToFindThem() throws {
+        let process = try LoopProcess.run(["serve", "--data", Scratch.path("data"), "--web", Scratch.path("no-templates")])
+        #expect(process.status != 0 && process.error.contains("/header.mustache: cannot read the template") && !process.error.contains("Usage"), "\(process.error)")
+    }
+}
+
+/// What the tests read of an Atom feed (Foundation's XML parser: well-formedness included).
+final class AtomReader: NSObject, XMLParserDelegate {
+    var root: String?
+    var namespace: String?
+    var entryTitles: [String] = []
+    var entryLinks: [String] = []
+    var entryIDs: [String] = []
+    var error: String?
+    private var inEntry = false
+    private var text = ""
+
+    init(_ data: Data) {
+        super.init()
+        let parser = XMLParser(data: data)
+        parser.shouldProcessNamespaces = true
+        parser.delegate = self
+        if !parser.parse() { error = parser.parserError.map { "\($0)" } ?? "does not parse" }
+    }
+
+    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
+        if root == nil { root = name; namespace = namespaceURI }
+        if name == "entry" { inEntry = true }
+        if inEntry, name == "link", attributes["rel"] == "alternate" { entryLinks.append(attributes["href"] ?? "") }
+        text = ""
+    }
+
+    func parser(_ parser: XMLParser, foundCharacters string: String) { text += string }
+
+    func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+        guard inEntry else { return }
+        switch name {
+        case "title": entryTitles.append(text)
+        case "id": entryIDs.append(text)
+        case "entry": inEntry = false
+        default: break
+        }
+    }
+}
