@@ -10,12 +10,14 @@ struct ServerBenchmark: AsyncParsableCommand {
         discussion: """
             Starts `loop-server` (built beside this benchmark) on loopback with a catalog of \
             --loops loops (SQLite), and measures with wrk (--connections connections, 2 threads, \
-            --seconds each): a loop's metadata (GET /api/loops/ID) and a catalog search \
+            --seconds each): a loop's metadata (GET /api/loops/ID); its preview page (GET /ID), \
+            twice (`preview`: most pages rendered on first request; `again`: kept); the front \
+            page; and a catalog search \
             (GET /api/loops?q=...), requests per second with p50 and p99 latency; the download \
             of a --minutes-minute loop's bundle next to nginx serving the same file; `loop \
             publish` of that loop (a new revision each run) next to `loop import` of its bundle \
             into a new library; and the server's peak memory (VmHWM) over it all. Goals on a \
-            2-core machine: >= 5,000 metadata requests/s with p99 < 25 ms; downloads >= 80% of \
+            2-core machine: >= 5,000 metadata, preview and front page requests/s with p99 < 25 ms; downloads >= 80% of \
             nginx; publish within 1.5x of a local import; < 200 MiB. Needs wrk and nginx \
             (Scripts/setup --dev).
             """
@@ -84,6 +86,13 @@ struct ServerBenchmark: AsyncParsableCommand {
             let searchScript = try Wrk.randomPathScript(folder + "/search.lua", paths: searches.map { "/api/loops?q=\($0)&limit=20" })
             let metadata = try Wrk.run(server.address, script: metadataScript, connections: connections, seconds: seconds)
             let search = try Wrk.run(server.address, script: searchScript, connections: connections, seconds: seconds)
+            // The web pages: a preview page of any loop, twice: in the first run most pages are
+            // rendered on their first request; in the second they are kept (until the catalog
+            // changes). Then the front page.
+            let previewScript = try Wrk.randomPathScript(folder + "/preview.lua", paths: ids.map { "/" + $0 })
+            let previewFirst = try Wrk.run(server.address, script: previewScript, connections: connections, seconds: seconds)
+            let previewKept = try Wrk.run(server.address, script: previewScript, connections: connections, seconds: seconds)
+            let front = try Wrk.run(server.address + "/", connections: connections, seconds: seconds)
             let bundleSHA = try Self.bundleSHA(server.address, loop.summary.id)
             let download = try Wrk.run(server.address + "/blobs/\(bundleSHA).loop", connections: connections, seconds: seconds)
             let nginx = try Nginx(folder: folder + "/nginx", serving: data + "/blobs/" + bundleSHA.prefix(2) + "/" + bundleSHA + ".loop")
@@ -116,6 +125,10 @@ struct ServerBenchmark: AsyncParsableCommand {
             func goal(_ met: Bool) -> String { met ? "met" : "missed" }
             print(String(format: "  metadata  %8.0f req/s   p50 %6.2f ms   p99 %6.2f ms   (goal >= 5000 req/s, p99 < 25 ms: %@)",
                          metadata.requestsPerSecond, metadata.p50 * 1000, metadata.p99 * 1000, goal(metadata.requestsPerSecond >= 5000 && metadata.p99 < 0.025)))
+            for (name, figures) in [("preview ", previewFirst), ("  again ", previewKept), ("front   ", front)] {
+                print(String(format: "  %@  %8.0f req/s   p50 %6.2f ms   p99 %6.2f ms   (goal >= 5000 req/s, p99 < 25 ms: %@)", name,
+                             figures.requestsPerSecond, figures.p50 * 1000, figures.p99 * 1000, goal(figures.requestsPerSecond >= 5000 && figures.p99 < 0.025)))
+            }
             print(String(format: "  search    %8.0f req/s   p50 %6.2f ms   p99 %6.2f ms   (title and tag words, 20 a page, with the total)",
                          search.requestsPerSecond, search.p50 * 1000, search.p99 * 1000))
             let ratio = download.bytesPerSecond / max(1, nginxDownload.bytesPerSecond)

@@ -199,6 +199,7 @@ public struct LibraryServer: Sendable {
             return entry
         }
         let result = try await catalog.publish(entry, authorName: signed.authorName, now: Date())
+        pages.forgetStamp()
         _ = consume scratch
         logger.info("published \(entry.id) revision \(entry.revision) '\(entry.title)' by \(entry.authorFingerprint)")
         return try Self.json(result, status: result.previousRevision == nil ? .created : .ok)
@@ -215,6 +216,7 @@ public struct LibraryServer: Sendable {
             throw PublishError(.unauthorized, "this request was sent before (a replay)")
         }
         try await catalog.unpublish(id: id, authorKey: signed.keyBase64, now: now)
+        pages.forgetStamp()
         return Response(status: .noContent)
     }
 

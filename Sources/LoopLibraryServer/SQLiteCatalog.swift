@@ -6,6 +6,11 @@ import LoopLibraryAPI
 /// served from one machine.
 public final class SQLiteCatalog: Catalog {
     private let pool: DatabasePool
+    /// Read-only connections for the reads made on the calling thread (``readHere(transaction:_:)``),
+    /// apart from `pool`: a thread of Swift's cooperative pool blocked waiting for one of
+    /// `pool`'s readers could wait forever, since an async read gives its reader back only on
+    /// a cooperative thread (with two cores, both were blocked so, and the server hung).
+    private let hereReaders: DatabasePool
 
     /// Opens (creating) the catalog at `path`.
     public init(path: String) throws {
@@ -18,6 +23,9 @@ public final class SQLiteCatalog: Catalog {
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA cache_size = -8192") }
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
+            var readOnly = configuration
+            readOnly.readonly = true
+            hereReaders = try DatabasePool(path: path, configuration: readOnly)
         } catch {
             throw CatalogError(.database, "\(path): cannot open the catalog (\(error))")
         }
@@ -191,7 +199,7 @@ public final class SQLiteCatalog: Catalog {
     /// A read on the calling thread (GRDB's synchronous read), in a transaction unless the
     /// body is one statement.
     private func readHere<T>(transaction: Bool = true, _ body: (Database) throws -> T) throws -> T {
-        transaction ? try pool.read(body) : try pool.unsafeRead(body)
+        transaction ? try hereReaders.read(body) : try hereReaders.unsafeRead(body)
     }
 
     // Reads run on the calling thread (a short indexed read in WAL mode never waits on a
@@ -271,6 +279,7 @@ public final class SQLiteCatalog: Catalog {
     }
 
     public func close() async throws {
+        try hereReaders.close()
         try pool.close()
     }
 

@@ -18,6 +18,39 @@ struct LoopServer: AsyncParsableCommand {
             """,
         subcommands: [Serve.self, Feature.self, Unfeature.self, SeedBenchmark.self],
         defaultSubcommand: Serve.self)
+
+    /// `loop serve --help` shows what a server is started with (serving is the default
+    /// command), then the operator's other commands.
+    static func main() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        guard arguments == ["--help"] || arguments == ["-h"] || arguments == ["help"] else {
+            await Self.mainAsParsed()
+            return
+        }
+        let serving = Serve.helpMessage().replacingOccurrences(of: "USAGE: serve", with: "USAGE: loop serve")
+        print(serving.trimmingCharacters(in: .newlines) + """
+
+
+            OTHER COMMANDS:
+              loop serve feature LOOP [--data DIR] [--database URL]     Feature a loop on the front page.
+              loop serve unfeature LOOP [--data DIR] [--database URL]   Stop featuring it.
+              (loop serve help feature: their options)
+            """)
+    }
+
+    /// ArgumentParser's own entry point.
+    private static func mainAsParsed() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
 }
 
 /// Where the library's data lives, and its catalog.

@@ -143,6 +143,12 @@ struct WebPagesTests {
         }
     }
 
+    @Test func serveHelpShowsTheServersOptions() throws {
+        let help = try LoopProcess.run(["serve", "--help"])
+        #expect(help.status == 0 && help.output.hasPrefix("OVERVIEW: Serve the Loop Library"), "\(help.output)")
+        #expect(help.output.contains("--public-url <url>") && help.output.contains("--listen <host:port>") && help.output.contains("loop serve feature LOOP"))
+    }
+
     @Test func aServerWithoutItsTemplatesSaysWhereToFindThem() throws {
         let process = try LoopProcess.run(["serve", "--data", Scratch.path("data"), "--web", Scratch.path("no-templates")])
         #expect(process.status != 0 && process.error.contains("/header.mustache: cannot read the template") && !process.error.contains("Usage"), "\(process.error)")

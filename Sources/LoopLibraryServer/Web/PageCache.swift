@@ -6,7 +6,8 @@ import Synchronization
 /// A page is good while the catalog's change stamp (``Catalog/changeStamp()``) is the one it
 /// was made at, which every server sharing a catalog reads, so a publish through any of them
 /// renews every page at once; and for at most ``maximumAge``, since downloads (the Hot list,
-/// the counts) change without a stamp. Bounded: when full, it starts again empty.
+/// the counts) change without a stamp. A page is rendered once however many requests want it
+/// at the same moment. Bounded by the bytes it keeps: when full, it forgets half its pages.
 final class PageCache: Sendable {
     struct Page: Sendable {
         var status: Int
@@ -17,26 +18,78 @@ final class PageCache: Sendable {
     }
 
     static let maximumAge: UInt64 = 60_000_000_000
-    let capacity: Int
-    private let pages = Mutex<[String: Page]>([:])
 
-    init(capacity: Int = 4096) {
-        self.capacity = capacity
+    private struct State {
+        var pages: [String: Page] = [:]
+        var bytes = 0
+        /// Renders under way, by key: the requests that want the same page wait for one.
+        var rendering: [String: (id: Int, stamp: Int64, task: Task<Page, any Error>)] = [:]
+        var nextID = 0
     }
 
-    /// The page kept under `key`, if it was made at `stamp` and is young enough.
-    func page(_ key: String, stamp: Int64) -> Page? {
+    let byteLimit: Int
+    private let state = Mutex(State())
+    /// The catalog's change stamp as last read, and when.
+    private let lastStamp = Mutex<(stamp: Int64, read: UInt64)?>(nil)
+
+    init(byteLimit: Int = 64 << 20) {
+        self.byteLimit = byteLimit
+    }
+
+    /// The page kept under `key` if it was made at `stamp` and is young enough; else the one
+    /// `render` makes (started by the first request to want it), kept if its status is 200.
+    func page(_ key: String, stamp: Int64, render: @escaping @Sendable () async throws -> Page) async throws -> Page {
         let now = DispatchTime.now().uptimeNanoseconds
-        return pages.withLock { pages in
-            guard let page = pages[key], page.stamp == stamp, now &- page.made < Self.maximumAge else { return nil }
+        let (kept, id, task): (Page?, Int, Task<Page, any Error>?) = state.withLock { state in
+            if let page = state.pages[key], page.stamp == stamp, now &- page.made < Self.maximumAge { return (page, 0, nil) }
+            if let running = state.rendering[key], running.stamp == stamp { return (nil, running.id, running.task) }
+            state.nextID += 1
+            let task = Task { try await render() }
+            state.rendering[key] = (state.nextID, stamp, task)
+            return (nil, state.nextID, task)
+        }
+        if let kept { return kept }
+        guard let task else { preconditionFailure("a page neither kept nor rendering") }
+        do {
+            let page = try await task.value
+            keep(page, as: key, renderID: id)
             return page
+        } catch {
+            state.withLock { state in
+                if state.rendering[key]?.id == id { state.rendering[key] = nil }
+            }
+            throw error
         }
     }
 
-    func keep(_ page: Page, as key: String) {
-        pages.withLock { pages in
-            if pages.count >= capacity { pages.removeAll(keepingCapacity: true) }
-            pages[key] = page
+    /// The catalog's change stamp (`read`), read at most every 50 ms: at thousands of pages a
+    /// second the read was a tenth of a kept page's cost. A change made through this server is
+    /// seen at once (``forgetStamp()``), one made elsewhere (`loop serve feature`, another
+    /// server) within 50 ms.
+    func stamp(read: () async throws -> Int64) async throws -> Int64 {
+        let now = DispatchTime.now().uptimeNanoseconds
+        if let last = lastStamp.withLock({ $0 }), now &- last.read < 50_000_000 { return last.stamp }
+        let stamp = try await read()
+        lastStamp.withLock { $0 = (stamp, now) }
+        return stamp
+    }
+
+    /// Forgets the stamp read, after a change made through this server.
+    func forgetStamp() {
+        lastStamp.withLock { $0 = nil }
+    }
+
+    private func keep(_ page: Page, as key: String, renderID: Int) {
+        state.withLock { state in
+            guard state.rendering[key]?.id == renderID else { return }   // kept by another waiter already
+            state.rendering[key] = nil
+            guard page.status == 200 else { return }   // a 404 for any path asked is not worth the room
+            if state.bytes + page.body.count > byteLimit {
+                state.pages = state.pages.filter { _ in Bool.random() }
+                state.bytes = state.pages.values.reduce(0) { $0 + $1.body.count }
+            }
+            state.bytes += page.body.count - (state.pages[key]?.body.count ?? 0)
+            state.pages[key] = page
         }
     }
 }

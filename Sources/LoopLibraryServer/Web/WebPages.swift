@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import LoopAudio
 import LoopLibraryAPI
+import Synchronization
 
 /// The Loop Library's web pages (docs/server.md, "Pages"): the front page, a preview page per
 /// loop with its phrases playable, an author's page, the Atom feed, and the clips they play.
@@ -48,19 +49,14 @@ extension LibraryServer {
 
     /// A page from the cache while the catalog has not changed, or rendered by `render` (given
     /// the site's base address) and kept; with an ETag, and 304 to a browser that has it.
-    func page(_ request: Request, type: PageType, render: (String) async throws -> (HTTPResponse.Status, String)) async throws -> Response {
+    func page(_ request: Request, type: PageType, render: @escaping @Sendable (String) async throws -> (HTTPResponse.Status, String)) async throws -> Response {
         let base = siteAddress(request)
-        let key = base + request.uri.description
-        let stamp = try await catalog.changeStamp()
-        let page: PageCache.Page
-        if let kept = pages.page(key, stamp: stamp) {
-            page = kept
-        } else {
+        let stamp = try await pages.stamp { try await self.catalog.changeStamp() }
+        let page = try await pages.page(base + request.uri.description, stamp: stamp) {
             let (status, text) = try await render(base)
             let body = Data(text.utf8)
-            page = PageCache.Page(status: status.code, body: body, eTag: "\"" + Hex.string(SHA256.hash(data: body).prefix(12)) + "\"",
+            return PageCache.Page(status: status.code, body: body, eTag: "\"" + Hex.string(SHA256.hash(data: body).prefix(12)) + "\"",
                                   stamp: stamp, made: DispatchTime.now().uptimeNanoseconds)
-            pages.keep(page, as: key)
         }
         var headers = HTTPFields()
         headers[.contentType] = type.contentType
@@ -182,7 +178,7 @@ extension LibraryServer {
         model["featured"] = loop.featured
         model["installLine"] = install
         model["bundleLink"] = LoopLibraryPaths.bundle(loop.shortID)
-        model["bundleSize"] = ByteCountFormatter.string(fromByteCount: Int64(stored.bundleBytes), countStyle: .file)
+        model["bundleSize"] = Self.size(stored.bundleBytes)
         model["page"] = Self.head(title: "\(loop.title) · Loop Library", cardTitle: loop.title, url: base + "/" + loop.shortID,
                                   description: description, query: "", script: true)
         return (.ok, web.render("loop", model))
@@ -279,8 +275,25 @@ extension LibraryServer {
     }
 
     static func languageName(_ code: String) -> String {
-        guard languageTag(code) != nil, let name = Locale(identifier: "en").localizedString(forIdentifier: code), !name.isEmpty else { return code }
+        if let known = languageNames.withLock({ $0[code] }) { return known }
+        var name = code
+        if languageTag(code) != nil, let found = Locale(identifier: "en").localizedString(forIdentifier: code), !found.isEmpty { name = found }
+        languageNames.withLock { names in
+            if names.count > 1000 { names.removeAll() }
+            names[code] = name
+        }
         return name
+    }
+
+    /// Language names by code, as Locale gives them (a lookup costs more than a page's render).
+    private static let languageNames = Mutex<[String: String]>([:])
+
+    /// "265 KB", "24.1 MB" (Foundation's formatter cost a tenth of a page's render).
+    static func size(_ bytes: Int) -> String {
+        if bytes < 1000 { return "\(bytes) bytes" }
+        if bytes < 1_000_000 { return "\(bytes / 1000) KB" }
+        let tenths = (bytes + 50_000) / 100_000
+        return "\(tenths / 10).\(tenths % 10) MB"
     }
 
     /// `code` when it is a well-formed language tag (`fr`, `pt-BR`), for a `lang` attribute.
