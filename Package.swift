@@ -41,15 +41,18 @@ let package = Package(
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         .systemLibrary(name: "CSoundTouch", pkgConfig: "soundtouch", providers: [.apt(["libsoundtouch-dev"])]),
         .systemLibrary(name: "CSampleRate", pkgConfig: "samplerate", providers: [.apt(["libsamplerate0-dev"])]),
+        // FFmpeg's libraries: any audio or video file's audio (m4a, mp4, mkv, webm, ...).
+        .systemLibrary(name: "CFFmpeg", pkgConfig: "libavformat", providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswresample-dev"])]),
         // The C library's `wcwidth`, which Swift's Glibc module leaves out (the terminal views).
         .systemLibrary(name: "CTerminal"),
 
         // The error protocol every library's errors conform to (a kind, a line, a path, a cause).
         .target(name: "LoopErrors"),
 
-        // Audio: files (decoding, encoding, streaming reads, mono downmix), ALSA playback and
-        // capture, time-stretching (SoundTouch), resampling (libsamplerate).
-        .target(name: "LoopAudio", dependencies: ["LoopErrors", "CSndFile", "CALSA", "CSoundTouch", "CSampleRate"]),
+        // Audio: files (decoding, encoding, streaming reads, mono downmix), any media's audio
+        // (FFmpeg), ALSA playback and capture, time-stretching (SoundTouch), resampling
+        // (libsamplerate).
+        .target(name: "LoopAudio", dependencies: ["LoopErrors", "CSndFile", "CALSA", "CSoundTouch", "CSampleRate", "CFFmpeg"]),
 
         // Study: the engine that decides what to play, what silence to leave and what to show.
         // No I/O: tests run it on a virtual clock.

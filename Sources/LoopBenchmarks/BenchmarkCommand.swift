@@ -141,7 +141,34 @@ struct SegmentBenchmark: AsyncParsableCommand {
                 rows.append(("libsndfile decode (1 thr)", try median(benchmark, ["decode", take.path])))
                 print(report(take: take, rows: rows, hasFFmpeg: hasFFmpeg))
             }
+            if hasFFmpeg { try mediaReport(from: takes[1], folder: folder, label: minutesLabel) }
         }
+    }
+
+    /// A phone's m4a (AAC) of the stereo take: `loop segment` on it (which decodes it through
+    /// FFmpeg's libraries into a temporary FLAC first), that decode alone, and `ffmpeg -f null`.
+    private func mediaReport(from take: BenchmarkTake, folder: String, label: String) throws {
+        let media = folder + "/take-44k-stereo-\(label)m.m4a"
+        if !FileManager.default.fileExists(atPath: media) {
+            let made = try ChildProcess.run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-i", take.path, "-c:a", "aac", "-b:a", "96k", media])
+            guard made.status == 0 else { throw CLIError("ffmpeg could not make \(media)") }
+        }
+        let benchmark = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+        let segment = try median(LoopProgram.path, ["segment", media, "--json"])
+        let decode = try median(benchmark, ["decode", "--media", media])
+        let ffmpeg = try median("ffmpeg", ["-nostdin", "-hide_banner", "-nostats", "-i", media, "-f", "null", "-"])
+        let size = ((try? FileManager.default.attributesOfItem(atPath: media)[.size] as? Int) ?? nil) ?? 0
+        let audioSeconds = take.minutes * 60
+        var lines = [String(format: "%@ min, 44.1 kHz stereo as m4a (AAC 96 kb/s, %.1f MB), median of %d runs", label, Double(size) / 1e6, runs)]
+        lines.append("  program                    time   realtime   peak memory")
+        for (name, row) in [("loop segment (m4a)", segment), ("FFmpeg libs decode", decode), ("ffmpeg -f null", ffmpeg)] {
+            let padded = name.padding(toLength: 22, withPad: " ", startingAt: 0)
+            lines.append("  " + padded + String(format: " %8.2f s %8.0fx %9.1f MiB", row.seconds, audioSeconds / row.seconds, Double(row.peakMemory) / 1_048_576))
+        }
+        let ratio = decode.seconds / ffmpeg.seconds
+        lines.append(String(format: "  goal: decode within 1.3x of ffmpeg ....... %.2fx %@", ratio, ratio <= 1.3 ? "met" : "missed"))
+        lines.append(String(format: "  goal: peak memory under 64 MiB ........... %.1f MiB %@", Double(segment.peakMemory) / 1_048_576, segment.peakMemory < 64 << 20 ? "met" : "missed"))
+        print(lines.joined(separator: "\n"))
     }
 
     private func median(_ executable: String, _ arguments: [String]) throws -> ChildProcessReport {
@@ -182,14 +209,21 @@ struct SegmentBenchmark: AsyncParsableCommand {
 struct DecodeBenchmark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "decode",
-        abstract: "Decode an audio file with libsndfile and discard it (the benchmark's baseline)."
+        abstract: "Decode an audio file with libsndfile (or with --media, FFmpeg's libraries) and discard it (the benchmark's baselines)."
     )
 
     @Argument(help: "The audio file.")
     var audio: String
 
+    @Flag(help: "Decode through FFmpeg's libraries, as `loop` reads m4a or a video's audio.")
+    var media = false
+
     func run() async throws {
         try await runReportingErrors {
+            if media {
+                _ = try MediaInput.decodeOnly(audio)
+                return
+            }
             var reader = try AudioFileReader(path: audio)
             var checksum: Float = 0
             try reader.forEachBlock(blockFrames: 16_384) { block, _ in checksum += block[0] }

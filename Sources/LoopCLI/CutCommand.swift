@@ -14,7 +14,7 @@ struct CutCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "The take: WAV, FLAC, Ogg Vorbis, Opus or MP3.")
+    @Argument(help: "The take: any audio file (WAV, FLAC, MP3, Ogg, Opus, m4a/AAC, ...) or a video's audio (mp4, mkv, webm, mov, ...).")
     var audio: String
 
     @Option(help: "The loop's text: one phrase per line.")
@@ -27,6 +27,7 @@ struct CutCommand: AsyncParsableCommand {
     var format: ClipFormat = .flac
 
     @OptionGroup var textOptions: TextOptions
+    @OptionGroup var media: MediaOptions
 
     @Flag(help: "Print one JSON object: the clips with their phrase and times.")
     var json = false
@@ -41,7 +42,9 @@ struct CutCommand: AsyncParsableCommand {
             let source = try LoopSource(contentsOf: text, options: .init(splitSentences: textOptions.sentences))
             let phrases = source.phrases.map(\.text)
             let hint = TakeHint(count: nil, source: source).segmentationHint
-            let take = audio, directory = outputDirectory, clipFormat = format.audioFormat
+            let input = try await media.open(audio)
+            defer { withExtendedLifetime(input) {} }
+            let take = input.path, directory = outputDirectory, clipFormat = format.audioFormat
             let measuring = ProgressBar("segmenting")
             let segmentation = try await BlockingWork.run {
                 try SilenceSegmenter().segment(path: take, hint: hint, progress: measuring.callback)
@@ -58,7 +61,7 @@ struct CutCommand: AsyncParsableCommand {
                     return CutReport.Clip(file: path, text: phrases[index], start: milliseconds(segmentation.seconds(segment.startFrame)),
                                           end: milliseconds(segmentation.seconds(segment.endFrame)))
                 }
-                try JSONOutput.print(CutReport(take: take, labels: result.labelsPath, clips: clips))
+                try JSONOutput.print(CutReport(take: audio, labels: result.labelsPath, clips: clips))
             }
             let doubtful = segmentation.cuts.enumerated().filter { $0.element.isDoubtful }
             for (index, cut) in doubtful {

@@ -18,7 +18,7 @@ struct SegmentCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "The take: WAV, FLAC, Ogg Vorbis, Opus or MP3.")
+    @Argument(help: "The take: any audio file (WAV, FLAC, MP3, Ogg, Opus, m4a/AAC, ...) or a video's audio (mp4, mkv, webm, mov, ...).")
     var audio: String
 
     @Option(help: "The number of phrases the take holds.")
@@ -34,6 +34,7 @@ struct SegmentCommand: AsyncParsableCommand {
     var threads: Int?
 
     @OptionGroup var textOptions: TextOptions
+    @OptionGroup var media: MediaOptions
 
     @Flag(help: "Print one JSON object.")
     var json = false
@@ -55,11 +56,14 @@ struct SegmentCommand: AsyncParsableCommand {
             let hint = TakeHint(count: count, source: source).segmentationHint
             let progress = ProgressBar("segmenting")
             let path = audio
+            let input = try await media.open(path)
+            defer { withExtendedLifetime(input) {} }
+            let readable = input.path
             var segmenter = SilenceSegmenter()
             if let minimumPause { segmenter.parameters.minimumPause = minimumPause }
             if let threads { segmenter.parameters.threads = threads }
             let (envelope, segmentation) = try await BlockingWork.run { [segmenter] in
-                let envelope = try EnergyEnvelope.measure(path: path, parallelism: segmenter.parameters.threads, progress: progress.callback)
+                let envelope = try EnergyEnvelope.measure(path: readable, parallelism: segmenter.parameters.threads, progress: progress.callback)
                 return (envelope, try segmenter.segment(envelope, hint: hint, path: path))
             }
             progress.finish()

@@ -136,10 +136,11 @@ struct SegmentCommandTests {
 
     @Test(arguments: [
         (["segment", "missing.flac"], "error: missing.flac: no such file"),
-        (["segment", "not-audio.flac"], "error: not-audio.flac: not an audio format"),
+        (["segment", "not-audio.flac"], "error: not-audio.flac: not an audio or video file this tool reads"),
         (["segment", "empty.wav"], "error: empty.wav: the file is empty"),
         (["segment", "zero-length.wav"], "error: zero-length.wav: the file holds no audio"),
-        (["segment", "unsupported.m4a"], "error: unsupported.m4a: not an audio format"),
+        (["segment", "video-only.mp4"], "error: video-only.mp4: the file holds no audio stream"),
+        (["segment", "film.mp4", "--stream", "1"], "error: film.mp4: the file has 1 audio stream (0 to 0), not 1"),
         (["segment", "truncated.flac"], "error: truncated.flac:"),
         (["segment", "silence.flac"], "error: silence.flac: no speech found"),
         (["segment", "clean.flac", "--count", "12"], "error: clean.flac: the take has"),

@@ -147,8 +147,10 @@ struct AttachCommand: AsyncParsableCommand {
     @Argument(help: "The loop: a start of its id, its title, or a start of its title.")
     var loop: String
 
-    @Option(help: "The take.")
+    @Option(help: "The take: any audio file, or a video's audio.")
     var audio: String
+
+    @OptionGroup var media: MediaOptions
 
     @Option(help: "Only the phrases of this group (1-based).")
     var group: Int?
@@ -163,7 +165,9 @@ struct AttachCommand: AsyncParsableCommand {
             let library = try libraryOptions.open()
             let id = try library.resolve(loop)
             let progress = ProgressBar("attaching")
-            let authored = try await Authoring(library: library).attach(loop: id, takePath: audio, group: group, includingChanged: changed, progress: progress.callback)
+            let input = try await media.open(audio)
+            defer { withExtendedLifetime(input) {} }
+            let authored = try await Authoring(library: library).attach(loop: id, takePath: input.path, group: group, includingChanged: changed, progress: progress.callback)
             progress.finish()
             for cut in authored.doubtfulCuts {
                 StandardError.write(String(format: "warning: the cut between phrases %d and %d has low confidence %.2f; listen to it\n", cut.before, cut.after, cut.confidence))

@@ -1,4 +1,5 @@
 import ArgumentParser
+import LoopAudio
 import Foundation
 import LoopAuthoring
 import LoopStore
@@ -19,7 +20,7 @@ struct NewCommand: AsyncParsableCommand {
     @Option(help: "The loop's text file (UTF-8); - reads it from standard input, as pasted.")
     var text: String
 
-    @Option(help: "A take reading the text with a pause after each phrase.")
+    @Option(help: "A take reading the text with a pause after each phrase: any audio file, or a video's audio.")
     var audio: String?
 
     @Option(help: "The title (default: the text's `# title:`, else its first phrase).")
@@ -32,6 +33,7 @@ struct NewCommand: AsyncParsableCommand {
     var tags: [String] = []
 
     @OptionGroup var textOptions: TextOptions
+    @OptionGroup var media: MediaOptions
     @OptionGroup var libraryOptions: LibraryOptions
 
     @Flag(help: "Print the new loop as JSON (the shape of `loop show --json`).")
@@ -48,7 +50,10 @@ struct NewCommand: AsyncParsableCommand {
             let raw = textOptions.sentences ? nil : written
             let library = try libraryOptions.open()
             let progress = ProgressBar("importing")
-            let take = audio
+            var input: MediaInput?
+            if let audio { input = try await media.open(audio) }
+            defer { withExtendedLifetime(input) {} }   // its temporary file, if any, lives until the take is stored
+            let take = input?.path
             let authored = try await Authoring(library: library).author(
                 source: source, sourceText: raw, takePath: take, title: title, language: language, tags: tags, progress: progress.callback)
             progress.finish()

@@ -33,8 +33,10 @@ struct RecordCommand: AsyncParsableCommand {
     @Option(help: "The ALSA capture device (see `arecord -L`).")
     var device: String = "default"
 
-    @Option(help: "Replay this recording instead of capturing.")
+    @Option(help: "Replay this recording (any audio file, or a video's audio) instead of capturing.")
     var input: String?
+
+    @OptionGroup var media: MediaOptions
 
     @Flag(help: "With --input: as fast as it decodes, not at real speed.")
     var fast = false
@@ -74,7 +76,10 @@ struct RecordCommand: AsyncParsableCommand {
                 StandardError.write(String(format: "note: an interrupted recording of this loop (%.1f s) is kept; `loop record %@ --recover` saves it\n", found.seconds, String(id.prefix(8))))
             }
             let plan = try recording.plan(loop: id, group: group)
-            let source: any RecordingSource = try input.map { try FileSource(path: $0, realTime: !fast) }
+            var replayed: MediaInput?
+            if let input { replayed = try await media.open(input) }
+            defer { withExtendedLifetime(replayed) {} }
+            let source: any RecordingSource = try replayed.map { try FileSource(path: $0.path, realTime: !fast) }
                 ?? CaptureSource(device: device, sampleRate: rate, channelCount: 1)
             let interactive = isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
             // Without a terminal no key can resume a per-phrase pause: read straight through.

@@ -1,0 +1,86 @@
+import Foundation
+
+/// A take as the rest of the tool reads it: the file itself when libsndfile decodes it (WAV,
+/// FLAC, Ogg, Opus, MP3, AIFF), or else its audio decoded by FFmpeg's libraries (m4a/AAC, mp4,
+/// mkv, webm, mov, wma, ...) into a FLAC file beside it in the temporary folder, removed when
+/// this goes.
+///
+/// Why FLAC rather than the original: every later read (measuring, cutting, seeking to a
+/// clip, playing, bundling, a browser's player) is then exact to the sample and goes through
+/// one decoder; and a film's video is never copied. A library keeps that FLAC as the take.
+public final class MediaInput: Sendable {
+    /// The file to read: the original, or the decoded FLAC.
+    public let path: String
+    /// The file the user named.
+    public let original: String
+    /// How FFmpeg's libraries described the stream decoded ("aac, 44100 Hz, 2 channels"), or
+    /// nil when the file was read as it is.
+    public let decodedFrom: String?
+
+    private init(path: String, original: String, decodedFrom: String?) {
+        self.path = path
+        self.original = original
+        self.decodedFrom = decodedFrom
+    }
+
+    deinit {
+        if decodedFrom != nil { unlink(path) }
+    }
+
+    /// `path` ready to read: as it is when libsndfile reads it (and no stream was chosen), else
+    /// decoded from its best audio stream, or its `audioStream`th (from 0). `progress` gets the
+    /// share decoded, when the container says its length.
+    public static func open(_ path: String, audioStream: Int? = nil, progress: (@Sendable (Double) -> Void)? = nil) throws -> MediaInput {
+        if audioStream == nil {
+            do {
+                _ = try AudioFileReader(path: path)
+                return MediaInput(path: path, original: path, decodedFrom: nil)
+            } catch let error where error.code != .unsupportedFormat {
+                throw error
+            } catch {}
+        }
+        let decoder: FFmpegDecoder
+        do {
+            decoder = try FFmpegDecoder(path: path, audioStream: audioStream)
+        } catch where error.code == .invalidArgument || error.code == .fileNotFound {
+            throw error
+        } catch where error.message == FFmpegDecoder.noAudioStream {
+            throw error
+        } catch {
+            throw AudioError(.unsupportedFormat, path: path, message: "not an audio or video file this tool reads (\(error.message))", cause: error.cause)
+        }
+        let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        let temporary = NSTemporaryDirectory() + "/loop-media-\(getpid())-\(UUID().uuidString.prefix(8))-\(Slug.file(name)).flac"
+        var writer = try AudioFileWriter(path: temporary, format: .flac, sampleRate: decoder.sampleRate, channelCount: decoder.channelCount)
+        let total = decoder.duration.map { $0 * Double(decoder.sampleRate) } ?? 0
+        var frames = 0, reported = 0
+        try decoder.decode { block in
+            try writer.write(block)
+            frames += block.count / decoder.channelCount
+            if total > 0, frames - reported >= decoder.sampleRate * 10 {
+                reported = frames
+                progress?(min(1, Double(frames) / total))
+            }
+        }
+        guard frames > 0 else { throw AudioError(.emptyFile, path: path, message: "the file's audio stream holds no audio") }
+        try writer.commit()
+        progress?(1)
+        return MediaInput(path: temporary, original: path, decodedFrom: decoder.description)
+    }
+
+    /// Decodes `path`'s audio through FFmpeg's libraries and discards it: what `loop-benchmark
+    /// segment` times next to `ffmpeg -i FILE -f null -`. Returns the frames decoded.
+    public static func decodeOnly(_ path: String, audioStream: Int? = nil) throws -> Int {
+        let decoder = try FFmpegDecoder(path: path, audioStream: audioStream)
+        var frames = 0
+        try decoder.decode { frames += $0.count / decoder.channelCount }
+        return frames
+    }
+}
+
+private enum Slug {
+    /// A name safe in a file name: letters and digits, the rest as `-`, at most 40.
+    static func file(_ text: String) -> String {
+        String(text.unicodeScalars.map { $0.isASCII && CharacterSet.alphanumerics.contains($0) ? Character($0) : "-" }.prefix(40))
+    }
+}
