@@ -92,6 +92,10 @@ let package = Package(
             ]
         ),
 
+        // Loops in and out of the tools learners use: subtitles (SubRip, WebVTT), Audacity
+        // labels, Anki packages.
+        .target(name: "LoopExchange", dependencies: ["LoopErrors", "LoopAudio", "LoopAuthoring", "LoopStore", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "ZIPFoundation", package: "ZIPFoundation"), .product(name: "Crypto", package: "swift-crypto")]),
+
         // The workflows an interface calls: authoring, attaching, recording and saving,
         // studying and saving the results, editing, and sharing with its import rules. The
         // command line (and the Loop Library server) parse, call these, and render.
@@ -106,6 +110,7 @@ let package = Package(
                 "LoopStudy",
                 "LoopPlayback",
                 "LoopRecording",
+                "LoopExchange",
                 "LoopLibraryClient",
                 "LoopLibraryAPI",
             ]
@@ -156,6 +161,7 @@ let package = Package(
                 "LoopShare",
                 "LoopRecording",
                 "LoopWorkflows",
+                "LoopExchange",
                 "LoopLibraryAPI",
                 "LoopLibraryClient",
                 "CTerminal",
@@ -184,6 +190,7 @@ let package = Package(
         .testTarget(name: "LoopStudyTests", dependencies: ["LoopTestSupport", "LoopStudy"]),
         .testTarget(name: "LoopRecordingTests", dependencies: ["LoopTestSupport", "LoopRecording", "LoopAudio"]),
         .testTarget(name: "LoopPlaybackTests", dependencies: ["LoopTestSupport", "LoopPlayback", "LoopStudy", "LoopAudio"]),
+        .testTarget(name: "LoopExchangeTests", dependencies: ["LoopTestSupport", "LoopExchange"]),
         .testTarget(name: "LoopShareTests", dependencies: ["LoopTestSupport", "LoopShare", "LoopStore", "LoopAuthoring", .product(name: "ZIPFoundation", package: "ZIPFoundation"), .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "LoopWorkflowsTests", dependencies: ["LoopTestSupport", "LoopWorkflows", "LoopShare", "LoopStore", "LoopAuthoring", "LoopAudio", "LoopStudy", "LoopPlayback", .product(name: "ZIPFoundation", package: "ZIPFoundation"), .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "LoopCLITests", dependencies: [

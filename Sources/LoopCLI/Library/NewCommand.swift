@@ -2,6 +2,7 @@ import ArgumentParser
 import LoopAudio
 import Foundation
 import LoopAuthoring
+import LoopExchange
 import LoopStore
 import LoopWorkflows
 
@@ -14,14 +15,41 @@ struct NewCommand: AsyncParsableCommand {
             is cut at its pauses so that every phrase gets its clip; the take itself is kept in \
             the library, so boundaries can be moved later (`loop adjust`). Cuts worth a listen \
             are named on standard error.
+
+            From a film or a podcast with subtitles: --media FILE --subtitles FILE.srt|.vtt \
+            makes a phrase of each cue (its text cleaned of tags, speaker labels and sound \
+            descriptions), starts a group where the dialogue pauses (--group-pause) or every \
+            --group-size cues, takes the translations from --translation FILE.srt|.vtt by time \
+            overlap, and moves each clip's edges to the speech's edges around the cue, so that no \
+            clip starts or ends inside a word. --shift MS moves every cue first (for subtitles \
+            made for another cut of the film).
             """
     )
 
     @Option(help: "The loop's text file (UTF-8); - reads it from standard input, as pasted.")
-    var text: String
+    var text: String?
 
-    @Option(help: "A take reading the text with a pause after each phrase: any audio file, or a video's audio.")
+    @Option(name: [.customLong("audio"), .customLong("media")],
+            help: "A take reading the text with a pause after each phrase, or the film or podcast the subtitles go with: any audio or video file.")
     var audio: String?
+
+    @Option(help: "Subtitles (.srt or .vtt) of the media: each cue becomes a phrase (instead of --text).")
+    var subtitles: String?
+
+    @Option(help: "Subtitles in the second language (.srt or .vtt): the phrases' translations, by time.")
+    var translation: String?
+
+    @Option(parsing: .unconditional, help: "Move every cue by this many milliseconds (negative: earlier).")
+    var shift: Int = 0
+
+    @Option(help: "With --subtitles: start a group where the dialogue pauses longer than this (seconds).")
+    var groupPause: Double = 2
+
+    @Option(help: "With --subtitles: a group every this many cues instead.")
+    var groupSize: Int?
+
+    @Option(help: "With --translation: the translation's language code, e.g. en.")
+    var translationLanguage: String?
 
     @Option(help: "The title (default: the text's `# title:`, else its first phrase).")
     var title: String?
@@ -39,7 +67,24 @@ struct NewCommand: AsyncParsableCommand {
     @Flag(help: "Print the new loop as JSON (the shape of `loop show --json`).")
     var json = false
 
+    func validate() throws {
+        if text == nil && subtitles == nil { throw ValidationError("give the loop's text with --text, or --media and --subtitles") }
+        if text != nil && subtitles != nil { throw ValidationError("give --text or --subtitles, not both") }
+        if subtitles != nil && audio == nil { throw ValidationError("--subtitles goes with --media FILE, the film or recording they belong to") }
+        if subtitles == nil && (translation != nil || shift != 0 || groupSize != nil) {
+            throw ValidationError("--translation, --shift and --group-size go with --subtitles")
+        }
+        if !(0.2...60).contains(groupPause) { throw ValidationError("--group-pause takes 0.2 to 60 seconds") }
+        if let groupSize, !(1...500).contains(groupSize) { throw ValidationError("--group-size takes 1 to 500 cues") }
+        if abs(shift) > 3_600_000 { throw ValidationError("--shift takes at most an hour (3600000 ms)") }
+    }
+
     func run() async throws {
+        if let subtitles, let audio {
+            try await runReportingErrors { try await fromSubtitles(subtitles, media: audio) }
+            return
+        }
+        guard let text else { return }
         try await runReportingErrors {
             let options = LoopSource.ParseOptions(splitSentences: textOptions.sentences)
             if text == "-" && isatty(STDIN_FILENO) == 1 {
@@ -60,14 +105,36 @@ struct NewCommand: AsyncParsableCommand {
             for cut in authored.doubtfulCuts {
                 StandardError.write(String(format: "warning: the cut between phrases %d and %d has low confidence %.2f; listen to it, and move it with `loop adjust` if needed\n", cut.before, cut.after, cut.confidence))
             }
-            if json {
-                try JSONOutput.print(LoopDetailReport(authored.loop))
-            } else {
-                let summary = authored.loop.summary
-                var line = "Added '\(summary.title)' (\(summary.id.prefix(8))): \(summary.groupCount) group\(summary.groupCount == 1 ? "" : "s"), \(summary.phraseCount) phrase\(summary.phraseCount == 1 ? "" : "s")"
-                line += take == nil ? ", no audio yet (`loop attach` adds a take)" : ", each cut from the take"
-                print(line)
-            }
+            try report(authored, take: take)
+        }
+    }
+
+    /// `--media FILE --subtitles FILE [--translation FILE]`.
+    private func fromSubtitles(_ subtitles: String, media path: String) async throws {
+        let seconds = Double(shift) / 1000
+        let cues = try SubtitleReader.read(subtitles, shift: seconds)
+        guard !cues.isEmpty else { throw CLIError("\(subtitles): the subtitles hold no cue with words") }
+        let translations = try translation.map { try SubtitleReader.read($0, shift: seconds) } ?? []
+        let library = try libraryOptions.open()
+        let input = try await media.open(path)
+        defer { withExtendedLifetime(input) {} }
+        let progress = ProgressBar("importing")
+        let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        let authored = try await Authoring(library: library).author(
+            subtitles: cues, translations: translations, takePath: input.path, alignment: SubtitleAlignment(groupPause: groupPause, groupSize: groupSize),
+            title: title ?? name, language: language, translationLanguage: translationLanguage, tags: tags, progress: progress.callback)
+        progress.finish()
+        try report(authored, take: path)
+    }
+
+    private func report(_ authored: AuthoredLoop, take: String?) throws {
+        if json {
+            try JSONOutput.print(LoopDetailReport(authored.loop))
+        } else {
+            let summary = authored.loop.summary
+            var line = "Added '\(summary.title)' (\(summary.id.prefix(8))): \(summary.groupCount) group\(summary.groupCount == 1 ? "" : "s"), \(summary.phraseCount) phrase\(summary.phraseCount == 1 ? "" : "s")"
+            line += take == nil ? ", no audio yet (`loop attach` adds a take)" : ", each cut from the take"
+            print(line)
         }
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LoopAudio
+import LoopExchange
 import LoopShare
 import LoopStore
 import LoopWorkflows
@@ -56,22 +57,49 @@ struct IdentityCommand: AsyncParsableCommand {
 struct ExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Write loops into one signed bundle file to share.",
-        discussion: "The bundle holds each loop's text, groups, phrases and clips, its takes as FLAC, and your signature (see docs/bundle-format.md)."
+        abstract: "Write loops into one signed bundle file to share, or a loop as subtitles or labels.",
+        discussion: """
+            The bundle (the default format) holds each loop's text, groups, phrases and clips, its             takes as FLAC, and your signature (see docs/bundle-format.md). --format srt or vtt             writes one loop's phrases as subtitles, and labels as an Audacity label track, timed             over the take they were cut from; with --clips, over one FLAC file of the clips one             after the other, written beside (lesson.srt and lesson.flac).
+            """
     )
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case bundle, srt, vtt, labels
+    }
 
     @Argument(help: "The loops: starts of their ids or of their titles.")
     var loops: [String]
 
-    @Option(name: .short, help: "The bundle file to write (.loop).")
+    @Option(name: .short, help: "The file to write (.loop for a bundle).")
     var output: String
 
+    @Option(help: "What to write: bundle, srt, vtt or labels.")
+    var format: Format = .bundle
+
+    @Flag(help: "With srt, vtt or labels: also write the clips joined into one FLAC file, which the times follow.")
+    var clips = false
+
+    @Flag(help: "With srt, vtt or labels: each phrase's translation as a second line.")
+    var translations = false
+
     @OptionGroup var libraryOptions: LibraryOptions
+
+    func validate() throws {
+        if format != .bundle && loops.count != 1 { throw ValidationError("--format \(format.rawValue) writes one loop, not \(loops.count)") }
+        if format == .bundle && (clips || translations) { throw ValidationError("--clips and --translations go with --format srt, vtt or labels") }
+    }
 
     func run() async throws {
         try await runReportingErrors {
             let library = try libraryOptions.openForReading()
             let ids = try loops.map { try library.resolve($0) }
+            if let timed = TimedTextExport.Format(rawValue: format.rawValue) {
+                let loop = try library.loop(id: ids[0])
+                let export = TimedTextExport(format: timed, joinedClips: clips, translations: translations)
+                let path = output
+                _ = try await BlockingWork.run { try export.write(loop, to: path) }
+                return
+            }
             let progress = ProgressBar("exporting")
             try await BundleExporter(library: library).export(loops: ids, to: output, progress: progress.callback)
             progress.finish()

@@ -1,0 +1,77 @@
+import Foundation
+import LoopErrors
+
+/// One subtitle: a time range and its text (lines joined by spaces).
+public struct SubtitleCue: Sendable, Equatable {
+    public var start: Double
+    public var end: Double
+    public var text: String
+
+    public init(start: Double, end: Double, text: String) {
+        self.start = start
+        self.end = end
+        self.text = text
+    }
+}
+
+/// The subtitle formats read and written: SubRip (`.srt`) and WebVTT (`.vtt`).
+public enum SubtitleFormat: String, Sendable, CaseIterable {
+    case srt, vtt
+
+    /// The format a file's extension names.
+    public init?(path: String) {
+        self.init(rawValue: (path as NSString).pathExtension.lowercased())
+    }
+}
+
+/// Why a subtitle file was refused: its file, the line, and what is wrong there.
+public struct SubtitleError: LoopError, Equatable {
+    public var file: String
+    public var line: Int?
+    public var message: String
+
+    public init(file: String, line: Int?, _ message: String) {
+        self.file = file
+        self.line = line
+        self.message = message
+    }
+
+    public var kind: String { "subtitles.invalid" }
+    public var path: String? { line.map { "\(file):\($0)" } ?? file }
+}
+
+/// Writes cues as SubRip or WebVTT.
+public enum SubtitleWriter {
+    public static func text(_ cues: [SubtitleCue], format: SubtitleFormat) -> String {
+        switch format {
+        case .srt:
+            return cues.enumerated().map { index, cue in
+                "\(index + 1)\n\(time(cue.start, separator: ",")) --> \(time(cue.end, separator: ","))\n\(srtText(cue.text))\n"
+            }.joined(separator: "\n")
+        case .vtt:
+            return "WEBVTT\n\n" + cues.enumerated().map { index, cue in
+                "\(index + 1)\n\(time(cue.start, separator: ".")) --> \(time(cue.end, separator: "."))\n\(vttText(cue.text))\n"
+            }.joined(separator: "\n")
+        }
+    }
+
+    /// `HH:MM:SS,mmm` (SubRip) or `HH:MM:SS.mmm` (WebVTT).
+    static func time(_ seconds: Double, separator: String) -> String {
+        let milliseconds = max(0, Int((seconds * 1000).rounded()))
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        let fraction = milliseconds % 1000
+        return two(milliseconds / 3_600_000) + ":" + two(milliseconds / 60_000 % 60) + ":" + two(milliseconds / 1000 % 60) + separator
+            + (fraction < 10 ? "00" : fraction < 100 ? "0" : "") + "\(fraction)"
+    }
+
+    /// A cue's text never holds a blank line (which would end the cue).
+    static func srtText(_ text: String) -> String {
+        text.split(whereSeparator: \.isNewline).map(String.init).joined(separator: "\n")
+    }
+
+    /// WebVTT text: `&`, `<` and `>` escaped, and never `-->`.
+    static func vttText(_ text: String) -> String {
+        srtText(text).replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;")
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+import LoopTestSupport
+import Testing
+
+/// A film with subtitles into a loop, and loops out as subtitles and labels, read back by the
+/// reference readers (webvtt-py and srt, Debian's python3-webvtt and python3-srt).
+struct SubtitleCommandTests {
+    struct Truth: Decodable {
+        struct Phrase: Decodable { var text: String; var start: Double; var end: Double }
+        var phrases: [Phrase]
+    }
+
+    static let truth = try! JSONDecoder().decode(Truth.self, from: Data(contentsOf: URL(fileURLWithPath: Fixture.path("truth.json"))))
+    static let english = ["Hello, madam.", "A coffee, please.", "Thanks.", "Where is the station, please?", "Right, then straight on."]
+
+    static func time(_ seconds: Double, _ separator: String) -> String {
+        let ms = Int((seconds * 1000).rounded())
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "00:" + two(ms / 60_000) + ":" + two(ms / 1000 % 60) + separator + String(String(ms % 1000 + 1000).dropFirst())
+    }
+
+    /// The fixture's phrases as SubRip cues `shift` seconds off the speech, each edge jittered
+    /// further, with a BOM, CRLF, a tag and a speaker label; and the English as WebVTT.
+    func subtitles(shift: Double) throws -> (srt: String, vtt: String) {
+        let jitter = [0.08, -0.06, 0.05, -0.09, 0.07]
+        var srt = "\u{FEFF}"
+        for (index, phrase) in Self.truth.phrases.enumerated() {
+            let text = index == 1 ? "<i>MARIE: \(phrase.text)</i>" : phrase.text
+            srt += "\(index + 1)\r\n\(Self.time(phrase.start + shift + jitter[index], ",")) --> \(Self.time(phrase.end + shift - jitter[index], ","))\r\n\(text)\r\n\r\n"
+        }
+        var vtt = "WEBVTT\n\n"
+        for (index, phrase) in Self.truth.phrases.enumerated() {
+            vtt += "\(Self.time(phrase.start - 0.1, ".")) --> \(Self.time(phrase.end + 0.1, ".")) align:start\n\(Self.english[index])\n\n"
+        }
+        let srtPath = Scratch.path("cues", extension: "srt"), vttPath = Scratch.path("english", extension: "vtt")
+        try srt.write(toFile: srtPath, atomically: true, encoding: .utf8)
+        try vtt.write(toFile: vttPath, atomically: true, encoding: .utf8)
+        return (srtPath, vttPath)
+    }
+
+    @Test(arguments: [-0.3, -0.12, 0.2, 0.4])
+    func shiftedCuesAreCutAtTheSpeechsEdges(shift: Double) throws {
+        let (srt, vtt) = try subtitles(shift: shift)
+        let library = TestLibrary()
+        let created = try library.run(["new", "--media", "film.mp4", "--subtitles", srt, "--translation", vtt, "--translation-language", "en",
+                                       "--language", "fr", "--title", "Film"])
+        #expect(created.status == 0 && created.output.contains("1 group, 5 phrases"), "\(created.output) \(created.error)")
+        let shown = try #require(try library.json(["show", "Film"]) as? [String: Any])
+        let phrases = ((shown["groups"] as? [[String: Any]]) ?? []).flatMap { ($0["phrases"] as? [[String: Any]]) ?? [] }
+        #expect(phrases.compactMap { $0["text"] as? String } == Self.truth.phrases.map(\.text), "tags and the speaker label cleaned")
+        #expect(phrases.compactMap { $0["translation"] as? String } == Self.english)
+        let truth = Self.truth.phrases
+        for (index, phrase) in phrases.enumerated() {
+            let start = try #require(phrase["start"] as? Double), end = try #require(phrase["end"] as? Double)
+            // The whole phrase, and none of its neighbours: each edge in the pause around it.
+            #expect(start <= truth[index].start + 0.02 && start >= (index > 0 ? truth[index - 1].end - 0.02 : 0),
+                    "shift \(shift): phrase \(index + 1) starts at \(start), its speech at \(truth[index].start)")
+            #expect(end >= truth[index].end - 0.02 && end <= (index + 1 < truth.count ? truth[index + 1].start + 0.02 : 10),
+                    "shift \(shift): phrase \(index + 1) ends at \(end), its speech at \(truth[index].end)")
+        }
+    }
+
+    @Test func groupsByPauseOrSizeAndShiftFixesLateSubtitles() throws {
+        let (srt, _) = try subtitles(shift: 1.5)
+        let library = TestLibrary()
+        #expect(try library.run(["new", "--media", "phone.m4a", "--subtitles", srt, "--shift", "-1500", "--group-pause", "1",
+                                 "--title", "Paused"]).output.contains("2 groups, 5 phrases"), "the 1.1 s pause parts the groups")
+        #expect(try library.run(["new", "--media", "phone.m4a", "--subtitles", srt, "--shift", "-1500", "--group-size", "2",
+                                 "--title", "Sized"]).output.contains("3 groups, 5 phrases"))
+        let far = try library.run(["new", "--media", "phone.m4a", "--subtitles", srt, "--shift", "600000", "--title", "Far"])
+        #expect(far.status != 0 && far.error.contains("no cue of the subtitles lies within the audio"), "\(far.error)")
+        let bad = Scratch.path("bad", extension: "srt")
+        try "1\n00:00:01,000 --> 00:00:00,500\nOops\n".write(toFile: bad, atomically: true, encoding: .utf8)
+        let refused = try library.run(["new", "--media", "phone.m4a", "--subtitles", bad])
+        #expect(refused.status != 0 && refused.error == "error: \(bad):2: the cue ends (00:00:00,500) before it starts\n", "\(refused.error)")
+        #expect((try library.json(["list"]) as? [Any])?.count == 2, "nothing added by the refused imports")
+    }
+
+    /// Runs Python (Debian's, with its packages) and returns what it prints.
+    func python(_ script: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = ["-c", script]
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let failure = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(failure)")
+        return text
+    }
+
+    @Test func exportsReadBackInTheirReferenceReaders() throws {
+        let library = TestLibrary()
+        let text = Scratch.path("lesson", extension: "txt")
+        try "# title: Lesson\n# language: fr\n# translation: en\n\nBonjour, madame. | Hello, madam.\nUn café, s'il vous plaît. | A coffee, <please> & thanks.\nMerci.\n\nOù est la gare, s'il vous plaît ?\nÀ droite, puis tout droit.\n"
+            .write(toFile: text, atomically: true, encoding: .utf8)
+        #expect(try library.run(["new", "--text", text, "--audio", "clean.flac"]).status == 0)
+        let shown = try #require(try library.json(["show", "Lesson"]) as? [String: Any])
+        let phrases = ((shown["groups"] as? [[String: Any]]) ?? []).flatMap { ($0["phrases"] as? [[String: Any]]) ?? [] }
+        let starts = phrases.compactMap { $0["start"] as? Double }, ends = phrases.compactMap { $0["end"] as? Double }
+
+        let vtt = Scratch.path("lesson", extension: "vtt"), srt = Scratch.path("lesson", extension: "srt"), labels = Scratch.path("lesson", extension: "txt")
+        #expect(try library.run(["export", "Lesson", "--format", "vtt", "-o", vtt, "--translations"]).status == 0)
+        #expect(try library.run(["export", "Lesson", "--format", "srt", "-o", srt]).status == 0)
+        #expect(try library.run(["export", "Lesson", "--format", "labels", "-o", labels]).status == 0)
+        // webvtt-py gives the cue's payload as written; its entities decode to the text.
+        let fromVTT = try python("import webvtt, html\nfor c in webvtt.read('\(vtt)'): print(c.start_in_seconds, c.end_in_seconds, html.unescape(c.text).replace('\\n', ' / '))")
+        let vttLines = fromVTT.split(separator: "\n")
+        #expect(vttLines.count == 5)
+        #expect(vttLines[1].hasSuffix(" Un café, s'il vous plaît. / A coffee, <please> & thanks."), "\(vttLines[1])")
+        let fromSRT = try python("import srt\nfor c in srt.parse(open('\(srt)', encoding='utf-8').read()): print(c.start.total_seconds(), c.end.total_seconds(), c.content)")
+        let srtLines = fromSRT.split(separator: "\n").map { $0.split(separator: " ", maxSplits: 2).map(String.init) }
+        #expect(srtLines.count == 5 && srtLines.map { $0[2] } == phrases.compactMap { $0["text"] as? String })
+        #expect(zip(srtLines, zip(starts, ends)).allSatisfy { abs(Double($0[0])! - $1.0) < 0.002 && abs(Double($0[1])! - $1.1) < 0.002 }, "times over the take")
+        let labelLines = try String(contentsOfFile: labels, encoding: .utf8).split(separator: "\n")
+        #expect(labelLines.count == 5 && labelLines[0].hasSuffix("\tBonjour, madame."))
+
+        // --clips: the clips joined, and the subtitles follow them.
+        let joined = Scratch.path("joined", extension: "srt")
+        #expect(try library.run(["export", "Lesson", "--format", "srt", "-o", joined, "--clips"]).status == 0)
+        let audio = joined.replacingOccurrences(of: ".srt", with: ".flac")
+        #expect(FileManager.default.fileExists(atPath: audio))
+        let joinedCues = try python("import srt\nfor c in srt.parse(open('\(joined)', encoding='utf-8').read()): print(c.start.total_seconds(), c.end.total_seconds())")
+            .split(separator: "\n").map { $0.split(separator: " ").map { Double($0)! } }
+        let lengths = zip(starts, ends).map { $1 - $0 }
+        #expect(joinedCues.first?[0] == 0 && abs((joinedCues.last?[1] ?? 0) - lengths.reduce(0, +)) < 0.005, "\(joinedCues)")
+        let refused = try library.run(["export", "Lesson", "Lesson", "--format", "srt", "-o", joined])
+        #expect(refused.status != 0 && refused.error.contains("writes one loop"))
+    }
+}
