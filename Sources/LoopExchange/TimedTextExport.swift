@@ -76,25 +76,10 @@ public struct TimedTextExport: Sendable {
         var writer = try AudioFileWriter(path: path, format: .flac, sampleRate: first.sampleRate, channelCount: first.channelCount)
         var cues: [SubtitleCue] = []
         var position = 0
-        var block = [Float](repeating: 0, count: 8192 * first.channelCount)
         for phrase in phrases {
             guard let audio = phrase.audio else { continue }
-            var reader = try AudioFileReader(path: audio.path)
-            try reader.seek(toFrame: audio.startFrame)
-            var left = audio.endFrame - audio.startFrame
             let start = position
-            while left > 0 {
-                let wanted = min(left, 8192)
-                let read = try block.withUnsafeMutableBufferPointer { (buffer) throws(AudioError) -> Int in
-                    try reader.read(into: UnsafeMutableBufferPointer(rebasing: buffer[0..<(wanted * first.channelCount)]))
-                }
-                guard read > 0 else { break }
-                try block.withUnsafeBufferPointer { (buffer) throws(AudioError) in
-                    try writer.write(UnsafeBufferPointer(rebasing: buffer[0..<(read * first.channelCount)]))
-                }
-                left -= read
-                position += read
-            }
+            position += try writer.append(frames: audio.startFrame..<audio.endFrame, of: audio.path)
             cues.append(SubtitleCue(start: Double(start) / Double(first.sampleRate), end: Double(position) / Double(first.sampleRate), text: ""))
         }
         try writer.commit()

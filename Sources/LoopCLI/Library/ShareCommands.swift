@@ -57,14 +57,17 @@ struct IdentityCommand: AsyncParsableCommand {
 struct ExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Write loops into one signed bundle file to share, or a loop as subtitles or labels.",
+        abstract: "Write loops into one signed bundle file to share, or a loop as subtitles, labels or an Anki deck.",
         discussion: """
-            The bundle (the default format) holds each loop's text, groups, phrases and clips, its             takes as FLAC, and your signature (see docs/bundle-format.md). --format srt or vtt             writes one loop's phrases as subtitles, and labels as an Audacity label track, timed             over the take they were cut from; with --clips, over one FLAC file of the clips one             after the other, written beside (lesson.srt and lesson.flac).
+            The bundle (the default format) holds each loop's text, groups, phrases and clips, its             takes as FLAC, and your signature (see docs/bundle-format.md). --format srt or vtt             writes one loop's phrases as subtitles, and labels as an Audacity label track, timed             over the take they were cut from; with --clips, over one FLAC file of the clips one             after the other, written beside (lesson.srt and lesson.flac). --format anki writes an \
+            Anki package (.apkg): a deck of the loop with a note per phrase (fields Text, \
+            Translation, Audio, Loop, Group, Number), which Anki updates, not duplicates, when a \
+            newer export of the loop is imported.
             """
     )
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
-        case bundle, srt, vtt, labels
+        case bundle, srt, vtt, labels, anki
     }
 
     @Argument(help: "The loops: starts of their ids or of their titles.")
@@ -73,7 +76,7 @@ struct ExportCommand: AsyncParsableCommand {
     @Option(name: .short, help: "The file to write (.loop for a bundle).")
     var output: String
 
-    @Option(help: "What to write: bundle, srt, vtt or labels.")
+    @Option(help: "What to write: bundle, srt, vtt, labels or anki.")
     var format: Format = .bundle
 
     @Flag(help: "With srt, vtt or labels: also write the clips joined into one FLAC file, which the times follow.")
@@ -86,7 +89,7 @@ struct ExportCommand: AsyncParsableCommand {
 
     func validate() throws {
         if format != .bundle && loops.count != 1 { throw ValidationError("--format \(format.rawValue) writes one loop, not \(loops.count)") }
-        if format == .bundle && (clips || translations) { throw ValidationError("--clips and --translations go with --format srt, vtt or labels") }
+        if (format == .bundle || format == .anki) && (clips || translations) { throw ValidationError("--clips and --translations go with --format srt, vtt or labels") }
     }
 
     func run() async throws {
@@ -98,6 +101,12 @@ struct ExportCommand: AsyncParsableCommand {
                 let export = TimedTextExport(format: timed, joinedClips: clips, translations: translations)
                 let path = output
                 _ = try await BlockingWork.run { try export.write(loop, to: path) }
+                return
+            }
+            if format == .anki {
+                let loop = try library.loop(id: ids[0])
+                let path = output
+                try await BlockingWork.run { try AnkiPackage().write(loop, to: path) }
                 return
             }
             let progress = ProgressBar("exporting")

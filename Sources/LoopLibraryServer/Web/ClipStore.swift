@@ -31,22 +31,8 @@ struct ClipStore: Sendable {
     /// Copies `frames` of `source` into a FLAC file at `path` (a clip of no frames holds one
     /// frame of silence: a file of none is not a FLAC stream a browser plays).
     static func cut(_ source: String, frames: Range<Int>, channels: Int, sampleRate: Int, to path: String) throws {
-        var reader = try AudioFileReader(path: source)
         var writer = try AudioFileWriter(path: path, format: .flac, sampleRate: sampleRate, channelCount: channels)
-        try reader.seek(toFrame: frames.lowerBound)
-        var left = frames.count
-        var block = [Float](repeating: 0, count: 8192 * channels)
-        while left > 0 {
-            let wanted = min(left, 8192)
-            let read = try block.withUnsafeMutableBufferPointer { (buffer) throws(AudioError) -> Int in
-                try reader.read(into: UnsafeMutableBufferPointer(rebasing: buffer[0..<(wanted * channels)]))
-            }
-            guard read > 0 else { break }
-            try block.withUnsafeBufferPointer { (buffer) throws(AudioError) in
-                try writer.write(UnsafeBufferPointer(rebasing: buffer[0..<(read * channels)]))
-            }
-            left -= read
-        }
+        try writer.append(frames: frames, of: source)
         if frames.isEmpty { try writer.write([Float](repeating: 0, count: channels)) }
         try writer.commit()
     }
