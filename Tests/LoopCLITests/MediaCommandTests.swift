@@ -15,7 +15,7 @@ struct MediaCommandTests {
 
     @Test func aPhoneTakeAndAFilmsAudioAreCutWhereTheOriginalIs() throws {
         let original = try cuts(["clean.flac"])
-        for media in [["phone.m4a"], ["film.mp4"], ["two-tracks.mkv", "--stream", "1"]] {
+        for media in [["phone.m4a"], ["film.mp4"], ["two-tracks.mkv", "--stream", "1"], ["podcast.mp3"]] {
             let found = try cuts(media)
             #expect(found.count == original.count, "\(media)")
             for (a, b) in zip(found, original) {
