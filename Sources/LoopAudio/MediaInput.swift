@@ -30,7 +30,12 @@ public final class MediaInput: Sendable {
     /// `path` ready to read: as it is when libsndfile reads it (and no stream was chosen), else
     /// decoded from its best audio stream, or its `audioStream`th (from 0). `progress` gets the
     /// share decoded, when the container says its length.
-    public static func open(_ path: String, audioStream: Int? = nil, progress: (@Sendable (Double) -> Void)? = nil) throws -> MediaInput {
+    ///
+    /// With `helper`, the decoding runs in that program (`loop decode-media`, see
+    /// ``decode(_:audioStream:to:progress:)``): FFmpeg's code and buffers then leave with it,
+    /// instead of staying in this process under what it does next.
+    public static func open(_ path: String, audioStream: Int? = nil, helper: String? = nil,
+                            progress: (@Sendable (Double) -> Void)? = nil) throws -> MediaInput {
         if audioStream == nil {
             do {
                 _ = try AudioFileReader(path: path)
@@ -39,6 +44,20 @@ public final class MediaInput: Sendable {
                 throw error
             } catch {}
         }
+        let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        let temporary = NSTemporaryDirectory() + "/loop-media-\(getpid())-\(UUID().uuidString.prefix(8))-\(Slug.file(name)).flac"
+        let description: String
+        if let helper {
+            description = try decodeInHelper(helper, path, audioStream: audioStream, to: temporary, progress: progress)
+        } else {
+            description = try decode(path, audioStream: audioStream, to: temporary, progress: progress)
+        }
+        return MediaInput(path: temporary, original: path, decodedFrom: description)
+    }
+
+    /// Decodes `path`'s audio into a FLAC file at `output` (atomically); returns how FFmpeg's
+    /// libraries described the stream.
+    public static func decode(_ path: String, audioStream: Int?, to output: String, progress: (@Sendable (Double) -> Void)? = nil) throws -> String {
         let decoder: FFmpegDecoder
         do {
             decoder = try FFmpegDecoder(path: path, audioStream: audioStream)
@@ -49,9 +68,7 @@ public final class MediaInput: Sendable {
         } catch {
             throw AudioError(.unsupportedFormat, path: path, message: "not an audio or video file this tool reads (\(error.message))", cause: error.cause)
         }
-        let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
-        let temporary = NSTemporaryDirectory() + "/loop-media-\(getpid())-\(UUID().uuidString.prefix(8))-\(Slug.file(name)).flac"
-        var writer = try AudioFileWriter(path: temporary, format: .flac, sampleRate: decoder.sampleRate, channelCount: decoder.channelCount)
+        var writer = try AudioFileWriter(path: output, format: .flac, sampleRate: decoder.sampleRate, channelCount: decoder.channelCount)
         let total = decoder.duration.map { $0 * Double(decoder.sampleRate) } ?? 0
         var frames = 0, reported = 0
         try decoder.decode { block in
@@ -65,7 +82,48 @@ public final class MediaInput: Sendable {
         guard frames > 0 else { throw AudioError(.emptyFile, path: path, message: "the file's audio stream holds no audio") }
         try writer.commit()
         progress?(1)
-        return MediaInput(path: temporary, original: path, decodedFrom: decoder.description)
+        return decoder.description
+    }
+
+    /// Runs `helper decode-media PATH OUTPUT [--stream N]`, which prints `progress SHARE` lines
+    /// and, last, `decoded DESCRIPTION`; or, failing, `error CODE MESSAGE` on standard error.
+    static func decodeInHelper(_ helper: String, _ path: String, audioStream: Int?, to output: String,
+                               progress: (@Sendable (Double) -> Void)?) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: helper)
+        process.arguments = ["decode-media", path, output] + (audioStream.map { ["--stream", String($0)] } ?? [])
+        let lines = Pipe(), errors = Pipe()
+        process.standardOutput = lines
+        process.standardError = errors
+        process.standardInput = FileHandle.nullDevice
+        do {
+            try process.run()
+        } catch {
+            throw AudioError(.decodeFailed, path: path, message: "cannot start the decoder \(helper) (\(error))")
+        }
+        var description = "", pending = Data()
+        while true {
+            let chunk = lines.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            pending += chunk
+            while let end = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: pending[pending.startIndex..<end], as: UTF8.self)
+                pending = Data(pending[pending.index(after: end)...])
+                if line.hasPrefix("progress "), let share = Double(line.dropFirst(9)) { progress?(share) }
+                if line.hasPrefix("decoded ") { description = String(line.dropFirst(8)) }
+            }
+        }
+        let failure = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0, !description.isEmpty else {
+            unlink(output)
+            let parts = failure.split(separator: " ", maxSplits: 2).map(String.init)
+            if parts.count == 3, parts[0] == "error", let code = AudioError.Code(rawValue: parts[1]) {
+                throw AudioError(code, path: path, message: parts[2].trimmingCharacters(in: .newlines))
+            }
+            throw AudioError(.decodeFailed, path: path, message: "the decoder failed (\(failure.trimmingCharacters(in: .whitespacesAndNewlines).prefix(200)))")
+        }
+        return description
     }
 
     /// Decodes `path`'s audio through FFmpeg's libraries and discards it: what `loop-benchmark

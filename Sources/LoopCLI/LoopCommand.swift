@@ -21,6 +21,7 @@ public struct LoopCommand: AsyncParsableCommand {
             RecordCommand.self, StudyCommand.self, PlayCommand.self, StatsCommand.self,
             IdentityCommand.self, ExportCommand.self, ImportCommand.self, InspectCommand.self, PublishCommand.self,
             UnpublishCommand.self, UpdateCommand.self, BrowseCommand.self, ServeCommand.self,
+            DecodeMediaCommand.self,
         ]
     )
 

@@ -14,11 +14,14 @@ struct MediaOptions: ParsableArguments {
     }
 
     /// The take at `path` ready to read: as it is, or its audio decoded into a temporary FLAC
-    /// file (with a progress bar), which goes when the result does.
+    /// file (with a progress bar), which goes when the result does. The decoding runs in a
+    /// `loop decode-media` process, so that FFmpeg's memory is not added to what follows.
     func open(_ path: String) async throws -> MediaInput {
         let stream = self.stream
         let progress = ProgressBar("decoding")
-        let input = try await BlockingWork.run { try MediaInput.open(path, audioStream: stream, progress: progress.callback) }
+        let own = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let helper = FileManager.default.isExecutableFile(atPath: own) && (own as NSString).lastPathComponent == "loop" ? own : nil
+        let input = try await BlockingWork.run { try MediaInput.open(path, audioStream: stream, helper: helper, progress: progress.callback) }
         progress.finish()
         return input
     }

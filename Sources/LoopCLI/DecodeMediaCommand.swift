@@ -1,0 +1,31 @@
+import ArgumentParser
+import Foundation
+import LoopAudio
+
+/// `loop decode-media IN OUT [--stream N]`: not for people; the process the commands that read
+/// a take run to decode media through FFmpeg's libraries (``MediaInput``), so that the
+/// libraries' memory goes when it ends. Prints `progress SHARE` lines, then `decoded
+/// DESCRIPTION`; failing, `error CODE MESSAGE` on standard error and status 1.
+struct DecodeMediaCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "decode-media", abstract: "Decode a media file's audio into FLAC (used by the commands that read a take).",
+        shouldDisplay: false)
+
+    @Argument(help: "The media file.") var input: String
+    @Argument(help: "The FLAC file to write.") var output: String
+    @Option(name: .customLong("stream"), help: "The audio stream, from 0.") var stream: Int?
+
+    func run() throws {
+        // Unbuffered, a line at a time: the parent shows the progress as it comes.
+        @Sendable func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
+        do {
+            let description = try MediaInput.decode(input, audioStream: stream, to: output) { share in
+                say(String(format: "progress %.4f", share))
+            }
+            say("decoded " + description)
+        } catch let error as AudioError {
+            FileHandle.standardError.write(Data("error \(error.code.rawValue) \(error.message)\n".utf8))
+            throw ExitCode.failure
+        }
+    }
+}
