@@ -27,7 +27,8 @@ public func runReportingErrors(_ body: () async throws -> Void) async throws {
 /// command line where there is one.
 func describe(_ error: any Error) -> String {
     guard let error = error as? any LoopError else { return String(describing: error) }
-    return CommandHints.hint(for: error.kind).map { error.description + "; " + $0 } ?? error.description
+    let line = MediaOptions.namingOriginals(error.description)
+    return CommandHints.hint(for: error.kind).map { line + "; " + $0 } ?? line
 }
 
 /// What to do next, in this interface's words, for the kinds of failure the libraries report

@@ -87,25 +87,35 @@ public struct Authoring: Sendable {
         takePath: String, texts: [String], language: String?, progress: (@Sendable (Double) -> Void)?,
         store: @escaping @Sendable (CutTake, ReceivedTake) throws -> LoopDetail
     ) async throws -> AuthoredLoop {
-        let (library, segmenter) = (self.library, self.segmenter)
+        let segmenter = self.segmenter
+        let (loop, segmentation) = try await receiving(takePath: takePath, progress: progress) {
+            try segmenter.segment(path: takePath, hint: .text(texts, language: language),
+                                  progress: progress.map { report in { @Sendable in report($0 * 0.9) } })
+        } store: { segmentation, file in
+            try store(CutTake(path: takePath, ranges: segmentation.segments.map { $0.startFrame..<$0.endFrame }), file)
+        }
+        return AuthoredLoop(loop: loop, doubtfulCuts: Self.doubtfulCuts(segmentation))
+    }
+
+    /// Copies the take into the library while `cut` finds its clips, then `store`s the loop;
+    /// the copy is discarded when either fails.
+    func receiving<Cut: Sendable>(
+        takePath: String, progress: (@Sendable (Double) -> Void)?, cut: @escaping @Sendable () throws -> Cut,
+        store: @escaping @Sendable (Cut, ReceivedTake) throws -> LoopDetail
+    ) async throws -> (LoopDetail, Cut) {
+        let library = self.library
         return try await library.reportingFullDisk(needing: RegularFile.size(takePath)) {
             try await library.whileInFlight {
                 async let copy = BlockingWork.run("loop copy take") { try library.receiveTake(copyOf: takePath) }
-                let cut = await Result(catching: {
-                    try await BlockingWork.run("loop cut take") {
-                        try segmenter.segment(path: takePath, hint: .text(texts, language: language),
-                                              progress: progress.map { report in { @Sendable in report($0 * 0.9) } })
-                    }
-                })
+                let found = await Result(catching: { try await BlockingWork.run("loop cut take", cut) })
                 let received: Result<ReceivedTake, any Error>
                 do { received = .success(try await copy) } catch { received = .failure(error) }
                 do {
-                    let segmentation = try cut.get()
+                    let result = try found.get()
                     let file = try received.get()
-                    let take = CutTake(path: takePath, ranges: segmentation.segments.map { $0.startFrame..<$0.endFrame })
-                    let loop = try await BlockingWork.run("loop store take") { try store(take, file) }
+                    let loop = try await BlockingWork.run("loop store take") { try store(result, file) }
                     progress?(1)
-                    return AuthoredLoop(loop: loop, doubtfulCuts: Self.doubtfulCuts(segmentation))
+                    return (loop, result)
                 } catch {
                     if case .success(let file) = received { library.discard(file) }
                     throw error

@@ -14,40 +14,22 @@ extension Authoring {
         title: String, language: String?, translationLanguage: String?, tags: [String], progress: (@Sendable (Double) -> Void)? = nil
     ) async throws -> AuthoredLoop {
         let library = self.library
-        return try await library.reportingFullDisk(needing: RegularFile.size(takePath)) {
-            try await library.whileInFlight {
-                async let copy = BlockingWork.run("loop copy take") { try library.receiveTake(copyOf: takePath) }
-                let aligned = await Result(catching: {
-                    try await BlockingWork.run("loop align subtitles") { () throws -> SubtitleAlignment.Result in
-                        let envelope = try EnergyEnvelope.measure(path: takePath, progress: progress.map { report in { @Sendable in report($0 * 0.9) } })
-                        let duration = Double(envelope.frameCount) / Double(envelope.sampleRate)
-                        let heard = cues.filter { $0.start < duration - 0.05 }
-                        guard !heard.isEmpty else {
-                            throw ExportError(path: takePath, "no cue of the subtitles lies within the audio (\(Int(duration)) s): are they for this file, or shifted (--shift)?")
-                        }
-                        // No speech found (silence, steady noise) leaves every cue its own times.
-                        let speech = (try? SilenceSegmenter().segment(envelope, hint: .none, path: takePath).segments) ?? []
-                        return alignment.align(heard, translations: translations, envelope: envelope, speech: speech)
-                    }
-                })
-                let received: Result<ReceivedTake, any Error>
-                do { received = .success(try await copy) } catch { received = .failure(error) }
-                do {
-                    let result = try aligned.get()
-                    let file = try received.get()
-                    let source = LoopSource(title: title, language: language, translationLanguage: translationLanguage, tags: tags,
-                                            groups: result.groups.map { PhraseGroup(phrases: $0) })
-                    let take = CutTake(path: takePath, ranges: result.ranges)
-                    let loop = try await BlockingWork.run("loop store take") {
-                        try library.createLoop(source: source, title: title, language: language, tags: tags, take: take, received: file)
-                    }
-                    progress?(1)
-                    return AuthoredLoop(loop: loop, doubtfulCuts: [])
-                } catch {
-                    if case .success(let file) = received { library.discard(file) }
-                    throw error
-                }
+        let (loop, _) = try await receiving(takePath: takePath, progress: progress) { () throws -> SubtitleAlignment.Result in
+            let envelope = try EnergyEnvelope.measure(path: takePath, progress: progress.map { report in { @Sendable in report($0 * 0.9) } })
+            let duration = Double(envelope.frameCount) / Double(envelope.sampleRate)
+            let heard = cues.filter { $0.start < duration - 0.05 }
+            guard !heard.isEmpty else {
+                throw ExportError(path: takePath, "no cue of the subtitles lies within the audio (\(Int(duration)) s): are they for this file, or shifted (--shift)?")
             }
+            // No speech found (silence, steady noise) leaves every cue its own times.
+            let speech = (try? SilenceSegmenter().segment(envelope, hint: .none, path: takePath).segments) ?? []
+            return alignment.align(heard, translations: translations, envelope: envelope, speech: speech)
+        } store: { aligned, file in
+            let source = LoopSource(title: title, language: language, translationLanguage: translationLanguage, tags: tags,
+                                    groups: aligned.groups.map { PhraseGroup(phrases: $0) })
+            return try library.createLoop(source: source, title: title, language: language, tags: tags,
+                                          take: CutTake(path: takePath, ranges: aligned.ranges), received: file)
         }
+        return AuthoredLoop(loop: loop, doubtfulCuts: [])
     }
 }

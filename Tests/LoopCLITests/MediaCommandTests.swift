@@ -48,6 +48,11 @@ struct MediaCommandTests {
         let cut = try LoopProcess.run(["cut", "phone.m4a", "--text", "phrases.txt", "--out", out])
         #expect(cut.status == 0, "\(cut.error)")
         #expect((try FileManager.default.contentsOfDirectory(atPath: out)).filter { $0.hasSuffix(".flac") }.count == 5)
+        // An error after the decode names the file the user gave, not the decoded FLAC.
+        let twelve = Scratch.path("twelve", extension: "txt")
+        try (1...12).map { "Phrase \($0)." }.joined(separator: "\n").write(toFile: twelve, atomically: true, encoding: .utf8)
+        let refused = try LoopProcess.run(["cut", "phone.m4a", "--text", twelve, "--out", Scratch.path("none")])
+        #expect(refused.status != 0 && refused.error.hasPrefix("error: phone.m4a: the take has"), "\(refused.error)")
         #expect(!(try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory())).contains { $0.hasPrefix("loop-media-") && $0.contains("phone") },
                 "no decoded FLAC is left behind")
     }

@@ -97,7 +97,7 @@ extension LibraryServer {
         let number = Self.pageNumber(parameters)
         query.limit = Self.pageSize
         query.offset = (number - 1) * Self.pageSize
-        let filters = ["q": query.text, "language": query.translationLanguage == nil && query.language == nil ? "" : query.language ?? "",
+        let filters = ["q": query.text, "language": query.language ?? "",
                        "translation": query.translationLanguage ?? "", "tag": query.tag ?? ""]
         let searching = !query.text.isEmpty || query.language != nil || query.translationLanguage != nil || query.tag != nil
         let now = Date()
