@@ -42,7 +42,9 @@ let package = Package(
         .systemLibrary(name: "CSoundTouch", pkgConfig: "soundtouch", providers: [.apt(["libsoundtouch-dev"])]),
         .systemLibrary(name: "CSampleRate", pkgConfig: "samplerate", providers: [.apt(["libsamplerate0-dev"])]),
         // FFmpeg's libraries: any audio or video file's audio (m4a, mp4, mkv, webm, ...).
-        .systemLibrary(name: "CFFmpeg", pkgConfig: "libavformat", providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswresample-dev"])]),
+        .systemLibrary(name: "CFFmpeg", pkgConfig: "libavformat", providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswresample-dev", "libswscale-dev"])]),
+        // Pictures drawn in a terminal: sixel or kitty graphics, or character art.
+        .systemLibrary(name: "CChafa", pkgConfig: "chafa", providers: [.apt(["libchafa-dev", "libglib2.0-dev"])]),
         // The C library's `wcwidth`, which Swift's Glibc module leaves out (the terminal views).
         .systemLibrary(name: "CTerminal"),
 
@@ -53,6 +55,10 @@ let package = Package(
         // (FFmpeg), ALSA playback and capture, time-stretching (SoundTouch), resampling
         // (libsamplerate).
         .target(name: "LoopAudio", dependencies: ["LoopErrors", "CSndFile", "CALSA", "CSoundTouch", "CSampleRate", "CFFmpeg"]),
+
+        // Pictures: PNG, JPEG, WebP and GIF checked as hostile input (type, size, damage),
+        // decoded (FFmpeg) and drawn in a terminal (chafa).
+        .target(name: "LoopPictures", dependencies: ["LoopErrors", "LoopAudio", "CFFmpeg", "CChafa"]),
 
         // Study: the engine that decides what to play, what silence to leave and what to show.
         // No I/O: tests run it on a virtual clock.
@@ -74,6 +80,7 @@ let package = Package(
                 "LoopErrors",
                 "LoopAudio",
                 "LoopAuthoring",
+                "LoopPictures",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
@@ -164,6 +171,7 @@ let package = Package(
                 "LoopExchange",
                 "LoopLibraryAPI",
                 "LoopLibraryClient",
+                "LoopPictures",
                 "CTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -187,6 +195,7 @@ let package = Package(
         .testTarget(name: "LoopAudioTests", dependencies: ["LoopTestSupport", "LoopAudio"]),
         .testTarget(name: "LoopAuthoringTests", dependencies: ["LoopTestSupport", "LoopAuthoring", "LoopAudio"]),
         .testTarget(name: "LoopStoreTests", dependencies: ["LoopTestSupport", "LoopStore", "LoopAuthoring", "LoopAudio", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "LoopPicturesTests", dependencies: ["LoopTestSupport", "LoopPictures"]),
         .testTarget(name: "LoopStudyTests", dependencies: ["LoopTestSupport", "LoopStudy"]),
         .testTarget(name: "LoopRecordingTests", dependencies: ["LoopTestSupport", "LoopRecording", "LoopAudio"]),
         .testTarget(name: "LoopPlaybackTests", dependencies: ["LoopTestSupport", "LoopPlayback", "LoopStudy", "LoopAudio"]),

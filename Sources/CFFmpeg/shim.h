@@ -3,6 +3,7 @@
 #include <libavformat/avformat.h>
 #include <libavcodec/avcodec.h>
 #include <libswresample/swresample.h>
+#include <libswscale/swscale.h>
 #include <libavutil/channel_layout.h>
 #include <libavutil/opt.h>
 

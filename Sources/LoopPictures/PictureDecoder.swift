@@ -1,0 +1,20 @@
+/// A picture's pixels: 8-bit red, green, blue and alpha, row by row.
+public struct RGBAPicture: Sendable, Equatable {
+    public var width: Int
+    public var height: Int
+    public var pixels: [UInt8]
+}
+
+/// Decodes a picture's first frame (a GIF's first, as the loops want a still).
+public enum PictureDecoder {
+    /// The picture at `path`, checked (``PictureFile/checkHeader(_:)``), decoded and scaled
+    /// down, aspect kept, to fit `size`×`size` pixels.
+    public static func decode(_ path: String, fitting size: Int) throws(PictureError) -> RGBAPicture {
+        let info = try PictureFile.checkHeader(path)
+        return try decode(path, format: info.format, fitting: size)
+    }
+
+    static func decode(_ path: String, format: PictureFormat, fitting size: Int) throws(PictureError) -> RGBAPicture {
+        try FFmpegPictureCalls.decodeFirstFrame(path: path, format: format, fitting: size)
+    }
+}
