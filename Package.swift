@@ -94,6 +94,7 @@ let package = Package(
                 "LoopStore",
                 "LoopAudio",
                 "LoopAuthoring",
+                "LoopPictures",
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]

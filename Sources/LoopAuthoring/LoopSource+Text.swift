@@ -8,12 +8,15 @@ extension LoopSource {
         if let language { lines.append("# language: " + language) }
         if let translationLanguage { lines.append("# translation: " + translationLanguage) }
         if !tags.isEmpty { lines.append("# tags: " + tags.joined(separator: ", ")) }
+        if let picture { lines.append("# image: " + picture) }
         for group in groups {
             if !lines.isEmpty { lines.append("") }
+            if let picture = group.picture { lines.append("# group-image: " + picture) }
             for phrase in group.phrases {
                 var line = Self.escape(phrase.text, leading: true)
                 if let translation = phrase.translation { line += " | " + Self.escape(translation, leading: false) }
                 lines.append(line)
+                if let picture = phrase.picture { lines.append("# phrase-image: " + picture) }
             }
         }
         return lines.joined(separator: "\n") + "\n"

@@ -9,15 +9,22 @@ import LoopAudio
 /// - `text | translation` gives a phrase a translation or note (`\|` is a literal bar);
 /// - `# key: value` lines before the first phrase set `title`, `language`, `translation`
 ///   (the translation language) and `tags` (comma separated); other `#` lines are comments
-///   (`\#` starts a phrase with a literal `#`).
+///   (`\#` starts a phrase with a literal `#`);
+/// - `# image: FILE` before the first phrase gives the loop a picture, `# group-image: FILE`
+///   the group it stands in (or, after a blank line, the group that follows), and
+///   `# phrase-image: FILE` the phrase on the line above it. A relative path is relative to
+///   the text file's folder.
 public struct LoopSource: Equatable, Sendable, Codable {
     public var title: String?
     public var language: String?
     public var translationLanguage: String?
     public var tags: [String]
     public var groups: [PhraseGroup]
+    /// The loop's picture file, when the text names one (`# image: FILE`).
+    public var picture: String?
 
-    public init(title: String? = nil, language: String? = nil, translationLanguage: String? = nil, tags: [String] = [], groups: [PhraseGroup]) {
+    public init(title: String? = nil, language: String? = nil, translationLanguage: String? = nil, tags: [String] = [], groups: [PhraseGroup], picture: String? = nil) {
+        self.picture = picture
         self.title = title
         self.language = language
         self.translationLanguage = translationLanguage
@@ -32,8 +39,11 @@ public struct LoopSource: Equatable, Sendable, Codable {
 /// A paragraph of phrases, studied together.
 public struct PhraseGroup: Equatable, Sendable, Codable {
     public var phrases: [Phrase]
+    /// The group's picture file, when the text names one (`# group-image: FILE`).
+    public var picture: String?
 
-    public init(phrases: [Phrase]) {
+    public init(phrases: [Phrase], picture: String? = nil) {
+        self.picture = picture
         self.phrases = phrases
     }
 }
@@ -42,6 +52,8 @@ public struct PhraseGroup: Equatable, Sendable, Codable {
 public struct Phrase: Equatable, Sendable, Codable {
     public var text: String
     public var translation: String?
+    /// The phrase's picture file, when the text names one (`# phrase-image: FILE`).
+    public var picture: String?
     /// The 1-based line of the source it came from.
     public var line: Int
 
@@ -93,6 +105,7 @@ extension LoopSource {
     public init(parsing text: String, from path: String, options: ParseOptions = ParseOptions()) throws(LoopSourceError) {
         do {
             try self.init(parsing: text, options: options)
+            if path != "-" { self = resolvingPictures(relativeTo: (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent) }
         } catch {
             throw LoopSourceError(path: Self.displayName(path), line: error.line, message: error.message)
         }
@@ -150,6 +163,7 @@ extension LoopSource {
         var tags: [String] = []
         var groups: [PhraseGroup] = []
         var current: [Phrase] = []
+        var loopPicture: String?, groupPicture: String?
         var seenPhrase = false
         let splitter = SentenceSplitter()
 
@@ -157,8 +171,31 @@ extension LoopSource {
             let lineNumber = index + 1
             let line = Self.collapseWhitespace(Substring(rawLine))
             if line.isEmpty {
-                if !current.isEmpty { groups.append(PhraseGroup(phrases: current)) }
+                if !current.isEmpty {
+                    groups.append(PhraseGroup(phrases: current, picture: groupPicture))
+                    groupPicture = nil
+                }
                 current = []
+                continue
+            }
+            if line.hasPrefix("#"), let (key, file) = Self.pictureLine(line) {
+                guard !file.isEmpty else { throw LoopSourceError(path: nil, line: lineNumber, message: "'# \(key):' needs a picture file after the colon") }
+                switch key {
+                case "image":
+                    guard !seenPhrase else {
+                        throw LoopSourceError(path: nil, line: lineNumber, message: "'# image:' (the loop's picture) goes before the first phrase; use '# group-image:' or '# phrase-image:' here")
+                    }
+                    loopPicture = file
+                case "group-image":
+                    guard groupPicture == nil else { throw LoopSourceError(path: nil, line: lineNumber, message: "the group has a picture already (one '# group-image:' a group)") }
+                    groupPicture = file
+                default:
+                    guard !current.isEmpty else {
+                        throw LoopSourceError(path: nil, line: lineNumber, message: "'# phrase-image:' goes on the line after its phrase")
+                    }
+                    guard current[current.count - 1].picture == nil else { throw LoopSourceError(path: nil, line: lineNumber, message: "the phrase above has a picture already") }
+                    current[current.count - 1].picture = file
+                }
                 continue
             }
             if line.hasPrefix("#") {
@@ -190,11 +227,40 @@ extension LoopSource {
             }
             current.append(Phrase(text: text, translation: translation, line: lineNumber))
         }
-        if !current.isEmpty { groups.append(PhraseGroup(phrases: current)) }
+        if !current.isEmpty { groups.append(PhraseGroup(phrases: current, picture: groupPicture)) }
         guard !groups.isEmpty else {
             throw LoopSourceError(path: nil, line: nil, message: "no phrases: write one phrase per line, with a blank line between groups")
         }
-        self.init(title: title, language: language, translationLanguage: translationLanguage, tags: tags, groups: groups)
+        self.init(title: title, language: language, translationLanguage: translationLanguage, tags: tags, groups: groups, picture: loopPicture)
+    }
+
+    /// `# image: FILE`, `# group-image: FILE` or `# phrase-image: FILE`: the key and the file.
+    private static func pictureLine(_ line: String) -> (String, String)? {
+        let body = line.drop(while: { $0 == "#" }).trimmingCharacters(in: .whitespaces)
+        guard let colon = body.firstIndex(of: ":") else { return nil }
+        let key = body[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
+        guard ["image", "group-image", "phrase-image"].contains(key) else { return nil }
+        return (key, body[body.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+    }
+
+    /// The source with every relative picture path made relative to `folder` instead.
+    public func resolvingPictures(relativeTo folder: String) -> LoopSource {
+        func resolve(_ file: String?) -> String? {
+            guard let file, !file.hasPrefix("/") else { return file }
+            return (folder.hasSuffix("/") ? folder : folder + "/") + file
+        }
+        var source = self
+        source.picture = resolve(picture)
+        for g in source.groups.indices {
+            source.groups[g].picture = resolve(source.groups[g].picture)
+            for p in source.groups[g].phrases.indices { source.groups[g].phrases[p].picture = resolve(source.groups[g].phrases[p].picture) }
+        }
+        return source
+    }
+
+    /// Every picture file the text names.
+    public var pictureFiles: [String] {
+        [picture].compactMap { $0 } + groups.flatMap { group in [group.picture].compactMap { $0 } + group.phrases.compactMap(\.picture) }
     }
 
     /// The text's lines, split at LF, CRLF or CR scalar by scalar: a line break followed by a

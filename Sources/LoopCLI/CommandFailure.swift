@@ -57,6 +57,7 @@ enum CommandHints {
         switch problem.kind {
         case .clipsPastTheirTake: problem.remedy + " with `loop adjust`"
         case .audioMissing, .audioDamaged: problem.remedy + " with `loop attach`"
+        case .pictureMissing, .pictureDamaged: problem.remedy + " with `loop image`"
         default: problem.remedy
         }
     }

@@ -4,9 +4,10 @@ import Foundation
 /// version does not know is an error, naming the bundle's format version.
 public struct BundleManifest: Codable, Equatable, Sendable {
     public static let formatName = "looplearn-bundle"
-    /// The newest version this reader knows. Version 2 added `recordedText` to phrases; a
-    /// writer gives a bundle version 1 when it carries no such mark, so older readers take it.
-    public static let currentVersion = 2
+    /// The newest version this reader knows. Version 2 added `recordedText` to phrases, version
+    /// 3 pictures; a writer gives a bundle the oldest version that holds what it carries, so
+    /// older readers take it.
+    public static let currentVersion = 3
 
     public var format: String
     public var version: Int
@@ -15,6 +16,8 @@ public struct BundleManifest: Codable, Equatable, Sendable {
     public var authorKey: String
     public var loops: [Loop]
     public var audio: [Audio]
+    /// Version 3: the pictures the loops show (absent when none).
+    public var pictures: [Picture]?
 
     public struct Loop: Codable, Equatable, Sendable {
         public var id: String
@@ -25,10 +28,14 @@ public struct BundleManifest: Codable, Equatable, Sendable {
         public var tags: [String]
         public var sourceText: String
         public var groups: [Group]
+        /// Version 3: the file of the loop's picture (one of `pictures`).
+        public var picture: String?
     }
 
     public struct Group: Codable, Equatable, Sendable {
         public var phrases: [Phrase]
+        /// Version 3: the file of the group's picture.
+        public var picture: String?
     }
 
     public struct Phrase: Codable, Equatable, Sendable {
@@ -37,11 +44,27 @@ public struct BundleManifest: Codable, Equatable, Sendable {
         public var clip: Clip?
         /// Version 2: the text the clip was recorded for, when the phrase's text changed since.
         public var recordedText: String?
+        /// Version 3: the file of the phrase's picture.
+        public var picture: String?
     }
 
-    /// The oldest version that holds these loops: 2 when a phrase carries `recordedText`.
+    /// The oldest version that holds these loops: 3 with pictures, 2 when a phrase carries
+    /// `recordedText`, else 1.
     public static func version(for loops: [Loop]) -> Int {
-        loops.contains { $0.groups.contains { $0.phrases.contains { $0.recordedText != nil } } } ? 2 : 1
+        let pictures = loops.contains { $0.picture != nil || $0.groups.contains { $0.picture != nil || $0.phrases.contains { $0.picture != nil } } }
+        if pictures { return 3 }
+        return loops.contains { $0.groups.contains { $0.phrases.contains { $0.recordedText != nil } } } ? 2 : 1
+    }
+
+    /// A picture in the bundle: `pictures/<sha256>.<png|jpg|webp|gif>`.
+    public struct Picture: Codable, Equatable, Sendable {
+        public var file: String
+        public var sha256: String
+        public var bytes: Int
+        /// `png`, `jpeg`, `webp` or `gif`.
+        public var format: String
+        public var width: Int
+        public var height: Int
     }
 
     /// A frame range of one of the bundle's audio files.
@@ -118,6 +141,11 @@ public struct BundleManifest: Codable, Equatable, Sendable {
             "audio": ["file", "sha256", "bytes", "sampleRate", "channels", "frames"],
         ]
         if version >= 2 { keys["loops.groups.phrases", default: []].insert("recordedText") }
+        if version >= 3 {
+            keys[""]?.insert("pictures")
+            for path in ["loops", "loops.groups", "loops.groups.phrases"] { keys[path]?.insert("picture") }
+            keys["pictures"] = ["file", "sha256", "bytes", "format", "width", "height"]
+        }
         return keys
     }
 

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import LoopAudio
+import LoopPictures
 import LoopStore
 import ZIPFoundation
 
@@ -12,6 +13,8 @@ public struct VerifiedBundle: Sendable {
     public var signerFingerprint: String
     /// Extracted audio files by SHA-256 (in the folder the reader was given).
     public var audioFiles: [String: String]
+    /// Extracted pictures by SHA-256, each checked as a picture.
+    public var pictureFiles: [String: (path: String, info: PictureInfo)] = [:]
 }
 
 /// Reads a bundle as hostile input: every entry is checked before anything is written, sizes
@@ -67,7 +70,7 @@ public struct BundleReader: Sendable {
             guard entry.type == .file else { throw ShareError(.unsafeEntry, "entry '\(name)' is a \(entry.type == .symlink ? "symbolic link" : "folder"), which a bundle never holds") }
             guard Self.isSafe(name) else { throw ShareError(.unsafeEntry, "entry '\(name)' has an unsafe path") }
             guard entries[name] == nil else { throw ShareError(.unsafeEntry, "entry '\(name)' appears twice") }
-            guard name == "manifest.json" || name == "manifest.sig" || Self.isAudioName(name) else {
+            guard name == "manifest.json" || name == "manifest.sig" || Self.isAudioName(name) || Self.isPictureName(name) else {
                 throw ShareError(.unsafeEntry, "entry '\(name)' is not part of the bundle format")
             }
             entries[name] = entry
@@ -95,8 +98,24 @@ public struct BundleReader: Sendable {
             guard audio.bytes >= 0, audio.frames > 0, audio.sampleRate > 0, audio.channels > 0 else { throw ShareError(.badManifest, "audio '\(audio.file)' has impossible sizes") }
             guard Int64(audio.bytes) <= limits.maxTotalBytes else { throw ShareError(.tooLarge, "audio '\(audio.file)' is larger than \(limits.maxTotalBytes >> 30) GiB") }
         }
-        guard entries.count == manifest.audio.count + 2 else {
-            let extra = entries.keys.filter { $0 != "manifest.json" && $0 != "manifest.sig" && listed[$0] == nil }.sorted()
+        let pictures = manifest.pictures ?? []
+        let listedPictures = Dictionary(pictures.map { ($0.file, $0) }, uniquingKeysWith: { first, _ in first })
+        guard listedPictures.count == pictures.count else { throw ShareError(.badManifest, "the manifest lists a picture twice") }
+        for picture in pictures {
+            guard let format = PictureFormat(rawValue: picture.format), picture.file == "pictures/\(picture.sha256).\(format.fileExtension)", Self.isPictureName(picture.file) else {
+                throw ShareError(.badManifest, "picture '\(picture.file)' is not named by its SHA-256 and format")
+            }
+            guard entries[picture.file] != nil else { throw ShareError(.badManifest, "picture '\(picture.file)' is listed but missing") }
+            guard (1...PictureFile.maxBytes).contains(picture.bytes) else { throw ShareError(.tooLarge, "picture '\(picture.file)' is larger than \(PictureFile.maxBytes >> 20) MiB") }
+        }
+        for loop in manifest.loops {
+            let named = [loop.picture] + loop.groups.flatMap { [$0.picture] + $0.phrases.map(\.picture) }
+            for case let file? in named where listedPictures[file] == nil {
+                throw ShareError(.badManifest, "'\(loop.title)' shows picture '\(file)', which the manifest does not list")
+            }
+        }
+        guard entries.count == manifest.audio.count + pictures.count + 2 else {
+            let extra = entries.keys.filter { $0 != "manifest.json" && $0 != "manifest.sig" && listed[$0] == nil && listedPictures[$0] == nil }.sorted()
             throw ShareError(.unsafeEntry, "entries the manifest does not list: \(extra.prefix(3).joined(separator: ", "))")
         }
         // Each is at most the limit, and there are at most `maxEntries`: the sum cannot overflow.
@@ -129,8 +148,27 @@ public struct BundleReader: Sendable {
             }
             files[audio.sha256] = destination
         }
+        // 5. The pictures: as the audio, then checked as pictures (type, pixels, damage).
+        var pictureFiles: [String: (path: String, info: PictureInfo)] = [:]
+        for picture in pictures {
+            guard let entry = entries[picture.file], let format = PictureFormat(rawValue: picture.format) else { continue }
+            let destination = folder + "/" + picture.sha256 + "." + format.fileExtension
+            let digest = try extract(entry, from: archive, limit: picture.bytes, to: destination)
+            guard digest == picture.sha256 else { throw ShareError(.badPicture, "picture '\(picture.file)' does not match its SHA-256") }
+            let info: PictureInfo
+            do {
+                info = try PictureFile.check(destination)
+            } catch {
+                throw ShareError(.badPicture, "picture '\(picture.file)' is refused (\(error.message))")
+            }
+            guard info.format == format, info.width == picture.width, info.height == picture.height else {
+                throw ShareError(.badPicture, "picture '\(picture.file)' is not what the manifest says (format or size)")
+            }
+            pictureFiles[picture.sha256] = (destination, info)
+        }
         TestStop.reached("bundle.extracted")
-        return VerifiedBundle(manifest: manifest, signerKey: key, signerFingerprint: AuthorIdentity.fingerprint(of: key), audioFiles: files)
+        return VerifiedBundle(manifest: manifest, signerKey: key, signerFingerprint: AuthorIdentity.fingerprint(of: key), audioFiles: files,
+                              pictureFiles: pictureFiles)
     }
 
     /// An entry's bytes (into memory, or a file), stopping as soon as there are more than
@@ -185,6 +223,13 @@ public struct BundleReader: Sendable {
     static func isSafe(_ name: String) -> Bool {
         !name.isEmpty && !name.hasPrefix("/") && !name.contains("\\") && !name.contains("\0")
             && !name.split(separator: "/", omittingEmptySubsequences: false).contains { $0 == ".." || $0 == "." || $0.isEmpty }
+    }
+
+    static func isPictureName(_ name: String) -> Bool {
+        guard name.hasPrefix("pictures/"), let dot = name.lastIndex(of: "."),
+              PictureFormat.allCases.contains(where: { $0.fileExtension == name[name.index(after: dot)...] }) else { return false }
+        let hash = name[name.index(name.startIndex, offsetBy: 9)..<dot]
+        return hash.count == 64 && hash.allSatisfy { $0.isHexDigit && !$0.isUppercase }
     }
 
     static func isAudioName(_ name: String) -> Bool {

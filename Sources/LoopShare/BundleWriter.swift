@@ -5,7 +5,8 @@ import LoopStore
 import ZIPFoundation
 
 /// Writes loops into a signed bundle (docs/bundle-format.md): `manifest.json`, its signature
-/// `manifest.sig`, and every take as `audio/<sha256>.flac`. The file appears only once complete.
+/// `manifest.sig`, every take as `audio/<sha256>.flac` and every picture as
+/// `pictures/<sha256>.<ext>`. The file appears only once complete.
 public struct BundleWriter: Sendable {
     public let identity: AuthorIdentity
 
@@ -44,23 +45,34 @@ public struct BundleWriter: Sendable {
             progress?(0.5 * Double(index + 1) / Double(max(takes.count, 1)))
         }
 
+        // Every picture once, as stored (checked when it was stored, named by its SHA-256).
+        var pictures: [String: (entry: BundleManifest.Picture, file: String)] = [:]
+        func entry(_ picture: StoredPicture?) -> String? {
+            guard let picture else { return nil }
+            let file = "pictures/\(picture.sha256).\(picture.format.fileExtension)"
+            pictures[file] = (BundleManifest.Picture(file: file, sha256: picture.sha256, bytes: picture.byteCount, format: picture.format.rawValue,
+                                                     width: picture.width, height: picture.height), picture.path)
+            return file
+        }
         let manifestLoops = loops.map { loop in
             BundleManifest.Loop(
                 id: loop.summary.id, revision: loop.summary.revision, title: loop.summary.title, language: loop.summary.language,
                 translationLanguage: loop.summary.translationLanguage, tags: loop.summary.tags, sourceText: loop.sourceText,
-                groups: loop.groups.map { group in
+                groups: loop.groups.enumerated().map { index, group in
                     BundleManifest.Group(phrases: group.map { phrase in
                         BundleManifest.Phrase(text: phrase.text, translation: phrase.translation, clip: phrase.audio.flatMap { audio in
                             audioByTake[audio.path].map { BundleManifest.Clip(audio: $0.entry.file, start: audio.startFrame, end: audio.endFrame) }
-                        }, recordedText: phrase.clipIsForEarlierText ? phrase.recordedText : nil)
-                    })
-                })
+                        }, recordedText: phrase.clipIsForEarlierText ? phrase.recordedText : nil, picture: entry(phrase.picture))
+                    }, picture: entry(loop.groupPictures.indices.contains(index) ? loop.groupPictures[index] : nil))
+                },
+                picture: entry(loop.picture))
         }
         let manifest = BundleManifest(
             format: BundleManifest.formatName, version: BundleManifest.version(for: manifestLoops),
             created: ISO8601DateFormatter().string(from: Date()), authorKey: identity.publicKey.base64EncodedString(),
             loops: manifestLoops,
-            audio: Array(Dictionary(uniqueKeysWithValues: audioByTake.values.map { ($0.entry.file, $0.entry) }).values).sorted { $0.file < $1.file })
+            audio: Array(Dictionary(uniqueKeysWithValues: audioByTake.values.map { ($0.entry.file, $0.entry) }).values).sorted { $0.file < $1.file },
+            pictures: pictures.isEmpty ? nil : pictures.values.map(\.entry).sorted { $0.file < $1.file })
         let manifestData = try manifest.encoded()
         let signature = try identity.sign(manifestData).base64EncodedString()
 
@@ -74,6 +86,10 @@ public struct BundleWriter: Sendable {
                 guard let file = files[entry.file] else { continue }
                 try archive.addEntry(with: entry.file, fileURL: URL(fileURLWithPath: file), compressionMethod: .none)
                 progress?(0.5 + 0.5 * Double(index + 1) / Double(max(manifest.audio.count, 1)))
+            }
+            for picture in manifest.pictures ?? [] {
+                guard let file = pictures[picture.file]?.file else { continue }
+                try archive.addEntry(with: picture.file, fileURL: URL(fileURLWithPath: file), compressionMethod: .none)
             }
             try DurableFile.syncAndRename(temporary, to: path)
         } catch {

@@ -2,7 +2,7 @@ import LoopErrors
 /// Why a bundle cannot be written, read or imported.
 public struct ShareError: LoopError, Equatable {
     public enum Code: String, Sendable {
-        case unsafeEntry, tooLarge, corrupt, newerFormat, badManifest, badSignature, badAudio, identity, writeFailed
+        case unsafeEntry, tooLarge, corrupt, newerFormat, badManifest, badSignature, badAudio, badPicture, identity, writeFailed
     }
 
     public var code: Code

@@ -2,7 +2,8 @@ import Crypto
 import Foundation
 import LoopAudio
 
-/// The library's audio files: content-addressed by SHA-256 under `audio/ab/cdef...`.
+/// The library's audio files and pictures: content-addressed by SHA-256 under
+/// `audio/ab/cdef...` and `pictures/ab/cdef...`.
 ///
 /// A file is copied into `audio/.incoming/`, hashed on the way, synced, then renamed into its
 /// place and the folders synced, all before any row refers to it. Identical audio is stored
@@ -17,13 +18,25 @@ struct AudioStore: Sendable {
         var byteCount: Int
     }
 
+    /// What a stored file is, which says the folder it goes in.
+    enum Kind: Sendable {
+        case audio, picture
+
+        func relativePath(sha256: String) -> String {
+            switch self {
+            case .audio: LibraryLayout.Relative.audioFile(sha256: sha256)
+            case .picture: LibraryLayout.Relative.pictureFile(sha256: sha256)
+            }
+        }
+    }
+
     func absolute(_ relativePath: String) -> String { layout.absolute(relativePath) }
 
     /// Copies the file at `source` into the store; returns where it is.
-    func store(copyOf source: String, progress: (@Sendable (Double) -> Void)? = nil) throws -> StoredFile {
+    func store(copyOf source: String, as kind: Kind = .audio, progress: (@Sendable (Double) -> Void)? = nil) throws -> StoredFile {
         let incoming = try receive(copyOf: source, progress: progress)
         do {
-            return try adopt(verifiedFile: incoming.path, sha256: incoming.sha256, byteCount: incoming.byteCount)
+            return try adopt(verifiedFile: incoming.path, sha256: incoming.sha256, byteCount: incoming.byteCount, as: kind)
         } catch {
             try? FileManager.default.removeItem(atPath: incoming.path)
             throw error
@@ -54,8 +67,8 @@ struct AudioStore: Sendable {
 
     /// Moves a file already verified to have `sha256` (and already inside the library folder, so
     /// a rename suffices) into its place; returns where it is. The file is synced first.
-    func adopt(verifiedFile path: String, sha256: String, byteCount: Int) throws -> StoredFile {
-        let relative = LibraryLayout.Relative.audioFile(sha256: sha256)
+    func adopt(verifiedFile path: String, sha256: String, byteCount: Int, as kind: Kind = .audio) throws -> StoredFile {
+        let relative = kind.relativePath(sha256: sha256)
         let destination = absolute(relative)
         let manager = FileManager.default
         if manager.fileExists(atPath: destination) {
@@ -64,8 +77,11 @@ struct AudioStore: Sendable {
         }
         let shard = (destination as NSString).deletingLastPathComponent
         if !manager.fileExists(atPath: shard) {
+            let top = (shard as NSString).deletingLastPathComponent
+            let newTop = !manager.fileExists(atPath: top)
             try manager.createDirectory(atPath: shard, withIntermediateDirectories: true)
-            try DurableFile.syncDirectory(layout.audioFolder)
+            try DurableFile.syncDirectory(top)
+            if newTop { try DurableFile.syncDirectory(layout.root) }
         }
         try DurableFile.syncAndRename(path, to: destination)
         TestStop.reached("audio.renamed")
@@ -79,10 +95,17 @@ struct AudioStore: Sendable {
         return try Self.sha256(ofFileAt: path)
     }
 
-    /// Every content file in the store (relative paths), and the leftovers of interrupted copies.
+    /// Every content file in the store (relative paths, audio and pictures), and the leftovers
+    /// of interrupted copies.
     func inventory() -> (files: [String], leftovers: [String]) {
         let manager = FileManager.default
         var files: [String] = [], leftovers: [String] = []
+        let pictures = LibraryLayout.Relative.pictures
+        for shard in (try? manager.contentsOfDirectory(atPath: layout.picturesFolder)) ?? [] {
+            for name in (try? manager.contentsOfDirectory(atPath: absolute(pictures + "/" + shard))) ?? [] {
+                files.append(pictures + "/" + shard + "/" + name)
+            }
+        }
         let audio = LibraryLayout.Relative.audio, incoming = LibraryLayout.Relative.incoming
         for shard in (try? manager.contentsOfDirectory(atPath: layout.audioFolder)) ?? [] {
             if audio + "/" + shard == incoming {

@@ -8,6 +8,7 @@ import Foundation
 /// library.lock        held shared by work in flight, exclusive by `gc`
 /// audio/ab/cdef...    every take, named by the SHA-256 of its bytes
 /// audio/.incoming/    copies in progress, and scratch folders of work in flight
+/// pictures/ab/cdef... every picture, named by the SHA-256 of its bytes
 /// recordings/         recordings being captured, and their drafts
 /// identity/           the author's key pair
 /// ```
@@ -25,6 +26,7 @@ public struct LibraryLayout: Sendable, Equatable {
         public static let lock = "library.lock"
         public static let audio = "audio"
         public static let incoming = "audio/.incoming"
+        public static let pictures = "pictures"
         public static let recordings = "recordings"
         public static let identityKey = "identity/ed25519.key"
         /// The author name a Loop Library shows for this identity.
@@ -32,12 +34,15 @@ public struct LibraryLayout: Sendable, Equatable {
 
         /// A take's place in the store: `audio/ab/cdef...`.
         public static func audioFile(sha256: String) -> String { audio + "/" + sha256.prefix(2) + "/" + sha256.dropFirst(2) }
+        /// A picture's place in the store: `pictures/ab/cdef...`.
+        public static func pictureFile(sha256: String) -> String { pictures + "/" + sha256.prefix(2) + "/" + sha256.dropFirst(2) }
     }
 
     public var database: String { absolute(Relative.database) }
     public var lockFile: String { absolute(Relative.lock) }
     public var audioFolder: String { absolute(Relative.audio) }
     public var incomingFolder: String { absolute(Relative.incoming) }
+    public var picturesFolder: String { absolute(Relative.pictures) }
     public var recordingsFolder: String { absolute(Relative.recordings) }
     public var identityKey: String { absolute(Relative.identityKey) }
     public var authorName: String { absolute(Relative.authorName) }

@@ -3,8 +3,8 @@ import GRDB
 /// The library's schema, as named, append-only migrations.
 ///
 /// Rules: a shipped migration is never edited; migrations use SQL and table definitions only,
-/// never the record types; and no migration touches the audio folder (only `loop gc` removes
-/// audio, and only audio no row refers to).
+/// never the record types; and no migration touches the audio or pictures folders (only `loop gc`
+/// removes files, and only files no row refers to).
 enum LibraryMigrations {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -158,6 +158,26 @@ enum LibraryMigrations {
                     etag TEXT,
                     checkedAt DATETIME NOT NULL
                 );
+                """)
+        }
+
+        migrator.registerMigration("v8 pictures of loops, groups and phrases") { db in
+            // Pictures are stored as the audio is: content-addressed files (`pictures/ab/cdef...`)
+            // described by a row. A table and three nullable columns added: every row, clip and
+            // take stays as it was, and no file is touched.
+            try db.execute(sql: """
+                CREATE TABLE pictureAsset (
+                    sha256 TEXT PRIMARY KEY NOT NULL,
+                    path TEXT NOT NULL UNIQUE,
+                    format TEXT NOT NULL,
+                    width INTEGER NOT NULL,
+                    height INTEGER NOT NULL,
+                    byteCount INTEGER NOT NULL,
+                    createdAt DATETIME NOT NULL
+                );
+                ALTER TABLE loop ADD COLUMN pictureSha256 TEXT REFERENCES pictureAsset(sha256) ON DELETE RESTRICT;
+                ALTER TABLE phraseGroup ADD COLUMN pictureSha256 TEXT REFERENCES pictureAsset(sha256) ON DELETE RESTRICT;
+                ALTER TABLE phrase ADD COLUMN pictureSha256 TEXT REFERENCES pictureAsset(sha256) ON DELETE RESTRICT;
                 """)
         }
 

@@ -22,6 +22,10 @@ public struct LoopDetail: Sendable, Equatable {
     public var sourceText: String
     /// Phrases in groups, in order.
     public var groups: [[StoredPhrase]]
+    /// The loop's picture, if any.
+    public var picture: StoredPicture? = nil
+    /// Each group's picture (nil where it has none), in group order.
+    public var groupPictures: [StoredPicture?] = []
 
     public var phrases: [StoredPhrase] { groups.flatMap { $0 } }
 }
@@ -40,6 +44,13 @@ public struct StoredPhrase: Sendable, Equatable {
     /// The text the clip was recorded for, when the phrase's text has changed since (a typo
     /// fixed after recording); nil when the clip reads the phrase as it is.
     public var recordedText: String?
+    /// The phrase's picture, if any.
+    public var picture: StoredPicture? = nil
+
+    /// The picture to show with this phrase: its own, else its group's, else the loop's.
+    public func picture(in loop: LoopDetail) -> StoredPicture? {
+        picture ?? (loop.groupPictures.indices.contains(group - 1) ? loop.groupPictures[group - 1] : nil) ?? loop.picture
+    }
 
     /// The clip reads an earlier text of the phrase: worth recording again.
     public var clipIsForEarlierText: Bool { audio != nil && recordedText != nil }

@@ -154,6 +154,14 @@ extension LoopLibrary {
         var text: String
         var translation: String?
         var clip: Clip
+        /// Its picture when set from outside (a shared loop's update: `.some(nil)` takes it
+        /// off); nil keeps what the phrase has.
+        var picture: PictureChange? = nil
+    }
+
+    /// A picture set by a shared loop's update, or taken off (nil).
+    struct PictureChange {
+        var sha256: String?
     }
 
     /// What a rebuild did: phrases removed, positions added, and the positions of phrases whose
@@ -169,7 +177,8 @@ extension LoopLibrary {
     /// (matched in order, as a diff would) keeps its row, and so its study history. With
     /// `keepChangedPhrases`, so does a phrase whose text was changed in place (see
     /// ``ChangedPhrases``); the others are removed or added.
-    static func rebuildPhrases(ofLoop id: String, as groups: [[RebuiltPhrase]], keepChangedPhrases: Bool, _ db: Database) throws -> RebuildOutcome {
+    static func rebuildPhrases(ofLoop id: String, as groups: [[RebuiltPhrase]], groupPictures: [String?]? = nil, keepChangedPhrases: Bool,
+                               _ db: Database) throws -> RebuildOutcome {
         let old = try PhraseRecord.fetchAll(db, sql: "SELECT * FROM phrase WHERE loopId = ? ORDER BY position", arguments: [id])
         let newTexts = groups.flatMap { $0 }.map(\.text)
         let same = unchangedPairs(old.map(\.text), newTexts)
@@ -183,13 +192,18 @@ extension LoopLibrary {
             _ = try record.delete(db)
             outcome.removed += 1
         }
+        // A group's picture stays with the group at its place (the first, the second, ...),
+        // unless `groupPictures` says otherwise (a shared loop's update).
+        let oldGroupPictures = try Row.fetchAll(db, sql: "SELECT position, pictureSha256 FROM phraseGroup WHERE loopId = ?", arguments: [id])
+            .reduce(into: [Int: String]()) { pictures, row in if let hash: String = row[1] { pictures[row[0]] = hash } }
         // Move what stays out of the way of the new positions, then rebuild the groups.
         try db.execute(sql: "UPDATE phrase SET position = -1 - position WHERE loopId = ?", arguments: [id])
         try db.execute(sql: "UPDATE phraseGroup SET position = -1 - position WHERE loopId = ?", arguments: [id])
         let oldGroups = try Int64.fetchAll(db, sql: "SELECT id FROM phraseGroup WHERE loopId = ?", arguments: [id])
         var position = 0
         for (groupIndex, group) in groups.enumerated() {
-            let groupId = try PhraseGroupRecord.insert(loopId: id, position: groupIndex, db)
+            let picture = groupPictures.map { $0.indices.contains(groupIndex) ? $0[groupIndex] : nil } ?? oldGroupPictures[groupIndex]
+            let groupId = try PhraseGroupRecord.insert(loopId: id, position: groupIndex, picture: picture, db)
             for phrase in group {
                 var record = oldForNew[position].map { old[$0] }
                     ?? PhraseRecord(id: nil, loopId: id, groupId: groupId, position: position, text: phrase.text, translation: nil, audioSha256: nil, startFrame: nil, endFrame: nil)
@@ -209,6 +223,7 @@ extension LoopLibrary {
                     record.endFrame = clip?.frames.upperBound
                     record.recordedText = clip == nil ? nil : recordedText
                 }
+                if let picture = phrase.picture { record.pictureSha256 = picture.sha256 }
                 if record.id == nil {
                     try record.insert(db)
                     outcome.added.append(position)

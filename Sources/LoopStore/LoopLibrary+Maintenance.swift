@@ -7,7 +7,7 @@ public struct HealthReport: Sendable {
     /// Something wrong, and what to do about it.
     public struct Problem: Sendable, Equatable {
         public enum Kind: String, Sendable {
-            case databaseDamaged, danglingRows, staleCounts, clipsPastTheirTake, audioMissing, audioDamaged
+            case databaseDamaged, danglingRows, staleCounts, clipsPastTheirTake, audioMissing, audioDamaged, pictureMissing, pictureDamaged
         }
         public var kind: Kind
         public var message: String
@@ -25,6 +25,7 @@ public struct HealthReport: Sendable {
     public var loopCount: Int
     public var phraseCount: Int
     public var audioFileCount: Int
+    public var pictureFileCount: Int = 0
 
     public var isHealthy: Bool { problems.isEmpty }
 }
@@ -51,6 +52,7 @@ private struct DatabaseFindings {
     var integrity: [String]
     var foreignKeyErrors: Int
     var assets: [AudioAssetRecord]
+    var pictures: [PictureAssetRecord]
     var loopCount: Int
     var phraseCount: Int
     var clipsPastTheirTake: Int
@@ -62,6 +64,7 @@ private struct DatabaseFindings {
         integrity = try String.fetchAll(db, sql: "PRAGMA integrity_check")
         foreignKeyErrors = try Row.fetchAll(db, sql: "PRAGMA foreign_key_check").count
         assets = try AudioAssetRecord.fetchAll(db, sql: "SELECT * FROM audioAsset ORDER BY path")
+        pictures = try PictureAssetRecord.fetchAll(db, sql: "SELECT * FROM pictureAsset ORDER BY path")
         loopCount = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM loop") ?? 0
         phraseCount = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM phrase") ?? 0
         clipsPastTheirTake = try Int.fetchOne(db, sql: """
@@ -124,15 +127,39 @@ extension LoopLibrary {
             doneBytes += asset.byteCount
             progress?(Double(doneBytes) / Double(totalBytes))
         }
-        let known = Set(assets.map(\.path))
+        for picture in findings.pictures {
+            let path = audio.absolute(picture.path)
+            switch try audio.hash(of: picture.path) {
+            case nil:
+                problems.append(.init(kind: .pictureMissing, message: "\(path): missing (a picture of \(try loopTitles(usingPicture: picture.sha256)))",
+                                      remedy: "restore the file from a backup, or give the picture again"))
+            case let hash? where hash != picture.sha256:
+                problems.append(.init(kind: .pictureDamaged, message: "\(path): damaged (its content no longer matches its SHA-256)",
+                                      remedy: "restore the file from a backup, or give the picture again"))
+            default:
+                break
+            }
+        }
+        let known = Set(assets.map(\.path) + findings.pictures.map(\.path))
         let inventory = audio.inventory()
         return HealthReport(problems: problems, orphans: inventory.files.filter { !known.contains($0) }, leftovers: inventory.leftovers,
-                            clipsForEarlierText: earlier, loopCount: counts.0, phraseCount: counts.1, audioFileCount: assets.count)
+                            clipsForEarlierText: earlier, loopCount: counts.0, phraseCount: counts.1, audioFileCount: assets.count,
+                            pictureFileCount: findings.pictures.count)
     }
 
     private func loopTitles(using sha256: String) throws -> String {
         let titles = try database.read { db in
             try String.fetchAll(db, sql: "SELECT DISTINCT loop.title FROM loop JOIN phrase ON phrase.loopId = loop.id WHERE phrase.audioSha256 = ?", arguments: [sha256])
+        }
+        return titles.isEmpty ? "no loop" : titles.map { "'\($0)'" }.joined(separator: ", ")
+    }
+
+    private func loopTitles(usingPicture sha256: String) throws -> String {
+        let titles = try database.read { db in
+            try String.fetchAll(db, sql: """
+                SELECT DISTINCT title FROM loop WHERE pictureSha256 = ?1
+                    OR id IN (SELECT loopId FROM phraseGroup WHERE pictureSha256 = ?1) OR id IN (SELECT loopId FROM phrase WHERE pictureSha256 = ?1)
+                """, arguments: [sha256])
         }
         return titles.isEmpty ? "no loop" : titles.map { "'\($0)'" }.joined(separator: ", ")
     }
@@ -165,15 +192,23 @@ extension LoopLibrary {
     /// `loop gc` once no work is in flight.
     public func scratchFolder(named prefix: String) -> String { layout.scratchFolder(named: prefix) }
 
-    /// Removes audio that no phrase refers to, and what interrupted copies left behind.
+    /// Removes audio that no phrase refers to, pictures nothing refers to, and what interrupted
+    /// copies left behind.
     public func collectGarbage() throws -> GarbageReport {
         let lock = try LibraryLock(layout, exclusive: true)
         let unreferenced = try database.write { db -> [String] in
             let paths = try String.fetchAll(db, sql: "SELECT path FROM audioAsset WHERE sha256 NOT IN (SELECT audioSha256 FROM phrase WHERE audioSha256 IS NOT NULL)")
             try db.execute(sql: "DELETE FROM audioAsset WHERE sha256 NOT IN (SELECT audioSha256 FROM phrase WHERE audioSha256 IS NOT NULL)")
-            return paths
+            let unusedPictures = """
+                FROM pictureAsset WHERE sha256 NOT IN (SELECT pictureSha256 FROM loop WHERE pictureSha256 IS NOT NULL
+                    UNION SELECT pictureSha256 FROM phraseGroup WHERE pictureSha256 IS NOT NULL
+                    UNION SELECT pictureSha256 FROM phrase WHERE pictureSha256 IS NOT NULL)
+                """
+            let pictures = try String.fetchAll(db, sql: "SELECT path " + unusedPictures)
+            try db.execute(sql: "DELETE " + unusedPictures)
+            return paths + pictures
         }
-        let known = try database.read { db in Set(try String.fetchAll(db, sql: "SELECT path FROM audioAsset")) }
+        let known = try database.read { db in Set(try String.fetchAll(db, sql: "SELECT path FROM audioAsset UNION SELECT path FROM pictureAsset")) }
         let inventory = audio.inventory()
         let doomed = Set(unreferenced + inventory.files.filter { !known.contains($0) } + inventory.leftovers).sorted()
         var freed = 0

@@ -12,8 +12,11 @@ public struct SharedLoop: Sendable, Equatable {
         public var clip: (sha256: String, frames: Range<Int>)?
         /// The text the clip was recorded for, when the phrase's text changed since; else nil.
         public var recordedText: String?
+        /// The SHA-256 of its picture, if it has one.
+        public var picture: String?
 
-        public init(text: String, translation: String?, clip: (sha256: String, frames: Range<Int>)?, recordedText: String? = nil) {
+        public init(text: String, translation: String?, clip: (sha256: String, frames: Range<Int>)?, recordedText: String? = nil, picture: String? = nil) {
+            self.picture = picture
             self.text = text
             self.translation = translation
             self.clip = clip
@@ -22,7 +25,7 @@ public struct SharedLoop: Sendable, Equatable {
 
         public static func == (a: Phrase, b: Phrase) -> Bool {
             a.text == b.text && a.translation == b.translation && a.clip?.sha256 == b.clip?.sha256 && a.clip?.frames == b.clip?.frames
-                && a.recordedText == b.recordedText
+                && a.recordedText == b.recordedText && a.picture == b.picture
         }
     }
 
@@ -36,13 +39,23 @@ public struct SharedLoop: Sendable, Equatable {
     public var groups: [[Phrase]]
     /// The key (base64) that signed the bundle it came in: its author's.
     public var signerKey: String
+    /// The SHA-256 of the loop's picture, and of each group's (nil where none).
+    public var picture: String?
+    public var groupPictures: [String?]
+
+    /// The pictures it shows.
+    public var pictureHashes: Set<String> {
+        Set([picture].compactMap { $0 } + groupPictures.compactMap { $0 } + groups.flatMap { $0 }.compactMap(\.picture))
+    }
 
     /// The takes its clips are cut from.
     public var clipHashes: Set<String> { Set(groups.flatMap { $0 }.compactMap { $0.clip?.sha256 }) }
 
     public init(id: String, revision: Int, title: String, language: String?, translationLanguage: String?, tags: [String], sourceText: String,
-                groups: [[Phrase]], signerKey: String) {
+                groups: [[Phrase]], signerKey: String, picture: String? = nil, groupPictures: [String?] = []) {
         self.signerKey = signerKey
+        self.picture = picture
+        self.groupPictures = groupPictures
         self.id = id
         self.revision = revision
         self.title = title
@@ -112,7 +125,7 @@ extension LoopLibrary {
     /// process (an edit, the same import) is judged by the same rules rather than overwritten.
     /// In a dry run nothing is written. Returns the outcomes decided in the transaction.
     public func importShared(
-        _ loops: [SharedLoop], takes: [SharedTake], dryRun: Bool,
+        _ loops: [SharedLoop], takes: [SharedTake], pictures: [SharedPicture] = [], dryRun: Bool,
         decide: @Sendable (SharedLoop, ExistingLoop?) throws -> ImportOutcome
     ) throws -> [ImportOutcome] {
         try storing(needing: takes.reduce(0) { $0 + $1.byteCount }) {
@@ -124,6 +137,10 @@ extension LoopLibrary {
                         throw LibraryError(.invalidRange, "a clip of '\(loop.title)' lies outside its take")
                     }
                 }
+            }
+            let picturesByHash = Dictionary(pictures.map { ($0.sha256, $0) }, uniquingKeysWith: { first, _ in first })
+            for loop in loops where !loop.pictureHashes.isSubset(of: picturesByHash.keys) {
+                throw LibraryError(.storageFailed, "a picture of '\(loop.title)' is missing from what was imported")
             }
             // A first judgement, reading only, says which takes to store.
             let plan = try database.read { db in try loops.map { try decide($0, Self.existing($0.id, db)) } }
@@ -143,9 +160,11 @@ extension LoopLibrary {
                 assets.append(AudioAssetRecord(sha256: file.sha256, path: file.path, format: "flac", sampleRate: take.sampleRate, channelCount: take.channelCount,
                                                frameCount: take.frameCount, byteCount: file.byteCount, createdAt: Date()))
             }
+            let pictureAssets = try Set(writes.flatMap(\.pictureHashes)).sorted().compactMap { picturesByHash[$0] }.map(storeShared)
             TestStop.reached("import.before-commit")
             let outcomes = try database.write { db -> [ImportOutcome] in
                 for asset in assets { try asset.insert(db, onConflict: .ignore) }
+                for asset in pictureAssets { try asset.insert(db, onConflict: .ignore) }
                 return try loops.map { shared in
                     // Judged again where it is written: what another process did meanwhile counts.
                     let outcome = try decide(shared, Self.existing(shared.id, db))
@@ -184,11 +203,13 @@ extension LoopLibrary {
         try NewLoopRows(
             record: LoopRecord(id: id, title: shared.title, titleKey: matchingKey(shared.title), language: shared.language?.lowercased(),
                                translationLanguage: shared.translationLanguage?.lowercased(), sourceText: shared.sourceText, createdAt: now,
-                               updatedAt: now, revision: shared.revision, ownerKey: ownerKey, originRevision: shared.revision, editedLocally: false),
+                               updatedAt: now, revision: shared.revision, ownerKey: ownerKey, originRevision: shared.revision, editedLocally: false,
+                               pictureSha256: shared.picture),
             tags: shared.tags,
             groups: shared.groups.map { group in
-                group.map { .init(text: $0.text, translation: $0.translation, clip: $0.clip, recordedText: $0.recordedText) }
-            }
+                group.map { .init(text: $0.text, translation: $0.translation, clip: $0.clip, recordedText: $0.recordedText, picture: $0.picture) }
+            },
+            groupPictures: shared.groupPictures
         ).insert(db)
     }
 
@@ -197,10 +218,13 @@ extension LoopLibrary {
     static func updateShared(_ shared: SharedLoop, id: String, _ db: Database) throws {
         guard var loop = try LoopRecord.fetchOne(db, key: id) else { return }
         let groups = shared.groups.map { group in
-            group.map { RebuiltPhrase(text: $0.text, translation: $0.translation, clip: .set($0.clip.map { (sha256: $0.sha256, frames: $0.frames) }, recordedText: $0.recordedText)) }
+            group.map { RebuiltPhrase(text: $0.text, translation: $0.translation, clip: .set($0.clip.map { (sha256: $0.sha256, frames: $0.frames) }, recordedText: $0.recordedText),
+                                      picture: PictureChange(sha256: $0.picture)) }
         }
         // A phrase the author changed in place keeps its row, and so the learner's history.
-        _ = try rebuildPhrases(ofLoop: id, as: groups, keepChangedPhrases: true, db)
+        _ = try rebuildPhrases(ofLoop: id, as: groups, groupPictures: shared.groups.indices.map { shared.groupPictures.indices.contains($0) ? shared.groupPictures[$0] : nil },
+                               keepChangedPhrases: true, db)
+        loop.pictureSha256 = shared.picture
         try db.execute(sql: "DELETE FROM loopTag WHERE loopId = ?", arguments: [id])
         try insertTags(shared.tags, loopId: id, db)
         loop.title = shared.title

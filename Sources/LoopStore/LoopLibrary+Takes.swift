@@ -35,8 +35,11 @@ extension LoopLibrary {
     ) throws -> LoopDetail {
         try storing(needing: received.byteCount) {
             try Self.checkClipCount(take, source)
+            let lock = try LibraryLock(layout, exclusive: false)
+            let pictures = try storePictures(namedIn: source)
             let stored = try adopt(received, for: take)
-            return try insertLoop(source: source, title: title, language: language, tags: tags, take: take, stored: stored, sourceText: sourceText)
+            defer { withExtendedLifetime(lock) {} }
+            return try insertLoop(source: source, title: title, language: language, tags: tags, take: take, stored: stored, pictures: pictures, sourceText: sourceText)
         }
     }
 

@@ -162,17 +162,20 @@ public struct LoopLibrary: Sendable {
     ) throws -> LoopDetail {
         try storing(needing: take.flatMap { Self.fileSize($0.path) }) {
             try Self.checkClipCount(take, source)
-            let lock = take == nil ? nil : try LibraryLock(layout, exclusive: false)
+            let lock = take == nil && source.pictureFiles.isEmpty ? nil : try LibraryLock(layout, exclusive: false)
+            // Pictures first: a refused one stops the work before the take is copied.
+            let pictures = try storePictures(namedIn: source)
             let stored = try take.map { try storeTake($0, progress: progress) }
-            let detail = try insertLoop(source: source, title: title, language: language, tags: tags, take: take, stored: stored, sourceText: sourceText)
+            let detail = try insertLoop(source: source, title: title, language: language, tags: tags, take: take, stored: stored, pictures: pictures, sourceText: sourceText)
             withExtendedLifetime(lock) {}
             return detail
         }
     }
 
-    /// Writes a loop whose take (if any) is in the audio store already, in one transaction.
+    /// Writes a loop whose take (if any) and pictures are in the store already, in one transaction.
     func insertLoop(
-        source: LoopSource, title: String?, language: String?, tags: [String], take: CutTake?, stored: StoredTake?, sourceText: String?
+        source: LoopSource, title: String?, language: String?, tags: [String], take: CutTake?, stored: StoredTake?,
+        pictures: [String: PictureAssetRecord], sourceText: String?
     ) throws -> LoopDetail {
         try Self.checkClipCount(take, source)
         try Self.checkFields(title: title ?? source.title, language: language ?? source.language, tags: source.tags + tags)
@@ -184,17 +187,21 @@ public struct LoopLibrary: Sendable {
         let rows = NewLoopRows(
             record: LoopRecord(id: id, title: finalTitle, titleKey: matchingKey(finalTitle), language: (language ?? source.language)?.lowercased(),
                                translationLanguage: source.translationLanguage?.lowercased(), sourceText: sourceText ?? source.text,
-                               createdAt: now, updatedAt: now, revision: 1, ownerKey: nil, originRevision: nil, editedLocally: false),
+                               createdAt: now, updatedAt: now, revision: 1, ownerKey: nil, originRevision: nil, editedLocally: false,
+                               pictureSha256: source.picture.flatMap { pictures[$0]?.sha256 }),
             tags: source.tags + tags,
             groups: source.groups.map { group in
                 group.phrases.map { phrase in
                     let range = ranges.next()
-                    return .init(text: phrase.text, translation: phrase.translation, clip: stored.flatMap { stored in range.map { (stored.asset.sha256, $0) } })
+                    return .init(text: phrase.text, translation: phrase.translation, clip: stored.flatMap { stored in range.map { (stored.asset.sha256, $0) } },
+                                 picture: phrase.picture.flatMap { pictures[$0]?.sha256 })
                 }
-            })
+            },
+            groupPictures: source.groups.map { $0.picture.flatMap { pictures[$0]?.sha256 } })
         TestStop.reached("loop.before-commit")
         try database.write { db in
             if let stored { try stored.asset.insert(db, onConflict: .ignore) }
+            for picture in pictures.values { try picture.insert(db, onConflict: .ignore) }
             try rows.insert(db)
         }
         TestStop.reached("loop.committed")
@@ -413,11 +420,12 @@ public struct LoopLibrary: Sendable {
     /// its time is mostly the process's own).
     static func detail(_ db: Database, id: String, root: String) throws -> LoopDetail {
         guard let loop = try Row.fetchOne(db, sql: """
-            SELECT \(summaryColumns), loop.sourceText FROM loop WHERE loop.id = ?
+            SELECT \(summaryColumns), loop.sourceText, loop.pictureSha256 FROM loop WHERE loop.id = ?
             """, arguments: [id]) else {
             throw LibraryError(.loopNotFound, "no loop with id \(id)")
         }
-        let groupIds = try Int64.fetchAll(db, sql: "SELECT id FROM phraseGroup WHERE loopId = ? ORDER BY position", arguments: [id])
+        let groupRows = try Row.fetchAll(db, sql: "SELECT id, pictureSha256 FROM phraseGroup WHERE loopId = ? ORDER BY position", arguments: [id])
+        let groupIds = groupRows.map { $0[0] as Int64 }
         let assets = try Row.fetchAll(db, sql: """
             SELECT sha256, path, sampleRate, channelCount, frameCount FROM audioAsset
             WHERE sha256 IN (SELECT audioSha256 FROM phrase WHERE loopId = ?)
@@ -429,9 +437,10 @@ public struct LoopLibrary: Sendable {
         var grouped = [[StoredPhrase]](repeating: [], count: groupIds.count)
         var needingAudio = 0
         let phrases = try Row.fetchCursor(db, sql: """
-            SELECT id, groupId, text, translation, audioSha256, startFrame, endFrame, recordedText FROM phrase WHERE loopId = ? ORDER BY position
+            SELECT id, groupId, text, translation, audioSha256, startFrame, endFrame, recordedText, pictureSha256 FROM phrase WHERE loopId = ? ORDER BY position
             """, arguments: [id])
         var number = 0
+        var phrasePictures: [(group: Int, index: Int, sha256: String)] = []
         while let phrase = try phrases.next() {
             number += 1
             let group = groupNumber[phrase[1] as Int64] ?? 1
@@ -441,14 +450,20 @@ public struct LoopLibrary: Sendable {
                                     takeFrameCount: asset[4], startFrame: start, endFrame: end)
             }
             if (phrase[4] as String?) == nil { needingAudio += 1 }
+            if let picture: String = phrase[8] { phrasePictures.append((group - 1, grouped[group - 1].count, picture)) }
             grouped[group - 1].append(StoredPhrase(id: phrase[0], number: number, group: group, text: phrase[2], translation: phrase[3], audio: audio,
                                                    recordedText: audio == nil ? nil : phrase[7]))
         }
+        let loopPicture: String? = loop[11]
+        let groupPictureHashes = groupRows.map { $0[1] as String? }
+        let pictures = try Self.pictures(Set([loopPicture].compactMap { $0 } + groupPictureHashes.compactMap { $0 } + phrasePictures.map(\.sha256)), db, root: root)
+        for picture in phrasePictures { grouped[picture.group][picture.index].picture = pictures[picture.sha256] }
         let summary = LoopSummary(
             id: loop[0], title: loop[1], language: loop[2], translationLanguage: loop[3], tags: tags,
             groupCount: groupIds.count, phraseCount: number, phrasesNeedingAudio: needingAudio,
             createdAt: loop[4], updatedAt: loop[5], revision: loop[6])
-        return LoopDetail(summary: summary, sourceText: loop[10], groups: grouped)
+        return LoopDetail(summary: summary, sourceText: loop[10], groups: grouped, picture: loopPicture.flatMap { pictures[$0] },
+                          groupPictures: groupPictureHashes.map { $0.flatMap { pictures[$0] } })
     }
 }
 

@@ -20,6 +20,8 @@ struct LoopRecord: Codable, FetchableRecord, PersistableRecord {
     /// The share module's: the revision last imported.
     var originRevision: Int?
     var editedLocally: Bool
+    /// The loop's picture, if any.
+    var pictureSha256: String? = nil
 }
 
 struct LoopTagRecord: Codable, FetchableRecord, PersistableRecord {
@@ -34,12 +36,13 @@ struct PhraseGroupRecord: Codable, FetchableRecord, MutablePersistableRecord {
     var id: Int64?
     var loopId: String
     var position: Int
+    var pictureSha256: String? = nil
 
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 
     /// Adds a group at `position` of a loop; returns its id.
-    static func insert(loopId: String, position: Int, _ db: Database) throws -> Int64 {
-        var record = PhraseGroupRecord(id: nil, loopId: loopId, position: position)
+    static func insert(loopId: String, position: Int, picture: String? = nil, _ db: Database) throws -> Int64 {
+        var record = PhraseGroupRecord(id: nil, loopId: loopId, position: position, pictureSha256: picture)
         try record.insert(db)
         guard let id = record.id else { throw LibraryError(.storageFailed, "the database gave the new group no id") }
         return id
@@ -59,6 +62,7 @@ struct PhraseRecord: Codable, FetchableRecord, MutablePersistableRecord {
     var endFrame: Int?
     /// The text the clip was recorded for, when the phrase's text has changed since; else nil.
     var recordedText: String?
+    var pictureSha256: String? = nil
 
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }
@@ -76,6 +80,18 @@ struct AudioAssetRecord: Codable, FetchableRecord, PersistableRecord {
     var createdAt: Date
 }
 
+struct PictureAssetRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "pictureAsset"
+    var sha256: String
+    /// Relative to the library folder: `pictures/ab/cdef...`.
+    var path: String
+    var format: String
+    var width: Int
+    var height: Int
+    var byteCount: Int
+    var createdAt: Date
+}
+
 /// A new loop's rows: the loop, its tags, its groups and their phrases, inserted together.
 struct NewLoopRows {
     struct Phrase {
@@ -84,22 +100,26 @@ struct NewLoopRows {
         var clip: (sha256: String, frames: Range<Int>)?
         /// The text the clip was recorded for, when not this one.
         var recordedText: String? = nil
+        var picture: String? = nil
     }
 
     var record: LoopRecord
     var tags: [String]
     var groups: [[Phrase]]
+    /// Each group's picture (by position), when it has one.
+    var groupPictures: [String?] = []
 
     func insert(_ db: Database) throws {
         try record.insert(db)
         try LoopLibrary.insertTags(tags, loopId: record.id, db)
         var position = 0
         for (groupIndex, group) in groups.enumerated() {
-            let groupId = try PhraseGroupRecord.insert(loopId: record.id, position: groupIndex, db)
+            let picture = groupPictures.indices.contains(groupIndex) ? groupPictures[groupIndex] : nil
+            let groupId = try PhraseGroupRecord.insert(loopId: record.id, position: groupIndex, picture: picture, db)
             for phrase in group {
                 var row = PhraseRecord(id: nil, loopId: record.id, groupId: groupId, position: position, text: phrase.text, translation: phrase.translation,
                                        audioSha256: phrase.clip?.sha256, startFrame: phrase.clip?.frames.lowerBound, endFrame: phrase.clip?.frames.upperBound,
-                                       recordedText: phrase.clip == nil ? nil : phrase.recordedText)
+                                       recordedText: phrase.clip == nil ? nil : phrase.recordedText, pictureSha256: phrase.picture)
                 try row.insert(db)
                 position += 1
             }

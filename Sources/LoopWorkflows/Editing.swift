@@ -18,6 +18,14 @@ public struct EditingWorkflow: Sendable {
         case shift(milliseconds: Double)
     }
 
+    /// Gives the loop, a group or a phrase the picture at `file` (checked, then stored), or
+    /// takes it off (nil).
+    @discardableResult
+    public func setPicture(_ file: String?, ofLoop id: String, at place: PicturePlace) async throws -> LoopDetail {
+        let library = self.library
+        return try await BlockingWork.run("loop image") { try library.setPicture(file, ofLoop: id, at: place) }
+    }
+
     /// Moves phrase `number`'s clip within its take; the take is not re-encoded.
     @discardableResult
     public func adjust(loop id: String, phrase number: Int, _ change: ClipChange) async throws -> StoredPhrase {

@@ -142,7 +142,8 @@ public struct BundleImporter: Sendable {
                 }
                 do {
                     let rules = ImportRules(options: options, localKey: localKey, signerFingerprint: bundle.signerFingerprint)
-                    let results = try library.importShared(shared, takes: takes, dryRun: options.dryRun) { try rules.decide($0, existing: $1) }
+                    let pictures = bundle.pictureFiles.map { SharedPicture(sha256: $0.key, path: $0.value.path, info: $0.value.info) }
+                    let results = try library.importShared(shared, takes: takes, pictures: pictures, dryRun: options.dryRun) { try rules.decide($0, existing: $1) }
                     outcomes[index] = .imported(Result(bundle: file, signer: bundle.signerFingerprint, loops: zip(shared.map(\.title), results).map { ($0, $1) }))
                 } catch {
                     if stoppingAtFirstRefusal { throw error }
@@ -158,16 +159,19 @@ public struct BundleImporter: Sendable {
 
     static func sharedLoop(_ loop: BundleManifest.Loop, signerKey: String) -> SharedLoop {
         let hashes = { (file: String) in String(file.dropFirst("audio/".count).dropLast(".flac".count)) }
+        // `pictures/<sha256>.<ext>`: the hash.
+        let pictureHash = { (file: String?) in file.map { String($0.dropFirst("pictures/".count).prefix(64)) } }
         return SharedLoop(
             id: loop.id, revision: loop.revision, title: loop.title, language: loop.language, translationLanguage: loop.translationLanguage,
             tags: loop.tags, sourceText: loop.sourceText,
             groups: loop.groups.map { group in
                 group.phrases.map { phrase in
                     SharedLoop.Phrase(text: phrase.text, translation: phrase.translation,
-                                      clip: phrase.clip.map { (hashes($0.audio), $0.start..<$0.end) }, recordedText: phrase.recordedText)
+                                      clip: phrase.clip.map { (hashes($0.audio), $0.start..<$0.end) }, recordedText: phrase.recordedText,
+                                      picture: pictureHash(phrase.picture))
                 }
             },
-            signerKey: signerKey)
+            signerKey: signerKey, picture: pictureHash(loop.picture), groupPictures: loop.groups.map { pictureHash($0.picture) })
     }
 }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LoopPictures
 import LoopStore
 
 /// `--library`, shared by every command that uses the library.
@@ -46,10 +47,13 @@ struct LoopView {
         if let language = summary.language { heading += "  " + Terminal.inert(language + (summary.translationLanguage.map { " → " + $0 } ?? "")) }
         var lines = [heading]
         if !summary.tags.isEmpty { lines.append("tags: " + Terminal.inert(summary.tags.joined(separator: ", "))) }
+        if let picture = loop.picture { lines.append("picture: " + Self.describe(picture)) }
         let width = String(summary.phraseCount).count
         for (index, group) in loop.groups.enumerated() {
             lines.append("")
-            lines.append(terminal.paint("Group \(index + 1)", .cyan))
+            var heading = terminal.paint("Group \(index + 1)", .cyan)
+            if loop.groupPictures.indices.contains(index), let picture = loop.groupPictures[index] { heading += terminal.paint("  picture: " + Self.describe(picture), .dim) }
+            lines.append(heading)
             for phrase in group {
                 let number = String(repeating: " ", count: width - String(phrase.number).count) + String(phrase.number)
                 let times = phrase.audio.map { String(format: "%7.2f – %7.2f", $0.startSeconds, $0.endSeconds) } ?? terminal.paint("  needs audio    ", .yellow)
@@ -58,9 +62,15 @@ struct LoopView {
                 if phrase.clipIsForEarlierText, let recorded = phrase.recordedText {
                     line += terminal.paint("  (recorded as “\(Terminal.inert(recorded))”)", .yellow)
                 }
+                if let picture = phrase.picture { line += terminal.paint("  [picture: " + Self.describe(picture) + "]", .dim) }
                 lines.append(line)
             }
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// "PNG 640×480".
+    static func describe(_ picture: StoredPicture) -> String {
+        "\(picture.format.displayName) \(picture.width)×\(picture.height)"
     }
 }

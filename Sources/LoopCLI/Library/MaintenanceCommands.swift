@@ -98,7 +98,7 @@ struct DoctorCommand: AsyncParsableCommand {
                     }
                 }
                 if report.isHealthy {
-                    print("ok: \(report.loopCount) loops, \(report.phraseCount) phrases, \(report.audioFileCount) audio files verified")
+                    print("ok: \(report.loopCount) loops, \(report.phraseCount) phrases, \(report.audioFileCount) audio files and \(report.pictureFileCount) pictures verified")
                 }
                 for found in RecordingWorkflow(library: library).interrupted() {
                     print(String(format: "an interrupted recording (%.1f s) is kept: `loop record %@ --recover` saves it", found.seconds, String(found.draft.loopId.prefix(8))))

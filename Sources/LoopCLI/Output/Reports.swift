@@ -1,6 +1,7 @@
 import Foundation
 import LoopAuthoring
 import LoopShare
+import LoopPictures
 import LoopStore
 
 // The `--json` shapes of the commands: Encodable values written by one encoder (sorted keys),
@@ -74,7 +75,18 @@ struct LoopSummaryReport: Encodable {
 
 /// `loop show --json` and `loop new --json`: a loop with its groups and phrases.
 struct LoopDetailReport: Encodable {
-    struct Group: Encodable { var phrases: [PhraseReport] }
+    struct Group: Encodable {
+        var phrases: [PhraseReport]
+        var picture: PictureReport?
+
+        enum CodingKeys: String, CodingKey { case phrases, picture }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(phrases, forKey: .phrases)
+            try container.encode(picture, forKey: .picture)
+        }
+    }
 
     var id: String
     var title: String
@@ -83,6 +95,7 @@ struct LoopDetailReport: Encodable {
     var tags: [String]
     var revision: Int
     var groups: [Group]
+    var picture: PictureReport?
 
     init(_ loop: LoopDetail) {
         id = loop.summary.id
@@ -91,10 +104,13 @@ struct LoopDetailReport: Encodable {
         translationLanguage = loop.summary.translationLanguage
         tags = loop.summary.tags
         revision = loop.summary.revision
-        groups = loop.groups.map { Group(phrases: $0.map(PhraseReport.init)) }
+        groups = loop.groups.enumerated().map { index, group in
+            Group(phrases: group.map(PhraseReport.init), picture: loop.groupPictures.indices.contains(index) ? loop.groupPictures[index].map(PictureReport.init) : nil)
+        }
+        picture = loop.picture.map(PictureReport.init)
     }
 
-    enum CodingKeys: String, CodingKey { case id, title, language, translationLanguage, tags, revision, groups }
+    enum CodingKeys: String, CodingKey { case id, title, language, translationLanguage, tags, revision, picture, groups }
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -104,7 +120,25 @@ struct LoopDetailReport: Encodable {
         try container.encode(translationLanguage, forKey: .translationLanguage)
         try container.encode(tags, forKey: .tags)
         try container.encode(revision, forKey: .revision)
+        try container.encode(picture, forKey: .picture)
         try container.encode(groups, forKey: .groups)
+    }
+}
+
+/// A picture of a loop, a group or a phrase: its file in the library, format and size.
+struct PictureReport: Encodable {
+    var path: String
+    var format: String
+    var width: Int
+    var height: Int
+    var sha256: String
+
+    init(_ picture: StoredPicture) {
+        path = picture.path
+        format = picture.format.rawValue
+        width = picture.width
+        height = picture.height
+        sha256 = picture.sha256
     }
 }
 
@@ -117,6 +151,7 @@ struct PhraseReport: Encodable {
     var start: Double?
     var end: Double?
     var recordedText: String?
+    var picture: PictureReport?
 
     init(_ phrase: StoredPhrase) {
         number = phrase.number
@@ -125,9 +160,10 @@ struct PhraseReport: Encodable {
         start = phrase.audio.map { milliseconds($0.startSeconds) }
         end = phrase.audio.map { milliseconds($0.endSeconds) }
         recordedText = phrase.clipIsForEarlierText ? phrase.recordedText : nil
+        picture = phrase.picture.map(PictureReport.init)
     }
 
-    enum CodingKeys: String, CodingKey { case number, text, translation, start, end, recordedText }
+    enum CodingKeys: String, CodingKey { case number, text, translation, start, end, recordedText, picture }
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -137,6 +173,7 @@ struct PhraseReport: Encodable {
         try container.encode(start, forKey: .start)
         try container.encode(end, forKey: .end)
         try container.encode(recordedText, forKey: .recordedText)
+        try container.encode(picture, forKey: .picture)
     }
 }
 
@@ -224,6 +261,7 @@ struct HealthReportOutput: Encodable {
     var loops: Int
     var phrases: Int
     var audioFiles: Int
+    var pictures: Int
 
     init(_ report: HealthReport) {
         healthy = report.isHealthy
@@ -236,6 +274,7 @@ struct HealthReportOutput: Encodable {
         loops = report.loopCount
         phrases = report.phraseCount
         audioFiles = report.audioFileCount
+        pictures = report.pictureFileCount
     }
 }
 
