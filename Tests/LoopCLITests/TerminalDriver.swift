@@ -28,6 +28,9 @@ struct TerminalDriver: ~Copyable {
     /// What the terminal shows now.
     func screen() throws -> String { try Self.tmux(["capture-pane", "-p", "-t", session]) }
 
+    /// What the terminal shows now, with the escape sequences of its colours.
+    func screen(escapes: Bool) throws -> String { try Self.tmux(["capture-pane", "-p"] + (escapes ? ["-e"] : []) + ["-t", session]) }
+
     /// Waits until the screen shows `text`; records an issue with the last screen if it never does.
     @discardableResult
     func waitFor(_ text: String, seconds: Double = 10, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {

@@ -217,7 +217,7 @@ struct HostileBundleTests {
         parts[index].1 = Data("{\"format\": \"looplearn-bundle\", \"version\": 1, \"loops\": [".utf8)
         expectRefused(try makeZip(parts), .badManifest, containing: "not valid JSON")
         expectRefused(try resigned(bundle, by: identity) { $0["comment"] = "hi" }, .badManifest, containing: "format version 1) has a field this version does not define: comment")
-        expectRefused(try resigned(bundle, by: identity) { $0["version"] = 3; $0["newThing"] = true }, .newerFormat, containing: "format version 3")
+        expectRefused(try resigned(bundle, by: identity) { $0["version"] = 4; $0["newThing"] = true }, .newerFormat, containing: "format version 4")
         expectRefused(try resigned(bundle, by: identity) { $0.removeValue(forKey: "loops") }, .badManifest, containing: "missing loops")
     }
 

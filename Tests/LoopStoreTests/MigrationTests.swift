@@ -49,6 +49,65 @@ struct MigrationTests {
         #expect(try library.search("gare").map(\.text) == ["Où est la gare ?"], "rows from before the search index are found")
     }
 
+    /// Every file under the library's audio and pictures folders, with its SHA-256.
+    func storedFiles(_ root: String) throws -> [String: String] {
+        var files: [String: String] = [:]
+        for folder in ["audio", "pictures"] {
+            let base = root + "/" + folder
+            for case let relative as String in FileManager.default.enumerator(atPath: base) ?? NSEnumerator() {
+                var isFolder: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: base + "/" + relative, isDirectory: &isFolder), !isFolder.boolValue else { continue }
+                files[folder + "/" + relative] = try AudioStore.sha256(ofFileAt: base + "/" + relative)
+            }
+        }
+        return files
+    }
+
+    @Test func audioAndPicturesSurviveEveryMigrationStepOneAtATime() throws {
+        let (root, sha256) = try makeFirstSchemaLibrary()
+        // Pictures beside the audio from the start (as a library a later version wrote would have).
+        let pictureHash = try #require(try ContentAddress.sha256(ofFileAt: Fixture.path("picture-red.png")))
+        let pictureFile = root + "/" + LibraryLayout.Relative.pictureFile(sha256: pictureHash)
+        try FileManager.default.createDirectory(atPath: (pictureFile as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Fixture.path("picture-red.png"), toPath: pictureFile)
+        let filesBefore = try storedFiles(root)
+        #expect(filesBefore.count == 2)
+
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = true
+        configuration.prepareDatabase { db in db.add(tokenizer: PhraseSearchTokenizer.self) }
+        let queue = try DatabaseQueue(path: root + "/library.sqlite", configuration: configuration)
+        let migrator = LibraryMigrations.migrator
+        for step in migrator.migrations {
+            try migrator.migrate(queue, upTo: step)
+            #expect(try storedFiles(root) == filesBefore, "after '\(step)' every audio file and picture is where it was, byte for byte")
+            let clips = try queue.read { db in try String.fetchAll(db, sql: "SELECT audioSha256 FROM phrase ORDER BY position") }
+            #expect(clips == [sha256, sha256], "after '\(step)' every phrase still refers to its take")
+            if step == "v8 pictures of loops, groups and phrases" {
+                // The first step that knows pictures: give the loop, a group and a phrase one.
+                try queue.write { db in
+                    try db.execute(sql: "INSERT INTO pictureAsset VALUES (?, ?, 'png', 96, 64, 266, '2026-11-23 00:00:00')",
+                                   arguments: [pictureHash, LibraryLayout.Relative.pictureFile(sha256: pictureHash)])
+                    try db.execute(sql: "UPDATE loop SET pictureSha256 = ?", arguments: [pictureHash])
+                    try db.execute(sql: "UPDATE phraseGroup SET pictureSha256 = ?", arguments: [pictureHash])
+                    try db.execute(sql: "UPDATE phrase SET pictureSha256 = ? WHERE position = 1", arguments: [pictureHash])
+                }
+            }
+        }
+        try queue.close()
+
+        let library = try LoopLibrary(at: root)
+        let loop = try library.loop(id: "0f0f0f0f-0000-4000-8000-000000000001")
+        #expect(loop.picture?.sha256 == pictureHash && loop.groupPictures.allSatisfy { $0?.sha256 == pictureHash })
+        #expect(loop.phrases.map { $0.picture?.sha256 } == [nil, pictureHash])
+        #expect(loop.phrases.allSatisfy { $0.audio?.sha256 == sha256 })
+        let health = try library.check()
+        #expect(health.isHealthy && health.audioFileCount == 1 && health.pictureFileCount == 1 && health.orphans.isEmpty)
+        // And `gc` keeps both: rows refer to them.
+        #expect(try library.collectGarbage().removedFiles.isEmpty)
+        #expect(try storedFiles(root) == filesBefore)
+    }
+
     @Test func eightOpenersAtOnceMigrateAFirstSchemaLibraryOnceAndAllSucceed() async throws {
         let (root, sha256) = try makeFirstSchemaLibrary()
         let opened = await withTaskGroup(of: Bool.self) { group in
@@ -101,7 +160,7 @@ struct MigrationTests {
         #expect(LibraryMigrations.migrator.migrations == ["v1 loops, groups, phrases, audio, study", "v2 full-text search of phrases", "v3 covering index for loop summaries",
                                                            "v4 search inside Chinese, Japanese and other unspaced text",
                                                            "v5 a clip kept when its phrase's text changes", "v6 loop summaries kept on the loop row",
-                                                           "v7 loops installed from a Loop Library server"])
+                                                           "v7 loops installed from a Loop Library server", "v8 pictures of loops, groups and phrases"])
         let source = try String(contentsOfFile: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Sources/LoopStore/LibraryMigrations.swift").path, encoding: .utf8)
         let code = source.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("///") }.joined(separator: "\n")

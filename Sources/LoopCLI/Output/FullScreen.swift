@@ -14,13 +14,15 @@ enum FullScreen {
         case terminate
     }
 
-    /// Runs the view until `updates` ends. `render` draws a frame for the screen's size;
-    /// `handle` reacts to a key (or to SIGTERM: `.interrupt`).
+    /// Runs the view until `updates` ends. `prepare` may ask the terminal something before the
+    /// keys are read; `render` draws a frame for the screen's size; `handle` reacts to a key
+    /// (or to SIGTERM: `.interrupt`).
     static func run<Update: Sendable>(
-        updates: AsyncStream<Update>, render: (_ rows: Int, _ columns: Int) -> String, handle: (Key) -> Void
+        updates: AsyncStream<Update>, prepare: (RawTerminal) -> Void = { _ in }, render: (_ rows: Int, _ columns: Int) -> String, handle: (Key) -> Void
     ) async throws {
         let terminal = try RawTerminal()
         defer { terminal.restore() }
+        prepare(terminal)
         let (events, continuation) = AsyncStream.makeStream(of: Event.self)
         let stopKeys = StopSignal()
         defer { stopKeys.stop() }

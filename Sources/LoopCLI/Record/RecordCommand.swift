@@ -50,6 +50,9 @@ struct RecordCommand: AsyncParsableCommand {
     @Flag(help: "Save an interrupted recording of this loop instead of recording.")
     var recover = false
 
+    @Flag(name: .customLong("no-images"), help: "Show no pictures while recording.")
+    var noImages = false
+
     @OptionGroup var libraryOptions: LibraryOptions
 
     func validate() throws {
@@ -82,10 +85,12 @@ struct RecordCommand: AsyncParsableCommand {
             let source: any RecordingSource = try replayed.map { try FileSource(path: $0.path, realTime: !fast) }
                 ?? CaptureSource(device: device, sampleRate: rate, channelCount: 1)
             let interactive = isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
+            let choice = PictureChoice(plan.loop)
+            let pictures = interactive && !noImages ? (choice, await PictureShelf.decode(choice.files)) : nil
             // Without a terminal no key can resume a per-phrase pause: read straight through.
             let recorder = try recording.recorder(for: plan, source: source, perPhrase: perPhrase && interactive)
             let stop = interactive
-                ? try await RecordingView.run(recorder: recorder, title: plan.loop.summary.title, phrases: plan.phrases)
+                ? try await RecordingView.run(recorder: recorder, title: plan.loop.summary.title, phrases: plan.phrases, pictures: pictures)
                 : try await Self.runPlain(recorder)
             switch stop {
             case .finish: break

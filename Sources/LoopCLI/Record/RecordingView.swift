@@ -1,15 +1,25 @@
 import Foundation
+import LoopPictures
 import LoopRecording
 import LoopStore
 
 /// The full-screen recording view: the text with the phrase to read next highlighted, a level
 /// meter with a clipping warning, and the keys. The terminal is put back however it ends.
 enum RecordingView {
-    static func run(recorder: TakeRecorder, title: String, phrases: [StoredPhrase]) async throws -> TakeRecording.Stop {
+    /// `pictures` are the decoded pictures and which to show where (nil: none).
+    static func run(recorder: TakeRecorder, title: String, phrases: [StoredPhrase],
+                    pictures: (choice: PictureChoice, decoded: [String: RGBAPicture])? = nil) async throws -> TakeRecording.Stop {
         var confirmingQuit = false
         let style = Terminal.standardOutput()
-        try await FullScreen.run(updates: recorder.start()) { _, columns in
-            frame(recorder.status, title: title, phrases: phrases, confirmingQuit: confirmingQuit, terminal: style, columns: columns)
+        var shelf: PictureShelf?
+        try await FullScreen.run(updates: recorder.start()) { terminal in
+            shelf = pictures.map { PictureShelf(terminal: terminal, decoded: $0.decoded) }
+        } render: { rows, columns in
+            let status = recorder.status
+            let next = phrases.indices.contains(status.phrase) ? phrases[status.phrase] : phrases.last
+            let picture = next.flatMap { pictures?.choice.path(group: $0.group - 1, phrase: $0.number) }
+            return frame(status, title: title, phrases: phrases, confirmingQuit: confirmingQuit, terminal: style, rows: rows, columns: columns,
+                         pictures: shelf, picture: picture)
         } handle: { key in
             if confirmingQuit {
                 if key == .character("y") || key == .character("Y") { recorder.quit() }
@@ -29,7 +39,8 @@ enum RecordingView {
         return try await recorder.stopped()
     }
 
-    static func frame(_ status: RecordingStatus, title: String, phrases: [StoredPhrase], confirmingQuit: Bool, terminal: Terminal, columns: Int) -> String {
+    static func frame(_ status: RecordingStatus, title: String, phrases: [StoredPhrase], confirmingQuit: Bool, terminal: Terminal, rows: Int = 24, columns: Int,
+                      pictures: PictureShelf? = nil, picture: String? = nil) -> String {
         var lines: [String] = []
         let state = status.paused ? "paused" : (status.speaking ? "hearing you" : "recording")
         lines.append(terminal.paint(title, .bold) + String(format: "  %@ · %d of %d phrases done · %d:%04.1f", state, min(status.phrase, status.phraseCount), status.phraseCount,
@@ -50,6 +61,11 @@ enum RecordingView {
             lines.append(marker + (index == status.phrase ? terminal.paint(phrase.text, .bold) : phrase.text))
         }
         lines.append("")
+        var placement: PixelPlacement?
+        if let pictures {
+            placement = pictures.place(picture, in: &lines, rows: min(16, rows - lines.count - 2), columns: columns)
+            if lines.last != "" { lines.append("") }
+        }
         if confirmingQuit {
             lines.append(terminal.paint("Quit without saving this take? y to quit, any other key to go on", .yellow))
         } else if status.paused && status.phrase < status.phraseCount {
@@ -59,6 +75,8 @@ enum RecordingView {
         } else {
             lines.append(terminal.paint("r read it again · b back one · space pause · enter finish and save · q quit", .dim))
         }
-        return "\u{1B}[H" + lines.map { DisplayWidth.fit($0, columns: columns) + "\u{1B}[K" }.joined(separator: "\r\n") + "\u{1B}[J"
+        let fitted = lines.prefix(max(rows, 1)).map { DisplayWidth.fit($0, columns: columns) }
+        if let pictures { return pictures.frame(fitted, placement: placement) }
+        return "\u{1B}[H" + fitted.map { $0 + "\u{1B}[K" }.joined(separator: "\r\n") + "\u{1B}[J"
     }
 }

@@ -44,6 +44,31 @@ final class RawTerminal {
         return (Int(window.ws_row), Int(window.ws_col))
     }
 
+    /// The size of a character cell in pixels, when the terminal says (else nil).
+    var cellPixels: (width: Int, height: Int)? {
+        var window = winsize()
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &window) == 0, window.ws_col > 0, window.ws_row > 0, window.ws_xpixel > 0, window.ws_ypixel > 0 else { return nil }
+        return (Int(window.ws_xpixel) / Int(window.ws_col), Int(window.ws_ypixel) / Int(window.ws_row))
+    }
+
+    /// Sends a query to the terminal and reads its answer up to `terminator`, waiting at most
+    /// `timeout` milliseconds in all; nil when it does not answer (in raw mode only).
+    func ask(_ query: String, until terminator: UInt8, timeout: Int) -> String? {
+        Self.write(query)
+        var reply: [UInt8] = []
+        let deadline = Date().addingTimeInterval(Double(timeout) / 1000)
+        while Date() < deadline {
+            var descriptor = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+            guard poll(&descriptor, 1, Int32(max(1, deadline.timeIntervalSinceNow * 1000))) > 0 else { break }
+            var bytes = [UInt8](repeating: 0, count: 256)
+            let count = read(STDIN_FILENO, &bytes, bytes.count)
+            guard count > 0 else { break }
+            reply += bytes[0..<count]
+            if let escape = reply.lastIndex(of: 0x1B), reply[escape...].contains(terminator) { return String(decoding: reply, as: UTF8.self) }
+        }
+        return nil
+    }
+
     /// The next key from standard input, waiting at most `timeout` milliseconds. Keys that
     /// arrive together (fast typing, a paste, a busy machine) are all kept in `pending` and
     /// handed out one at a time.

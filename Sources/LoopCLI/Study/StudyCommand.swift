@@ -17,7 +17,10 @@ struct StudyCommand: AsyncParsableCommand {
             you quit, or for --rounds, or once with --once.
 
             On a terminal a full-screen view shows the groups, the current phrase and the keys \
-            (? for help). Without one, or with --once, it prints a line per step.
+            (? for help), and the picture of the phrase (else of its group, else of the loop): \
+            kitty graphics in kitty, sixel where the terminal says it has them, character art \
+            otherwise; --no-images shows none. Without a terminal, or with --once, it prints a \
+            line per step.
 
             Sound goes to the sound card (--device, default `default`), or to a WAV file \
             (--output FILE.wav, with --once or --rounds: a study track to take along), or nowhere \
@@ -49,6 +52,9 @@ struct StudyCommand: AsyncParsableCommand {
     @Flag(help: "Play the selection once through, then exit (no keys needed).")
     var once = false
 
+    @Flag(name: .customLong("no-images"), help: "Show no pictures (the loop's, its groups' and its phrases').")
+    var noImages = false
+
     @OptionGroup var outputOptions: SoundOutputOptions
     @OptionGroup var libraryOptions: LibraryOptions
 
@@ -76,8 +82,10 @@ struct StudyCommand: AsyncParsableCommand {
             let output = try outputOptions.makeOutput(sampleRate: prepared.audio.sampleRate, channelCount: prepared.audio.channelCount)
             let player = StudyPlayer(session: session, audio: prepared.audio, output: output, realTime: !once)
             let started = Date()
+            let choice = PictureChoice(prepared.loop)
+            let pictures = interactive && !noImages ? (choice, await PictureShelf.decode(choice.files)) : nil
             let studied = try await interactive
-                ? StudySessionRunner.runFullScreen(player: player, title: prepared.loop.summary.title, groups: prepared.groups)
+                ? StudySessionRunner.runFullScreen(player: player, title: prepared.loop.summary.title, groups: prepared.groups, pictures: pictures)
                 : StudySessionRunner.runPlain(player: player, groups: prepared.groups, printing: !once || !outputOptions.isQuiet)
             try await studying.save(studied, of: prepared, startedAt: started)
         }

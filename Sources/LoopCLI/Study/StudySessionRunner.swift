@@ -1,4 +1,5 @@
 import Foundation
+import LoopPictures
 import LoopPlayback
 import LoopStudy
 import Synchronization
@@ -7,12 +8,19 @@ import Synchronization
 enum StudySessionRunner {
     /// The full-screen view: keys in, a redraw on every change and on resize; the terminal is
     /// restored however the session ends (q, Ctrl-C, SIGTERM, an error).
-    static func runFullScreen(player: StudyPlayer, title: String, groups: [[StudyPhrase]]) async throws -> [Int: PhraseStudy] {
+    /// `pictures` are the decoded pictures and which to show where (nil: none).
+    static func runFullScreen(player: StudyPlayer, title: String, groups: [[StudyPhrase]],
+                              pictures: (choice: PictureChoice, decoded: [String: RGBAPicture])? = nil) async throws -> [Int: PhraseStudy] {
         var showTranslation = true, hideText = false, showHelp = false
         let style = Terminal.standardOutput()
-        try await FullScreen.run(updates: player.start()) { rows, columns in
-            StudyView(title: title, groups: groups, display: player.display, showTranslation: showTranslation, hideText: hideText,
-                      showHelp: showHelp, terminal: style, rows: rows, columns: columns).frame
+        var shelf: PictureShelf?
+        try await FullScreen.run(updates: player.start()) { terminal in
+            shelf = pictures.map { PictureShelf(terminal: terminal, decoded: $0.decoded) }
+        } render: { rows, columns in
+            let display = player.display
+            return StudyView(title: title, groups: groups, display: display, showTranslation: showTranslation, hideText: hideText,
+                             showHelp: showHelp, terminal: style, rows: rows, columns: columns,
+                             pictures: shelf, picture: pictures?.choice.path(group: display.group, phrase: display.phrase)).frame
         } handle: { key in
             switch key {
             case .interrupt, .character("q"), .character("Q"): player.quit()

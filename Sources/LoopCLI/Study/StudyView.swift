@@ -11,6 +11,9 @@ struct StudyView {
     var terminal: Terminal
     var rows: Int
     var columns: Int
+    /// The pictures to show (nil: none, as with `--no-images`) and the one for this moment.
+    var pictures: PictureShelf? = nil
+    var picture: String? = nil
 
     static let help = [
         "space  play / pause          ←/→  previous / next phrase      ↑/↓  previous / next group",
@@ -20,7 +23,10 @@ struct StudyView {
     ]
 
     /// The screen, as lines.
-    var lines: [String] {
+    var lines: [String] { layout().lines }
+
+    /// The screen's lines, and where a pixel picture goes among them.
+    func layout() -> (lines: [String], placement: PixelPlacement?) {
         var lines: [String] = []
         let status = "\(display.mode.title) · speed \(String(format: "%.1f", display.speed))x · repeats \(display.repeats) · round \(display.round)"
         lines.append(terminal.paint(title, .bold) + "  " + terminal.paint(status, .dim))
@@ -53,6 +59,7 @@ struct StudyView {
             lines.append(line)
         }
         lines.append("")
+        var footer: [String] = []
         let phase: String
         switch display.phase {
         case .listening: phase = "● listening"
@@ -62,20 +69,30 @@ struct StudyView {
         case .finished: phase = "■ finished"
         }
         let position = display.phrase.map { number in "phrase \(number)" } ?? "whole group"
-        lines.append(terminal.paint(phase, display.phase == .listening ? .green : .yellow) + "  " + position + " · play \(display.repetition) of \(display.repeats)")
-        lines.append("")
+        footer.append(terminal.paint(phase, display.phase == .listening ? .green : .yellow) + "  " + position + " · play \(display.repetition) of \(display.repeats)")
+        footer.append("")
         if showHelp {
-            lines += Self.help
+            footer += Self.help
         } else {
-            lines.append(terminal.paint("space pause · ←→ phrase · ↑↓ group · 1-9 select · m mode · t translation · +/- speed · ? help · q quit", .dim))
+            footer.append(terminal.paint("space pause · ←→ phrase · ↑↓ group · 1-9 select · m mode · t translation · +/- speed · ? help · q quit", .dim))
         }
+        // The picture in the rows the text leaves (at most 16), then the footer.
+        var placement: PixelPlacement?
+        if let pictures {
+            let free = min(16, rows - lines.count - footer.count - 1)
+            placement = pictures.place(picture, in: &lines, rows: free, columns: columns)
+            if lines.last != "" { lines.append("") }
+        }
+        lines += footer
         // Every line cut to the screen's width, by the columns its characters take.
-        return lines.prefix(max(rows, 1)).map(fit)
+        return (lines.prefix(max(rows, 1)).map(fit), placement)
     }
 
     /// The whole frame, ready to write: home, each line cleared to its end, the rest cleared.
     var frame: String {
-        "\u{1B}[H" + lines.map { $0 + "\u{1B}[K" }.joined(separator: "\r\n") + "\u{1B}[J"
+        let (lines, placement) = layout()
+        if let pictures { return pictures.frame(lines, placement: placement) }
+        return "\u{1B}[H" + lines.map { $0 + "\u{1B}[K" }.joined(separator: "\r\n") + "\u{1B}[J"
     }
 
     /// Cuts a line to the screen width, by the columns its characters take.
