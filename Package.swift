@@ -140,6 +140,7 @@ let package = Package(
                 "LoopErrors",
                 "LoopAudio",
                 "LoopShare",
+                "LoopPictures",
                 "LoopLibraryAPI",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),

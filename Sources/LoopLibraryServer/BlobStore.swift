@@ -1,7 +1,7 @@
 import Foundation
 import LoopAudio
 
-/// Bundles and takes as files named by their SHA-256: `blobs/<first two hex digits>/<sha256>.<kind>`.
+/// Bundles, takes and pictures as files named by their SHA-256: `blobs/<first two hex digits>/<sha256>.<kind>`.
 ///
 /// A file's name is its content, so a blob is written once and never changed: two servers (or
 /// two publishes) storing the same blob write the same bytes under the same name, each through
@@ -14,11 +14,17 @@ public struct BlobStore: Sendable {
         case bundle = "loop"
         /// A take, FLAC.
         case take = "flac"
+        /// A picture, by its format (checked by the bundle reader).
+        case png, jpg, webp, gif
 
         public var contentType: String {
             switch self {
             case .bundle: "application/vnd.looplearn.loop+zip"
             case .take: "audio/flac"
+            case .png: "image/png"
+            case .jpg: "image/jpeg"
+            case .webp: "image/webp"
+            case .gif: "image/gif"
             }
         }
     }

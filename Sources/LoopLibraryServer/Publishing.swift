@@ -108,6 +108,10 @@ struct BundleIntake: Sendable {
             guard let extracted = bundle.audioFiles[take.sha256] else { continue }
             try blobs.store(extracted, sha256: take.sha256, kind: .take)
         }
+        for (hash, picture) in bundle.pictureFiles {
+            guard let kind = BlobStore.Kind(rawValue: picture.info.format.fileExtension) else { continue }
+            try blobs.store(picture.path, sha256: hash, kind: kind)
+        }
         try blobs.store(file, sha256: sha256, kind: .bundle)
         return entry
     }
@@ -134,15 +138,38 @@ struct BundleIntake: Sendable {
         struct Content: Encodable {
             var groups: [[CatalogLoopDetail.Phrase]]
             var takes: [CatalogLoopDetail.Take]
+            var pictures: StoredPictures?
         }
+        // The pages' pictures: blob names (`<sha256>.<ext>`) and sizes, from the manifest.
+        let listed = Dictionary((bundle.manifest.pictures ?? []).map { ($0.file, $0) }, uniquingKeysWith: { first, _ in first })
+        func picture(_ file: String?) -> StoredPictures.Picture? {
+            file.flatMap { listed[$0] }.map { .init(blob: String($0.file.dropFirst("pictures/".count)), width: $0.width, height: $0.height) }
+        }
+        let pictures = StoredPictures(loop: picture(loop.picture), groups: loop.groups.map { picture($0.picture) },
+                                      phrases: loop.groups.flatMap { $0.phrases.map { picture($0.picture) } })
         let searchText = ([loop.title] + loop.tags + groups.flatMap { $0.flatMap { [$0.text, $0.translation ?? ""] } })
             .map(CatalogText.fold).joined(separator: "\n")
         return CatalogEntry(
             id: loop.id, revision: loop.revision, authorKey: bundle.signerKey.base64EncodedString(), authorFingerprint: bundle.signerFingerprint,
             title: loop.title, language: loop.language, translationLanguage: loop.translationLanguage, tags: loop.tags,
             groupCount: loop.groups.count, phraseCount: groups.reduce(0) { $0 + $1.count }, seconds: seconds,
-            content: try CatalogText.encoder.encode(Content(groups: groups, takes: takes)),
+            content: try CatalogText.encoder.encode(Content(groups: groups, takes: takes, pictures: listed.isEmpty ? nil : pictures)),
             bundleSHA256: bundleSHA256, bundleBytes: bundleBytes, searchText: searchText)
+    }
+
+    /// The pictures a loop's preview page shows, as the catalog keeps them.
+    struct StoredPictures: Codable {
+        struct Picture: Codable {
+            /// `<sha256>.<png|jpg|webp|gif>`: served at `/blobs/<blob>`.
+            var blob: String
+            var width: Int
+            var height: Int
+        }
+
+        var loop: Picture?
+        var groups: [Picture?]
+        /// By phrase, in order across the loop.
+        var phrases: [Picture?]
     }
 
     private static func size(of file: String) -> Int {

@@ -92,7 +92,8 @@ public enum PictureFile {
             throw PictureError(.notAPicture, "not a PNG, JPEG, WebP or GIF picture", path: path)
         }
         guard header.width > 0, header.height > 0 else {
-            throw PictureError(.damaged, "the \(header.format.displayName) picture is damaged (it gives no size)", path: path)
+            let fault = header.isWhole ? "is damaged (it gives no size)" : "is cut short (its end is missing)"
+            throw PictureError(.damaged, "the \(header.format.displayName) picture \(fault)", path: path)
         }
         guard header.width <= maxSide, header.height <= maxSide, header.width * header.height <= maxPixels else {
             throw PictureError(.tooLarge, "the picture is \(header.width) × \(header.height) pixels; pictures are at most \(maxSide) pixels a side and \(maxPixels / 1_000_000) million pixels", path: path)

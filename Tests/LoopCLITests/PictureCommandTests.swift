@@ -1,4 +1,5 @@
 import Foundation
+import LoopStore
 import LoopTestSupport
 import Testing
 
@@ -24,7 +25,8 @@ struct PictureStudyTests {
         let environment = alsaEnvironment(output: "/dev/null").merging(["LOOP_LIBRARY": library.path, "TERM": "xterm-256color", "COLORTERM": "truecolor"]) { $1 }
         let exports = environment.map { "export \($0.key)='\($0.value)'" }.joined(separator: "; ")
         let terminal = try TerminalDriver(name: "loop-pictures", columns: 100, rows: 40)
-        try terminal.type("\(exports); cd '\(LoopProcess.fixtures)'; '\(LoopProcess.executable.path)' study fixture; echo \"exit=$?\"")
+        // The tmux server may have inherited the runner's NO_COLOR: this terminal has colours.
+        try terminal.type("unset NO_COLOR; \(exports); cd '\(LoopProcess.fixtures)'; '\(LoopProcess.executable.path)' study fixture; echo \"exit=$?\"")
         try terminal.waitFor("Group 1")
         try terminal.press(" ")
         try terminal.waitFor("paused")
@@ -80,5 +82,112 @@ struct PictureStudyTests {
         none.type("q")
         #expect(none.waitForExit() == 0)
         #expect(!none.text.contains("\u{1B}P") && !none.text.contains("\u{1B}[c") && !none.text.contains("48;5;"))
+    }
+}
+
+struct PictureCommandTests {
+    @Test func aLoopsTextNamesPicturesAndLoopImageChangesThem() throws {
+        let library = TestLibrary()
+        let folder = Scratch.path("pictured")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        for file in ["picture-red.png", "picture-green.jpg", "picture-blue.webp"] {
+            try FileManager.default.copyItem(atPath: Fixture.path(file), toPath: folder + "/" + file)
+        }
+        try """
+            # title: Pictured
+            # image: picture-red.png
+
+            # group-image: picture-green.jpg
+            Bonjour.
+            Merci.
+            # phrase-image: picture-blue.webp
+
+            Au revoir.
+            """.write(toFile: folder + "/text.txt", atomically: true, encoding: .utf8)
+        // Relative to the text's folder, wherever the command runs.
+        let created = try library.run(["new", "--text", folder + "/text.txt"])
+        #expect(created.status == 0, "\(created.error)")
+        var shown = try #require(try library.json(["show", "Pictured"]) as? [String: Any])
+        func format(_ picture: Any?) -> String? { (picture as? [String: Any])?["format"] as? String }
+        var groups = try #require(shown["groups"] as? [[String: Any]])
+        #expect(format(shown["picture"]) == "png" && format(groups[0]["picture"]) == "jpeg" && format(groups[1]["picture"]) == nil)
+        var phrases = try #require(groups[0]["phrases"] as? [[String: Any]])
+        #expect(format(phrases[0]["picture"]) == nil && format(phrases[1]["picture"]) == "webp")
+        let stored = try #require((shown["picture"] as? [String: Any])?["path"] as? String)
+        #expect(stored.hasPrefix(library.path + "/pictures/") && FileManager.default.contents(atPath: stored) == FileManager.default.contents(atPath: Fixture.path("picture-red.png")))
+
+        // Replaced, added, taken off.
+        #expect(try library.run(["image", "Pictured", "--group", "2", "picture-yellow-then-blue.gif"]).status == 0)
+        #expect(try library.run(["image", "Pictured", "--remove"]).status == 0)
+        #expect(try library.run(["image", "Pictured", "--phrase", "2", "--remove"]).status == 0)
+        shown = try #require(try library.json(["show", "Pictured"]) as? [String: Any])
+        groups = try #require(shown["groups"] as? [[String: Any]])
+        phrases = try #require(groups[0]["phrases"] as? [[String: Any]])
+        #expect(format(shown["picture"]) == nil && format(groups[1]["picture"]) == "gif" && format(phrases[1]["picture"]) == nil)
+        #expect(try library.run(["show", "Pictured"]).output.contains("Group 2  picture: GIF 96×64"))
+        // What nothing shows any more goes with gc; what is shown stays.
+        let collected = try library.run(["gc"])
+        #expect(collected.status == 0 && collected.output.contains("removed 2 files"), "\(collected.output)")
+        let doctor = try library.run(["doctor"])
+        #expect(doctor.output.hasPrefix("ok: 1 loops, 3 phrases, 0 audio files and 2 pictures verified"), "\(doctor.output)")
+        // A missing group, and no file or --remove.
+        #expect(try library.run(["image", "Pictured", "--group", "9", "picture-red.png"]).error.contains("the loop has no group 9"))
+        #expect(try library.run(["image", "Pictured"]).error.contains("give a picture file (or --remove)"))
+    }
+
+    @Test func hostilePicturesAreRefusedWithOneLineAndNothingChanges() throws {
+        let library = try libraryWithFixtureLoop()
+        let folder = Scratch.path("hostile-pictures")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let png = try Data(contentsOf: URL(fileURLWithPath: Fixture.path("picture-red.png")))
+        var huge = [UInt8](png)
+        huge[16...23] = [0, 0, 0x75, 0x30, 0, 0, 0x75, 0x30]   // 30,000 × 30,000 in the header
+        let jpeg = try Data(contentsOf: URL(fileURLWithPath: Fixture.path("picture-green.jpg")))
+        let cases: [(String, Data, String)] = [
+            ("notes.png", Data("just some text".utf8), "not a PNG, JPEG, WebP or GIF picture"),
+            ("bomb.png", Data(huge), "30000 × 30000 pixels"),
+            ("cut.jpg", jpeg.prefix(jpeg.count / 2), "cut short"),
+        ]
+        let before = try library.run(["show", "fixture", "--json"]).output
+        for (name, bytes, message) in cases {
+            try bytes.write(to: URL(fileURLWithPath: folder + "/" + name))
+            let refused = try library.run(["image", "fixture", folder + "/" + name])
+            #expect(refused.status != 0)
+            let lines = refused.error.split(separator: "\n")
+            #expect(lines.count == 1 && lines[0].hasPrefix("error: \(folder)/\(name): ") && lines[0].contains(message), "\(name): \(refused.error)")
+        }
+        #expect(try library.run(["show", "fixture", "--json"]).output == before, "the loop is as it was")
+        #expect(!FileManager.default.fileExists(atPath: library.path + "/pictures"), "no picture was stored")
+        // The same picture named by a text is refused before anything is stored.
+        try "# image: bomb.png\n\nBonjour.\n".write(toFile: folder + "/text.txt", atomically: true, encoding: .utf8)
+        let refused = try library.run(["new", "--text", folder + "/text.txt"])
+        #expect(refused.status != 0 && refused.error.contains("bomb.png: the picture is 30000 × 30000 pixels"), "\(refused.error)")
+        #expect((try library.json(["list"]) as? [Any])?.count == 1)
+    }
+
+    @Test func bundlesCarryPicturesAndPicturelessOnesStayVersionOne() throws {
+        let author = try libraryWithGroupPictures()
+        #expect(try author.run(["image", "fixture", "--phrase", "4", "picture-blue.webp"]).status == 0)
+        let bundle = Scratch.path("pictured", extension: "loop")
+        #expect(try author.run(["export", "fixture", "-o", bundle]).status == 0)
+        let inspected = try #require(try author.json(["inspect", bundle]) as? [String: Any])
+        #expect(inspected["version"] as? Int == 3, "\(inspected)")
+        let learner = TestLibrary()
+        let imported = try learner.run(["import", bundle])
+        #expect(imported.status == 0, "\(imported.error)")
+        let shown = try #require(try learner.json(["show", "fixture"]) as? [String: Any])
+        let groups = try #require(shown["groups"] as? [[String: Any]])
+        let pictures = groups.map { ($0["picture"] as? [String: Any])?["sha256"] as? String }
+        let hashes = try ["picture-red.png", "picture-green.jpg", "picture-blue.webp"].map { try #require(try ContentAddress.sha256(ofFileAt: Fixture.path($0))) }
+        #expect(pictures == [hashes[0], hashes[1]])
+        let phrases = try #require(groups[1]["phrases"] as? [[String: Any]])
+        #expect((phrases[0]["picture"] as? [String: Any])?["sha256"] as? String == hashes[2])
+        #expect(try learner.run(["doctor"]).output.contains("3 pictures verified"))
+
+        // Without pictures a bundle is the version older readers take.
+        let plain = try libraryWithFixtureLoop()
+        let plainBundle = Scratch.path("plain", extension: "loop")
+        #expect(try plain.run(["export", "fixture", "-o", plainBundle]).status == 0)
+        #expect((try plain.json(["inspect", plainBundle]) as? [String: Any])?["version"] as? Int == 1)
     }
 }

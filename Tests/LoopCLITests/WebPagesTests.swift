@@ -1,5 +1,6 @@
 import Foundation
 import LoopAudio
+import LoopStore
 import LoopTestSupport
 import Testing
 #if canImport(FoundationXML)
@@ -83,6 +84,30 @@ struct WebPagesTests {
         // The API's routes are still theirs.
         #expect(try await page(server, "/healthz").html == "ok\n")
         #expect(try await page(server, "/api/front").headers["content-type"] == "application/json")
+    }
+
+    @Test(arguments: CatalogBackend.all)
+    func thePreviewPageShowsTheLoopsGroupsAndPhrasesPictures(_ backend: CatalogBackend) async throws {
+        let server = try TestServer(backend)
+        let author = TestLibrary()
+        #expect(try author.run(["new", "--text", "phrases.txt", "--audio", "clean.flac"]).status == 0)
+        for (place, file) in [([String](), "picture-red.png"), (["--group", "2"], "picture-green.jpg"), (["--phrase", "3"], "picture-blue.webp")] {
+            #expect(try author.run(["image", "fixture"] + place + [file]).status == 0)
+        }
+        let published = try author.run(["publish", "fixture", "--to", server.address])
+        #expect(published.status == 0, "\(published.error)")
+        let path = String(published.output.trimmingCharacters(in: .whitespacesAndNewlines).dropFirst(server.address.count))
+        let preview = try await page(server, path)
+        let images = preview.html.matches(of: /<img class="picture" src="([^"]+)" width="96" height="64" alt=""/).map { String($0.1) }
+        #expect(images.count == 3, "the loop's, group 2's and phrase 3's: \(preview.html)")
+        // In the page's order: the loop's first, then group 2's, then phrase 3's (in group 1).
+        let hashes = try ["picture-red.png", "picture-blue.webp", "picture-green.jpg"].map { try #require(try ContentAddress.sha256(ofFileAt: Fixture.path($0))) }
+        #expect(images == ["/blobs/\(hashes[0]).png", "/blobs/\(hashes[1]).webp", "/blobs/\(hashes[2]).jpg"])
+        for (image, (file, type)) in zip(images, [("picture-red.png", "image/png"), ("picture-blue.webp", "image/webp"), ("picture-green.jpg", "image/jpeg")]) {
+            let served = try await http("GET", server.address + image)
+            #expect(served.status == 200 && served.headers["content-type"] == type)
+            #expect(served.body == FileManager.default.contents(atPath: Fixture.path(file)), "\(file) as published, byte for byte")
+        }
     }
 
     @Test(arguments: CatalogBackend.all)

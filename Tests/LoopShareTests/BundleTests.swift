@@ -282,3 +282,61 @@ import Crypto
 extension Data {
     var sha256Hex: String { SHA256.hash(data: self).map { String(format: "%02x", $0) }.joined() }
 }
+
+struct PictureBundleTests {
+    /// A bundle of the fixture loop showing the red picture; its library and identity.
+    func picturedBundle() throws -> (identity: AuthorIdentity, bundle: String) {
+        let library = try LoopLibrary(at: scratch())
+        let loop = try library.createLoop(source: try LoopSource(contentsOf: Fixture.path("phrases.txt")), take: CutTake(path: Fixture.path("clean.flac"), ranges: Fixture.ranges))
+        let pictured = try library.setPicture(Fixture.path("picture-red.png"), ofLoop: loop.summary.id, at: .loop)
+        let identity = try AuthorIdentity.loadOrCreate(at: library.layout.identityKey)
+        let bundle = scratch() + ".loop"
+        try BundleWriter(identity: identity).write([pictured], to: bundle)
+        return (identity, bundle)
+    }
+
+    /// The bundle with its picture replaced by `bytes` (manifest changed to match and signed again).
+    func withPicture(_ bytes: Data, named ext: String, in bundle: String, by identity: AuthorIdentity) throws -> String {
+        let sha = ContentAddress.hex(SHA256.hash(data: bytes))
+        let file = "pictures/\(sha).\(ext)"
+        var parts = try entries(of: bundle).filter { !$0.0.hasPrefix("pictures/") }
+        let manifestIndex = parts.firstIndex { $0.0 == "manifest.json" }!
+        var object = try JSONSerialization.jsonObject(with: parts[manifestIndex].1) as! [String: Any]
+        var pictures = object["pictures"] as! [[String: Any]]
+        pictures[0]["file"] = file
+        pictures[0]["sha256"] = sha
+        pictures[0]["bytes"] = bytes.count
+        object["pictures"] = pictures
+        var loops = object["loops"] as! [[String: Any]]
+        loops[0]["picture"] = file
+        object["loops"] = loops
+        let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+        parts[manifestIndex].1 = data
+        let signatureIndex = parts.firstIndex { $0.0 == "manifest.sig" }!
+        parts[signatureIndex].1 = Data(try identity.sign(data).base64EncodedString().utf8)
+        return try makeZip(parts + [(file, bytes)])
+    }
+
+    @Test func aBundleCarriesItsPicturesVerified() throws {
+        let (_, bundle) = try picturedBundle()
+        let verified = try BundleReader().read(bundle, extractingTo: scratch())
+        #expect(verified.manifest.version == 3)
+        let hash = try #require(try ContentAddress.sha256(ofFileAt: Fixture.path("picture-red.png")))
+        #expect(verified.manifest.loops[0].picture == "pictures/\(hash).png")
+        let extracted = try #require(verified.pictureFiles[hash])
+        #expect(extracted.info.width == 96 && FileManager.default.contents(atPath: extracted.path) == FileManager.default.contents(atPath: Fixture.path("picture-red.png")))
+    }
+
+    @Test func hostilePicturesInABundleAreRefused() throws {
+        let (identity, bundle) = try picturedBundle()
+        let png = try Data(contentsOf: URL(fileURLWithPath: Fixture.path("picture-red.png")))
+        var huge = [UInt8](png)
+        huge[16...23] = [0, 0, 0x75, 0x30, 0, 0, 0x75, 0x30]
+        expectRefused(try withPicture(Data(huge), named: "png", in: bundle, by: identity), .badPicture, containing: "30000 × 30000 pixels")
+        expectRefused(try withPicture(png.prefix(png.count - 20), named: "png", in: bundle, by: identity), .badPicture, containing: "cut short")
+        expectRefused(try withPicture(Data("<svg/>".utf8), named: "png", in: bundle, by: identity), .badPicture, containing: "not a PNG, JPEG, WebP or GIF")
+        // A JPEG named as a PNG: not what the manifest says.
+        let jpeg = try Data(contentsOf: URL(fileURLWithPath: Fixture.path("picture-green.jpg")))
+        expectRefused(try withPicture(jpeg, named: "png", in: bundle, by: identity), .badPicture, containing: "not what the manifest says")
+    }
+}

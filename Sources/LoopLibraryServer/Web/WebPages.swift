@@ -163,9 +163,12 @@ extension LibraryServer {
                 if let translation = phrase.translation, !translation.isEmpty { row["translation"] = translation }
                 if let translationLang { row["translationLang"] = translationLang }
                 if phrase.clip != nil { row["clip"] = "/\(loop.shortID)/\(number).flac" }
+                if let pictures = content.pictures, pictures.phrases.indices.contains(number - 1) { row["phrasePicture"] = Self.pictureModel(pictures.phrases[number - 1]) }
                 return row
             }
-            return ["number": index + 1, "first": first, "phrases": rows]
+            var group: [String: Any] = ["number": index + 1, "first": first, "phrases": rows]
+            if let pictures = content.pictures, pictures.groups.indices.contains(index) { group["groupPicture"] = Self.pictureModel(pictures.groups[index]) }
+            return group
         }
         let install = "loop import \(base)/\(loop.shortID)"
         let firstPhrase = content.groups.first?.first?.text
@@ -173,6 +176,7 @@ extension LibraryServer {
             + (firstPhrase.map { ": “\($0.prefix(80))”…" } ?? ".")
         var model = card(loop)
         model["groups"] = groups
+        model["loopPicture"] = Self.pictureModel(content.pictures?.loop)
         model["revision"] = loop.revision
         model["groupCount"] = loop.groupCount
         model["featured"] = loop.featured
@@ -224,6 +228,14 @@ extension LibraryServer {
     struct StoredContent: Decodable {
         var groups: [[CatalogLoopDetail.Phrase]]
         var takes: [CatalogLoopDetail.Take]
+        var pictures: BundleIntake.StoredPictures?
+    }
+
+    /// A picture for a template: its source (a blob, served immutable) and size. Each place has
+    /// a key of its own (`loopPicture`, `groupPicture`, `phrasePicture`): a section that finds no
+    /// key in its own context looks in the enclosing ones, and would show their picture again.
+    static func pictureModel(_ picture: BundleIntake.StoredPictures.Picture?) -> [String: Any]? {
+        picture.map { ["src": "/blobs/" + $0.blob, "width": $0.width, "height": $0.height] }
     }
 
     /// A loop as a card of a list.
