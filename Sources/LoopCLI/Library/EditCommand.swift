@@ -2,13 +2,14 @@ import ArgumentParser
 import Foundation
 import LoopAudio
 import LoopAuthoring
+import LoopRecording
 import LoopStore
 import LoopWorkflows
 
 struct EditCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "edit",
-        abstract: "Edit a loop's text in $EDITOR, or its title, language and tags.",
+        abstract: "Edit a loop's text in $EDITOR, its title, language and tags, or its phrases on screen (--phrases).",
         discussion: """
             Without options, opens the loop's text in $VISUAL or $EDITOR (else vi). When you save, \
             the text is split again: every phrase whose text did not change keeps its audio. A \
@@ -17,6 +18,15 @@ struct EditCommand: AsyncParsableCommand {
             --drop-changed-audio it loses its clip instead. New, split and merged phrases need \
             audio (`loop attach` cuts a take onto them). With --title, --language, --tag or \
             --untag, changes just those.
+
+            With --phrases, opens the phrase editor: the loop's text full screen, the phrase at \
+            the cursor highlighted with its clip's times and a waveform strip. It plays the \
+            phrase (as you move, unless auto-play is off), nudges its start or end by 10 or 50 \
+            ms (within the kept take; the take is not changed), records it again from the \
+            microphone (--capture-device), splits it at the split point in its text and at the \
+            nearest pause in its audio, merges it with the next, undoes and redoes. Nothing is \
+            written until you save (w, or on leaving, confirmed), then in one transaction. Keys: \
+            ? is not needed, they are on screen.
             """
     )
 
@@ -38,12 +48,35 @@ struct EditCommand: AsyncParsableCommand {
     @Flag(name: .customLong("drop-changed-audio"), help: "A phrase whose text changes loses its clip (else it keeps it, marked as recorded for its earlier text).")
     var dropChangedAudio = false
 
+    @Flag(help: "Open the phrase editor screen: play, nudge, record again, split and merge phrases.")
+    var phrases = false
+
+    @Option(help: "With --phrases: the ALSA device to play on (see `aplay -L`).")
+    var device: String = "default"
+
+    @Option(name: .customLong("capture-device"), help: "With --phrases: the ALSA device to record from (see `arecord -L`).")
+    var captureDevice: String = "default"
+
+    @Option(help: "With --phrases: the sample rate to record at.")
+    var rate: Int = 48_000
+
     @OptionGroup var libraryOptions: LibraryOptions
+
+    func validate() throws {
+        if phrases && (title != nil || language != nil || !addTags.isEmpty || !removeTags.isEmpty || dropChangedAudio) {
+            throw ValidationError("--phrases opens the phrase editor; give --title, --language, --tag, --untag or --drop-changed-audio without it")
+        }
+        if !(8_000...192_000).contains(rate) { throw ValidationError("--rate takes 8000 to 192000 (Hz), not \(rate)") }
+    }
 
     func run() async throws {
         try await runReportingErrors {
             let library = try libraryOptions.open()
             let id = try library.resolve(loop)
+            if phrases {
+                try await editPhrases(library: library, id: id)
+                return
+            }
             if title != nil || language != nil || !addTags.isEmpty || !removeTags.isEmpty {
                 _ = try library.updateMetadata(ofLoop: id, title: title, language: language, addTags: addTags, removeTags: removeTags)
                 return
@@ -62,6 +95,25 @@ struct EditCommand: AsyncParsableCommand {
                 for phrase in outcome.needingAudio { print("  \(phrase.number)  \(phrase.text)") }
             }
         }
+    }
+}
+
+extension EditCommand {
+    /// The phrase editor screen, then the save it was asked for.
+    func editPhrases(library: LoopLibrary, id: String) async throws {
+        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
+            throw CLIError("the phrase editor needs a terminal (edit the text with `loop edit` and clip times with `loop adjust`)")
+        }
+        let workflow = try PhraseEditingWorkflow(library: library, loop: id)
+        defer { workflow.close() }
+        let title = try library.loop(id: id).summary.title
+        let (device, rate) = (captureDevice, self.rate)
+        let (editor, save) = try await PhraseEditorScreen.run(workflow: workflow, title: title, player: ClipPlayer(device: self.device)) {
+            try CaptureSource(device: device, sampleRate: rate, channelCount: 1)
+        }
+        guard save, editor.hasUnsavedChanges else { return }
+        let saved = try await workflow.save(editor)
+        print("Saved '\(saved.summary.title)': \(saved.phrases.count) phrases in \(saved.groups.count) groups (revision \(saved.summary.revision))")
     }
 }
 

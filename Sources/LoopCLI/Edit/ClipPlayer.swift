@@ -1,0 +1,61 @@
+import Foundation
+import LoopAudio
+import LoopPlayback
+import LoopWorkflows
+import Synchronization
+
+/// Plays one clip at a time through ALSA, off the terminal's loop: a new clip stops the one
+/// playing (within a block, about 40 ms), so moving and nudging are heard at once.
+final class ClipPlayer: Sendable {
+    let device: String
+    private let generation = Atomic<Int>(0)
+    /// Held by the thread using the sound device: the next waits for the last to let go.
+    private let deviceInUse = Mutex<Void>(())
+    private let failure = Mutex<String?>(nil)
+
+    init(device: String) {
+        self.device = device
+    }
+
+    /// Plays `clip`, stopping whatever plays.
+    func play(_ clip: EditorClip) {
+        let mine = generation.add(1, ordering: .sequentiallyConsistent).newValue
+        _ = BlockingWork.start("loop edit play") { [self] in
+            deviceInUse.withLock { _ in
+                guard generation.load(ordering: .sequentiallyConsistent) == mine else { return }
+                do {
+                    try play(clip, while: { self.generation.load(ordering: .sequentiallyConsistent) == mine })
+                } catch {
+                    failure.withLock { $0 = "cannot play: \(error)" }
+                }
+            }
+        }
+    }
+
+    /// Stops what plays.
+    func stop() { generation.add(1, ordering: .sequentiallyConsistent) }
+
+    /// The last playback failure, once.
+    func takeFailure() -> String? { failure.withLock { value in defer { value = nil }; return value } }
+
+    private func play(_ clip: EditorClip, while current: () -> Bool) throws {
+        let output = try DeviceOutput(device: device, sampleRate: clip.sampleRate, channelCount: clip.channelCount)
+        var reader = try AudioFileReader(path: clip.take)
+        try reader.seek(toFrame: clip.frames.lowerBound)
+        let block = 2_048
+        var buffer = [Float](repeating: 0, count: block * clip.channelCount)
+        var remaining = clip.frames.count
+        while remaining > 0 {
+            guard current() else {
+                output.stop()
+                return
+            }
+            let frames = min(block, remaining)
+            let read = try buffer.withUnsafeMutableBufferPointer { try reader.read(into: UnsafeMutableBufferPointer(rebasing: $0[..<(frames * clip.channelCount)])) }
+            guard read > 0 else { break }
+            try buffer.withUnsafeBufferPointer { try output.write(UnsafeBufferPointer(rebasing: $0[..<(read * clip.channelCount)])) }
+            remaining -= read
+        }
+        try output.finish()
+    }
+}

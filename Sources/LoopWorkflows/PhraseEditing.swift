@@ -1,0 +1,90 @@
+import Foundation
+import LoopAudio
+import LoopAuthoring
+import LoopRecording
+import LoopStore
+import Synchronization
+
+/// The phrase editor's work with the library: the loop to edit, the energy of its takes (for
+/// the waveform strip and the pauses to split at), a phrase recorded again, clips joined, and
+/// saving everything in one transaction.
+public final class PhraseEditingWorkflow: Sendable {
+    public let library: LoopLibrary
+    public let loopId: String
+    /// The loop's revision when the editor opened it: a save is refused if it moved meanwhile.
+    public let revision: Int
+    /// New takes (recorded again, joined) live here until they are saved or thrown away.
+    public let scratch: String
+    private let envelopes = Mutex<[String: EnergyEnvelope]>([:])
+
+    public init(library: LoopLibrary, loop id: String) throws {
+        self.library = library
+        loopId = id
+        revision = try library.loop(id: id).summary.revision
+        scratch = library.scratchFolder(named: "edit")
+        try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+    }
+
+    /// The editor's model for the loop as stored now.
+    public func editor() throws -> PhraseEditor { PhraseEditor(try library.loop(id: loopId)) }
+
+    /// The energy envelope of a take (measured once, then kept).
+    public func envelope(of take: String) throws -> EnergyEnvelope {
+        if let known = envelopes.withLock({ $0[take] }) { return known }
+        let measured = try EnergyEnvelope.measure(path: take)
+        envelopes.withLock { $0[take] = measured }
+        return measured
+    }
+
+    /// Where the phrase at the cursor splits in its audio: the pause nearest the share of its
+    /// clip that the text before the text cursor takes.
+    public func splitFrame(for editor: PhraseEditor) throws -> Int? {
+        guard let clip = editor.current.clip, !editor.current.text.isEmpty else { return nil }
+        let share = Double(editor.textCursor) / Double(editor.current.text.count)
+        let estimate = clip.frames.lowerBound + Int(share * Double(clip.frames.count))
+        return PhraseEditorAudio.pause(in: try envelope(of: clip.take), clip: clip.frames, near: estimate)
+    }
+
+    /// The clip the phrase at the cursor and the next one make together.
+    public func joinedClip(for editor: PhraseEditor) throws -> EditorClip? {
+        let phrases = editor.phrases
+        guard editor.cursor + 1 < phrases.count else { return nil }
+        let a = phrases[editor.cursor].clip, b = phrases[editor.cursor + 1].clip
+        if let same = PhraseEditor.contiguous(a, b) { return same }
+        guard let a, let b else { return nil }
+        return try PhraseEditorAudio.join(a, b, in: scratch)
+    }
+
+    /// A recorder for the phrase at the cursor alone, reading `source`.
+    public func rerecorder(for editor: PhraseEditor, source: sending any RecordingSource) throws -> TakeRecorder {
+        let loop = try library.loop(id: loopId)
+        let draft = RecordingDraft(loopId: loopId, phraseIds: [loop.phrases.first?.id ?? 0], phraseTexts: [editor.current.text],
+                                   language: loop.summary.language, sampleRate: source.sampleRate, channelCount: source.channelCount)
+        return try TakeRecorder(source: source, draft: draft, folder: scratch)
+    }
+
+    /// The phrase a finished re-recording holds, cut by its silences, as a new take's clip; nil
+    /// when nothing was recorded. The recorder's own files go.
+    public func clip(from recorder: TakeRecorder) async throws -> EditorClip? {
+        let scratch = self.scratch
+        defer { recorder.delete() }
+        return try await BlockingWork.run("loop edit re-record") {
+            guard let result = try RecordingFinisher().finish(rawPath: recorder.rawPath, draft: recorder.draft, phrasesRead: 1, into: scratch),
+                  let range = result.ranges.first else { return nil }
+            let info = try AudioFileReader(path: result.takePath).info
+            return EditorClip(take: result.takePath, sha256: nil, sampleRate: info.sampleRate, channelCount: info.channelCount,
+                              takeFrames: info.frameCount, frames: range)
+        }
+    }
+
+    /// Saves the editor's phrases in one transaction.
+    public func save(_ editor: PhraseEditor) async throws -> LoopDetail {
+        let (library, id, revision, phrases) = (self.library, loopId, self.revision, editor.replacement)
+        return try await BlockingWork.run("loop edit save") { try library.replacePhrases(ofLoop: id, revision: revision, with: phrases) }
+    }
+
+    /// Throws away the new takes no save took.
+    public func close() {
+        try? FileManager.default.removeItem(atPath: scratch)
+    }
+}

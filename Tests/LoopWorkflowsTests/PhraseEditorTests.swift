@@ -1,0 +1,83 @@
+import Foundation
+import LoopAudio
+import LoopAuthoring
+import LoopStore
+import LoopTestSupport
+import LoopWorkflows
+import Testing
+
+struct PhraseEditorTests {
+    func fixtureLoop() throws -> (LoopLibrary, LoopDetail) {
+        let library = try LoopLibrary(at: scratch())
+        return (library, try library.createLoop(source: try Fixture.source, take: CutTake(path: Fixture.path("clean.flac"), ranges: Fixture.ranges)))
+    }
+
+    @Test func nudgesStayInsideTheTakeAndUndoRedoWalkTheSteps() throws {
+        let (_, loop) = try fixtureLoop()
+        var editor = PhraseEditor(loop)
+        #expect(!editor.hasUnsavedChanges && !editor.canUndo)
+        try editor.nudge(.start, milliseconds: -50)
+        #expect(editor.current.clip?.frames == 5_280..<26_600 && editor.hasUnsavedChanges)
+        try editor.nudge(.end, milliseconds: 10)
+        #expect(editor.current.clip?.frames == 5_280..<26_760)
+        // Past the take's start it stops at 0; then it cannot move further.
+        for _ in 0..<10 { try? editor.nudge(.start, milliseconds: -50) }
+        #expect(editor.current.clip?.frames.lowerBound == 0)
+        #expect(throws: PhraseEditorError.self) { try editor.nudge(.start, milliseconds: -10) }
+        editor.undo()
+        editor.undo()
+        #expect(editor.current.clip?.frames.lowerBound == 1_280, "two steps back: 0, then 480, then 1280")
+        editor.redo()
+        #expect(editor.current.clip?.frames.lowerBound == 480)
+        while editor.canUndo { editor.undo() }
+        #expect(!editor.hasUnsavedChanges, "back where it started: nothing to save")
+    }
+
+    @Test func splitAtAPauseAndMergeAcrossTakesThenSaveInOneStep() async throws {
+        let (library, loop) = try fixtureLoop()
+        let studied = loop.phrases[4]
+        try library.recordStudy(loop: loop.summary.id, startedAt: Date(), phrases: [PhraseStudyRecord(phraseId: studied.id, seconds: 12, repetitions: 3)])
+        let workflow = try PhraseEditingWorkflow(library: library, loop: loop.summary.id)
+        defer { workflow.close() }
+        var editor = try workflow.editor()
+        // "Où est la gare, s'il vous plaît ?" split after the comma: at the pause in its audio.
+        editor.move(phrases: 3)
+        editor.moveInText(15)
+        let frame = try #require(try workflow.splitFrame(for: editor))
+        #expect(frame > 96_000 && frame < 107_000, "in the pause after 'gare,' (6.0-6.7 s): \(Double(frame) / 16_000) s")
+        try editor.split(atFrame: frame)
+        #expect(editor.phrases.map(\.text)[3...4] == ["Où est la gare,", "s'il vous plaît ?"])
+        #expect(editor.phrases[3].clip?.frames == 88_900..<frame && editor.phrases[4].clip?.frames == frame..<117_500)
+        // "Merci." (from the take) merged with the first half of the split, which lies after it
+        // in the same take: one range covering both.
+        editor.move(phrases: -1)
+        try editor.mergeWithNext(joined: try workflow.joinedClip(for: editor))
+        #expect(editor.current.text == "Merci. Où est la gare," && editor.current.clip?.frames == 63_900..<frame)
+        // Clips out of order (the last phrase first) are joined into a new take.
+        let last = editor.phrases.count - 1
+        let joined = try PhraseEditorAudio.join(try #require(editor.phrases[last].clip), try #require(editor.phrases[0].clip), in: workflow.scratch)
+        #expect(joined.sha256 == nil && joined.frames.count == (147_400 - 123_400) + 4_800 + (26_600 - 6_080))
+
+        let saved = try await workflow.save(editor)
+        #expect(saved.phrases.map(\.text) == ["Bonjour, madame.", "Un café, s'il vous plaît.", "Merci. Où est la gare,", "s'il vous plaît ?", "À droite, puis tout droit."])
+        #expect(saved.summary.revision == 2)
+        // The text follows, its header kept: parsed again it gives the same phrases.
+        #expect(saved.sourceText.hasPrefix("# title: Fixture"))
+        #expect(try LoopSource(parsing: saved.sourceText).phrases.map(\.text) == saved.phrases.map(\.text))
+        #expect(saved.phrases[4].id == studied.id, "an unchanged phrase keeps its row")
+        #expect(try library.studyStats(loop: loop.summary.id).first?.phrases.first { $0.number == 5 }?.repetitions == 3, "and its study history")
+        #expect(try library.check().isHealthy)
+    }
+
+    @Test func aSaveAfterAnotherProcessChangedTheLoopIsRefusedWholly() async throws {
+        let (library, loop) = try fixtureLoop()
+        let workflow = try PhraseEditingWorkflow(library: library, loop: loop.summary.id)
+        defer { workflow.close() }
+        var editor = try workflow.editor()
+        try editor.nudge(.end, milliseconds: 50)
+        _ = try library.updateMetadata(ofLoop: loop.summary.id, title: "Renamed elsewhere")
+        await #expect(throws: LibraryError.self) { _ = try await workflow.save(editor) }
+        let after = try library.loop(id: loop.summary.id)
+        #expect(after.phrases[0].audio?.endFrame == 26_600 && after.summary.revision == 2)
+    }
+}
