@@ -67,6 +67,17 @@ struct PictureStudyTests {
         #expect(terminal.waitForExit() == 0)
     }
 
+    @Test func theRecordViewShowsThePictureOfThePhraseToReadNext() throws {
+        let library = try libraryWithGroupPictures()
+        let terminal = try PseudoTerminal(["record", "fixture", "--input", "clean.flac"], environment: ["LOOP_LIBRARY": library.path, "TERM": "xterm-256color"])
+        let drawn = terminal.read(until: { $0.contains("\u{1B}P") && $0.contains("Group 1") }, answering: ["\u{1B}[c": "\u{1B}[?62;4;22c"])
+        #expect(drawn, "a sixel picture in the record view: \(terminal.text.suffix(300).debugDescription)")
+        terminal.type("q")
+        #expect(terminal.read(until: { $0.contains("Quit without saving") }))
+        terminal.type("y")
+        #expect(terminal.waitForExit() == 0)
+    }
+
     @Test func withoutSixelOrWithNoImagesNoSixelIsSent() throws {
         let library = try libraryWithGroupPictures()
         let environment = alsaEnvironment(output: "/dev/null").merging(["LOOP_LIBRARY": library.path, "TERM": "xterm-256color"]) { $1 }
@@ -163,6 +174,22 @@ struct PictureCommandTests {
         let refused = try library.run(["new", "--text", folder + "/text.txt"])
         #expect(refused.status != 0 && refused.error.contains("bomb.png: the picture is 30000 × 30000 pixels"), "\(refused.error)")
         #expect((try library.json(["list"]) as? [Any])?.count == 1)
+    }
+
+    @Test func killingLoopImageAtEachStepLeavesALibraryThatChecksClean() throws {
+        let library = try libraryWithFixtureLoop()
+        for step in ["take.received", "audio.renamed"] {
+            let run = try LoopProcess.run(["image", "fixture", "picture-red.png"], environment: ["LOOP_LIBRARY": library.path, "LOOP_TEST_STOP_AT": step])
+            #expect(run.killedBy == SIGKILL, "killed at \(step): \(run.error)")
+            let doctor = try library.run(["doctor"])
+            #expect(doctor.status == 0 && doctor.output.contains("0 pictures verified"), "after a kill at \(step): \(doctor.output)")
+            let shown = try #require(try library.json(["show", "fixture"]) as? [String: Any])
+            #expect(shown["picture"] is NSNull, "the loop has no picture: the row never committed")
+        }
+        // What the kills left is a leftover or an orphan, which gc removes.
+        #expect(try library.run(["gc"]).output.contains("removed"))
+        #expect(try library.run(["image", "fixture", "picture-red.png"]).status == 0)
+        #expect(try library.run(["doctor"]).output.contains("1 pictures verified"))
     }
 
     @Test func bundlesCarryPicturesAndPicturelessOnesStayVersionOne() throws {
