@@ -130,11 +130,10 @@ def main():
         check(driver.find_element(By.CSS_SELECTOR, "button[data-copy]").is_displayed(), "the copy button is not shown (copy.js did not run)")
         og = driver.find_element(By.CSS_SELECTOR, 'meta[property="og:title"]').get_attribute("content")
         check(og == sample["loop"]["title"], f"og:title {og!r}")
-        # Its pictures: the loop's and the first group's, loaded (the CSP lets them in).
+        # Its pictures: the loop's (96x64) and each group's (320x200), loaded (the CSP lets them in).
         pictures = driver.execute_script(
             "return [...document.querySelectorAll('img.picture')].map(i => [i.complete, i.naturalWidth, i.naturalHeight]);")
-        check(len(pictures) == 2 and all(done and width == 96 and height == 64 for done, width, height in pictures),
-              f"preview pictures (loaded, 96x64): {pictures}")
+        check(pictures == [[True, 96, 64]] + [[True, 320, 200]] * len(sample["groups"]), f"preview pictures (loaded, with their sizes): {pictures}")
         players = driver.find_elements(By.TAG_NAME, "audio")
         check(len(players) == len(phrases), f"{len(players)} players for {len(phrases)} phrases")
         for number in [1, len(phrases)]:
