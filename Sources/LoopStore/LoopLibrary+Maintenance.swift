@@ -110,35 +110,27 @@ extension LoopLibrary {
             problems.append(.init(kind: .clipsPastTheirTake, message: "\(badRanges) phrase clips reach past the end of their take",
                                   remedy: "move their boundaries back inside their take"))
         }
-        let totalBytes = max(assets.reduce(0) { $0 + $1.byteCount }, 1)
+        // Every stored file against its hash: the takes, then the pictures.
+        struct Stored { var path: String, sha256: String, bytes: Int, isPicture: Bool }
+        let stored = assets.map { Stored(path: $0.path, sha256: $0.sha256, bytes: $0.byteCount, isPicture: false) }
+            + findings.pictures.map { Stored(path: $0.path, sha256: $0.sha256, bytes: $0.byteCount, isPicture: true) }
+        let totalBytes = max(stored.reduce(0) { $0 + $1.bytes }, 1)
         var doneBytes = 0
-        for asset in assets {
-            let path = audio.absolute(asset.path)
-            switch try audio.hash(of: asset.path) {
+        for file in stored {
+            let path = audio.absolute(file.path)
+            let remedy = file.isPicture ? "restore the file from a backup, or give the picture again" : "restore the file from a backup, or record the phrases again"
+            switch try audio.hash(of: file.path) {
             case nil:
-                problems.append(.init(kind: .audioMissing, message: "\(path): missing (audio of \(try loopTitles(using: asset.sha256)))",
-                                      remedy: "restore the file from a backup, or record the phrases again"))
-            case let hash? where hash != asset.sha256:
-                problems.append(.init(kind: .audioDamaged, message: "\(path): damaged (its content no longer matches its SHA-256)",
-                                      remedy: "restore the file from a backup, or record the phrases again"))
+                let owners = file.isPicture ? "a picture of \(try loopTitles(usingPicture: file.sha256))" : "audio of \(try loopTitles(using: file.sha256))"
+                problems.append(.init(kind: file.isPicture ? .pictureMissing : .audioMissing, message: "\(path): missing (\(owners))", remedy: remedy))
+            case let hash? where hash != file.sha256:
+                problems.append(.init(kind: file.isPicture ? .pictureDamaged : .audioDamaged,
+                                      message: "\(path): damaged (its content no longer matches its SHA-256)", remedy: remedy))
             default:
                 break
             }
-            doneBytes += asset.byteCount
+            doneBytes += file.bytes
             progress?(Double(doneBytes) / Double(totalBytes))
-        }
-        for picture in findings.pictures {
-            let path = audio.absolute(picture.path)
-            switch try audio.hash(of: picture.path) {
-            case nil:
-                problems.append(.init(kind: .pictureMissing, message: "\(path): missing (a picture of \(try loopTitles(usingPicture: picture.sha256)))",
-                                      remedy: "restore the file from a backup, or give the picture again"))
-            case let hash? where hash != picture.sha256:
-                problems.append(.init(kind: .pictureDamaged, message: "\(path): damaged (its content no longer matches its SHA-256)",
-                                      remedy: "restore the file from a backup, or give the picture again"))
-            default:
-                break
-            }
         }
         let known = Set(assets.map(\.path) + findings.pictures.map(\.path))
         let inventory = audio.inventory()

@@ -192,6 +192,20 @@ struct PictureCommandTests {
         #expect(try library.run(["doctor"]).output.contains("1 pictures verified"))
     }
 
+    @Test func doctorFindsAMissingOrDamagedPicture() throws {
+        let library = try libraryWithGroupPictures()
+        let shown = try #require(try library.json(["show", "fixture"]) as? [String: Any])
+        let groups = try #require(shown["groups"] as? [[String: Any]])
+        let red = try #require((groups[0]["picture"] as? [String: Any])?["path"] as? String)
+        let green = try #require((groups[1]["picture"] as? [String: Any])?["path"] as? String)
+        try Data("not the picture".utf8).write(to: URL(fileURLWithPath: red))
+        try FileManager.default.removeItem(atPath: green)
+        let doctor = try library.run(["doctor"])
+        #expect(doctor.status != 0)
+        #expect(doctor.output.contains("\(red): damaged") && doctor.output.contains("\(green): missing (a picture of 'Fixture')"), "\(doctor.output)")
+        #expect(doctor.output.contains("give the picture again with `loop image`"), "\(doctor.output)")
+    }
+
     @Test func bundlesCarryPicturesAndPicturelessOnesStayVersionOne() throws {
         let author = try libraryWithGroupPictures()
         #expect(try author.run(["image", "fixture", "--phrase", "4", "picture-blue.webp"]).status == 0)
