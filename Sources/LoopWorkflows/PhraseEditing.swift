@@ -11,8 +11,10 @@ import Synchronization
 public final class PhraseEditingWorkflow: Sendable {
     public let library: LoopLibrary
     public let loopId: String
-    /// The loop's revision when the editor opened it: a save is refused if it moved meanwhile.
-    public let revision: Int
+    /// The loop's revision when the editor opened it or last saved it: a save is refused if it
+    /// moved meanwhile (another process changed the loop).
+    public var revision: Int { savedRevision.withLock { $0 } }
+    private let savedRevision: Mutex<Int>
     /// New takes (recorded again, joined) live here until they are saved or thrown away.
     public let scratch: String
     private let envelopes = Mutex<[String: EnergyEnvelope]>([:])
@@ -20,7 +22,7 @@ public final class PhraseEditingWorkflow: Sendable {
     public init(library: LoopLibrary, loop id: String) throws {
         self.library = library
         loopId = id
-        revision = try library.loop(id: id).summary.revision
+        savedRevision = Mutex(try library.loop(id: id).summary.revision)
         scratch = library.scratchFolder(named: "edit")
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
     }
@@ -80,7 +82,9 @@ public final class PhraseEditingWorkflow: Sendable {
     /// Saves the editor's phrases in one transaction.
     public func save(_ editor: PhraseEditor) async throws -> LoopDetail {
         let (library, id, revision, phrases) = (self.library, loopId, self.revision, editor.replacement)
-        return try await BlockingWork.run("loop edit save") { try library.replacePhrases(ofLoop: id, revision: revision, with: phrases) }
+        let saved = try await BlockingWork.run("loop edit save") { try library.replacePhrases(ofLoop: id, revision: revision, with: phrases) }
+        savedRevision.withLock { $0 = saved.summary.revision }
+        return saved
     }
 
     /// Throws away the new takes no save took.

@@ -205,8 +205,8 @@ public struct PhraseEditor: Sendable, Equatable {
         textCursor = 0
     }
 
-    /// Marks the phrases as saved.
-    public mutating func markSaved() { saved = groups }
+    /// Marks the phrases as `version` had them as saved (edits made since stay unsaved).
+    public mutating func markSaved(as version: PhraseEditor) { saved = version.groups }
 
     /// The phrases as the library saves them.
     public var replacement: [[ReplacementPhrase]] {

@@ -132,6 +132,23 @@ struct PhraseEditorScreenTests {
         try terminal.press("n")
         try terminal.waitFor("exit=0")
         #expect(try library.run(["show", "fixture", "--json"]).output == before)
+
+        // w saves at once and editing goes on; leaving then asks nothing.
+        try terminal.type("clear; '\(LoopProcess.executable.path)' edit fixture --phrases; echo \"exit=$?\"")
+        try terminal.waitFor("phrase 1 of 5")
+        try terminal.press("+")
+        try terminal.waitFor("unsaved changes")
+        try terminal.press("w")
+        try terminal.waitFor("saved")
+        try terminal.waitUntil { !$0.contains("unsaved changes") }
+        try terminal.press("+")
+        try terminal.waitFor("unsaved changes")
+        try terminal.press("w")
+        try terminal.waitUntil { $0.contains("saved") && !$0.contains("unsaved changes") }
+        try terminal.press("q")
+        try terminal.waitFor("exit=0")
+        let saved = try #require(try library.json(["show", "fixture"]) as? [String: Any])
+        #expect(saved["revision"] as? Int == 3, "two saves, one revision each")
         // Without a terminal there is no editor screen, and a clear line says so.
         let piped = try library.run(["edit", "fixture", "--phrases"])
         #expect(piped.status != 0 && piped.error.contains("the phrase editor needs a terminal"))

@@ -67,6 +67,9 @@ struct PhraseEditorTests {
         #expect(saved.phrases[4].id == studied.id, "an unchanged phrase keeps its row")
         #expect(try library.studyStats(loop: loop.summary.id).first?.phrases.first { $0.number == 5 }?.repetitions == 3, "and its study history")
         #expect(try library.check().isHealthy)
+        // Saved again later in the same session: the editor's own save is no change from elsewhere.
+        try editor.nudge(.end, milliseconds: 10)
+        #expect(try await workflow.save(editor).summary.revision == 3)
     }
 
     @Test func aSaveAfterAnotherProcessChangedTheLoopIsRefusedWholly() async throws {

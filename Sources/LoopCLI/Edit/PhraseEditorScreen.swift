@@ -142,7 +142,7 @@ enum PhraseEditorScreen {
         Task {
             do {
                 _ = try await workflow.save(editor)
-                state.withLock { $0.editor.markSaved(); $0.message = "saved" }
+                state.withLock { $0.editor.markSaved(as: editor); $0.message = "saved" }
             } catch {
                 state.withLock { $0.message = "not saved: \(error)" }
             }
