@@ -25,8 +25,8 @@ struct EditCommand: AsyncParsableCommand {
             ms (within the kept take; the take is not changed), records it again from the \
             microphone (--capture-device), splits it at the split point in its text and at the \
             nearest pause in its audio, merges it with the next, undoes and redoes. Nothing is \
-            written until you save (w, or on leaving, confirmed), then in one transaction. Keys: \
-            ? is not needed, they are on screen.
+            written until you save (w, or on leaving, confirmed), then in one transaction. The \
+            keys are listed on the screen (and in README).
             """
     )
 
