@@ -41,8 +41,12 @@ let package = Package(
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         .systemLibrary(name: "CSoundTouch", pkgConfig: "soundtouch", providers: [.apt(["libsoundtouch-dev"])]),
         .systemLibrary(name: "CSampleRate", pkgConfig: "samplerate", providers: [.apt(["libsamplerate0-dev"])]),
-        // FFmpeg's libraries: any audio or video file's audio (m4a, mp4, mkv, webm, ...).
-        .systemLibrary(name: "CFFmpeg", pkgConfig: "libavformat", providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswresample-dev", "libswscale-dev"])]),
+        // FFmpeg's libraries: any audio or video file's audio (m4a, mp4, mkv, webm, ...), and
+        // pictures. Their headers only: CFFmpegLoader defines the functions called and opens the
+        // libraries on first use, so that `loop` does not load them (and the hundred-odd
+        // libraries they need) at every start.
+        .systemLibrary(name: "CFFmpeg", providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswresample-dev", "libswscale-dev"])]),
+        .target(name: "CFFmpegLoader", dependencies: ["CFFmpeg"], linkerSettings: [.linkedLibrary("dl")]),
         // Pictures drawn in a terminal: sixel or kitty graphics, or character art.
         .systemLibrary(name: "CChafa", pkgConfig: "chafa", providers: [.apt(["libchafa-dev", "libglib2.0-dev"])]),
         // The C library's `wcwidth`, which Swift's Glibc module leaves out (the terminal views).
@@ -54,11 +58,11 @@ let package = Package(
         // Audio: files (decoding, encoding, streaming reads, mono downmix), any media's audio
         // (FFmpeg), ALSA playback and capture, time-stretching (SoundTouch), resampling
         // (libsamplerate).
-        .target(name: "LoopAudio", dependencies: ["LoopErrors", "CSndFile", "CALSA", "CSoundTouch", "CSampleRate", "CFFmpeg"]),
+        .target(name: "LoopAudio", dependencies: ["LoopErrors", "CSndFile", "CALSA", "CSoundTouch", "CSampleRate", "CFFmpeg", "CFFmpegLoader"]),
 
         // Pictures: PNG, JPEG, WebP and GIF checked as hostile input (type, size, damage),
         // decoded (FFmpeg) and drawn in a terminal (chafa).
-        .target(name: "LoopPictures", dependencies: ["LoopErrors", "LoopAudio", "CFFmpeg", "CChafa"]),
+        .target(name: "LoopPictures", dependencies: ["LoopErrors", "LoopAudio", "CFFmpeg", "CFFmpegLoader", "CChafa"]),
 
         // Study: the engine that decides what to play, what silence to leave and what to show.
         // No I/O: tests run it on a virtual clock.

@@ -57,3 +57,22 @@ struct MediaCommandTests {
                 "no decoded FLAC is left behind")
     }
 }
+
+struct StartUpTests {
+    /// FFmpeg's libraries (and the hundred-odd they need) are opened when media is first decoded,
+    /// never when `loop` starts: a command that decodes nothing does not pay for them.
+    @Test func loopDoesNotLoadFFmpegAtStartUp() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/ldd")
+        process.arguments = [LoopProcess.executable.path]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let listed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(listed.contains("libsndfile"), "ldd lists the libraries: \(listed)")
+        for library in ["libavformat", "libavcodec", "libavutil", "libswresample", "libswscale"] {
+            #expect(!listed.contains(library), "\(library) is loaded at start-up")
+        }
+    }
+}

@@ -1,8 +1,9 @@
 internal import CFFmpeg
+internal import CFFmpegLoader
 import Foundation
 
-/// Every FFmpeg call of the package goes through here (libavformat, libavcodec,
-/// libswresample): C types stay inside this file.
+/// Every FFmpeg call of the audio module goes through here (libavformat, libavcodec,
+/// libswresample, opened on first use by CFFmpegLoader): C types stay inside this file.
 ///
 /// One audio stream of a media file is demuxed (every other stream discarded unread), decoded,
 /// and converted to interleaved Float at its own rate; more than two channels are mixed down to
@@ -33,6 +34,7 @@ final class FFmpegDecoder {
     /// Opens `path` on its best audio stream, or on its `audioStream`th (from 0) when given.
     init(path: String, audioStream: Int?) throws(AudioError) {
         self.path = path
+        if let missing = loop_ffmpeg_load_error() { throw AudioError(.unsupportedFormat, path: path, message: String(cString: missing)) }
         _ = Self.quiet
         var format: UnsafeMutablePointer<AVFormatContext>?
         var status = avformat_open_input(&format, path, nil, nil)

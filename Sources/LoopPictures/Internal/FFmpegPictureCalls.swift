@@ -1,8 +1,10 @@
 internal import CFFmpeg
+internal import CFFmpegLoader
 import Foundation
 
-/// The FFmpeg calls of the pictures module (libavformat, libavcodec, libswscale): a picture's
-/// first frame decoded and scaled to RGBA. C types stay inside this file.
+/// The FFmpeg calls of the pictures module (libavformat, libavcodec, libswscale, opened on first
+/// use by CFFmpegLoader): a picture's first frame decoded and scaled to RGBA. C types stay
+/// inside this file.
 enum FFmpegPictureCalls {
     /// FFmpeg's libraries log to standard error; this tool says what went wrong itself.
     private static let quiet: Void = av_log_set_level(AV_LOG_QUIET)
@@ -20,6 +22,7 @@ enum FFmpegPictureCalls {
     /// The first frame of the picture at `path`, scaled (aspect kept) to fit `size`×`size`
     /// pixels when it is larger.
     static func decodeFirstFrame(path: String, format pictureFormat: PictureFormat, fitting size: Int) throws(PictureError) -> RGBAPicture {
+        if let missing = loop_ffmpeg_load_error() { throw PictureError(.unreadable, String(cString: missing), path: path) }
         _ = quiet
         func damaged(_ what: String) -> PictureError { PictureError(.damaged, "the \(pictureFormat.displayName) picture does not decode (\(what))", path: path) }
         var format: UnsafeMutablePointer<AVFormatContext>?

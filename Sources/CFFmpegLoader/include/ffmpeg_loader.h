@@ -1,0 +1,9 @@
+#ifndef LOOP_FFMPEG_LOADER_H
+#define LOOP_FFMPEG_LOADER_H
+
+/* FFmpeg's libraries, loaded when first used rather than when `loop` starts: they and their
+ * dependencies are some 130 shared libraries, which every command would otherwise pay for at
+ * start-up (most never decode media). Returns NULL once loaded, else what is missing. */
+const char *loop_ffmpeg_load_error(void);
+
+#endif
