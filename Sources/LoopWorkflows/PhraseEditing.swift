@@ -30,6 +30,18 @@ public final class PhraseEditingWorkflow: Sendable {
     /// The editor's model for the loop as stored now.
     public func editor() throws -> PhraseEditor { PhraseEditor(try library.loop(id: loopId)) }
 
+    /// Measures the energy of every take the loop's clips lie in, off the caller's thread, so
+    /// that the editor's screen (its waveform strip, its splits) never waits on a long take.
+    public func measureTakes(progress: (@Sendable (Double) -> Void)? = nil) async throws {
+        let takes = Set(try library.loop(id: loopId).phrases.compactMap { $0.audio?.path }).sorted()
+        try await BlockingWork.run("loop edit measure") {
+            for (index, take) in takes.enumerated() {
+                _ = try self.envelope(of: take)
+                progress?(Double(index + 1) / Double(max(takes.count, 1)))
+            }
+        }
+    }
+
     /// The energy envelope of a take (measured once, then kept).
     public func envelope(of take: String) throws -> EnergyEnvelope {
         if let known = envelopes.withLock({ $0[take] }) { return known }

@@ -107,6 +107,9 @@ extension EditCommand {
         let workflow = try PhraseEditingWorkflow(library: library, loop: id)
         defer { workflow.close() }
         let title = try library.loop(id: id).summary.title
+        let progress = ProgressBar("reading the takes")
+        try await workflow.measureTakes(progress: progress.callback)
+        progress.finish()
         let (device, rate) = (captureDevice, self.rate)
         let (editor, save) = try await PhraseEditorScreen.run(workflow: workflow, title: title, player: ClipPlayer(device: self.device)) {
             try CaptureSource(device: device, sampleRate: rate, channelCount: 1)
