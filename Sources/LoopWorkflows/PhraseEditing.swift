@@ -35,17 +35,18 @@ public final class PhraseEditingWorkflow: Sendable {
     public func measureTakes(progress: (@Sendable (Double) -> Void)? = nil) async throws {
         let takes = Set(try library.loop(id: loopId).phrases.compactMap { $0.audio?.path }).sorted()
         try await BlockingWork.run("loop edit measure") {
+            // One long take is the usual case: the bar moves within each take, not only between them.
+            let share = 1 / Double(max(takes.count, 1))
             for (index, take) in takes.enumerated() {
-                _ = try self.envelope(of: take)
-                progress?(Double(index + 1) / Double(max(takes.count, 1)))
+                _ = try self.envelope(of: take) { done in progress?((Double(index) + done) * share) }
             }
         }
     }
 
     /// The energy envelope of a take (measured once, then kept).
-    public func envelope(of take: String) throws -> EnergyEnvelope {
+    public func envelope(of take: String, progress: (@Sendable (Double) -> Void)? = nil) throws -> EnergyEnvelope {
         if let known = envelopes.withLock({ $0[take] }) { return known }
-        let measured = try EnergyEnvelope.measure(path: take)
+        let measured = try EnergyEnvelope.measure(path: take, progress: progress)
         envelopes.withLock { $0[take] = measured }
         return measured
     }
