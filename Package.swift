@@ -132,9 +132,12 @@ let package = Package(
         // headers, how an author signs a request). Foundation only.
         .target(name: "LoopLibraryAPI"),
 
-        // A Loop Library's client: publish, unpublish, browse, fetch bundles (Foundation's
-        // URLSession, so `loop` carries no server framework).
-        .target(name: "LoopLibraryClient", dependencies: ["LoopErrors", "LoopLibraryAPI", .product(name: "Crypto", package: "swift-crypto")]),
+        // libcurl, opened with dlopen on a Loop Library client's first request rather than linked
+        // (as Foundation's URLSession would): `loop` starts without it and its thirty-odd libraries.
+        .target(name: "CCurlLoader", linkerSettings: [.linkedLibrary("dl")]),
+        // A Loop Library's client: publish, unpublish, browse, fetch bundles (libcurl through
+        // CCurlLoader, so `loop` carries no server framework).
+        .target(name: "LoopLibraryClient", dependencies: ["LoopErrors", "LoopLibraryAPI", "CCurlLoader", .product(name: "Crypto", package: "swift-crypto")]),
 
         // The Loop Library server: the catalog (SQLite or PostgreSQL), content-addressed blobs,
         // publishing with ownership, the HTTP routes.

@@ -2,9 +2,6 @@ import Crypto
 import Foundation
 import LoopErrors
 import LoopLibraryAPI
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// Why a Loop Library request failed: the server's own one-line message where it sent one.
 public struct ClientError: LoopError, Equatable {
@@ -53,7 +50,7 @@ public struct RequestSigner: Sendable {
     }
 }
 
-/// A client of one Loop Library server (docs/server.md), over Foundation's URLSession.
+/// A client of one Loop Library server (docs/server.md), over libcurl (``HTTPTransport``).
 public struct LibraryClient: Sendable {
     /// The server's base address, without a trailing slash.
     public let server: URL
@@ -118,22 +115,22 @@ public struct LibraryClient: Sendable {
 
     /// Downloads a loop's current bundle to `path`, unless its ETag is `ifNoneMatch`.
     public func downloadBundle(_ ref: String, to path: String, ifNoneMatch: String? = nil) async throws(ClientError) -> Download {
-        var request = URLRequest(url: url(LoopLibraryPaths.bundle(escape(ref))))
-        request.timeoutInterval = 600
-        if let ifNoneMatch { request.setValue(ifNoneMatch, forHTTPHeaderField: "If-None-Match") }
-        let (file, response) = try await send { try await URLSession.shared.download(for: request) }
-        defer { try? FileManager.default.removeItem(at: file) }
-        if response.statusCode == 304 { return .notModified }
-        guard response.statusCode == 200 else {
-            throw Self.error(status: response.statusCode, body: (try? Data(contentsOf: file)) ?? Data(), what: ref)
+        var request = HTTPRequest(url(LoopLibraryPaths.bundle(escape(ref))))
+        request.timeout = 600
+        if let ifNoneMatch { request.setHeader("If-None-Match", ifNoneMatch) }
+        // Into a file beside `path`, renamed over it only once the whole bundle is there.
+        let partial = path + ".part-\(UUID().uuidString.prefix(8))"
+        request.downloadPath = partial
+        defer { try? FileManager.default.removeItem(atPath: partial) }
+        let response = try await send(request)
+        if response.status == 304 { return .notModified }
+        guard response.status == 200 else {
+            throw Self.error(status: response.status, body: (try? Data(contentsOf: URL(fileURLWithPath: partial))) ?? Data(), what: ref)
         }
-        do {
-            try? FileManager.default.removeItem(atPath: path)
-            try FileManager.default.moveItem(at: file, to: URL(fileURLWithPath: path))
-        } catch {
-            throw ClientError(.server, "cannot save the download (\(error.localizedDescription))", path: path)
+        guard rename(partial, path) == 0 else {
+            throw ClientError(.server, "cannot save the download (\(String(cString: strerror(errno))))", path: path)
         }
-        return .downloaded(etag: response.value(forHTTPHeaderField: "ETag"))
+        return .downloaded(etag: response.etag)
     }
 
     // MARK: Changing
@@ -147,18 +144,19 @@ public struct LibraryClient: Sendable {
             throw ClientError(.refused, "cannot read the bundle (\(error.localizedDescription))", path: path)
         }
         var request = try signed("POST", LoopLibraryPaths.loops, bodySHA256: sha256, signer: signer)
-        request.setValue("application/vnd.looplearn.loop+zip", forHTTPHeaderField: "Content-Type")
-        request.timeoutInterval = 600
-        let (data, response) = try await send { try await URLSession.shared.upload(for: request, fromFile: URL(fileURLWithPath: path)) }
-        guard response.statusCode == 200 || response.statusCode == 201 else { throw Self.error(status: response.statusCode, body: data, what: path) }
-        return try decode(data)
+        request.setHeader("Content-Type", "application/vnd.looplearn.loop+zip")
+        request.timeout = 600
+        request.uploadPath = path
+        let response = try await send(request)
+        guard response.status == 200 || response.status == 201 else { throw Self.error(status: response.status, body: response.body, what: path) }
+        return try decode(response.body)
     }
 
     /// Takes a loop off the server (its author only).
     public func unpublish(id: String, signer: RequestSigner) async throws(ClientError) {
         let request = try signed("DELETE", LoopLibraryPaths.loop(id), bodySHA256: SignedRequest.emptyBodySHA256, signer: signer)
-        let (data, response) = try await send { try await URLSession.shared.data(for: request) }
-        guard response.statusCode == 204 || response.statusCode == 200 else { throw Self.error(status: response.statusCode, body: data, what: id) }
+        let response = try await send(request)
+        guard response.status == 204 || response.status == 200 else { throw Self.error(status: response.status, body: response.body, what: id) }
     }
 
     // MARK: Plumbing
@@ -167,9 +165,9 @@ public struct LibraryClient: Sendable {
 
     private func escape(_ ref: String) -> String { ref.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(["-"])) ?? ref }
 
-    private func signed(_ method: String, _ path: String, bodySHA256: String, signer: RequestSigner) throws(ClientError) -> URLRequest {
-        var request = URLRequest(url: url(path))
-        request.httpMethod = method
+    private func signed(_ method: String, _ path: String, bodySHA256: String, signer: RequestSigner) throws(ClientError) -> HTTPRequest {
+        var request = HTTPRequest(url(path))
+        request.method = method
         let timestamp = Int(Date().timeIntervalSince1970)
         let nonce = Hex.string((0..<16).map { _ in UInt8.random(in: 0...255) })
         // The path as the server sees it: after any prefix of the server's address.
@@ -182,20 +180,18 @@ public struct LibraryClient: Sendable {
         } catch {
             throw ClientError(.refused, "cannot sign the request (\(error))")
         }
-        request.setValue(signer.publicKey.base64EncodedString(), forHTTPHeaderField: SignedRequest.keyHeader)
-        request.setValue(String(timestamp), forHTTPHeaderField: SignedRequest.timestampHeader)
-        request.setValue(nonce, forHTTPHeaderField: SignedRequest.nonceHeader)
-        request.setValue(signature.base64EncodedString(), forHTTPHeaderField: SignedRequest.signatureHeader)
-        if let name = signer.authorName { request.setValue(SignedRequest.encodeName(name), forHTTPHeaderField: SignedRequest.authorNameHeader) }
+        request.setHeader(SignedRequest.keyHeader, signer.publicKey.base64EncodedString())
+        request.setHeader(SignedRequest.timestampHeader, String(timestamp))
+        request.setHeader(SignedRequest.nonceHeader, nonce)
+        request.setHeader(SignedRequest.signatureHeader, signature.base64EncodedString())
+        if let name = signer.authorName { request.setHeader(SignedRequest.authorNameHeader, SignedRequest.encodeName(name)) }
         return request
     }
 
     private func getJSON<Value: Decodable>(_ url: URL) async throws(ClientError) -> Value {
-        var request = URLRequest(url: url)
-        request.timeoutInterval = 60
-        let (data, response) = try await send { try await URLSession.shared.data(for: request) }
-        guard response.statusCode == 200 else { throw Self.error(status: response.statusCode, body: data, what: url.path) }
-        return try decode(data)
+        let response = try await send(HTTPRequest(url))
+        guard response.status == 200 else { throw Self.error(status: response.status, body: response.body, what: url.path) }
+        return try decode(response.body)
     }
 
     private func decode<Value: Decodable>(_ data: Data) throws(ClientError) -> Value {
@@ -206,15 +202,12 @@ public struct LibraryClient: Sendable {
         }
     }
 
-    private func send<Body>(_ request: () async throws -> (Body, URLResponse)) async throws(ClientError) -> (Body, HTTPURLResponse) {
-        let answer: (Body, URLResponse)
+    private func send(_ request: HTTPRequest) async throws(ClientError) -> HTTPAnswer {
         do {
-            answer = try await request()
+            return try await HTTPTransport.send(request)
         } catch {
-            throw ClientError(.unreachable, "no answer from \(server.absoluteString) (\(error.localizedDescription))")
+            throw ClientError(.unreachable, "no answer from \(server.absoluteString) (\(error.reason))")
         }
-        guard let response = answer.1 as? HTTPURLResponse else { throw ClientError(.server, "not an HTTP answer from \(server.absoluteString)") }
-        return (answer.0, response)
     }
 
     /// The error for a status, with the server's message when its body is `{"error": "..."}`.

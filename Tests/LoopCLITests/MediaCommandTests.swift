@@ -60,8 +60,9 @@ struct MediaCommandTests {
 
 struct StartUpTests {
     /// FFmpeg's libraries (and the hundred-odd they need) are opened when media is first decoded,
-    /// never when `loop` starts: a command that decodes nothing does not pay for them.
-    @Test func loopDoesNotLoadFFmpegAtStartUp() throws {
+    /// and libcurl (and the thirty-odd it needs) on a Loop Library's first request, never when
+    /// `loop` starts: a command that decodes nothing and reaches no server does not pay for them.
+    @Test func loopDoesNotLoadFFmpegOrLibcurlAtStartUp() throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/ldd")
         process.arguments = [LoopProcess.executable.path]
@@ -71,7 +72,7 @@ struct StartUpTests {
         let listed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         #expect(listed.contains("libsndfile"), "ldd lists the libraries: \(listed)")
-        for library in ["libavformat", "libavcodec", "libavutil", "libswresample", "libswscale"] {
+        for library in ["libavformat", "libavcodec", "libavutil", "libswresample", "libswscale", "libcurl", "libFoundationNetworking"] {
             #expect(!listed.contains(library), "\(library) is loaded at start-up")
         }
     }
