@@ -361,21 +361,22 @@ public struct LoopLibrary: Sendable {
         return try database.read { db in
             // Rank inside the full-text index first, then look up only the phrases kept. A word
             // in so many phrases that ranking them all would be slow (and mean little) is ranked
-            // among its first `rankedMatchLimit` matches.
+            // among its first `rankedMatchLimit` matches: one pass along the index in rowid
+            // order, scoring each match as it goes (no second pass to find where to stop, and no
+            // sort of every match by rank inside the index).
             let restriction = loopId == nil ? "" : "AND rowid IN (SELECT id FROM phrase WHERE loopId = ?)"
             var matchArguments: [(any DatabaseValueConvertible)?] = [pattern]
             if let loopId { matchArguments.append(loopId) }
-            let cutoff = try Int64.fetchOne(db, sql: """
-                SELECT rowid FROM phraseSearch WHERE phraseSearch MATCH ? \(restriction) ORDER BY rowid LIMIT 1 OFFSET \(Self.rankedMatchLimit - 1)
-                """, arguments: StatementArguments(matchArguments))
-            let bound = cutoff.map { "AND rowid <= \($0)" } ?? ""
             let sql = """
                 SELECT phrase.loopId, loop.title, phraseGroup.position, phrase.position, phrase.text, phrase.translation
-                FROM (SELECT rowid, rank FROM phraseSearch WHERE phraseSearch MATCH ? \(restriction) \(bound) ORDER BY rank LIMIT ?) AS hit
+                FROM (SELECT rowid, score FROM (
+                        SELECT rowid, bm25(phraseSearch) AS score FROM phraseSearch WHERE phraseSearch MATCH ? \(restriction)
+                        ORDER BY rowid LIMIT \(Self.rankedMatchLimit))
+                      ORDER BY score LIMIT ?) AS hit
                 JOIN phrase ON phrase.id = hit.rowid
                 JOIN loop ON loop.id = phrase.loopId
                 JOIN phraseGroup ON phraseGroup.id = phrase.groupId
-                ORDER BY hit.rank, phrase.loopId, phrase.position
+                ORDER BY hit.score, phrase.loopId, phrase.position
                 """
             let arguments = matchArguments + [limit]
             return try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)).map { row in
