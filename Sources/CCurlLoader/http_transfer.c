@@ -116,6 +116,12 @@ int loop_http_perform(const loop_http_request *request, loop_http_response *resp
     curl.easy_setopt(easy, CURLOPT_HEADERFUNCTION, read_header);
     curl.easy_setopt(easy, CURLOPT_HEADERDATA, response);
     curl.easy_setopt(easy, CURLOPT_ACCEPT_ENCODING, "");
+    curl.easy_setopt(easy, CURLOPT_USERAGENT, "LoopLearn-loop");
+    /* As URLSession did: redirects followed (a server moved to https), to http and https only. */
+    curl.easy_setopt(easy, CURLOPT_PROTOCOLS_STR, "http,https");
+    curl.easy_setopt(easy, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+    curl.easy_setopt(easy, CURLOPT_FOLLOWLOCATION, 1L);
+    curl.easy_setopt(easy, CURLOPT_MAXREDIRS, 5L);
     headers = curl.slist_append(headers, "Expect:"); /* no 100-continue round trip before a body */
     for (int i = 0; i < request->header_count; i++) headers = curl.slist_append(headers, request->headers[i]);
     curl.easy_setopt(easy, CURLOPT_HTTPHEADER, headers);
