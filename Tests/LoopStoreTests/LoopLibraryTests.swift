@@ -90,6 +90,17 @@ struct LoopLibraryTests {
         #expect(throws: LibraryError.self) { try library.search("  ,; ") }
     }
 
+    @Test func searchPutsTheBestMatchesFirstAndKeepsToTheLimit() throws {
+        let library = try LoopLibrary(at: temporaryLibraryFolder())
+        let lines = ["Le pain est frais ce matin, et le café de la gare est chaud."]
+            + (1...30).map { "Phrase \($0) sans le mot." }
+            + ["Café, café !"]
+        _ = try library.createLoop(source: try LoopSource(parsing: lines.joined(separator: "\n")), title: "Matin")
+        let hits = try library.search("cafe")
+        #expect(hits.map(\.text) == ["Café, café !", lines[0]], "the phrase that is mostly the word comes first, though added last")
+        #expect(try library.search("phrase", limit: 10).count == 10)
+    }
+
     @Test func searchFindsWordsInsideChineseJapaneseAndThaiText() throws {
         let library = try LoopLibrary(at: temporaryLibraryFolder())
         let text = "我想喝咖啡。 | I'd like a coffee.\n咖啡馆在哪里？\n東京タワーはどこですか。\nกาแฟร้อนหนึ่งแก้ว\n학교에 갑니다.\nTokyo駅"
