@@ -39,7 +39,11 @@ let package = Package(
         ),
 
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
-        .systemLibrary(name: "CSoundTouch", pkgConfig: "soundtouch", providers: [.apt(["libsoundtouch-dev"])]),
+        // SoundTouch's C API (playback at another speed): its header only; CSoundTouchLoader
+        // defines the functions called and opens the library on first use, so that `loop` does
+        // not start a C++ library at every start.
+        .systemLibrary(name: "CSoundTouch", providers: [.apt(["libsoundtouch-dev"])]),
+        .target(name: "CSoundTouchLoader", linkerSettings: [.linkedLibrary("dl")]),
         .systemLibrary(name: "CSampleRate", pkgConfig: "samplerate", providers: [.apt(["libsamplerate0-dev"])]),
         // FFmpeg's libraries: any audio or video file's audio (m4a, mp4, mkv, webm, ...), and
         // pictures. Their headers only: CFFmpegLoader defines the functions called and opens the
@@ -58,7 +62,7 @@ let package = Package(
         // Audio: files (decoding, encoding, streaming reads, mono downmix), any media's audio
         // (FFmpeg), ALSA playback and capture, time-stretching (SoundTouch), resampling
         // (libsamplerate).
-        .target(name: "LoopAudio", dependencies: ["LoopErrors", "CSndFile", "CALSA", "CSoundTouch", "CSampleRate", "CFFmpeg", "CFFmpegLoader"]),
+        .target(name: "LoopAudio", dependencies: ["LoopErrors", "CSndFile", "CALSA", "CSoundTouch", "CSoundTouchLoader", "CSampleRate", "CFFmpeg", "CFFmpegLoader"]),
 
         // Pictures: PNG, JPEG, WebP and GIF checked as hostile input (type, size, damage),
         // decoded (FFmpeg) and drawn in a terminal (chafa).

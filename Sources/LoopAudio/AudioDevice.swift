@@ -52,8 +52,11 @@ public final class TimeStretcher {
 
     /// `speed` from 0.5 (half speed) to 1.5.
     public init(sampleRate: Int, channelCount: Int, speed: Double) throws(AudioError) {
-        guard (0.25...4).contains(speed), sampleRate > 0,
-              let instance = SoundTouch.create(sampleRate: sampleRate, channelCount: channelCount, tempo: speed, rate: 1) else {
+        guard (0.25...4).contains(speed), sampleRate > 0 else {
+            throw AudioError(.invalidArgument, path: nil, message: "cannot play at speed \(speed)")
+        }
+        if let missing = SoundTouch.loadError { throw AudioError(.noPlaybackDevice, path: nil, message: "cannot play at speed \(speed): \(missing)") }
+        guard let instance = SoundTouch.create(sampleRate: sampleRate, channelCount: channelCount, tempo: speed, rate: 1) else {
             throw AudioError(.invalidArgument, path: nil, message: "cannot play at speed \(speed)")
         }
         self.speed = speed

@@ -60,9 +60,10 @@ struct MediaCommandTests {
 
 struct StartUpTests {
     /// FFmpeg's libraries (and the hundred-odd they need) are opened when media is first decoded,
-    /// and libcurl (and the thirty-odd it needs) on a Loop Library's first request, never when
-    /// `loop` starts: a command that decodes nothing and reaches no server does not pay for them.
-    @Test func loopDoesNotLoadFFmpegOrLibcurlAtStartUp() throws {
+    /// libcurl (and the thirty-odd it needs) on a Loop Library's first request, and SoundTouch
+    /// when a clip is first played at another speed, never when `loop` starts: a command that
+    /// needs none of them does not pay for them.
+    @Test func loopLoadsFFmpegLibcurlAndSoundTouchOnlyWhenUsed() throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/ldd")
         process.arguments = [LoopProcess.executable.path]
@@ -72,7 +73,7 @@ struct StartUpTests {
         let listed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         #expect(listed.contains("libsndfile"), "ldd lists the libraries: \(listed)")
-        for library in ["libavformat", "libavcodec", "libavutil", "libswresample", "libswscale", "libcurl", "libFoundationNetworking"] {
+        for library in ["libavformat", "libavcodec", "libavutil", "libswresample", "libswscale", "libcurl", "libFoundationNetworking", "libSoundTouch"] {
             #expect(!listed.contains(library), "\(library) is loaded at start-up")
         }
     }

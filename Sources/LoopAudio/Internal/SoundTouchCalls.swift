@@ -1,10 +1,14 @@
 internal import CSoundTouch
+internal import CSoundTouchLoader
 
 /// Every SoundTouch call of the package goes through here.
 enum SoundTouch {
     struct Instance: @unchecked Sendable {
         fileprivate let raw: UnsafeMutableRawPointer
     }
+
+    /// Why SoundTouch cannot be used (it is opened on first use), or nil.
+    static var loadError: String? { loop_soundtouch_load_error().map { String(cString: $0) } }
 
     /// `tempo` changes speed, pitch kept; `rate` resamples (output frames = input / rate).
     static func create(sampleRate: Int, channelCount: Int, tempo: Double, rate: Double) -> Instance? {
