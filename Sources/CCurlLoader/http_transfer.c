@@ -76,6 +76,11 @@ static size_t read_header(char *bytes, size_t size, size_t count, void *context)
     loop_http_response *response = context;
     size_t length = size * count;
     static const char name[] = "etag:";
+    /* Each response (a redirect's, then the final one's) starts with its status line. */
+    if (length >= 5 && strncmp(bytes, "HTTP/", 5) == 0) {
+        free(response->etag);
+        response->etag = NULL;
+    }
     if (length > sizeof name - 1 && strncasecmp(bytes, name, sizeof name - 1) == 0) {
         const char *value = bytes + sizeof name - 1;
         const char *end = bytes + length;
@@ -110,7 +115,10 @@ int loop_http_perform(const loop_http_request *request, loop_http_response *resp
     curl.easy_setopt(easy, CURLOPT_URL, request->url);
     curl.easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
     curl.easy_setopt(easy, CURLOPT_CONNECTTIMEOUT, 30L);
-    curl.easy_setopt(easy, CURLOPT_TIMEOUT, request->timeout_seconds);
+    /* Given up on when stalled (as URLSession's timeout), not after a total time: a large
+     * bundle on a slow line may take longer than any fixed limit. */
+    curl.easy_setopt(easy, CURLOPT_LOW_SPEED_LIMIT, 1L);
+    curl.easy_setopt(easy, CURLOPT_LOW_SPEED_TIME, request->timeout_seconds);
     curl.easy_setopt(easy, CURLOPT_WRITEFUNCTION, write_body);
     curl.easy_setopt(easy, CURLOPT_WRITEDATA, &body);
     curl.easy_setopt(easy, CURLOPT_HEADERFUNCTION, read_header);

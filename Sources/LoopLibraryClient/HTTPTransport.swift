@@ -12,7 +12,7 @@ struct HTTPRequest: Sendable {
     var uploadPath: String?
     /// The answer's body goes to this file instead of memory.
     var downloadPath: String?
-    /// The whole transfer's limit.
+    /// Seconds without a byte moving after which the request is given up.
     var timeout: Int = 60
 
     init(_ url: URL) { self.url = url }

@@ -13,7 +13,7 @@ typedef struct {
     int header_count;
     const char *upload_path;           /* the body, read from this file; or NULL for none */
     const char *download_path;         /* the answer's body, written to this file; or NULL to keep it in memory */
-    long timeout_seconds;              /* the whole transfer */
+    long timeout_seconds;              /* given up on when no byte has moved for this long */
 } loop_http_request;
 
 typedef struct {
