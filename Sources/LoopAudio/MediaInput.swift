@@ -45,7 +45,8 @@ public final class MediaInput: Sendable {
             } catch {}
         }
         let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
-        let temporary = NSTemporaryDirectory() + "/loop-media-\(getpid())-\(UUID().uuidString.prefix(8))-\(Slug.file(name)).flac"
+        removeLeftovers(in: NSTemporaryDirectory())
+        let temporary = NSTemporaryDirectory() + "/\(temporaryPrefix)\(getpid())-\(UUID().uuidString.prefix(8))-\(Slug.file(name)).flac"
         let description: String
         if let helper {
             description = try decodeInHelper(helper, path, audioStream: audioStream, to: temporary, progress: progress)
@@ -53,6 +54,27 @@ public final class MediaInput: Sendable {
             description = try decode(path, audioStream: audioStream, to: temporary, progress: progress)
         }
         return MediaInput(path: temporary, original: path, decodedFrom: description)
+    }
+
+    /// Decoded FLACs are named `loop-media-PID-...`, by the process that decodes them.
+    static let temporaryPrefix = "loop-media-"
+
+    /// Removes the decoded FLACs (and their half-written temporary files) that processes which
+    /// no longer run left in `folder`: a `loop` killed while it held one never got to remove it,
+    /// and an hour of audio is a large file. Returns what was removed.
+    @discardableResult
+    public static func removeLeftovers(in folder: String) -> [String] {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return [] }
+        var removed: [String] = []
+        for name in names {
+            let bare = name.hasPrefix(".") ? String(name.dropFirst()) : name
+            guard bare.hasPrefix(temporaryPrefix),
+                  let pid = Int32(bare.dropFirst(temporaryPrefix.count).prefix { $0.isNumber }),
+                  pid > 0, kill(pid, 0) != 0, errno == ESRCH else { continue }
+            let path = folder + "/" + name
+            if unlink(path) == 0 { removed.append(path) }
+        }
+        return removed
     }
 
     /// Decodes `path`'s audio into a FLAC file at `output` (atomically); returns how FFmpeg's

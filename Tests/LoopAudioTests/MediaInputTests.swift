@@ -38,6 +38,23 @@ struct MediaInputTests {
         #expect(!FileManager.default.fileExists(atPath: path), "the temporary FLAC goes with the input")
     }
 
+    /// A `loop` killed while it held a decoded FLAC leaves it in the temporary folder; the next
+    /// decode removes it, and never one a running process still reads.
+    @Test func decodedFilesOfProcessesThatAreGoneAreRemoved() throws {
+        let folder = try temporaryFolder()
+        let finished = Process()
+        finished.executableURL = URL(fileURLWithPath: "/bin/true")
+        try finished.run()
+        finished.waitUntilExit()
+        let gone = finished.processIdentifier
+        let leftovers = ["loop-media-\(gone)-0a1b2c3d-phone.flac", ".loop-media-\(gone)-4e5f6a7b-film.flac.tmp-x1"]
+        let kept = ["loop-media-\(getpid())-8c9d0e1f-film.flac", "loop-media-notes.txt", "other.flac"]
+        for name in leftovers + kept { FileManager.default.createFile(atPath: folder + "/" + name, contents: Data("x".utf8)) }
+        let removed = MediaInput.removeLeftovers(in: folder)
+        #expect(Set(removed) == Set(leftovers.map { folder + "/" + $0 }))
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: folder)) == Set(kept))
+    }
+
     @Test func aFileLibsndfileReadsIsReadAsItIs() throws {
         let input = try MediaInput.open(Fixture.path("clean.flac"))
         #expect(input.path == Fixture.path("clean.flac") && input.decodedFrom == nil)
