@@ -14,7 +14,13 @@ public struct AudacityLabels: Sendable {
     public var text: String {
         segmentation.segments.enumerated().map { index, segment in
             let label = index < labels.count ? labels[index] : String(index + 1)
-            return String(format: "%.6f\t%.6f\t", segmentation.seconds(segment.startFrame), segmentation.seconds(segment.endFrame)) + label + "\n"
+            return Self.line(start: segmentation.seconds(segment.startFrame), end: segmentation.seconds(segment.endFrame), label: label)
         }.joined()
+    }
+
+    /// One label's line, newline included; a line break inside the label becomes ` / `, since
+    /// the track is one label a line.
+    public static func line(start: Double, end: Double, label: String) -> String {
+        String(format: "%.6f\t%.6f\t", start, end) + label.replacingOccurrences(of: "\n", with: " / ") + "\n"
     }
 }

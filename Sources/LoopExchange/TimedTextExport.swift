@@ -1,6 +1,7 @@
 import Foundation
 import LoopErrors
 import LoopAudio
+import LoopAuthoring
 import LoopStore
 
 /// A loop's phrases as timed text for the tools learners use: SubRip and WebVTT subtitles (for
@@ -60,7 +61,7 @@ public struct TimedTextExport: Sendable {
         case .srt: text = SubtitleWriter.text(cues, format: .srt)
         case .vtt: text = SubtitleWriter.text(cues, format: .vtt)
         case .labels:
-            text = cues.map { String(format: "%.6f\t%.6f\t", $0.start, $0.end) + $0.text.replacingOccurrences(of: "\n", with: " / ") + "\n" }.joined()
+            text = cues.map { AudacityLabels.line(start: $0.start, end: $0.end, label: $0.text) }.joined()
         }
         try DurableFile.write(Data(text.utf8), to: path)
         return [path] + written
