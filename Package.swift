@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "LoopStore", targets: ["LoopStore"]),
         .library(name: "LoopShare", targets: ["LoopShare"]),
         .library(name: "LoopWorkflows", targets: ["LoopWorkflows"]),
+        .library(name: "LoopPictures", targets: ["LoopPictures"]),
         // For the fuzz targets (Fuzz/), which drive the real commands.
         .library(name: "LoopCLI", targets: ["LoopCLI"]),
     ],

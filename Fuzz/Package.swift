@@ -1,5 +1,5 @@
 // swift-tools-version:6.0
-// libFuzzer targets for the bundle readers, the text parser and the numeric options. Built by Scripts/fuzz with -sanitize=fuzzer (which
+// libFuzzer targets for the bundle readers, the text parser, the picture header reader and the numeric options. Built by Scripts/fuzz with -sanitize=fuzzer (which
 // provides main), so they live outside the main package.
 import PackageDescription
 
@@ -13,6 +13,7 @@ let package = Package(
         .target(name: "LibFuzzerDriver"),
         .executableTarget(name: "ManifestFuzzer", dependencies: ["LibFuzzerDriver", .product(name: "LoopShare", package: "LoopLearn")]),
         .executableTarget(name: "ArchiveFuzzer", dependencies: ["LibFuzzerDriver", .product(name: "LoopShare", package: "LoopLearn")]),
+        .executableTarget(name: "PictureFuzzer", dependencies: ["LibFuzzerDriver", .product(name: "LoopPictures", package: "LoopLearn")]),
         .executableTarget(name: "TextFuzzer", dependencies: ["LibFuzzerDriver", .product(name: "LoopAuthoring", package: "LoopLearn")]),
         .executableTarget(name: "OptionsFuzzer", dependencies: [
             "LibFuzzerDriver", .product(name: "LoopCLI", package: "LoopLearn"),

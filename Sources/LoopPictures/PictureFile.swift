@@ -85,8 +85,9 @@ public enum PictureFile {
         return try inspect(data, path: path)
     }
 
-    /// Type, pixel size and wholeness from a picture's bytes.
-    static func inspect(_ data: Data, path: String?) throws(PictureError) -> PictureInfo {
+    /// Type, pixel size and wholeness from a picture's bytes (`path` only names the picture in
+    /// an error): any bytes at all give a picture within the limits or a ``PictureError``.
+    public static func inspect(_ data: Data, path: String?) throws(PictureError) -> PictureInfo {
         let bytes = [UInt8](data)
         guard let header = PictureHeader(bytes) else {
             throw PictureError(.notAPicture, "not a PNG, JPEG, WebP or GIF picture", path: path)
