@@ -33,11 +33,11 @@ let package = Package(
     ],
     targets: [
         // C libraries, wrapped only by the module that owns them.
-        .systemLibrary(
-            name: "CSndFile",
-            pkgConfig: "sndfile",
-            providers: [.apt(["libsndfile1-dev"])]
-        ),
+        // libsndfile's header only: CSndFileLoader defines the functions called and opens the
+        // library (and its eight codec libraries) on first use, so that commands that touch no
+        // audio (`list`, `show`, `search`) do not load them at start.
+        .systemLibrary(name: "CSndFile", providers: [.apt(["libsndfile1-dev"])]),
+        .target(name: "CSndFileLoader", linkerSettings: [.linkedLibrary("dl")]),
 
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         // SoundTouch's C API (playback at another speed): its header only; CSoundTouchLoader
@@ -63,7 +63,7 @@ let package = Package(
         // Audio: files (decoding, encoding, streaming reads, mono downmix), any media's audio
         // (FFmpeg), ALSA playback and capture, time-stretching (SoundTouch), resampling
         // (libsamplerate).
-        .target(name: "LoopAudio", dependencies: ["LoopErrors", "CSndFile", "CALSA", "CSoundTouch", "CSoundTouchLoader", "CSampleRate", "CFFmpeg", "CFFmpegLoader"]),
+        .target(name: "LoopAudio", dependencies: ["LoopErrors", "CSndFile", "CSndFileLoader", "CALSA", "CSoundTouch", "CSoundTouchLoader", "CSampleRate", "CFFmpeg", "CFFmpegLoader"]),
 
         // Pictures: PNG, JPEG, WebP and GIF checked as hostile input (type, size, damage),
         // decoded (FFmpeg) and drawn in a terminal (chafa).

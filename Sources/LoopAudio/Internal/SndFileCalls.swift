@@ -1,4 +1,5 @@
 internal import CSndFile
+internal import CSndFileLoader
 import Foundation
 
 /// Every libsndfile call of the package goes through here: C types stay inside this file.
@@ -13,7 +14,11 @@ enum SndFile {
         var info: AudioFileInfo
     }
 
+    /// Why libsndfile cannot be used (it is opened on first use), or nil.
+    static var loadError: String? { loop_sndfile_load_error().map { String(cString: $0) } }
+
     static func openForReading(path: String) throws(AudioError) -> OpenedFile {
+        if let missing = loadError { throw AudioError(.notReadable, path: path, message: "cannot read audio: \(missing)") }
         var info = SF_INFO()
         guard let raw = sf_open(path, Int32(SFM_READ), &info) else {
             let cause = String(cString: sf_strerror(nil))
@@ -79,6 +84,7 @@ enum SndFile {
     }
 
     static func openForWriting(path: String, format: AudioFileFormat, sampleRate: Int, channelCount: Int) throws(AudioError) -> Handle {
+        if let missing = loadError { throw AudioError(.writeFailed, path: path, message: "cannot write audio: \(missing)") }
         var info = SF_INFO()
         info.samplerate = Int32(sampleRate)
         info.channels = Int32(channelCount)
