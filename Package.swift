@@ -142,7 +142,7 @@ let package = Package(
         .target(name: "CCurlLoader", linkerSettings: [.linkedLibrary("dl")]),
         // A Loop Library's client: publish, unpublish, browse, fetch bundles (libcurl through
         // CCurlLoader, so `loop` carries no server framework).
-        .target(name: "LoopLibraryClient", dependencies: ["LoopErrors", "LoopLibraryAPI", "CCurlLoader", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "LoopLibraryClient", dependencies: ["LoopErrors", "LoopAudio", "LoopLibraryAPI", "CCurlLoader", .product(name: "Crypto", package: "swift-crypto")]),
 
         // The Loop Library server: the catalog (SQLite or PostgreSQL), content-addressed blobs,
         // publishing with ownership, the HTTP routes.

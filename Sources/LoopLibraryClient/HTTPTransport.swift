@@ -1,6 +1,6 @@
 import CCurlLoader
-import Dispatch
 import Foundation
+import LoopAudio
 
 /// One HTTP request: what ``HTTPTransport`` sends.
 struct HTTPRequest: Sendable {
@@ -31,11 +31,14 @@ struct HTTPAnswer: Sendable {
 /// HTTP through libcurl, opened on the first request (`CCurlLoader`), so that `loop` does not
 /// load libcurl and its thirty-odd libraries at every start the way Foundation's URLSession would.
 enum HTTPTransport {
-    /// Sends `request` on a thread of its own (the transfer blocks) and waits for the answer;
-    /// throws the reason, one line, when no answer came.
+    /// Sends `request` as blocking work (the transfer blocks its thread) and waits for the
+    /// answer; throws the reason, one line, when no answer came.
     static func send(_ request: HTTPRequest) async throws(TransferFailure) -> HTTPAnswer {
-        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<HTTPAnswer, TransferFailure>, Never>) in
-            DispatchQueue.global().async { continuation.resume(returning: perform(request)) }
+        let result: Result<HTTPAnswer, TransferFailure>
+        do {
+            result = try await BlockingWork.run("loop HTTP request") { perform(request) }
+        } catch {
+            throw TransferFailure(reason: String(describing: error))   // perform itself never throws
         }
         return try result.get()
     }
