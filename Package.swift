@@ -223,3 +223,10 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Programs and tests are linked with LLVM's lld, which the Swift toolchain ships, rather than
+// gold, Linux's default: the release `loop` links in 6 s instead of 28 s, and starts about 1 ms
+// sooner (README, "Speed").
+for target in package.targets where target.type == .executable || target.type == .test {
+    target.linkerSettings = (target.linkerSettings ?? []) + [.unsafeFlags(["-use-ld=lld"], .when(platforms: [.linux]))]
+}
