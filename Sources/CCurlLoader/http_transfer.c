@@ -51,18 +51,22 @@ typedef struct {
     FILE *file;
     char *data;
     size_t length, capacity;
-    int failed;
+    int out_of_memory, write_failed;
 } sink;
 
 static size_t write_body(char *bytes, size_t size, size_t count, void *context) {
     sink *into = context;
     size_t length = size * count;
-    if (into->file) return fwrite(bytes, 1, length, into->file);
+    if (into->file) {
+        size_t written = fwrite(bytes, 1, length, into->file);
+        if (written < length) into->write_failed = 1;
+        return written;
+    }
     if (into->length + length + 1 > into->capacity) {
         size_t capacity = into->capacity ? into->capacity : 16384;
         while (capacity < into->length + length + 1) capacity *= 2;
         char *grown = realloc(into->data, capacity);
-        if (!grown) { into->failed = 1; return 0; }
+        if (!grown) { into->out_of_memory = 1; return 0; }
         into->data = grown;
         into->capacity = capacity;
     }
@@ -97,11 +101,13 @@ int loop_http_perform(const loop_http_request *request, loop_http_response *resp
     pthread_once(&once, load);
     if (load_error[0]) {
         snprintf(response->error, sizeof response->error, "%s", load_error);
+        response->local_failure = 1;
         return -1;
     }
     CURL *easy = curl.easy_init();
     if (!easy) {
         snprintf(response->error, sizeof response->error, "libcurl could not start a transfer");
+        response->local_failure = 1;
         return -1;
     }
     sink body = {0};
@@ -110,6 +116,7 @@ int loop_http_perform(const loop_http_request *request, loop_http_response *resp
     int result = -1;
     if (request->download_path && !(body.file = fopen(request->download_path, "wb"))) {
         snprintf(response->error, sizeof response->error, "cannot write %s", request->download_path);
+        response->local_failure = 1;
         goto done;
     }
     curl.easy_setopt(easy, CURLOPT_URL, request->url);
@@ -136,6 +143,7 @@ int loop_http_perform(const loop_http_request *request, loop_http_response *resp
     if (request->upload_path) {
         if (!(upload = fopen(request->upload_path, "rb"))) {
             snprintf(response->error, sizeof response->error, "cannot read %s", request->upload_path);
+            response->local_failure = 1;
             goto done;
         }
         fseeko(upload, 0, SEEK_END);
@@ -150,13 +158,29 @@ int loop_http_perform(const loop_http_request *request, loop_http_response *resp
     }
     if (strcmp(request->method, "GET") != 0 && strcmp(request->method, "POST") != 0) curl.easy_setopt(easy, CURLOPT_CUSTOMREQUEST, request->method);
     CURLcode code = curl.easy_perform(easy);
+    if (body.out_of_memory) {
+        snprintf(response->error, sizeof response->error, "out of memory");
+        response->local_failure = 1;
+        goto done;
+    }
+    if (body.write_failed || code == CURLE_WRITE_ERROR) {
+        snprintf(response->error, sizeof response->error, "cannot write %s", request->download_path ? request->download_path : "the answer");
+        response->local_failure = 1;
+        goto done;
+    }
+    if (code == CURLE_READ_ERROR && request->upload_path) {
+        snprintf(response->error, sizeof response->error, "cannot read %s", request->upload_path);
+        response->local_failure = 1;
+        goto done;
+    }
     if (code != CURLE_OK) {
-        snprintf(response->error, sizeof response->error, "%s", body.failed ? "out of memory" : curl.easy_strerror(code));
+        snprintf(response->error, sizeof response->error, "%s", curl.easy_strerror(code));
         goto done;
     }
     curl.easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &response->status);
     if (body.file && fflush(body.file) != 0) {
         snprintf(response->error, sizeof response->error, "cannot write %s", request->download_path);
+        response->local_failure = 1;
         goto done;
     }
     result = 0;

@@ -38,13 +38,16 @@ enum HTTPTransport {
         do {
             result = try await BlockingWork.run("loop HTTP request") { perform(request) }
         } catch {
-            throw TransferFailure(reason: String(describing: error))   // perform itself never throws
+            throw TransferFailure(reason: String(describing: error), isLocal: true)   // perform itself never throws
         }
         return try result.get()
     }
 
     struct TransferFailure: Error {
         var reason: String
+        /// It failed here (a file the request reads or writes, memory, libcurl itself), not on
+        /// the way to the server or at it.
+        var isLocal = false
     }
 
     private static func perform(_ request: HTTPRequest) -> Result<HTTPAnswer, TransferFailure> {
@@ -71,7 +74,7 @@ enum HTTPTransport {
         }
         guard status == 0 else {
             let reason = withUnsafeBytes(of: response.error) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            return .failure(TransferFailure(reason: reason))
+            return .failure(TransferFailure(reason: reason, isLocal: response.local_failure != 0))
         }
         let body = response.body.map { Data(bytes: $0, count: response.body_length) } ?? Data()
         let etag = response.etag.map { String(cString: $0) }

@@ -18,6 +18,8 @@ public struct ClientError: LoopError, Equatable {
         case refused
         /// The server failed, or answered with something that is not the API.
         case server
+        /// The request failed on this machine: a file it reads or writes, memory, or libcurl.
+        case local
     }
 
     public var code: Code
@@ -128,7 +130,7 @@ public struct LibraryClient: Sendable {
             throw Self.error(status: response.status, body: (try? Data(contentsOf: URL(fileURLWithPath: partial))) ?? Data(), what: ref)
         }
         guard rename(partial, path) == 0 else {
-            throw ClientError(.server, "cannot save the download (\(String(cString: strerror(errno))))", path: path)
+            throw ClientError(.local, "cannot save the download (\(String(cString: strerror(errno))))", path: path)
         }
         return .downloaded(etag: response.etag)
     }
@@ -205,6 +207,8 @@ public struct LibraryClient: Sendable {
     private func send(_ request: HTTPRequest) async throws(ClientError) -> HTTPAnswer {
         do {
             return try await HTTPTransport.send(request)
+        } catch where error.isLocal {
+            throw ClientError(.local, "\(error.reason) (a request to \(server.absoluteString))")
         } catch {
             throw ClientError(.unreachable, "no answer from \(server.absoluteString) (\(error.reason))")
         }

@@ -511,6 +511,29 @@ struct LibraryServerTests {
         #expect(try await http("GET", server.address + "/blobs/\(sha).flac", headers: ["If-None-Match": "\"\(sha)\""]).status == 304)
     }
 
+    @Test func aDownloadThatCannotBeSavedHereIsNotBlamedOnTheServer() async throws {
+        let server = try TestServer(.sqlite)
+        let (_, link) = try publishedFixture(server)
+        let ref = String(try #require(link.split(separator: "/").last))
+        let client = try LibraryClient(server: server.address)
+        let folder = NSTemporaryDirectory() + "loop-no-such-folder-" + UUID().uuidString
+        do {
+            _ = try await client.downloadBundle(ref, to: folder + "/bundle.loop")
+            Issue.record("a download into a missing folder succeeded")
+        } catch {
+            #expect(error.code == .local && error.message.hasPrefix("cannot write \(folder)/bundle.loop.part-"), "\(error.message)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder))
+        // The same download, once the server is gone, is the network's failure.
+        #expect(server.stop() == 0)
+        do {
+            _ = try await client.downloadBundle(ref, to: NSTemporaryDirectory() + "loop-\(UUID().uuidString).loop")
+            Issue.record("a download from a stopped server succeeded")
+        } catch {
+            #expect(error.code == .unreachable && error.message.hasPrefix("no answer from "), "\(error.message)")
+        }
+    }
+
     func titlesOnServer(_ server: TestServer) throws -> [String] {
         let result = try LoopProcess.run(["browse", "--from", server.address, "--json"])
         let page = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])

@@ -22,6 +22,7 @@ typedef struct {
     size_t body_length;
     char *etag;                        /* the ETag header's value, or NULL */
     char error[512];                   /* why the transfer failed, when it did */
+    int local_failure;                 /* non-zero when it failed here (a file, memory, libcurl itself), not on the network */
 } loop_http_response;
 
 /* Makes the request, blocking until it is answered. Returns 0 when an answer came (whatever its
