@@ -62,6 +62,9 @@ struct PauseAnalysis {
         /// ...and stands alone, this much silence on either side (seconds); a faint consonant
         /// right after a stop closure belongs to its word.
         var faintSoundIsolation = 0.1
+        /// A sound as short as a click this close (seconds) to a longer one is a consonant of
+        /// that word (a release after a stop closure, a final burst), not a click.
+        var consonantGap = 0.06
         /// The noise floor is this percentile of the smoothed levels...
         var floorPercentile = 0.05
         /// ...and the loud end of the take this one, among the hops well above the floor.
@@ -93,7 +96,8 @@ struct PauseAnalysis {
         self.contrast = contrast
         self.contrastQuiet = thresholds.contrastQuiet
 
-        let isSpeech = Self.speech(smoothed, contrast: contrast, soundThreshold: soundThreshold, speechLevel: speech, hop: hop, parameters: parameters)
+        let isSpeech = Self.speech(
+            smoothed, contrast: contrast, reference: reference, soundThreshold: soundThreshold, speechLevel: speech, hop: hop, parameters: parameters)
         self.isSpeech = isSpeech
         var before = [Int](repeating: 0, count: isSpeech.count + 1)
         for i in isSpeech.indices { before[i + 1] = before[i] + (isSpeech[i] ? 1 : 0) }
@@ -137,10 +141,12 @@ struct PauseAnalysis {
         return (parameters.thresholds.floor(noiseFloor: rawFloor, speechLevel: speech), speech)
     }
 
-    /// Per hop, whether it is speech: sound, not sunk below its neighbourhood, and not a short
-    /// click or a faint breath standing alone between silences.
+    /// Per hop, whether it is speech: sound, not sunk below its neighbourhood, and not a click
+    /// (a short sound, unless it sits right beside a word: a consonant) or a faint breath
+    /// standing alone between silences.
     static func speech(
-        _ smoothed: [Float], contrast: [Float], soundThreshold: Float, speechLevel: Float, hop: Double, parameters: Parameters
+        _ smoothed: [Float], contrast: [Float], reference: Reference, soundThreshold: Float, speechLevel: Float, hop: Double,
+        parameters: Parameters
     ) -> [Bool] {
         let count = smoothed.count
         let quiet = parameters.thresholds.contrastQuiet
@@ -148,7 +154,20 @@ struct PauseAnalysis {
         let maxClickHops = Int((parameters.maxClickDuration / hop).rounded())
         let maxFaintHops = Int((parameters.maxFaintSoundDuration / hop).rounded())
         let isolationHops = Int((parameters.faintSoundIsolation / hop).rounded())
+        // Against the neighbourhood (a reverberant take), a short bump beside a word is as likely
+        // an echo as a consonant: there, every short sound counts as a click.
+        let attachedHops = reference == .global ? Int((parameters.consonantGap / hop).rounded()) : 0
         let sounding = isSpeech
+        // Hops of sound runs longer than a click: what a consonant can belong to.
+        var longSound = [Bool](repeating: false, count: count)
+        var runStart = 0
+        while runStart < count {
+            guard sounding[runStart] else { runStart += 1; continue }
+            var runEnd = runStart
+            while runEnd < count, sounding[runEnd] { runEnd += 1 }
+            if runEnd - runStart > maxClickHops { for i in runStart..<runEnd { longSound[i] = true } }
+            runStart = runEnd
+        }
         let faint = speechLevel - parameters.faintSoundBelowSpeech
         var start = 0
         while start < count {
@@ -158,7 +177,9 @@ struct PauseAnalysis {
             while end < count, isSpeech[end] { peak = max(peak, smoothed[end]); end += 1 }
             let isolated = !sounding[max(0, start - isolationHops)..<start].contains(true)
                 && !sounding[end..<min(count, end + isolationHops)].contains(true)
-            if end - start <= maxClickHops || (peak < faint && end - start <= maxFaintHops && isolated) {
+            let attached = longSound[max(0, start - attachedHops)..<start].contains(true)
+                || longSound[end..<min(count, end + attachedHops)].contains(true)
+            if (end - start <= maxClickHops && !attached) || (peak < faint && end - start <= maxFaintHops && isolated) {
                 for i in start..<end { isSpeech[i] = false }
             }
             start = end

@@ -90,6 +90,19 @@ struct SilenceSegmenterTests {
         #expect(cuts.count == 3 && cuts.allSatisfy { $0 > 4.7 }, "the comma at 2.5 s is no cut; the pauses at 5.2, 5.8 and 7.5 s are: \(cuts)")
     }
 
+    @Test func aShortConsonantBesideItsWordIsSpeechNotAClick() throws {
+        // Three phrases. The first has a comma: its last word, 40 ms of closure, a 30 ms burst
+        // 15 dB under the speech, then 0.24 s of silence. The pause after it is 0.27 s. Were the
+        // burst a click, the comma would measure 0.3 s and be cut instead of the pause.
+        var levels: [Float] = []
+        func add(_ seconds: Double, _ level: Float) { levels += (0..<Int((seconds * 100).rounded())).map { level + Float($0 % 3) } }
+        add(0.5, -80); add(1.5, -21); add(0.04, -80); add(0.03, -36); add(0.24, -80); add(1.5, -21)
+        add(0.27, -80); add(1.5, -21); add(0.9, -80); add(1.5, -21); add(0.5, -80)
+        let take = EnergyEnvelope(hopFrames: 160, sampleRate: 16_000, channelCount: 1, frameCount: levels.count * 160, levels: levels)
+        let cuts = try SilenceSegmenter().segment(take, hint: .count(3)).cuts.map { Double($0.frame) / 16_000 }
+        #expect(cuts.count == 2 && cuts[0] > 3.8 && cuts[0] < 4.1, "the comma at 2.2 s is no cut; the pauses at 3.9 and 6.0 s are: \(cuts)")
+    }
+
     @Test func framesAndSecondsAgree() throws {
         let result = try segmenter.segment(path: Fixture.path("stereo-48k.flac"), hint: .count(5))
         #expect(result.sampleRate == 48_000 && result.channelCount == 2)
