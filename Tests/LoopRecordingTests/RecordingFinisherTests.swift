@@ -37,4 +37,37 @@ struct RecordingFinisherTests {
         let direct = try SilenceSegmenter().segment(path: Fixture.path("clean.flac"), hint: .text(Fixture.truth.map(\.text), language: "fr"))
         #expect(result.ranges == direct.segments.map { $0.startFrame..<$0.endFrame })
     }
+
+    /// The fixture take as a raw recording in a scratch folder: its path and the folder.
+    private func rawFixtureTake() throws -> (raw: String, folder: String) {
+        var take: [Float] = []
+        var reader = try AudioFileReader(path: Fixture.path("clean.flac"))
+        try reader.forEachMonoBlock { take.append(contentsOf: $0) }
+        let folder = Scratch.path("finisher")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let raw = folder + "/take.raw"
+        try take.withUnsafeBufferPointer { try Data(buffer: $0).write(to: URL(fileURLWithPath: raw)) }
+        return (raw, folder)
+    }
+
+    @Test func aLastPhraseTheLiveViewRanIntoThePreviousOneGetsItsClip() throws {
+        // The pause before the last phrase was shorter than the live view expected there, so it
+        // counted four phrases: the take still holds all five, and each gets its own clip.
+        let (raw, folder) = try rawFixtureTake()
+        let draft = RecordingDraft(loopId: "l", phraseIds: [1, 2, 3, 4, 5], phraseTexts: Fixture.truth.map(\.text), language: "fr", sampleRate: 16_000, channelCount: 1)
+        let result = try #require(try RecordingFinisher().finish(rawPath: raw, draft: draft, phrasesRead: 4, into: folder))
+        let direct = try SilenceSegmenter().segment(path: Fixture.path("clean.flac"), hint: .text(Fixture.truth.map(\.text), language: "fr"))
+        #expect(result.phraseIds == [1, 2, 3, 4, 5])
+        #expect(result.ranges == direct.segments.map { $0.startFrame..<$0.endFrame })
+    }
+
+    @Test func aPhraseNotReadGetsNoClip() throws {
+        // All five read, and the text has a sixth the author stopped before: it stays without audio.
+        let (raw, folder) = try rawFixtureTake()
+        let draft = RecordingDraft(
+            loopId: "l", phraseIds: [1, 2, 3, 4, 5, 6], phraseTexts: Fixture.truth.map(\.text) + ["Au revoir, monsieur, et à demain."],
+            language: "fr", sampleRate: 16_000, channelCount: 1)
+        let result = try #require(try RecordingFinisher().finish(rawPath: raw, draft: draft, phrasesRead: 5, into: folder))
+        #expect(result.phraseIds == [1, 2, 3, 4, 5])
+    }
 }
