@@ -8,10 +8,13 @@ public struct ReadingPace: Sendable {
     private var speech: Double
     private var weight: Double
 
-    /// `hopsPerWeight` is the starting guess (hops of speech per unit of weight: 17, 0.17 s a
-    /// syllable, is the middle of the shared development set's readings); it counts as
-    /// `priorWeight` units of evidence against what the reading shows.
-    public init(phrases: [String], hopsPerWeight: Double = 17, priorWeight: Double = 8) {
+    /// A usual pace, in hops of speech per unit of weight: 17, 0.17 s a syllable, is the middle
+    /// of the shared development set's readings.
+    public static let usualHopsPerWeight = 17.0
+
+    /// `hopsPerWeight` is the starting guess; it counts as `priorWeight` units of evidence
+    /// against what the reading shows.
+    public init(phrases: [String], hopsPerWeight: Double = usualHopsPerWeight, priorWeight: Double = 8) {
         let model = PhraseLengthModel()
         weights = phrases.map { model.weight(of: $0) }
         speech = hopsPerWeight * priorWeight

@@ -86,7 +86,7 @@ public struct RecordingFinisher: Sendable {
         // Seconds of a unit of weight: from the phrases before the last stretch, else a usual pace.
         let earlier = fewer.segments.dropLast()
         let earlierWeight = weights.prefix(earlier.count).reduce(0, +)
-        let pace = earlier.isEmpty || earlierWeight <= 0 ? 0.17
+        let pace = earlier.isEmpty || earlierWeight <= 0 ? ReadingPace.usualHopsPerWeight / 100
             : earlier.reduce(0.0) { $0 + more.seconds($1.endFrame) - more.seconds($1.startFrame) } / earlierWeight
         let stretch = more.seconds(more.segments[count].endFrame) - more.seconds(lastStart)
         let asOne = abs(log(stretch / (weights[count - 1] * pace)))
