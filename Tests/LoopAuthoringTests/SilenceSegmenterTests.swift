@@ -137,10 +137,9 @@ struct SilenceSegmenterTests {
         ]
         var take = parts.flatMap { $0 }
         var brown: Float = 0
-        var rumble = take.map { _ in brown = 0.995 * brown + uniform(); return brown }
+        let rumble = take.map { _ in brown = 0.995 * brown + uniform(); return brown }
         let gain = speechRMS / rms(rumble) / pow(10, 15 / 20)
-        for i in take.indices { take[i] = (take[i] + gain * rumble[i]) }
-        rumble = []
+        for i in take.indices { take[i] += gain * rumble[i] }
         let peak = take.map(abs).max()!
         let path = Scratch.path("hiss-under-rumble", extension: "flac")
         var writer = try AudioFileWriter(path: path, format: .flac, sampleRate: rate, channelCount: 1)
