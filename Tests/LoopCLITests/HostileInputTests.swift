@@ -103,6 +103,23 @@ struct HostileInputTests {
         return process.terminationStatus == 0
     }
 
+    /// Shrinks or grows `filler` until about `bytes` are free on the file system at `disk`.
+    func leave(_ bytes: Int, freeOn disk: String, filler: String) throws {
+        func free() -> Int {
+            var status = statvfs()
+            return statvfs(disk, &status) == 0 ? Int(status.f_bavail) * Int(status.f_frsize) : 0
+        }
+        let handle = try #require(FileHandle(forWritingAtPath: filler))
+        defer { try? handle.close() }
+        let size = Int(try handle.seekToEnd())
+        if free() > bytes {
+            try handle.write(contentsOf: Data(count: free() - bytes))   // written, not sparse
+        } else {
+            try handle.truncate(atOffset: UInt64(max(0, size + free() - bytes)))
+        }
+        #expect(abs(free() - bytes) <= 8_192, "\(free()) bytes free, not \(bytes)")
+    }
+
     @Test(.enabled(if: getuid() == 0, "mounting a small file system needs root (CI runs as root)"))
     func aFullDiskIsSaidToBeFullAndTheLibraryStaysAsItWas() throws {
         let disk = Scratch.path("small-disk")
@@ -128,14 +145,12 @@ struct HostileInputTests {
         let another = TestLibrary(path: disk + "/another")
         expectOneLineError(try run(another, ["list"]), "no space left on the device holding \(another.path) (mounted at \(disk); 1.0 MB needed, 0 KB free)")
 
-        // Room to open the library, not for the take (116 KB).
-        try FileHandle(forWritingAtPath: filler).map { handle in
-            let size = try handle.seekToEnd()
-            try handle.truncate(atOffset: size - 64_000)
-            try handle.close()
-        }
+        // Room to open the library, not for the take (116 KB). Set again before each command:
+        // one that fails may still free SQLite's side files as it closes.
+        try leave(64_000, freeOn: disk, filler: filler)
         let added = try run(library, ["new", "--text", "phrases.txt", "--audio", "clean.flac"])
         expectOneLineError(added, "no space left on the device holding \(library.path) (mounted at \(disk); 116 KB needed, ")
+        try leave(64_000, freeOn: disk, filler: filler)
         let imported = try run(library, ["import", bundle])
         expectOneLineError(imported, "\(bundle): no space left on the device holding \(disk) (mounted at \(disk); ")
         #expect(!imported.error.contains("damaged"), "\(imported.error)")
