@@ -1,6 +1,12 @@
 // swift-tools-version:6.1
 import PackageDescription
 
+/// Where Debian puts chafa's headers and GLib's (which chafa's include). They are named here
+/// rather than taken from pkg-config, whose flags would also link both libraries into `loop`,
+/// which opens chafa only when it first draws a picture (CChafaLoader).
+let chafaHeaders = ["/usr/include/chafa", "/usr/include/glib-2.0"]
+    + ["x86_64", "aarch64"].flatMap { ["/usr/lib/\($0)-linux-gnu/chafa/include", "/usr/lib/\($0)-linux-gnu/glib-2.0/include"] }
+
 let package = Package(
     name: "LoopLearn",
     platforms: [.macOS(.v13)],
@@ -32,28 +38,36 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
     ],
     targets: [
-        // C libraries, wrapped only by the module that owns them.
+        // C libraries, wrapped only by the module that owns them. Each one `loop` does not need
+        // at every start is opened with dlopen on first use rather than linked (Package.swift
+        // takes its header only; a loader target defines the functions called, forwarding them
+        // through CDynamicLibrary), so that `list`, `show` and `search` start without it.
+        .target(name: "CDynamicLibrary", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
         // libsndfile's header only: CSndFileLoader defines the functions called and opens the
         // library (and its eight codec libraries) on first use, so that commands that touch no
         // audio (`list`, `show`, `search`) do not load them at start.
         .systemLibrary(name: "CSndFile", providers: [.apt(["libsndfile1-dev"])]),
         .target(name: "CSndFileLoader", linkerSettings: [.linkedLibrary("dl")]),
 
-        .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
+        // ALSA (playback and capture), chafa (pictures drawn in a terminal: sixel or kitty
+        // graphics, or character art) and libsamplerate: their headers, and loaders.
+        .systemLibrary(name: "CALSA", providers: [.apt(["libasound2-dev"])]),
+        .target(name: "CALSALoader", dependencies: ["CDynamicLibrary"]),
+        .systemLibrary(name: "CSampleRate", providers: [.apt(["libsamplerate0-dev"])]),
+        .target(name: "CSampleRateLoader", dependencies: ["CDynamicLibrary"]),
+        .systemLibrary(name: "CChafa", providers: [.apt(["libchafa-dev", "libglib2.0-dev"])]),
+        .target(name: "CChafaLoader", dependencies: ["CChafa", "CDynamicLibrary"], cSettings: [.unsafeFlags(chafaHeaders.map { "-I" + $0 })]),
         // SoundTouch's C API (playback at another speed): its header only; CSoundTouchLoader
         // defines the functions called and opens the library on first use, so that `loop` does
         // not start a C++ library at every start.
         .systemLibrary(name: "CSoundTouch", providers: [.apt(["libsoundtouch-dev"])]),
         .target(name: "CSoundTouchLoader", linkerSettings: [.linkedLibrary("dl")]),
-        .systemLibrary(name: "CSampleRate", pkgConfig: "samplerate", providers: [.apt(["libsamplerate0-dev"])]),
         // FFmpeg's libraries: any audio or video file's audio (m4a, mp4, mkv, webm, ...), and
         // pictures. Their headers only: CFFmpegLoader defines the functions called and opens the
         // libraries on first use, so that `loop` does not load them (and the hundred-odd
         // libraries they need) at every start.
         .systemLibrary(name: "CFFmpeg", providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswresample-dev", "libswscale-dev"])]),
         .target(name: "CFFmpegLoader", dependencies: ["CFFmpeg"], linkerSettings: [.linkedLibrary("dl")]),
-        // Pictures drawn in a terminal: sixel or kitty graphics, or character art.
-        .systemLibrary(name: "CChafa", pkgConfig: "chafa", providers: [.apt(["libchafa-dev", "libglib2.0-dev"])]),
         // The C library's `wcwidth`, which Swift's Glibc module leaves out (the terminal views).
         .systemLibrary(name: "CTerminal"),
 
@@ -63,11 +77,12 @@ let package = Package(
         // Audio: files (decoding, encoding, streaming reads, mono downmix), any media's audio
         // (FFmpeg), ALSA playback and capture, time-stretching (SoundTouch), resampling
         // (libsamplerate).
-        .target(name: "LoopAudio", dependencies: ["LoopErrors", "CSndFile", "CSndFileLoader", "CALSA", "CSoundTouch", "CSoundTouchLoader", "CSampleRate", "CFFmpeg", "CFFmpegLoader"]),
+        .target(name: "LoopAudio", dependencies: ["LoopErrors", "CSndFile", "CSndFileLoader", "CALSA", "CALSALoader", "CSoundTouch", "CSoundTouchLoader", "CSampleRate", "CSampleRateLoader", "CFFmpeg", "CFFmpegLoader"]),
 
         // Pictures: PNG, JPEG, WebP and GIF checked as hostile input (type, size, damage),
         // decoded (FFmpeg) and drawn in a terminal (chafa).
-        .target(name: "LoopPictures", dependencies: ["LoopErrors", "LoopAudio", "CFFmpeg", "CFFmpegLoader", "CChafa"]),
+        .target(name: "LoopPictures", dependencies: ["LoopErrors", "LoopAudio", "CFFmpeg", "CFFmpegLoader", "CChafa", "CChafaLoader"],
+                swiftSettings: [.unsafeFlags(chafaHeaders.flatMap { ["-Xcc", "-I" + $0] })]),
 
         // Study: the engine that decides what to play, what silence to leave and what to show.
         // No I/O: tests run it on a virtual clock.
@@ -229,4 +244,7 @@ let package = Package(
 // sooner (README, "Speed").
 for target in package.targets where target.type == .executable || target.type == .test {
     target.linkerSettings = (target.linkerSettings ?? []) + [.unsafeFlags(["-use-ld=lld"], .when(platforms: [.linux]))]
+}
+for target in package.targets where target.name == "loop" {
+    target.linkerSettings = (target.linkerSettings ?? []) + [.unsafeFlags(["-Xlinker", "-no-pie"], .when(platforms: [.linux], configuration: .release))]
 }

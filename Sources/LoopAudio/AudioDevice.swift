@@ -55,7 +55,7 @@ public final class TimeStretcher {
         guard (0.25...4).contains(speed), sampleRate > 0 else {
             throw AudioError(.invalidArgument, path: nil, message: "cannot play at speed \(speed)")
         }
-        if let missing = SoundTouch.loadError { throw AudioError(.invalidArgument, path: nil, message: "cannot play at speed \(speed): \(missing)") }
+        if let missing = SoundTouch.loadError { throw AudioError(.libraryMissing, path: nil, message: "cannot play at speed \(speed): \(missing)") }
         guard let instance = SoundTouch.create(sampleRate: sampleRate, channelCount: channelCount, tempo: speed, rate: 1) else {
             throw AudioError(.invalidArgument, path: nil, message: "cannot play at speed \(speed)")
         }

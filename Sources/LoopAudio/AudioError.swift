@@ -15,6 +15,8 @@ public struct AudioError: LoopError, Equatable {
         case noPlaybackDevice
         /// No capture device of that name to record from.
         case noCaptureDevice
+        /// A system library the work needs is not installed (the message names the package).
+        case libraryMissing
     }
 
     public var code: Code

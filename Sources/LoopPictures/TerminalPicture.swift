@@ -24,6 +24,9 @@ public struct TerminalPicture: Sendable, Equatable {
     /// Pixel graphics: the sequence that draws the picture at the cursor. Empty for character art.
     public var sequence: String
 
+    /// Why no picture can be drawn here (chafa's library is not installed), or nil.
+    public static var unavailable: String? { ChafaCalls.loadError }
+
     /// `picture` drawn to fit within `columns`×`rows` cells, aspect kept; `cell` is the size of
     /// a cell in pixels (the terminal's, when it says; 10×20 otherwise).
     public init(_ picture: RGBAPicture, columns: Int, rows: Int, graphics: TerminalGraphics, cell: (width: Int, height: Int) = (10, 20)) {

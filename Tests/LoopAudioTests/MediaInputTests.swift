@@ -49,7 +49,7 @@ struct MediaInputTests {
         let gone = finished.processIdentifier
         let leftovers = ["loop-media-\(gone)-0a1b2c3d-phone.flac", ".loop-media-\(gone)-4e5f6a7b-film.flac.tmp-x1"]
         let kept = ["loop-media-\(getpid())-8c9d0e1f-film.flac", "loop-media-notes.txt", "other.flac"]
-        for name in leftovers + kept { FileManager.default.createFile(atPath: folder + "/" + name, contents: Data("x".utf8)) }
+        for name in leftovers + kept { _ = FileManager.default.createFile(atPath: folder + "/" + name, contents: Data("x".utf8)) }
         let removed = MediaInput.removeLeftovers(in: folder)
         #expect(Set(removed) == Set(leftovers.map { folder + "/" + $0 }))
         #expect(Set(try FileManager.default.contentsOfDirectory(atPath: folder)) == Set(kept))

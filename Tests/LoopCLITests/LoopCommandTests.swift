@@ -53,10 +53,12 @@ struct LoopProcess {
         }
     }
 
-    static func start(_ arguments: [String], environment: [String: String] = [:], input: String? = nil) throws -> Running {
+    /// `launcher`, if given, is a command that runs `loop` (the binary's path and `arguments`
+    /// follow it).
+    static func start(_ arguments: [String], environment: [String: String] = [:], input: String? = nil, launcher: [String] = []) throws -> Running {
         let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
+        process.executableURL = launcher.first.map { URL(fileURLWithPath: $0) } ?? executable
+        process.arguments = launcher.isEmpty ? arguments : launcher.dropFirst() + [executable.path] + arguments
         process.currentDirectoryURL = URL(fileURLWithPath: fixtures)
         var merged = ProcessInfo.processInfo.environment
         merged["TMPDIR"] = Scratch.folder                // whatever a command leaves there goes with the run
@@ -79,8 +81,8 @@ struct LoopProcess {
         return Running(process: process, output: output, error: error)
     }
 
-    static func run(_ arguments: [String], environment: [String: String] = [:], input: String? = nil) throws -> LoopProcess {
-        try start(arguments, environment: environment, input: input).finish()
+    static func run(_ arguments: [String], environment: [String: String] = [:], input: String? = nil, launcher: [String] = []) throws -> LoopProcess {
+        try start(arguments, environment: environment, input: input, launcher: launcher).finish()
     }
 }
 

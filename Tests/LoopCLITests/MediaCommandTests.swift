@@ -61,10 +61,12 @@ struct MediaCommandTests {
 struct StartUpTests {
     /// FFmpeg's libraries (and the hundred-odd they need) are opened when media is first decoded,
     /// libcurl (and the thirty-odd it needs) on a Loop Library's first request, SoundTouch when a
-    /// clip is first played at another speed, and libsndfile (with its codecs) when audio is
-    /// first read or written, never when `loop` starts: a command that needs none of them
-    /// (`list`, `show`, `search`) does not pay for them.
-    @Test func loopLoadsFFmpegLibcurlAndSoundTouchOnlyWhenUsed() throws {
+    /// clip is first played at another speed, libsndfile (with its codecs) when audio is first
+    /// read or written, ALSA's library when a sound device is first opened, libsamplerate when a
+    /// rate is first converted, and chafa (with GLib and PCRE2) when a picture is first drawn;
+    /// never when `loop` starts: a command that needs none of them (`list`, `show`, `search`)
+    /// does not pay for them.
+    @Test func loopLoadsItsCLibrariesOnlyWhenUsed() throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/ldd")
         process.arguments = [LoopProcess.executable.path]
@@ -74,7 +76,8 @@ struct StartUpTests {
         let listed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         #expect(listed.contains("libsqlite3"), "ldd lists the libraries: \(listed)")
-        for library in ["libavformat", "libavcodec", "libavutil", "libswresample", "libswscale", "libcurl", "libFoundationNetworking", "libSoundTouch", "libsndfile", "libFLAC", "libvorbis"] {
+        for library in ["libavformat", "libavcodec", "libavutil", "libswresample", "libswscale", "libcurl", "libFoundationNetworking", "libSoundTouch", "libsndfile", "libFLAC", "libvorbis",
+                        "libasound", "libsamplerate", "libchafa", "libglib", "libpcre2"] {
             #expect(!listed.contains(library), "\(library) is loaded at start-up")
         }
     }

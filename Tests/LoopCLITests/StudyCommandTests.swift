@@ -118,6 +118,24 @@ struct StudyCommandTests {
         #expect(result.error.hasPrefix("error: no sound device 'hw:42'") && result.error.contains("--device") && result.error.contains("--output"))
     }
 
+    /// As on a machine without the package: `loop` runs in a mount namespace of its own, with an
+    /// empty file bound over the library, so that opening it fails as a missing one would.
+    @Test(.enabled(if: getuid() == 0, "binding over a system library needs root (CI runs as root)"), arguments: [
+        ("libasound.so.2", ["study", "fixture", "--once"], "error: cannot open the sound device 'default': ALSA's library is not installed (Debian: the libasound2 package)"),
+        ("libSoundTouchDll.so.1", ["study", "fixture", "--once", "--speed", "0.8", "--output", Scratch.path("slow", extension: "wav")],
+         "error: cannot play at speed 0.8: SoundTouch is not installed (Debian: the libsoundtouch1 package)"),
+    ])
+    func aMissingSystemLibraryIsNamedWithItsPackage(soname: String, arguments: [String], message: String) throws {
+        let library = try libraryWithFixtureLoop()
+        let installed = try #require(["/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu"].map { $0 + "/" + soname }.first(where: FileManager.default.fileExists))
+        let file = URL(fileURLWithPath: installed).resolvingSymlinksInPath().path
+        let hiding = ["/usr/bin/unshare", "--mount", "/bin/sh", "-c", "mount --bind /dev/null \"$0\" && exec \"$@\"", file]
+        let result = try LoopProcess.run(arguments, environment: ["LOOP_LIBRARY": library.path], launcher: hiding)
+        #expect(result.status != 0)
+        #expect(result.error == message + "\n", "\(result.error)")
+        #expect(try library.run(["study", "fixture", "--once", "--output", "null"]).status == 0, "outside the namespace it is there")
+    }
+
     @Test func badStudyOptionsAreRefused() throws {
         let library = try libraryWithFixtureLoop()
         #expect(try library.run(["study", "fixture", "--output", "x.wav"]).error.contains("needs --once or --rounds"))

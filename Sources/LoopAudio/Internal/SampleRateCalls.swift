@@ -1,4 +1,5 @@
 internal import CSampleRate
+internal import CSampleRateLoader
 
 /// Every libsamplerate call of the package goes through here.
 enum SampleRate {
@@ -9,6 +10,9 @@ enum SampleRate {
         ratio: Double, channelCount: Int
     ) -> Result<Int, AudioError> {
         guard let inputBase = input.baseAddress, let outputBase = output.baseAddress else { return .success(0) }
+        if let missing = loop_samplerate_load_error().map({ String(cString: $0) }) {
+            return .failure(AudioError(.libraryMissing, path: nil, message: "cannot convert the sample rate: \(missing)"))
+        }
         var data = SRC_DATA(
             data_in: inputBase, data_out: outputBase, input_frames: Int(frames), output_frames: Int(capacity),
             input_frames_used: 0, output_frames_gen: 0, end_of_input: 1, src_ratio: ratio)

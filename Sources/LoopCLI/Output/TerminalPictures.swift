@@ -102,6 +102,10 @@ final class PictureShelf {
     /// character art as lines, a pixel picture as blank lines and the placement that draws it.
     func place(_ path: String?, in lines: inout [String], rows: Int, columns: Int) -> PixelPlacement? {
         guard let path, rows >= 3, columns >= 8, let picture = decoded[path] else { return nil }
+        if let missing = TerminalPicture.unavailable {
+            lines.append(String("  (no picture: \(missing))".prefix(columns)))
+            return nil
+        }
         let key = "\(path) \(rows)x\(columns)"
         let drawing = drawn[key] ?? TerminalPicture(picture, columns: columns - 2, rows: rows, graphics: graphics, cell: cell)
         drawn[key] = drawing

@@ -1,7 +1,11 @@
 internal import CChafa
+internal import CChafaLoader
 
 /// The chafa calls of the package: a picture drawn for a terminal. C types stay in this file.
 enum ChafaCalls {
+    /// What is missing to draw pictures (chafa's library), or nil once it is loaded.
+    static var loadError: String? { loop_chafa_load_error().map { String(cString: $0) } }
+
     /// `picture` drawn in a canvas of `columns`×`rows` cells, as the terminal text chafa prints.
     static func draw(_ picture: RGBAPicture, columns: Int, rows: Int, graphics: TerminalGraphics, cell: (width: Int, height: Int)) -> String {
         let config = chafa_canvas_config_new()
