@@ -47,7 +47,7 @@ let package = Package(
         // library (and its eight codec libraries) on first use, so that commands that touch no
         // audio (`list`, `show`, `search`) do not load them at start.
         .systemLibrary(name: "CSndFile", providers: [.apt(["libsndfile1-dev"])]),
-        .target(name: "CSndFileLoader", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CSndFileLoader", dependencies: ["CDynamicLibrary"]),
 
         // ALSA (playback and capture), chafa (pictures drawn in a terminal: sixel or kitty
         // graphics, or character art) and libsamplerate: their headers, and loaders.
@@ -61,7 +61,7 @@ let package = Package(
         // defines the functions called and opens the library on first use, so that `loop` does
         // not start a C++ library at every start.
         .systemLibrary(name: "CSoundTouch", providers: [.apt(["libsoundtouch-dev"])]),
-        .target(name: "CSoundTouchLoader", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CSoundTouchLoader", dependencies: ["CDynamicLibrary"]),
         // FFmpeg's libraries: any audio or video file's audio (m4a, mp4, mkv, webm, ...), and
         // pictures. Their headers only: CFFmpegLoader defines the functions called and opens the
         // libraries on first use, so that `loop` does not load them (and the hundred-odd

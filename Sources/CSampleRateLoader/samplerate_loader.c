@@ -8,13 +8,13 @@
 #define FUNCTIONS(X) X(src_simple) X(src_strerror)
 LOOP_DYNAMIC_LIBRARY(loop_samplerate_load_error, "libsamplerate.so.0", "libsamplerate", "libsamplerate0", FUNCTIONS)
 
-#define LOADED (loop_samplerate_load_error() == NULL)
+#define READY (loop_samplerate_load_error() == NULL)
 
 /* Without the library every conversion fails with an error number of its own, which
  * src_strerror words as what is missing. */
 enum { not_loaded = -1 };
 
 int src_simple(SRC_DATA *data, int converter_type, int channels) {
-    return LOADED ? CALL(src_simple)(data, converter_type, channels) : not_loaded;
+    return READY ? CALL(src_simple)(data, converter_type, channels) : not_loaded;
 }
-const char *src_strerror(int error) { return LOADED ? CALL(src_strerror)(error) : loop_samplerate_load_error(); }
+const char *src_strerror(int error) { return READY ? CALL(src_strerror)(error) : loop_samplerate_load_error(); }

@@ -8,7 +8,7 @@
  *
  *     #define FUNCTIONS(X) X(snd_pcm_open) X(snd_pcm_close)
  *     LOOP_DYNAMIC_LIBRARY(loop_alsa_load_error, "libasound.so.2", "ALSA's library", "libasound2", FUNCTIONS)
- *     int snd_pcm_close(snd_pcm_t *pcm) { return LOADED ? CALL(snd_pcm_close)(pcm) : -ENOSYS; }
+ *     int snd_pcm_close(snd_pcm_t *pcm) { return READY ? CALL(snd_pcm_close)(pcm) : -ENOSYS; }
  *
  * The prototypes come from the library's own header, so a mismatch is a compile error. */
 
