@@ -245,6 +245,3 @@ let package = Package(
 for target in package.targets where target.type == .executable || target.type == .test {
     target.linkerSettings = (target.linkerSettings ?? []) + [.unsafeFlags(["-use-ld=lld"], .when(platforms: [.linux]))]
 }
-for target in package.targets where target.name == "loop" {
-    target.linkerSettings = (target.linkerSettings ?? []) + [.unsafeFlags(["-Xlinker", "-no-pie"], .when(platforms: [.linux], configuration: .release))]
-}
