@@ -69,6 +69,14 @@ public struct RecordingFinisher: Sendable {
             segmentation = more
             count += 1
         }
+        // The other way: where the last phrase read has a pause of its own (a comma), the view
+        // may end it there and count the rest as the next phrase, which was never read.
+        if let read = phrasesRead, count == read, count >= 2,
+           let fewer = try? segmenter.segment(envelope, hint: .text(Array(draft.phraseTexts.prefix(count - 1)), language: draft.language), path: flac),
+           Self.ranIntoAPhraseNotRead(segmentation, fewer: fewer, texts: Array(draft.phraseTexts.prefix(count))) {
+            segmentation = fewer
+            count -= 1
+        }
         return Result(takePath: flac, phraseIds: Array(draft.phraseIds.prefix(count)), ranges: segmentation.segments.map { $0.startFrame..<$0.endFrame })
     }
 
@@ -77,22 +85,61 @@ public struct RecordingFinisher: Sendable {
     /// fits the last two phrases' lengths (at the pace of the earlier ones) better than one.
     static func holdsOneMorePhrase(_ more: Segmentation, than fewer: Segmentation, texts: [String]) -> Bool {
         let count = fewer.segments.count
-        guard more.segments.count == count + 1, let newCut = more.cuts.last, let lastStart = fewer.segments.last?.startFrame else { return false }
-        let tolerance = more.sampleRate / 20
-        guard zip(fewer.cuts, more.cuts).allSatisfy({ abs($0.frame - $1.frame) <= tolerance }),
-              newCut.pauseDuration >= Self.clearPause else { return false }
-        let model = PhraseLengthModel()
-        let weights = texts.map { model.weight(of: $0) }
-        // Seconds of a unit of weight: from the phrases before the last stretch, else a usual pace.
-        let earlier = fewer.segments.dropLast()
-        let earlierWeight = weights.prefix(earlier.count).reduce(0, +)
-        let pace = earlier.isEmpty || earlierWeight <= 0 ? ReadingPace.usualHopsPerWeight / 100
-            : earlier.reduce(0.0) { $0 + more.seconds($1.endFrame) - more.seconds($1.startFrame) } / earlierWeight
-        let stretch = more.seconds(more.segments[count].endFrame) - more.seconds(lastStart)
-        let asOne = abs(log(stretch / (weights[count - 1] * pace)))
-        let asTwo = abs(log(stretch / ((weights[count - 1] + weights[count]) * pace)))
-        return asTwo < asOne
+        guard count >= 1, more.segments.count == count + 1, let newCut = more.cuts.last,
+              keepsTheEarlierCuts(fewer, more), newCut.pauseDuration >= Self.clearPause else { return false }
+        let fit = lengthFit(from: count - 1, of: more, texts: texts)
+        return fit.asTwo < fit.asOne
     }
+
+    /// Whether `counted` holds a phrase that was never read: the view ended a phrase at a pause
+    /// of its own (a comma) and counted its rest as the next one. `fewer`, cut for one phrase
+    /// less, keeps every cut but one, the cut it drops is no clear pause, and its phrases' lengths
+    /// fit their texts clearly better than those of `counted` (whose texts after that cut are
+    /// each one phrase late).
+    static func ranIntoAPhraseNotRead(_ counted: Segmentation, fewer: Segmentation, texts: [String]) -> Bool {
+        guard counted.segments.count >= 2, fewer.segments.count == counted.segments.count - 1 else { return false }
+        let tolerance = counted.sampleRate / 20
+        let matches = { (index: Int) in
+            fewer.cuts.indices.allSatisfy { abs(fewer.cuts[$0].frame - counted.cuts[$0 < index ? $0 : $0 + 1].frame) <= tolerance }
+        }
+        guard let dropped = counted.cuts.indices.first(where: matches), counted.cuts[dropped].pauseDuration < Self.clearPause else { return false }
+        return lengthMisfit(fewer, texts: texts) * Self.clearlyBetterFit < lengthMisfit(counted, texts: texts)
+    }
+
+    /// How far the lengths of `take`'s phrases are from those of its texts (the first ones, as
+    /// many as it has phrases), at the pace that fits them best: the mean square of the log ratios.
+    private static func lengthMisfit(_ take: Segmentation, texts: [String]) -> Double {
+        let model = PhraseLengthModel()
+        let ratios = zip(take.segments, texts).map { segment, text in
+            log(max(take.seconds(segment.endFrame - segment.startFrame), 0.01) / max(model.weight(of: text), 0.01))
+        }
+        let pace = ratios.reduce(0, +) / Double(ratios.count)
+        return ratios.reduce(0) { $0 + ($1 - pace) * ($1 - pace) } / Double(ratios.count)
+    }
+
+    /// Whether `more` cuts where `fewer` does (within 50 ms), before its own last cut.
+    private static func keepsTheEarlierCuts(_ fewer: Segmentation, _ more: Segmentation) -> Bool {
+        let tolerance = more.sampleRate / 20
+        return zip(fewer.cuts, more.cuts).allSatisfy { abs($0.frame - $1.frame) <= tolerance }
+    }
+
+    /// How far the stretch of `take` from the start of its phrase `first` to its end is from the
+    /// length of that phrase alone, and of it and the next (|log| of each ratio), at the pace of
+    /// the phrases before it (a usual pace if there are none).
+    private static func lengthFit(from first: Int, of take: Segmentation, texts: [String]) -> (asOne: Double, asTwo: Double) {
+        let weights = texts.map(PhraseLengthModel().weight(of:))
+        let earlier = take.segments.prefix(first)
+        let earlierWeight = weights.prefix(first).reduce(0, +)
+        let pace = earlier.isEmpty || earlierWeight <= 0 ? ReadingPace.usualHopsPerWeight / 100
+            : earlier.reduce(0.0) { $0 + take.seconds($1.endFrame) - take.seconds($1.startFrame) } / earlierWeight
+        let stretch = take.seconds(take.segments[take.segments.count - 1].endFrame) - take.seconds(take.segments[first].startFrame)
+        return (abs(log(stretch / (weights[first] * pace))), abs(log(stretch / ((weights[first] + weights[first + 1]) * pace))))
+    }
+
+    /// How many times better the lengths must fit for a counted phrase to be given back: a
+    /// short last phrase after a breath in its pause fits about 1.6 times better as part of the
+    /// one before; phrases the view made up at a comma fit 1.5 to 50 times better without it.
+    static let clearlyBetterFit = 2.0
 
     /// Longer than the comma pauses of fluent reading (up to 0.23 s in the development set).
     static let clearPause = 0.24

@@ -70,4 +70,17 @@ struct RecordingFinisherTests {
         let result = try #require(try RecordingFinisher().finish(rawPath: raw, draft: draft, phrasesRead: 5, into: folder))
         #expect(result.phraseIds == [1, 2, 3, 4, 5])
     }
+
+    @Test func aPhraseNotReadThatTheLiveViewCountedAtACommaGetsNoClip() throws {
+        // All five read, and the view ended the last at its comma ("À droite, | puis tout
+        // droit."), counting the sixth, which was never read: the fifth keeps all of its audio.
+        let (raw, folder) = try rawFixtureTake()
+        let draft = RecordingDraft(
+            loopId: "l", phraseIds: [1, 2, 3, 4, 5, 6], phraseTexts: Fixture.truth.map(\.text) + ["Au revoir, monsieur, et à demain."],
+            language: "fr", sampleRate: 16_000, channelCount: 1)
+        let result = try #require(try RecordingFinisher().finish(rawPath: raw, draft: draft, phrasesRead: 6, into: folder))
+        let direct = try SilenceSegmenter().segment(path: Fixture.path("clean.flac"), hint: .text(Fixture.truth.map(\.text), language: "fr"))
+        #expect(result.phraseIds == [1, 2, 3, 4, 5])
+        #expect(result.ranges == direct.segments.map { $0.startFrame..<$0.endFrame })
+    }
 }
