@@ -121,7 +121,8 @@ struct StudyCommandTests {
     /// As on a machine without the package: `loop` runs in a mount namespace of its own, with an
     /// empty file bound over the library, so that opening it fails as a missing one would.
     @Test(.enabled(if: getuid() == 0, "binding over a system library needs root (CI runs as root)"), arguments: [
-        ("libasound.so.2", ["study", "fixture", "--once"], "error: cannot open the sound device 'default': ALSA's library is not installed (Debian: the libasound2 package)"),
+        ("libasound.so.2", ["study", "fixture", "--groups", "1", "--once"],
+         "error: cannot open the sound device 'default': ALSA's library is not installed (Debian: the libasound2 package)"),
         ("libSoundTouchDll.so.1", ["study", "fixture", "--once", "--speed", "0.8", "--output", Scratch.path("slow", extension: "wav")],
          "error: cannot play at speed 0.8: SoundTouch is not installed (Debian: the libsoundtouch1 package)"),
     ])
@@ -133,7 +134,8 @@ struct StudyCommandTests {
         let result = try LoopProcess.run(arguments, environment: ["LOOP_LIBRARY": library.path], launcher: hiding)
         #expect(result.status != 0)
         #expect(result.error == message + "\n", "\(result.error)")
-        #expect(try library.run(["study", "fixture", "--once", "--output", "null"]).status == 0, "outside the namespace it is there")
+        let outside = try library.run(arguments, environment: alsaEnvironment(output: Scratch.path("played", extension: "raw")))
+        #expect(outside.status == 0, "outside the namespace the library is there: \(outside.error)")
     }
 
     @Test func badStudyOptionsAreRefused() throws {
