@@ -63,48 +63,73 @@ public struct RecordingFinisher: Sendable {
         // The live view ends a phrase at a pause as long as it expects there: a short pause where
         // it expected more of the phrase goes unseen, and the next phrase is heard as the rest of
         // it. At the end that leaves the take holding phrases the view never counted.
-        while phrasesRead != nil, count < draft.phraseIds.count,
-              let more = try? segmenter.segment(envelope, hint: .text(Array(draft.phraseTexts.prefix(count + 1)), language: draft.language), path: flac),
-              Self.holdsOneMorePhrase(more, than: segmentation, texts: Array(draft.phraseTexts.prefix(count + 1))) {
-            segmentation = more
-            count += 1
+        // Two such pauses may be missed, and the text then only fits cut for both.
+        grow: while phrasesRead != nil {
+            for more in [count + 1, count + 2] where more <= draft.phraseIds.count {
+                let texts = Array(draft.phraseTexts.prefix(more))
+                if let cut = try? segmenter.segment(envelope, hint: .text(texts, language: draft.language), path: flac),
+                   Self.holdsMorePhrases(cut, than: segmentation, texts: texts) {
+                    segmentation = cut
+                    count = more
+                    continue grow
+                }
+            }
+            break
         }
         // The other way: where a phrase read has a pause of its own (a comma), the view may end
         // it there and count its rest as the next phrase; each phrase after it is then one late,
         // and the last one counted was never read.
-        if let read = phrasesRead, count == read, count >= 2,
-           let fewer = try? segmenter.segment(envelope, hint: .text(Array(draft.phraseTexts.prefix(count - 1)), language: draft.language), path: flac),
-           Self.ranIntoAPhraseNotRead(segmentation, fewer: fewer, texts: Array(draft.phraseTexts.prefix(count))) {
-            segmentation = fewer
-            count -= 1
+        shrink: while let read = phrasesRead, count <= read {
+            for fewer in [count - 1, count - 2] where fewer >= 2 {
+                if let cut = try? segmenter.segment(envelope, hint: .text(Array(draft.phraseTexts.prefix(fewer)), language: draft.language), path: flac),
+                   Self.ranIntoPhrasesNotRead(segmentation, fewer: cut, texts: Array(draft.phraseTexts.prefix(count))) {
+                    segmentation = cut
+                    count = fewer
+                    continue shrink
+                }
+            }
+            break
         }
         return Result(takePath: flac, phraseIds: Array(draft.phraseIds.prefix(count)), ranges: segmentation.segments.map { $0.startFrame..<$0.endFrame })
     }
 
-    /// Whether `more`, cut for one phrase more than `fewer`, found that phrase in the take: its
-    /// earlier cuts are the same, its new cut is a clear pause, and the last stretch of the take
-    /// fits the last two phrases' lengths (at the pace of the earlier ones) better than one.
-    static func holdsOneMorePhrase(_ more: Segmentation, than fewer: Segmentation, texts: [String]) -> Bool {
+    /// Whether `more`, cut for a phrase or two more than `fewer`, found them in the take: it keeps
+    /// every cut of `fewer` and adds its own at clear pauses, and either it adds one, the last,
+    /// and the last stretch of the take fits the last two phrases' lengths (at the pace of the
+    /// earlier ones) better than one, or the phrases' lengths fit their texts clearly better with
+    /// the cuts added (pauses missed earlier on, after which each text was a phrase early).
+    static func holdsMorePhrases(_ more: Segmentation, than fewer: Segmentation, texts: [String]) -> Bool {
         let count = fewer.segments.count
-        guard count >= 1, more.segments.count == count + 1, let newCut = more.cuts.last,
-              keepsTheEarlierCuts(fewer, more), newCut.pauseDuration >= Self.clearPause else { return false }
-        let fit = lengthFit(from: count - 1, of: more, texts: texts)
-        return fit.asTwo < fit.asOne
+        guard count >= 1, more.segments.count > count, let added = addedCuts(more, to: fewer),
+              added.allSatisfy({ more.cuts[$0].pauseDuration >= Self.clearPause }) else { return false }
+        if added == [more.cuts.count - 1] {
+            let fit = lengthFit(from: count - 1, of: more, texts: texts)
+            if fit.asTwo < fit.asOne { return true }
+        }
+        return lengthMisfit(more, texts: texts) * Self.clearlyBetterFit < lengthMisfit(fewer, texts: texts)
     }
 
-    /// Whether `counted` holds a phrase that was never read: the view ended a phrase at a pause
-    /// of its own (a comma) and counted its rest as the next one. `fewer`, cut for one phrase
-    /// less, keeps every cut but one, the cut it drops is no clear pause, and its phrases' lengths
-    /// fit their texts clearly better than those of `counted` (whose texts after that cut are
-    /// each one phrase late).
-    static func ranIntoAPhraseNotRead(_ counted: Segmentation, fewer: Segmentation, texts: [String]) -> Bool {
-        guard counted.segments.count >= 2, fewer.segments.count == counted.segments.count - 1 else { return false }
-        let tolerance = counted.sampleRate / 20
-        let matches = { (index: Int) in
-            fewer.cuts.indices.allSatisfy { abs(fewer.cuts[$0].frame - counted.cuts[$0 < index ? $0 : $0 + 1].frame) <= tolerance }
-        }
-        guard let dropped = counted.cuts.indices.first(where: matches), counted.cuts[dropped].pauseDuration < Self.clearPause else { return false }
+    /// Whether `counted` holds a phrase or two that were never read: the view ended a phrase at
+    /// a pause of its own (a comma) and counted its rest as the next one. `fewer`, cut for a
+    /// phrase or two less, keeps every other cut, the cuts it drops are no clear pauses, and its
+    /// phrases' lengths fit their texts clearly better than those of `counted` (whose texts after
+    /// such a cut are each a phrase late).
+    static func ranIntoPhrasesNotRead(_ counted: Segmentation, fewer: Segmentation, texts: [String]) -> Bool {
+        guard fewer.segments.count >= 2, fewer.segments.count < counted.segments.count,
+              let dropped = addedCuts(counted, to: fewer), dropped.allSatisfy({ counted.cuts[$0].pauseDuration < Self.clearPause }) else { return false }
         return lengthMisfit(fewer, texts: texts) * Self.clearlyBetterFit < lengthMisfit(counted, texts: texts)
+    }
+
+    /// The cuts of `more` that `fewer` lacks, when every cut of `fewer` is one of `more`'s (within
+    /// 50 ms, in order).
+    private static func addedCuts(_ more: Segmentation, to fewer: Segmentation) -> [Int]? {
+        let tolerance = more.sampleRate / 20
+        var added: [Int] = []
+        var next = 0
+        for (index, cut) in more.cuts.enumerated() {
+            if next < fewer.cuts.count, abs(fewer.cuts[next].frame - cut.frame) <= tolerance { next += 1 } else { added.append(index) }
+        }
+        return next == fewer.cuts.count ? added : nil
     }
 
     /// How far the lengths of `take`'s phrases are from those of its texts (the first ones, as
@@ -116,12 +141,6 @@ public struct RecordingFinisher: Sendable {
         }
         let pace = ratios.reduce(0, +) / Double(ratios.count)
         return ratios.reduce(0) { $0 + ($1 - pace) * ($1 - pace) } / Double(ratios.count)
-    }
-
-    /// Whether `more` cuts where `fewer` does (within 50 ms), before its own last cut.
-    private static func keepsTheEarlierCuts(_ fewer: Segmentation, _ more: Segmentation) -> Bool {
-        let tolerance = more.sampleRate / 20
-        return zip(fewer.cuts, more.cuts).allSatisfy { abs($0.frame - $1.frame) <= tolerance }
     }
 
     /// How far the stretch of `take` from the start of its phrase `first` to its end is from the

@@ -61,6 +61,29 @@ struct RecordingFinisherTests {
         #expect(result.ranges == direct.segments.map { $0.startFrame..<$0.endFrame })
     }
 
+    @Test func twoPausesTheLiveViewMissedEarlierOnStillGiveEachPhraseItsClip() throws {
+        // The view ran phrases together twice, counting three: the take holds all five, and with
+        // three texts each after the first merge was a phrase early.
+        let (raw, folder) = try rawFixtureTake()
+        let draft = RecordingDraft(loopId: "l", phraseIds: [1, 2, 3, 4, 5], phraseTexts: Fixture.truth.map(\.text), language: "fr", sampleRate: 16_000, channelCount: 1)
+        let result = try #require(try RecordingFinisher().finish(rawPath: raw, draft: draft, phrasesRead: 3, into: folder))
+        let direct = try SilenceSegmenter().segment(path: Fixture.path("clean.flac"), hint: .text(Fixture.truth.map(\.text), language: "fr"))
+        #expect(result.phraseIds == [1, 2, 3, 4, 5])
+        #expect(result.ranges == direct.segments.map { $0.startFrame..<$0.endFrame })
+    }
+
+    @Test func twoPhrasesNotReadThatTheLiveViewCountedAtCommasGetNoClip() throws {
+        let (raw, folder) = try rawFixtureTake()
+        let draft = RecordingDraft(
+            loopId: "l", phraseIds: [1, 2, 3, 4, 5, 6, 7],
+            phraseTexts: Fixture.truth.map(\.text) + ["Au revoir, monsieur, et à demain.", "Bonne soirée."],
+            language: "fr", sampleRate: 16_000, channelCount: 1)
+        let result = try #require(try RecordingFinisher().finish(rawPath: raw, draft: draft, phrasesRead: 7, into: folder))
+        let direct = try SilenceSegmenter().segment(path: Fixture.path("clean.flac"), hint: .text(Fixture.truth.map(\.text), language: "fr"))
+        #expect(result.phraseIds == [1, 2, 3, 4, 5])
+        #expect(result.ranges == direct.segments.map { $0.startFrame..<$0.endFrame })
+    }
+
     @Test func aPhraseNotReadGetsNoClip() throws {
         // All five read, and the text has a sixth the author stopped before: it stays without audio.
         let (raw, folder) = try rawFixtureTake()
