@@ -62,8 +62,8 @@ public struct RecordingFinisher: Sendable {
         var segmentation = try segmenter.segment(envelope, hint: .text(Array(draft.phraseTexts.prefix(count)), language: draft.language), path: flac)
         // The live view ends a phrase at a pause as long as it expects there: a short pause where
         // it expected more of the phrase goes unseen, and the next phrase is heard as the rest of
-        // it. At the end that leaves the take holding phrases the view never counted.
-        // Two such pauses may be missed, and the text then only fits cut for both.
+        // it. That leaves the take holding phrases the view never counted; where two pauses went
+        // unseen, only the text cut for both phrases fits.
         grow: while phrasesRead != nil {
             for more in [count + 1, count + 2] where more <= draft.phraseIds.count {
                 let texts = Array(draft.phraseTexts.prefix(more))
@@ -156,10 +156,10 @@ public struct RecordingFinisher: Sendable {
         return (abs(log(stretch / (weights[first] * pace))), abs(log(stretch / ((weights[first] + weights[first + 1]) * pace))))
     }
 
-    /// How many times better the lengths must fit for a counted phrase to be given back. A short
-    /// last phrase read after a breath in its pause fitted 1.6 times better as part of the one
-    /// before; most phrases the view made up at a comma fit 4 to 50 times better without them
-    /// (the few at 1.5 to 1.9 keep the audio they were given).
+    /// How many times better the phrase lengths must fit their texts for the fit alone to change
+    /// the count. A short last phrase read after a breath in its pause fitted 1.6 times better as
+    /// part of the one before; most phrases the view made up at a comma fit 4 to 50 times better
+    /// without them (the few at 1.5 to 1.9 keep the audio they were given).
     static let clearlyBetterFit = 2.0
 
     /// Longer than the comma pauses of fluent reading (up to 0.23 s in the development set).
