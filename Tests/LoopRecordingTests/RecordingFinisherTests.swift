@@ -34,12 +34,12 @@ struct RecordingFinisherTests {
         try savedReader.forEachMonoBlock { saved.append(contentsOf: $0) }
         #expect(saved.count == take.count)
         #expect(zip(saved, take).allSatisfy { abs($0 - $1) < 1e-4 }, "the kept audio is the take, sample for sample (16-bit FLAC)")
-        let direct = try SilenceSegmenter().segment(path: Fixture.path("clean.flac"), hint: .text(Fixture.truth.map(\.text), language: "fr"))
-        #expect(result.ranges == direct.segments.map { $0.startFrame..<$0.endFrame })
+        try expectTheFivePhrasesReadCutAsTheirText(result)
     }
 
-    /// The fixture take as a raw recording in a scratch folder: its path and the folder.
-    private func rawFixtureTake() throws -> (raw: String, folder: String) {
+    /// The fixture take (its five phrases read) finished as `loop record` would: the text holds
+    /// those five and `unread` more, and the live view counted `phrasesRead`.
+    private func finishFixtureTake(unread: [String] = [], phrasesRead: Int) throws -> RecordingFinisher.Result {
         var take: [Float] = []
         var reader = try AudioFileReader(path: Fixture.path("clean.flac"))
         try reader.forEachMonoBlock { take.append(contentsOf: $0) }
@@ -47,63 +47,45 @@ struct RecordingFinisherTests {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let raw = folder + "/take.raw"
         try take.withUnsafeBufferPointer { try Data(buffer: $0).write(to: URL(fileURLWithPath: raw)) }
-        return (raw, folder)
+        let texts = Fixture.truth.map(\.text) + unread
+        let draft = RecordingDraft(loopId: "l", phraseIds: texts.indices.map { Int64($0 + 1) }, phraseTexts: texts, language: "fr", sampleRate: 16_000, channelCount: 1)
+        return try #require(try RecordingFinisher().finish(rawPath: raw, draft: draft, phrasesRead: phrasesRead, into: folder))
+    }
+
+    /// The five phrases read, each with its clip where `loop segment --text` cuts the take.
+    private func expectTheFivePhrasesReadCutAsTheirText(_ result: RecordingFinisher.Result, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let direct = try SilenceSegmenter().segment(path: Fixture.path("clean.flac"), hint: .text(Fixture.truth.map(\.text), language: "fr"))
+        #expect(result.phraseIds == [1, 2, 3, 4, 5], sourceLocation: sourceLocation)
+        #expect(result.ranges == direct.segments.map { $0.startFrame..<$0.endFrame }, sourceLocation: sourceLocation)
     }
 
     @Test func aLastPhraseTheLiveViewRanIntoThePreviousOneGetsItsClip() throws {
         // The pause before the last phrase was shorter than the live view expected there, so it
         // counted four phrases: the take still holds all five, and each gets its own clip.
-        let (raw, folder) = try rawFixtureTake()
-        let draft = RecordingDraft(loopId: "l", phraseIds: [1, 2, 3, 4, 5], phraseTexts: Fixture.truth.map(\.text), language: "fr", sampleRate: 16_000, channelCount: 1)
-        let result = try #require(try RecordingFinisher().finish(rawPath: raw, draft: draft, phrasesRead: 4, into: folder))
-        let direct = try SilenceSegmenter().segment(path: Fixture.path("clean.flac"), hint: .text(Fixture.truth.map(\.text), language: "fr"))
-        #expect(result.phraseIds == [1, 2, 3, 4, 5])
-        #expect(result.ranges == direct.segments.map { $0.startFrame..<$0.endFrame })
+        try expectTheFivePhrasesReadCutAsTheirText(try finishFixtureTake(phrasesRead: 4))
     }
 
     @Test func twoPausesTheLiveViewMissedEarlierOnStillGiveEachPhraseItsClip() throws {
         // The view ran phrases together twice, counting three: the take holds all five, and with
         // three texts each after the first merge was a phrase early.
-        let (raw, folder) = try rawFixtureTake()
-        let draft = RecordingDraft(loopId: "l", phraseIds: [1, 2, 3, 4, 5], phraseTexts: Fixture.truth.map(\.text), language: "fr", sampleRate: 16_000, channelCount: 1)
-        let result = try #require(try RecordingFinisher().finish(rawPath: raw, draft: draft, phrasesRead: 3, into: folder))
-        let direct = try SilenceSegmenter().segment(path: Fixture.path("clean.flac"), hint: .text(Fixture.truth.map(\.text), language: "fr"))
-        #expect(result.phraseIds == [1, 2, 3, 4, 5])
-        #expect(result.ranges == direct.segments.map { $0.startFrame..<$0.endFrame })
-    }
-
-    @Test func twoPhrasesNotReadThatTheLiveViewCountedAtCommasGetNoClip() throws {
-        let (raw, folder) = try rawFixtureTake()
-        let draft = RecordingDraft(
-            loopId: "l", phraseIds: [1, 2, 3, 4, 5, 6, 7],
-            phraseTexts: Fixture.truth.map(\.text) + ["Au revoir, monsieur, et à demain.", "Bonne soirée."],
-            language: "fr", sampleRate: 16_000, channelCount: 1)
-        let result = try #require(try RecordingFinisher().finish(rawPath: raw, draft: draft, phrasesRead: 7, into: folder))
-        let direct = try SilenceSegmenter().segment(path: Fixture.path("clean.flac"), hint: .text(Fixture.truth.map(\.text), language: "fr"))
-        #expect(result.phraseIds == [1, 2, 3, 4, 5])
-        #expect(result.ranges == direct.segments.map { $0.startFrame..<$0.endFrame })
+        try expectTheFivePhrasesReadCutAsTheirText(try finishFixtureTake(phrasesRead: 3))
     }
 
     @Test func aPhraseNotReadGetsNoClip() throws {
         // All five read, and the text has a sixth the author stopped before: it stays without audio.
-        let (raw, folder) = try rawFixtureTake()
-        let draft = RecordingDraft(
-            loopId: "l", phraseIds: [1, 2, 3, 4, 5, 6], phraseTexts: Fixture.truth.map(\.text) + ["Au revoir, monsieur, et à demain."],
-            language: "fr", sampleRate: 16_000, channelCount: 1)
-        let result = try #require(try RecordingFinisher().finish(rawPath: raw, draft: draft, phrasesRead: 5, into: folder))
+        let result = try finishFixtureTake(unread: ["Au revoir, monsieur, et à demain."], phrasesRead: 5)
         #expect(result.phraseIds == [1, 2, 3, 4, 5])
     }
 
     @Test func aPhraseNotReadThatTheLiveViewCountedAtACommaGetsNoClip() throws {
-        // All five read, and the view ended the last at its comma ("À droite, | puis tout
-        // droit."), counting the sixth, which was never read: the fifth keeps all of its audio.
-        let (raw, folder) = try rawFixtureTake()
-        let draft = RecordingDraft(
-            loopId: "l", phraseIds: [1, 2, 3, 4, 5, 6], phraseTexts: Fixture.truth.map(\.text) + ["Au revoir, monsieur, et à demain."],
-            language: "fr", sampleRate: 16_000, channelCount: 1)
-        let result = try #require(try RecordingFinisher().finish(rawPath: raw, draft: draft, phrasesRead: 6, into: folder))
-        let direct = try SilenceSegmenter().segment(path: Fixture.path("clean.flac"), hint: .text(Fixture.truth.map(\.text), language: "fr"))
-        #expect(result.phraseIds == [1, 2, 3, 4, 5])
-        #expect(result.ranges == direct.segments.map { $0.startFrame..<$0.endFrame })
+        // All five read, and the view ended one at its comma ("Où est la gare, | s'il vous
+        // plaît ?"), so that each text after it came a phrase late and the sixth, never read, was
+        // counted: the phrases read keep their own audio.
+        try expectTheFivePhrasesReadCutAsTheirText(try finishFixtureTake(unread: ["Au revoir, monsieur, et à demain."], phrasesRead: 6))
+    }
+
+    @Test func twoPhrasesNotReadThatTheLiveViewCountedAtCommasGetNoClip() throws {
+        // The same at two commas: the sixth and seventh, never read, were counted.
+        try expectTheFivePhrasesReadCutAsTheirText(try finishFixtureTake(unread: ["Au revoir, monsieur, et à demain.", "Bonne soirée."], phrasesRead: 7))
     }
 }
