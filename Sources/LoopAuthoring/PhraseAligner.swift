@@ -5,7 +5,9 @@ import Foundation
 /// - With nothing known, every pause at least ``Parameters/minimumPause`` long is a cut.
 /// - With the phrase count N, the N-1 pauses with the longest silence are cuts, so a comma or a
 ///   hesitation only wins over a pause between phrases when it is longer; among pauses of
-///   about the same silence, the cuts that leave no phrase far too long win.
+///   about the same silence, the cuts that leave no phrase far too long win; and when a phrase
+///   is left far longer than the rest, a pause inside it takes the place of a somewhat longer
+///   cut that only halved a phrase.
 /// - With the text, each phrase's expected length (its weight times the take's own seconds per
 ///   unit of weight) joins the pause lengths in a dynamic programme: a long hesitation inside a
 ///   long phrase loses to a shorter pause where the text says a phrase ends.
@@ -28,6 +30,15 @@ struct PhraseAligner {
         /// tuned on, they cut at commas beside one-word phrases more often than they saved a
         /// hesitation (`Scripts/make-segmentation-set`; see the README).
         var tieRatio = 1.1
+        /// With the count alone, a phrase with at least this many times the take's average speech
+        /// is two phrases run together (``relieveOverlongPhrase(_:count:)``).
+        var overlongRatio = 1.8
+        /// A pause inside such a phrase may take the place of a cut whose silence is at most this
+        /// many times its own,
+        var swapRatio = 1.6
+        /// but only of a cut that halved a phrase: each side holds at least this share of the
+        /// average (a hesitation; the pause beside a one-word phrase stays a cut).
+        var halfPhraseRatio = 0.35
         /// With the text, a phrase more than this many times longer or shorter than its text
         /// implies is not considered.
         var maximumLengthRatio = 6.0
@@ -79,7 +90,48 @@ struct PhraseAligner {
         guard chosen.count == count - 1 else {
             throw tooFewPauses(needed: count - 1, found: chosen.count)
         }
-        return breakTies(chosen, count: count)
+        return relieveOverlongPhrase(breakTies(chosen, count: count), count: count)
+    }
+
+    /// Each phrase's speech against the take's average, for cuts in order.
+    private func phraseRatios(_ cuts: [Int], average: Double) -> [Double] {
+        var start = analysis.speechRange.lowerBound
+        var ratios: [Double] = []
+        for index in cuts + [-1] {
+            let end = index >= 0 ? analysis.pauses[index].cutHop : analysis.speechRange.upperBound
+            ratios.append(Double(analysis.speechHops(in: start..<end)) / average)
+            start = end
+        }
+        return ratios
+    }
+
+    /// When the cuts leave a phrase far too long (``Parameters/overlongRatio``), two phrases were
+    /// run together: a pause inside it takes the place of a cut whose silence is at most
+    /// ``Parameters/swapRatio`` longer, if that cut parts two phrases neither of which is short
+    /// (a hesitation halves a phrase; the pause beside a one-word phrase is kept) and no phrase
+    /// is left far too long. Of such swaps, the one giving up the least silence wins.
+    private func relieveOverlongPhrase(_ chosen: [Int], count: Int) -> [Int] {
+        guard count >= 3, !chosen.isEmpty else { return chosen }
+        let average = Double(analysis.speechHops(in: analysis.speechRange)) / Double(count)
+        let ratios = phraseRatios(chosen, average: average)
+        guard let longest = ratios.max(), longest >= parameters.overlongRatio else { return chosen }
+        let chosenSet = Set(chosen)
+        var best = chosen, bestLoss = Double.infinity
+        for (position, dropped) in chosen.enumerated() where min(ratios[position], ratios[position + 1]) >= parameters.halfPhraseRatio {
+            let droppedSilence = analysis.pauses[dropped].silentDuration
+            for added in analysis.pauses.indices where !chosenSet.contains(added) {
+                let addedSilence = analysis.pauses[added].silentDuration
+                guard addedSilence >= parameters.viablePause, droppedSilence <= addedSilence * parameters.swapRatio else { continue }
+                let loss = log(droppedSilence / addedSilence)
+                guard loss < bestLoss else { continue }
+                let trial = (chosen.filter { $0 != dropped } + [added]).sorted()
+                guard leavesEnoughSpeech(trial), let trialLongest = phraseRatios(trial, average: average).max(),
+                      trialLongest < parameters.overlongRatio else { continue }
+                best = trial
+                bestLoss = loss
+            }
+        }
+        return best
     }
 
     /// Among the pauses whose silences are within ``Parameters/tieRatio`` of the weakest cut's

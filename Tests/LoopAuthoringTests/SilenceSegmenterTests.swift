@@ -90,6 +90,17 @@ struct SilenceSegmenterTests {
         #expect(cuts.count == 3 && cuts.allSatisfy { $0 > 4.7 }, "the comma at 2.5 s is no cut; the pauses at 5.2, 5.8 and 7.5 s are: \(cuts)")
     }
 
+    @Test func givenTheCountAHesitationLongerThanAShortPauseLosesToThePhraseItWouldLeaveTwiceTooLong() throws {
+        // Six phrases of 2 s. The first hesitates 0.32 s halfway; the pause between the third and
+        // fourth is only 0.24 s, a third shorter. Silence alone cuts the hesitation and runs the
+        // third and fourth phrases together into one twice the average.
+        let take = envelope([(false, 0.5), (true, 1), (false, 0.32), (true, 1), (false, 0.6), (true, 2), (false, 0.5), (true, 2),
+                             (false, 0.24), (true, 2), (false, 1.7), (true, 2), (false, 0.4), (true, 2), (false, 0.5)])
+        let cuts = try SilenceSegmenter().segment(take, hint: .count(6)).cuts.map { Double($0.frame) / 16_000 }
+        #expect(cuts.count == 5 && !cuts.contains { $0 < 2.0 } && cuts.contains { $0 > 7.92 && $0 < 8.16 },
+                "no cut in the hesitation at 1.5-1.8 s; one in the pause at 7.92-8.16 s: \(cuts)")
+    }
+
     @Test func aShortConsonantBesideItsWordIsSpeechNotAClick() throws {
         // Three phrases. The first has a comma: its last word, 40 ms of closure, a 30 ms burst
         // 15 dB under the speech, then 0.24 s of silence. The pause after it is 0.27 s. Were the
