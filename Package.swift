@@ -241,7 +241,7 @@ let package = Package(
 
 // Programs and tests are linked with LLVM's lld, which the Swift toolchain ships, rather than
 // gold, Linux's default: the release `loop` links in 6 s instead of 28 s, and starts about 1 ms
-// sooner (README, "Speed").
+// sooner; its relative relocations are packed (DT_RELR, glibc 2.36), 0.2-0.5 ms more (README, "Speed").
 for target in package.targets where target.type == .executable || target.type == .test {
-    target.linkerSettings = (target.linkerSettings ?? []) + [.unsafeFlags(["-use-ld=lld"], .when(platforms: [.linux]))]
+    target.linkerSettings = (target.linkerSettings ?? []) + [.unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"], .when(platforms: [.linux]))]
 }
