@@ -90,6 +90,15 @@ struct LoopLibraryTests {
         #expect(throws: LibraryError.self) { try library.search("  ,; ") }
     }
 
+    @Test func searchReadsEveryWordAsAWordEvenOnesTheIndexReadsAsSyntax() throws {
+        let library = try LoopLibrary(at: temporaryLibraryFolder())
+        _ = try library.createLoop(source: try LoopSource(parsing: "OR, le roi est là. | Now, the king is here.\nNOT NEAR the station. | Pas près de la gare."), title: "Mots")
+        #expect(try library.search("OR").map(\.text) == ["OR, le roi est là."], "a word, not the operator")
+        #expect(try library.search("NOT near").map(\.text) == ["NOT NEAR the station."])
+        #expect(try library.search("\"roi\" (la^)").map(\.text) == ["OR, le roi est là."], "quotes, brackets and carets are no syntax")
+        #expect(try library.search("pre\u{300}s").map(\.text) == ["NOT NEAR the station."], "an accent typed as a combining mark")
+    }
+
     @Test func searchPutsTheBestMatchesFirstAndKeepsToTheLimit() throws {
         let library = try LoopLibrary(at: temporaryLibraryFolder())
         let lines = ["Le pain est frais ce matin, et le café de la gare est chaud."]
