@@ -49,6 +49,11 @@ let package = Package(
         .systemLibrary(name: "CSndFile", providers: [.apt(["libsndfile1-dev"])]),
         .target(name: "CSndFileLoader", dependencies: ["CDynamicLibrary"]),
 
+        // The library's full-text ranking (`loop_rank`, bm25 without its cost for one word),
+        // an FTS5 function registered on each connection to the library's SQLite (linked: every
+        // command that opens the library needs it).
+        .target(name: "CPhraseRank", linkerSettings: [.linkedLibrary("sqlite3")]),
+
         // ALSA (playback and capture), chafa (pictures drawn in a terminal: sixel or kitty
         // graphics, or character art) and libsamplerate: their headers, and loaders.
         .systemLibrary(name: "CALSA", providers: [.apt(["libasound2-dev"])]),
@@ -102,6 +107,7 @@ let package = Package(
             name: "LoopStore",
             dependencies: [
                 "LoopErrors",
+                "CPhraseRank",
                 "LoopAudio",
                 "LoopAuthoring",
                 "LoopPictures",

@@ -1,4 +1,5 @@
 import Foundation
+import CPhraseRank
 import GRDB
 import LoopAudio
 import LoopAuthoring
@@ -86,7 +87,11 @@ public struct LoopLibrary: Sendable {
         configuration.foreignKeysEnabled = true
         configuration.busyMode = .timeout(30)
         configuration.label = "loop library"
-        configuration.prepareDatabase { db in db.add(tokenizer: PhraseSearchTokenizer.self) }
+        configuration.prepareDatabase { db in
+            db.add(tokenizer: PhraseSearchTokenizer.self)
+            let code = loop_register_phrase_rank(db.sqliteConnection)
+            guard code == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "cannot register the search ranking") }
+        }
         return configuration
     }
 
@@ -377,14 +382,15 @@ public struct LoopLibrary: Sendable {
             // in so many phrases that ranking them all would be slow (and mean little) is ranked
             // among its first `rankedMatchLimit` matches: one pass along the index in rowid
             // order, scoring each match as it goes (no second pass to find where to stop, and no
-            // sort of every match by rank inside the index).
+            // sort of every match by rank inside the index). The score is bm25's order, without
+            // the walk over every match of a lone word that bm25 makes to weigh it (CPhraseRank).
             let restriction = loopId == nil ? "" : "AND rowid IN (SELECT id FROM phrase WHERE loopId = ?)"
             var matchArguments: [(any DatabaseValueConvertible)?] = [pattern]
             if let loopId { matchArguments.append(loopId) }
             let sql = """
                 SELECT phrase.loopId, loop.title, phraseGroup.position, phrase.position, phrase.text, phrase.translation
                 FROM (SELECT rowid, score FROM (
-                        SELECT rowid, bm25(phraseSearch) AS score FROM phraseSearch WHERE phraseSearch MATCH ? \(restriction)
+                        SELECT rowid, loop_rank(phraseSearch) AS score FROM phraseSearch WHERE phraseSearch MATCH ? \(restriction)
                         ORDER BY rowid LIMIT \(Self.rankedMatchLimit))
                       ORDER BY score LIMIT ?) AS hit
                 JOIN phrase ON phrase.id = hit.rowid

@@ -110,6 +110,28 @@ struct LoopLibraryTests {
         #expect(try library.search("phrase", limit: 10).count == 10)
     }
 
+    @Test func searchRanksAsSQLitesBM25() throws {
+        // loop_rank leaves out the weight bm25 gives a lone word (the same for every row); with
+        // several words it weighs them as bm25. Either way the order must be bm25's.
+        let library = try LoopLibrary(at: temporaryLibraryFolder())
+        let lines = (1...40).map { line in
+            (Array(repeating: "de", count: line % 3 + 1) + Array(repeating: "mot", count: line % 7)
+                + (line % 2 == 0 ? ["la", "gare"] : []) + (line % 5 == 0 ? ["gare", "du", "nord"] : [])).joined(separator: " ")
+                + " | " + (line % 4 == 0 ? "the station" : "a word")
+        }
+        _ = try library.createLoop(source: try LoopSource(parsing: lines.joined(separator: "\n")), title: "Rangs")
+        for query in ["de", "gar", "de la", "gare nord", "station", "mot de"] {
+            let pattern = try #require(LoopLibrary.prefixPattern(query))
+            let (ranked, byBM25) = try library.database.read { db in
+                func order(_ rank: String) throws -> [Int64] {
+                    try Int64.fetchAll(db, sql: "SELECT rowid FROM phraseSearch WHERE phraseSearch MATCH ? ORDER BY \(rank)(phraseSearch), rowid", arguments: [pattern])
+                }
+                return (try order("loop_rank"), try order("bm25"))
+            }
+            #expect(ranked.count >= 4 && ranked == byBM25, "'\(query)'")
+        }
+    }
+
     @Test func searchFindsWordsInsideChineseJapaneseAndThaiText() throws {
         let library = try LoopLibrary(at: temporaryLibraryFolder())
         let text = "我想喝咖啡。 | I'd like a coffee.\n咖啡馆在哪里？\n東京タワーはどこですか。\nกาแฟร้อนหนึ่งแก้ว\n학교에 갑니다.\nTokyo駅"
