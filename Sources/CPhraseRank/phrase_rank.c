@@ -36,11 +36,9 @@ static int query_statistics(const Fts5ExtensionApi *api, Fts5Context *context, Q
     int rc = api->xRowCount(context, &rows);
     if (rc == SQLITE_OK) rc = api->xColumnTotalSize(context, -1, &tokens);
     if (rc == SQLITE_OK) statistics->averageTokens = rows > 0 ? (double)tokens / (double)rows : 1.0;
-    for (int phrase = 0; rc == SQLITE_OK && phrase < phraseCount; phrase++) {
-        if (phraseCount == 1) {
-            statistics->weights[phrase] = 1.0;
-            break;
-        }
+    /* A lone phrase weighs the same in every row: no need to count the rows that hold it. */
+    if (phraseCount == 1) statistics->weights[0] = 1.0;
+    for (int phrase = 0; rc == SQLITE_OK && phraseCount > 1 && phrase < phraseCount; phrase++) {
         sqlite3_int64 hits = 0;
         rc = api->xQueryPhrase(context, phrase, &hits, count_row);
         /* As bm25: a phrase in more than half the rows would weigh less than nothing. */
