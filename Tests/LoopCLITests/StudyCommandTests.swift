@@ -242,6 +242,10 @@ struct StudyTerminalTests {
         try terminal.waitFor("shift+1-9")
         try terminal.press("?")
         try terminal.waitUntil { !$0.contains("shift+1-9") }
+        // Go on, so that something is heard: a session that played nothing is not saved, and
+        // the first space may land before the first phrase starts.
+        try terminal.press(" ")
+        try terminal.waitFor("● listening")
         // A narrower window: the view redraws to it, every line cut to 50 columns.
         try TerminalDriver.tmux(["resize-window", "-t", terminal.session, "-x", "50", "-y", "30"])
         shown = try terminal.waitUntil { screen in
