@@ -114,12 +114,16 @@ struct PhraseAligner {
         guard count >= 3, !chosen.isEmpty else { return chosen }
         let average = Double(analysis.speechHops(in: analysis.speechRange)) / Double(count)
         let ratios = phraseRatios(chosen, average: average)
-        guard let longest = ratios.max(), longest >= parameters.overlongRatio else { return chosen }
-        let chosenSet = Set(chosen)
+        // One swap splits one phrase (dropping a cut only lengthens): with two far too long, none helps.
+        let overlong = ratios.indices.filter { ratios[$0] >= parameters.overlongRatio }
+        guard overlong.count == 1, let phrase = overlong.first else { return chosen }
+        let start = phrase == 0 ? analysis.speechRange.lowerBound : analysis.pauses[chosen[phrase - 1]].cutHop
+        let end = phrase == chosen.count ? analysis.speechRange.upperBound : analysis.pauses[chosen[phrase]].cutHop
+        let inside = analysis.pauses.indices.filter { start < analysis.pauses[$0].cutHop && analysis.pauses[$0].cutHop < end }
         var best = chosen, bestLoss = Double.infinity
         for (position, dropped) in chosen.enumerated() where min(ratios[position], ratios[position + 1]) >= parameters.halfPhraseRatio {
             let droppedSilence = analysis.pauses[dropped].silentDuration
-            for added in analysis.pauses.indices where !chosenSet.contains(added) {
+            for added in inside {
                 let addedSilence = analysis.pauses[added].silentDuration
                 guard addedSilence >= parameters.viablePause, droppedSilence <= addedSilence * parameters.swapRatio else { continue }
                 let loss = log(droppedSilence / addedSilence)
