@@ -59,17 +59,19 @@ public struct RecordingFinisher: Sendable {
             count = min(count, (try? segmenter.segment(envelope, hint: .none).segments.count) ?? count)
         }
         guard count > 0 else { try? FileManager.default.removeItem(atPath: flac); return nil }
-        var segmentation = try segmenter.segment(envelope, hint: .text(Array(draft.phraseTexts.prefix(count)), language: draft.language), path: flac)
+        /// The take cut for the first `phrases` texts.
+        func cut(for phrases: Int) throws -> Segmentation {
+            try segmenter.segment(envelope, hint: .text(Array(draft.phraseTexts.prefix(phrases)), language: draft.language), path: flac)
+        }
+        var segmentation = try cut(for: count)
         // The live view ends a phrase at a pause as long as it expects there: a short pause where
         // it expected more of the phrase goes unseen, and the next phrase is heard as the rest of
         // it. That leaves the take holding phrases the view never counted; where two pauses went
         // unseen, only the text cut for both phrases fits.
         grow: while phrasesRead != nil {
             for more in [count + 1, count + 2] where more <= draft.phraseIds.count {
-                let texts = Array(draft.phraseTexts.prefix(more))
-                if let cut = try? segmenter.segment(envelope, hint: .text(texts, language: draft.language), path: flac),
-                   Self.holdsMorePhrases(cut, than: segmentation, texts: texts) {
-                    segmentation = cut
+                if let grown = try? cut(for: more), Self.holdsMorePhrases(grown, than: segmentation, texts: Array(draft.phraseTexts.prefix(more))) {
+                    segmentation = grown
                     count = more
                     continue grow
                 }
@@ -81,9 +83,8 @@ public struct RecordingFinisher: Sendable {
         // and the last one counted was never read.
         shrink: while let read = phrasesRead, count <= read {
             for fewer in [count - 1, count - 2] where fewer >= 2 {
-                if let cut = try? segmenter.segment(envelope, hint: .text(Array(draft.phraseTexts.prefix(fewer)), language: draft.language), path: flac),
-                   Self.ranIntoPhrasesNotRead(segmentation, fewer: cut, texts: Array(draft.phraseTexts.prefix(count))) {
-                    segmentation = cut
+                if let shrunk = try? cut(for: fewer), Self.ranIntoPhrasesNotRead(segmentation, fewer: shrunk, texts: Array(draft.phraseTexts.prefix(count))) {
+                    segmentation = shrunk
                     count = fewer
                     continue shrink
                 }
