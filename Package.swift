@@ -17,7 +17,8 @@ let package = Package(
         // server framework and drivers (`loop serve` runs it).
         .executable(name: "loop-server", targets: ["loop-server"]),
         .library(name: "LoopAudio", targets: ["LoopAudio"]),
-        .library(name: "LoopAuthoring", targets: ["LoopAuthoring"]),
+        .library(name: "LoopText", targets: ["LoopText"]),
+        .library(name: "LoopCutting", targets: ["LoopCutting"]),
         .library(name: "LoopStore", targets: ["LoopStore"]),
         .library(name: "LoopShare", targets: ["LoopShare"]),
         .library(name: "LoopWorkflows", targets: ["LoopWorkflows"]),
@@ -76,40 +77,46 @@ let package = Package(
         // The C library's `wcwidth`, which Swift's Glibc module leaves out (the terminal views).
         .systemLibrary(name: "CTerminal"),
 
-        // The error protocol every library's errors conform to (a kind, a line, a path, a cause).
-        .target(name: "LoopErrors"),
+        // What every module may use: durable files, scratch folders, disk space, regular-file checks,
+        // the blocking-work thread, crash points for tests, and the one error vocabulary. Nothing of ours.
+        .target(name: "LoopFoundation"),
 
         // Audio: files (decoding, encoding, streaming reads, mono downmix), any media's audio
         // (FFmpeg), ALSA playback and capture, time-stretching (SoundTouch), resampling
         // (libsamplerate).
-        .target(name: "LoopAudio", dependencies: ["LoopErrors", "CSndFile", "CSndFileLoader", "CALSA", "CALSALoader", "CSoundTouch", "CSoundTouchLoader", "CSampleRate", "CSampleRateLoader", "CFFmpeg", "CFFmpegLoader"]),
+        .target(name: "LoopAudio", dependencies: ["LoopFoundation", "CSndFile", "CSndFileLoader", "CALSA", "CALSALoader", "CSoundTouch", "CSoundTouchLoader", "CSampleRate", "CSampleRateLoader", "CFFmpeg", "CFFmpegLoader"]),
 
         // Pictures: PNG, JPEG, WebP and GIF checked as hostile input (type, size, damage),
         // decoded (FFmpeg) and drawn in a terminal (chafa).
-        .target(name: "LoopPictures", dependencies: ["LoopErrors", "LoopAudio", "CFFmpeg", "CFFmpegLoader", "CChafa", "CChafaLoader"],
+        .target(name: "LoopPictures", dependencies: ["LoopFoundation", "LoopAudio", "CFFmpeg", "CFFmpegLoader", "CChafa", "CChafaLoader"],
                 swiftSettings: [.unsafeFlags(chafaHeaders.flatMap { ["-Xcc", "-I" + $0] })]),
 
         // Study: the engine that decides what to play, what silence to leave and what to show.
         // No I/O: tests run it on a virtual clock.
-        .target(name: "LoopStudy", dependencies: ["LoopErrors"]),
+        .target(name: "LoopStudy", dependencies: ["LoopFoundation"]),
 
         // Recording: a take captured live, phrases detected as they are read.
-        .target(name: "LoopRecording", dependencies: ["LoopErrors", "LoopAudio", "LoopAuthoring"]),
+        .target(name: "LoopRecording", dependencies: ["LoopFoundation", "LoopAudio", "LoopCutting", "LoopText"]),
 
         // Playback of a study session: clips rendered to ALSA, a WAV file or nowhere.
-        .target(name: "LoopPlayback", dependencies: ["LoopErrors", "LoopStudy", "LoopAudio"]),
+        .target(name: "LoopPlayback", dependencies: ["LoopFoundation", "LoopStudy", "LoopAudio"]),
 
-        // Text into phrases, audio into phrase clips.
-        .target(name: "LoopAuthoring", dependencies: ["LoopErrors", "LoopAudio"]),
+        // A loop's text: its groups, phrases, translations and metadata, the sentence splitter,
+        // and the checks on text from outside. No audio.
+        .target(name: "LoopText", dependencies: ["LoopFoundation"]),
+
+        // A take into phrase clips: pause analysis and the cuts chosen among pauses. Pure over
+        // samples: no store, no files beyond reading a take and writing clips.
+        .target(name: "LoopCutting", dependencies: ["LoopFoundation", "LoopAudio"]),
 
         // The library: loops in SQLite, audio as content-addressed files beside it.
         .target(
             name: "LoopStore",
             dependencies: [
-                "LoopErrors",
+                "LoopFoundation",
                 "CPhraseRank",
                 "LoopAudio",
-                "LoopAuthoring",
+                "LoopText",
                 "LoopPictures",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -120,10 +127,10 @@ let package = Package(
         .target(
             name: "LoopShare",
             dependencies: [
-                "LoopErrors",
+                "LoopFoundation",
                 "LoopStore",
                 "LoopAudio",
-                "LoopAuthoring",
+                "LoopText",
                 "LoopPictures",
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -132,7 +139,7 @@ let package = Package(
 
         // Loops in and out of the tools learners use: subtitles (SubRip, WebVTT), Audacity
         // labels, Anki packages.
-        .target(name: "LoopExchange", dependencies: ["LoopErrors", "LoopAudio", "LoopAuthoring", "LoopStore", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "ZIPFoundation", package: "ZIPFoundation"), .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "LoopExchange", dependencies: ["LoopFoundation", "LoopAudio", "LoopCutting", "LoopText", "LoopStore", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "ZIPFoundation", package: "ZIPFoundation"), .product(name: "Crypto", package: "swift-crypto")]),
 
         // The workflows an interface calls: authoring, attaching, recording and saving,
         // studying and saving the results, editing, and sharing with its import rules. The
@@ -140,9 +147,9 @@ let package = Package(
         .target(
             name: "LoopWorkflows",
             dependencies: [
-                "LoopErrors",
+                "LoopFoundation",
                 "LoopAudio",
-                "LoopAuthoring",
+                "LoopCutting", "LoopText",
                 "LoopStore",
                 "LoopShare",
                 "LoopStudy",
@@ -163,14 +170,14 @@ let package = Package(
         .target(name: "CCurlLoader", linkerSettings: [.linkedLibrary("dl")]),
         // A Loop Library's client: publish, unpublish, browse, fetch bundles (libcurl through
         // CCurlLoader, so `loop` carries no server framework).
-        .target(name: "LoopLibraryClient", dependencies: ["LoopErrors", "LoopAudio", "LoopLibraryAPI", "CCurlLoader", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "LoopLibraryClient", dependencies: ["LoopFoundation", "LoopAudio", "LoopLibraryAPI", "CCurlLoader", .product(name: "Crypto", package: "swift-crypto")]),
 
         // The Loop Library server: the catalog (SQLite or PostgreSQL), content-addressed blobs,
         // publishing with ownership, the HTTP routes.
         .target(
             name: "LoopLibraryServer",
             dependencies: [
-                "LoopErrors",
+                "LoopFoundation",
                 "LoopAudio",
                 "LoopShare",
                 "LoopPictures",
@@ -194,9 +201,9 @@ let package = Package(
         .target(
             name: "LoopCLI",
             dependencies: [
-                "LoopErrors",
+                "LoopFoundation",
                 "LoopAudio",
-                "LoopAuthoring",
+                "LoopCutting", "LoopText",
                 "LoopStore",
                 "LoopStudy",
                 "LoopPlayback",
@@ -218,7 +225,7 @@ let package = Package(
         .executableTarget(
             name: "loop-benchmark",
             dependencies: [
-                "LoopCLI", "LoopWorkflows", "LoopAudio", "LoopAuthoring", "LoopStore", "LoopStudy", "LoopPlayback", "LoopRecording",
+                "LoopCLI", "LoopWorkflows", "LoopAudio", "LoopCutting", "LoopText", "LoopStore", "LoopStudy", "LoopPlayback", "LoopRecording",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/LoopBenchmarks"
@@ -228,15 +235,16 @@ let package = Package(
         .target(name: "LoopTestSupport"),
 
         .testTarget(name: "LoopAudioTests", dependencies: ["LoopTestSupport", "LoopAudio"]),
-        .testTarget(name: "LoopAuthoringTests", dependencies: ["LoopTestSupport", "LoopAuthoring", "LoopAudio"]),
-        .testTarget(name: "LoopStoreTests", dependencies: ["LoopTestSupport", "LoopStore", "LoopAuthoring", "LoopAudio", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "LoopTextTests", dependencies: ["LoopTestSupport", "LoopText"]),
+        .testTarget(name: "LoopCuttingTests", dependencies: ["LoopTestSupport", "LoopCutting", "LoopAudio"]),
+        .testTarget(name: "LoopStoreTests", dependencies: ["LoopTestSupport", "LoopStore", "LoopText", "LoopAudio", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "LoopPicturesTests", dependencies: ["LoopTestSupport", "LoopPictures"]),
         .testTarget(name: "LoopStudyTests", dependencies: ["LoopTestSupport", "LoopStudy"]),
         .testTarget(name: "LoopRecordingTests", dependencies: ["LoopTestSupport", "LoopRecording", "LoopAudio"]),
         .testTarget(name: "LoopPlaybackTests", dependencies: ["LoopTestSupport", "LoopPlayback", "LoopStudy", "LoopAudio"]),
         .testTarget(name: "LoopExchangeTests", dependencies: ["LoopTestSupport", "LoopExchange"]),
-        .testTarget(name: "LoopShareTests", dependencies: ["LoopTestSupport", "LoopShare", "LoopStore", "LoopAuthoring", .product(name: "ZIPFoundation", package: "ZIPFoundation"), .product(name: "Crypto", package: "swift-crypto")]),
-        .testTarget(name: "LoopWorkflowsTests", dependencies: ["LoopTestSupport", "LoopWorkflows", "LoopShare", "LoopStore", "LoopAuthoring", "LoopAudio", "LoopStudy", "LoopPlayback", .product(name: "ZIPFoundation", package: "ZIPFoundation"), .product(name: "Crypto", package: "swift-crypto")]),
+        .testTarget(name: "LoopShareTests", dependencies: ["LoopTestSupport", "LoopShare", "LoopStore", "LoopText", .product(name: "ZIPFoundation", package: "ZIPFoundation"), .product(name: "Crypto", package: "swift-crypto")]),
+        .testTarget(name: "LoopWorkflowsTests", dependencies: ["LoopTestSupport", "LoopWorkflows", "LoopShare", "LoopStore", "LoopCutting", "LoopText", "LoopAudio", "LoopStudy", "LoopPlayback", .product(name: "ZIPFoundation", package: "ZIPFoundation"), .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "LoopCLITests", dependencies: [
             "LoopTestSupport", "LoopCLI", "LoopAudio", "LoopStudy", "LoopShare", "LoopStore", "LoopLibraryAPI", "LoopLibraryClient",
             .product(name: "Crypto", package: "swift-crypto"),

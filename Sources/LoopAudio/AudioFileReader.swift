@@ -1,4 +1,5 @@
 import Foundation
+import LoopFoundation
 import Synchronization
 
 /// Reads an audio file of any format the system's libsndfile decodes, block by block.

@@ -1,4 +1,5 @@
 import Foundation
+import LoopFoundation
 
 /// Writes an audio file atomically: frames go to a temporary file beside the destination, and
 /// only ``commit()`` (flush, fsync, rename, directory fsync) puts it in place. A writer dropped

@@ -1,4 +1,5 @@
 import Foundation
+import LoopFoundation
 
 /// A take as the rest of the tool reads it: the file itself when libsndfile decodes it (WAV,
 /// FLAC, Ogg, Opus, MP3, AIFF), or else its audio decoded by FFmpeg's libraries (m4a/AAC, mp4,
@@ -27,6 +28,16 @@ public final class MediaInput: Sendable {
         if decodedFrom != nil { unlink(path) }
     }
 
+    /// `body`'s result on the file to read; a failure it reports names the file the person gave
+    /// where it names the decoded copy.
+    public func reading<Result>(_ body: (String) async throws -> Result) async throws -> Result {
+        do {
+            return try await body(path)
+        } catch let error as any DescribedError where decodedFrom != nil {
+            throw error.naming(path, as: original)
+        }
+    }
+
     /// `path` ready to read: as it is when libsndfile reads it (and no stream was chosen), else
     /// decoded from its best audio stream, or its `audioStream`th (from 0). `progress` gets the
     /// share decoded, when the container says its length.
@@ -40,7 +51,7 @@ public final class MediaInput: Sendable {
             do {
                 _ = try AudioFileReader(path: path)
                 return MediaInput(path: path, original: path, decodedFrom: nil)
-            } catch let error where error.code != .unsupportedFormat {
+            } catch let error where error.kind != .unsupportedFormat {
                 throw error
             } catch {}
         }
@@ -83,7 +94,7 @@ public final class MediaInput: Sendable {
         let decoder: FFmpegDecoder
         do {
             decoder = try FFmpegDecoder(path: path, audioStream: audioStream)
-        } catch where error.code == .invalidArgument || error.code == .fileNotFound {
+        } catch where error.kind == .invalidArgument || error.kind == .fileNotFound {
             throw error
         } catch where error.message == FFmpegDecoder.noAudioStream {
             throw error
@@ -140,7 +151,7 @@ public final class MediaInput: Sendable {
         guard process.terminationStatus == 0, !description.isEmpty else {
             unlink(output)
             let parts = failure.split(separator: " ", maxSplits: 2).map(String.init)
-            if parts.count == 3, parts[0] == "error", let code = AudioError.Code(rawValue: parts[1]) {
+            if parts.count == 3, parts[0] == "error", let code = AudioFailure(rawValue: parts[1]) {
                 throw AudioError(code, path: path, message: parts[2].trimmingCharacters(in: .newlines))
             }
             throw AudioError(.decodeFailed, path: path, message: "the decoder failed (\(failure.trimmingCharacters(in: .whitespacesAndNewlines).prefix(200)))")

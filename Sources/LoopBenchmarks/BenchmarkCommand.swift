@@ -2,7 +2,8 @@ import ArgumentParser
 import Foundation
 import LoopCLI
 import LoopAudio
-import LoopAuthoring
+
+import LoopFoundation
 
 /// `loop-benchmark`: the tool's speed and memory, measured against its goals and next to the
 /// standard tools that do the same work. Prints figures; not a test. Built as a program of its
@@ -115,7 +116,7 @@ struct SegmentBenchmark: AsyncParsableCommand {
     func run() async throws {
         try await runReportingErrors {
             guard let source = source ?? RepositoryFiles.locate("loops/au-cafe/take.flac") else {
-                throw CLIError("the bundled sample take was not found; give one with --source FILE")
+                throw CLIError(.refused, "the bundled sample take was not found; give one with --source FILE")
             }
             let folder = keep ?? (NSTemporaryDirectory() + "loop-benchmark-" + UUID().uuidString)
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -151,7 +152,7 @@ struct SegmentBenchmark: AsyncParsableCommand {
         let media = folder + "/take-44k-stereo-\(label)m.m4a"
         if !FileManager.default.fileExists(atPath: media) {
             let made = try ChildProcess.run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-i", take.path, "-c:a", "aac", "-b:a", "96k", media])
-            guard made.status == 0 else { throw CLIError("ffmpeg could not make \(media)") }
+            guard made.status == 0 else { throw CLIError(.refused, "ffmpeg could not make \(media)") }
         }
         let benchmark = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
         let segment = try median(LoopProgram.path, ["segment", media, "--json"])
@@ -175,7 +176,7 @@ struct SegmentBenchmark: AsyncParsableCommand {
         var reports: [ChildProcessReport] = []
         for _ in 0..<runs {
             let report = try ChildProcess.run(executable, arguments)
-            guard report.status == 0 else { throw CLIError("\(executable) \(arguments.joined(separator: " ")) failed with status \(report.status)") }
+            guard report.status == 0 else { throw CLIError(.refused, "\(executable) \(arguments.joined(separator: " ")) failed with status \(report.status)") }
             reports.append(report)
         }
         reports.sort { $0.seconds < $1.seconds }
@@ -227,7 +228,7 @@ struct DecodeBenchmark: AsyncParsableCommand {
             var reader = try AudioFileReader(path: audio)
             var checksum: Float = 0
             try reader.forEachBlock(blockFrames: 16_384) { block, _ in checksum += block[0] }
-            if checksum.isNaN { throw CLIError("\(audio): the audio holds NaN samples") }
+            if checksum.isNaN { throw CLIError(.refused, "\(audio): the audio holds NaN samples") }
         }
     }
 }

@@ -2,7 +2,9 @@ import ArgumentParser
 import Foundation
 import LoopCLI
 import LoopAudio
-import LoopAuthoring
+import LoopCutting
+import LoopText
+import LoopFoundation
 import LoopStore
 
 struct LibraryBenchmark: AsyncParsableCommand {
@@ -60,7 +62,7 @@ struct LibraryBenchmark: AsyncParsableCommand {
                 progress.finish()
             }
             guard let target = try library.loops(tag: "benchmark").dropFirst(loops / 2).first?.id else {
-                throw CLIError("\(libraryPath): the benchmark library holds no loops; remove it and run again")
+                throw CLIError(.refused, "\(libraryPath): the benchmark library holds no loops; remove it and run again")
             }
             let executable = LoopProgram.path
             let common = ["--library", libraryPath]
@@ -78,7 +80,7 @@ struct LibraryBenchmark: AsyncParsableCommand {
                 let inside = try Self.median(runs) { try query() }
                 let whole = try Self.median(runs) {
                     let report = try ChildProcess.run(executable, arguments)
-                    guard report.status == 0 else { throw CLIError("loop \(arguments.joined(separator: " ")) failed") }
+                    guard report.status == 0 else { throw CLIError(.refused, "loop \(arguments.joined(separator: " ")) failed") }
                 }
                 print("  " + name.padding(toLength: 30, withPad: " ", startingAt: 0)
                       + String(format: " %8.1f ms   %10.1f ms   < %3.0f ms %@", inside * 1000, whole * 1000, goal * 1000, whole < goal ? "met" : "missed"))
@@ -91,7 +93,7 @@ struct LibraryBenchmark: AsyncParsableCommand {
 
     private func importBenchmark(folder: String, executable: String) async throws {
         guard let source = RepositoryFiles.locate("loops/au-cafe/take.flac"), let text = RepositoryFiles.locate("loops/au-cafe/text.txt") else {
-            throw CLIError("the bundled sample loop was not found; run from the repository")
+            throw CLIError(.refused, "the bundled sample loop was not found; run from the repository")
         }
         let label = minutes == minutes.rounded() ? "\(Int(minutes))" : "\(minutes)"
         let take = BenchmarkTake(label: "\(label) min, 16 kHz mono", path: folder + "/take-16k-mono-\(label)m.flac", sampleRate: 16_000, channelCount: 1, minutes: minutes)
@@ -108,7 +110,7 @@ struct LibraryBenchmark: AsyncParsableCommand {
         let importLibrary = folder + "/import-" + UUID().uuidString
         let imported = try ChildProcess.run(executable, ["new", "--text", longText, "--audio", take.path, "--library", importLibrary])
         try? FileManager.default.removeItem(atPath: importLibrary)
-        guard segment.status == 0, imported.status == 0 else { throw CLIError("the import benchmark failed (segment \(segment.status), new \(imported.status))") }
+        guard segment.status == 0, imported.status == 0 else { throw CLIError(.refused, "the import benchmark failed (segment \(segment.status), new \(imported.status))") }
         print("import: \(take.label) take, \(copies * 9) phrases")
         print(String(format: "  loop segment --text   %6.2f s   %6.1f MiB", segment.seconds, Double(segment.peakMemory) / 1_048_576))
         print(String(format: "  loop new --audio      %6.2f s   %6.1f MiB", imported.seconds, Double(imported.peakMemory) / 1_048_576))

@@ -2,7 +2,8 @@ import ArgumentParser
 import Foundation
 import LoopCLI
 import LoopAudio
-import LoopAuthoring
+import LoopCutting
+import LoopText
 import LoopRecording
 import LoopStore
 
@@ -29,7 +30,7 @@ struct RecordBenchmark: AsyncParsableCommand {
     func run() async throws {
         try await runReportingErrors {
             guard let sample = RepositoryFiles.locate("loops/au-cafe/take.flac"), let text = RepositoryFiles.locate("loops/au-cafe/text.txt") else {
-                throw CLIError("the bundled sample loop was not found; run from the repository")
+                throw CLIError(.refused, "the bundled sample loop was not found; run from the repository")
             }
             let folder = NSTemporaryDirectory() + "loop-benchmark-" + UUID().uuidString
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -44,7 +45,7 @@ struct RecordBenchmark: AsyncParsableCommand {
 
             let executable = LoopProgram.path
             let report = try ChildProcess.run(executable, ["record", String(loop.summary.id.prefix(8)), "--input", take.path, "--fast", "--library", folder + "/library"])
-            guard report.status == 0 else { throw CLIError("loop record failed (status \(report.status))") }
+            guard report.status == 0 else { throw CLIError(.refused, "loop record failed (status \(report.status))") }
             let share = report.cpuSeconds / (minutes * 60) * 100
 
             // In process: the live pipeline's own work per block (levels, then the state that

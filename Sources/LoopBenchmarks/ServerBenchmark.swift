@@ -49,11 +49,11 @@ struct ServerBenchmark: AsyncParsableCommand {
     func run() async throws {
         try await runReportingErrors {
             guard ChildProcess.exists("wrk"), FileManager.default.isExecutableFile(atPath: "/usr/sbin/nginx") else {
-                throw CLIError("wrk and nginx are needed: `apt-get install wrk nginx-light` (Scripts/setup --dev)")
+                throw CLIError(.refused, "wrk and nginx are needed: `apt-get install wrk nginx-light` (Scripts/setup --dev)")
             }
             let serverProgram = URL(fileURLWithPath: LoopProgram.path).deletingLastPathComponent().appendingPathComponent("loop-server").path
             guard FileManager.default.isExecutableFile(atPath: serverProgram) else {
-                throw CLIError("\(serverProgram): not built; run `swift build -c release --static-swift-stdlib --product loop-server` first")
+                throw CLIError(.refused, "\(serverProgram): not built; run `swift build -c release --static-swift-stdlib --product loop-server` first")
             }
             let folder = NSTemporaryDirectory() + "loop-benchmark-server-" + UUID().uuidString
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -65,7 +65,7 @@ struct ServerBenchmark: AsyncParsableCommand {
             // The sample loop (two minutes, 18 phrases) published and copied into a large
             // catalog of loops like it; the long loop published beside them.
             guard let sampleText = RepositoryFiles.locate("loops/au-cafe/text.txt"), let sampleTake = RepositoryFiles.locate("loops/au-cafe/take.flac") else {
-                throw CLIError("the bundled sample loop was not found; run from the repository")
+                throw CLIError(.refused, "the bundled sample loop was not found; run from the repository")
             }
             try ShareBenchmark.run(LoopProgram.path, ["new", "--text", sampleText, "--audio", sampleTake, "--title", "Sample", "--library", library])
             var server = try RunningServer(program: serverProgram, data: data)
@@ -156,7 +156,7 @@ struct ServerBenchmark: AsyncParsableCommand {
     static func bundleSHA(_ address: String, _ id: String) throws -> String {
         let data = try Data(contentsOf: URL(string: address + "/api/loops/" + id)!)
         guard let detail = try JSONSerialization.jsonObject(with: data) as? [String: Any], let bundle = detail["bundle"] as? [String: Any],
-              let sha = bundle["sha256"] as? String else { throw CLIError("the server's detail of \(id) has no bundle") }
+              let sha = bundle["sha256"] as? String else { throw CLIError(.refused, "the server's detail of \(id) has no bundle") }
         return sha
     }
 }
@@ -177,11 +177,11 @@ struct RunningServer {
         var line = Data()
         while !line.contains(UInt8(ascii: "\n")) {
             let chunk = output.fileHandleForReading.availableData
-            guard !chunk.isEmpty else { throw CLIError("loop-server ended before it listened") }
+            guard !chunk.isEmpty else { throw CLIError(.refused, "loop-server ended before it listened") }
             line += chunk
         }
         let text = String(decoding: line, as: UTF8.self)
-        guard let range = text.range(of: #"http://127\.0\.0\.1:\d+"#, options: .regularExpression) else { throw CLIError("loop-server printed no address: \(text)") }
+        guard let range = text.range(of: #"http://127\.0\.0\.1:\d+"#, options: .regularExpression) else { throw CLIError(.refused, "loop-server printed no address: \(text)") }
         address = String(text[range])
     }
 
@@ -228,7 +228,7 @@ struct Nginx {
             if (try? Data(contentsOf: URL(string: address + "/bundle.loop")!)) != nil { return }
             usleep(50_000)
         }
-        throw CLIError("nginx did not start (see \(folder)/error.log)")
+        throw CLIError(.refused, "nginx did not start (see \(folder)/error.log)")
     }
 
     static func freePort() throws -> Int {
@@ -241,7 +241,7 @@ struct Nginx {
         let bound = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0 }
         }
-        guard bound else { throw CLIError("no free port for nginx") }
+        guard bound else { throw CLIError(.refused, "no free port for nginx") }
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
@@ -282,16 +282,16 @@ struct Wrk {
         try process.run()
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw CLIError("wrk \(url) failed: \(text)") }
+        guard process.terminationStatus == 0 else { throw CLIError(.refused, "wrk \(url) failed: \(text)") }
         if let errors = text.split(separator: "\n").first(where: { $0.contains("Non-2xx") }) {
-            throw CLIError("wrk \(url): the server answered errors (\(errors.trimmingCharacters(in: .whitespaces)))")
+            throw CLIError(.refused, "wrk \(url): the server answered errors (\(errors.trimmingCharacters(in: .whitespaces)))")
         }
         func value(after label: String) -> Substring? {
             text.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix(label) }?
                 .trimmingCharacters(in: .whitespaces).dropFirst(label.count).split(separator: " ").first
         }
         guard let rate = value(after: "Requests/sec:").flatMap({ Double($0) }), let transfer = value(after: "Transfer/sec:"),
-              let p50 = value(after: "50%"), let p99 = value(after: "99%") else { throw CLIError("cannot read wrk's output: \(text)") }
+              let p50 = value(after: "50%"), let p99 = value(after: "99%") else { throw CLIError(.refused, "cannot read wrk's output: \(text)") }
         return Wrk(requestsPerSecond: rate, bytesPerSecond: Self.quantity(transfer, units: ["B": 1, "KB": 1024, "MB": 1_048_576, "GB": 1_073_741_824]),
                    p50: Self.quantity(p50, units: ["us": 1e-6, "ms": 1e-3, "s": 1, "m": 60]),
                    p99: Self.quantity(p99, units: ["us": 1e-6, "ms": 1e-3, "s": 1, "m": 60]))

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import LoopCLI
-import LoopAuthoring
+import LoopText
 import LoopStore
 import LoopWorkflows
 
@@ -33,7 +33,7 @@ struct ShareBenchmark: AsyncParsableCommand {
 
     func run() async throws {
         try await runReportingErrors {
-            guard ["zip", "unzip", "flac"].allSatisfy(ChildProcess.exists) else { throw CLIError("zip, unzip and flac are needed for the comparison: `apt-get install zip unzip flac` (Scripts/setup --dev)") }
+            guard ["zip", "unzip", "flac"].allSatisfy(ChildProcess.exists) else { throw CLIError(.refused, "zip, unzip and flac are needed for the comparison: `apt-get install zip unzip flac` (Scripts/setup --dev)") }
             let folder = NSTemporaryDirectory() + "loop-benchmark-" + UUID().uuidString
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -68,7 +68,7 @@ struct ShareBenchmark: AsyncParsableCommand {
     /// Runs a program to its end; a failure stops the benchmark rather than timing an error.
     static func run(_ program: String, _ arguments: [String]) throws {
         let report = try ChildProcess.run(program, arguments)
-        guard report.status == 0 else { throw CLIError("\(program) \(arguments.joined(separator: " ")) failed with status \(report.status)") }
+        guard report.status == 0 else { throw CLIError(.refused, "\(program) \(arguments.joined(separator: " ")) failed with status \(report.status)") }
     }
 
     /// The median time of `work`, each run after `prepare` (untimed).
@@ -89,7 +89,7 @@ struct ShareBenchmark: AsyncParsableCommand {
 enum LongLoop {
     static func make(minutes: Double, in folder: String) async throws -> (loop: LoopDetail, take: BenchmarkTake) {
         guard let sample = RepositoryFiles.locate("loops/au-cafe/take.flac"), let text = RepositoryFiles.locate("loops/au-cafe/text.txt") else {
-            throw CLIError("the bundled sample loop was not found; run from the repository")
+            throw CLIError(.refused, "the bundled sample loop was not found; run from the repository")
         }
         let take = BenchmarkTake(label: "\(Int(minutes)) min", path: folder + "/take.flac", sampleRate: 16_000, channelCount: 1, minutes: minutes)
         try await take.ensureGenerated(from: sample)

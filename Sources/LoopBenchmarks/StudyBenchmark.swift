@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import LoopCLI
-import LoopAuthoring
+import LoopText
 import LoopPlayback
 import LoopStore
 import LoopStudy
@@ -36,7 +36,7 @@ struct StudyBenchmark: AsyncParsableCommand {
         try await runReportingErrors {
             guard let take = RepositoryFiles.locate("loops/au-cafe/take.flac"), let text = RepositoryFiles.locate("loops/au-cafe/text.txt"),
                   let config = RepositoryFiles.locate("Resources/alsa/file-output.conf") else {
-                throw CLIError("the bundled sample loop or Resources/alsa was not found; run from the repository")
+                throw CLIError(.refused, "the bundled sample loop or Resources/alsa was not found; run from the repository")
             }
             let folder = NSTemporaryDirectory() + "loop-benchmark-" + UUID().uuidString
             defer { try? FileManager.default.removeItem(atPath: folder) }

@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
 import LoopAudio
-import LoopAuthoring
+import LoopCutting
+import LoopText
+import LoopFoundation
 
 struct CutCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -44,15 +46,18 @@ struct CutCommand: AsyncParsableCommand {
             let hint = TakeHint(count: nil, source: source).segmentationHint
             let input = try await media.open(audio)
             defer { withExtendedLifetime(input) {} }
-            let take = input.path, directory = outputDirectory, clipFormat = format.audioFormat
+            let directory = outputDirectory, clipFormat = format.audioFormat
             let measuring = ProgressBar("segmenting")
-            let segmentation = try await BlockingWork.run {
-                try SilenceSegmenter().segment(path: take, hint: hint, progress: measuring.callback)
-            }
-            measuring.finish()
             let writing = ProgressBar("writing clips")
-            let result = try await BlockingWork.run {
-                try PhraseClipExporter(format: clipFormat).export(takePath: take, segmentation: segmentation, labels: phrases, to: directory, progress: writing.callback)
+            let (segmentation, result) = try await input.reading { take in
+                let segmentation = try await BlockingWork.run {
+                    try SilenceSegmenter().segment(path: take, hint: hint, progress: measuring.callback)
+                }
+                measuring.finish()
+                let result = try await BlockingWork.run {
+                    try PhraseClipExporter(format: clipFormat).export(takePath: take, segmentation: segmentation, labels: phrases, to: directory, progress: writing.callback)
+                }
+                return (segmentation, result)
             }
             writing.finish()
             if json {

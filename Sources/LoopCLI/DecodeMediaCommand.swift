@@ -24,7 +24,7 @@ struct DecodeMediaCommand: ParsableCommand {
             }
             say("decoded " + description)
         } catch let error as AudioError {
-            FileHandle.standardError.write(Data("error \(error.code.rawValue) \(error.message)\n".utf8))
+            FileHandle.standardError.write(Data("error \(error.kind.rawValue) \(error.message)\n".utf8))
             throw ExitCode.failure
         }
     }

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import LoopAudio
-import Synchronization
+import LoopFoundation
 
 /// How a command reads its take: any audio or video file (FFmpeg's libraries decode what
 /// libsndfile does not), and which of its audio streams.
@@ -24,18 +24,6 @@ struct MediaOptions: ParsableArguments {
         let helper = FileManager.default.isExecutableFile(atPath: own) && (own as NSString).lastPathComponent == "loop" ? own : nil
         let input = try await BlockingWork.run { try MediaInput.open(path, audioStream: stream, helper: helper, progress: progress.callback) }
         progress.finish()
-        if input.decodedFrom != nil { Self.decoded.withLock { $0[input.path] = input.original } }
         return input
-    }
-
-    /// The decoded files of this process, by the media files they came from.
-    private static let decoded = Mutex<[String: String]>([:])
-
-    /// `text` (an error's line) naming the media file the user gave where it names the FLAC
-    /// decoded from it: what reads the take after the decode knows only the FLAC.
-    static func namingOriginals(_ text: String) -> String {
-        decoded.withLock { files in
-            files.reduce(text) { $0.replacingOccurrences(of: $1.key, with: $1.value) }
-        }
     }
 }

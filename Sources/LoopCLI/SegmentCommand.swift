@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
 import LoopAudio
-import LoopAuthoring
+import LoopCutting
+import LoopText
+import LoopFoundation
 
 struct SegmentCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -58,13 +60,14 @@ struct SegmentCommand: AsyncParsableCommand {
             let path = audio
             let input = try await media.open(path)
             defer { withExtendedLifetime(input) {} }
-            let readable = input.path
             var segmenter = SilenceSegmenter()
             if let minimumPause { segmenter.parameters.minimumPause = minimumPause }
             if let threads { segmenter.parameters.threads = threads }
-            let (envelope, segmentation) = try await BlockingWork.run { [segmenter] in
-                let envelope = try EnergyEnvelope.measure(path: readable, parallelism: segmenter.parameters.threads, progress: progress.callback)
-                return (envelope, try segmenter.segment(envelope, hint: hint, path: path))
+            let (envelope, segmentation) = try await input.reading { readable in
+                try await BlockingWork.run { [segmenter] in
+                    let envelope = try EnergyEnvelope.measure(path: readable, parallelism: segmenter.parameters.threads, progress: progress.callback)
+                    return (envelope, try segmenter.segment(envelope, hint: hint, path: path))
+                }
             }
             progress.finish()
             let phraseTexts = source?.phrases.map(\.text)

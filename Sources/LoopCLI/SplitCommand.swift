@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import LoopAuthoring
+import LoopText
 
 struct SplitCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

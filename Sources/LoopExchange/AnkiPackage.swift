@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 import GRDB
 import LoopAudio
-import LoopErrors
+import LoopFoundation
 import LoopStore
 import ZIPFoundation
 
@@ -29,7 +29,7 @@ public struct AnkiPackage: Sendable {
     /// starts from the clip).
     public func write(_ loop: LoopDetail, to path: String, now: Date = Date()) throws {
         let phrases = loop.phrases.filter { $0.audio != nil }
-        guard !phrases.isEmpty else { throw ExportError(path: path, "'\(loop.summary.title)' has no audio yet: record or attach a take first") }
+        guard !phrases.isEmpty else { throw ExchangeError(.exportRefused, path: path, message: "'\(loop.summary.title)' has no audio yet: record or attach a take first") }
         let scratch = try ScratchFolder(in: (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent,
                                         prefix: ".loop-anki-")
         let folder = scratch.path
@@ -53,7 +53,7 @@ public struct AnkiPackage: Sendable {
         do {
             archive = try Archive(url: URL(fileURLWithPath: temporary), accessMode: .create)
         } catch {
-            throw ExportError(path: path, "cannot write the package (\(error))")
+            throw ExchangeError(.exportRefused, path: path, message: "cannot write the package (\(error))")
         }
         let base = URL(fileURLWithPath: folder)
         for entry in ["collection.anki2", "media"] + media.keys.sorted(by: { Int($0)! < Int($1)! }) {

@@ -1,5 +1,6 @@
 import Foundation
-import LoopAuthoring
+import LoopCutting
+import LoopText
 
 /// Turns subtitle cues into a loop over the media's audio: a phrase per cue, groups where the
 /// dialogue pauses, translations from a second file by overlap, and every clip's edges moved

@@ -13,10 +13,10 @@ public enum SubtitleReader {
     /// The cues of the file at `path`, times moved by `shift` seconds.
     public static func read(_ path: String, shift: Double = 0) throws -> [SubtitleCue] {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw SubtitleError(file: path, line: nil, FileManager.default.fileExists(atPath: path) ? "cannot read the file" : "no such file")
+            throw ExchangeError(.invalidSubtitles, path: path, line: nil, message: FileManager.default.fileExists(atPath: path) ? "cannot read the file" : "no such file")
         }
         guard let format = SubtitleFormat(path: path) else {
-            throw SubtitleError(file: path, line: nil, "not a subtitle file this tool reads (.srt or .vtt)")
+            throw ExchangeError(.invalidSubtitles, path: path, line: nil, message: "not a subtitle file this tool reads (.srt or .vtt)")
         }
         return try parse(data, format: format, file: path, shift: shift)
     }
@@ -26,7 +26,7 @@ public enum SubtitleReader {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
         guard let text = String(data: bytes, encoding: .utf8) else {
             let line = firstLineNotUTF8(bytes)
-            throw SubtitleError(file: file, line: line, "the text is not UTF-8 (an older encoding such as Latin-1 or Windows-1252?): save it as UTF-8")
+            throw ExchangeError(.invalidSubtitles, path: file, line: line, message: "the text is not UTF-8 (an older encoding such as Latin-1 or Windows-1252?): save it as UTF-8")
         }
         let lines = text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
             .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
@@ -34,7 +34,7 @@ public enum SubtitleReader {
         var index = 0
         if format == .vtt {
             guard let first = lines.first, first.hasPrefix("WEBVTT") else {
-                throw SubtitleError(file: file, line: 1, "a WebVTT file starts with WEBVTT")
+                throw ExchangeError(.invalidSubtitles, path: file, line: 1, message: "a WebVTT file starts with WEBVTT")
             }
             // The header block, up to the first blank line.
             while index < lines.count, !lines[index].trimmingCharacters(in: .whitespaces).isEmpty { index += 1 }
@@ -52,12 +52,12 @@ public enum SubtitleReader {
             if format == .vtt, let head = block.first, head.hasPrefix("NOTE") || head == "STYLE" || head == "REGION" { continue }
             // The time line: the first line, or the second after a cue number or identifier.
             guard let timeOffset = block.prefix(2).firstIndex(where: { $0.contains("-->") }) else {
-                throw SubtitleError(file: file, line: blockStart + 1, "expected a time line such as 00:00:01,000 --> 00:00:02,500, found \"\(block[0].prefix(60))\"")
+                throw ExchangeError(.invalidSubtitles, path: file, line: blockStart + 1, message: "expected a time line such as 00:00:01,000 --> 00:00:02,500, found \"\(block[0].prefix(60))\"")
             }
             let lineNumber = blockStart + timeOffset + 1
             let (start, end) = try times(block[timeOffset], file: file, line: lineNumber)
             guard end > start else {
-                throw SubtitleError(file: file, line: lineNumber, "the cue ends (\(block[timeOffset].components(separatedBy: "-->")[1].trimmingCharacters(in: .whitespaces))) before it starts")
+                throw ExchangeError(.invalidSubtitles, path: file, line: lineNumber, message: "the cue ends (\(block[timeOffset].components(separatedBy: "-->")[1].trimmingCharacters(in: .whitespaces))) before it starts")
             }
             let words = clean(block[(timeOffset + 1)...].joined(separator: "\n"))
             guard !words.isEmpty else { continue }
@@ -67,7 +67,7 @@ public enum SubtitleReader {
         for position in cues.indices.dropFirst() {
             let previous = cues[position - 1], current = cues[position]
             if abs(current.cue.start - previous.cue.start) < 0.001 {
-                throw SubtitleError(file: file, line: current.line, "this cue starts at the same moment as the one at line \(previous.line): join them into one")
+                throw ExchangeError(.invalidSubtitles, path: file, line: current.line, message: "this cue starts at the same moment as the one at line \(previous.line): join them into one")
             }
             if previous.cue.end > current.cue.start { cues[position - 1].cue.end = current.cue.start }
         }
@@ -79,7 +79,7 @@ public enum SubtitleReader {
         let parts = line.components(separatedBy: "-->")
         guard parts.count == 2, let start = seconds(parts[0].trimmingCharacters(in: .whitespaces)),
               let end = seconds(parts[1].trimmingCharacters(in: .whitespaces).split(separator: " ").first.map(String.init) ?? "") else {
-            throw SubtitleError(file: file, line: number, "malformed time line \"\(line.prefix(60))\": expected 00:00:01,000 --> 00:00:02,500")
+            throw ExchangeError(.invalidSubtitles, path: file, line: number, message: "malformed time line \"\(line.prefix(60))\": expected 00:00:01,000 --> 00:00:02,500")
         }
         return (start, end)
     }

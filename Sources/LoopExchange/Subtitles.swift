@@ -1,5 +1,5 @@
 import Foundation
-import LoopErrors
+import LoopFoundation
 
 /// One subtitle: a time range and its text (lines joined by spaces).
 public struct SubtitleCue: Sendable, Equatable {
@@ -24,21 +24,18 @@ public enum SubtitleFormat: String, Sendable, CaseIterable {
     }
 }
 
-/// Why a subtitle file was refused: its file, the line, and what is wrong there.
-public struct SubtitleError: LoopError, Equatable {
-    public var file: String
-    public var line: Int?
-    public var message: String
+/// The ways a file from another tool (subtitles) can be refused, or an export to one.
+public enum ExchangeFailure: String, LoopErrorKind {
+    /// A subtitle file that cannot be read (the message says where and why).
+    case invalidSubtitles
+    /// An export that would overwrite what it must not, or cannot be written.
+    case exportRefused
 
-    public init(file: String, line: Int?, _ message: String) {
-        self.file = file
-        self.line = line
-        self.message = message
-    }
-
-    public var kind: String { "subtitles.invalid" }
-    public var path: String? { line.map { "\(file):\($0)" } ?? file }
+    public static let domain = "exchange"
 }
+
+/// Why a subtitle file or an export was refused: its file, the line, and what is wrong there.
+public typealias ExchangeError = LoopError<ExchangeFailure>
 
 /// Writes cues as SubRip or WebVTT.
 public enum SubtitleWriter {

@@ -1,7 +1,7 @@
 import Foundation
-import LoopErrors
+import LoopFoundation
 import LoopAudio
-import LoopAuthoring
+import LoopCutting
 import LoopStore
 
 /// A loop's phrases as timed text for the tools learners use: SubRip and WebVTT subtitles (for
@@ -35,7 +35,7 @@ public struct TimedTextExport: Sendable {
     /// Writes `loop` to `path` (atomically); returns the files written.
     public func write(_ loop: LoopDetail, to path: String) throws -> [String] {
         let voiced = loop.phrases.filter { $0.audio != nil }
-        guard !voiced.isEmpty else { throw ExportError(path: path, "'\(loop.summary.title)' has no audio yet: record or attach a take first") }
+        guard !voiced.isEmpty else { throw ExchangeError(.exportRefused, path: path, message: "'\(loop.summary.title)' has no audio yet: record or attach a take first") }
         var cues: [SubtitleCue] = []
         var written: [String] = []
         if joinedClips {
@@ -45,7 +45,7 @@ public struct TimedTextExport: Sendable {
         } else {
             let takes = Set(voiced.compactMap { $0.audio?.sha256 })
             guard takes.count == 1 else {
-                throw ExportError(path: path, "'\(loop.summary.title)' is cut from \(takes.count) takes, so no one recording has every phrase's time: --clips writes the clips as one audio file the subtitles follow")
+                throw ExchangeError(.exportRefused, path: path, message: "'\(loop.summary.title)' is cut from \(takes.count) takes, so no one recording has every phrase's time: --clips writes the clips as one audio file the subtitles follow")
             }
             cues = voiced.map { phrase in
                 SubtitleCue(start: phrase.audio!.startSeconds, end: phrase.audio!.endSeconds, text: "")
@@ -72,7 +72,7 @@ public struct TimedTextExport: Sendable {
     static func joinClips(_ phrases: [StoredPhrase], to path: String) throws -> [SubtitleCue] {
         guard let first = phrases.first?.audio else { return [] }
         if let other = phrases.compactMap(\.audio).first(where: { $0.sampleRate != first.sampleRate || $0.channelCount != first.channelCount }) {
-            throw ExportError(path: path, "the loop's takes differ (\(first.sampleRate) Hz, \(first.channelCount) channels and \(other.sampleRate) Hz, \(other.channelCount) channels): they cannot be joined into one file")
+            throw ExchangeError(.exportRefused, path: path, message: "the loop's takes differ (\(first.sampleRate) Hz, \(first.channelCount) channels and \(other.sampleRate) Hz, \(other.channelCount) channels): they cannot be joined into one file")
         }
         var writer = try AudioFileWriter(path: path, format: .flac, sampleRate: first.sampleRate, channelCount: first.channelCount)
         var cues: [SubtitleCue] = []
@@ -88,16 +88,3 @@ public struct TimedTextExport: Sendable {
     }
 }
 
-/// Why an export was refused.
-public struct ExportError: LoopError {
-    public var file: String
-    public var message: String
-
-    public init(path: String, _ message: String) {
-        self.file = path
-        self.message = message
-    }
-
-    public var kind: String { "export.refused" }
-    public var path: String? { file }
-}

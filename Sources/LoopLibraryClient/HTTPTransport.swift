@@ -1,6 +1,7 @@
 import CCurlLoader
 import Foundation
 import LoopAudio
+import LoopFoundation
 
 /// One HTTP request: what ``HTTPTransport`` sends.
 struct HTTPRequest: Sendable {

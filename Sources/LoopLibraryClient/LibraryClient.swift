@@ -1,11 +1,11 @@
 import Crypto
 import Foundation
-import LoopErrors
+import LoopFoundation
 import LoopLibraryAPI
 
-/// Why a Loop Library request failed: the server's own one-line message where it sent one.
-public struct ClientError: LoopError, Equatable {
-    public enum Code: String, Sendable {
+/// The ways a Loop Library request can fail, with the HTTP status when there was an answer.
+public struct ClientFailure: LoopErrorKind {
+    public enum Reason: String, Sendable {
         /// No answer: the address is wrong, or the server is down.
         case unreachable
         /// No such loop on the server (or no longer published).
@@ -22,20 +22,35 @@ public struct ClientError: LoopError, Equatable {
         case local
     }
 
-    public var code: Code
-    public var message: String
+    public var reason: Reason
     /// The HTTP status, when there was an answer.
     public var status: Int?
-    public var path: String?
 
-    public init(_ code: Code, _ message: String, status: Int? = nil, path: String? = nil) {
-        self.code = code
-        self.message = message
+    public init(_ reason: Reason, status: Int? = nil) {
+        self.reason = reason
         self.status = status
-        self.path = path
     }
 
-    public var kind: String { "server." + code.rawValue }
+    public static let domain = "server"
+    public var name: String { reason.rawValue }
+
+    public static let unreachable = ClientFailure(.unreachable)
+    public static let local = ClientFailure(.local)
+    public static let refused = ClientFailure(.refused)
+    public static let server = ClientFailure(.server)
+}
+
+/// Why a Loop Library request failed: the server's own one-line message where it sent one.
+public typealias ClientError = LoopError<ClientFailure>
+
+extension LoopError where Kind == ClientFailure {
+    /// The server's answer `status` for `reason`.
+    public init(_ reason: ClientFailure.Reason, _ message: String, status: Int?, path: String? = nil) {
+        self.init(ClientFailure(reason, status: status), message, path: path)
+    }
+
+    /// The HTTP status, when there was an answer.
+    public var status: Int? { kind.status }
 }
 
 /// Signs requests as an author: the public key and a way to sign bytes with its private key.
@@ -217,14 +232,14 @@ public struct LibraryClient: Sendable {
     /// The error for a status, with the server's message when its body is `{"error": "..."}`.
     static func error(status: Int, body: Data, what: String) -> ClientError {
         let message = (try? JSONDecoder().decode(ErrorBody.self, from: body))?.error ?? "the server answered \(status)"
-        let code: ClientError.Code = switch status {
+        let reason: ClientFailure.Reason = switch status {
         case 404, 410: .notFound
         case 403: .forbidden
         case 409: .conflict
         case 400..<500: .refused
         default: .server
         }
-        return ClientError(code, message, status: status)
+        return ClientError(reason, message, status: status)
     }
 
     static func sha256(ofFile path: String) throws -> String {

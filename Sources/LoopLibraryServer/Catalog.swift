@@ -1,5 +1,5 @@
 import Foundation
-import LoopErrors
+import LoopFoundation
 import LoopLibraryAPI
 
 /// What a Loop Library knows of its loops and authors: the one place that is shared by every
@@ -108,30 +108,25 @@ public struct StoredLoop: Sendable {
     }
 }
 
-/// Why the catalog refused a change.
-public struct CatalogError: LoopError, Equatable {
-    public enum Code: String, Sendable {
-        /// Another key published this loop first.
-        case notTheAuthor
-        /// The catalog holds this revision or a newer one.
-        case staleRevision
-        /// Another author holds this display name.
-        case nameTaken
-        case notFound
-        /// The database failed.
-        case database
-    }
+/// The ways the catalog can refuse a change.
+public enum CatalogFailure: String, LoopErrorKind {
+    /// Another key published this loop first.
+    case notTheAuthor
+    /// The catalog holds this revision or a newer one.
+    case staleRevision
+    /// Another author holds this display name.
+    case nameTaken
+    case notFound
+    /// The database failed.
+    case database
+    /// A templates folder that cannot serve pages.
+    case templates
 
-    public var code: Code
-    public var message: String
-
-    public init(_ code: Code, _ message: String) {
-        self.code = code
-        self.message = message
-    }
-
-    public var kind: String { "catalog." + code.rawValue }
+    public static let domain = "catalog"
 }
+
+/// Why the catalog refused a change, or the server cannot serve.
+public typealias CatalogError = LoopError<CatalogFailure>
 
 /// Text as the catalog stores and matches it.
 public enum CatalogText {

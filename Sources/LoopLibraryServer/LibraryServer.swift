@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 import Hummingbird
 import LoopAudio
-import LoopErrors
+import LoopFoundation
 import LoopLibraryAPI
 import Logging
 

@@ -1,34 +1,27 @@
 import Foundation
 import LoopAudio
-import LoopErrors
+import LoopFoundation
 import LoopLibraryAPI
 import LoopShare
 
-/// Why a publish or unpublish was refused before the catalog judged it: the request itself.
-public struct PublishError: LoopError, Equatable {
-    public enum Code: String, Sendable {
-        /// Not signed, signed wrong, replayed, or its clock too far off.
-        case unauthorized
-        /// Larger than the server takes.
-        case tooLarge
-        /// Too many changes from this key of late.
-        case rateLimited
-        /// Not one loop, or signed by another key than the request.
-        case badRequest
-        /// The bundle failed a check `loop import` makes.
-        case badBundle
-    }
+/// The ways a publish or unpublish request can be refused before the catalog judges it.
+public enum PublishFailure: String, LoopErrorKind {
+    /// Not signed, signed wrong, replayed, or its clock too far off.
+    case unauthorized
+    /// Larger than the server takes.
+    case tooLarge
+    /// Too many changes from this key of late.
+    case rateLimited
+    /// Not one loop, or signed by another key than the request.
+    case badRequest
+    /// The bundle failed a check `loop import` makes.
+    case badBundle
 
-    public var code: Code
-    public var message: String
-
-    public init(_ code: Code, _ message: String) {
-        self.code = code
-        self.message = message
-    }
-
-    public var kind: String { "publish." + code.rawValue }
+    public static let domain = "publish"
 }
+
+/// Why a publish or unpublish was refused before the catalog judged it: the request itself.
+public typealias PublishError = LoopError<PublishFailure>
 
 /// An author's signed request, as its headers carry it.
 public struct RequestSignature: Sendable {

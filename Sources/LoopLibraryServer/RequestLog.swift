@@ -1,7 +1,7 @@
 import Foundation
 import Hummingbird
 import LoopAudio
-import LoopErrors
+import LoopFoundation
 import LoopLibraryAPI
 import Logging
 
@@ -38,7 +38,7 @@ struct RequestLog<Context: RequestContext>: RouterMiddleware {
         case APIError.notFound(let message):
             return (.notFound, message)
         case let error as PublishError:
-            switch error.code {
+            switch error.kind {
             case .unauthorized: return (.unauthorized, error.message)
             case .tooLarge: return (.contentTooLarge, error.message)
             case .rateLimited: return (.tooManyRequests, error.message)
@@ -46,11 +46,11 @@ struct RequestLog<Context: RequestContext>: RouterMiddleware {
             case .badBundle: return (.unprocessableContent, error.message)
             }
         case let error as CatalogError:
-            switch error.code {
+            switch error.kind {
             case .notTheAuthor: return (.forbidden, error.message)
             case .staleRevision, .nameTaken: return (.conflict, error.message)
             case .notFound: return (.notFound, error.message)
-            case .database: return (.internalServerError, "the catalog failed; try again later")
+            case .database, .templates: return (.internalServerError, "the catalog failed; try again later")
             }
         case let error as HTTPError:
             return (error.status, error.body ?? error.status.reasonPhrase.lowercased())

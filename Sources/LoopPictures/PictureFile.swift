@@ -1,6 +1,6 @@
 import Foundation
 import LoopAudio
-import LoopErrors
+import LoopFoundation
 
 /// The picture formats a loop may carry.
 public enum PictureFormat: String, Sendable, Codable, CaseIterable {
@@ -31,30 +31,22 @@ public struct PictureInfo: Sendable, Equatable {
     public var byteCount: Int
 }
 
-/// Why a file is not a picture a loop may carry.
-public struct PictureError: LoopError, Equatable {
-    public enum Code: String, Sendable {
-        /// Not a PNG, JPEG, WebP or GIF (judged by its bytes, never its name).
-        case notAPicture
-        /// Too many bytes or pixels.
-        case tooLarge
-        /// Cut short or damaged: it does not decode.
-        case damaged
-        /// It cannot be read.
-        case unreadable
-    }
+/// The ways a file can fail to be a picture a loop may carry.
+public enum PictureFailure: String, LoopErrorKind {
+    /// Not a PNG, JPEG, WebP or GIF (judged by its bytes, never its name).
+    case notAPicture
+    /// Too many bytes or pixels.
+    case tooLarge
+    /// Cut short or damaged: it does not decode.
+    case damaged
+    /// It cannot be read.
+    case unreadable
 
-    public var code: Code
-    public var path: String?
-    public var message: String
-    public var kind: String { "picture.\(code.rawValue)" }
-
-    public init(_ code: Code, _ message: String, path: String?) {
-        self.code = code
-        self.message = message
-        self.path = path
-    }
+    public static let domain = "picture"
 }
+
+/// Why a file is not a picture a loop may carry.
+public typealias PictureError = LoopError<PictureFailure>
 
 /// Checks a picture as hostile input before a library, a bundle or a screen takes it: its type
 /// from its bytes, its size in bytes and pixels from its header (before any decoding), that it

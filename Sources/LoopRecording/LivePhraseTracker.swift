@@ -1,5 +1,5 @@
 import Foundation
-import LoopAuthoring
+import LoopCutting
 
 /// Finds phrases in a take while it is being read: hop levels in (dB, every 10 ms), phrase
 /// starts and ends out, as soon as a pause is long enough to end a phrase.

@@ -1,4 +1,4 @@
-import LoopAuthoring
+import LoopCutting
 
 /// How long each phrase of a text should take to say, learnt from the reading itself: the
 /// text's weights (``PhraseLengthModel``) times the speech per unit of weight of the phrases

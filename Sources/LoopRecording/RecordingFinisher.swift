@@ -1,6 +1,7 @@
 import Foundation
 import LoopAudio
-import LoopAuthoring
+import LoopCutting
+import LoopFoundation
 
 /// Turns a recording into a take for the library: the kept audio (re-recorded attempts left
 /// out) as FLAC, cut with the text of the phrases read, by the same segmenter as `loop segment`.

@@ -1,6 +1,7 @@
 import Foundation
 import LoopAudio
-import LoopAuthoring
+import LoopCutting
+import LoopFoundation
 import Synchronization
 
 /// A recording in progress, on disk as it is captured: `<id>.raw` (interleaved float32) and

@@ -1,5 +1,5 @@
 import Foundation
-import LoopAuthoring
+import LoopCutting
 
 /// What the recording view shows.
 public struct RecordingStatus: Sendable, Equatable {

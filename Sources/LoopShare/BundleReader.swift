@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import LoopAudio
+import LoopFoundation
 import LoopPictures
 import LoopStore
 import ZIPFoundation
@@ -40,7 +41,7 @@ public struct BundleReader: Sendable {
         do {
             return try readChecked(path, folder: folder)
         } catch let error as ShareError {
-            throw ShareError(error.code, error.message, path: path)
+            throw ShareError(error.kind, error.message, path: path)
         } catch let error where DiskSpace.isOutOfSpace(error) {
             let bytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
             let device = DiskSpace.mountPoint(of: folder) ?? folder

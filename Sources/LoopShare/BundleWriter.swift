@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import LoopAudio
+import LoopFoundation
 import LoopStore
 import ZIPFoundation
 

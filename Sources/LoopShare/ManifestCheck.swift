@@ -1,5 +1,5 @@
 import Foundation
-import LoopAuthoring
+import LoopText
 
 /// The checks a manifest passes before anything in it is believed, beyond its JSON shape:
 /// ids in the form loop itself makes them (they reach file paths), revisions in range, text

@@ -1,19 +1,11 @@
-import LoopErrors
-/// Why a bundle cannot be written, read or imported.
-public struct ShareError: LoopError, Equatable {
-    public enum Code: String, Sendable {
-        case unsafeEntry, tooLarge, corrupt, newerFormat, badManifest, badSignature, badAudio, badPicture, identity, writeFailed
-    }
+import LoopFoundation
 
-    public var code: Code
-    public var message: String
-    public var path: String?
+/// The ways a bundle can fail to be written, read or imported.
+public enum ShareFailure: String, LoopErrorKind {
+    case unsafeEntry, tooLarge, corrupt, newerFormat, badManifest, badSignature, badAudio, badPicture, identity, writeFailed
 
-    public init(_ code: Code, _ message: String, path: String? = nil) {
-        self.code = code
-        self.message = message
-        self.path = path
-    }
-
-    public var kind: String { "share." + code.rawValue }
+    public static let domain = "share"
 }
+
+/// Why a bundle cannot be written, read or imported.
+public typealias ShareError = LoopError<ShareFailure>

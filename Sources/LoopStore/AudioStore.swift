@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import LoopAudio
+import LoopFoundation
 
 /// The library's audio files and pictures: content-addressed by SHA-256 under
 /// `audio/ab/cdef...` and `pictures/ab/cdef...`.

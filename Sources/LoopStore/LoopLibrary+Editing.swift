@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import LoopAuthoring
+import LoopText
 
 /// What an edit of a loop's text did.
 public struct EditOutcome: Sendable, Equatable {

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import LoopAudio
+import LoopFoundation
 
 /// What `loop doctor` found.
 public struct HealthReport: Sendable {

@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
 import LoopAudio
-import LoopAuthoring
+import LoopText
+import LoopFoundation
 
 /// A phrase as the phrase editor saves it: its text, and where its clip is now.
 public struct ReplacementPhrase: Sendable, Equatable {

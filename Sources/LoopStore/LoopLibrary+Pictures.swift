@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import LoopAuthoring
+import LoopText
 import LoopPictures
 
 /// A picture in the library.

@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
 import LoopAudio
-import LoopAuthoring
+import LoopText
+import LoopFoundation
 
 /// A loop as a bundle carries it, ready to import.
 public struct SharedLoop: Sendable, Equatable {

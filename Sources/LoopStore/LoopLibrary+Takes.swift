@@ -1,6 +1,7 @@
 import Foundation
 import LoopAudio
-import LoopAuthoring
+import LoopText
+import LoopFoundation
 
 /// A take copied into the library's incoming folder, hashed and synced on the way, and not yet
 /// in its place: ``LoopLibrary/createLoop(source:title:language:tags:take:received:sourceText:)``

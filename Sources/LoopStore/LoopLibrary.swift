@@ -2,7 +2,8 @@ import Foundation
 import CPhraseRank
 import GRDB
 import LoopAudio
-import LoopAuthoring
+import LoopText
+import LoopFoundation
 
 /// The library: loops in one SQLite database (WAL, so readers never wait for a writer), their
 /// audio as content-addressed files beside it.

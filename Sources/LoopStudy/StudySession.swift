@@ -1,4 +1,4 @@
-import LoopErrors
+import LoopFoundation
 /// The study engine: a state machine over a loop's groups and phrases.
 ///
 /// The player asks ``nextStep(at:)`` for what to render (a clip to play or a silence to leave)
@@ -273,22 +273,15 @@ public struct StudySession: Sendable {
     }
 }
 
-/// Why a study session cannot start.
-public struct StudyError: LoopError, Equatable {
-    public enum Code: String, Sendable {
-        /// Nothing selected has a clip to play.
-        case noAudio
-        case noSuchGroup
-        case invalidSettings
-    }
+/// The ways a study session can fail to start.
+public enum StudyFailure: String, LoopErrorKind {
+    /// Nothing selected has a clip to play.
+    case noAudio
+    case noSuchGroup
+    case invalidSettings
 
-    public var code: Code
-    public var message: String
-
-    public init(_ code: Code, _ message: String) {
-        self.code = code
-        self.message = message
-    }
-
-    public var kind: String { "study." + code.rawValue }
+    public static let domain = "study"
 }
+
+/// Why a study session cannot start.
+public typealias StudyError = LoopError<StudyFailure>

@@ -1,6 +1,8 @@
 import Foundation
 import LoopAudio
-import LoopAuthoring
+import LoopCutting
+import LoopText
+import LoopFoundation
 import LoopStore
 
 /// A loop just authored (or a take just attached), and the cuts worth a listen.

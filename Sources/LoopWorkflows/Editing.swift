@@ -1,6 +1,7 @@
 import Foundation
 import LoopAudio
-import LoopAuthoring
+import LoopText
+import LoopFoundation
 import LoopStore
 
 /// Editing a loop: its clip boundaries in seconds, and its text through a draft file that an
@@ -84,7 +85,7 @@ public struct EditingWorkflow: Sendable {
         do {
             try DurableFile.write(Data(detail.sourceText.utf8), to: path)
         } catch {
-            throw WorkflowError(.draftUnwritable, path: path, "cannot write the draft to edit (\(FileSystemError.reason(error))); set TMPDIR to a folder you can write; the loop is unchanged")
+            throw WorkflowError(.draftUnwritable, path: path, message: "cannot write the draft to edit (\(FileSystemError.reason(error))); set TMPDIR to a folder you can write; the loop is unchanged")
         }
         return TextDraft(loopId: id, path: path, original: detail.sourceText)
     }
@@ -95,10 +96,10 @@ public struct EditingWorkflow: Sendable {
     /// parse changes nothing, and the draft is kept for another try.
     public func finishTextEdit(_ draft: TextDraft, dropChangedAudio: Bool = false) throws -> TextEdit {
         guard let bytes = FileManager.default.contents(atPath: draft.path) else {
-            throw WorkflowError(.draftUnreadable, path: draft.path, "the editor left no draft to read; the loop is unchanged")
+            throw WorkflowError(.draftUnreadable, path: draft.path, message: "the editor left no draft to read; the loop is unchanged")
         }
         guard let edited = String(data: bytes, encoding: .utf8) else {
-            throw WorkflowError(.draftUnreadable, path: draft.path, "the editor saved text that is not UTF-8; the loop is unchanged and your text is kept in that file (save it as UTF-8, then edit the loop again and copy it back)")
+            throw WorkflowError(.draftUnreadable, path: draft.path, message: "the editor saved text that is not UTF-8; the loop is unchanged and your text is kept in that file (save it as UTF-8, then edit the loop again and copy it back)")
         }
         guard edited != draft.original else {
             try? FileManager.default.removeItem(atPath: draft.path)
@@ -108,7 +109,7 @@ public struct EditingWorkflow: Sendable {
         do {
             source = try LoopSource(parsing: edited)
         } catch {
-            throw LoopSourceError(path: draft.path, line: error.line, message: error.message + "; the loop is unchanged and your text is kept in that file")
+            throw LoopSourceError(.invalid, path: draft.path, line: error.line, message: error.message + "; the loop is unchanged and your text is kept in that file")
         }
         let outcome = try library.replaceSource(ofLoop: draft.loopId, with: source, text: edited, dropChangedAudio: dropChangedAudio)
         try? FileManager.default.removeItem(atPath: draft.path)

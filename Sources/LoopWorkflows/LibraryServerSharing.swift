@@ -1,5 +1,6 @@
 import Foundation
 import LoopAudio
+import LoopFoundation
 import LoopLibraryAPI
 import LoopLibraryClient
 import LoopShare
@@ -21,7 +22,7 @@ public struct LoopLibrarySharing: Sendable {
     public static func server(_ address: String?, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> LibraryClient {
         let configured = address ?? environment["LOOP_SERVER"].flatMap { $0.isEmpty ? nil : $0 } ?? configuredServer(environment: environment)
         guard let configured else {
-            throw WorkflowError(.noServer, path: nil, "no Loop Library server named: give its address (http://HOST:PORT), set LOOP_SERVER, or write `server = URL` in \(configFile(environment: environment))")
+            throw WorkflowError(.noServer, path: nil, message: "no Loop Library server named: give its address (http://HOST:PORT), set LOOP_SERVER, or write `server = URL` in \(configFile(environment: environment))")
         }
         return try LibraryClient(server: configured)
     }
@@ -50,7 +51,7 @@ public struct LoopLibrarySharing: Sendable {
     /// by the server at the next publish; another key's name is refused there).
     public static func setAuthorName(_ name: String, of library: LoopLibrary) throws {
         guard let trimmed = AuthorName.validated(name) else {
-            throw WorkflowError(.badName, path: nil, "an author name is 1 to 40 letters, digits, spaces, '.', '-' or '_'")
+            throw WorkflowError(.badName, path: nil, message: "an author name is 1 to 40 letters, digits, spaces, '.', '-' or '_'")
         }
         _ = try LibraryIdentity.loadOrCreate(library)
         try DurableFile.write(Data((trimmed + "\n").utf8), to: library.layout.authorName, permissions: 0o644)
@@ -114,7 +115,7 @@ public struct LoopLibrarySharing: Sendable {
     /// as `loop import` would, and remembers the server for `loop update`.
     public func install(link: String, options: ImportOptions) async throws -> BundleImporter.Result {
         guard let (server, ref) = LibraryClient.parseLink(link) else {
-            throw WorkflowError(.noServer, path: link, "not a link to a loop on a Loop Library (https://HOST/<id>)")
+            throw WorkflowError(.noServer, path: link, message: "not a link to a loop on a Loop Library (https://HOST/<id>)")
         }
         let client = try LibraryClient(server: server)
         let (result, etag) = try await downloadAndImport(ref, from: client, ifNoneMatch: nil, options: options)!

@@ -1,6 +1,7 @@
 import Foundation
 import LoopAudio
-import LoopAuthoring
+import LoopCutting
+import LoopFoundation
 import LoopRecording
 import LoopStore
 import Synchronization

@@ -1,6 +1,6 @@
 import Foundation
 import LoopAudio
-import LoopAuthoring
+import LoopCutting
 import LoopStore
 
 /// A phrase's clip as the phrase editor holds it: a range of a take, stored in the library or

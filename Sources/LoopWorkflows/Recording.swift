@@ -1,5 +1,6 @@
 import Foundation
 import LoopAudio
+import LoopFoundation
 import LoopRecording
 import LoopStore
 

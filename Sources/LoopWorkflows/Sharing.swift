@@ -1,6 +1,8 @@
 import Foundation
 import LoopAudio
-import LoopAuthoring
+import LoopCutting
+import LoopText
+import LoopFoundation
 import LoopShare
 import LoopStore
 

@@ -1,6 +1,7 @@
 import Foundation
 import LoopAudio
-import LoopAuthoring
+import LoopCutting
+import LoopText
 import LoopExchange
 import LoopStore
 
@@ -19,7 +20,7 @@ extension Authoring {
             let duration = Double(envelope.frameCount) / Double(envelope.sampleRate)
             let heard = cues.filter { $0.start < duration - 0.05 }
             guard !heard.isEmpty else {
-                throw ExportError(path: takePath, "no cue of the subtitles lies within the audio (\(Int(duration)) s): are they for this file, or shifted (--shift)?")
+                throw ExchangeError(.exportRefused, path: takePath, message: "no cue of the subtitles lies within the audio (\(Int(duration)) s): are they for this file, or shifted (--shift)?")
             }
             // No speech found (silence, steady noise) leaves every cue its own times.
             let speech = (try? SilenceSegmenter().segment(envelope, hint: .none, path: takePath).segments) ?? []

@@ -55,18 +55,18 @@ struct AudioFileReaderTests {
     }
 
     @Test(arguments: [
-        ("missing.flac", AudioError.Code.fileNotFound),
+        ("missing.flac", AudioFailure.fileNotFound),
         ("empty.wav", .emptyFile),
         ("not-audio.flac", .unsupportedFormat),
         ("unsupported.m4a", .unsupportedFormat),
     ])
-    func refusesBadFilesWithACodeAndTheFileName(name: String, code: AudioError.Code) {
+    func refusesBadFilesWithACodeAndTheFileName(name: String, code: AudioFailure) {
         let path = Fixture.path(name)
         #expect {
             _ = try AudioFileReader(path: path)
         } throws: { error in
             guard let error = error as? AudioError else { return false }
-            return error.code == code && error.description.hasPrefix(path) && !error.description.contains("\n")
+            return error.kind == code && error.description.hasPrefix(path) && !error.description.contains("\n")
         }
     }
 
@@ -75,7 +75,7 @@ struct AudioFileReaderTests {
             _ = try readAll(Fixture.path("truncated.flac"))
         } throws: { error in
             guard let error = error as? AudioError else { return false }
-            return (error.code == .decodeFailed || error.code == .truncated) && error.description.contains("truncated.flac")
+            return (error.kind == .decodeFailed || error.kind == .truncated) && error.description.contains("truncated.flac")
         }
     }
 
@@ -90,7 +90,7 @@ struct AudioFileReaderTests {
         #expect {
             _ = try AudioFileReader(path: folder + "/cut.wav")
         } throws: { error in
-            (error as? AudioError)?.code == .truncated && "\(error)".contains("cut.wav: the file is truncated")
+            (error as? AudioError)?.kind == .truncated && "\(error)".contains("cut.wav: the file is truncated")
         }
     }
 }

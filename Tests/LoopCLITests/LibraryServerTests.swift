@@ -521,7 +521,7 @@ struct LibraryServerTests {
             _ = try await client.downloadBundle(ref, to: folder + "/bundle.loop")
             Issue.record("a download into a missing folder succeeded")
         } catch {
-            #expect(error.code == .local && error.message.hasPrefix("cannot write \(folder)/bundle.loop.part-"), "\(error.message)")
+            #expect(error.kind == .local && error.message.hasPrefix("cannot write \(folder)/bundle.loop.part-"), "\(error.message)")
         }
         #expect(!FileManager.default.fileExists(atPath: folder))
         // The same download, once the server is gone, is the network's failure.
@@ -530,7 +530,7 @@ struct LibraryServerTests {
             _ = try await client.downloadBundle(ref, to: NSTemporaryDirectory() + "loop-\(UUID().uuidString).loop")
             Issue.record("a download from a stopped server succeeded")
         } catch {
-            #expect(error.code == .unreachable && error.message.hasPrefix("no answer from "), "\(error.message)")
+            #expect(error.kind == .unreachable && error.message.hasPrefix("no answer from "), "\(error.message)")
         }
     }
 

@@ -33,7 +33,7 @@ struct SubtitleReaderTests {
             do {
                 _ = try parse(text, format, bytes: bytes)
                 return "read"
-            } catch let error as SubtitleError {
+            } catch let error as ExchangeError {
                 return error.description
             } catch {
                 return "\(error)"

@@ -43,7 +43,7 @@ import Testing
 
     @Test func textNamedLikeAPictureIsRefusedByItsBytes() throws {
         let error = try refusal(Array("<svg onload=alert(1)>".utf8), named: "bird.png")
-        #expect(error?.code == .notAPicture)
+        #expect(error?.kind == .notAPicture)
         #expect(error?.message == "not a PNG, JPEG, WebP or GIF picture")
     }
 
@@ -54,26 +54,26 @@ import Testing
             png[offset] = 0; png[offset + 1] = 0; png[offset + 2] = UInt8(value >> 8); png[offset + 3] = UInt8(value & 0xFF)
         }
         let error = try refusal(png, named: "bomb.png")
-        #expect(error?.code == .tooLarge)
+        #expect(error?.kind == .tooLarge)
         #expect(error?.message.contains("30000 × 30000 pixels") == true)
         // The same for a GIF's logical screen.
         var gif = bytes("picture-yellow-then-blue.gif")
         gif[6] = 0x30; gif[7] = 0x75; gif[8] = 0x30; gif[9] = 0x75
-        #expect(try refusal(gif, named: "bomb.gif")?.code == .tooLarge)
+        #expect(try refusal(gif, named: "bomb.gif")?.kind == .tooLarge)
     }
 
     @Test(arguments: ["picture-red.png", "picture-green.jpg", "picture-blue.webp", "picture-yellow-then-blue.gif"])
     func truncatedPicturesAreRefused(name: String) throws {
         let whole = bytes(name)
         let error = try refusal(Array(whole.prefix(whole.count * 2 / 3)), named: "cut-" + name)
-        #expect(error?.code == .damaged, "\(name): \(String(describing: error))")
+        #expect(error?.kind == .damaged, "\(name): \(String(describing: error))")
     }
 
     @Test func damagedDataWithItsEndInPlaceIsRefused() throws {
         // The pixels scrambled, the end marker whole: the decoder finds it.
         var png = bytes("picture-red.png")
         for index in 41..<(png.count - 16) { png[index] ^= 0x5A }
-        #expect(try refusal(png, named: "scrambled.png")?.code == .damaged)
+        #expect(try refusal(png, named: "scrambled.png")?.kind == .damaged)
     }
 
     @Test func characterArtSixelAndKittyAreDrawnInTheBoxGiven() throws {

@@ -1,6 +1,6 @@
 import Foundation
 import LoopAudio
-import LoopAuthoring
+import LoopCutting
 @testable import LoopRecording
 import LoopTestSupport
 import Testing

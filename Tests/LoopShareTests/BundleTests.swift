@@ -1,5 +1,5 @@
 import Foundation
-import LoopAuthoring
+import LoopText
 import LoopShare
 import LoopStore
 import LoopTestSupport
@@ -58,13 +58,13 @@ func resigned(_ bundle: String, by identity: AuthorIdentity, edit: (inout [Strin
     return try makeZip(parts + extra)
 }
 
-func expectRefused(_ bundle: String, _ code: ShareError.Code, containing text: String, sourceLocation: SourceLocation = #_sourceLocation) {
+func expectRefused(_ bundle: String, _ code: ShareFailure, containing text: String, sourceLocation: SourceLocation = #_sourceLocation) {
     let folder = scratch()
     #expect(sourceLocation: sourceLocation) {
         _ = try BundleReader().read(bundle, extractingTo: folder)
     } throws: { error in
         guard let error = error as? ShareError else { return false }
-        return error.code == code && error.description.contains(text) && error.description.hasPrefix(bundle)
+        return error.kind == code && error.description.contains(text) && error.description.hasPrefix(bundle)
     }
 }
 

@@ -1,7 +1,7 @@
 import Foundation
 import LoopTestSupport
 @testable import LoopStore
-import LoopAuthoring
+import LoopText
 
 extension Fixture {
     static var source: LoopSource { get throws { try LoopSource(contentsOf: path("phrases.txt")) } }

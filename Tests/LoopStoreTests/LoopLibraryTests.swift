@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import LoopAuthoring
+import LoopText
 @testable import LoopStore
 import LoopTestSupport
 import Testing
@@ -54,11 +54,11 @@ struct LoopLibraryTests {
         }
         #expect(try library.resolve("駅") == eki.summary.id)
         #expect { try library.resolve("übung x") } throws: { error in
-            (error as? LibraryError)?.code == .loopNotFound && "\(error)".contains("start of a title 'übung x'")
+            (error as? LibraryError)?.kind == .loopNotFound && "\(error)".contains("start of a title 'übung x'")
         }
         let zwei = try library.createLoop(source: try Fixture.source, title: "Übung zwei")
         #expect { try library.resolve("ubung") } throws: { error in
-            (error as? LibraryError)?.code == .ambiguousLoop && "\(error)".contains("names 2 loops")
+            (error as? LibraryError)?.kind == .ambiguousLoop && "\(error)".contains("names 2 loops")
                 && "\(error)".contains("Übung macht (\(ubung.summary.id.prefix(8)))") && "\(error)".contains("Übung zwei (\(zwei.summary.id.prefix(8)))")
         }
         #expect(try library.resolve("übung z") == zwei.summary.id)
@@ -74,7 +74,7 @@ struct LoopLibraryTests {
         #expect(try library.resolve("au cafe") == loop.summary.id)
         #expect(throws: LibraryError.self) { try library.resolve("nothing") }
         _ = try library.createLoop(source: try Fixture.source, title: "Au Café")
-        #expect { try library.resolve("Au Café") } throws: { ($0 as? LibraryError)?.code == .ambiguousLoop }
+        #expect { try library.resolve("Au Café") } throws: { ($0 as? LibraryError)?.kind == .ambiguousLoop }
     }
 
     @Test func searchIgnoresCaseAndAccentsTakesPrefixesAndRanks() throws {
@@ -267,10 +267,10 @@ struct LoopLibraryTests {
         let library = try LoopLibrary(at: temporaryLibraryFolder())
         let loop = try library.createLoop(source: try Fixture.source)
         try library.database.write { db in try db.execute(sql: "UPDATE loop SET revision = ? WHERE id = ?", arguments: [Int.max, loop.summary.id]) }
-        #expect { try library.updateMetadata(ofLoop: loop.summary.id, title: "Next") } throws: { ($0 as? LibraryError)?.code == .revisionLimit }
+        #expect { try library.updateMetadata(ofLoop: loop.summary.id, title: "Next") } throws: { ($0 as? LibraryError)?.kind == .revisionLimit }
         #expect(try library.loop(id: loop.summary.id).summary.title == "Fixture", "unchanged")
         #expect { try library.updateMetadata(ofLoop: loop.summary.id, title: "bad\u{1B}[2J") } throws: { error in
-            (error as? LibraryError)?.code == .invalidText && "\(error)".contains("the title holds the control character U+001B (ESC)")
+            (error as? LibraryError)?.kind == .invalidText && "\(error)".contains("the title holds the control character U+001B (ESC)")
         }
     }
 
@@ -310,8 +310,8 @@ struct LoopLibraryTests {
         let moved = try library.adjust(loop: loop.summary.id, phrase: 2, to: 35_000..<60_500)
         #expect(moved.audio?.startFrame == 35_000 && moved.audio?.endFrame == 60_500)
         let frames = try #require(moved.audio?.takeFrameCount)
-        #expect { try library.adjust(loop: loop.summary.id, phrase: 2, to: 0..<(frames + 1)) } throws: { ($0 as? LibraryError)?.code == .invalidRange }
-        #expect { try library.adjust(loop: loop.summary.id, phrase: 9, to: 0..<10) } throws: { ($0 as? LibraryError)?.code == .phraseNotFound }
+        #expect { try library.adjust(loop: loop.summary.id, phrase: 2, to: 0..<(frames + 1)) } throws: { ($0 as? LibraryError)?.kind == .invalidRange }
+        #expect { try library.adjust(loop: loop.summary.id, phrase: 9, to: 0..<10) } throws: { ($0 as? LibraryError)?.kind == .phraseNotFound }
         #expect(try library.loop(id: loop.summary.id).phrases[1].audio?.startFrame == 35_000)
     }
 
@@ -360,7 +360,7 @@ struct TakeValidationTests {
         var ranges = cleanTakeRanges
         ranges[4] = 123_400..<400_000
         #expect { try library.createLoop(source: try Fixture.source, take: CutTake(path: Fixture.path("clean.flac"), ranges: ranges)) } throws: { error in
-            (error as? LibraryError)?.code == .invalidRange && "\(error)".contains("lies outside the take")
+            (error as? LibraryError)?.kind == .invalidRange && "\(error)".contains("lies outside the take")
         }
         #expect(try library.loops().isEmpty)
     }

@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import LoopAuthoring
+
 @testable import LoopStore
 import LoopTestSupport
 import Testing
@@ -131,7 +131,7 @@ struct MigrationTests {
         try queue.close()
         let before = try Data(contentsOf: URL(fileURLWithPath: root + "/library.sqlite"))
         #expect { try LoopLibrary(at: root) } throws: { error in
-            (error as? LibraryError)?.code == .cannotOpen && "\(error)".contains("not a loop library: the database belongs to something else (tables contacts)")
+            (error as? LibraryError)?.kind == .cannotOpen && "\(error)".contains("not a loop library: the database belongs to something else (tables contacts)")
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: root + "/library.sqlite")) == before, "not a byte changed")
     }
@@ -149,7 +149,7 @@ struct MigrationTests {
 
         #expect { try LoopLibrary(at: root) } throws: { error in
             guard let error = error as? LibraryError else { return false }
-            return error.code == .newerSchema && error.message.contains("newer version of loop")
+            return error.kind == .newerSchema && error.message.contains("newer version of loop")
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: root + "/library.sqlite")) == before)
         #expect(try files() == filesBefore)

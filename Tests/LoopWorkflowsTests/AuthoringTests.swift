@@ -1,5 +1,5 @@
 import Foundation
-import LoopAuthoring
+import LoopText
 import LoopStore
 import LoopTestSupport
 import LoopWorkflows
@@ -31,7 +31,7 @@ struct AuthoringTests {
         await #expect {
             try await Authoring(library: library).attach(loop: loop.summary.id, takePath: Fixture.path("clean.flac"))
         } throws: { error in
-            (error as? LibraryError)?.code == .nothingToDo
+            (error as? LibraryError)?.kind == .nothingToDo
         }
     }
 
@@ -50,7 +50,7 @@ struct AuthoringTests {
         let text = loop.sourceText.replacingOccurrences(of: "Merci.", with: "Merci !")
         _ = try library.replaceSource(ofLoop: loop.summary.id, with: try LoopSource(parsing: text), text: text)
         await #expect { try await Authoring(library: library).attach(loop: loop.summary.id, takePath: Fixture.path("clean.flac")) } throws: { error in
-            (error as? LibraryError)?.code == .onlyClipsForEarlierText && "\(error)".contains("1 of them read an earlier text")
+            (error as? LibraryError)?.kind == .onlyClipsForEarlierText && "\(error)".contains("1 of them read an earlier text")
         }
         // With the changed phrases included, the take is cut onto "Merci !" alone.
         let retaken = try await Authoring(library: library).attach(loop: loop.summary.id, takePath: Fixture.path("clean.flac"), includingChanged: true)

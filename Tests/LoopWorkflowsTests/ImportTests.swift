@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import LoopAuthoring
+import LoopText
 import LoopShare
 import LoopStore
 import LoopTestSupport
@@ -76,7 +76,7 @@ struct ImportTests {
         _ = try author.updateMetadata(ofLoop: loop.summary.id, title: "Hijacked")
         let forged = try publish(author, mallory, loop.summary.id)
         await #expect { try await BundleImporter(library: learner).importBundles(at: [forged], options: ImportOptions()) } throws: { error in
-            (error as? LibraryError)?.code == .notTheAuthor && "\(error)".contains("signed by another key") && !"\(error)".contains("--")
+            (error as? LibraryError)?.kind == .notTheAuthor && "\(error)".contains("signed by another key") && !"\(error)".contains("--")
         }
         #expect(try learner.loop(id: loop.summary.id).summary.title == "Fixture", "unchanged")
         let copy = try await BundleImporter(library: learner).importBundles(at: [forged], options: ImportOptions(asCopy: true))
@@ -92,7 +92,7 @@ struct ImportTests {
         _ = try author.updateMetadata(ofLoop: loop.summary.id, addTags: ["v2"])
         let update = try publish(author, identity, loop.summary.id)
         await #expect { try await BundleImporter(library: learner).importBundles(at: [update], options: ImportOptions()) } throws: { error in
-            (error as? LibraryError)?.code == .editedHere && "\(error)".contains("edited here") && !"\(error)".contains("--")
+            (error as? LibraryError)?.kind == .editedHere && "\(error)".contains("edited here") && !"\(error)".contains("--")
         }
         #expect(try learner.loop(id: loop.summary.id).summary.title == "My notes")
         let forced = try await BundleImporter(library: learner).importBundles(at: [update], options: ImportOptions(force: true))

@@ -1,6 +1,6 @@
 import Foundation
 import LoopAudio
-import LoopAuthoring
+import LoopText
 import LoopStore
 import LoopTestSupport
 import LoopWorkflows

@@ -1,5 +1,5 @@
 import Foundation
-import LoopAuthoring
+import LoopText
 import LoopShare
 import LoopStore
 import LoopTestSupport

@@ -1,6 +1,6 @@
 import Foundation
 import LibFuzzerDriver
-import LoopAuthoring
+import LoopText
 
 /// Any bytes as a loop's text: parsing returns a source or throws LoopSourceError (nothing
 /// else), never crashes; what it returns holds no NUL or control character and no empty phrase;

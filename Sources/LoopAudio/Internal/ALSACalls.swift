@@ -28,7 +28,7 @@ enum ALSA {
 
     /// `missing` is the code and message for a device that is not there; `%@` takes ALSA's reason.
     private static func open(device: String, stream: snd_pcm_stream_t, sampleRate: Int, channelCount: Int, latency: Duration,
-                             missing code: AudioError.Code, _ missing: String) throws(AudioError) -> (PCM, Negotiated) {
+                             missing code: AudioFailure, _ missing: String) throws(AudioError) -> (PCM, Negotiated) {
         if let missing = loop_alsa_load_error().map({ String(cString: $0) }) {
             throw AudioError(.libraryMissing, path: nil, message: "cannot open the sound device '\(device)': \(missing)")
         }

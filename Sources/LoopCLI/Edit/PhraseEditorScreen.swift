@@ -1,6 +1,6 @@
 import Foundation
 import LoopAudio
-import LoopAuthoring
+import LoopCutting
 import LoopRecording
 import LoopWorkflows
 import Synchronization

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import LoopAudio
-import LoopAuthoring
+import LoopCutting
 import LoopRecording
 import LoopStore
 import LoopWorkflows
@@ -102,7 +102,7 @@ extension EditCommand {
     /// The phrase editor screen, then the save it was asked for.
     func editPhrases(library: LoopLibrary, id: String) async throws {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
-            throw CLIError("the phrase editor needs a terminal (edit the text with `loop edit` and clip times with `loop adjust`)")
+            throw CLIError(.refused, "the phrase editor needs a terminal (edit the text with `loop edit` and clip times with `loop adjust`)")
         }
         let workflow = try PhraseEditingWorkflow(library: library, loop: id)
         defer { workflow.close() }
@@ -132,11 +132,11 @@ enum Editor {
         do {
             try process.run()
         } catch {
-            throw CLIError("cannot start the editor '\(command)': \(error.localizedDescription); set $EDITOR")
+            throw CLIError(.refused, "cannot start the editor '\(command)': \(error.localizedDescription); set $EDITOR")
         }
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw CLIError("the editor '\(command)' exited with status \(process.terminationStatus); the loop is unchanged")
+            throw CLIError(.refused, "the editor '\(command)' exited with status \(process.terminationStatus); the loop is unchanged")
         }
     }
 }
@@ -222,7 +222,9 @@ struct AttachCommand: AsyncParsableCommand {
             let progress = ProgressBar("attaching")
             let input = try await media.open(audio)
             defer { withExtendedLifetime(input) {} }
-            let authored = try await Authoring(library: library).attach(loop: id, takePath: input.path, group: group, includingChanged: changed, progress: progress.callback)
+            let authored = try await input.reading { take in
+                try await Authoring(library: library).attach(loop: id, takePath: take, group: group, includingChanged: changed, progress: progress.callback)
+            }
             progress.finish()
             for cut in authored.doubtfulCuts {
                 StandardError.write(String(format: "warning: the cut between phrases %d and %d has low confidence %.2f; listen to it\n", cut.before, cut.after, cut.confidence))

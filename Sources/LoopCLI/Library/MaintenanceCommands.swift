@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LoopAudio
+import LoopFoundation
 import LoopRecording
 import LoopStore
 import LoopWorkflows
@@ -27,7 +28,7 @@ struct RemoveCommand: AsyncParsableCommand {
             let summary = try library.loop(id: id).summary
             if !yes {
                 guard isatty(STDIN_FILENO) == 1 else {
-                    throw CLIError("not removing '\(summary.title)' without asking: there is no terminal to ask on; add --yes")
+                    throw CLIError(.refused, "not removing '\(summary.title)' without asking: there is no terminal to ask on; add --yes")
                 }
                 StandardError.write("Remove '\(summary.title)' (\(summary.phraseCount) phrases)? [y/N] ")
                 let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
@@ -85,7 +86,7 @@ struct DoctorCommand: AsyncParsableCommand {
             } else {
                 let terminal = Terminal.standardOutput()
                 for problem in report.problems {
-                    print(terminal.paint("problem: ", .red) + problem.message + "\n  fix: " + CommandHints.fix(for: problem))
+                    print(terminal.paint("problem: ", .red) + problem.message + "\n  fix: " + NextStep.fix(for: problem))
                 }
                 if !report.orphans.isEmpty || !report.leftovers.isEmpty {
                     print("\(report.orphans.count) unreferenced audio file\(report.orphans.count == 1 ? "" : "s") and \(report.leftovers.count) piece\(report.leftovers.count == 1 ? "" : "s") of interrupted imports or recordings (harmless; `loop gc` removes them)")

@@ -1,7 +1,7 @@
 import ArgumentParser
 import LoopAudio
 import Foundation
-import LoopAuthoring
+import LoopText
 import LoopExchange
 import LoopStore
 import LoopWorkflows
@@ -99,8 +99,11 @@ struct NewCommand: AsyncParsableCommand {
             if let audio { input = try await media.open(audio) }
             defer { withExtendedLifetime(input) {} }   // its temporary file, if any, lives until the take is stored
             let take = input?.path
-            let authored = try await Authoring(library: library).author(
-                source: source, sourceText: raw, takePath: take, title: title, language: language, tags: tags, progress: progress.callback)
+            let author = { (take: String?) in
+                try await Authoring(library: library).author(
+                    source: source, sourceText: raw, takePath: take, title: title, language: language, tags: tags, progress: progress.callback)
+            }
+            let authored = if let input { try await input.reading(author) } else { try await author(nil) }
             progress.finish()
             for cut in authored.doubtfulCuts {
                 StandardError.write(String(format: "warning: the cut between phrases %d and %d has low confidence %.2f; listen to it, and move it with `loop adjust` if needed\n", cut.before, cut.after, cut.confidence))
@@ -113,16 +116,16 @@ struct NewCommand: AsyncParsableCommand {
     private func fromSubtitles(_ subtitles: String, media path: String) async throws {
         let seconds = Double(shift) / 1000
         let cues = try SubtitleReader.read(subtitles, shift: seconds)
-        guard !cues.isEmpty else { throw CLIError("\(subtitles): the subtitles hold no cue with words") }
+        guard !cues.isEmpty else { throw CLIError(.refused, "\(subtitles): the subtitles hold no cue with words") }
         let translations = try translation.map { try SubtitleReader.read($0, shift: seconds) } ?? []
         let library = try libraryOptions.open()
         let input = try await media.open(path)
         defer { withExtendedLifetime(input) {} }
         let progress = ProgressBar("importing")
         let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
-        let authored = try await Authoring(library: library).author(
-            subtitles: cues, translations: translations, takePath: input.path, alignment: SubtitleAlignment(groupPause: groupPause, groupSize: groupSize),
-            title: title ?? name, language: language, translationLanguage: translationLanguage, tags: tags, progress: progress.callback)
+        let authored = try await input.reading { take in try await Authoring(library: library).author(
+            subtitles: cues, translations: translations, takePath: take, alignment: SubtitleAlignment(groupPause: groupPause, groupSize: groupSize),
+            title: title ?? name, language: language, translationLanguage: translationLanguage, tags: tags, progress: progress.callback) }
         progress.finish()
         try report(authored, take: path)
     }

@@ -82,7 +82,7 @@ struct UpdateCommand: AsyncParsableCommand {
             let ids = loops.isEmpty ? nil : try loops.map { try library.resolve($0) }
             let updates = try await LoopLibrarySharing(library: library).update(loops: ids, options: ImportOptions(force: force, dryRun: dryRun))
             if let ids, updates.count < ids.count {
-                throw CLIError("\(ids.count - updates.count) of these loops were not installed from a Loop Library server: nothing to update them from")
+                throw CLIError(.refused, "\(ids.count - updates.count) of these loops were not installed from a Loop Library server: nothing to update them from")
             }
             var failed = false
             for update in updates {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LoopAudio
 import LoopExchange
+import LoopFoundation
 import LoopShare
 import LoopStore
 import LoopWorkflows
@@ -36,7 +37,7 @@ struct IdentityCommand: AsyncParsableCommand {
         try await runReportingErrors {
             let library = try libraryOptions.open()
             if let importPath {
-                guard let data = FileManager.default.contents(atPath: importPath) else { throw CLIError("\(importPath): cannot read the file") }
+                guard let data = FileManager.default.contents(atPath: importPath) else { throw CLIError(.refused, "\(importPath): cannot read the file") }
                 _ = try LibraryIdentity.restore(data, into: library, source: importPath)
                 return
             }

@@ -1,5 +1,6 @@
 import Foundation
 import LoopAudio
+import LoopFoundation
 import Synchronization
 
 /// The driver of the full-screen views (study, record): the terminal in raw mode on the

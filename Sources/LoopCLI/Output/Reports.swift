@@ -1,5 +1,6 @@
 import Foundation
-import LoopAuthoring
+import LoopCutting
+import LoopText
 import LoopShare
 import LoopPictures
 import LoopStore
@@ -265,7 +266,7 @@ struct HealthReportOutput: Encodable {
 
     init(_ report: HealthReport) {
         healthy = report.isHealthy
-        problems = report.problems.map { Problem(kind: $0.kind.rawValue, message: $0.message, remedy: CommandHints.fix(for: $0)) }
+        problems = report.problems.map { Problem(kind: $0.kind.rawValue, message: $0.message, remedy: NextStep.fix(for: $0)) }
         orphans = report.orphans
         leftovers = report.leftovers
         clipsForEarlierText = report.clipsForEarlierText.map {

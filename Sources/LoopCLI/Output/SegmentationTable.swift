@@ -1,5 +1,5 @@
 import Foundation
-import LoopAuthoring
+import LoopCutting
 
 /// The human view of a segmentation: a line a phrase, a line a cut.
 struct SegmentationTable {

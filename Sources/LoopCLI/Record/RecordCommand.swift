@@ -69,7 +69,7 @@ struct RecordCommand: AsyncParsableCommand {
                 let progress = ProgressBar("saving")
                 guard let saved = try await recording.recover(loop: id, progress: progress.callback) else {
                     progress.finish()
-                    throw CLIError("no interrupted recording of '\(try library.loop(id: id).summary.title)' to recover")
+                    throw CLIError(.refused, "no interrupted recording of '\(try library.loop(id: id).summary.title)' to recover")
                 }
                 progress.finish()
                 report(saved)
@@ -82,8 +82,12 @@ struct RecordCommand: AsyncParsableCommand {
             var replayed: MediaInput?
             if let input { replayed = try await media.open(input) }
             defer { withExtendedLifetime(replayed) {} }
-            let source: any RecordingSource = try replayed.map { try FileSource(path: $0.path, realTime: !fast) }
-                ?? CaptureSource(device: device, sampleRate: rate, channelCount: 1)
+            let fast = fast
+            let source: any RecordingSource = if let replayed {
+                try await replayed.reading { try FileSource(path: $0, realTime: !fast) }
+            } else {
+                try CaptureSource(device: device, sampleRate: rate, channelCount: 1)
+            }
             let interactive = isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
             let choice = PictureChoice(plan.loop)
             let pictures = interactive && !noImages ? (choice, await PictureShelf.decode(choice.files)) : nil

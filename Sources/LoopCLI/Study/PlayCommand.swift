@@ -40,11 +40,11 @@ struct PlayCommand: AsyncParsableCommand {
             var groups = prepared.groups
             if let phrase {
                 guard let found = groups.flatMap({ $0 }).first(where: { $0.number == phrase }) else {
-                    throw CLIError("the loop has \(groups.flatMap { $0 }.count) phrases, not \(phrase)")
+                    throw CLIError(.refused, "the loop has \(groups.flatMap { $0 }.count) phrases, not \(phrase)")
                 }
                 groups = [[found]]
             } else if let group {
-                guard groups.indices.contains(group - 1) else { throw CLIError("the loop has \(groups.count) groups, not \(group)") }
+                guard groups.indices.contains(group - 1) else { throw CLIError(.refused, "the loop has \(groups.count) groups, not \(group)") }
                 groups = [groups[group - 1]]
             }
             // Listen-and-repeat with no gap, once: the clips back to back.

@@ -15,8 +15,8 @@ final class RawTerminal {
     private var restored = false
 
     init() throws {
-        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw CLIError("the study view needs a terminal") }
-        guard tcgetattr(STDIN_FILENO, &original) == 0 else { throw CLIError("cannot read the terminal's settings") }
+        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw CLIError(.refused, "the study view needs a terminal") }
+        guard tcgetattr(STDIN_FILENO, &original) == 0 else { throw CLIError(.refused, "cannot read the terminal's settings") }
         var raw = original
         raw.c_lflag &= ~tcflag_t(ICANON | ECHO | ISIG | IEXTEN)
         raw.c_iflag &= ~tcflag_t(IXON | ICRNL)
@@ -24,7 +24,7 @@ final class RawTerminal {
             bytes[Int(VMIN)] = 0
             bytes[Int(VTIME)] = 0
         }
-        guard tcsetattr(STDIN_FILENO, TCSANOW, &raw) == 0 else { throw CLIError("cannot put the terminal in raw mode") }
+        guard tcsetattr(STDIN_FILENO, TCSANOW, &raw) == 0 else { throw CLIError(.refused, "cannot put the terminal in raw mode") }
         Self.write("\u{1B}[?1049h\u{1B}[?25l\u{1B}[2J")
     }
 

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Hummingbird
 import LoopAudio
+import LoopFoundation
 import LoopLibraryAPI
 import Synchronization
 

@@ -1,5 +1,5 @@
 import Foundation
-import LoopErrors
+import LoopFoundation
 import Mustache
 
 /// The web pages' templates and static files, read once from a folder (`Resources/web`).
@@ -17,23 +17,23 @@ public struct WebTemplates: Sendable {
 
     /// Reads the templates in `folder`, refusing a folder that lacks one or holds one that does
     /// not parse.
-    public init(folder: String) throws(WebTemplateError) {
+    public init(folder: String) throws(CatalogError) {
         MustacheContentTypes.register(MarkupEscaping(), named: "MARKUP")
         var library = MustacheLibrary()
         for name in Self.required {
             let path = folder + "/" + name + ".mustache"
             guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-                throw WebTemplateError(path: path, message: "cannot read the template")
+                throw CatalogError(.templates, path: path, message: "cannot read the template")
             }
             do {
                 try library.register("{{%CONTENT_TYPE:MARKUP}}" + text, named: name)
             } catch {
-                throw WebTemplateError(path: path, message: "the template does not parse (\(error))")
+                throw CatalogError(.templates, path: path, message: "the template does not parse (\(error))")
             }
         }
         guard let stylesheet = FileManager.default.contents(atPath: folder + "/style.css"),
               let script = FileManager.default.contents(atPath: folder + "/copy.js") else {
-            throw WebTemplateError(path: folder, message: "style.css or copy.js is missing")
+            throw CatalogError(.templates, path: folder, message: "style.css or copy.js is missing")
         }
         self.library = library
         self.stylesheet = stylesheet
@@ -61,19 +61,6 @@ public struct WebTemplates: Sendable {
     }
 }
 
-/// A templates folder that cannot serve.
-public struct WebTemplateError: LoopError {
-    public var file: String
-    public var message: String
-
-    init(path: String, message: String) {
-        self.file = path
-        self.message = message
-    }
-
-    public var kind: String { "web.templates" }
-    public var path: String? { file }
-}
 
 /// HTML and XML escaping, scalar by scalar.
 ///

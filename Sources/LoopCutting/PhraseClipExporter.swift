@@ -1,5 +1,6 @@
 import Foundation
 import LoopAudio
+import LoopFoundation
 
 /// Writes one audio clip per segment of a take, plus an Audacity label track beside them.
 ///

@@ -1,4 +1,5 @@
-import LoopAuthoring
+import LoopCutting
+import LoopText
 import LoopTestSupport
 import Testing
 
@@ -67,7 +68,7 @@ struct LoopSourceTests {
     }
 
     @Test func aTranslationWithoutTextIsAnErrorWithItsLine() {
-        #expect(throws: LoopSourceError(path: nil, line: 3, message: "a phrase needs text before the '|' that starts its translation")) {
+        #expect(throws: LoopSourceError(.invalid, path: nil, line: 3, message: "a phrase needs text before the '|' that starts its translation")) {
             _ = try LoopSource(parsing: "Un.\n\n | Two")
         }
     }

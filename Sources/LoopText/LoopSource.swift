@@ -1,6 +1,5 @@
-import LoopErrors
+import LoopFoundation
 import Foundation
-import LoopAudio
 
 /// A loop's text: its metadata and its phrases in groups, as read from a plain text file.
 ///
@@ -64,26 +63,16 @@ public struct Phrase: Equatable, Sendable, Codable {
     }
 }
 
-/// A problem in a loop's source text, with the line it is on.
-public struct LoopSourceError: LoopError, Equatable {
-    public var path: String?
-    public var line: Int?
-    public var message: String
+/// The ways a loop's source text can be refused.
+public enum TextFailure: String, LoopErrorKind {
+    /// The text cannot be made into phrases (the message says where and why).
+    case invalid
 
-    public init(path: String?, line: Int?, message: String) {
-        self.path = path
-        self.line = line
-        self.message = message
-    }
-
-    public var kind: String { "text.invalid" }
-
-    public var description: String {
-        var location = path ?? "text"
-        if let line { location += ":\(line)" }
-        return "\(location): \(message)"
-    }
+    public static let domain = "text"
 }
+
+/// A problem in a loop's source text, with the line it is on.
+public typealias LoopSourceError = LoopError<TextFailure>
 
 extension LoopSource {
     /// How the source text is cut into phrases.
@@ -107,7 +96,7 @@ extension LoopSource {
             try self.init(parsing: text, options: options)
             if path != "-" { self = resolvingPictures(relativeTo: (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent) }
         } catch {
-            throw LoopSourceError(path: Self.displayName(path), line: error.line, message: error.message)
+            throw LoopSourceError(.invalid, path: Self.displayName(path), line: error.line, message: error.message)
         }
     }
 
@@ -119,10 +108,10 @@ extension LoopSource {
             handle = FileHandle.standardInput
         } else {
             if let problem = RegularFile.problem(at: path) {
-                throw LoopSourceError(path: name, line: nil, message: problem == "is a folder, not a file" ? "is a folder, not a text file" : problem)
+                throw LoopSourceError(.invalid, path: name, line: nil, message: problem == "is a folder, not a file" ? "is a folder, not a text file" : problem)
             }
             guard let opened = FileHandle(forReadingAtPath: path) else {
-                throw LoopSourceError(path: name, line: nil, message: "cannot read the file (permission denied?)")
+                throw LoopSourceError(.invalid, path: name, line: nil, message: "cannot read the file (permission denied?)")
             }
             handle = opened
         }
@@ -133,16 +122,16 @@ extension LoopSource {
             while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
                 data.append(chunk)
                 guard data.count <= TextCheck.maxTextBytes else {
-                    throw LoopSourceError(path: name, line: nil, message: "the text is longer than \(TextCheck.maxTextBytes >> 20) MiB, more than a loop holds; split it into several loops")
+                    throw LoopSourceError(.invalid, path: name, line: nil, message: "the text is longer than \(TextCheck.maxTextBytes >> 20) MiB, more than a loop holds; split it into several loops")
                 }
             }
         } catch let error as LoopSourceError {
             throw error
         } catch {
-            throw LoopSourceError(path: name, line: nil, message: "cannot read the file (\(error.localizedDescription))")
+            throw LoopSourceError(.invalid, path: name, line: nil, message: "cannot read the file (\(error.localizedDescription))")
         }
         guard let text = String(data: data, encoding: .utf8) else {
-            throw LoopSourceError(path: name, line: nil, message: "the text is not UTF-8; save it as UTF-8 and try again")
+            throw LoopSourceError(.invalid, path: name, line: nil, message: "the text is not UTF-8; save it as UTF-8 and try again")
         }
         return text
     }
@@ -153,7 +142,7 @@ extension LoopSource {
     /// (``TextCheck``).
     public init(parsing text: String, options: ParseOptions = ParseOptions()) throws(LoopSourceError) {
         if let (line, message) = TextCheck.problem(inText: text) {
-            throw LoopSourceError(path: nil, line: line, message: "the text " + message)
+            throw LoopSourceError(.invalid, path: nil, line: line, message: "the text " + message)
         }
         var normalized = text.precomposedStringWithCanonicalMapping
         if normalized.hasPrefix("\u{FEFF}") { normalized.removeFirst() }
@@ -179,21 +168,21 @@ extension LoopSource {
                 continue
             }
             if line.hasPrefix("#"), let (key, file) = Self.pictureLine(line) {
-                guard !file.isEmpty else { throw LoopSourceError(path: nil, line: lineNumber, message: "'# \(key):' needs a picture file after the colon") }
+                guard !file.isEmpty else { throw LoopSourceError(.invalid, path: nil, line: lineNumber, message: "'# \(key):' needs a picture file after the colon") }
                 switch key {
                 case "image":
                     guard !seenPhrase else {
-                        throw LoopSourceError(path: nil, line: lineNumber, message: "'# image:' (the loop's picture) goes before the first phrase; use '# group-image:' or '# phrase-image:' here")
+                        throw LoopSourceError(.invalid, path: nil, line: lineNumber, message: "'# image:' (the loop's picture) goes before the first phrase; use '# group-image:' or '# phrase-image:' here")
                     }
                     loopPicture = file
                 case "group-image":
-                    guard groupPicture == nil else { throw LoopSourceError(path: nil, line: lineNumber, message: "the group has a picture already (one '# group-image:' a group)") }
+                    guard groupPicture == nil else { throw LoopSourceError(.invalid, path: nil, line: lineNumber, message: "the group has a picture already (one '# group-image:' a group)") }
                     groupPicture = file
                 default:
                     guard !current.isEmpty else {
-                        throw LoopSourceError(path: nil, line: lineNumber, message: "'# phrase-image:' goes on the line after its phrase")
+                        throw LoopSourceError(.invalid, path: nil, line: lineNumber, message: "'# phrase-image:' goes on the line after its phrase")
                     }
-                    guard current[current.count - 1].picture == nil else { throw LoopSourceError(path: nil, line: lineNumber, message: "the phrase above has a picture already") }
+                    guard current[current.count - 1].picture == nil else { throw LoopSourceError(.invalid, path: nil, line: lineNumber, message: "the phrase above has a picture already") }
                     current[current.count - 1].picture = file
                 }
                 continue
@@ -212,7 +201,7 @@ extension LoopSource {
             }
             let (text, translation) = Self.splitTranslation(line)
             guard !text.isEmpty else {
-                throw LoopSourceError(path: nil, line: lineNumber, message: "a phrase needs text before the '|' that starts its translation")
+                throw LoopSourceError(.invalid, path: nil, line: lineNumber, message: "a phrase needs text before the '|' that starts its translation")
             }
             seenPhrase = true
             if options.splitSentences {
@@ -229,7 +218,7 @@ extension LoopSource {
         }
         if !current.isEmpty { groups.append(PhraseGroup(phrases: current, picture: groupPicture)) }
         guard !groups.isEmpty else {
-            throw LoopSourceError(path: nil, line: nil, message: "no phrases: write one phrase per line, with a blank line between groups")
+            throw LoopSourceError(.invalid, path: nil, line: nil, message: "no phrases: write one phrase per line, with a blank line between groups")
         }
         self.init(title: title, language: language, translationLanguage: translationLanguage, tags: tags, groups: groups, picture: loopPicture)
     }

@@ -1,4 +1,4 @@
-import LoopErrors
+import LoopFoundation
 /// What the segmenter knows about the take's content.
 public enum SegmentationHint: Sendable, Equatable {
     /// Nothing: cut at every pause long enough to end a phrase.
@@ -53,24 +53,14 @@ public struct Segmentation: Sendable, Equatable {
     public func seconds(_ frame: Int) -> Double { Double(frame) / Double(sampleRate) }
 }
 
-/// Why a take could not be cut.
-public struct SegmentationError: LoopError, Equatable {
-    public enum Code: String, Sendable {
-        case silentTake
-        case tooFewPauses
-        case invalidCount
-    }
+/// The ways a take can fail to be cut.
+public enum SegmentationFailure: String, LoopErrorKind {
+    case silentTake
+    case tooFewPauses
+    case invalidCount
 
-    public var code: Code
-    public var message: String
-    /// The take concerned, when known.
-    public var path: String?
-
-    public init(_ code: Code, message: String, path: String? = nil) {
-        self.code = code
-        self.message = message
-        self.path = path
-    }
-
-    public var kind: String { "segmentation." + code.rawValue }
+    public static let domain = "segmentation"
 }
+
+/// Why a take could not be cut.
+public typealias SegmentationError = LoopError<SegmentationFailure>

@@ -104,7 +104,7 @@ struct PauseAnalysis {
         self.speechBefore = before
 
         guard let first = isSpeech.firstIndex(of: true), let last = isSpeech.lastIndex(of: true) else {
-            throw SegmentationError(.silentTake, message: "no speech found: only clicks or faint sounds above the noise floor")
+            throw SegmentationError(.silentTake, "no speech found: only clicks or faint sounds above the noise floor")
         }
         self.speechRange = first..<(last + 1)
         self.pauses = Self.pauses(
@@ -134,7 +134,7 @@ struct PauseAnalysis {
         let aboveFloor = Array(sorted.drop(while: { $0 <= rawFloor + 6 }))
         let loud = aboveFloor.count >= 10 ? percentile(aboveFloor, parameters.loudPercentile) : percentile(sorted, parameters.loudPercentile)
         guard loud > -75, loud - rawFloor > 8 else {
-            throw SegmentationError(.silentTake, message: "no speech found: the take is silent or holds only steady noise (loudest part \(Int(loud.rounded())) dBFS, \(Int((loud - rawFloor).rounded())) dB above its floor)")
+            throw SegmentationError(.silentTake, "no speech found: the take is silent or holds only steady noise (loudest part \(Int(loud.rounded())) dBFS, \(Int((loud - rawFloor).rounded())) dB above its floor)")
         }
         let midpoint = (rawFloor + loud) / 2
         let speech = percentile(Array(sorted.drop(while: { $0 <= midpoint })), 0.5)

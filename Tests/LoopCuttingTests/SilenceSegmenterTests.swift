@@ -1,6 +1,6 @@
 import Foundation
 import LoopAudio
-import LoopAuthoring
+import LoopCutting
 import LoopTestSupport
 import Testing
 
@@ -185,7 +185,7 @@ struct SilenceSegmenterTests {
             _ = try segmenter.segment(path: Fixture.path("clean.flac"), hint: .count(12))
         } throws: { error in
             guard let error = error as? SegmentationError else { return false }
-            return error.code == .tooFewPauses && error.description.contains("clean.flac") && error.description.contains("12 phrases")
+            return error.kind == .tooFewPauses && error.description.contains("clean.flac") && error.description.contains("12 phrases")
         }
     }
 
@@ -200,7 +200,7 @@ struct SilenceSegmenterTests {
         #expect {
             _ = try segmenter.segment(path: Fixture.path("silence.flac"), hint: .none)
         } throws: { error in
-            (error as? SegmentationError)?.code == .silentTake && "\(error)".hasPrefix(Fixture.path("silence.flac"))
+            (error as? SegmentationError)?.kind == .silentTake && "\(error)".hasPrefix(Fixture.path("silence.flac"))
         }
     }
 
@@ -208,7 +208,7 @@ struct SilenceSegmenterTests {
         #expect {
             _ = try segmenter.segment(path: Fixture.path("zero-length.wav"), hint: .none)
         } throws: { error in
-            (error as? AudioError)?.code == .emptyFile
+            (error as? AudioError)?.kind == .emptyFile
         }
     }
 
@@ -292,7 +292,7 @@ struct ReverberantTakeTests {
             do {
                 expectMatchesTruthCuts(try SilenceSegmenter().segment(path: take, hint: hint))
             } catch let error as SegmentationError {
-                #expect(error.code == .tooFewPauses)
+                #expect(error.kind == .tooFewPauses)
             }
         }
     }

@@ -1,4 +1,4 @@
-import LoopErrors
+import LoopFoundation
 import Foundation
 
 /// Atomic, durable file replacement: temporary file, fsync, rename, directory fsync.
@@ -63,23 +63,30 @@ public enum DurableFile {
     }
 }
 
-/// A failed system call, with the file it concerned.
-public struct FileSystemError: LoopError {
+/// A failed system call: its `errno` value.
+public struct FileSystemFailure: LoopErrorKind {
     /// The `errno` value.
-    public var code: Int32
-    /// The file concerned.
-    public var file: String
+    public var errno: Int32
 
+    public init(errno: Int32) { self.errno = errno }
+
+    public static let domain = "file"
+    public var name: String { "system" }
+}
+
+/// A failed system call, with the file it concerned.
+public typealias FileSystemError = LoopError<FileSystemFailure>
+
+extension LoopError where Kind == FileSystemFailure {
+    /// The failure `errno` names, about `path`, in the system's words.
     public init(code: Int32, path: String) {
-        self.code = code
-        self.file = path
+        self.init(FileSystemFailure(errno: code), String(cString: strerror(code)), path: path)
     }
 
     static func current(path: String) -> FileSystemError { FileSystemError(code: errno, path: path) }
 
-    public var kind: String { "file.system" }
-    public var message: String { String(cString: strerror(code)) }
-    public var path: String? { file }
+    /// The `errno` value.
+    public var code: Int32 { kind.errno }
 
     /// A short reason for a failed file operation, from our calls or from Foundation's: the
     /// system's words where there are some ("No such file or directory"), never an NSError dump.

@@ -20,7 +20,7 @@ public enum DiskSpace {
     /// says the disk is full.
     public static func isOutOfSpace(_ error: any Error) -> Bool {
         if let error = error as? FileSystemError { return error.code == ENOSPC || error.code == EDQUOT }
-        if let error = error as? AudioError, let cause = error.cause, cause.contains("No space left") { return true }
+        if let error = error as? any DescribedError, let cause = error.cause, cause.contains("No space left") { return true }
         let bridged = error as NSError
         if bridged.domain == NSPOSIXErrorDomain, bridged.code == Int(ENOSPC) || bridged.code == Int(EDQUOT) { return true }
         if bridged.domain == NSCocoaErrorDomain, bridged.code == NSFileWriteOutOfSpaceError { return true }

@@ -66,11 +66,11 @@ struct PhraseAligner {
             let kept = enforceMinimumSpeech(chosen)
             return Choice(pauses: kept, confidences: kept.map { absoluteConfidence(analysis.pauses[$0].silentDuration, against: parameters.minimumPause) })
         case .count(let count):
-            guard count >= 1 else { throw SegmentationError(.invalidCount, message: "the phrase count must be at least 1, not \(count)") }
+            guard count >= 1 else { throw SegmentationError(.invalidCount, "the phrase count must be at least 1, not \(count)") }
             let chosen = try chooseByCount(count)
             return Choice(pauses: chosen, confidences: rankConfidences(chosen))
         case .text(let phrases, _):
-            guard !phrases.isEmpty else { throw SegmentationError(.invalidCount, message: "the text holds no phrases") }
+            guard !phrases.isEmpty else { throw SegmentationError(.invalidCount, "the text holds no phrases") }
             try requireViablePauses(phrases.count)
             let model = PhraseLengthModel()
             return chooseByText(weights: phrases.map { model.weight(of: $0) })
@@ -189,7 +189,7 @@ struct PhraseAligner {
     }
 
     private func tooFewPauses(needed: Int, found: Int) -> SegmentationError {
-        SegmentationError(.tooFewPauses, message: "the take has \(found) clear pause\(found == 1 ? "" : "s") but \(needed + 1) phrases need \(needed); cutting anyway would cut inside speech. Record again with a short pause after each phrase, or check that the text matches the take")
+        SegmentationError(.tooFewPauses, "the take has \(found) clear pause\(found == 1 ? "" : "s") but \(needed + 1) phrases need \(needed); cutting anyway would cut inside speech. Record again with a short pause after each phrase, or check that the text matches the take")
     }
 
     // MARK: Text

@@ -50,7 +50,7 @@ public struct SilenceSegmenter: Sendable {
             (analysis, choice) = try choose(envelope, hint: hint)
         } catch {
             var named = error
-            named.path = path
+            named.subject = path
             throw named
         }
 
@@ -96,11 +96,11 @@ public struct SilenceSegmenter: Sendable {
             if reference == .local { aligner.parameters.viablePause = parameters.thresholds.minimumReverberantPause }
             do {
                 return (analysis, try aligner.choose(hint: hint))
-            } catch where error.code == .tooFewPauses && hint != .none {
+            } catch where error.kind == .tooFewPauses && hint != .none {
                 firstError = firstError ?? error
             }
         }
-        throw firstError ?? SegmentationError(.tooFewPauses, message: "the take has too few clear pauses for its phrases")
+        throw firstError ?? SegmentationError(.tooFewPauses, "the take has too few clear pauses for its phrases")
     }
 
     /// The hops from a phrase's first to its last sound: speech hops, widened over the quieter
