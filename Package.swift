@@ -16,6 +16,7 @@ let package = Package(
         // The Loop Library server: a program of its own, so that `loop` builds without its
         // server framework and drivers (`loop serve` runs it).
         .executable(name: "loop-server", targets: ["loop-server"]),
+        .library(name: "LoopAudioFiles", targets: ["LoopAudioFiles"]),
         .library(name: "LoopAudio", targets: ["LoopAudio"]),
         .library(name: "LoopText", targets: ["LoopText"]),
         .library(name: "LoopCutting", targets: ["LoopCutting"]),
@@ -81,14 +82,17 @@ let package = Package(
         // the blocking-work thread, crash points for tests, and the one error vocabulary. Nothing of ours.
         .target(name: "LoopFoundation"),
 
-        // Audio: files (decoding, encoding, streaming reads, mono downmix), any media's audio
-        // (FFmpeg), ALSA playback and capture, time-stretching (SoundTouch), resampling
-        // (libsamplerate).
-        .target(name: "LoopAudio", dependencies: ["LoopFoundation", "CSndFile", "CSndFileLoader", "CALSA", "CALSALoader", "CSoundTouch", "CSoundTouchLoader", "CSampleRate", "CSampleRateLoader", "CFFmpeg", "CFFmpegLoader"]),
+        // Audio files through libsndfile: reading (streaming, mono downmix), writing, copying a
+        // range. What the bundle code and the server need of audio, without devices or FFmpeg.
+        .target(name: "LoopAudioFiles", dependencies: ["LoopFoundation", "CSndFile", "CSndFileLoader"]),
+
+        // Audio beyond files: any media's audio (FFmpeg), ALSA playback and capture,
+        // time-stretching (SoundTouch), resampling (libsamplerate).
+        .target(name: "LoopAudio", dependencies: ["LoopFoundation", "LoopAudioFiles", "CALSA", "CALSALoader", "CSoundTouch", "CSoundTouchLoader", "CSampleRate", "CSampleRateLoader", "CFFmpeg", "CFFmpegLoader"]),
 
         // Pictures: PNG, JPEG, WebP and GIF checked as hostile input (type, size, damage),
         // decoded (FFmpeg) and drawn in a terminal (chafa).
-        .target(name: "LoopPictures", dependencies: ["LoopFoundation", "LoopAudio", "CFFmpeg", "CFFmpegLoader", "CChafa", "CChafaLoader"],
+        .target(name: "LoopPictures", dependencies: ["LoopFoundation", "LoopAudioFiles", "CFFmpeg", "CFFmpegLoader", "CChafa", "CChafaLoader"],
                 swiftSettings: [.unsafeFlags(chafaHeaders.flatMap { ["-Xcc", "-I" + $0] })]),
 
         // Study: the engine that decides what to play, what silence to leave and what to show.
@@ -96,10 +100,10 @@ let package = Package(
         .target(name: "LoopStudy", dependencies: ["LoopFoundation"]),
 
         // Recording: a take captured live, phrases detected as they are read.
-        .target(name: "LoopRecording", dependencies: ["LoopFoundation", "LoopAudio", "LoopCutting", "LoopText"]),
+        .target(name: "LoopRecording", dependencies: ["LoopFoundation", "LoopAudio", "LoopAudioFiles", "LoopCutting", "LoopText"]),
 
         // Playback of a study session: clips rendered to ALSA, a WAV file or nowhere.
-        .target(name: "LoopPlayback", dependencies: ["LoopFoundation", "LoopStudy", "LoopAudio"]),
+        .target(name: "LoopPlayback", dependencies: ["LoopFoundation", "LoopStudy", "LoopAudio", "LoopAudioFiles"]),
 
         // A loop's text: its groups, phrases, translations and metadata, the sentence splitter,
         // and the checks on text from outside. No audio.
@@ -107,7 +111,7 @@ let package = Package(
 
         // A take into phrase clips: pause analysis and the cuts chosen among pauses. Pure over
         // samples: no store, no files beyond reading a take and writing clips.
-        .target(name: "LoopCutting", dependencies: ["LoopFoundation", "LoopAudio"]),
+        .target(name: "LoopCutting", dependencies: ["LoopFoundation", "LoopAudioFiles"]),
 
         // The library: loops in SQLite, audio as content-addressed files beside it.
         .target(
@@ -115,7 +119,7 @@ let package = Package(
             dependencies: [
                 "LoopFoundation",
                 "CPhraseRank",
-                "LoopAudio",
+                "LoopAudioFiles",
                 "LoopText",
                 "LoopPictures",
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -129,7 +133,7 @@ let package = Package(
             dependencies: [
                 "LoopFoundation",
                 "LoopStore",
-                "LoopAudio",
+                "LoopAudioFiles",
                 "LoopText",
                 "LoopPictures",
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
@@ -139,7 +143,7 @@ let package = Package(
 
         // Loops in and out of the tools learners use: subtitles (SubRip, WebVTT), Audacity
         // labels, Anki packages.
-        .target(name: "LoopExchange", dependencies: ["LoopFoundation", "LoopAudio", "LoopCutting", "LoopText", "LoopStore", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "ZIPFoundation", package: "ZIPFoundation"), .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "LoopExchange", dependencies: ["LoopFoundation", "LoopAudioFiles", "LoopCutting", "LoopText", "LoopStore", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "ZIPFoundation", package: "ZIPFoundation"), .product(name: "Crypto", package: "swift-crypto")]),
 
         // The workflows an interface calls: authoring, attaching, recording and saving,
         // studying and saving the results, editing, and sharing with its import rules. The
@@ -148,7 +152,7 @@ let package = Package(
             name: "LoopWorkflows",
             dependencies: [
                 "LoopFoundation",
-                "LoopAudio",
+                "LoopAudio", "LoopAudioFiles",
                 "LoopCutting", "LoopText",
                 "LoopStore",
                 "LoopShare",
@@ -170,7 +174,7 @@ let package = Package(
         .target(name: "CCurlLoader", linkerSettings: [.linkedLibrary("dl")]),
         // A Loop Library's client: publish, unpublish, browse, fetch bundles (libcurl through
         // CCurlLoader, so `loop` carries no server framework).
-        .target(name: "LoopLibraryClient", dependencies: ["LoopFoundation", "LoopAudio", "LoopLibraryAPI", "CCurlLoader", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "LoopLibraryClient", dependencies: ["LoopFoundation", "LoopAudioFiles", "LoopLibraryAPI", "CCurlLoader", .product(name: "Crypto", package: "swift-crypto")]),
 
         // The Loop Library server: the catalog (SQLite or PostgreSQL), content-addressed blobs,
         // publishing with ownership, the HTTP routes.
@@ -178,7 +182,7 @@ let package = Package(
             name: "LoopLibraryServer",
             dependencies: [
                 "LoopFoundation",
-                "LoopAudio",
+                "LoopAudioFiles",
                 "LoopShare",
                 "LoopPictures",
                 "LoopLibraryAPI",
@@ -202,7 +206,7 @@ let package = Package(
             name: "LoopCLI",
             dependencies: [
                 "LoopFoundation",
-                "LoopAudio",
+                "LoopAudio", "LoopAudioFiles",
                 "LoopCutting", "LoopText",
                 "LoopStore",
                 "LoopStudy",
@@ -225,7 +229,7 @@ let package = Package(
         .executableTarget(
             name: "loop-benchmark",
             dependencies: [
-                "LoopCLI", "LoopWorkflows", "LoopAudio", "LoopCutting", "LoopText", "LoopStore", "LoopStudy", "LoopPlayback", "LoopRecording",
+                "LoopCLI", "LoopWorkflows", "LoopAudio", "LoopAudioFiles", "LoopCutting", "LoopText", "LoopStore", "LoopStudy", "LoopPlayback", "LoopRecording",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/LoopBenchmarks"
@@ -234,19 +238,19 @@ let package = Package(
         // Shared by the tests only: the committed fixtures and a scratch folder that cleans up after itself.
         .target(name: "LoopTestSupport"),
 
-        .testTarget(name: "LoopAudioTests", dependencies: ["LoopTestSupport", "LoopAudio"]),
+        .testTarget(name: "LoopAudioTests", dependencies: ["LoopTestSupport", "LoopAudio", "LoopAudioFiles"]),
         .testTarget(name: "LoopTextTests", dependencies: ["LoopTestSupport", "LoopText"]),
-        .testTarget(name: "LoopCuttingTests", dependencies: ["LoopTestSupport", "LoopCutting", "LoopAudio"]),
-        .testTarget(name: "LoopStoreTests", dependencies: ["LoopTestSupport", "LoopStore", "LoopText", "LoopAudio", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "LoopCuttingTests", dependencies: ["LoopTestSupport", "LoopCutting", "LoopAudioFiles"]),
+        .testTarget(name: "LoopStoreTests", dependencies: ["LoopTestSupport", "LoopStore", "LoopText", "LoopAudioFiles", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "LoopPicturesTests", dependencies: ["LoopTestSupport", "LoopPictures"]),
         .testTarget(name: "LoopStudyTests", dependencies: ["LoopTestSupport", "LoopStudy"]),
-        .testTarget(name: "LoopRecordingTests", dependencies: ["LoopTestSupport", "LoopRecording", "LoopAudio"]),
-        .testTarget(name: "LoopPlaybackTests", dependencies: ["LoopTestSupport", "LoopPlayback", "LoopStudy", "LoopAudio"]),
+        .testTarget(name: "LoopRecordingTests", dependencies: ["LoopTestSupport", "LoopRecording", "LoopAudio", "LoopAudioFiles"]),
+        .testTarget(name: "LoopPlaybackTests", dependencies: ["LoopTestSupport", "LoopPlayback", "LoopStudy", "LoopAudio", "LoopAudioFiles"]),
         .testTarget(name: "LoopExchangeTests", dependencies: ["LoopTestSupport", "LoopExchange"]),
         .testTarget(name: "LoopShareTests", dependencies: ["LoopTestSupport", "LoopShare", "LoopStore", "LoopText", .product(name: "ZIPFoundation", package: "ZIPFoundation"), .product(name: "Crypto", package: "swift-crypto")]),
-        .testTarget(name: "LoopWorkflowsTests", dependencies: ["LoopTestSupport", "LoopWorkflows", "LoopShare", "LoopStore", "LoopCutting", "LoopText", "LoopAudio", "LoopStudy", "LoopPlayback", .product(name: "ZIPFoundation", package: "ZIPFoundation"), .product(name: "Crypto", package: "swift-crypto")]),
+        .testTarget(name: "LoopWorkflowsTests", dependencies: ["LoopTestSupport", "LoopWorkflows", "LoopShare", "LoopStore", "LoopCutting", "LoopText", "LoopAudio", "LoopAudioFiles", "LoopStudy", "LoopPlayback", .product(name: "ZIPFoundation", package: "ZIPFoundation"), .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "LoopCLITests", dependencies: [
-            "LoopTestSupport", "LoopCLI", "LoopAudio", "LoopStudy", "LoopShare", "LoopStore", "LoopLibraryAPI", "LoopLibraryClient",
+            "LoopTestSupport", "LoopCLI", "LoopAudio", "LoopAudioFiles", "LoopStudy", "LoopShare", "LoopStore", "LoopLibraryAPI", "LoopLibraryClient",
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
     ],

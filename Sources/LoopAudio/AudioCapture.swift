@@ -1,3 +1,4 @@
+import LoopAudioFiles
 /// A microphone through ALSA: interleaved float frames, as they arrive.
 public final class AudioCapture {
     public let name: String

@@ -1,3 +1,4 @@
+import LoopAudioFiles
 /// A sound card output through ALSA: interleaved float frames in, sound out.
 ///
 /// Writes block until the device has room, so the device paces whoever writes. ``stop()``

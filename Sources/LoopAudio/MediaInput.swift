@@ -1,4 +1,5 @@
 import Foundation
+import LoopAudioFiles
 import LoopFoundation
 
 /// A take as the rest of the tool reads it: the file itself when libsndfile decodes it (WAV,

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LoopCLI
 import LoopAudio
+import LoopAudioFiles
 
 import LoopFoundation
 

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import LoopCLI
-import LoopAudio
+
 import LoopCutting
 import LoopText
 import LoopFoundation

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import LoopCLI
-import LoopAudio
+import LoopAudioFiles
 import LoopCutting
 import LoopText
 import LoopRecording

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LoopAudio
+import LoopAudioFiles
 
 /// `loop decode-media IN OUT [--stream N]`: not for people; the process the commands that read
 /// a take run to decode media through FFmpeg's libraries (``MediaInput``), so that the

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import LoopAudio
+
 import LoopCutting
 import LoopText
 import LoopFoundation

@@ -1,5 +1,5 @@
 import Foundation
-import LoopAudio
+import LoopAudioFiles
 import Synchronization
 
 /// The loudness of a take in the speech band, one value every 10 ms.

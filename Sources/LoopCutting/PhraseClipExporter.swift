@@ -1,5 +1,5 @@
 import Foundation
-import LoopAudio
+import LoopAudioFiles
 import LoopFoundation
 
 /// Writes one audio clip per segment of a take, plus an Audacity label track beside them.

@@ -1,5 +1,4 @@
 import Foundation
-import LoopAudio
 
 /// Finds the spoken phrases of a take and cuts it at the pauses between them.
 ///

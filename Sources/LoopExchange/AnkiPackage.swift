@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 import GRDB
-import LoopAudio
+import LoopAudioFiles
 import LoopFoundation
 import LoopStore
 import ZIPFoundation

@@ -1,6 +1,6 @@
 import Foundation
 import LoopFoundation
-import LoopAudio
+import LoopAudioFiles
 import LoopCutting
 import LoopStore
 

@@ -1,6 +1,6 @@
 import CCurlLoader
 import Foundation
-import LoopAudio
+
 import LoopFoundation
 
 /// One HTTP request: what ``HTTPTransport`` sends.

@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import LoopAudio
+
 import LoopFoundation
 import LoopLibraryAPI
 import Logging

@@ -1,5 +1,5 @@
 import Foundation
-import LoopAudio
+
 import LoopFoundation
 
 /// The picture formats a loop may carry.

@@ -1,5 +1,6 @@
 import Foundation
 import LoopAudio
+import LoopAudioFiles
 import LoopFoundation
 import LoopStudy
 import Synchronization

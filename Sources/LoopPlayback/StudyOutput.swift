@@ -1,5 +1,6 @@
 import Foundation
 import LoopAudio
+import LoopAudioFiles
 
 /// Where a study session's sound goes.
 public protocol StudyOutput: AnyObject {

@@ -1,5 +1,6 @@
 import Foundation
 import LoopAudio
+import LoopAudioFiles
 
 /// Where recorded audio comes from: a microphone, or a file replayed as if it were one.
 public protocol RecordingSource: AnyObject {

@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import LoopAudio
+import LoopAudioFiles
 import LoopFoundation
 import LoopPictures
 import LoopStore

@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import LoopAudio
+
 import LoopFoundation
 
 /// The library's audio files and pictures: content-addressed by SHA-256 under

@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import LoopAudio
+
 import LoopFoundation
 
 /// What `loop doctor` found.

@@ -1,7 +1,7 @@
 import Foundation
 import CPhraseRank
 import GRDB
-import LoopAudio
+import LoopAudioFiles
 import LoopText
 import LoopFoundation
 
@@ -19,7 +19,6 @@ public struct LoopLibrary: Sendable {
     /// read-only connection.
     let database: any DatabaseWriter
     let audio: AudioStore
-
 
     /// What a command will do with the library.
     public enum Access: Sendable {

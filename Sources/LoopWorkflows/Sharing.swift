@@ -1,5 +1,5 @@
 import Foundation
-import LoopAudio
+
 import LoopCutting
 import LoopText
 import LoopFoundation

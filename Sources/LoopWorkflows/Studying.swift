@@ -1,5 +1,5 @@
 import Foundation
-import LoopAudio
+
 import LoopFoundation
 import LoopPlayback
 import LoopStore

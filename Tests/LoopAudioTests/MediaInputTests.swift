@@ -1,5 +1,6 @@
 import Foundation
 import LoopAudio
+import LoopAudioFiles
 import LoopTestSupport
 import Testing
 

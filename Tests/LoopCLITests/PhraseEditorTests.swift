@@ -1,5 +1,5 @@
 import Foundation
-import LoopAudio
+import LoopAudioFiles
 import LoopFoundation
 import LoopTestSupport
 import Testing

@@ -1,5 +1,5 @@
 import Foundation
-import LoopAudio
+import LoopAudioFiles
 import LoopCutting
 import LoopTestSupport
 import Testing

@@ -1,3 +1,4 @@
+import LoopAudioFiles
 internal import CSampleRate
 internal import CSampleRateLoader
 

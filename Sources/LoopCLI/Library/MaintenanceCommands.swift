@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import LoopAudio
+
 import LoopFoundation
 import LoopRecording
 import LoopStore

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import LoopAudio
+
 import LoopExchange
 import LoopFoundation
 import LoopShare

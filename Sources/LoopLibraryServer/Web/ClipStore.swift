@@ -1,5 +1,5 @@
 import Foundation
-import LoopAudio
+import LoopAudioFiles
 import LoopLibraryAPI
 
 /// Phrase clips for the preview pages, cut from the stored takes on first request and kept:

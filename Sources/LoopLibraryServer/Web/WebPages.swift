@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 import Hummingbird
-import LoopAudio
+
 import LoopFoundation
 import LoopLibraryAPI
 import Synchronization
