@@ -1,4 +1,3 @@
-import LoopFoundation
 import Foundation
 
 /// Atomic, durable file replacement: temporary file, fsync, rename, directory fsync.
