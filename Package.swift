@@ -201,6 +201,11 @@ let package = Package(
             path: "Sources/LoopServerCommand"
         ),
 
+        // The terminal: raw mode, full-screen drawing, progress bars, the escaping of untrusted
+        // text, pictures drawn in a terminal. The command line, the phrase editor and the study
+        // screen use it.
+        .target(name: "LoopTerminal", dependencies: ["LoopFoundation", "LoopPictures", "CTerminal"]),
+
         // The command line: parsing, rendering; the work is the workflows'.
         .target(
             name: "LoopCLI",
@@ -218,7 +223,7 @@ let package = Package(
                 "LoopLibraryAPI",
                 "LoopLibraryClient",
                 "LoopPictures",
-                "CTerminal",
+                "LoopTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -229,7 +234,7 @@ let package = Package(
         .executableTarget(
             name: "loop-benchmark",
             dependencies: [
-                "LoopCLI", "LoopWorkflows", "LoopAudio", "LoopAudioFiles", "LoopCutting", "LoopText", "LoopStore", "LoopStudy", "LoopPlayback", "LoopRecording",
+                "LoopCLI", "LoopTerminal", "LoopWorkflows", "LoopAudio", "LoopAudioFiles", "LoopCutting", "LoopText", "LoopStore", "LoopStudy", "LoopPlayback", "LoopRecording",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/LoopBenchmarks"
@@ -250,7 +255,7 @@ let package = Package(
         .testTarget(name: "LoopShareTests", dependencies: ["LoopTestSupport", "LoopShare", "LoopStore", "LoopText", .product(name: "ZIPFoundation", package: "ZIPFoundation"), .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "LoopWorkflowsTests", dependencies: ["LoopTestSupport", "LoopWorkflows", "LoopShare", "LoopStore", "LoopCutting", "LoopText", "LoopAudio", "LoopAudioFiles", "LoopStudy", "LoopPlayback", .product(name: "ZIPFoundation", package: "ZIPFoundation"), .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "LoopCLITests", dependencies: [
-            "LoopTestSupport", "LoopCLI", "LoopAudio", "LoopAudioFiles", "LoopStudy", "LoopShare", "LoopStore", "LoopLibraryAPI", "LoopLibraryClient",
+            "LoopTestSupport", "LoopCLI", "LoopTerminal", "LoopAudio", "LoopAudioFiles", "LoopStudy", "LoopShare", "LoopStore", "LoopLibraryAPI", "LoopLibraryClient",
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
     ],

@@ -14,7 +14,7 @@ let package = Package(
         .executableTarget(name: "ManifestFuzzer", dependencies: ["LibFuzzerDriver", .product(name: "LoopShare", package: "LoopLearn")]),
         .executableTarget(name: "ArchiveFuzzer", dependencies: ["LibFuzzerDriver", .product(name: "LoopShare", package: "LoopLearn")]),
         .executableTarget(name: "PictureFuzzer", dependencies: ["LibFuzzerDriver", .product(name: "LoopPictures", package: "LoopLearn")]),
-        .executableTarget(name: "TextFuzzer", dependencies: ["LibFuzzerDriver", .product(name: "LoopAuthoring", package: "LoopLearn")]),
+        .executableTarget(name: "TextFuzzer", dependencies: ["LibFuzzerDriver", .product(name: "LoopText", package: "LoopLearn")]),
         .executableTarget(name: "OptionsFuzzer", dependencies: [
             "LibFuzzerDriver", .product(name: "LoopCLI", package: "LoopLearn"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),

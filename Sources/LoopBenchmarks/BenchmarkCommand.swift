@@ -3,8 +3,8 @@ import Foundation
 import LoopCLI
 import LoopAudio
 import LoopAudioFiles
-
 import LoopFoundation
+import LoopTerminal
 
 /// `loop-benchmark`: the tool's speed and memory, measured against its goals and next to the
 /// standard tools that do the same work. Prints figures; not a test. Built as a program of its

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
 import LoopCLI
-
 import LoopCutting
+import LoopTerminal
 import LoopText
 import LoopFoundation
 import LoopStore

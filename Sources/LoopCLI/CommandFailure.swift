@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LoopAudioFiles
 import LoopCutting
+import LoopTerminal
 import LoopText
 import LoopFoundation
 import LoopExchange
@@ -53,6 +54,7 @@ enum NextStep {
         case let error as ExchangeError: after(error.kind)
         case let error as WorkflowError: after(error.kind)
         case let error as LoopSourceError: after(error.kind)
+        case let error as TerminalError: after(error.kind)
         default: nil
         }
     }
@@ -128,6 +130,12 @@ enum NextStep {
         }
     }
 
+    static func after(_ kind: TerminalFailure) -> String? {
+        switch kind {
+        case .notATerminal, .unusable: nil
+        }
+    }
+
     static func after(_ kind: TextFailure) -> String? {
         switch kind {
         case .invalid: nil
@@ -155,10 +163,3 @@ public enum CommandLineFailure: String, LoopErrorKind {
 
 /// A failure found by the command line itself.
 public typealias CLIError = LoopError<CommandLineFailure>
-
-/// Unbuffered writes to standard error.
-enum StandardError {
-    static func write(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
-    }
-}

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LoopAudio
 import LoopFoundation
+import LoopTerminal
 
 /// How a command reads its take: any audio or video file (FFmpeg's libraries decode what
 /// libsndfile does not), and which of its audio streams.

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
-
 import LoopCutting
+import LoopTerminal
 import LoopText
 import LoopFoundation
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LoopTerminal
 import LoopText
 
 struct SplitCommand: AsyncParsableCommand {

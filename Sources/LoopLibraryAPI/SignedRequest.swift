@@ -39,15 +39,31 @@ public enum SignedRequest {
     }
 }
 
-/// The paths of the API, shared by the server's routes and the client.
+/// Every path a Loop Library serves, defined once: the pattern the server's router matches (a
+/// `:name` is a parameter) beside the function that builds it for a client or a page.
 public enum LoopLibraryPaths {
+    // The API.
     public static let loops = "/api/loops"
     public static let front = "/api/front"
     public static let health = "/healthz"
-
+    public static let loopPattern = "/api/loops/:ref"
     public static func loop(_ ref: String) -> String { "/api/loops/\(ref)" }
+    public static let bundlePattern = "/api/loops/:ref/bundle"
     public static func bundle(_ ref: String) -> String { "/api/loops/\(ref)/bundle" }
+    public static let blobPattern = "/blobs/:name"
     public static func blob(_ sha256: String) -> String { "/blobs/\(sha256)" }
+
+    // The pages.
+    public static let frontPage = "/"
+    public static let feed = "/feed.atom"
+    public static let stylesheet = "/style.css"
+    public static let script = "/copy.js"
+    /// A loop's preview page (`/SHORTID`), or an author's (`/@NAME`).
+    public static let pagePattern = "/:ref"
+    public static func page(_ ref: String) -> String { "/\(ref)" }
+    public static let clipPattern = "/:ref/:clip"
+    /// The clip of a loop's `phrase`th phrase (from 1), on its page.
+    public static func clip(_ ref: String, phrase: Int) -> String { "/\(ref)/\(phrase).flac" }
 }
 
 /// Author display names: what one may be.

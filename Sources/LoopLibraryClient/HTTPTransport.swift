@@ -1,6 +1,5 @@
 import CCurlLoader
 import Foundation
-
 import LoopFoundation
 
 /// One HTTP request: what ``HTTPTransport`` sends.

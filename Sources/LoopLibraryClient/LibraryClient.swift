@@ -85,7 +85,7 @@ public struct LibraryClient: Sendable {
     }
 
     /// Where a loop's preview page is: `https://HOST/<shortID>`.
-    public func previewLink(shortID: String) -> String { server.absoluteString + "/" + shortID }
+    public func previewLink(shortID: String) -> String { server.absoluteString + LoopLibraryPaths.page(shortID) }
 
     /// A loop named by a link or a reference: a preview link (`https://HOST/9ddbb9`), an API
     /// link (`https://HOST/api/loops/ID`), or an id or short id on `server`.

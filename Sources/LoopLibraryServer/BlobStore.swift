@@ -1,5 +1,4 @@
 import Foundation
-
 import LoopFoundation
 
 /// Bundles, takes and pictures as files named by their SHA-256: `blobs/<first two hex digits>/<sha256>.<kind>`.

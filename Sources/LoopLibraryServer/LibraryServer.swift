@@ -1,7 +1,6 @@
 import Crypto
 import Foundation
 import Hummingbird
-
 import LoopFoundation
 import LoopLibraryAPI
 import Logging
@@ -69,17 +68,17 @@ public struct LibraryServer: Sendable {
         router.get(RouterPath(LoopLibraryPaths.health)) { _, _ in "ok\n" }
         router.get(RouterPath(LoopLibraryPaths.loops)) { request, _ in try await self.listLoops(request) }
         router.get(RouterPath(LoopLibraryPaths.front)) { request, _ in try await self.frontPage(request) }
-        router.get("/api/loops/:ref") { request, context in try await self.loopDetail(request, ref: context.parameters.require("ref")) }
-        router.get("/api/loops/:ref/bundle") { request, context in
+        router.get(RouterPath(LoopLibraryPaths.loopPattern)) { request, context in try await self.loopDetail(request, ref: context.parameters.require("ref")) }
+        router.get(RouterPath(LoopLibraryPaths.bundlePattern)) { request, context in
             try await self.bundle(request, context: context, ref: context.parameters.require("ref"))
         }
-        router.head("/api/loops/:ref/bundle") { request, context in
+        router.head(RouterPath(LoopLibraryPaths.bundlePattern)) { request, context in
             try await self.bundle(request, context: context, ref: context.parameters.require("ref"))
         }
-        router.get("/blobs/:name") { request, context in try await self.blob(request, context: context, name: context.parameters.require("name")) }
-        router.head("/blobs/:name") { request, context in try await self.blob(request, context: context, name: context.parameters.require("name")) }
+        router.get(RouterPath(LoopLibraryPaths.blobPattern)) { request, context in try await self.blob(request, context: context, name: context.parameters.require("name")) }
+        router.head(RouterPath(LoopLibraryPaths.blobPattern)) { request, context in try await self.blob(request, context: context, name: context.parameters.require("name")) }
         router.post(RouterPath(LoopLibraryPaths.loops)) { request, _ in try await self.publish(request) }
-        router.delete("/api/loops/:ref") { request, context in try await self.unpublish(request, id: context.parameters.require("ref")) }
+        router.delete(RouterPath(LoopLibraryPaths.loopPattern)) { request, context in try await self.unpublish(request, id: context.parameters.require("ref")) }
         addPageRoutes(to: router)
         return router
     }

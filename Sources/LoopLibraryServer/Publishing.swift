@@ -1,5 +1,4 @@
 import Foundation
-
 import LoopFoundation
 import LoopLibraryAPI
 import LoopShare
@@ -136,7 +135,7 @@ struct BundleIntake: Sendable {
         // The pages' pictures: blob names (`<sha256>.<ext>`) and sizes, from the manifest.
         let listed = Dictionary((bundle.manifest.pictures ?? []).map { ($0.file, $0) }, uniquingKeysWith: { first, _ in first })
         func picture(_ file: String?) -> StoredPictures.Picture? {
-            file.flatMap { listed[$0] }.map { .init(blob: String($0.file.dropFirst("pictures/".count)), width: $0.width, height: $0.height) }
+            file.flatMap { listed[$0] }.map { .init(blob: BundleLayout.pictureBlob($0.file), width: $0.width, height: $0.height) }
         }
         let pictures = StoredPictures(loop: picture(loop.picture), groups: loop.groups.map { picture($0.picture) },
                                       phrases: loop.groups.flatMap { $0.phrases.map { picture($0.picture) } })

@@ -1,6 +1,5 @@
 import Foundation
 import Hummingbird
-
 import LoopFoundation
 import LoopLibraryAPI
 import Logging

@@ -1,5 +1,4 @@
 import Foundation
-
 import LoopFoundation
 
 /// The picture formats a loop may carry.

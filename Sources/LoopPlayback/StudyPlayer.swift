@@ -1,5 +1,4 @@
 import Foundation
-
 import LoopFoundation
 import LoopStudy
 import Synchronization

@@ -1,6 +1,5 @@
 import Crypto
 import Foundation
-
 import LoopFoundation
 
 /// The library's author identity: an Ed25519 key pair. Its private key lives in the library

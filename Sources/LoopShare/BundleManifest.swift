@@ -191,3 +191,22 @@ public struct BundleManifest: Codable, Equatable, Sendable {
         }
     }
 }
+
+/// Where a bundle keeps its files: the one place that spells the bundle's own layout
+/// (docs/bundle-format.md).
+public enum BundleLayout {
+    public static let manifest = "manifest.json"
+    public static let audioFolder = "audio/"
+    public static let picturesFolder = "pictures/"
+
+    /// A take's name in a bundle: `audio/<sha256>.flac`.
+    public static func audioFile(sha256: String) -> String { audioFolder + sha256 + ".flac" }
+    /// A picture's name in a bundle: `pictures/<sha256>.<ext>`.
+    public static func pictureFile(sha256: String, fileExtension: String) -> String { picturesFolder + sha256 + "." + fileExtension }
+    /// The SHA-256 that names a take's file.
+    public static func sha256(ofAudioFile file: String) -> String { String(file.dropFirst(audioFolder.count).dropLast(".flac".count)) }
+    /// A picture's file without its folder (`<sha256>.<ext>`).
+    public static func pictureBlob(_ file: String) -> String { String(file.dropFirst(picturesFolder.count)) }
+    /// The SHA-256 that names a picture's file.
+    public static func sha256(ofPictureFile file: String) -> String { String(pictureBlob(file).prefix(64)) }
+}

@@ -94,7 +94,7 @@ public struct BundleReader: Sendable {
         let listed = Dictionary(manifest.audio.map { ($0.file, $0) }, uniquingKeysWith: { first, _ in first })
         guard listed.count == manifest.audio.count else { throw ShareError(.badManifest, "the manifest lists an audio file twice") }
         for audio in manifest.audio {
-            guard audio.file == "audio/\(audio.sha256).flac", Self.isAudioName(audio.file) else { throw ShareError(.badManifest, "audio '\(audio.file)' is not named by its SHA-256") }
+            guard audio.file == BundleLayout.audioFile(sha256: audio.sha256), Self.isAudioName(audio.file) else { throw ShareError(.badManifest, "audio '\(audio.file)' is not named by its SHA-256") }
             guard entries[audio.file] != nil else { throw ShareError(.badManifest, "audio '\(audio.file)' is listed but missing") }
             guard audio.bytes >= 0, audio.frames > 0, audio.sampleRate > 0, audio.channels > 0 else { throw ShareError(.badManifest, "audio '\(audio.file)' has impossible sizes") }
             guard Int64(audio.bytes) <= limits.maxTotalBytes else { throw ShareError(.tooLarge, "audio '\(audio.file)' is larger than \(limits.maxTotalBytes >> 30) GiB") }
@@ -103,7 +103,7 @@ public struct BundleReader: Sendable {
         let listedPictures = Dictionary(pictures.map { ($0.file, $0) }, uniquingKeysWith: { first, _ in first })
         guard listedPictures.count == pictures.count else { throw ShareError(.badManifest, "the manifest lists a picture twice") }
         for picture in pictures {
-            guard let format = PictureFormat(rawValue: picture.format), picture.file == "pictures/\(picture.sha256).\(format.fileExtension)", Self.isPictureName(picture.file) else {
+            guard let format = PictureFormat(rawValue: picture.format), picture.file == BundleLayout.pictureFile(sha256: picture.sha256, fileExtension: format.fileExtension), Self.isPictureName(picture.file) else {
                 throw ShareError(.badManifest, "picture '\(picture.file)' is not named by its SHA-256 and format")
             }
             guard entries[picture.file] != nil else { throw ShareError(.badManifest, "picture '\(picture.file)' is listed but missing") }
@@ -227,15 +227,15 @@ public struct BundleReader: Sendable {
     }
 
     static func isPictureName(_ name: String) -> Bool {
-        guard name.hasPrefix("pictures/"), let dot = name.lastIndex(of: "."),
+        guard name.hasPrefix(BundleLayout.picturesFolder), let dot = name.lastIndex(of: "."),
               PictureFormat.allCases.contains(where: { $0.fileExtension == name[name.index(after: dot)...] }) else { return false }
-        let hash = name[name.index(name.startIndex, offsetBy: 9)..<dot]
+        let hash = name[name.index(name.startIndex, offsetBy: BundleLayout.picturesFolder.count)..<dot]
         return hash.count == 64 && hash.allSatisfy { $0.isHexDigit && !$0.isUppercase }
     }
 
     static func isAudioName(_ name: String) -> Bool {
-        guard name.hasPrefix("audio/"), name.hasSuffix(".flac") else { return false }
-        let hash = name.dropFirst(6).dropLast(5)
+        guard name.hasPrefix(BundleLayout.audioFolder), name.hasSuffix(".flac") else { return false }
+        let hash = BundleLayout.sha256(ofAudioFile: name)
         return hash.count == 64 && hash.allSatisfy { $0.isHexDigit && !$0.isUppercase }
     }
 }

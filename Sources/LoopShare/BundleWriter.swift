@@ -41,7 +41,7 @@ public struct BundleWriter: Sendable {
             let sha = try knownHash ?? Self.sha256(of: file)
             let frames = file == take ? info.frameCount : try AudioFileReader(path: file).info.frameCount
             let bytes = (try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0
-            audioByTake[take] = (BundleManifest.Audio(file: "audio/\(sha).flac", sha256: sha, bytes: bytes, sampleRate: info.sampleRate,
+            audioByTake[take] = (BundleManifest.Audio(file: BundleLayout.audioFile(sha256: sha), sha256: sha, bytes: bytes, sampleRate: info.sampleRate,
                                                       channels: info.channelCount, frames: frames), file)
             progress?(0.5 * Double(index + 1) / Double(max(takes.count, 1)))
         }
@@ -50,7 +50,7 @@ public struct BundleWriter: Sendable {
         var pictures: [String: (entry: BundleManifest.Picture, file: String)] = [:]
         func entry(_ picture: StoredPicture?) -> String? {
             guard let picture else { return nil }
-            let file = "pictures/\(picture.sha256).\(picture.format.fileExtension)"
+            let file = BundleLayout.pictureFile(sha256: picture.sha256, fileExtension: picture.format.fileExtension)
             pictures[file] = (BundleManifest.Picture(file: file, sha256: picture.sha256, bytes: picture.byteCount, format: picture.format.rawValue,
                                                      width: picture.width, height: picture.height), picture.path)
             return file

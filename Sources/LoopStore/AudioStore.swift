@@ -1,6 +1,5 @@
 import Crypto
 import Foundation
-
 import LoopFoundation
 
 /// The library's audio files and pictures: content-addressed by SHA-256 under

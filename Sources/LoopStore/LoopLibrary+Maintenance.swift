@@ -1,6 +1,5 @@
 import Foundation
 import GRDB
-
 import LoopFoundation
 
 /// What `loop doctor` found.

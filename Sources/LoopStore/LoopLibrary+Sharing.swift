@@ -1,6 +1,5 @@
 import Foundation
 import GRDB
-
 import LoopText
 import LoopFoundation
 

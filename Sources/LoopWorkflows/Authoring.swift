@@ -1,5 +1,4 @@
 import Foundation
-
 import LoopCutting
 import LoopText
 import LoopFoundation

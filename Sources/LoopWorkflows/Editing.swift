@@ -1,5 +1,4 @@
 import Foundation
-
 import LoopText
 import LoopFoundation
 import LoopStore

@@ -1,6 +1,7 @@
 import Foundation
 import LoopAudioFiles
 import LoopCutting
+import LoopPlayback
 import LoopStore
 
 /// A phrase's clip as the phrase editor holds it: a range of a take, stored in the library or
@@ -32,6 +33,9 @@ public struct EditorClip: Sendable, Equatable {
 
     public var startSeconds: Double { Double(frames.lowerBound) / Double(sampleRate) }
     public var endSeconds: Double { Double(frames.upperBound) / Double(sampleRate) }
+
+    /// The clip as the player plays it.
+    public var playable: TakeClip { TakeClip(take: take, sampleRate: sampleRate, channelCount: channelCount, frames: frames) }
 }
 
 /// A phrase in the phrase editor.

@@ -1,5 +1,4 @@
 import Foundation
-
 import LoopCutting
 import LoopText
 import LoopFoundation
@@ -160,9 +159,8 @@ public struct BundleImporter: Sendable {
     }
 
     static func sharedLoop(_ loop: BundleManifest.Loop, signerKey: String) -> SharedLoop {
-        let hashes = { (file: String) in String(file.dropFirst("audio/".count).dropLast(".flac".count)) }
-        // `pictures/<sha256>.<ext>`: the hash.
-        let pictureHash = { (file: String?) in file.map { String($0.dropFirst("pictures/".count).prefix(64)) } }
+        let hashes = BundleLayout.sha256(ofAudioFile:)
+        let pictureHash = { (file: String?) in file.map(BundleLayout.sha256(ofPictureFile:)) }
         return SharedLoop(
             id: loop.id, revision: loop.revision, title: loop.title, language: loop.language, translationLanguage: loop.translationLanguage,
             tags: loop.tags, sourceText: loop.sourceText,

@@ -1,5 +1,4 @@
 import Foundation
-
 import LoopFoundation
 import LoopPlayback
 import LoopStore

@@ -1,4 +1,5 @@
 @testable import LoopCLI
+@testable import LoopTerminal
 import Testing
 
 struct KeyDecodingTests {

@@ -4,6 +4,7 @@ import LoopLibraryAPI
 import LoopLibraryClient
 import LoopShare
 import LoopStore
+@testable import LoopTerminal
 import LoopTestSupport
 import Testing
 #if canImport(FoundationNetworking)

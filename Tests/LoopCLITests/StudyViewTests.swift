@@ -1,5 +1,6 @@
 @testable import LoopCLI
 @testable import LoopStudy
+@testable import LoopTerminal
 import Testing
 
 struct StudyViewTests {

@@ -1,5 +1,4 @@
 import Foundation
-
 import LoopCutting
 @testable import LoopRecording
 import LoopTestSupport

@@ -1,6 +1,5 @@
 import Foundation
 import GRDB
-
 @testable import LoopStore
 import LoopTestSupport
 import Testing

@@ -1,5 +1,4 @@
 import Foundation
-
 import LoopText
 import LoopStore
 import LoopTestSupport

@@ -1,7 +1,8 @@
 import Foundation
-
 import LoopCutting
+import LoopPlayback
 import LoopRecording
+import LoopTerminal
 import LoopWorkflows
 import Synchronization
 
@@ -50,7 +51,7 @@ enum PhraseEditorScreen {
         let (updates, continuation) = AsyncStream.makeStream(of: Void.self)
         let style = Terminal.standardOutput()
         let finish = { continuation.finish() }
-        if let clip = state.withLock({ $0.editor.current.clip }) { player.play(clip) }
+        if let clip = state.withLock({ $0.editor.current.clip }) { player.play(clip.playable) }
 
         try await FullScreen.run(updates: updates) { rows, columns in
             let snapshot = state.withLock { $0 }
@@ -123,7 +124,7 @@ enum PhraseEditorScreen {
                 }
                 if state.editor.cursor != before, state.autoplay { play = state.editor.current.clip }
             }
-            if let play { player.play(play) }
+            if let play { player.play(play.playable) }
             if key == .character("w") { save(state: state, workflow: workflow, continuation: continuation) }
             if startRecording { record(state: state, workflow: workflow, player: player, capture: capture, continuation: continuation) }
         }
@@ -187,7 +188,7 @@ enum PhraseEditorScreen {
                     state.message = problem.map { "not recorded: \($0)" } ?? "recording thrown away"
                 }
             }
-            if let clip { player.play(clip) }
+            if let clip { player.play(clip.playable) }
             continuation.yield()
         }
     }

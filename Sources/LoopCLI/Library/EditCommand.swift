@@ -1,9 +1,10 @@
 import ArgumentParser
 import Foundation
-
 import LoopCutting
+import LoopPlayback
 import LoopRecording
 import LoopStore
+import LoopTerminal
 import LoopWorkflows
 
 struct EditCommand: AsyncParsableCommand {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LoopPictures
 import LoopStore
+import LoopTerminal
 
 /// `--library`, shared by every command that uses the library.
 struct LibraryOptions: ParsableArguments {
@@ -72,5 +73,13 @@ struct LoopView {
     /// "PNG 640×480".
     static func describe(_ picture: StoredPicture) -> String {
         "\(picture.format.displayName) \(picture.width)×\(picture.height)"
+    }
+}
+
+extension PictureChoice {
+    /// The pictures of a stored loop.
+    init(_ detail: LoopDetail) {
+        self.init(loop: detail.picture?.path, groups: detail.groupPictures.map { $0?.path },
+                  phrases: Dictionary(uniqueKeysWithValues: detail.phrases.compactMap { phrase in phrase.picture.map { (phrase.number, $0.path) } }))
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LoopStore
+import LoopTerminal
 
 struct ListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

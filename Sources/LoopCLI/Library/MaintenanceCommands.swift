@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
-
 import LoopFoundation
 import LoopRecording
 import LoopStore
+import LoopTerminal
 import LoopWorkflows
 
 struct RemoveCommand: AsyncParsableCommand {

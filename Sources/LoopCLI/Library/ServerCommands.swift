@@ -3,6 +3,7 @@ import Foundation
 import LoopLibraryAPI
 import LoopLibraryClient
 import LoopStore
+import LoopTerminal
 import LoopWorkflows
 
 /// `--from`, shared by the commands that read from a Loop Library server.

@@ -1,10 +1,10 @@
 import ArgumentParser
 import Foundation
-
 import LoopExchange
 import LoopFoundation
 import LoopShare
 import LoopStore
+import LoopTerminal
 import LoopWorkflows
 
 struct IdentityCommand: AsyncParsableCommand {

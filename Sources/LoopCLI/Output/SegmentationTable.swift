@@ -1,5 +1,6 @@
 import Foundation
 import LoopCutting
+import LoopTerminal
 
 /// The human view of a segmentation: a line a phrase, a line a cut.
 struct SegmentationTable {

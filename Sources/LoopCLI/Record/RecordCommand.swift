@@ -3,6 +3,7 @@ import Foundation
 import LoopAudio
 import LoopRecording
 import LoopStore
+import LoopTerminal
 import LoopWorkflows
 
 struct RecordCommand: AsyncParsableCommand {

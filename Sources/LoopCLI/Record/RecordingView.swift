@@ -2,6 +2,7 @@ import Foundation
 import LoopPictures
 import LoopRecording
 import LoopStore
+import LoopTerminal
 
 /// The full-screen recording view: the text with the phrase to read next highlighted, a level
 /// meter with a clipping warning, and the keys. The terminal is put back however it ends.

@@ -3,6 +3,7 @@ import Foundation
 import LoopPlayback
 import LoopStore
 import LoopStudy
+import LoopTerminal
 import LoopWorkflows
 import Synchronization
 

@@ -2,6 +2,7 @@ import Foundation
 import LoopPictures
 import LoopPlayback
 import LoopStudy
+import LoopTerminal
 import Synchronization
 
 /// Shows a playing session: a full-screen view with keys, or a line per step.

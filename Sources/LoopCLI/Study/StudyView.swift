@@ -1,4 +1,5 @@
 import LoopStudy
+import LoopTerminal
 
 /// The full-screen study view, drawn from the engine's display.
 struct StudyView {

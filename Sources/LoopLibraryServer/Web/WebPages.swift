@@ -1,7 +1,6 @@
 import Crypto
 import Foundation
 import Hummingbird
-
 import LoopFoundation
 import LoopLibraryAPI
 import Synchronization
@@ -18,21 +17,21 @@ extension LibraryServer {
     static let pageSize = 20
 
     func addPageRoutes(to router: Router<BasicRequestContext>) {
-        router.get("/") { request, _ in try await self.page(request, type: .html) { try await self.frontPage(request, base: $0) } }
-        router.get("/feed.atom") { request, _ in try await self.page(request, type: .atom) { try await self.feed(base: $0) } }
-        router.get("/style.css") { request, _ in Self.asset(request, self.web.stylesheet, type: "text/css; charset=utf-8") }
-        router.get("/copy.js") { request, _ in Self.asset(request, self.web.script, type: "text/javascript; charset=utf-8") }
-        router.get("/:ref") { request, context in
+        router.get(RouterPath(LoopLibraryPaths.frontPage)) { request, _ in try await self.page(request, type: .html) { try await self.frontPage(request, base: $0) } }
+        router.get(RouterPath(LoopLibraryPaths.feed)) { request, _ in try await self.page(request, type: .atom) { try await self.feed(base: $0) } }
+        router.get(RouterPath(LoopLibraryPaths.stylesheet)) { request, _ in Self.asset(request, self.web.stylesheet, type: "text/css; charset=utf-8") }
+        router.get(RouterPath(LoopLibraryPaths.script)) { request, _ in Self.asset(request, self.web.script, type: "text/javascript; charset=utf-8") }
+        router.get(RouterPath(LoopLibraryPaths.pagePattern)) { request, context in
             let ref = try context.parameters.require("ref")
             return try await self.page(request, type: .html) { base in
                 if ref.hasPrefix("@") { return try await self.authorPage(request, name: String(ref.dropFirst()), base: base) }
                 return try await self.previewPage(ref, base: base)
             }
         }
-        router.get("/:ref/:clip") { request, context in
+        router.get(RouterPath(LoopLibraryPaths.clipPattern)) { request, context in
             try await self.phraseClip(request, context: context, ref: context.parameters.require("ref"), file: context.parameters.require("clip"))
         }
-        router.head("/:ref/:clip") { request, context in
+        router.head(RouterPath(LoopLibraryPaths.clipPattern)) { request, context in
             try await self.phraseClip(request, context: context, ref: context.parameters.require("ref"), file: context.parameters.require("clip"))
         }
     }
@@ -98,34 +97,29 @@ extension LibraryServer {
         let number = Self.pageNumber(parameters)
         query.limit = Self.pageSize
         query.offset = (number - 1) * Self.pageSize
-        let filters = ["q": query.text, "language": query.language ?? "",
-                       "translation": query.translationLanguage ?? "", "tag": query.tag ?? ""]
+        let filters = FiltersModel(q: query.text, language: query.language ?? "", translation: query.translationLanguage ?? "", tag: query.tag ?? "")
         let searching = !query.text.isEmpty || query.language != nil || query.translationLanguage != nil || query.tag != nil
         let now = Date()
-        var model: [String: Any] = ["filters": filters, "searching": searching, "base": base]
         let results = try await catalog.search(query, now: now)
-        model["results"] = results.loops.map(card)
-        model["hasResults"] = !results.loops.isEmpty
-        model["pager"] = pager(results, page: number, path: "/", filters: filters)
+        var model = FrontPageModel(filters: filters, searching: searching, base: base, results: results.loops.map(card), hasResults: !results.loops.isEmpty,
+                                   pager: pager(results, page: number, path: "/", filters: filters.parameters), page: Self.frontHead(base: base, query: query.text))
         var title = "Loop Library"
         if searching {
             let described = [query.text.isEmpty ? nil : "“\(query.text)”", query.language.map { "in \(Self.languageName($0))" },
                              query.translationLanguage.map { "translated to \(Self.languageName($0))" }, query.tag.map { "tagged \($0)" }]
                 .compactMap { $0 }.joined(separator: ", ")
-            model["resultsTitle"] = "\(results.total) \(results.total == 1 ? "loop" : "loops") \(described)"
+            model.resultsTitle = "\(results.total) \(results.total == 1 ? "loop" : "loops") \(described)"
             title = "Loops \(described) · Loop Library"
         } else if number == 1 {
             async let featured = catalog.search(CatalogQuery(featuredOnly: true, limit: 6), now: now)
             async let hot = catalog.search(CatalogQuery(sort: .hot, limit: 6), now: now)
             let featuredLoops = try await featured.loops, hotLoops = try await hot.loops.filter { $0.recentDownloads > 0 }
-            model["featured"] = featuredLoops.map(card)
-            model["hasFeatured"] = !featuredLoops.isEmpty
-            model["hot"] = hotLoops.map(card)
-            model["hasHot"] = !hotLoops.isEmpty
+            model.featured = featuredLoops.map(card)
+            model.hasFeatured = !featuredLoops.isEmpty
+            model.hot = hotLoops.map(card)
+            model.hasHot = !hotLoops.isEmpty
         }
-        model["page"] = Self.head(title: title, cardTitle: "Loop Library", url: base + "/",
-                                  description: "Short loops of spoken phrases to learn a language by ear: read them, hear them, install them with loop.",
-                                  query: query.text)
+        model.page.title = title
         return (.ok, web.render("front", model))
     }
 
@@ -137,13 +131,11 @@ extension LibraryServer {
             return missing("No author called “\(name)” has loops here.", base: base)
         }
         let display = first.author ?? Self.shortFingerprint(first.authorFingerprint)
-        let model: [String: Any] = [
-            "author": display, "fingerprint": first.authorFingerprint, "total": results.total,
-            "results": results.loops.map(card), "hasResults": true,
-            "pager": pager(results, page: number, path: Self.authorPath(first), filters: [:]) as Any,
-            "page": Self.head(title: "\(display) · Loop Library", cardTitle: "Loops by \(display)", url: base + Self.authorPath(first),
-                              description: "\(results.total) \(results.total == 1 ? "loop" : "loops") by \(display) on the Loop Library.", query: ""),
-        ]
+        let model = AuthorPageModel(
+            author: display, fingerprint: first.authorFingerprint, total: results.total, results: results.loops.map(card),
+            pager: pager(results, page: number, path: Self.authorPath(first), filters: [:]),
+            page: PageHead(title: "\(display) · Loop Library", cardTitle: "Loops by \(display)", url: base + Self.authorPath(first),
+                           description: "\(results.total) \(results.total == 1 ? "loop" : "loops") by \(display) on the Loop Library.", query: ""))
         return (.ok, web.render("author", model))
     }
 
@@ -155,54 +147,47 @@ extension LibraryServer {
         let content = try CatalogText.decoder.decode(StoredContent.self, from: stored.content)
         let lang = Self.languageTag(loop.language), translationLang = Self.languageTag(loop.translationLanguage)
         var number = 0
-        let groups = content.groups.enumerated().map { index, phrases -> [String: Any] in
+        let groups = content.groups.enumerated().map { index, phrases in
             let first = number + 1
-            let rows = phrases.map { phrase -> [String: Any] in
+            let rows = phrases.map { phrase in
                 number += 1
-                var row: [String: Any] = ["number": number, "text": phrase.text]
-                if let lang { row["lang"] = lang }
-                if let translation = phrase.translation, !translation.isEmpty { row["translation"] = translation }
-                if let translationLang { row["translationLang"] = translationLang }
-                if phrase.clip != nil { row["clip"] = "/\(loop.shortID)/\(number).flac" }
-                if let pictures = content.pictures, pictures.phrases.indices.contains(number - 1) { row["phrasePicture"] = Self.pictureModel(pictures.phrases[number - 1]) }
+                var row = PhraseRowModel(number: number, text: phrase.text, lang: lang, translationLang: translationLang)
+                if let translation = phrase.translation, !translation.isEmpty { row.translation = translation }
+                if phrase.clip != nil { row.clip = LoopLibraryPaths.clip(loop.shortID, phrase: number) }
+                if let pictures = content.pictures, pictures.phrases.indices.contains(number - 1) { row.phrasePicture = Self.pictureModel(pictures.phrases[number - 1]) }
                 return row
             }
-            var group: [String: Any] = ["number": index + 1, "first": first, "phrases": rows]
-            if let pictures = content.pictures, pictures.groups.indices.contains(index) { group["groupPicture"] = Self.pictureModel(pictures.groups[index]) }
+            var group = GroupModel(number: index + 1, first: first, phrases: rows)
+            if let pictures = content.pictures, pictures.groups.indices.contains(index) { group.groupPicture = Self.pictureModel(pictures.groups[index]) }
             return group
         }
         let install = "loop import \(base)/\(loop.shortID)"
         let firstPhrase = content.groups.first?.first?.text
         let description = "\(loop.phraseCount) phrases \(Self.languages(loop)), by \(Self.authorName(loop))"
             + (firstPhrase.map { ": “\($0.prefix(80))”…" } ?? ".")
-        var model = card(loop)
-        model["groups"] = groups
-        model["loopPicture"] = Self.pictureModel(content.pictures?.loop)
-        model["revision"] = loop.revision
-        model["groupCount"] = loop.groupCount
-        model["featured"] = loop.featured
-        model["installLine"] = install
-        model["bundleLink"] = LoopLibraryPaths.bundle(loop.shortID)
-        model["bundleSize"] = Self.size(stored.bundleBytes)
-        model["page"] = Self.head(title: "\(loop.title) · Loop Library", cardTitle: loop.title, url: base + "/" + loop.shortID,
-                                  description: description, query: "", script: true)
+        let model = LoopPageModel(
+            card: card(loop), groups: groups, loopPicture: Self.pictureModel(content.pictures?.loop), revision: loop.revision,
+            groupCount: loop.groupCount, featured: loop.featured, installLine: install, bundleLink: LoopLibraryPaths.bundle(loop.shortID),
+            bundleSize: Self.size(stored.bundleBytes),
+            page: PageHead(title: "\(loop.title) · Loop Library", cardTitle: loop.title, url: base + LoopLibraryPaths.page(loop.shortID),
+                           description: description, query: "", script: true))
         return (.ok, web.render("loop", model))
     }
 
     func feed(base: String) async throws -> (HTTPResponse.Status, String) {
         let latest = try await catalog.search(CatalogQuery(sort: .latest, limit: 30), now: Date()).loops
-        let entries = latest.map { loop -> [String: Any] in
-            ["title": loop.title, "id": loop.id, "url": base + "/" + loop.shortID, "published": loop.published, "updated": loop.updated,
-             "author": Self.authorName(loop), "summary": "\(loop.phraseCount) phrases \(Self.languages(loop)), \(Self.duration(loop.seconds)).",
-             "tags": loop.tags.map { ["name": $0] }]
+        let entries = latest.map { loop in
+            FeedEntryModel(title: loop.title, id: loop.id, url: base + LoopLibraryPaths.page(loop.shortID), published: loop.published, updated: loop.updated,
+                           author: Self.authorName(loop), summary: "\(loop.phraseCount) phrases \(Self.languages(loop)), \(Self.duration(loop.seconds)).",
+                           tags: loop.tags.map { TagModel(name: $0) })
         }
-        let model: [String: Any] = ["base": base, "updated": latest.first?.updated ?? "1970-01-01T00:00:00Z", "entries": entries]
+        let model = FeedModel(base: base, updated: latest.first?.updated ?? "1970-01-01T00:00:00Z", entries: entries)
         return (.ok, web.render("feed", model))
     }
 
     func missing(_ message: String, base: String) -> (HTTPResponse.Status, String) {
-        let model: [String: Any] = ["message": message,
-                                    "page": Self.head(title: "Not found · Loop Library", cardTitle: "Loop Library", url: base + "/", description: message, query: "")]
+        let model = MissingPageModel(message: message,
+                                     page: PageHead(title: "Not found · Loop Library", cardTitle: "Loop Library", url: base + "/", description: message, query: ""))
         return (.notFound, web.render("missing", model))
     }
 
@@ -235,24 +220,22 @@ extension LibraryServer {
     /// A picture for a template: its source (a blob, served immutable) and size. Each place has
     /// a key of its own (`loopPicture`, `groupPicture`, `phrasePicture`): a section that finds no
     /// key in its own context looks in the enclosing ones, and would show their picture again.
-    static func pictureModel(_ picture: BundleIntake.StoredPictures.Picture?) -> [String: Any]? {
-        picture.map { ["src": "/blobs/" + $0.blob, "width": $0.width, "height": $0.height] }
+    static func pictureModel(_ picture: BundleIntake.StoredPictures.Picture?) -> PictureModel? {
+        picture.map { PictureModel(src: LoopLibraryPaths.blob($0.blob), width: $0.width, height: $0.height) }
     }
 
     /// A loop as a card of a list.
-    func card(_ loop: CatalogLoop) -> [String: Any] {
-        var card: [String: Any] = [
-            "link": "/" + loop.shortID, "title": loop.title, "languages": Self.languages(loop), "phraseCount": loop.phraseCount,
-            "duration": Self.duration(loop.seconds), "author": Self.authorName(loop), "authorLink": Self.authorPath(loop),
-            "hasTags": !loop.tags.isEmpty, "tags": loop.tags.map { ["name": $0, "link": "/?tag=" + Self.queryValue($0)] },
-            "updated": loop.updated, "updatedDay": String(loop.updated.prefix(10)),
-        ]
-        if loop.recentDownloads > 0 { card["downloads"] = "\(loop.recentDownloads) download\(loop.recentDownloads == 1 ? "" : "s") this week" }
-        return card
+    func card(_ loop: CatalogLoop) -> CardModel {
+        CardModel(
+            link: LoopLibraryPaths.page(loop.shortID), title: loop.title, languages: Self.languages(loop), phraseCount: loop.phraseCount,
+            duration: Self.duration(loop.seconds), author: Self.authorName(loop), authorLink: Self.authorPath(loop),
+            hasTags: !loop.tags.isEmpty, tags: loop.tags.map { TagModel(name: $0, link: "/?tag=" + Self.queryValue($0)) },
+            updated: loop.updated, updatedDay: String(loop.updated.prefix(10)),
+            downloads: loop.recentDownloads > 0 ? "\(loop.recentDownloads) download\(loop.recentDownloads == 1 ? "" : "s") this week" : nil)
     }
 
     /// The previous and next page links of a list, keeping its filters.
-    func pager(_ results: CatalogPage, page: Int, path: String, filters: [String: String]) -> [String: Any]? {
+    func pager(_ results: CatalogPage, page: Int, path: String, filters: [String: String]) -> PagerModel? {
         let pages = max(1, (results.total + Self.pageSize - 1) / Self.pageSize)
         guard pages > 1 else { return nil }
         func link(_ number: Int) -> String {
@@ -260,14 +243,12 @@ extension LibraryServer {
                 + (number > 1 ? ["page=\(number)"] : [])
             return path + (parts.isEmpty ? "" : "?" + parts.joined(separator: "&"))
         }
-        var pager: [String: Any] = ["page": page, "pages": pages]
-        if page > 1 { pager["previous"] = link(page - 1) }
-        if page < pages { pager["next"] = link(page + 1) }
-        return pager
+        return PagerModel(page: page, pages: pages, previous: page > 1 ? link(page - 1) : nil, next: page < pages ? link(page + 1) : nil)
     }
 
-    static func head(title: String, cardTitle: String, url: String, description: String, query: String, script: Bool = false) -> [String: Any] {
-        ["title": title, "cardTitle": cardTitle, "url": url, "description": description, "query": query, "script": script]
+    static func frontHead(base: String, query: String) -> PageHead {
+        PageHead(title: "Loop Library", cardTitle: "Loop Library", url: base + "/",
+                 description: "Short loops of spoken phrases to learn a language by ear: read them, hear them, install them with loop.", query: query)
     }
 
     static func pageNumber(_ parameters: Parameters) -> Int {

@@ -56,7 +56,7 @@ public struct WebTemplates: Sendable {
     }
 
     /// The page `name` made from `model`.
-    func render(_ name: String, _ model: [String: Any]) -> String {
+    func render(_ name: String, _ model: Any) -> String {
         library.render(model, withTemplate: name) ?? ""
     }
 }

@@ -2,18 +2,18 @@ internal import CTerminal
 import Foundation
 
 /// What the terminal we write to can do.
-struct Terminal: Sendable {
+public struct Terminal: Sendable {
     /// Standard output is a terminal.
-    var isInteractive: Bool
+    public var isInteractive: Bool
     /// Colours are allowed: a terminal, no `NO_COLOR`, not `TERM=dumb`.
-    var usesColor: Bool
+    public var usesColor: Bool
     /// Columns available for output.
-    var width: Int
+    public var width: Int
     /// Lines on the screen (24 when it cannot be told).
-    var rows: Int = 24
+    public var rows: Int = 24
 
-    static func standardOutput() -> Terminal { describe(descriptor: STDOUT_FILENO) }
-    static func standardError() -> Terminal { describe(descriptor: STDERR_FILENO) }
+    public static func standardOutput() -> Terminal { describe(descriptor: STDOUT_FILENO) }
+    public static func standardError() -> Terminal { describe(descriptor: STDERR_FILENO) }
 
     private static func describe(descriptor: Int32) -> Terminal {
         let environment = ProcessInfo.processInfo.environment
@@ -34,7 +34,7 @@ struct Terminal: Sendable {
 
     /// Text from a library or a bundle, safe to print: every control character (ESC among
     /// them, which would start a terminal escape sequence) shown as `\u{1B}` instead.
-    static func inert(_ text: String) -> String {
+    public static func inert(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: isControl) else { return text }
         return String(String.UnicodeScalarView(text.unicodeScalars.flatMap { scalar -> [Unicode.Scalar] in
             isControl(scalar) ? Array("\\u{\(String(scalar.value, radix: 16, uppercase: true))}".unicodeScalars) : [scalar]
@@ -45,28 +45,28 @@ struct Terminal: Sendable {
         scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
     }
 
-    func paint(_ text: String, _ style: Style) -> String {
+    public func paint(_ text: String, _ style: Style) -> String {
         usesColor ? "\u{1B}[\(style.rawValue)m\(text)\u{1B}[0m" : text
     }
 
-    enum Style: String {
+    public enum Style: String {
         case bold = "1", dim = "2", inverse = "7", red = "31", green = "32", yellow = "33", cyan = "36"
     }
 }
 
 /// Text for standard output, written in 64 KB blocks as it grows (a listing of 10,000 loops
 /// is one write per block, not one per line).
-struct StandardOutputBuffer {
+public struct StandardOutputBuffer {
     private var pending: [UInt8] = []
 
-    init() { pending.reserveCapacity(1 << 16) }
+    public init() { pending.reserveCapacity(1 << 16) }
 
-    mutating func append(_ text: String) {
+    public mutating func append(_ text: String) {
         pending.append(contentsOf: text.utf8)
         if pending.count >= 1 << 16 { flush() }
     }
 
-    mutating func flush() {
+    public mutating func flush() {
         guard !pending.isEmpty else { return }
         FileHandle.standardOutput.write(Data(pending))
         pending.removeAll(keepingCapacity: true)
@@ -76,19 +76,19 @@ struct StandardOutputBuffer {
 /// How many columns text takes on a terminal: Chinese, Japanese and Korean characters and most
 /// emoji take two, combining marks none (the C library's `wcwidth`, in a UTF-8 locale).
 /// Escape sequences (colours) take none.
-enum DisplayWidth {
+public enum DisplayWidth {
     /// `wcwidth` answers for a multibyte locale only; ours is UTF-8 whatever the environment's.
     private static let utf8Locale: Bool = setlocale(LC_CTYPE, "C.UTF-8") != nil
 
     /// The columns of one scalar.
-    static func of(_ scalar: Unicode.Scalar) -> Int {
+    public static func of(_ scalar: Unicode.Scalar) -> Int {
         _ = utf8Locale
         let width = loop_wcwidth(scalar.value)
         return width < 0 ? (scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) ? 0 : 1) : Int(width)
     }
 
     /// The columns `text` takes, escape sequences left out.
-    static func of(_ text: String) -> Int {
+    public static func of(_ text: String) -> Int {
         var columns = 0
         var scalars = text.unicodeScalars.makeIterator()
         while let scalar = scalars.next() {
@@ -100,7 +100,7 @@ enum DisplayWidth {
 
     /// `line` cut to `columns` (with `…` where it was cut, and colours reset), escape sequences
     /// kept whole.
-    static func fit(_ line: String, columns: Int) -> String {
+    public static func fit(_ line: String, columns: Int) -> String {
         guard of(line) > columns else { return line }
         var result = String.UnicodeScalarView()
         var used = 0
@@ -134,5 +134,12 @@ enum DisplayWidth {
             if (0x40...0x7E).contains(next.value) { break }
         }
         return consumed
+    }
+}
+
+/// Unbuffered writes to standard error.
+public enum StandardError {
+    public static func write(_ text: String) {
+        FileHandle.standardError.write(Data(text.utf8))
     }
 }

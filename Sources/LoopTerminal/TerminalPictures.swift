@@ -1,39 +1,37 @@
 import Foundation
-
 import LoopFoundation
 import LoopPictures
-import LoopStore
 
 /// Which picture a full-screen view shows for a place in a loop: the phrase's own, else its
 /// group's, else the loop's.
-struct PictureChoice: Sendable {
-    var loop: String?
+public struct PictureChoice: Sendable {
+    public var loop: String?
     /// By group index (from 0).
-    var groups: [String?]
+    public var groups: [String?]
     /// By phrase number (from 1).
-    var phrases: [Int: String]
+    public var phrases: [Int: String]
 
-    init(_ detail: LoopDetail) {
-        loop = detail.picture?.path
-        groups = detail.groupPictures.map { $0?.path }
-        phrases = Dictionary(uniqueKeysWithValues: detail.phrases.compactMap { phrase in phrase.picture.map { (phrase.number, $0.path) } })
+    public init(loop: String?, groups: [String?], phrases: [Int: String]) {
+        self.loop = loop
+        self.groups = groups
+        self.phrases = phrases
     }
 
     /// The picture for group `group` (from 0), and phrase `phrase` (from 1) when one is current.
-    func path(group: Int, phrase: Int?) -> String? {
+    public func path(group: Int, phrase: Int?) -> String? {
         phrase.flatMap { phrases[$0] } ?? (groups.indices.contains(group) ? groups[group] : nil) ?? loop
     }
 
-    var files: Set<String> { Set([loop].compactMap { $0 } + groups.compactMap { $0 } + phrases.values) }
+    public var files: Set<String> { Set([loop].compactMap { $0 } + groups.compactMap { $0 } + phrases.values) }
 }
 
 /// How this terminal shows pictures, from what it says about itself.
-enum TerminalGraphicsDetection {
+public enum TerminalGraphicsDetection {
     /// Kitty graphics where the environment names a terminal that has them; sixel where the
     /// terminal's answer to the Primary Device Attributes query (`ESC [ c`) lists 4 (sixel);
     /// else character art, in 24-bit colour where `COLORTERM` says so, without colour under
     /// `NO_COLOR`.
-    static func detect(environment: [String: String], askDeviceAttributes: () -> String?) -> TerminalGraphics {
+    public static func detect(environment: [String: String], askDeviceAttributes: () -> String?) -> TerminalGraphics {
         let noColor = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
         let colors: TerminalGraphics.Colors = noColor ? .none
             : ["truecolor", "24bit"].contains(environment["COLORTERM"]?.lowercased() ?? "") ? .trueColor : .palette256
@@ -45,35 +43,35 @@ enum TerminalGraphicsDetection {
     }
 
     /// Whether a Primary Device Attributes reply (`ESC [ ? 62 ; 4 ; 22 c`) lists sixel (4).
-    static func supportsSixel(deviceAttributes reply: String) -> Bool {
+    public static func supportsSixel(deviceAttributes reply: String) -> Bool {
         guard let start = reply.range(of: "\u{1B}[?"), let end = reply[start.upperBound...].firstIndex(of: "c") else { return false }
         return reply[start.upperBound..<end].split(separator: ";").dropFirst().contains("4")
     }
 }
 
 /// A pixel picture's place in a frame: the rows left blank for it and what draws it.
-struct PixelPlacement: Equatable {
-    var row: Int
-    var rows: Int
-    var column: Int
-    var sequence: String
+public struct PixelPlacement: Equatable {
+    public var row: Int
+    public var rows: Int
+    public var column: Int
+    public var sequence: String
     /// What is shown where: a new key means drawing again.
-    var key: String
+    public var key: String
 }
 
 /// The pictures of a full-screen view: decoded once before the view starts (off the terminal's
 /// loop), drawn for the space a frame leaves, and, for sixel or kitty graphics, written only
 /// when what the screen shows changes (text never overwrites them, and a frame a tenth of a
 /// second does not resend them).
-final class PictureShelf {
-    let graphics: TerminalGraphics
+public final class PictureShelf {
+    public let graphics: TerminalGraphics
     private let decoded: [String: RGBAPicture]
     private var drawn: [String: TerminalPicture] = [:]
     private var shownKey: String?
     /// The size of a character cell in pixels (for sixel and kitty).
     private let cell: (width: Int, height: Int)
 
-    init(graphics: TerminalGraphics, decoded: [String: RGBAPicture], cell: (width: Int, height: Int)) {
+    public init(graphics: TerminalGraphics, decoded: [String: RGBAPicture], cell: (width: Int, height: Int)) {
         self.graphics = graphics
         self.decoded = decoded
         self.cell = cell
@@ -81,7 +79,7 @@ final class PictureShelf {
 
     /// The shelf for the terminal the view runs in, asking it what it shows (when there is
     /// anything to show).
-    convenience init(terminal: RawTerminal, decoded: [String: RGBAPicture]) {
+    public convenience init(terminal: RawTerminal, decoded: [String: RGBAPicture]) {
         let graphics = decoded.isEmpty ? .symbols(.none) : TerminalGraphicsDetection.detect(environment: ProcessInfo.processInfo.environment) {
             terminal.ask("\u{1B}[c", until: UInt8(ascii: "c"), timeout: 400)
         }
@@ -90,7 +88,7 @@ final class PictureShelf {
 
     /// Decodes the pictures at `files`, scaled to at most 640 pixels a side, off the caller's
     /// thread. A picture that no longer decodes is left out (the view shows none for it).
-    static func decode(_ files: Set<String>) async -> [String: RGBAPicture] {
+    public static func decode(_ files: Set<String>) async -> [String: RGBAPicture] {
         guard !files.isEmpty else { return [:] }
         return (try? await BlockingWork.run("loop pictures") {
             var decoded: [String: RGBAPicture] = [:]
@@ -101,7 +99,7 @@ final class PictureShelf {
 
     /// Adds the picture at `path` to `lines`, in at most `rows` rows and `columns` columns:
     /// character art as lines, a pixel picture as blank lines and the placement that draws it.
-    func place(_ path: String?, in lines: inout [String], rows: Int, columns: Int) -> PixelPlacement? {
+    public func place(_ path: String?, in lines: inout [String], rows: Int, columns: Int) -> PixelPlacement? {
         guard let path, rows >= 3, columns >= 8, let picture = decoded[path] else { return nil }
         if let missing = TerminalPicture.unavailable {
             lines.append(String("  (no picture: \(missing))".prefix(columns)))
@@ -121,7 +119,7 @@ final class PictureShelf {
 
     /// The frame to write: home, each line cleared to its end (except the rows a pixel picture
     /// shows already), the rest of the screen cleared, then the pixel picture if it changed.
-    func frame(_ lines: [String], placement: PixelPlacement?) -> String {
+    public func frame(_ lines: [String], placement: PixelPlacement?) -> String {
         let showing = placement.map { $0.key == shownKey } ?? false
         var frame = "\u{1B}[H"
         for (index, line) in lines.enumerated() {

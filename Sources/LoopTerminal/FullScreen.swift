@@ -1,5 +1,4 @@
 import Foundation
-
 import LoopFoundation
 import Synchronization
 
@@ -7,8 +6,8 @@ import Synchronization
 /// alternate screen, keys read on a thread of their own, and a redraw whenever the model
 /// changes, a key is pressed or the window is resized. The terminal is put back however the
 /// view ends (the model's stream ends, an error, SIGTERM).
-enum FullScreen {
-    enum Event: Sendable {
+public enum FullScreen {
+    public enum Event: Sendable {
         case key(Key)
         case update
         case resize
@@ -18,7 +17,7 @@ enum FullScreen {
     /// Runs the view until `updates` ends. `prepare` may ask the terminal something before the
     /// keys are read; `render` draws a frame for the screen's size; `handle` reacts to a key
     /// (or to SIGTERM: `.interrupt`).
-    static func run<Update: Sendable>(
+    public static func run<Update: Sendable>(
         updates: AsyncStream<Update>, prepare: (RawTerminal) -> Void = { _ in }, render: (_ rows: Int, _ columns: Int) -> String, handle: (Key) -> Void
     ) async throws {
         let terminal = try RawTerminal()
@@ -69,8 +68,8 @@ enum FullScreen {
 }
 
 /// Tells a thread of its own to stop at its next look.
-final class StopSignal: Sendable {
+public final class StopSignal: Sendable {
     private let stopped = Atomic<Bool>(false)
-    func stop() { stopped.store(true, ordering: .relaxed) }
-    var isStopped: Bool { stopped.load(ordering: .relaxed) }
+    public func stop() { stopped.store(true, ordering: .relaxed) }
+    public var isStopped: Bool { stopped.load(ordering: .relaxed) }
 }

@@ -1,7 +1,8 @@
 import Foundation
+import LoopFoundation
 
 /// A key the study view understands.
-enum Key: Equatable {
+public enum Key: Equatable, Sendable {
     case character(Character)
     case up, down, left, right
     case interrupt      // Ctrl-C
@@ -10,13 +11,13 @@ enum Key: Equatable {
 
 /// The terminal in raw mode on the alternate screen, cursor hidden, for as long as this lives;
 /// ``restore()`` (also run on deinit) puts everything back, so the shell is never left broken.
-final class RawTerminal {
+public final class RawTerminal {
     private var original = termios()
     private var restored = false
 
-    init() throws {
-        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw CLIError(.refused, "the study view needs a terminal") }
-        guard tcgetattr(STDIN_FILENO, &original) == 0 else { throw CLIError(.refused, "cannot read the terminal's settings") }
+    public init() throws {
+        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw TerminalError(.notATerminal, "the study view needs a terminal") }
+        guard tcgetattr(STDIN_FILENO, &original) == 0 else { throw TerminalError(.unusable, "cannot read the terminal's settings") }
         var raw = original
         raw.c_lflag &= ~tcflag_t(ICANON | ECHO | ISIG | IEXTEN)
         raw.c_iflag &= ~tcflag_t(IXON | ICRNL)
@@ -24,13 +25,13 @@ final class RawTerminal {
             bytes[Int(VMIN)] = 0
             bytes[Int(VTIME)] = 0
         }
-        guard tcsetattr(STDIN_FILENO, TCSANOW, &raw) == 0 else { throw CLIError(.refused, "cannot put the terminal in raw mode") }
+        guard tcsetattr(STDIN_FILENO, TCSANOW, &raw) == 0 else { throw TerminalError(.unusable, "cannot put the terminal in raw mode") }
         Self.write("\u{1B}[?1049h\u{1B}[?25l\u{1B}[2J")
     }
 
     deinit { restore() }
 
-    func restore() {
+    public func restore() {
         guard !restored else { return }
         restored = true
         Self.write("\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l")
@@ -38,14 +39,14 @@ final class RawTerminal {
     }
 
     /// Rows and columns.
-    var size: (rows: Int, columns: Int) {
+    public var size: (rows: Int, columns: Int) {
         var window = winsize()
         guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &window) == 0, window.ws_col > 0 else { return (24, 80) }
         return (Int(window.ws_row), Int(window.ws_col))
     }
 
     /// The size of a character cell in pixels, when the terminal says (else nil).
-    var cellPixels: (width: Int, height: Int)? {
+    public var cellPixels: (width: Int, height: Int)? {
         var window = winsize()
         guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &window) == 0, window.ws_col > 0, window.ws_row > 0, window.ws_xpixel > 0, window.ws_ypixel > 0 else { return nil }
         return (Int(window.ws_xpixel) / Int(window.ws_col), Int(window.ws_ypixel) / Int(window.ws_row))
@@ -53,7 +54,7 @@ final class RawTerminal {
 
     /// Sends a query to the terminal and reads its answer up to `terminator`, waiting at most
     /// `timeout` milliseconds in all; nil when it does not answer (in raw mode only).
-    func ask(_ query: String, until terminator: UInt8, timeout: Int) -> String? {
+    public func ask(_ query: String, until terminator: UInt8, timeout: Int) -> String? {
         Self.write(query)
         var reply: [UInt8] = []
         let deadline = Date().addingTimeInterval(Double(timeout) / 1000)
@@ -72,7 +73,7 @@ final class RawTerminal {
     /// The next key from standard input, waiting at most `timeout` milliseconds. Keys that
     /// arrive together (fast typing, a paste, a busy machine) are all kept in `pending` and
     /// handed out one at a time.
-    static func readKey(from pending: inout [UInt8], timeout: Int32) -> Key? {
+    public static func readKey(from pending: inout [UInt8], timeout: Int32) -> Key? {
         if let key = Self.nextKey(in: &pending) { return key }
         var descriptor = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
         guard poll(&descriptor, 1, timeout) > 0 else { return nil }
@@ -86,7 +87,7 @@ final class RawTerminal {
     /// Takes the first key off the front of `bytes`; nil when they hold no whole key yet (an
     /// unfinished character stays for the next read). Escape sequences other than the arrows
     /// are dropped whole.
-    static func nextKey(in bytes: inout [UInt8]) -> Key? {
+    public static func nextKey(in bytes: inout [UInt8]) -> Key? {
         while let first = bytes.first {
             if first == 3 { bytes.removeFirst(); return .interrupt }
             if first == 0x1B {
@@ -116,7 +117,21 @@ final class RawTerminal {
         return nil
     }
 
-    static func write(_ text: String) {
+    public static func write(_ text: String) {
         FileHandle.standardOutput.write(Data(text.utf8))
     }
 }
+
+
+/// The ways the terminal can refuse a full-screen view.
+public enum TerminalFailure: String, LoopErrorKind {
+    /// Standard input or output is not a terminal.
+    case notATerminal
+    /// The terminal's settings cannot be read or changed.
+    case unusable
+
+    public static let domain = "terminal"
+}
+
+/// Why a full-screen view cannot start.
+public typealias TerminalError = LoopError<TerminalFailure>

@@ -1,25 +1,39 @@
 import Foundation
 import LoopAudioFiles
 import LoopFoundation
-import LoopPlayback
-import LoopWorkflows
 import Synchronization
 
-/// Plays one clip at a time through ALSA, off the terminal's loop: a new clip stops the one
-/// playing (within a block, about 40 ms), so moving and nudging are heard at once.
-final class ClipPlayer: Sendable {
-    let device: String
+/// A stretch of a take to play: its file, format, and the frames.
+public struct TakeClip: Sendable, Equatable {
+    /// The take's file.
+    public var take: String
+    public var sampleRate: Int
+    public var channelCount: Int
+    public var frames: Range<Int>
+
+    public init(take: String, sampleRate: Int, channelCount: Int, frames: Range<Int>) {
+        self.take = take
+        self.sampleRate = sampleRate
+        self.channelCount = channelCount
+        self.frames = frames
+    }
+}
+
+/// Plays one clip at a time through ALSA, off the caller's loop (a terminal's): a new clip stops
+/// the one playing (within a block, about 40 ms), so moving and nudging are heard at once.
+public final class ClipPlayer: Sendable {
+    public let device: String
     private let generation = Atomic<Int>(0)
     /// Held by the thread using the sound device: the next waits for the last to let go.
     private let deviceInUse = Mutex<Void>(())
     private let failure = Mutex<String?>(nil)
 
-    init(device: String) {
+    public init(device: String) {
         self.device = device
     }
 
     /// Plays `clip`, stopping whatever plays.
-    func play(_ clip: EditorClip) {
+    public func play(_ clip: TakeClip) {
         let mine = generation.add(1, ordering: .sequentiallyConsistent).newValue
         _ = BlockingWork.start("loop edit play") { [self] in
             deviceInUse.withLock { _ in
@@ -34,12 +48,12 @@ final class ClipPlayer: Sendable {
     }
 
     /// Stops what plays.
-    func stop() { generation.add(1, ordering: .sequentiallyConsistent) }
+    public func stop() { generation.add(1, ordering: .sequentiallyConsistent) }
 
     /// The last playback failure, once.
-    func takeFailure() -> String? { failure.withLock { value in defer { value = nil }; return value } }
+    public func takeFailure() -> String? { failure.withLock { value in defer { value = nil }; return value } }
 
-    private func play(_ clip: EditorClip, while current: () -> Bool) throws {
+    private func play(_ clip: TakeClip, while current: () -> Bool) throws {
         let output = try DeviceOutput(device: device, sampleRate: clip.sampleRate, channelCount: clip.channelCount)
         var reader = try AudioFileReader(path: clip.take)
         try reader.seek(toFrame: clip.frames.lowerBound)

@@ -1,0 +1,163 @@
+import Mustache
+
+/// What the pages' templates (`Resources/web/*.mustache`) are given: one struct a page or a part
+/// of one, its property names the templates' keys. A nil property is no key: a section then
+/// looks for it in the enclosing context, as Mustache does.
+
+/// The `<head>` of every page and its social card.
+struct PageHead {
+    var title: String
+    var cardTitle: String
+    var url: String
+    var description: String
+    var query: String
+    var script = false
+}
+
+/// A picture: its source (a blob, served immutable) and size.
+struct PictureModel {
+    var src: String
+    var width: Int
+    var height: Int
+}
+
+/// A tag, with the list it links to (none in the feed).
+struct TagModel {
+    var name: String
+    var link: String?
+}
+
+/// A loop as a card of a list.
+struct CardModel {
+    var link: String
+    var title: String
+    var languages: String
+    var phraseCount: Int
+    var duration: String
+    var author: String
+    var authorLink: String
+    var hasTags: Bool
+    var tags: [TagModel]
+    var updated: String
+    var updatedDay: String
+    var downloads: String?
+}
+
+/// The previous and next page links of a list.
+struct PagerModel {
+    var page: Int
+    var pages: Int
+    var previous: String?
+    var next: String?
+}
+
+/// The front page's search form, as the reader filled it in.
+struct FiltersModel {
+    var q: String
+    var language: String
+    var translation: String
+    var tag: String
+
+    /// The filters as query parameters, by name.
+    var parameters: [String: String] { ["q": q, "language": language, "translation": translation, "tag": tag] }
+}
+
+/// `/`: the latest (or the results of a search), featured and hot loops.
+struct FrontPageModel {
+    var filters: FiltersModel
+    var searching: Bool
+    var base: String
+    var results: [CardModel]
+    var hasResults: Bool
+    var pager: PagerModel?
+    var resultsTitle: String?
+    var featured: [CardModel]?
+    var hasFeatured: Bool?
+    var hot: [CardModel]?
+    var hasHot: Bool?
+    var page: PageHead
+}
+
+/// `/@name`: an author's loops.
+struct AuthorPageModel {
+    var author: String
+    var fingerprint: String
+    var total: Int
+    var results: [CardModel]
+    var hasResults = true
+    var pager: PagerModel?
+    var page: PageHead
+}
+
+/// One phrase of a loop's page.
+struct PhraseRowModel {
+    var number: Int
+    var text: String
+    var lang: String?
+    var translation: String?
+    var translationLang: String?
+    var clip: String?
+    var phrasePicture: PictureModel?
+}
+
+/// One group of a loop's page.
+struct GroupModel {
+    var number: Int
+    var first: Int
+    var phrases: [PhraseRowModel]
+    var groupPicture: PictureModel?
+}
+
+/// `/SHORTID`: a loop's preview page, its card's keys and the rest.
+struct LoopPageModel {
+    var card: CardModel
+    var groups: [GroupModel]
+    var loopPicture: PictureModel?
+    var revision: Int
+    var groupCount: Int
+    var featured: Bool
+    var installLine: String
+    var bundleLink: String
+    var bundleSize: String
+    var page: PageHead
+}
+
+/// One entry of the Atom feed.
+struct FeedEntryModel {
+    var title: String
+    var id: String
+    var url: String
+    var published: String
+    var updated: String
+    var author: String
+    var summary: String
+    var tags: [TagModel]
+}
+
+/// `/feed.atom`: the latest loops.
+struct FeedModel {
+    var base: String
+    var updated: String
+    var entries: [FeedEntryModel]
+}
+
+/// A page that is not there.
+struct MissingPageModel {
+    var message: String
+    var page: PageHead
+}
+
+extension LoopPageModel: MustacheParent {
+    /// Its own key, else its card's: the page shows the card's keys at its top level.
+    func child(named name: String) -> Any? {
+        Self.property(name, of: self) ?? Self.property(name, of: card)
+    }
+
+    /// The property `name` of `object`, unwrapped; nil when it has none or it is nil.
+    private static func property(_ name: String, of object: Any) -> Any? {
+        guard let value = Mirror(reflecting: object).children.first(where: { $0.label == name })?.value else { return nil }
+        let mirror = Mirror(reflecting: value)
+        guard mirror.displayStyle == .optional else { return value }
+        return mirror.children.first?.value
+    }
+}
