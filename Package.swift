@@ -243,6 +243,8 @@ let package = Package(
         // Shared by the tests only: the committed fixtures and a scratch folder that cleans up after itself.
         .target(name: "LoopTestSupport"),
 
+        // The import arrows of Sources/ against the architecture (reads the files; links nothing of ours).
+        .testTarget(name: "ArchitectureTests"),
         .testTarget(name: "LoopAudioTests", dependencies: ["LoopTestSupport", "LoopAudio", "LoopAudioFiles"]),
         .testTarget(name: "LoopTextTests", dependencies: ["LoopTestSupport", "LoopText"]),
         .testTarget(name: "LoopCuttingTests", dependencies: ["LoopTestSupport", "LoopCutting", "LoopAudioFiles"]),
