@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "LoopAudio", targets: ["LoopAudio"]),
         .library(name: "LoopText", targets: ["LoopText"]),
         .library(name: "LoopCutting", targets: ["LoopCutting"]),
+        .library(name: "LoopModel", targets: ["LoopModel"]),
         .library(name: "LoopStore", targets: ["LoopStore"]),
         .library(name: "LoopShare", targets: ["LoopShare"]),
         .library(name: "LoopWorkflows", targets: ["LoopWorkflows"]),
@@ -113,12 +114,18 @@ let package = Package(
         // samples: no store, no files beyond reading a take and writing clips.
         .target(name: "LoopCutting", dependencies: ["LoopFoundation", "LoopAudioFiles"]),
 
+        // A stored loop as its readers see it: summaries, details, phrases with their clips and
+        // pictures, search hits, health and study reports, the library's failures. Plain values:
+        // the store makes them, the bundle code, the workflows and the interfaces read them.
+        .target(name: "LoopModel", dependencies: ["LoopFoundation", "LoopPictures", .product(name: "Crypto", package: "swift-crypto")]),
+
         // The library: loops in SQLite, audio as content-addressed files beside it.
         .target(
             name: "LoopStore",
             dependencies: [
                 "LoopFoundation",
                 "CPhraseRank",
+                "LoopModel",
                 "LoopAudioFiles",
                 "LoopText",
                 "LoopPictures",
@@ -132,7 +139,7 @@ let package = Package(
             name: "LoopShare",
             dependencies: [
                 "LoopFoundation",
-                "LoopStore",
+                "LoopModel",
                 "LoopAudioFiles",
                 "LoopText",
                 "LoopPictures",
@@ -143,7 +150,7 @@ let package = Package(
 
         // Loops in and out of the tools learners use: subtitles (SubRip, WebVTT), Audacity
         // labels, Anki packages.
-        .target(name: "LoopExchange", dependencies: ["LoopFoundation", "LoopAudioFiles", "LoopCutting", "LoopText", "LoopStore", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "ZIPFoundation", package: "ZIPFoundation"), .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "LoopExchange", dependencies: ["LoopFoundation", "LoopAudioFiles", "LoopCutting", "LoopText", "LoopModel", "LoopStore", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "ZIPFoundation", package: "ZIPFoundation"), .product(name: "Crypto", package: "swift-crypto")]),
 
         // The workflows an interface calls: authoring, attaching, recording and saving,
         // studying and saving the results, editing, and sharing with its import rules. The
@@ -154,7 +161,7 @@ let package = Package(
                 "LoopFoundation",
                 "LoopAudio", "LoopAudioFiles",
                 "LoopCutting", "LoopText",
-                "LoopStore",
+                "LoopModel", "LoopStore",
                 "LoopShare",
                 "LoopStudy",
                 "LoopPlayback",
@@ -213,7 +220,7 @@ let package = Package(
                 "LoopFoundation",
                 "LoopAudio", "LoopAudioFiles",
                 "LoopCutting", "LoopText",
-                "LoopStore",
+                "LoopModel", "LoopStore",
                 "LoopStudy",
                 "LoopPlayback",
                 "LoopShare",
@@ -234,7 +241,7 @@ let package = Package(
         .executableTarget(
             name: "loop-benchmark",
             dependencies: [
-                "LoopCLI", "LoopTerminal", "LoopWorkflows", "LoopAudio", "LoopAudioFiles", "LoopCutting", "LoopText", "LoopStore", "LoopStudy", "LoopPlayback", "LoopRecording",
+                "LoopCLI", "LoopTerminal", "LoopWorkflows", "LoopAudio", "LoopAudioFiles", "LoopCutting", "LoopText", "LoopModel", "LoopStore", "LoopStudy", "LoopPlayback", "LoopRecording",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/LoopBenchmarks"
@@ -248,16 +255,16 @@ let package = Package(
         .testTarget(name: "LoopAudioTests", dependencies: ["LoopTestSupport", "LoopAudio", "LoopAudioFiles"]),
         .testTarget(name: "LoopTextTests", dependencies: ["LoopTestSupport", "LoopText"]),
         .testTarget(name: "LoopCuttingTests", dependencies: ["LoopTestSupport", "LoopCutting", "LoopAudioFiles"]),
-        .testTarget(name: "LoopStoreTests", dependencies: ["LoopTestSupport", "LoopStore", "LoopText", "LoopAudioFiles", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "LoopStoreTests", dependencies: ["LoopTestSupport", "LoopModel", "LoopStore", "LoopText", "LoopAudioFiles", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "LoopPicturesTests", dependencies: ["LoopTestSupport", "LoopPictures"]),
         .testTarget(name: "LoopStudyTests", dependencies: ["LoopTestSupport", "LoopStudy"]),
         .testTarget(name: "LoopRecordingTests", dependencies: ["LoopTestSupport", "LoopRecording", "LoopAudio", "LoopAudioFiles"]),
         .testTarget(name: "LoopPlaybackTests", dependencies: ["LoopTestSupport", "LoopPlayback", "LoopStudy", "LoopAudio", "LoopAudioFiles"]),
         .testTarget(name: "LoopExchangeTests", dependencies: ["LoopTestSupport", "LoopExchange"]),
-        .testTarget(name: "LoopShareTests", dependencies: ["LoopTestSupport", "LoopShare", "LoopStore", "LoopText", .product(name: "ZIPFoundation", package: "ZIPFoundation"), .product(name: "Crypto", package: "swift-crypto")]),
-        .testTarget(name: "LoopWorkflowsTests", dependencies: ["LoopTestSupport", "LoopWorkflows", "LoopShare", "LoopStore", "LoopCutting", "LoopText", "LoopAudio", "LoopAudioFiles", "LoopStudy", "LoopPlayback", .product(name: "ZIPFoundation", package: "ZIPFoundation"), .product(name: "Crypto", package: "swift-crypto")]),
+        .testTarget(name: "LoopShareTests", dependencies: ["LoopTestSupport", "LoopShare", "LoopModel", "LoopStore", "LoopText", .product(name: "ZIPFoundation", package: "ZIPFoundation"), .product(name: "Crypto", package: "swift-crypto")]),
+        .testTarget(name: "LoopWorkflowsTests", dependencies: ["LoopTestSupport", "LoopWorkflows", "LoopShare", "LoopModel", "LoopStore", "LoopCutting", "LoopText", "LoopAudio", "LoopAudioFiles", "LoopStudy", "LoopPlayback", .product(name: "ZIPFoundation", package: "ZIPFoundation"), .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "LoopCLITests", dependencies: [
-            "LoopTestSupport", "LoopCLI", "LoopTerminal", "LoopAudio", "LoopAudioFiles", "LoopStudy", "LoopShare", "LoopStore", "LoopLibraryAPI", "LoopLibraryClient",
+            "LoopTestSupport", "LoopCLI", "LoopTerminal", "LoopAudio", "LoopAudioFiles", "LoopStudy", "LoopShare", "LoopModel", "LoopStore", "LoopLibraryAPI", "LoopLibraryClient",
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
     ],

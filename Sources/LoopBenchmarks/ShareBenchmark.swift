@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LoopCLI
+import LoopModel
 import LoopTerminal
 import LoopText
 import LoopStore

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LoopAudioFiles
 import LoopCutting
+import LoopModel
 import LoopTerminal
 import LoopText
 import LoopFoundation
@@ -11,7 +12,6 @@ import LoopPictures
 import LoopShare
 import LoopStudy
 import LoopWorkflows
-import LoopStore
 
 /// Runs a command body; a failure prints `error: <message>` on one line and exits non-zero.
 public func runReportingErrors(_ body: () async throws -> Void) async throws {

@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import LoopAudioFiles
 import LoopFoundation
+import LoopModel
 import LoopStore
 import ZIPFoundation
 

@@ -2,6 +2,7 @@ import Foundation
 import LoopFoundation
 import LoopAudioFiles
 import LoopCutting
+import LoopModel
 import LoopStore
 
 /// A loop's phrases as timed text for the tools learners use: SubRip and WebVTT subtitles (for

@@ -2,8 +2,8 @@ import Crypto
 import Foundation
 import LoopAudioFiles
 import LoopFoundation
+import LoopModel
 import LoopPictures
-import LoopStore
 import ZIPFoundation
 
 /// A bundle that passed every check: its manifest, who signed it, and its audio extracted.

@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 import LoopAudioFiles
 import LoopFoundation
-import LoopStore
+import LoopModel
 import ZIPFoundation
 
 /// Writes loops into a signed bundle (docs/bundle-format.md): `manifest.json`, its signature

@@ -1,51 +1,7 @@
 import Foundation
 import GRDB
 import LoopFoundation
-
-/// What `loop doctor` found.
-public struct HealthReport: Sendable {
-    /// Something wrong, and what to do about it.
-    public struct Problem: Sendable, Equatable {
-        public enum Kind: String, Sendable {
-            case databaseDamaged, danglingRows, staleCounts, clipsPastTheirTake, audioMissing, audioDamaged, pictureMissing, pictureDamaged
-        }
-        public var kind: Kind
-        public var message: String
-        public var remedy: String
-    }
-
-    /// Problems that need attention: the library is not healthy while there are any.
-    public var problems: [Problem]
-    /// Audio files no row refers to (harmless; `loop gc` removes them).
-    public var orphans: [String]
-    /// Pieces of interrupted copies (harmless; `loop gc` removes them).
-    public var leftovers: [String]
-    /// Phrases whose clip was recorded for an earlier text of theirs (worth recording again).
-    public var clipsForEarlierText: [ClipForEarlierText]
-    public var loopCount: Int
-    public var phraseCount: Int
-    public var audioFileCount: Int
-    public var pictureFileCount: Int = 0
-
-    public var isHealthy: Bool { problems.isEmpty }
-}
-
-/// A phrase whose text changed after its clip was recorded.
-public struct ClipForEarlierText: Sendable, Equatable {
-    public var loopId: String
-    public var loopTitle: String
-    /// 1-based, across the loop.
-    public var number: Int
-    public var text: String
-    /// What the clip reads.
-    public var recordedText: String
-}
-
-/// What `loop gc` removed.
-public struct GarbageReport: Sendable, Equatable {
-    public var removedFiles: [String]
-    public var freedBytes: Int
-}
+import LoopModel
 
 /// What the database itself says about its health, read in one transaction.
 private struct DatabaseFindings {

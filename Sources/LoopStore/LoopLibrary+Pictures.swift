@@ -1,33 +1,8 @@
 import Foundation
 import GRDB
+import LoopModel
 import LoopText
 import LoopPictures
-
-/// A picture in the library.
-public struct StoredPicture: Sendable, Equatable {
-    public var sha256: String
-    /// The file, absolute.
-    public var path: String
-    public var format: PictureFormat
-    public var width: Int
-    public var height: Int
-    public var byteCount: Int
-}
-
-/// What a picture belongs to: the loop, a group (1-based) or a phrase (1-based, across the loop).
-public enum PicturePlace: Sendable, Equatable, CustomStringConvertible {
-    case loop
-    case group(Int)
-    case phrase(Int)
-
-    public var description: String {
-        switch self {
-        case .loop: "the loop"
-        case .group(let number): "group \(number)"
-        case .phrase(let number): "phrase \(number)"
-        }
-    }
-}
 
 /// A picture a bundle brings: where it was extracted and what it is.
 public struct SharedPicture: Sendable {

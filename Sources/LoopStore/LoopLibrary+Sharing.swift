@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import LoopModel
 import LoopText
 import LoopFoundation
 

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import LoopModel
 
 /// How much a phrase was studied in one session.
 public struct PhraseStudyRecord: Sendable, Equatable {
@@ -12,24 +13,6 @@ public struct PhraseStudyRecord: Sendable, Equatable {
         self.seconds = seconds
         self.repetitions = repetitions
     }
-}
-
-/// Study totals of a loop, and of each of its phrases.
-public struct LoopStudyStats: Sendable, Equatable {
-    public struct PhraseTotals: Sendable, Equatable {
-        public var number: Int
-        public var text: String
-        public var seconds: Double
-        public var repetitions: Int
-    }
-
-    public var loopId: String
-    public var title: String
-    public var sessions: Int
-    public var seconds: Double
-    public var repetitions: Int
-    public var lastStudied: Date?
-    public var phrases: [PhraseTotals]
 }
 
 extension LoopLibrary {

@@ -2,6 +2,7 @@ import Foundation
 import CPhraseRank
 import GRDB
 import LoopAudioFiles
+import LoopModel
 import LoopText
 import LoopFoundation
 

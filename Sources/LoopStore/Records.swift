@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import LoopModel
 
 // One record type per table. Migrations never use these types: they describe today's schema.
 

@@ -1,4 +1,5 @@
 import Foundation
+import LoopModel
 import LoopText
 import LoopFoundation
 import LoopStore

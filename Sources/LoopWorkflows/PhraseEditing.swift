@@ -2,6 +2,7 @@ import Foundation
 import LoopAudioFiles
 import LoopCutting
 import LoopFoundation
+import LoopModel
 import LoopRecording
 import LoopStore
 import Synchronization

@@ -1,6 +1,7 @@
 import Foundation
 import LoopAudioFiles
 import LoopCutting
+import LoopModel
 import LoopPlayback
 import LoopStore
 

@@ -1,5 +1,6 @@
 import Foundation
 import LoopCutting
+import LoopModel
 import LoopText
 import LoopFoundation
 import LoopShare

@@ -18,22 +18,23 @@ struct ImportArrowTests {
         "LoopPictures": ["LoopFoundation", "CChafa", "CChafaLoader", "CFFmpeg", "CFFmpegLoader"],
         "LoopTerminal": ["LoopFoundation", "LoopPictures", "CTerminal"],
         "LoopCutting": ["LoopFoundation", "LoopAudioFiles"],
-        "LoopStore": ["LoopFoundation", "LoopText", "LoopAudioFiles", "LoopPictures", "CPhraseRank"],
-        "LoopShare": ["LoopFoundation", "LoopText", "LoopAudioFiles", "LoopPictures", "LoopStore"],
-        "LoopExchange": ["LoopFoundation", "LoopText", "LoopAudioFiles", "LoopCutting", "LoopStore"],
+        "LoopModel": ["LoopFoundation", "LoopPictures"],
+        "LoopStore": ["LoopFoundation", "LoopText", "LoopModel", "LoopAudioFiles", "LoopPictures", "CPhraseRank"],
+        "LoopShare": ["LoopFoundation", "LoopText", "LoopModel", "LoopAudioFiles", "LoopPictures"],
+        "LoopExchange": ["LoopFoundation", "LoopText", "LoopModel", "LoopAudioFiles", "LoopCutting", "LoopStore"],
         "LoopRecording": ["LoopFoundation", "LoopText", "LoopAudio", "LoopAudioFiles", "LoopCutting"],
         "LoopPlayback": ["LoopFoundation", "LoopStudy", "LoopAudio", "LoopAudioFiles"],
         "LoopLibraryClient": ["LoopFoundation", "LoopLibraryAPI", "CCurlLoader"],
         "LoopLibraryServer": ["LoopFoundation", "LoopLibraryAPI", "LoopShare", "LoopAudioFiles", "LoopPictures"],
         "LoopServerCommand": ["LoopLibraryServer", "LoopLibraryAPI"],
-        "LoopWorkflows": ["LoopFoundation", "LoopText", "LoopAudio", "LoopAudioFiles", "LoopCutting", "LoopStore", "LoopShare",
+        "LoopWorkflows": ["LoopFoundation", "LoopText", "LoopModel", "LoopAudio", "LoopAudioFiles", "LoopCutting", "LoopStore", "LoopShare",
                           "LoopStudy", "LoopPlayback", "LoopRecording", "LoopExchange", "LoopLibraryClient", "LoopLibraryAPI"],
-        // Still to untie: the commands that list, show, search and maintain the library call
-        // the store's facade directly instead of through a workflow.
-        "LoopCLI": ["LoopFoundation", "LoopText", "LoopAudio", "LoopAudioFiles", "LoopCutting", "LoopStore", "LoopShare", "LoopStudy",
+        // The commands reach the library through LoopWorkflows (`Library` and the workflows),
+        // never the store.
+        "LoopCLI": ["LoopFoundation", "LoopText", "LoopModel", "LoopAudio", "LoopAudioFiles", "LoopCutting", "LoopShare", "LoopStudy",
                     "LoopPlayback", "LoopRecording", "LoopExchange", "LoopLibraryClient", "LoopLibraryAPI", "LoopWorkflows",
                     "LoopPictures", "LoopTerminal"],
-        "LoopBenchmarks": ["LoopFoundation", "LoopText", "LoopAudio", "LoopAudioFiles", "LoopCutting", "LoopStore", "LoopStudy",
+        "LoopBenchmarks": ["LoopFoundation", "LoopText", "LoopModel", "LoopAudio", "LoopAudioFiles", "LoopCutting", "LoopStore", "LoopStudy",
                            "LoopPlayback", "LoopRecording", "LoopWorkflows", "LoopCLI", "LoopTerminal"],
         "LoopTestSupport": [],
         "loop": ["LoopCLI"],
@@ -85,7 +86,7 @@ struct ImportArrowTests {
         }
     }
 
-    @Test func theServerTheClientTheBundlesAndTheTextNeverImportAudioDevicesOrTheStore() throws {
+    @Test func theServerTheClientTheBundlesTheTextAndTheInterfacesKeepTheirDistance() throws {
         for (module, file, imported) in try Self.imports() {
             if Self.withoutAudioDevices.contains(module) {
                 #expect(imported != "LoopAudio", "\(file) imports LoopAudio (ALSA, FFmpeg)")
@@ -94,7 +95,10 @@ struct ImportArrowTests {
                 #expect(!["LoopAudio", "LoopAudioFiles", "LoopStore", "LoopCutting"].contains(imported), "\(file) imports \(imported)")
             }
             if module == "LoopCLI" || module == "LoopTerminal" {
-                #expect(imported != "LoopLibraryServer", "\(file) imports the server")
+                #expect(imported != "LoopLibraryServer" && imported != "LoopStore", "\(file) imports \(imported): an interface goes through the workflows")
+            }
+            if ["LoopShare", "LoopLibraryServer", "LoopLibraryClient", "LoopLibraryAPI"].contains(module) {
+                #expect(imported != "LoopStore", "\(file) imports the store")
             }
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import LoopAudioFiles
+import LoopModel
 import LoopStore
 import LoopTestSupport
 import Testing

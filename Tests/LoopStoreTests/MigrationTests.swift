@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import LoopModel
 @testable import LoopStore
 import LoopTestSupport
 import Testing

@@ -3,7 +3,6 @@ import Foundation
 import LoopCutting
 import LoopPlayback
 import LoopRecording
-import LoopStore
 import LoopTerminal
 import LoopWorkflows
 
@@ -79,7 +78,7 @@ struct EditCommand: AsyncParsableCommand {
                 return
             }
             if title != nil || language != nil || !addTags.isEmpty || !removeTags.isEmpty {
-                _ = try library.updateMetadata(ofLoop: id, title: title, language: language, addTags: addTags, removeTags: removeTags)
+                _ = try EditingWorkflow(library: library).updateMetadata(ofLoop: id, title: title, language: language, addTags: addTags, removeTags: removeTags)
                 return
             }
             let editing = EditingWorkflow(library: library)
@@ -101,7 +100,7 @@ struct EditCommand: AsyncParsableCommand {
 
 extension EditCommand {
     /// The phrase editor screen, then the save it was asked for.
-    func editPhrases(library: LoopLibrary, id: String) async throws {
+    func editPhrases(library: Library, id: String) async throws {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
             throw CLIError(.refused, "the phrase editor needs a terminal (edit the text with `loop edit` and clip times with `loop adjust`)")
         }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import LoopStore
+import LoopModel
 import LoopWorkflows
 
 /// `loop image`: a picture for a loop, a group or a phrase.

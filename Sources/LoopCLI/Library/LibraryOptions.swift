@@ -1,15 +1,16 @@
 import ArgumentParser
 import Foundation
+import LoopModel
 import LoopPictures
-import LoopStore
 import LoopTerminal
+import LoopWorkflows
 
 /// `--library`, shared by every command that uses the library.
 struct LibraryOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The library folder.", discussion: "Default: $LOOP_LIBRARY, else $XDG_DATA_HOME/loop, else ~/.local/share/loop.", valueName: "path"))
     var library: String?
 
-    var path: String { LibraryLocation.resolve(flag: library) }
+    var path: String { Library.path(flag: library) }
 
     func validate() throws {
         if let library, library.trimmingCharacters(in: .whitespaces).isEmpty {
@@ -18,21 +19,26 @@ struct LibraryOptions: ParsableArguments {
     }
 
     /// The library, for a command that changes it.
-    func open() throws -> LoopLibrary { try open(access: .readWrite) }
+    func open() throws -> Library {
+        prepare()
+        return try Library.open(at: path, onUpdate: Self.sayUpdating)
+    }
 
     /// The library, for a command that only reads it: one read-only connection, no write and
     /// no lock (unless the library must first be created or brought up to date).
-    func openForReading() throws -> LoopLibrary { try open(access: .readOnly) }
+    func openForReading() throws -> Library {
+        prepare()
+        return try Library.openForReading(at: path, onUpdate: Self.sayUpdating)
+    }
 
-    private func open(access: LoopLibrary.Access) throws -> LoopLibrary {
-        // SQLite's own temporary files (large sorts during an import) stay in the library's
-        // folder rather than /var/tmp; read once, when SQLite starts.
-        setenv("SQLITE_TMPDIR", path, 0)
-        return try LoopLibrary(at: path, access: access) {
-            // Quiet unless someone is watching: this may take a few seconds, once.
-            if Terminal.standardError().isInteractive {
-                StandardError.write("Updating the library for this version of loop...\n")
-            }
+    /// SQLite's own temporary files (large sorts during an import) stay in the library's folder
+    /// rather than /var/tmp; read once, when SQLite starts.
+    private func prepare() { setenv("SQLITE_TMPDIR", path, 0) }
+
+    /// Quiet unless someone is watching: a migration may take a few seconds, once.
+    private static func sayUpdating() {
+        if Terminal.standardError().isInteractive {
+            StandardError.write("Updating the library for this version of loop...\n")
         }
     }
 }

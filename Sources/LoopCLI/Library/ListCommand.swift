@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import LoopStore
+import LoopModel
 import LoopTerminal
 
 struct ListCommand: AsyncParsableCommand {

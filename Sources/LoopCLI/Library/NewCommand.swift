@@ -4,7 +4,6 @@ import Foundation
 import LoopTerminal
 import LoopText
 import LoopExchange
-import LoopStore
 import LoopWorkflows
 
 struct NewCommand: AsyncParsableCommand {

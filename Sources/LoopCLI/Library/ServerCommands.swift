@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import LoopLibraryAPI
 import LoopLibraryClient
-import LoopStore
 import LoopTerminal
 import LoopWorkflows
 

@@ -3,7 +3,6 @@ import Foundation
 import LoopExchange
 import LoopFoundation
 import LoopShare
-import LoopStore
 import LoopTerminal
 import LoopWorkflows
 

@@ -1,9 +1,9 @@
 import Foundation
 import LoopCutting
+import LoopModel
 import LoopText
 import LoopShare
 import LoopPictures
-import LoopStore
 
 // The `--json` shapes of the commands: Encodable values written by one encoder (sorted keys),
 // made from the same values the human output shows. Absent values are written as `null`, never

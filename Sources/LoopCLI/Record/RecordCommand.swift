@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import LoopAudio
 import LoopRecording
-import LoopStore
 import LoopTerminal
 import LoopWorkflows
 

@@ -1,7 +1,7 @@
 import Foundation
+import LoopModel
 import LoopPictures
 import LoopRecording
-import LoopStore
 import LoopTerminal
 
 /// The full-screen recording view: the text with the phrase to read next highlighted, a level

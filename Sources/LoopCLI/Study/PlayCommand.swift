@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import LoopPlayback
-import LoopStore
 import LoopStudy
 import LoopTerminal
 import LoopWorkflows

@@ -1,0 +1,141 @@
+import Foundation
+
+/// A loop as listed.
+public struct LoopSummary: Sendable, Equatable {
+    public var id: String
+    public var title: String
+    public var language: String?
+    public var translationLanguage: String?
+    public var tags: [String]
+    public var groupCount: Int
+    public var phraseCount: Int
+    /// Phrases with no audio yet.
+    public var phrasesNeedingAudio: Int
+    public var createdAt: Date
+    public var updatedAt: Date
+    public var revision: Int
+
+    public init(id: String, title: String, language: String? = nil, translationLanguage: String? = nil, tags: [String], groupCount: Int, phraseCount: Int, phrasesNeedingAudio: Int, createdAt: Date, updatedAt: Date, revision: Int) {
+        self.id = id
+        self.title = title
+        self.language = language
+        self.translationLanguage = translationLanguage
+        self.tags = tags
+        self.groupCount = groupCount
+        self.phraseCount = phraseCount
+        self.phrasesNeedingAudio = phrasesNeedingAudio
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+        self.revision = revision
+    }
+}
+
+/// A loop with its text, groups and phrases.
+public struct LoopDetail: Sendable, Equatable {
+    public var summary: LoopSummary
+    public var sourceText: String
+    /// Phrases in groups, in order.
+    public var groups: [[StoredPhrase]]
+    /// The loop's picture, if any.
+    public var picture: StoredPicture? = nil
+    /// Each group's picture (nil where it has none), in group order.
+    public var groupPictures: [StoredPicture?] = []
+
+    public var phrases: [StoredPhrase] { groups.flatMap { $0 } }
+
+    public init(summary: LoopSummary, sourceText: String, groups: [[StoredPhrase]], picture: StoredPicture? = nil, groupPictures: [StoredPicture?] = []) {
+        self.summary = summary
+        self.sourceText = sourceText
+        self.groups = groups
+        self.picture = picture
+        self.groupPictures = groupPictures
+    }
+}
+
+/// A phrase in the library.
+public struct StoredPhrase: Sendable, Equatable {
+    public var id: Int64
+    /// 1-based, in reading order across the loop.
+    public var number: Int
+    /// 1-based group number.
+    public var group: Int
+    public var text: String
+    public var translation: String?
+    /// Its clip: a range of frames of a take, or nil while it needs audio.
+    public var audio: PhraseAudio?
+    /// The text the clip was recorded for, when the phrase's text has changed since (a typo
+    /// fixed after recording); nil when the clip reads the phrase as it is.
+    public var recordedText: String?
+    /// The phrase's picture, if any.
+    public var picture: StoredPicture? = nil
+
+    /// The picture to show with this phrase: its own, else its group's, else the loop's.
+    public func picture(in loop: LoopDetail) -> StoredPicture? {
+        picture ?? (loop.groupPictures.indices.contains(group - 1) ? loop.groupPictures[group - 1] : nil) ?? loop.picture
+    }
+
+    /// The clip reads an earlier text of the phrase: worth recording again.
+    public var clipIsForEarlierText: Bool { audio != nil && recordedText != nil }
+
+    public init(id: Int64, number: Int, group: Int, text: String, translation: String? = nil, audio: PhraseAudio? = nil, recordedText: String? = nil, picture: StoredPicture? = nil) {
+        self.id = id
+        self.number = number
+        self.group = group
+        self.text = text
+        self.translation = translation
+        self.audio = audio
+        self.recordedText = recordedText
+        self.picture = picture
+    }
+}
+
+/// Where a phrase's audio is: a frame range of one stored take.
+public struct PhraseAudio: Sendable, Equatable {
+    public var sha256: String
+    /// The take's file, absolute.
+    public var path: String
+    public var sampleRate: Int
+    public var channelCount: Int
+    /// The take's length in frames.
+    public var takeFrameCount: Int
+    public var startFrame: Int
+    public var endFrame: Int
+
+    public var startSeconds: Double { Double(startFrame) / Double(sampleRate) }
+    public var endSeconds: Double { Double(endFrame) / Double(sampleRate) }
+
+    public init(sha256: String, path: String, sampleRate: Int, channelCount: Int, takeFrameCount: Int, startFrame: Int, endFrame: Int) {
+        self.sha256 = sha256
+        self.path = path
+        self.sampleRate = sampleRate
+        self.channelCount = channelCount
+        self.takeFrameCount = takeFrameCount
+        self.startFrame = startFrame
+        self.endFrame = endFrame
+    }
+}
+
+/// A phrase found by ``LoopLibrary/search(_:inLoop:limit:)``.
+public struct SearchHit: Sendable, Equatable {
+    public var loopId: String
+    public var loopTitle: String
+    public var group: Int
+    public var number: Int
+    public var text: String
+    public var translation: String?
+
+    public init(loopId: String, loopTitle: String, group: Int, number: Int, text: String, translation: String? = nil) {
+        self.loopId = loopId
+        self.loopTitle = loopTitle
+        self.group = group
+        self.number = number
+        self.text = text
+        self.translation = translation
+    }
+}
+
+/// How to order ``LoopLibrary/loops(language:tag:sort:)``.
+public enum LoopSort: String, Sendable, CaseIterable {
+    case title, updated
+}
+

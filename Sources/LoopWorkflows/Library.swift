@@ -1,0 +1,118 @@
+import Foundation
+import LoopModel
+import LoopShare
+import LoopStore
+
+/// The library as an interface reaches it: opened, its loops found, listed, searched and
+/// maintained here; every change of a loop goes through a workflow (``Authoring``,
+/// ``EditingWorkflow``, ...), each made from this. An interface never calls the store itself.
+public struct Library: Sendable {
+    /// The store behind it, for the workflows.
+    let store: LoopLibrary
+
+    /// The library folder, absolute.
+    public var path: String { store.layout.root }
+
+    /// The library at `path` for a command that changes it, created or brought up to date
+    /// first (`onUpdate` is called before a migration that may take a while).
+    public static func open(at path: String, onUpdate: (() -> Void)? = nil) throws -> Library {
+        try Library(store: LoopLibrary(at: path, access: .readWrite, onUpdate: onUpdate))
+    }
+
+    /// The library at `path` for a command that only reads it: one read-only connection, no
+    /// write and no lock (unless it must first be created or brought up to date).
+    public static func openForReading(at path: String, onUpdate: (() -> Void)? = nil) throws -> Library {
+        try Library(store: LoopLibrary(at: path, access: .readOnly, onUpdate: onUpdate))
+    }
+
+    /// The library folder a command uses: `flag` (`--library`), else `$LOOP_LIBRARY`, else
+    /// `$XDG_DATA_HOME/loop`, else `~/.local/share/loop`.
+    public static func path(flag: String?) -> String { LibraryLocation.resolve(flag: flag) }
+
+    /// The id of the loop `reference` names: an id, its start, or the start of a title.
+    public func resolve(_ reference: String) throws -> String { try store.resolve(reference) }
+
+    /// The loop `id`, whole.
+    public func loop(id: String) throws -> LoopDetail { try store.loop(id: id) }
+
+    /// The loops, filtered and sorted, up to `limit`.
+    public func loops(language: String? = nil, tag: String? = nil, sort: LoopSort = .title, limit: Int? = nil) throws -> [LoopSummary] {
+        try store.loops(language: language, tag: tag, sort: sort, limit: limit)
+    }
+
+    /// How many loops match.
+    public func loopCount(language: String? = nil, tag: String? = nil) throws -> Int {
+        try store.loopCount(language: language, tag: tag)
+    }
+
+    /// The phrases that hold every word of `query` (case and diacritics folded), best first.
+    public func search(_ query: String, inLoop loopId: String? = nil, limit: Int = 50) throws -> [SearchHit] {
+        try store.search(query, inLoop: loopId, limit: limit)
+    }
+
+    /// Study totals of one loop, or of every loop studied.
+    public func studyStats(loop id: String? = nil) throws -> [LoopStudyStats] { try store.studyStats(loop: id) }
+
+    /// Removes the loop `id` (its audio goes at the next `collectGarbage`).
+    public func remove(loop id: String) throws { try store.remove(loop: id) }
+
+    /// Removes audio and pictures no loop refers to, and leftovers of interrupted work.
+    public func collectGarbage() throws -> GarbageReport { try store.collectGarbage() }
+
+    /// Checks the database and every file it refers to.
+    public func check(progress: (@Sendable (Double) -> Void)? = nil) throws -> HealthReport { try store.check(progress: progress) }
+}
+
+// The workflows, made from the library as an interface holds it.
+extension Authoring {
+    public init(library: Library) { self.init(library: library.store) }
+}
+
+extension EditingWorkflow {
+    public init(library: Library) { self.init(library: library.store) }
+}
+
+extension RecordingWorkflow {
+    public init(library: Library) { self.init(library: library.store) }
+}
+
+extension StudyWorkflow {
+    public init(library: Library) { self.init(library: library.store) }
+}
+
+extension BundleImporter {
+    public init(library: Library) { self.init(library: library.store) }
+}
+
+extension BundleExporter {
+    public init(library: Library) { self.init(library: library.store) }
+}
+
+extension LoopPublisher {
+    public init(library: Library) throws { try self.init(library: library.store) }
+}
+
+extension LoopLibrarySharing {
+    public init(library: Library) { self.init(library: library.store) }
+    public static func authorName(of library: Library) -> String? { authorName(of: library.store) }
+    public static func setAuthorName(_ name: String, of library: Library) throws { try setAuthorName(name, of: library.store) }
+}
+
+extension PhraseEditingWorkflow {
+    public convenience init(library: Library, loop id: String) throws { try self.init(library: library.store, loop: id) }
+}
+
+extension LibraryIdentity {
+    public static func loadOrCreate(_ library: Library) throws -> AuthorIdentity { try loadOrCreate(library.store) }
+    public static func restore(_ backup: Data, into library: Library, source: String) throws -> AuthorIdentity {
+        try restore(backup, into: library.store, source: source)
+    }
+}
+
+extension EditingWorkflow {
+    /// Changes a loop's title, language or tags; returns the loop as it now is.
+    @discardableResult
+    public func updateMetadata(ofLoop id: String, title: String? = nil, language: String? = nil, addTags: [String] = [], removeTags: [String] = []) throws -> LoopDetail {
+        try library.updateMetadata(ofLoop: id, title: title, language: language, addTags: addTags, removeTags: removeTags)
+    }
+}
