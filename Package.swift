@@ -213,6 +213,10 @@ let package = Package(
         // screen use it.
         .target(name: "LoopTerminal", dependencies: ["LoopFoundation", "LoopPictures", "CTerminal"]),
 
+        // The full-screen views: the study screen, the recording view and the phrase editor,
+        // each driving a workflow's or an engine's state through LoopTerminal.
+        .target(name: "LoopScreens", dependencies: ["LoopFoundation", "LoopModel", "LoopTerminal", "LoopPictures", "LoopStudy", "LoopPlayback", "LoopRecording", "LoopCutting", "LoopWorkflows"]),
+
         // The command line: parsing, rendering; the work is the workflows'.
         .target(
             name: "LoopCLI",
@@ -231,6 +235,7 @@ let package = Package(
                 "LoopLibraryClient",
                 "LoopPictures",
                 "LoopTerminal",
+                "LoopScreens",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -264,7 +269,7 @@ let package = Package(
         .testTarget(name: "LoopShareTests", dependencies: ["LoopTestSupport", "LoopShare", "LoopModel", "LoopStore", "LoopText", .product(name: "ZIPFoundation", package: "ZIPFoundation"), .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "LoopWorkflowsTests", dependencies: ["LoopTestSupport", "LoopWorkflows", "LoopShare", "LoopModel", "LoopStore", "LoopCutting", "LoopText", "LoopAudio", "LoopAudioFiles", "LoopStudy", "LoopPlayback", .product(name: "ZIPFoundation", package: "ZIPFoundation"), .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "LoopCLITests", dependencies: [
-            "LoopTestSupport", "LoopCLI", "LoopTerminal", "LoopAudio", "LoopAudioFiles", "LoopStudy", "LoopShare", "LoopModel", "LoopStore", "LoopLibraryAPI", "LoopLibraryClient",
+            "LoopTestSupport", "LoopCLI", "LoopTerminal", "LoopScreens", "LoopAudio", "LoopAudioFiles", "LoopStudy", "LoopShare", "LoopModel", "LoopStore", "LoopLibraryAPI", "LoopLibraryClient",
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
     ],

@@ -1,4 +1,4 @@
-@testable import LoopCLI
+@testable import LoopScreens
 @testable import LoopStudy
 @testable import LoopTerminal
 import Testing

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LoopAudio
 import LoopRecording
+import LoopScreens
 import LoopTerminal
 import LoopWorkflows
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LoopPlayback
 import LoopStudy
+import LoopScreens
 import LoopTerminal
 import LoopWorkflows
 import Synchronization

@@ -6,9 +6,9 @@ import LoopTerminal
 
 /// The full-screen recording view: the text with the phrase to read next highlighted, a level
 /// meter with a clipping warning, and the keys. The terminal is put back however it ends.
-enum RecordingView {
+public enum RecordingView {
     /// `pictures` are the decoded pictures and which to show where (nil: none).
-    static func run(recorder: TakeRecorder, title: String, phrases: [StoredPhrase],
+    public static func run(recorder: TakeRecorder, title: String, phrases: [StoredPhrase],
                     pictures: (choice: PictureChoice, decoded: [String: RGBAPicture])? = nil) async throws -> TakeRecording.Stop {
         var confirmingQuit = false
         let style = Terminal.standardOutput()

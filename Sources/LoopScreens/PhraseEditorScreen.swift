@@ -10,7 +10,7 @@ import Synchronization
 /// highlighted with its clip's times and a waveform strip; keys play, nudge, record again,
 /// split, merge, undo and redo. Nothing is written until the editor saves (`w`, or on leaving,
 /// confirmed), and then in one transaction.
-enum PhraseEditorScreen {
+public enum PhraseEditorScreen {
     static let help = [
         "↑↓ phrase   [ ] group   ←→ split point   space play   a auto-play on/off",
         ", . start −/+10 ms   < > start −/+50 ms   - = end −/+10 ms   _ + end −/+50 ms",
@@ -46,7 +46,7 @@ enum PhraseEditorScreen {
     }
 
     /// Runs the screen; returns the editor as left, and whether to save it.
-    static func run(workflow: PhraseEditingWorkflow, title: String, player: ClipPlayer, capture: @escaping @Sendable () throws -> any RecordingSource) async throws -> (PhraseEditor, save: Bool) {
+    public static func run(workflow: PhraseEditingWorkflow, title: String, player: ClipPlayer, capture: @escaping @Sendable () throws -> any RecordingSource) async throws -> (PhraseEditor, save: Bool) {
         let state = Shared(State(editor: try workflow.editor()))
         let (updates, continuation) = AsyncStream.makeStream(of: Void.self)
         let style = Terminal.standardOutput()

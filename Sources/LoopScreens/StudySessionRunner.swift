@@ -6,11 +6,11 @@ import LoopTerminal
 import Synchronization
 
 /// Shows a playing session: a full-screen view with keys, or a line per step.
-enum StudySessionRunner {
+public enum StudySessionRunner {
     /// The full-screen view: keys in, a redraw on every change and on resize; the terminal is
     /// restored however the session ends (q, Ctrl-C, SIGTERM, an error).
     /// `pictures` are the decoded pictures and which to show where (nil: none).
-    static func runFullScreen(player: StudyPlayer, title: String, groups: [[StudyPhrase]],
+    public static func runFullScreen(player: StudyPlayer, title: String, groups: [[StudyPhrase]],
                               pictures: (choice: PictureChoice, decoded: [String: RGBAPicture])? = nil) async throws -> [Int: PhraseStudy] {
         var showTranslation = true, hideText = false, showHelp = false
         let style = Terminal.standardOutput()
@@ -50,7 +50,7 @@ enum StudySessionRunner {
     }
 
     /// A line per step (no terminal, or --once); Ctrl-C ends the session cleanly.
-    static func runPlain(player: StudyPlayer, groups: [[StudyPhrase]], printing: Bool) async throws -> [Int: PhraseStudy] {
+    public static func runPlain(player: StudyPlayer, groups: [[StudyPhrase]], printing: Bool) async throws -> [Int: PhraseStudy] {
         let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
         signal(SIGINT, SIG_IGN)
         interrupt.setEventHandler { player.quit() }

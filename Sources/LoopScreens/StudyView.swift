@@ -2,7 +2,7 @@ import LoopStudy
 import LoopTerminal
 
 /// The full-screen study view, drawn from the engine's display.
-struct StudyView {
+public struct StudyView {
     var title: String
     var groups: [[StudyPhrase]]
     var display: StudyDisplay
