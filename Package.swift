@@ -217,6 +217,10 @@ let package = Package(
         // each driving a workflow's or an engine's state through LoopTerminal.
         .target(name: "LoopScreens", dependencies: ["LoopFoundation", "LoopModel", "LoopTerminal", "LoopPictures", "LoopStudy", "LoopPlayback", "LoopRecording", "LoopCutting", "LoopWorkflows"]),
 
+        // What the commands print: each report one value, its JSON (Encodable) and its text for
+        // a terminal.
+        .target(name: "LoopReports", dependencies: ["LoopFoundation", "LoopModel", "LoopText", "LoopCutting", "LoopShare", "LoopPictures", "LoopTerminal"]),
+
         // The command line: parsing, rendering; the work is the workflows'.
         .target(
             name: "LoopCLI",
@@ -236,6 +240,7 @@ let package = Package(
                 "LoopPictures",
                 "LoopTerminal",
                 "LoopScreens",
+                "LoopReports",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -246,7 +251,7 @@ let package = Package(
         .executableTarget(
             name: "loop-benchmark",
             dependencies: [
-                "LoopCLI", "LoopTerminal", "LoopWorkflows", "LoopAudio", "LoopAudioFiles", "LoopCutting", "LoopText", "LoopModel", "LoopStore", "LoopStudy", "LoopPlayback", "LoopRecording",
+                "LoopCLI", "LoopTerminal", "LoopReports", "LoopWorkflows", "LoopAudio", "LoopAudioFiles", "LoopCutting", "LoopText", "LoopModel", "LoopStore", "LoopStudy", "LoopPlayback", "LoopRecording",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/LoopBenchmarks"

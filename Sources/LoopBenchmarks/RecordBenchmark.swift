@@ -3,6 +3,7 @@ import Foundation
 import LoopCLI
 import LoopAudioFiles
 import LoopCutting
+import LoopReports
 import LoopText
 import LoopRecording
 import LoopStore

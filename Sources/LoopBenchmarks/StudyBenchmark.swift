@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LoopCLI
+import LoopReports
 import LoopTerminal
 import LoopText
 import LoopPlayback

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LoopAudioFiles
 import LoopCutting
+import LoopReports
 import LoopTerminal
 import LoopText
 import LoopFoundation

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LoopCutting
+import LoopReports
 import LoopTerminal
 import LoopText
 import LoopFoundation

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LoopReports
 import LoopTerminal
 import LoopText
 

@@ -31,13 +31,14 @@ struct ImportArrowTests {
                           "LoopStudy", "LoopPlayback", "LoopRecording", "LoopExchange", "LoopLibraryClient", "LoopLibraryAPI"],
         "LoopScreens": ["LoopFoundation", "LoopModel", "LoopTerminal", "LoopPictures", "LoopStudy", "LoopPlayback", "LoopRecording",
                         "LoopCutting", "LoopWorkflows"],
+        "LoopReports": ["LoopFoundation", "LoopModel", "LoopText", "LoopCutting", "LoopShare", "LoopPictures", "LoopTerminal"],
         // The commands reach the library through LoopWorkflows (`Library` and the workflows),
         // never the store.
         "LoopCLI": ["LoopFoundation", "LoopText", "LoopModel", "LoopAudio", "LoopAudioFiles", "LoopCutting", "LoopShare", "LoopStudy",
                     "LoopPlayback", "LoopRecording", "LoopExchange", "LoopLibraryClient", "LoopLibraryAPI", "LoopWorkflows",
-                    "LoopPictures", "LoopTerminal", "LoopScreens"],
+                    "LoopPictures", "LoopTerminal", "LoopScreens", "LoopReports"],
         "LoopBenchmarks": ["LoopFoundation", "LoopText", "LoopModel", "LoopAudio", "LoopAudioFiles", "LoopCutting", "LoopStore", "LoopStudy",
-                           "LoopPlayback", "LoopRecording", "LoopWorkflows", "LoopCLI", "LoopTerminal"],
+                           "LoopPlayback", "LoopRecording", "LoopWorkflows", "LoopCLI", "LoopTerminal", "LoopReports"],
         "LoopTestSupport": [],
         "loop": ["LoopCLI"],
     ]
@@ -96,7 +97,7 @@ struct ImportArrowTests {
             if Self.plain.contains(module) {
                 #expect(!["LoopAudio", "LoopAudioFiles", "LoopStore", "LoopCutting"].contains(imported), "\(file) imports \(imported)")
             }
-            if ["LoopCLI", "LoopTerminal", "LoopScreens"].contains(module) {
+            if ["LoopCLI", "LoopTerminal", "LoopScreens", "LoopReports"].contains(module) {
                 #expect(imported != "LoopLibraryServer" && imported != "LoopStore", "\(file) imports \(imported): an interface goes through the workflows")
             }
             if ["LoopShare", "LoopLibraryServer", "LoopLibraryClient", "LoopLibraryAPI"].contains(module) {

@@ -1,4 +1,5 @@
 import Foundation
+@testable import LoopReports
 import LoopTestSupport
 import Testing
 

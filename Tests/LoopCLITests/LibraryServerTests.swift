@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import LoopLibraryAPI
 import LoopLibraryClient
+@testable import LoopReports
 import LoopShare
 import LoopStore
 @testable import LoopTerminal

@@ -3,6 +3,7 @@ import Foundation
 import LoopCutting
 import LoopPlayback
 import LoopRecording
+import LoopReports
 import LoopScreens
 import LoopTerminal
 import LoopWorkflows

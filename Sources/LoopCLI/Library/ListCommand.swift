@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LoopModel
+import LoopReports
 import LoopTerminal
 
 struct ListCommand: AsyncParsableCommand {

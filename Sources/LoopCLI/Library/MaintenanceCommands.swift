@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LoopFoundation
 import LoopRecording
+import LoopReports
 import LoopTerminal
 import LoopWorkflows
 
@@ -81,7 +82,7 @@ struct DoctorCommand: AsyncParsableCommand {
             let report = try await BlockingWork.run { try library.check(progress: progress.callback) }
             progress.finish()
             if json {
-                try JSONOutput.print(HealthReportOutput(report))
+                try JSONOutput.print(HealthReportOutput(report, remedy: NextStep.fix))
             } else {
                 let terminal = Terminal.standardOutput()
                 for problem in report.problems {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import LoopAudio
 import Foundation
+import LoopReports
 import LoopTerminal
 import LoopText
 import LoopExchange

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LoopLibraryAPI
 import LoopLibraryClient
+import LoopReports
 import LoopTerminal
 import LoopWorkflows
 

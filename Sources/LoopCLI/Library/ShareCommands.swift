@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LoopExchange
 import LoopFoundation
+import LoopReports
 import LoopShare
 import LoopTerminal
 import LoopWorkflows

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LoopPlayback
+import LoopReports
 import LoopStudy
 import LoopTerminal
 import LoopWorkflows

@@ -10,41 +10,41 @@ import LoopPictures
 // left out, so that every key of a shape is always there.
 
 /// Writes `--json` output: one encoder, keys sorted, slashes left alone.
-enum JSONOutput {
-    static func encoder() -> JSONEncoder {
+public enum JSONOutput {
+    public static func encoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return encoder
     }
 
     /// The value as one line of JSON.
-    static func line(_ value: some Encodable) throws -> String {
+    public static func line(_ value: some Encodable) throws -> String {
         String(decoding: try encoder().encode(value), as: UTF8.self)
     }
 
     /// Prints the value as one line of JSON.
-    static func print(_ value: some Encodable) throws {
+    public static func print(_ value: some Encodable) throws {
         Swift.print(try line(value))
     }
 }
 
 /// Seconds rounded to the millisecond, for output.
-func milliseconds(_ seconds: Double) -> Double { (seconds * 1000).rounded() / 1000 }
+public func milliseconds(_ seconds: Double) -> Double { (seconds * 1000).rounded() / 1000 }
 
 /// `loop list --json`: one loop.
-struct LoopSummaryReport: Encodable {
-    var id: String
-    var title: String
-    var language: String?
-    var translationLanguage: String?
-    var tags: [String]
-    var groups: Int
-    var phrases: Int
-    var needingAudio: Int
-    var revision: Int
-    var updated: String
+public struct LoopSummaryReport: Encodable {
+    public var id: String
+    public var title: String
+    public var language: String?
+    public var translationLanguage: String?
+    public var tags: [String]
+    public var groups: Int
+    public var phrases: Int
+    public var needingAudio: Int
+    public var revision: Int
+    public var updated: String
 
-    init(_ loop: LoopSummary) {
+    public init(_ loop: LoopSummary) {
         id = loop.id
         title = loop.title
         language = loop.language
@@ -59,7 +59,7 @@ struct LoopSummaryReport: Encodable {
 
     enum CodingKeys: String, CodingKey { case id, title, language, translationLanguage, tags, groups, phrases, needingAudio, revision, updated }
 
-    func encode(to encoder: any Encoder) throws {
+    public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id, forKey: .id)
         try container.encode(title, forKey: .title)
@@ -75,30 +75,30 @@ struct LoopSummaryReport: Encodable {
 }
 
 /// `loop show --json` and `loop new --json`: a loop with its groups and phrases.
-struct LoopDetailReport: Encodable {
-    struct Group: Encodable {
+public struct LoopDetailReport: Encodable {
+    public struct Group: Encodable {
         var phrases: [PhraseReport]
         var picture: PictureReport?
 
         enum CodingKeys: String, CodingKey { case phrases, picture }
 
-        func encode(to encoder: any Encoder) throws {
+        public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(phrases, forKey: .phrases)
             try container.encode(picture, forKey: .picture)
         }
     }
 
-    var id: String
-    var title: String
-    var language: String?
-    var translationLanguage: String?
-    var tags: [String]
-    var revision: Int
-    var groups: [Group]
-    var picture: PictureReport?
+    public var id: String
+    public var title: String
+    public var language: String?
+    public var translationLanguage: String?
+    public var tags: [String]
+    public var revision: Int
+    public var groups: [Group]
+    public var picture: PictureReport?
 
-    init(_ loop: LoopDetail) {
+    public init(_ loop: LoopDetail) {
         id = loop.summary.id
         title = loop.summary.title
         language = loop.summary.language
@@ -113,7 +113,7 @@ struct LoopDetailReport: Encodable {
 
     enum CodingKeys: String, CodingKey { case id, title, language, translationLanguage, tags, revision, picture, groups }
 
-    func encode(to encoder: any Encoder) throws {
+    public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id, forKey: .id)
         try container.encode(title, forKey: .title)
@@ -127,14 +127,14 @@ struct LoopDetailReport: Encodable {
 }
 
 /// A picture of a loop, a group or a phrase: its file in the library, format and size.
-struct PictureReport: Encodable {
-    var path: String
-    var format: String
-    var width: Int
-    var height: Int
-    var sha256: String
+public struct PictureReport: Encodable {
+    public var path: String
+    public var format: String
+    public var width: Int
+    public var height: Int
+    public var sha256: String
 
-    init(_ picture: StoredPicture) {
+    public init(_ picture: StoredPicture) {
         path = picture.path
         format = picture.format.rawValue
         width = picture.width
@@ -145,16 +145,16 @@ struct PictureReport: Encodable {
 
 /// A phrase of a loop: its clip's times in its take (null while it needs audio), and the text
 /// its clip was recorded for when that is not its own.
-struct PhraseReport: Encodable {
-    var number: Int
-    var text: String
-    var translation: String?
-    var start: Double?
-    var end: Double?
-    var recordedText: String?
-    var picture: PictureReport?
+public struct PhraseReport: Encodable {
+    public var number: Int
+    public var text: String
+    public var translation: String?
+    public var start: Double?
+    public var end: Double?
+    public var recordedText: String?
+    public var picture: PictureReport?
 
-    init(_ phrase: StoredPhrase) {
+    public init(_ phrase: StoredPhrase) {
         number = phrase.number
         text = phrase.text
         translation = phrase.translation
@@ -166,7 +166,7 @@ struct PhraseReport: Encodable {
 
     enum CodingKeys: String, CodingKey { case number, text, translation, start, end, recordedText, picture }
 
-    func encode(to encoder: any Encoder) throws {
+    public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(number, forKey: .number)
         try container.encode(text, forKey: .text)
@@ -179,15 +179,15 @@ struct PhraseReport: Encodable {
 }
 
 /// `loop search --json`: one phrase found.
-struct SearchHitReport: Encodable {
-    var loop: String
-    var title: String
-    var group: Int
-    var phrase: Int
-    var text: String
-    var translation: String?
+public struct SearchHitReport: Encodable {
+    public var loop: String
+    public var title: String
+    public var group: Int
+    public var phrase: Int
+    public var text: String
+    public var translation: String?
 
-    init(_ hit: SearchHit) {
+    public init(_ hit: SearchHit) {
         loop = hit.loopId
         title = hit.loopTitle
         group = hit.group
@@ -198,7 +198,7 @@ struct SearchHitReport: Encodable {
 
     enum CodingKeys: String, CodingKey { case loop, title, group, phrase, text, translation }
 
-    func encode(to encoder: any Encoder) throws {
+    public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(loop, forKey: .loop)
         try container.encode(title, forKey: .title)
@@ -210,18 +210,18 @@ struct SearchHitReport: Encodable {
 }
 
 /// `loop segment --json`: the take, its segments and its cuts, in seconds.
-struct SegmentationReport: Encodable {
-    struct Segment: Encodable { var start: Double; var end: Double }
-    struct Cut: Encodable { var at: Double; var pause: Double; var confidence: Double }
+public struct SegmentationReport: Encodable {
+    public struct Segment: Encodable { var start: Double; var end: Double }
+    public struct Cut: Encodable { var at: Double; var pause: Double; var confidence: Double }
 
-    var file: String
-    var duration: Double
-    var sampleRate: Int
-    var channels: Int
-    var segments: [Segment]
-    var cuts: [Cut]
+    public var file: String
+    public var duration: Double
+    public var sampleRate: Int
+    public var channels: Int
+    public var segments: [Segment]
+    public var cuts: [Cut]
 
-    init(file: String, segmentation: Segmentation) {
+    public init(file: String, segmentation: Segmentation) {
         self.file = file
         duration = milliseconds(segmentation.duration)
         sampleRate = segmentation.sampleRate
@@ -236,37 +236,62 @@ struct SegmentationReport: Encodable {
 }
 
 /// `loop cut --json`: the clips written.
-struct CutReport: Encodable {
-    struct Clip: Encodable { var file: String; var text: String; var start: Double; var end: Double }
-    var take: String
-    var labels: String
-    var clips: [Clip]
+public struct CutReport: Encodable {
+    public struct Clip: Encodable {
+        var file: String
+        var text: String
+        var start: Double
+        var end: Double
+
+        public init(file: String, text: String, start: Double, end: Double) {
+            self.file = file
+            self.text = text
+            self.start = start
+            self.end = end
+        }
+    }
+
+    public var take: String
+    public var labels: String
+    public var clips: [Clip]
+
+    public init(take: String, labels: String, clips: [Clip]) {
+        self.take = take
+        self.labels = labels
+        self.clips = clips
+    }
 }
 
 /// `loop gc --json`.
-struct GarbageReportOutput: Encodable {
-    var removed: [String]
-    var freedBytes: Int
+public struct GarbageReportOutput: Encodable {
+    public var removed: [String]
+    public var freedBytes: Int
+
+    public init(removed: [String], freedBytes: Int) {
+        self.removed = removed
+        self.freedBytes = freedBytes
+    }
 }
 
 /// `loop doctor --json`.
-struct HealthReportOutput: Encodable {
-    struct Problem: Encodable { var kind: String; var message: String; var remedy: String }
-    struct EarlierText: Encodable { var loop: String; var title: String; var phrase: Int; var text: String; var recordedText: String }
+public struct HealthReportOutput: Encodable {
+    public struct Problem: Encodable { var kind: String; var message: String; var remedy: String }
+    public struct EarlierText: Encodable { var loop: String; var title: String; var phrase: Int; var text: String; var recordedText: String }
 
-    var healthy: Bool
-    var problems: [Problem]
-    var orphans: [String]
-    var leftovers: [String]
-    var clipsForEarlierText: [EarlierText]
-    var loops: Int
-    var phrases: Int
-    var audioFiles: Int
-    var pictures: Int
+    public var healthy: Bool
+    public var problems: [Problem]
+    public var orphans: [String]
+    public var leftovers: [String]
+    public var clipsForEarlierText: [EarlierText]
+    public var loops: Int
+    public var phrases: Int
+    public var audioFiles: Int
+    public var pictures: Int
 
-    init(_ report: HealthReport) {
+    /// `report`, each problem's remedy as `remedy` words it (an interface names its own commands).
+    public init(_ report: HealthReport, remedy: (HealthReport.Problem) -> String) {
         healthy = report.isHealthy
-        problems = report.problems.map { Problem(kind: $0.kind.rawValue, message: $0.message, remedy: NextStep.fix(for: $0)) }
+        problems = report.problems.map { Problem(kind: $0.kind.rawValue, message: $0.message, remedy: remedy($0)) }
         orphans = report.orphans
         leftovers = report.leftovers
         clipsForEarlierText = report.clipsForEarlierText.map {
@@ -280,15 +305,15 @@ struct HealthReportOutput: Encodable {
 }
 
 /// `loop inspect --json`.
-struct BundleReport: Encodable {
-    struct Loop: Encodable {
+public struct BundleReport: Encodable {
+    public struct Loop: Encodable {
         var id: String
         var revision: Int
         var title: String
         var language: String?
         var phrases: Int
 
-        func encode(to encoder: any Encoder) throws {
+        public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(id, forKey: .id)
             try container.encode(revision, forKey: .revision)
@@ -298,16 +323,16 @@ struct BundleReport: Encodable {
         }
         enum CodingKeys: String, CodingKey { case id, revision, title, language, phrases }
     }
-    struct Audio: Encodable { var file: String; var bytes: Int; var sha256: String }
+    public struct Audio: Encodable { var file: String; var bytes: Int; var sha256: String }
 
-    var version: Int
-    var created: String
-    var signer: String
-    var verified: Bool
-    var loops: [Loop]
-    var audio: [Audio]
+    public var version: Int
+    public var created: String
+    public var signer: String
+    public var verified: Bool
+    public var loops: [Loop]
+    public var audio: [Audio]
 
-    init(_ verified: VerifiedBundle) {
+    public init(_ verified: VerifiedBundle) {
         let manifest = verified.manifest
         version = manifest.version
         created = manifest.created
@@ -321,18 +346,18 @@ struct BundleReport: Encodable {
 }
 
 /// `loop stats --json`: one loop's study totals.
-struct StudyStatsReport: Encodable {
-    struct Phrase: Encodable { var number: Int; var text: String; var seconds: Double; var repetitions: Int }
+public struct StudyStatsReport: Encodable {
+    public struct Phrase: Encodable { var number: Int; var text: String; var seconds: Double; var repetitions: Int }
 
-    var id: String
-    var title: String
-    var sessions: Int
-    var seconds: Double
-    var repetitions: Int
-    var lastStudied: String?
-    var phrases: [Phrase]
+    public var id: String
+    public var title: String
+    public var sessions: Int
+    public var seconds: Double
+    public var repetitions: Int
+    public var lastStudied: String?
+    public var phrases: [Phrase]
 
-    init(_ stats: LoopStudyStats) {
+    public init(_ stats: LoopStudyStats) {
         id = stats.loopId
         title = stats.title
         sessions = stats.sessions
@@ -344,7 +369,7 @@ struct StudyStatsReport: Encodable {
 
     enum CodingKeys: String, CodingKey { case id, title, sessions, seconds, repetitions, lastStudied, phrases }
 
-    func encode(to encoder: any Encoder) throws {
+    public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id, forKey: .id)
         try container.encode(title, forKey: .title)

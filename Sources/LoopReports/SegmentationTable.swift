@@ -3,13 +3,19 @@ import LoopCutting
 import LoopTerminal
 
 /// The human view of a segmentation: a line a phrase, a line a cut.
-struct SegmentationTable {
-    var segmentation: Segmentation
-    var phraseTexts: [String]?
-    var terminal: Terminal
+public struct SegmentationTable {
+    public var segmentation: Segmentation
+    public var phraseTexts: [String]?
+    public var terminal: Terminal
+
+    public init(segmentation: Segmentation, phraseTexts: [String]?, terminal: Terminal) {
+        self.segmentation = segmentation
+        self.phraseTexts = phraseTexts
+        self.terminal = terminal
+    }
     /// Cuts below this confidence are flagged for a listen.
 
-    var text: String {
+    public var text: String {
         var lines: [String] = []
         let header = String(format: "%d phrase%@ in %.2f s (%d Hz, %d channel%@)",
                             segmentation.segments.count, segmentation.segments.count == 1 ? "" : "s",
@@ -40,12 +46,18 @@ struct SegmentationTable {
 }
 
 /// A compact waveform of the take with the phrases and cuts marked under it.
-struct WaveformStrip {
-    var envelope: EnergyEnvelope
-    var segmentation: Segmentation
-    var terminal: Terminal
+public struct WaveformStrip {
+    public var envelope: EnergyEnvelope
+    public var segmentation: Segmentation
+    public var terminal: Terminal
 
-    var text: String {
+    public init(envelope: EnergyEnvelope, segmentation: Segmentation, terminal: Terminal) {
+        self.envelope = envelope
+        self.segmentation = segmentation
+        self.terminal = terminal
+    }
+
+    public var text: String {
         let width = max(20, min(terminal.width - 1, 120))
         let levels = envelope.levels
         guard !levels.isEmpty else { return "" }
