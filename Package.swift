@@ -219,7 +219,7 @@ let package = Package(
 
         // What the commands print: each report one value, its JSON (Encodable) and its text for
         // a terminal.
-        .target(name: "LoopReports", dependencies: ["LoopFoundation", "LoopModel", "LoopText", "LoopCutting", "LoopShare", "LoopPictures", "LoopTerminal"]),
+        .target(name: "LoopReports", dependencies: ["LoopFoundation", "LoopModel", "LoopText", "LoopCutting", "LoopShare", "LoopPictures", "LoopTerminal", "LoopWorkflows", "LoopLibraryAPI"]),
 
         // The command line: parsing, rendering; the work is the workflows'.
         .target(

@@ -132,7 +132,7 @@ enum NextStep {
 
     static func after(_ kind: TerminalFailure) -> String? {
         switch kind {
-        case .notATerminal, .unusable: nil
+        case .notATerminal, .unusable, .editorFailed: nil
         }
     }
 

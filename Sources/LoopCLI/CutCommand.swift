@@ -62,18 +62,8 @@ struct CutCommand: AsyncParsableCommand {
                 return (segmentation, result)
             }
             writing.finish()
-            if json {
-                let clips = result.clipPaths.enumerated().map { index, path in
-                    let segment = segmentation.segments[index]
-                    return CutReport.Clip(file: path, text: phrases[index], start: milliseconds(segmentation.seconds(segment.startFrame)),
-                                          end: milliseconds(segmentation.seconds(segment.endFrame)))
-                }
-                try JSONOutput.print(CutReport(take: audio, labels: result.labelsPath, clips: clips))
-            }
-            let doubtful = segmentation.cuts.enumerated().filter { $0.element.isDoubtful }
-            for (index, cut) in doubtful {
-                StandardError.write(String(format: "warning: the cut between phrases %d and %d (at %.2f s) has low confidence %.2f; listen to it\n", index + 1, index + 2, segmentation.seconds(cut.frame), cut.confidence))
-            }
+            if json { try JSONOutput.print(CutReport(take: audio, labels: result.labelsPath, clipPaths: result.clipPaths, texts: phrases, segmentation: segmentation)) }
+            segmentation.doubtfulCutWarnings.forEach(StandardError.write)
         }
     }
 }

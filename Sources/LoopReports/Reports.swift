@@ -260,6 +260,16 @@ public struct CutReport: Encodable {
         self.labels = labels
         self.clips = clips
     }
+
+    /// The clips written (`clipPaths`), each with its text and its times in the take.
+    public init(take: String, labels: String, clipPaths: [String], texts: [String], segmentation: Segmentation) {
+        let clips = clipPaths.enumerated().map { index, path in
+            let segment = segmentation.segments[index]
+            return Clip(file: path, text: texts[index], start: milliseconds(segmentation.seconds(segment.startFrame)),
+                        end: milliseconds(segmentation.seconds(segment.endFrame)))
+        }
+        self.init(take: take, labels: labels, clips: clips)
+    }
 }
 
 /// `loop gc --json`.

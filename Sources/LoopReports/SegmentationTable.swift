@@ -95,3 +95,12 @@ public struct WaveformStrip {
         return terminal.paint(wave, .cyan) + "\n" + markLine
     }
 }
+
+extension Segmentation {
+    /// A warning line for each cut of low confidence, with its time.
+    public var doubtfulCutWarnings: [String] {
+        cuts.enumerated().filter { $0.element.isDoubtful }.map { index, cut in
+            String(format: "warning: the cut between phrases %d and %d (at %.2f s) has low confidence %.2f; listen to it\n", index + 1, index + 2, seconds(cut.frame), cut.confidence)
+        }
+    }
+}

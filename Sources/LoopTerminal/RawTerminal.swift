@@ -129,6 +129,8 @@ public enum TerminalFailure: String, LoopErrorKind {
     case notATerminal
     /// The terminal's settings cannot be read or changed.
     case unusable
+    /// The person's editor ($VISUAL, $EDITOR) could not start, or failed.
+    case editorFailed
 
     public static let domain = "terminal"
 }

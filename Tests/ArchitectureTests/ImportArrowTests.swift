@@ -31,7 +31,8 @@ struct ImportArrowTests {
                           "LoopStudy", "LoopPlayback", "LoopRecording", "LoopExchange", "LoopLibraryClient", "LoopLibraryAPI"],
         "LoopScreens": ["LoopFoundation", "LoopModel", "LoopTerminal", "LoopPictures", "LoopStudy", "LoopPlayback", "LoopRecording",
                         "LoopCutting", "LoopWorkflows"],
-        "LoopReports": ["LoopFoundation", "LoopModel", "LoopText", "LoopCutting", "LoopShare", "LoopPictures", "LoopTerminal"],
+        "LoopReports": ["LoopFoundation", "LoopModel", "LoopText", "LoopCutting", "LoopShare", "LoopPictures", "LoopTerminal", "LoopWorkflows",
+                        "LoopLibraryAPI"],
         // The commands reach the library through LoopWorkflows (`Library` and the workflows),
         // never the store.
         "LoopCLI": ["LoopFoundation", "LoopText", "LoopModel", "LoopAudio", "LoopAudioFiles", "LoopCutting", "LoopShare", "LoopStudy",

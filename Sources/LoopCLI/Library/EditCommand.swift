@@ -85,17 +85,9 @@ struct EditCommand: AsyncParsableCommand {
             }
             let editing = EditingWorkflow(library: library)
             let draft = try editing.beginTextEdit(loop: id)
-            try Editor.open(draft.path)
+            try ExternalEditor.open(draft.path)
             guard case .edited(let outcome) = try editing.finishTextEdit(draft, dropChangedAudio: dropChangedAudio) else { return }
-            let changed = outcome.recordedForEarlierText
-            if !changed.isEmpty {
-                print("\(changed.count) changed phrase\(changed.count == 1 ? " keeps its clip" : "s keep their clips"), recorded for the earlier text (`loop attach \(id.prefix(8)) --changed --audio TAKE` records \(changed.count == 1 ? "it" : "them") again):")
-                for phrase in changed { print("  \(phrase.number)  \(phrase.text)  (recorded as “\(phrase.recordedText ?? "")”)") }
-            }
-            if !outcome.needingAudio.isEmpty {
-                print("\(outcome.needingAudio.count) phrase\(outcome.needingAudio.count == 1 ? "" : "s") need audio (`loop attach \(id.prefix(8)) --audio TAKE`):")
-                for phrase in outcome.needingAudio { print("  \(phrase.number)  \(phrase.text)") }
-            }
+            textEditLines(loopId: id, recordedForEarlierText: outcome.recordedForEarlierText, needingAudio: outcome.needingAudio).forEach { print($0) }
         }
     }
 }
@@ -119,27 +111,6 @@ extension EditCommand {
         guard save, editor.hasUnsavedChanges else { return }
         let saved = try await workflow.save(editor)
         print("Saved '\(saved.summary.title)': \(saved.phrases.count) phrases in \(saved.groups.count) groups (revision \(saved.summary.revision))")
-    }
-}
-
-/// The user's editor, run on a file in the foreground.
-enum Editor {
-    static func open(_ path: String) throws {
-        let environment = ProcessInfo.processInfo.environment
-        let command = [environment["VISUAL"], environment["EDITOR"]].compactMap { $0 }.first { !$0.isEmpty } ?? "vi"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        // The editor command may carry arguments ("code --wait"): let the shell split it.
-        process.arguments = ["-c", command + " \"$1\"", "editor", path]
-        do {
-            try process.run()
-        } catch {
-            throw CLIError(.refused, "cannot start the editor '\(command)': \(error.localizedDescription); set $EDITOR")
-        }
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw CLIError(.refused, "the editor '\(command)' exited with status \(process.terminationStatus); the loop is unchanged")
-        }
     }
 }
 
@@ -228,9 +199,7 @@ struct AttachCommand: AsyncParsableCommand {
                 try await Authoring(library: library).attach(loop: id, takePath: take, group: group, includingChanged: changed, progress: progress.callback)
             }
             progress.finish()
-            for cut in authored.doubtfulCuts {
-                StandardError.write(String(format: "warning: the cut between phrases %d and %d has low confidence %.2f; listen to it\n", cut.before, cut.after, cut.confidence))
-            }
+            authored.doubtfulCutWarnings(adjusting: false).forEach(StandardError.write)
         }
     }
 }

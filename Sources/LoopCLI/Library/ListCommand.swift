@@ -60,15 +60,7 @@ struct ListCommand: AsyncParsableCommand {
             }
             // Written 64 KB at a time rather than a line at a time.
             var output = StandardOutputBuffer()
-            for loop in loops {
-                output.append(terminal.paint(String(loop.id.prefix(8)), .dim) + "  " + Terminal.inert(loop.title) + "  ")
-                var details = loop.language.map(Terminal.inert).map { $0 + ", " } ?? ""
-                details += "\(loop.phraseCount) phrases"
-                if loop.phrasesNeedingAudio > 0 { details += ", \(loop.phrasesNeedingAudio) need audio" }
-                output.append(terminal.paint(details, .dim))
-                if !loop.tags.isEmpty { output.append(terminal.paint("  #" + Terminal.inert(loop.tags.joined(separator: " #")), .cyan)) }
-                output.append("\n")
-            }
+            for loop in loops { output.append(loop.listLine(on: terminal)) }
             output.flush()
             if let shown, loops.count == shown {
                 let more = try library.loopCount(language: language, tag: tag) - loops.count
@@ -146,11 +138,7 @@ struct SearchCommand: AsyncParsableCommand {
                 return
             }
             let terminal = Terminal.standardOutput()
-            for hit in hits {
-                var line = terminal.paint(Terminal.inert(hit.loopTitle), .bold) + terminal.paint(" \(hit.group).\(hit.number)", .dim) + "  " + Terminal.inert(hit.text)
-                if let translation = hit.translation { line += terminal.paint("  · " + Terminal.inert(translation), .dim) }
-                print(line)
-            }
+            for hit in hits { print(hit.line(on: terminal)) }
         }
     }
 }

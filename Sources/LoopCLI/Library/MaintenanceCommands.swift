@@ -56,8 +56,8 @@ struct GarbageCommand: AsyncParsableCommand {
             let report = try await BlockingWork.run { try library.collectGarbage() }
             if json {
                 try JSONOutput.print(GarbageReportOutput(removed: report.removedFiles, freedBytes: report.freedBytes))
-            } else if !report.removedFiles.isEmpty {
-                print(String(format: "removed %d file%@, %.1f MB freed", report.removedFiles.count, report.removedFiles.count == 1 ? "" : "s", Double(report.freedBytes) / 1e6))
+            } else if let summary = report.summary {
+                print(summary)
             }
         }
     }
@@ -84,23 +84,7 @@ struct DoctorCommand: AsyncParsableCommand {
             if json {
                 try JSONOutput.print(HealthReportOutput(report, remedy: NextStep.fix))
             } else {
-                let terminal = Terminal.standardOutput()
-                for problem in report.problems {
-                    print(terminal.paint("problem: ", .red) + problem.message + "\n  fix: " + NextStep.fix(for: problem))
-                }
-                if !report.orphans.isEmpty || !report.leftovers.isEmpty {
-                    print("\(report.orphans.count) unreferenced audio file\(report.orphans.count == 1 ? "" : "s") and \(report.leftovers.count) piece\(report.leftovers.count == 1 ? "" : "s") of interrupted imports or recordings (harmless; `loop gc` removes them)")
-                }
-                if !report.clipsForEarlierText.isEmpty {
-                    let count = report.clipsForEarlierText.count
-                    print("\(count) phrase\(count == 1 ? "'s clip was" : "s' clips were") recorded for an earlier text (`loop attach LOOP --changed --audio TAKE` records them again):")
-                    for clip in report.clipsForEarlierText {
-                        print("  \(clip.loopTitle) (\(clip.loopId.prefix(8))) phrase \(clip.number): \(clip.text)  (recorded as “\(clip.recordedText)”)")
-                    }
-                }
-                if report.isHealthy {
-                    print("ok: \(report.loopCount) loops, \(report.phraseCount) phrases, \(report.audioFileCount) audio files and \(report.pictureFileCount) pictures verified")
-                }
+                for line in report.lines(on: .standardOutput(), remedy: NextStep.fix) { print(line) }
                 for found in RecordingWorkflow(library: library).interrupted() {
                     print(String(format: "an interrupted recording (%.1f s) is kept: `loop record %@ --recover` saves it", found.seconds, String(found.draft.loopId.prefix(8))))
                 }

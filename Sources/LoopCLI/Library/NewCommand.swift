@@ -106,9 +106,7 @@ struct NewCommand: AsyncParsableCommand {
             }
             let authored = if let input { try await input.reading(author) } else { try await author(nil) }
             progress.finish()
-            for cut in authored.doubtfulCuts {
-                StandardError.write(String(format: "warning: the cut between phrases %d and %d has low confidence %.2f; listen to it, and move it with `loop adjust` if needed\n", cut.before, cut.after, cut.confidence))
-            }
+            authored.doubtfulCutWarnings(adjusting: true).forEach(StandardError.write)
             try report(authored, take: take)
         }
     }
@@ -135,10 +133,7 @@ struct NewCommand: AsyncParsableCommand {
         if json {
             try JSONOutput.print(LoopDetailReport(authored.loop))
         } else {
-            let summary = authored.loop.summary
-            var line = "Added '\(summary.title)' (\(summary.id.prefix(8))): \(summary.groupCount) group\(summary.groupCount == 1 ? "" : "s"), \(summary.phraseCount) phrase\(summary.phraseCount == 1 ? "" : "s")"
-            line += take == nil ? ", no audio yet (`loop attach` adds a take)" : ", each cut from the take"
-            print(line)
+            print(authored.addedLine(withTake: take != nil))
         }
     }
 }

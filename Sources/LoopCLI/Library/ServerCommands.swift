@@ -67,16 +67,6 @@ struct UpdateCommand: AsyncParsableCommand {
 
     @OptionGroup var libraryOptions: LibraryOptions
 
-    struct Report: Encodable {
-        var id: String
-        var title: String
-        var server: String
-        var status: String
-        var from: Int?
-        var to: Int?
-        var error: String?
-    }
-
     func run() async throws {
         try await runReportingErrors {
             let library = try libraryOptions.open()
@@ -89,17 +79,17 @@ struct UpdateCommand: AsyncParsableCommand {
             for update in updates {
                 switch update {
                 case .unchanged(let origin):
-                    if json { try JSONOutput.print(Report(id: origin.loopId, title: origin.title, server: origin.server, status: "unchanged")) }
+                    if json { try JSONOutput.print(UpdateReport(id: origin.loopId, title: origin.title, server: origin.server, status: "unchanged")) }
                 case .updated(let origin, let from, let to):
                     if json {
-                        try JSONOutput.print(Report(id: origin.loopId, title: origin.title, server: origin.server, status: "updated", from: from, to: to))
+                        try JSONOutput.print(UpdateReport(id: origin.loopId, title: origin.title, server: origin.server, status: "updated", from: from, to: to))
                     } else {
                         print("\(dryRun ? "would update" : "updated") '\(Terminal.inert(origin.title))' from revision \(from) to \(to)")
                     }
                 case .refused(let origin, let reason):
                     failed = true
                     if json {
-                        try JSONOutput.print(Report(id: origin.loopId, title: origin.title, server: origin.server, status: "refused", error: describe(reason)))
+                        try JSONOutput.print(UpdateReport(id: origin.loopId, title: origin.title, server: origin.server, status: "refused", error: describe(reason)))
                     }
                     StandardError.write("error: '\(Terminal.inert(origin.title))' (\(origin.server)): \(Terminal.inert(describe(reason)))\n")
                 }
@@ -156,17 +146,6 @@ struct BrowseCommand: AsyncParsableCommand {
         guard (1...100).contains(limit) else { throw ValidationError("--limit must be from 1 to 100") }
     }
 
-    struct Report: Encodable {
-        var total: Int
-        var offset: Int
-        var limit: Int
-        var loops: [Entry]
-        struct Entry: Encodable {
-            var loop: CatalogLoop
-            var link: String
-        }
-    }
-
     func run() async throws {
         try await runReportingErrors {
             let client = try serverOptions.client()
@@ -174,17 +153,10 @@ struct BrowseCommand: AsyncParsableCommand {
                                      featuredOnly: featured, sort: sort, offset: (page - 1) * limit, limit: limit)
             let found = try await client.catalog(query)
             if json {
-                try JSONOutput.print(Report(total: found.total, offset: found.offset, limit: found.limit,
-                                            loops: found.loops.map { .init(loop: $0, link: client.previewLink(shortID: $0.shortID)) }))
+                try JSONOutput.print(CatalogPageReport(found, link: client.previewLink))
                 return
             }
-            for loop in found.loops {
-                let languages = [loop.language, loop.translationLanguage].compactMap { $0 }.joined(separator: "→")
-                let by = loop.author ?? loop.authorFingerprint.prefix(9) + "…"
-                var line = "\(Terminal.inert(loop.title))  \(languages.isEmpty ? "" : languages + ", ")\(loop.phraseCount) phrases, by \(Terminal.inert(String(by)))"
-                if !loop.tags.isEmpty { line += "  [\(Terminal.inert(loop.tags.joined(separator: ", ")))]" }
-                print(line + "  " + client.previewLink(shortID: loop.shortID))
-            }
+            for loop in found.loops { print(loop.browseLine(link: client.previewLink(shortID: loop.shortID))) }
             let shown = found.offset + found.loops.count
             if found.total > shown || found.offset > 0 {
                 StandardError.write("\(found.offset + 1)-\(shown) of \(found.total); --page \(page + 1) for more\n")

@@ -137,19 +137,7 @@ struct InspectCommand: AsyncParsableCommand {
                 let scratch = try ScratchFolder(in: NSTemporaryDirectory(), prefix: "loop-inspect-")
                 return try BundleReader().read(path, extractingTo: scratch.path + "/bundle")
             }
-            let manifest = verified.manifest
-            if json {
-                try JSONOutput.print(BundleReport(verified))
-                return
-            }
-            print("bundle format \(manifest.version), created \(manifest.created)")
-            print("signed by \(verified.signerFingerprint): signature, hashes and audio verified")
-            for loop in manifest.loops {
-                let phrases = loop.groups.reduce(0) { $0 + $1.phrases.count }
-                print("  \(Terminal.inert(String(loop.id.prefix(8))))  \(Terminal.inert(loop.title))  revision \(loop.revision), \(loop.groups.count) groups, \(phrases) phrases")
-            }
-            let bytes = manifest.audio.reduce(0) { $0 + $1.bytes }
-            print(String(format: "  %d audio file%@, %.1f MB", manifest.audio.count, manifest.audio.count == 1 ? "" : "s", Double(bytes) / 1e6))
+            if json { try JSONOutput.print(BundleReport(verified)) } else { verified.lines.forEach { print($0) } }
         }
     }
 }
@@ -203,7 +191,6 @@ struct ImportCommand: AsyncParsableCommand {
                 }
             }
             progress.finish()
-            let prefix = dryRun ? "would " : ""
             var refused = 0
             for case .refused(let bundle, let reason) in outcomes {
                 refused += 1
@@ -211,17 +198,7 @@ struct ImportCommand: AsyncParsableCommand {
                 let message = describe(reason)
                 StandardError.write("error: " + (message.hasPrefix(bundle + ":") ? message : "\(bundle): \(message)") + "\n")
             }
-            for case .imported(let result) in outcomes {
-                for (title, outcome) in result.loops {
-                    let title = Terminal.inert(title)
-                    switch outcome {
-                    case .added(let id): print("\(prefix)add '\(title)' (\(id.prefix(8))) from \(result.signer)")
-                    case .updated(let id, let from, let to): print("\(prefix)update '\(title)' (\(id.prefix(8))) from revision \(from) to \(to)")
-                    case .unchanged(_, let revision): if dryRun { print("unchanged: '\(title)' is at revision \(revision) already") }
-                    case .older(_, let have, let offered): if dryRun { print("skip '\(title)': revision \(offered) is older than the \(have) here") }
-                    }
-                }
-            }
+            for case .imported(let result) in outcomes { result.lines(dryRun: dryRun).forEach { print($0) } }
             if refused > 0 {
                 if outcomes.count > 1 {
                     StandardError.write("\(dryRun ? "would import" : "imported") \(outcomes.count - refused) of \(outcomes.count) bundles; \(refused) refused\n")
@@ -260,15 +237,6 @@ struct PublishCommand: AsyncParsableCommand {
 
     @OptionGroup var libraryOptions: LibraryOptions
 
-    struct Report: Encodable {
-        var id: String
-        var shortID: String
-        var revision: Int
-        var previousRevision: Int?
-        var link: String
-        var install: String
-    }
-
     func run() async throws {
         try await runReportingErrors {
             let library = try libraryOptions.open()
@@ -281,8 +249,7 @@ struct PublishCommand: AsyncParsableCommand {
             let published = try await LoopLibrarySharing(library: library).publish(loop: id, to: try LoopLibrarySharing.server(destination), asCopy: asCopy)
             let result = published.result
             if json {
-                try JSONOutput.print(Report(id: result.id, shortID: result.shortID, revision: result.revision, previousRevision: result.previousRevision,
-                                            link: published.link, install: published.install))
+                try JSONOutput.print(PublishReport(published))
                 return
             }
             print(published.link)

@@ -83,18 +83,7 @@ struct StatsCommand: AsyncParsableCommand {
                 print(loop == nil ? "nothing studied yet: `loop study LOOP` starts" : "this loop has not been studied yet")
                 return
             }
-            let terminal = Terminal.standardOutput()
-            for entry in stats {
-                print(terminal.paint(entry.title, .bold) + String(format: "  %d session%@, %@, %d repetitions", entry.sessions, entry.sessions == 1 ? "" : "s", Self.duration(entry.seconds), entry.repetitions))
-                for phrase in entry.phrases {
-                    print(String(format: "  %3d  %4dx  %@  ", phrase.number, phrase.repetitions, Self.duration(phrase.seconds)) + phrase.text)
-                }
-            }
+            for entry in stats { entry.lines(on: .standardOutput()).forEach { print($0) } }
         }
-    }
-
-    static func duration(_ seconds: Double) -> String {
-        let total = Int(seconds.rounded())
-        return total >= 3600 ? String(format: "%dh%02dm", total / 3600, total % 3600 / 60) : String(format: "%dm%02ds", total / 60, total % 60)
     }
 }

@@ -1,0 +1,104 @@
+import Foundation
+import LoopModel
+import LoopTerminal
+import LoopWorkflows
+
+// What the commands print for a person: each beside the JSON report of the same value.
+
+extension LoopSummary {
+    /// `loop list`'s line: short id, title, language, counts, tags.
+    public func listLine(on terminal: Terminal) -> String {
+        var line = terminal.paint(String(id.prefix(8)), .dim) + "  " + Terminal.inert(title) + "  "
+        var details = language.map(Terminal.inert).map { $0 + ", " } ?? ""
+        details += "\(phraseCount) phrases"
+        if phrasesNeedingAudio > 0 { details += ", \(phrasesNeedingAudio) need audio" }
+        line += terminal.paint(details, .dim)
+        if !tags.isEmpty { line += terminal.paint("  #" + Terminal.inert(tags.joined(separator: " #")), .cyan) }
+        return line + "\n"
+    }
+}
+
+extension SearchHit {
+    /// `loop search`'s line: the loop, group.phrase, the text and its translation.
+    public func line(on terminal: Terminal) -> String {
+        var line = terminal.paint(Terminal.inert(loopTitle), .bold) + terminal.paint(" \(group).\(number)", .dim) + "  " + Terminal.inert(text)
+        if let translation { line += terminal.paint("  · " + Terminal.inert(translation), .dim) }
+        return line
+    }
+}
+
+extension GarbageReport {
+    /// `loop gc`'s line, or nil when nothing was removed.
+    public var summary: String? {
+        removedFiles.isEmpty ? nil
+            : String(format: "removed %d file%@, %.1f MB freed", removedFiles.count, removedFiles.count == 1 ? "" : "s", Double(freedBytes) / 1e6)
+    }
+}
+
+extension HealthReport {
+    /// `loop doctor`'s lines: each problem with its fix (`remedy`), the harmless leftovers, the
+    /// clips recorded for an earlier text, and the verdict.
+    public func lines(on terminal: Terminal, remedy: (Problem) -> String) -> [String] {
+        var lines = problems.map { terminal.paint("problem: ", .red) + $0.message + "\n  fix: " + remedy($0) }
+        if !orphans.isEmpty || !leftovers.isEmpty {
+            lines.append("\(orphans.count) unreferenced audio file\(orphans.count == 1 ? "" : "s") and \(leftovers.count) piece\(leftovers.count == 1 ? "" : "s") of interrupted imports or recordings (harmless; `loop gc` removes them)")
+        }
+        if !clipsForEarlierText.isEmpty {
+            let count = clipsForEarlierText.count
+            lines.append("\(count) phrase\(count == 1 ? "'s clip was" : "s' clips were") recorded for an earlier text (`loop attach LOOP --changed --audio TAKE` records them again):")
+            for clip in clipsForEarlierText {
+                lines.append("  \(clip.loopTitle) (\(clip.loopId.prefix(8))) phrase \(clip.number): \(clip.text)  (recorded as “\(clip.recordedText)”)")
+            }
+        }
+        if isHealthy {
+            lines.append("ok: \(loopCount) loops, \(phraseCount) phrases, \(audioFileCount) audio files and \(pictureFileCount) pictures verified")
+        }
+        return lines
+    }
+}
+
+extension LoopStudyStats {
+    /// `loop stats`'s lines: the loop's totals, then each phrase's.
+    public func lines(on terminal: Terminal) -> [String] {
+        [terminal.paint(title, .bold) + String(format: "  %d session%@, %@, %d repetitions", sessions, sessions == 1 ? "" : "s", Self.duration(seconds), repetitions)]
+            + phrases.map { String(format: "  %3d  %4dx  %@  ", $0.number, $0.repetitions, Self.duration($0.seconds)) + $0.text }
+    }
+
+    /// `12m05s`, or `1h02m` from an hour.
+    public static func duration(_ seconds: Double) -> String {
+        let total = Int(seconds.rounded())
+        return total >= 3600 ? String(format: "%dh%02dm", total / 3600, total % 3600 / 60) : String(format: "%dm%02ds", total / 60, total % 60)
+    }
+}
+
+/// What `loop edit` says after the text of loop `loopId` changed: the changed phrases that keep
+/// a clip of their earlier text, and the phrases that need audio.
+public func textEditLines(loopId: String, recordedForEarlierText changed: [StoredPhrase], needingAudio: [StoredPhrase]) -> [String] {
+    var lines: [String] = []
+    if !changed.isEmpty {
+        lines.append("\(changed.count) changed phrase\(changed.count == 1 ? " keeps its clip" : "s keep their clips"), recorded for the earlier text (`loop attach \(loopId.prefix(8)) --changed --audio TAKE` records \(changed.count == 1 ? "it" : "them") again):")
+        lines += changed.map { "  \($0.number)  \($0.text)  (recorded as “\($0.recordedText ?? "")”)" }
+    }
+    if !needingAudio.isEmpty {
+        lines.append("\(needingAudio.count) phrase\(needingAudio.count == 1 ? "" : "s") need audio (`loop attach \(loopId.prefix(8)) --audio TAKE`):")
+        lines += needingAudio.map { "  \($0.number)  \($0.text)" }
+    }
+    return lines
+}
+
+extension AuthoredLoop {
+    /// `loop new`'s line: the loop added, its groups and phrases, and whether they have audio.
+    public func addedLine(withTake: Bool) -> String {
+        let summary = loop.summary
+        return "Added '\(summary.title)' (\(summary.id.prefix(8))): \(summary.groupCount) group\(summary.groupCount == 1 ? "" : "s"), \(summary.phraseCount) phrase\(summary.phraseCount == 1 ? "" : "s")"
+            + (withTake ? ", each cut from the take" : ", no audio yet (`loop attach` adds a take)")
+    }
+
+    /// A warning line for each cut of low confidence; `adjusting` adds how to move one.
+    public func doubtfulCutWarnings(adjusting: Bool) -> [String] {
+        doubtfulCuts.map {
+            String(format: "warning: the cut between phrases %d and %d has low confidence %.2f; listen to it", $0.before, $0.after, $0.confidence)
+                + (adjusting ? ", and move it with `loop adjust` if needed\n" : "\n")
+        }
+    }
+}
