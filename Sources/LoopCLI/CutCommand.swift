@@ -5,7 +5,7 @@ import LoopCutting
 import LoopReports
 import LoopTerminal
 import LoopText
-import LoopFoundation
+import LoopWorkflows
 
 struct CutCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -45,22 +45,17 @@ struct CutCommand: AsyncParsableCommand {
         try await runReportingErrors {
             let source = try LoopSource(contentsOf: text, options: .init(splitSentences: textOptions.sentences))
             let phrases = source.phrases.map(\.text)
-            let hint = TakeHint(count: nil, source: source).segmentationHint
+            let hint = CuttingWorkflow.hint(text: source, count: nil)
             let input = try await media.open(audio)
             defer { withExtendedLifetime(input) {} }
             let directory = outputDirectory, clipFormat = format.audioFormat
             let measuring = ProgressBar("segmenting")
             let writing = ProgressBar("writing clips")
-            let (segmentation, result) = try await input.reading { take in
-                let segmentation = try await BlockingWork.run {
-                    try SilenceSegmenter().segment(path: take, hint: hint, progress: measuring.callback)
-                }
-                measuring.finish()
-                let result = try await BlockingWork.run {
-                    try PhraseClipExporter(format: clipFormat).export(takePath: take, segmentation: segmentation, labels: phrases, to: directory, progress: writing.callback)
-                }
-                return (segmentation, result)
+            let (segmentation, result) = try await input.reading {
+                try await CuttingWorkflow().cut(take: $0, hint: hint, labels: phrases, into: directory, format: clipFormat,
+                                                measuring: measuring.callback, writing: { measuring.finish(); writing.update($0) })
             }
+            measuring.finish()
             writing.finish()
             if json { try JSONOutput.print(CutReport(take: audio, labels: result.labelsPath, clipPaths: result.clipPaths, texts: phrases, segmentation: segmentation)) }
             segmentation.doubtfulCutWarnings.forEach(StandardError.write)

@@ -4,7 +4,7 @@ import LoopCutting
 import LoopReports
 import LoopTerminal
 import LoopText
-import LoopFoundation
+import LoopWorkflows
 
 struct SegmentCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -56,20 +56,13 @@ struct SegmentCommand: AsyncParsableCommand {
     func run() async throws {
         try await runReportingErrors {
             let source = try text.map { try LoopSource(contentsOf: $0, options: .init(splitSentences: textOptions.sentences)) }
-            let hint = TakeHint(count: count, source: source).segmentationHint
+            let hint = CuttingWorkflow.hint(text: source, count: count)
             let progress = ProgressBar("segmenting")
             let path = audio
             let input = try await media.open(path)
             defer { withExtendedLifetime(input) {} }
-            var segmenter = SilenceSegmenter()
-            if let minimumPause { segmenter.parameters.minimumPause = minimumPause }
-            if let threads { segmenter.parameters.threads = threads }
-            let (envelope, segmentation) = try await input.reading { readable in
-                try await BlockingWork.run { [segmenter] in
-                    let envelope = try EnergyEnvelope.measure(path: readable, parallelism: segmenter.parameters.threads, progress: progress.callback)
-                    return (envelope, try segmenter.segment(envelope, hint: hint, path: path))
-                }
-            }
+            let cutting = CuttingWorkflow(minimumPause: minimumPause, threads: threads)
+            let (envelope, segmentation) = try await input.reading { try await cutting.segment(take: $0, named: path, hint: hint, progress: progress.callback) }
             progress.finish()
             let phraseTexts = source?.phrases.map(\.text)
             if json {
@@ -82,17 +75,5 @@ struct SegmentCommand: AsyncParsableCommand {
                 print(WaveformStrip(envelope: envelope, segmentation: segmentation, terminal: terminal).text)
             }
         }
-    }
-}
-
-/// What the user told us about a take's content.
-struct TakeHint {
-    var count: Int?
-    var source: LoopSource?
-
-    var segmentationHint: SegmentationHint {
-        if let source { return .text(source.phrases.map(\.text), language: source.language) }
-        if let count { return .count(count) }
-        return .none
     }
 }
