@@ -110,9 +110,21 @@ let package = Package(
         // and the checks on text from outside. No audio.
         .target(name: "LoopText", dependencies: ["LoopFoundation"]),
 
-        // A take into phrase clips: pause analysis and the cuts chosen among pauses. Pure over
-        // samples: no store, no files beyond reading a take and writing clips.
-        .target(name: "LoopCutting", dependencies: ["LoopFoundation", "LoopAudioFiles"]),
+        // espeak-ng (speech from text) and MeCab (readings of written Japanese): their headers,
+        // and loaders that open them when a take is first aligned with its text.
+        .systemLibrary(name: "CEspeakNG", providers: [.apt(["libespeak-ng-dev"])]),
+        .target(name: "CEspeakNGLoader", dependencies: ["CDynamicLibrary"]),
+        .systemLibrary(name: "CMeCab", providers: [.apt(["libmecab-dev"])]),
+        .target(name: "CMeCabLoader", dependencies: ["CDynamicLibrary"]),
+
+        // Speech from text: the synthesizer (espeak-ng, one owner at a time), the language a
+        // text is read in and its voice, readings of Japanese kanji.
+        .target(name: "LoopSpeech", dependencies: ["LoopFoundation", "CEspeakNG", "CEspeakNGLoader", "CMeCab", "CMeCabLoader"]),
+
+        // A take into phrase clips: the cuts found by aligning the take with its rendered text,
+        // or among its pauses. Pure over samples: no store, no files beyond reading a take and
+        // writing clips. Its FFT is FFmpeg's (av_tx).
+        .target(name: "LoopCutting", dependencies: ["LoopFoundation", "LoopAudioFiles", "LoopSpeech", "CFFmpeg", "CFFmpegLoader"]),
 
         // A stored loop as its readers see it: summaries, details, phrases with their clips and
         // pictures, search hits, health and study reports, the library's failures. Plain values:

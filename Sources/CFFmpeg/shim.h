@@ -6,6 +6,7 @@
 #include <libswscale/swscale.h>
 #include <libavutil/channel_layout.h>
 #include <libavutil/opt.h>
+#include <libavutil/tx.h>
 
 /* FFmpeg's error codes are macros Swift does not import. */
 static inline int loop_averror_eagain(void) { return AVERROR(EAGAIN); }

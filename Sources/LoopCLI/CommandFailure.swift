@@ -109,6 +109,8 @@ enum NextStep {
     static func after(_ kind: SegmentationFailure) -> String? {
         switch kind {
         case .silentTake, .tooFewPauses, .invalidCount: nil
+        case .textMismatch: "check the take and the text; give the language with --language if it was guessed wrong"
+        case .alignerMissing: "install FFmpeg's libavutil (Debian: libavutil57), or cut at pauses with --count N"
         }
     }
 

@@ -30,6 +30,9 @@ struct SegmentCommand: AsyncParsableCommand {
     @Option(help: "The loop's text; its phrase count and lengths guide the cuts.")
     var text: String?
 
+    @Option(help: "The text's language (es, fr, cmn, ja, ...), when the text does not say it (# language:) and its script would be guessed wrong.")
+    var language: String?
+
     @Option(name: .customLong("min-pause"), help: "Without --count or --text, the pause (seconds) that ends a phrase.")
     var minimumPause: Double?
 
@@ -61,7 +64,7 @@ struct SegmentCommand: AsyncParsableCommand {
             let path = audio
             let input = try await media.open(path)
             defer { withExtendedLifetime(input) {} }
-            let cutting = CuttingWorkflow(minimumPause: minimumPause, threads: threads)
+            let cutting = CuttingWorkflow(minimumPause: minimumPause, threads: threads, language: language)
             let (envelope, segmentation) = try await input.reading { try await cutting.segment(take: $0, named: path, hint: hint, progress: progress.callback) }
             progress.finish()
             let phraseTexts = source?.phrases.map(\.text)

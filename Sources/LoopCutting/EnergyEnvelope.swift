@@ -39,24 +39,8 @@ public struct EnergyEnvelope: Sendable {
     ) throws -> EnergyEnvelope {
         let sampleRate = reader.info.sampleRate
         let hop = hopFrames(sampleRate: sampleRate)
-        var meter = SpeechBandMeter(sampleRate: sampleRate, hopFrames: hop)
-        let expected = reader.info.frameCount
-        meter.reserve(hops: expected / hop + 2)
-        var blocksSinceReport = 0
-        try reader.forEachMonoBlock(blockFrames: 16_384) { mono in
-            meter.consume(mono)
-            blocksSinceReport += 1
-            if let progress, blocksSinceReport >= 32, expected > 0 {
-                blocksSinceReport = 0
-                progress(min(1, Double(meter.framesConsumed) / Double(expected)))
-            }
-        }
-        let frames = meter.framesConsumed
-        guard frames > 0 else {
-            throw AudioError(.emptyFile, path: reader.path, message: "the file holds no audio (zero length)")
-        }
-        progress?(1)
-        return EnergyEnvelope(hopFrames: hop, sampleRate: sampleRate, channelCount: reader.info.channelCount, frameCount: frames, levels: meter.finish())
+        let (frames, levels) = try TakeReading.read(&reader, meter: SpeechBandMeter(sampleRate: sampleRate, hopFrames: hop), progress: progress)
+        return EnergyEnvelope(hopFrames: hop, sampleRate: sampleRate, channelCount: reader.info.channelCount, frameCount: frames, levels: levels)
     }
 
     /// Opens and measures the file at `path`.
@@ -68,53 +52,11 @@ public struct EnergyEnvelope: Sendable {
         path: String, parallelism: Int = ProcessInfo.processInfo.activeProcessorCount,
         progress: (@Sendable (Double) -> Void)? = nil
     ) throws -> EnergyEnvelope {
-        var reader = try AudioFileReader(path: path)
-        let info = reader.info
-        let parts = min(max(parallelism, 1), 8)
-        guard parts > 1, reader.seeksExactly, info.frameCount >= 60 * info.sampleRate else {
-            return try measure(&reader, progress: progress)
+        let (info, frames, parts) = try TakeReading.read(path: path, parallelism: parallelism, progress: progress) { info in
+            SpeechBandMeter(sampleRate: info.sampleRate, hopFrames: hopFrames(sampleRate: info.sampleRate))
         }
-        let hop = hopFrames(sampleRate: info.sampleRate)
-        let totalHops = (info.frameCount + hop - 1) / hop
-        let hopsPerPart = (totalHops + parts - 1) / parts
-        let warmUpFrames = info.sampleRate / 20
-        let results = Mutex([[Float]?](repeating: nil, count: parts))
-        let failure = Mutex<(any Error)?>(nil)
-        let framesDone = Atomic<Int>(0)
-
-        DispatchQueue.concurrentPerform(iterations: parts) { part in
-            do {
-                let start = min(info.frameCount, part * hopsPerPart * hop)
-                let end = min(info.frameCount, (part + 1) * hopsPerPart * hop)
-                var reader = try AudioFileReader(path: path)
-                let warmUp = min(start, warmUpFrames)
-                try reader.seek(toFrame: start - warmUp)
-                var meter = SpeechBandMeter(sampleRate: info.sampleRate, hopFrames: hop)
-                meter.reserve(hops: hopsPerPart + 1)
-                try reader.forEachMonoBlock(limit: warmUp) { meter.warmUp($0) }
-                var sinceReport = 0
-                try reader.forEachMonoBlock(limit: end - start) { mono in
-                    meter.consume(mono)
-                    sinceReport += mono.count
-                    if sinceReport >= 32 * 16_384 {
-                        let done = framesDone.add(sinceReport, ordering: .relaxed).newValue
-                        sinceReport = 0
-                        progress?(min(1, Double(done) / Double(info.frameCount)))
-                    }
-                }
-                guard meter.framesConsumed == end - start else {
-                    throw AudioError(.truncated, path: path, message: "the file is truncated: it ends before the length it announces")
-                }
-                let levels = meter.finish()
-                results.withLock { $0[part] = levels }
-            } catch {
-                failure.withLock { if $0 == nil { $0 = error } }
-            }
-        }
-        if let error = failure.withLock({ $0 }) { throw error }
-        let levels = results.withLock { $0.flatMap { $0 ?? [] } }
-        progress?(1)
-        return EnergyEnvelope(hopFrames: hop, sampleRate: info.sampleRate, channelCount: info.channelCount, frameCount: info.frameCount, levels: levels)
+        return EnergyEnvelope(hopFrames: hopFrames(sampleRate: info.sampleRate), sampleRate: info.sampleRate, channelCount: info.channelCount,
+                              frameCount: frames, levels: parts.flatMap { $0 })
     }
 
     /// Audio frames per 10 ms hop.
@@ -122,7 +64,7 @@ public struct EnergyEnvelope: Sendable {
 }
 
 /// A streaming speech-band power meter: two biquads and a running sum per hop.
-struct SpeechBandMeter {
+struct SpeechBandMeter: TakeMeter {
     private var highPass: Biquad
     private var lowPass: Biquad?
     private let hopFrames: Int

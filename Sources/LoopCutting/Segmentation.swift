@@ -1,4 +1,5 @@
 import LoopFoundation
+import LoopSpeech
 /// What the segmenter knows about the take's content.
 public enum SegmentationHint: Sendable, Equatable {
     /// Nothing: cut at every pause long enough to end a phrase.
@@ -46,6 +47,13 @@ public struct Segmentation: Sendable, Equatable {
     public var segments: [Segment]
     /// The cuts between segments: `cuts.count == segments.count - 1`.
     public var cuts: [Cut]
+    /// How the cuts were found.
+    public var method: CuttingMethod = .pauses
+    /// With a text, the phrases the segments read (indices into the text's phrases): all of
+    /// them, unless the take reads only a run of them.
+    public var phrases: Range<Int>?
+    /// What the user should know about how the take was cut, once (a language without a voice).
+    public var notes: [String] = []
 
     public var duration: Double { Double(frameCount) / Double(sampleRate) }
 
@@ -53,11 +61,23 @@ public struct Segmentation: Sendable, Equatable {
     public func seconds(_ frame: Int) -> Double { Double(frame) / Double(sampleRate) }
 }
 
+/// How a take's cuts were found.
+public enum CuttingMethod: Sendable, Equatable {
+    /// Among its pauses (with the phrase count or the phrases' lengths, if known).
+    case pauses
+    /// By what is said: the take aligned with its text rendered in this language.
+    case text(SpeechLanguage)
+}
+
 /// The ways a take can fail to be cut.
 public enum SegmentationFailure: String, LoopErrorKind {
     case silentTake
     case tooFewPauses
     case invalidCount
+    /// The take does not read its text (another text, or another language).
+    case textMismatch
+    /// What aligns a take with its text is missing (FFmpeg's transform).
+    case alignerMissing
 
     public static let domain = "segmentation"
 }

@@ -53,8 +53,15 @@ public struct SilenceSegmenter: Sendable {
             throw named
         }
 
-        let halfHop = envelope.hopFrames / 2
         let cutHops = choice.pauses.map { analysis.pauses[$0].cutHop }
+        return segmentation(analysis, cutHops: cutHops, confidences: choice.confidences,
+                            pauseDurations: choice.pauses.map { analysis.pauses[$0].silentDuration })
+    }
+
+    /// The segments between cuts at `cutHops`: each from its first to its last sound, padded.
+    func segmentation(_ analysis: PauseAnalysis, cutHops: [Int], confidences: [Double], pauseDurations: [Double]) -> Segmentation {
+        let envelope = analysis.envelope
+        let halfHop = envelope.hopFrames / 2
         let cutFrames = cutHops.map { envelope.frame(ofHop: $0) + halfHop }
         let lead = Int(parameters.leadingPadding * Double(envelope.sampleRate))
         let trail = Int(parameters.trailingPadding * Double(envelope.sampleRate))
@@ -73,8 +80,8 @@ public struct SilenceSegmenter: Sendable {
             let end = min(frames.upperBound, envelope.frame(ofHop: sound.upperBound) + trail)
             segments.append(Segment(startFrame: start, endFrame: max(end, start + 1)))
         }
-        let cuts = zip(choice.pauses, zip(cutFrames, choice.confidences)).map { pause, cut in
-            Cut(frame: cut.0, confidence: (cut.1 * 100).rounded() / 100, pauseDuration: analysis.pauses[pause].silentDuration)
+        let cuts = cutFrames.indices.map { index in
+            Cut(frame: cutFrames[index], confidence: (confidences[index] * 100).rounded() / 100, pauseDuration: pauseDurations[index])
         }
         return Segmentation(sampleRate: envelope.sampleRate, channelCount: envelope.channelCount, frameCount: envelope.frameCount, segments: segments, cuts: cuts)
     }

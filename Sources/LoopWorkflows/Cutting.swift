@@ -8,13 +8,15 @@ import LoopText
 /// file a phrase (`loop cut`). The library's takes are cut by ``Authoring``; both go through the
 /// same cutter.
 public struct CuttingWorkflow: Sendable {
-    public var segmenter = SilenceSegmenter()
+    public var cutter = TakeCutter()
 
     /// `minimumPause` (seconds) ends a phrase when nothing else says how many there are;
-    /// `threads` bounds the measuring of a long take.
-    public init(minimumPause: Double? = nil, threads: Int? = nil) {
-        if let minimumPause { segmenter.parameters.minimumPause = minimumPause }
-        if let threads { segmenter.parameters.threads = threads }
+    /// `threads` bounds the measuring of a long take; `language` is the text's, when it is
+    /// neither in the text nor the one its script suggests.
+    public init(minimumPause: Double? = nil, threads: Int? = nil, language: String? = nil) {
+        if let minimumPause { cutter.segmenter.parameters.minimumPause = minimumPause }
+        if let threads { cutter.segmenter.parameters.threads = threads }
+        cutter.language = language
     }
 
     /// What the person said of a take: its text (the phrases and their language), else how many
@@ -28,9 +30,13 @@ public struct CuttingWorkflow: Sendable {
     /// The take at `take` measured and cut into phrases; errors name it `name`.
     public func segment(take: String, named name: String, hint: SegmentationHint,
                         progress: (@Sendable (Double) -> Void)? = nil) async throws -> (envelope: EnergyEnvelope, segmentation: Segmentation) {
-        try await BlockingWork.run { [segmenter] in
-            let envelope = try EnergyEnvelope.measure(path: take, parallelism: segmenter.parameters.threads, progress: progress)
-            return (envelope, try segmenter.segment(envelope, hint: hint, path: name))
+        try await BlockingWork.run { [cutter] in
+            do {
+                return try cutter.measureAndCut(path: take, hint: hint, progress: progress)
+            } catch var error as SegmentationError {
+                error.subject = name
+                throw error
+            }
         }
     }
 
@@ -39,7 +45,7 @@ public struct CuttingWorkflow: Sendable {
     public func cut(take: String, hint: SegmentationHint, labels: [String], into folder: String, format: AudioFileFormat,
                     measuring: (@Sendable (Double) -> Void)? = nil, writing: (@Sendable (Double) -> Void)? = nil) async throws
         -> (segmentation: Segmentation, clips: PhraseClipExporter.Result) {
-        let segmentation = try await BlockingWork.run { [segmenter] in try segmenter.segment(path: take, hint: hint, progress: measuring) }
+        let segmentation = try await BlockingWork.run { [cutter] in try cutter.cut(path: take, hint: hint, progress: measuring) }
         let clips = try await BlockingWork.run {
             try PhraseClipExporter(format: format).export(takePath: take, segmentation: segmentation, labels: labels, to: folder, progress: writing)
         }

@@ -1,0 +1,4 @@
+#ifndef LOOPLEARN_CMECAB_SHIM_H
+#define LOOPLEARN_CMECAB_SHIM_H
+#include <mecab.h>
+#endif

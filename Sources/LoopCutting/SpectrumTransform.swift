@@ -1,0 +1,56 @@
+import CFFmpeg
+import CFFmpegLoader
+
+/// A real-input FFT of a fixed power-of-two length: FFmpeg's `av_tx` (libavutil, opened on
+/// first use with the rest of FFmpeg), the one place LoopCutting calls it.
+final class SpectrumTransform {
+    let length: Int
+    private var context: OpaquePointer?
+    private let transform: av_tx_fn
+    private var input: UnsafeMutableBufferPointer<Float>
+    private var output: UnsafeMutableBufferPointer<AVComplexFloat>
+
+    init(length: Int) throws(SegmentationError) {
+        self.length = length
+        var context: OpaquePointer?
+        var function: av_tx_fn?
+        var scale: Float = 1
+        let status = av_tx_init(&context, &function, AV_TX_FLOAT_RDFT, 0, Int32(length), &scale, UInt64(AV_TX_UNALIGNED.rawValue))
+        guard status >= 0, let context, let function else {
+            let reason = loop_ffmpeg_load_error().map { String(cString: $0) } ?? "FFmpeg's av_tx refused a transform of \(length)"
+            throw SegmentationError(.alignerMissing, reason)
+        }
+        self.context = context
+        transform = function
+        // Aligned for the transform's vector instructions.
+        input = UnsafeMutableRawPointer.allocate(byteCount: (length + 16) * MemoryLayout<Float>.stride, alignment: 64)
+            .bindMemory(to: Float.self, capacity: length + 16).asBuffer(count: length + 16)
+        input.initialize(repeating: 0)
+        output = UnsafeMutableRawPointer.allocate(byteCount: (length / 2 + 16) * MemoryLayout<AVComplexFloat>.stride, alignment: 64)
+            .bindMemory(to: AVComplexFloat.self, capacity: length / 2 + 16).asBuffer(count: length / 2 + 16)
+        output.initialize(repeating: AVComplexFloat(re: 0, im: 0))
+    }
+
+    deinit {
+        av_tx_uninit(&context)
+        input.deallocate()
+        output.deallocate()
+    }
+
+    /// The power of each bin (`length / 2 + 1` of them) of `samples` (at most `length`, the
+    /// rest zero), written into `power`.
+    func power(of samples: UnsafeBufferPointer<Float>, into power: UnsafeMutableBufferPointer<Float>) {
+        let count = min(samples.count, length)
+        for index in 0..<count { input[index] = samples[index] }
+        for index in count..<length { input[index] = 0 }
+        transform(context, output.baseAddress, input.baseAddress, MemoryLayout<Float>.stride)
+        for bin in 0...(length / 2) {
+            let value = output[bin]
+            power[bin] = value.re * value.re + value.im * value.im
+        }
+    }
+}
+
+extension UnsafeMutablePointer {
+    fileprivate func asBuffer(count: Int) -> UnsafeMutableBufferPointer<Pointee> { UnsafeMutableBufferPointer(start: self, count: count) }
+}

@@ -1,0 +1,186 @@
+import Foundation
+
+/// Frame features of speech for comparing two recordings of the same words: mel-frequency
+/// cepstral coefficients every 10 ms (c1-c12 of a 25 ms window, over a band both recordings
+/// carry), normalised to zero mean and unit variance over the recording's speech, with their
+/// deltas. Loudness, the microphone and the room mostly shift the cepstrum's mean, which the
+/// normalisation removes.
+struct FeatureMatrix: Sendable {
+    static let cepstra = 12
+    static let dimension = cepstra * 2
+
+    /// Frames, each ``dimension`` values: cepstra then deltas.
+    var values: [Float]
+    var frameCount: Int { values.count / Self.dimension }
+
+    init(values: [Float]) { self.values = values }
+
+    /// Mean and variance normalisation over the frames where `isSpeech`, then the deltas.
+    mutating func normalise(isSpeech: (Int) -> Bool) {
+        let d = Self.dimension, c = Self.cepstra, frames = frameCount
+        guard frames > 0 else { return }
+        var sum = [Double](repeating: 0, count: c), squares = [Double](repeating: 0, count: c)
+        var counted = 0
+        values.withUnsafeBufferPointer { v in
+            for frame in 0..<frames where isSpeech(frame) {
+                counted += 1
+                for k in 0..<c {
+                    let x = Double(v[frame * d + k])
+                    sum[k] += x
+                    squares[k] += x * x
+                }
+            }
+        }
+        if counted < 10 {
+            // Too little speech to measure: normalise over everything.
+            counted = frames
+            sum = [Double](repeating: 0, count: c); squares = sum
+            values.withUnsafeBufferPointer { v in
+                for frame in 0..<frames {
+                    for k in 0..<c { let x = Double(v[frame * d + k]); sum[k] += x; squares[k] += x * x }
+                }
+            }
+        }
+        let mean = sum.map { Float($0 / Double(counted)) }
+        let scale = zip(sum, squares).map { s, q -> Float in
+            let m = s / Double(counted)
+            return Float(1 / max(sqrt(max(q / Double(counted) - m * m, 0)), 1e-3))
+        }
+        values.withUnsafeMutableBufferPointer { v in
+            for frame in 0..<frames {
+                for k in 0..<c { v[frame * d + k] = (v[frame * d + k] - mean[k]) * scale[k] }
+            }
+            // Deltas: the regression slope over +-2 frames.
+            for frame in 0..<frames {
+                let a = max(frame - 2, 0), b = max(frame - 1, 0), e = min(frame + 1, frames - 1), f = min(frame + 2, frames - 1)
+                for k in 0..<c {
+                    let slope = (v[e * d + k] - v[b * d + k]) + 2 * (v[f * d + k] - v[a * d + k])
+                    v[frame * d + c + k] = slope / 10
+                }
+            }
+        }
+    }
+}
+
+/// Computes a cepstral frame every hop from audio arriving in blocks.
+struct CepstrumMeter: TakeMeter {
+    let hopFrames: Int
+    private let windowLength: Int
+    private let window: [Float]
+    private let transform: SpectrumTransform
+    /// Each mel filter: its first bin and weights.
+    private let filters: [(first: Int, weights: [Float])]
+    private let dct: [Float]
+    private var pending: [Float] = []
+    private var pendingStart = 0
+    private var lastSample: Float = 0
+    private var power: [Float]
+    private var melLog: [Float]
+    private var frame: [Float]
+    private(set) var values: [Float] = []
+    private(set) var framesProduced = 0
+    private(set) var framesConsumed = 0
+
+    static let melBands = 26
+
+    /// The band both recordings carry: up to 7.6 kHz, or just below half the slower rate.
+    static func upperFrequency(sampleRates: [Int]) -> Double {
+        min(7_600, Double(sampleRates.min() ?? 16_000) / 2 * 0.95)
+    }
+
+    init(sampleRate: Int, hopFrames: Int, upperFrequency: Double) throws(SegmentationError) {
+        self.hopFrames = hopFrames
+        let windowLength = max(16, Int((Double(sampleRate) * 0.025).rounded()))
+        self.windowLength = windowLength
+        var length = 16
+        while length < windowLength { length *= 2 }
+        transform = try SpectrumTransform(length: length)
+        window = (0..<windowLength).map { Float(0.54 - 0.46 * cos(2 * Double.pi * Double($0) / Double(windowLength - 1))) }
+        power = [Float](repeating: 0, count: length / 2 + 1)
+        melLog = [Float](repeating: 0, count: Self.melBands)
+        frame = [Float](repeating: 0, count: windowLength)
+
+        let mel = { (f: Double) in 2595 * log10(1 + f / 700) }
+        let hertz = { (m: Double) in 700 * (pow(10, m / 2595) - 1) }
+        let low = mel(80), high = mel(upperFrequency)
+        let edges = (0...(Self.melBands + 1)).map { hertz(low + (high - low) * Double($0) / Double(Self.melBands + 1)) }
+        let binHertz = Double(sampleRate) / Double(length)
+        filters = (0..<Self.melBands).map { band in
+            let (left, centre, right) = (edges[band], edges[band + 1], edges[band + 2])
+            let first = max(1, Int(ceil(left / binHertz)))
+            let last = min(length / 2, Int(floor(right / binHertz)))
+            guard first <= last else { return (first: min(first, length / 2), weights: [1]) }
+            let weights = (first...last).map { bin -> Float in
+                let f = Double(bin) * binHertz
+                return Float(f <= centre ? (f - left) / (centre - left) : (right - f) / (right - centre))
+            }
+            return (first: first, weights: weights)
+        }
+        let c = FeatureMatrix.cepstra, m = Self.melBands
+        dct = (0..<(c * m)).map { index in
+            let k = index / m + 1, n = index % m
+            return Float(cos(Double.pi * Double(k) * (Double(n) + 0.5) / Double(m)))
+        }
+    }
+
+    mutating func reserve(hops: Int) { values.reserveCapacity(hops * FeatureMatrix.dimension) }
+
+    /// Takes the samples just before the range measured: they only set the pre-emphasis.
+    mutating func warmUp(_ samples: UnsafeBufferPointer<Float>) {
+        if let last = samples.last { lastSample = last }
+    }
+
+    /// Takes mono samples; computes every frame whose window they complete.
+    mutating func consume(_ samples: UnsafeBufferPointer<Float>) {
+        pending.reserveCapacity(pending.count + samples.count)
+        for sample in samples {
+            pending.append(sample - 0.97 * lastSample)
+            lastSample = sample
+        }
+        framesConsumed += samples.count
+        produceFrames(upTo: framesConsumed)
+    }
+
+    /// Computes the frames left, the last windows padded with silence.
+    mutating func finish() -> [Float] {
+        let hops = (framesConsumed + hopFrames - 1) / hopFrames
+        let needed = (hops - 1) * hopFrames + windowLength
+        if needed > framesConsumed { pending.append(contentsOf: repeatElement(0, count: needed - framesConsumed)) }
+        produceFrames(upTo: needed, hopLimit: hops)
+        return values
+    }
+
+    private mutating func produceFrames(upTo available: Int, hopLimit: Int = .max) {
+        while framesProduced < hopLimit, framesProduced * hopFrames + windowLength <= available {
+            let start = framesProduced * hopFrames - pendingStart
+            computeFrame(at: start)
+            framesProduced += 1
+        }
+        // Drop what no later window needs.
+        let keepFrom = framesProduced * hopFrames - pendingStart
+        if keepFrom > 65_536 {
+            pending.removeFirst(keepFrom)
+            pendingStart += keepFrom
+        }
+    }
+
+    private mutating func computeFrame(at start: Int) {
+        for index in 0..<windowLength { frame[index] = pending[start + index] * window[index] }
+        frame.withUnsafeBufferPointer { input in
+            power.withUnsafeMutableBufferPointer { transform.power(of: input, into: $0) }
+        }
+        for (band, filter) in filters.enumerated() {
+            var energy: Float = 0
+            for (offset, weight) in filter.weights.enumerated() { energy += weight * power[filter.first + offset] }
+            melLog[band] = log(energy + 1e-10)
+        }
+        let c = FeatureMatrix.cepstra, m = Self.melBands
+        for k in 0..<c {
+            var sum: Float = 0
+            for n in 0..<m { sum += dct[k * m + n] * melLog[n] }
+            values.append(sum)
+        }
+        // Room for the deltas, filled in by the normalisation.
+        values.append(contentsOf: repeatElement(0, count: c))
+    }
+}

@@ -1,0 +1,182 @@
+import Foundation
+import LoopAudioFiles
+import LoopFoundation
+import LoopSpeech
+
+/// Cuts a take into its phrases: by what is said when its text is known (``ContentAligner``,
+/// each cut then placed on the pause or the quietest point there), else at its pauses
+/// (``SilenceSegmenter``). The one cutter every path from a take to clips goes through.
+public struct TakeCutter: Sendable {
+    public var segmenter: SilenceSegmenter
+    /// The language the text is read in (`--language`); else the hint's (the loop's), else a
+    /// guess from the text.
+    public var language: String?
+
+    public struct Parameters: Sendable {
+        /// A real pause this close to the aligned join (seconds) takes the cut.
+        public var pauseReach = 0.2
+        /// Without a pause, the cut goes to the quietest point this close (seconds) to the join.
+        public var quietReach = 0.06
+        /// The take reads its text when the alignment fits it better than the phrases played
+        /// backwards on at least this share of its speech (about one half for another text)...
+        public var minimumAgreement = 0.6
+        /// ...on this share when only some of the phrases are found in it...
+        public var minimumPartialAgreement = 0.66
+        /// ...and its speed against the rendering's varies less than this between phrases
+        /// (standard deviation of the log ratio),
+        public var maximumSpread = 0.25
+        /// or less than this where the agreement is below ``strongAgreement``.
+        public var maximumWeakSpread = 0.12
+        public var strongAgreement = 0.8
+
+        public init() {}
+    }
+
+    public var parameters = Parameters()
+
+    public init(segmenter: SilenceSegmenter = SilenceSegmenter(), language: String? = nil) {
+        self.segmenter = segmenter
+        self.language = language
+    }
+
+    /// Cuts the take at `path`. `progress` receives the share done (0...1).
+    public func cut(path: String, hint: SegmentationHint, progress: (@Sendable (Double) -> Void)? = nil) throws -> Segmentation {
+        try measureAndCut(path: path, hint: hint, progress: progress).segmentation
+    }
+
+    /// Cuts the take at `path`, with its measured levels (for drawing it).
+    public func measureAndCut(path: String, hint: SegmentationHint, progress: (@Sendable (Double) -> Void)? = nil) throws
+        -> (envelope: EnergyEnvelope, segmentation: Segmentation) {
+        let atPauses = { (note: String?) throws -> (envelope: EnergyEnvelope, segmentation: Segmentation) in
+            let envelope = try EnergyEnvelope.measure(path: path, parallelism: segmenter.parameters.threads, progress: progress)
+            var segmentation = try segmenter.segment(envelope, hint: hint, path: path)
+            if let note { segmentation.notes.append(note) }
+            return (envelope, segmentation)
+        }
+        guard case .text(let phrases, let loopLanguage) = hint, !phrases.isEmpty else { return try atPauses(nil) }
+        guard let language = SpeechLanguage.resolve(given: language, loop: loopLanguage, text: phrases) else { return try atPauses(nil) }
+        let rendered: [RenderedSpeech]
+        do {
+            rendered = try SpeechSynthesizer.shared.render(phrases, in: language)
+        } catch {
+            return try atPauses("\(error.message): cut at its pauses instead of following the text")
+        }
+        return try align(path: path, phrases: phrases, rendered: rendered, language: language, progress: progress)
+    }
+
+    private func align(path: String, phrases: [String], rendered: [RenderedSpeech], language: SpeechLanguage,
+                       progress: (@Sendable (Double) -> Void)?) throws -> (envelope: EnergyEnvelope, segmentation: Segmentation) {
+        let renderingRate = rendered.first?.sampleRate ?? 22_050
+        let (info, frames, parts) = try TakeReading.read(path: path, parallelism: segmenter.parameters.threads, progress: progress) { info in
+            let upper = CepstrumMeter.upperFrequency(sampleRates: [info.sampleRate, renderingRate])
+            return try AlignmentMeter(sampleRate: info.sampleRate, upperFrequency: upper)
+        }
+        let hop = EnergyEnvelope.hopFrames(sampleRate: info.sampleRate)
+        let envelope = EnergyEnvelope(hopFrames: hop, sampleRate: info.sampleRate, channelCount: info.channelCount,
+                                      frameCount: frames, levels: parts.flatMap(\.levels))
+        var analysis: PauseAnalysis
+        do {
+            analysis = try PauseAnalysis(envelope: envelope)
+        } catch {
+            var named = error
+            named.subject = path
+            throw named
+        }
+        let hops = envelope.levels.count
+        var features = FeatureMatrix(values: parts.flatMap(\.cepstra))
+        if features.frameCount > hops { features.values.removeLast((features.frameCount - hops) * FeatureMatrix.dimension) }
+        while features.frameCount < hops { features.values.append(contentsOf: repeatElement(0, count: FeatureMatrix.dimension)) }
+        features.normalise { analysis.isSpeech[$0] }
+
+        let upper = CepstrumMeter.upperFrequency(sampleRates: [info.sampleRate, renderingRate])
+        let aligner = ContentAligner()
+        let rendering = try aligner.rendering(of: rendered, upperFrequency: upper)
+        let take = DynamicTimeWarping.Frames(features: features.values, quiet: analysis.isSpeech.map { !$0 })
+        let alignment = aligner.align(take: take, rendering: rendering)
+
+        let name = language.origin == .guessed ? "\(language.code) (guessed from the text)" : language.code
+        let partial = alignment.found.count < phrases.count
+        guard !alignment.found.isEmpty,
+              alignment.agreement >= (partial ? parameters.minimumPartialAgreement : parameters.minimumAgreement),
+              alignment.lengthSpread <= parameters.maximumSpread,
+              alignment.lengthSpread <= parameters.maximumWeakSpread || alignment.agreement >= parameters.strongAgreement else {
+            throw SegmentationError(.textMismatch, path: path, message: "the take does not read its text (in \(name)): is it the right take, the right text, the right language?")
+        }
+
+        var cutHops: [Int] = []
+        var confidences: [Double] = []
+        var silences: [Double] = []
+        for (index, join) in alignment.joins.enumerated() {
+            let (hop, silence) = place(join, analysis)
+            cutHops.append(hop)
+            silences.append(silence)
+            confidences.append(confidence(advantage: alignment.advantage[index], silence: silence))
+        }
+        // Cuts strictly increase, so every phrase keeps at least one hop.
+        for index in cutHops.indices.dropFirst() where cutHops[index] <= cutHops[index - 1] { cutHops[index] = cutHops[index - 1] + 1 }
+        var segmentation = segmenter.segmentation(analysis, cutHops: cutHops, confidences: confidences, pauseDurations: silences)
+        segmentation.method = .text(language)
+        segmentation.phrases = alignment.found
+        return (envelope, segmentation)
+    }
+
+    /// Where the cut for an aligned join goes: onto a real pause near it (the one with the most
+    /// silence, nearer ones first), else onto the quietest point close to it; and the silence there.
+    private func place(_ join: ClosedRange<Int>, _ analysis: PauseAnalysis) -> (hop: Int, silence: Double) {
+        let hopDuration = analysis.envelope.hopDuration
+        let reach = Int((parameters.pauseReach / hopDuration).rounded())
+        let centre = (join.lowerBound + join.upperBound) / 2
+        let near = (join.lowerBound - reach)...(join.upperBound + reach)
+        let candidates = analysis.pauses.filter { near.overlaps($0.range.lowerBound...max($0.range.lowerBound, $0.range.upperBound - 1)) }
+        let scored = candidates.map { pause -> (PauseAnalysis.Pause, Double) in
+            let inside = join.overlaps(pause.range.lowerBound...max(pause.range.lowerBound, pause.range.upperBound - 1))
+            let distance = inside ? 0 : Double(min(abs(pause.range.lowerBound - centre), abs(pause.range.upperBound - 1 - centre))) * hopDuration
+            return (pause, pause.silentDuration - distance * 0.5)
+        }
+        if let (pause, _) = scored.max(by: { $0.1 < $1.1 }), pause.silentDuration >= 0.03 {
+            return (pause.cutHop, pause.silentDuration)
+        }
+        let quietReach = Int((parameters.quietReach / hopDuration).rounded())
+        let window = max(0, join.lowerBound - quietReach)...min(analysis.smoothed.count - 1, join.upperBound + quietReach)
+        let quietest = window.min { analysis.smoothed[$0] < analysis.smoothed[$1] || (analysis.smoothed[$0] == analysis.smoothed[$1] && abs($0 - centre) < abs($1 - centre)) } ?? centre
+        return (quietest, 0)
+    }
+
+    /// How sure the cut is: the path's agreement with the take around the join, and whether a
+    /// pause is there to take it.
+    private func confidence(advantage: Double, silence: Double) -> Double {
+        let pause = min(silence / 0.15, 1)
+        return min(1, max(0, 0.3 + 2 * advantage + 0.3 * pause))
+    }
+}
+
+/// The take's speech-band levels and cepstra, measured in one pass.
+struct AlignmentMeter: TakeMeter {
+    private var band: SpeechBandMeter
+    private var cepstrum: CepstrumMeter
+
+    init(sampleRate: Int, upperFrequency: Double) throws(SegmentationError) {
+        let hop = EnergyEnvelope.hopFrames(sampleRate: sampleRate)
+        band = SpeechBandMeter(sampleRate: sampleRate, hopFrames: hop)
+        cepstrum = try CepstrumMeter(sampleRate: sampleRate, hopFrames: hop, upperFrequency: upperFrequency)
+    }
+
+    var framesConsumed: Int { band.framesConsumed }
+
+    mutating func reserve(hops: Int) {
+        band.reserve(hops: hops)
+        cepstrum.reserve(hops: hops)
+    }
+
+    mutating func warmUp(_ samples: UnsafeBufferPointer<Float>) {
+        band.warmUp(samples)
+        cepstrum.warmUp(samples)
+    }
+
+    mutating func consume(_ samples: UnsafeBufferPointer<Float>) {
+        band.consume(samples)
+        cepstrum.consume(samples)
+    }
+
+    mutating func finish() -> (levels: [Float], cepstra: [Float]) { (band.finish(), cepstrum.finish()) }
+}

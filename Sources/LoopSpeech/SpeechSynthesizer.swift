@@ -1,0 +1,142 @@
+import CEspeakNG
+import CEspeakNGLoader
+import Foundation
+import LoopFoundation
+import Synchronization
+
+/// Speech rendered from text by espeak-ng: mono samples at ``sampleRate``.
+public struct RenderedSpeech: Sendable {
+    public var sampleRate: Int
+    public var samples: [Float]
+}
+
+/// The speech synthesizer (espeak-ng's library, opened on first use).
+///
+/// espeak-ng keeps global state and is not thread-safe: every call goes through one lock, so
+/// the process has one owner at a time. Each phrase is rendered on its own (espeak-ng's marks
+/// inside one text are not reliable), which is as fast as one call for the whole text.
+public final class SpeechSynthesizer: Sendable {
+    /// The one synthesizer of the process.
+    public static let shared = SpeechSynthesizer()
+
+    private struct State {
+        var sampleRate: Int?
+        var failure: String?
+        var voice: String?
+    }
+
+    private let state = Mutex(State())
+
+    private init() {}
+
+    /// Renders each of `phrases` with `voice` (an espeak-ng voice name, see ``SpeechLanguage``);
+    /// `wordsPerMinute` sets the speed (espeak-ng's default is 175).
+    public func render(_ phrases: [String], voice: String, wordsPerMinute: Int = 175) throws(SpeechError) -> [RenderedSpeech] {
+        try state.withLock { (state: inout State) throws(SpeechError) -> [RenderedSpeech] in
+            let rate = try Self.start(&state)
+            if state.voice != voice {
+                guard espeak_SetVoiceByName(voice) == EE_OK else {
+                    throw SpeechError(.voiceMissing, "espeak-ng has no voice \(voice)")
+                }
+                state.voice = voice
+            }
+            _ = espeak_SetParameter(espeakRATE, Int32(wordsPerMinute), 0)
+            return phrases.map { RenderedSpeech(sampleRate: rate, samples: Self.synthesize($0)) }
+        }
+    }
+
+    /// Whether espeak-ng has a voice of this name (false when espeak-ng itself is missing).
+    public func hasVoice(_ voice: String) -> Bool {
+        state.withLock { state in
+            guard (try? Self.start(&state)) != nil else { return false }
+            guard espeak_SetVoiceByName(voice) == EE_OK else {
+                state.voice = nil
+                return false
+            }
+            state.voice = voice
+            return true
+        }
+    }
+
+    /// Opens and initialises espeak-ng once; its output rate.
+    private static func start(_ state: inout State) throws(SpeechError) -> Int {
+        if let rate = state.sampleRate { return rate }
+        if let failure = state.failure { throw SpeechError(.synthesizerMissing, failure) }
+        if let missing = loop_espeak_load_error() {
+            state.failure = String(cString: missing)
+            throw SpeechError(.synthesizerMissing, state.failure!)
+        }
+        let rate = espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS, 0, nil, 0)
+        guard rate > 0 else {
+            state.failure = "espeak-ng could not start: is espeak-ng-data installed?"
+            throw SpeechError(.synthesizerMissing, state.failure!)
+        }
+        espeak_SetSynthCallback(receiveSamples)
+        state.sampleRate = Int(rate)
+        return Int(rate)
+    }
+
+    /// One phrase's samples.
+    private static func synthesize(_ text: String) -> [Float] {
+        let sink = SampleSink()
+        let retained = Unmanaged.passRetained(sink)
+        defer { retained.release() }
+        var bytes = Array(text.utf8CString)
+        bytes.withUnsafeMutableBytes { buffer in
+            _ = espeak_Synth(buffer.baseAddress, buffer.count, 0, POS_CHARACTER, 0, UInt32(espeakCHARS_UTF8), nil, retained.toOpaque())
+        }
+        _ = espeak_Synchronize()
+        return sink.samples
+    }
+}
+
+/// Where espeak-ng's callback puts a phrase's samples (reached through the call's user data).
+private final class SampleSink {
+    var samples: [Float] = []
+}
+
+/// espeak-ng's synthesis callback: appends the samples to the phrase's sink; 0 goes on.
+private func receiveSamples(_ wave: UnsafeMutablePointer<Int16>?, _ count: Int32, _ events: UnsafeMutablePointer<espeak_EVENT>?) -> Int32 {
+    guard let events, let userData = events.pointee.user_data else { return 0 }
+    let sink = Unmanaged<SampleSink>.fromOpaque(userData).takeUnretainedValue()
+    if let wave, count > 0 {
+        let buffer = UnsafeBufferPointer(start: wave, count: Int(count))
+        sink.samples.reserveCapacity(sink.samples.count + Int(count))
+        for sample in buffer { sink.samples.append(Float(sample) / 32_768) }
+    }
+    return 0
+}
+
+/// The ways speech cannot be rendered.
+public enum SpeechFailure: String, LoopErrorKind {
+    /// espeak-ng (or its data, or MeCab for Japanese) is not installed.
+    case synthesizerMissing
+    /// The synthesizer has no voice for the language.
+    case voiceMissing
+
+    public static let domain = "speech"
+}
+
+/// Why speech could not be rendered.
+public typealias SpeechError = LoopError<SpeechFailure>
+
+extension SpeechSynthesizer {
+    /// Renders `phrases` as `language` reads them: Japanese kanji first given their readings,
+    /// the language's voice else its language without the region.
+    public func render(_ phrases: [String], in language: SpeechLanguage, wordsPerMinute: Int = 175) throws(SpeechError) -> [RenderedSpeech] {
+        var spoken = phrases
+        if language.needsReadings {
+            spoken = []
+            for phrase in phrases { spoken.append(try JapaneseReadings.shared.reading(phrase)) }
+        }
+        var missing: SpeechError?
+        for voice in language.voices() {
+            do {
+                return try render(spoken, voice: voice, wordsPerMinute: wordsPerMinute)
+            } catch where error.kind == .voiceMissing {
+                missing = missing ?? error
+            }
+        }
+        throw missing ?? SpeechError(.voiceMissing, "espeak-ng has no voice for \(language.code)")
+    }
+}
