@@ -28,6 +28,10 @@ public struct TakeCutter: Sendable {
         /// or less than this where the agreement is below ``strongAgreement``.
         public var maximumWeakSpread = 0.12
         public var strongAgreement = 0.8
+        /// When the words cannot be matched well enough (but better than another text's), a
+        /// take whose phrases are all parted by pauses of at least this much silence (seconds)
+        /// is cut at its pauses rather than refused: a take read with pauses on purpose.
+        public var clearPause = 0.12
 
         public init() {}
     }
@@ -100,6 +104,14 @@ public struct TakeCutter: Sendable {
               alignment.agreement >= (partial ? parameters.minimumPartialAgreement : parameters.minimumAgreement),
               alignment.lengthSpread <= parameters.maximumSpread,
               alignment.lengthSpread <= parameters.maximumWeakSpread || alignment.agreement >= parameters.strongAgreement else {
+            // A take read with a clear pause after every phrase is cut there, even when its
+            // words cannot be matched (a voice unlike the synthesizer's).
+            if alignment.agreement >= parameters.minimumAgreement,
+               var paused = try? segmenter.segment(envelope, hint: .text(phrases, language: language.code), path: path),
+               paused.cuts.allSatisfy({ $0.pauseDuration >= parameters.clearPause }) {
+                paused.notes.append("its words could not be matched with the text (in \(name)): cut at its \(paused.cuts.count) clear pauses")
+                return (envelope, paused)
+            }
             throw SegmentationError(.textMismatch, path: path, message: "the take does not read its text (in \(name)): is it the right take, the right text, the right language?")
         }
 
