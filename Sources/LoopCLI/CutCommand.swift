@@ -24,6 +24,9 @@ struct CutCommand: AsyncParsableCommand {
     @Option(help: "The loop's text: one phrase per line.")
     var text: String
 
+    @Option(help: "The text's language (es, fr, cmn, ja, ...), when the text does not say it (# language:) and its script would be guessed wrong.")
+    var language: String?
+
     @Option(name: .customLong("out"), help: "The folder for the clips (created if needed).")
     var outputDirectory: String
 
@@ -48,17 +51,19 @@ struct CutCommand: AsyncParsableCommand {
             let hint = CuttingWorkflow.hint(text: source, count: nil)
             let input = try await media.open(audio)
             defer { withExtendedLifetime(input) {} }
-            let directory = outputDirectory, clipFormat = format.audioFormat
+            let directory = outputDirectory, clipFormat = format.audioFormat, language = language
             let measuring = ProgressBar("segmenting")
             let writing = ProgressBar("writing clips")
             let (segmentation, result) = try await input.reading {
-                try await CuttingWorkflow().cut(take: $0, hint: hint, labels: phrases, into: directory, format: clipFormat,
+                try await CuttingWorkflow(language: language).cut(take: $0, hint: hint, labels: phrases, into: directory, format: clipFormat,
                                                 measuring: measuring.callback, writing: { measuring.finish(); writing.update($0) })
             }
             measuring.finish()
             writing.finish()
-            if json { try JSONOutput.print(CutReport(take: audio, labels: result.labelsPath, clipPaths: result.clipPaths, texts: phrases, segmentation: segmentation)) }
+            let read = segmentation.phrases.map { Array(phrases[$0.clamped(to: phrases.indices)]) } ?? phrases
+            if json { try JSONOutput.print(CutReport(take: audio, labels: result.labelsPath, clipPaths: result.clipPaths, texts: read, segmentation: segmentation)) }
             segmentation.doubtfulCutWarnings.forEach(StandardError.write)
+            segmentation.cuttingLines(phraseCount: phrases.count).forEach(StandardError.write)
         }
     }
 }

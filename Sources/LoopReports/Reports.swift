@@ -220,9 +220,26 @@ public struct SegmentationReport: Encodable {
     public var channels: Int
     public var segments: [Segment]
     public var cuts: [Cut]
+    /// `text` (aligned with the text) or `pauses`.
+    public var method: String
+    /// The language the text was aligned in, and where it came from (`given`, `loop`, `guessed`).
+    public var language: String?
+    public var languageOrigin: String?
+    /// With a text: the phrases the segments read (first and last, 1-based).
+    public var phrases: [Int]?
+    public var notes: [String]
 
     public init(file: String, segmentation: Segmentation) {
         self.file = file
+        switch segmentation.method {
+        case .pauses: method = "pauses"
+        case .text(let language):
+            method = "text"
+            self.language = language.code
+            languageOrigin = language.origin.rawValue
+        }
+        phrases = segmentation.phrases.map { [$0.lowerBound + 1, $0.upperBound] }
+        notes = segmentation.notes
         duration = milliseconds(segmentation.duration)
         sampleRate = segmentation.sampleRate
         channels = segmentation.channelCount

@@ -1,6 +1,7 @@
 import Foundation
 import LoopCutting
 import LoopTerminal
+import LoopWorkflows
 
 /// The human view of a segmentation: a line a phrase, a line a cut.
 public struct SegmentationTable {
@@ -13,21 +14,25 @@ public struct SegmentationTable {
         self.phraseTexts = phraseTexts
         self.terminal = terminal
     }
-    /// Cuts below this confidence are flagged for a listen.
-
     public var text: String {
         var lines: [String] = []
-        let header = String(format: "%d phrase%@ in %.2f s (%d Hz, %d channel%@)",
+        let method = switch segmentation.method {
+        case .pauses: "cut at its pauses"
+        case .text(let language): "cut by its text, read in \(language.code)\(language.origin == .guessed ? " (guessed from the text; --language sets it)" : "")"
+        }
+        let header = String(format: "%d phrase%@ in %.2f s (%d Hz, %d channel%@), %@",
                             segmentation.segments.count, segmentation.segments.count == 1 ? "" : "s",
                             segmentation.duration, segmentation.sampleRate, segmentation.channelCount,
-                            segmentation.channelCount == 1 ? "" : "s")
+                            segmentation.channelCount == 1 ? "" : "s", method)
         lines.append(terminal.paint(header, .bold))
-        let numberWidth = String(segmentation.segments.count).count
+        // A take of some of the phrases numbers them as the text does.
+        let first = segmentation.phrases?.lowerBound ?? 0
+        let numberWidth = String(first + segmentation.segments.count).count
         for (index, segment) in segmentation.segments.enumerated() {
             let start = segmentation.seconds(segment.startFrame), end = segmentation.seconds(segment.endFrame)
-            let number = String(repeating: " ", count: numberWidth - String(index + 1).count) + String(index + 1)
+            let number = String(repeating: " ", count: numberWidth - String(first + index + 1).count) + String(first + index + 1)
             var line = String(format: "%@  %7.2f – %7.2f  %5.2f s", number, start, end, end - start)
-            if let texts = phraseTexts, index < texts.count { line += "  " + texts[index] }
+            if let texts = phraseTexts, first + index < texts.count { line += "  " + Terminal.inert(texts[first + index]) }
             lines.append(line)
             if index < segmentation.cuts.count {
                 let cut = segmentation.cuts[index]
@@ -41,6 +46,11 @@ public struct SegmentationTable {
                 lines.append(mark)
             }
         }
+        if let texts = phraseTexts, let found = segmentation.phrases, found.count < texts.count {
+            let missing = texts.indices.filter { !found.contains($0) }.map { $0 + 1 }
+            lines.append(terminal.paint("\(found.count) of \(texts.count) phrases found in the take; \(AuthoredLoop.numbers(missing)) not in it", .yellow))
+        }
+        lines += segmentation.notes.map { "note: " + $0 }
         return lines.joined(separator: "\n")
     }
 }
@@ -98,6 +108,16 @@ public struct WaveformStrip {
 
 extension Segmentation {
     /// A warning line for each cut of low confidence, with its time.
+    /// Its notes, and the phrases of the text the take does not read, a line each.
+    public func cuttingLines(phraseCount: Int) -> [String] {
+        var lines = notes.map { "note: \($0)\n" }
+        if let found = phrases, found.count < phraseCount {
+            let missing = (0..<phraseCount).filter { !found.contains($0) }.map { $0 + 1 }
+            lines.append("\(found.count) of \(phraseCount) phrases found in the take; \(AuthoredLoop.numbers(missing)) still need audio\n")
+        }
+        return lines
+    }
+
     public var doubtfulCutWarnings: [String] {
         cuts.enumerated().filter { $0.element.isDoubtful }.map { index, cut in
             String(format: "warning: the cut between phrases %d and %d (at %.2f s) has low confidence %.2f; listen to it\n", index + 1, index + 2, seconds(cut.frame), cut.confidence)

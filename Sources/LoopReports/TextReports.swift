@@ -90,8 +90,33 @@ extension AuthoredLoop {
     /// `loop new`'s line: the loop added, its groups and phrases, and whether they have audio.
     public func addedLine(withTake: Bool) -> String {
         let summary = loop.summary
+        let cut = summary.phraseCount - notFound.count
+        let doubtful = doubtfulCuts.isEmpty ? "" : "; \(doubtfulCuts.count) cut\(doubtfulCuts.count == 1 ? "" : "s") of low confidence"
         return "Added '\(summary.title)' (\(summary.id.prefix(8))): \(summary.groupCount) group\(summary.groupCount == 1 ? "" : "s"), \(summary.phraseCount) phrase\(summary.phraseCount == 1 ? "" : "s")"
-            + (withTake ? ", each cut from the take" : ", no audio yet (`loop attach` adds a take)")
+            + (withTake ? (notFound.isEmpty ? ", each cut from the take" : ", \(cut) cut from the take") + doubtful : ", no audio yet (`loop attach` adds a take)")
+    }
+
+    /// What to know about how the take was cut: its notes, and the phrases it does not read
+    /// (`5 of 10 phrases found in the take; 6-10 still need audio: loop attach ...`).
+    public func cuttingLines(loopId: String) -> [String] {
+        var lines = notes.map { "note: \($0)\n" }
+        if !notFound.isEmpty {
+            lines.append("\(phrasesAsked - notFound.count) of \(phrasesAsked) phrases found in the take; \(Self.numbers(notFound)) still need audio: loop attach \(loopId.prefix(8)) --audio TAKE\n")
+        }
+        return lines
+    }
+
+    /// Phrase numbers as runs: `6-10`, `1, 3-4`.
+    public static func numbers(_ numbers: [Int]) -> String {
+        var runs: [String] = []
+        var index = 0
+        while index < numbers.count {
+            var end = index
+            while end + 1 < numbers.count && numbers[end + 1] == numbers[end] + 1 { end += 1 }
+            runs.append(end == index ? "\(numbers[index])" : "\(numbers[index])-\(numbers[end])")
+            index = end + 1
+        }
+        return runs.joined(separator: ", ")
     }
 
     /// A warning line for each cut of low confidence; `adjusting` adds how to move one.

@@ -10,6 +10,15 @@ public struct AuthoredLoop: Sendable {
     public var loop: LoopDetail
     /// The cuts the segmenter was unsure of: the phrase numbers on either side, and how sure.
     public var doubtfulCuts: [DoubtfulCut]
+    /// The phrases (numbers across the loop) the take was for but does not read: they still
+    /// need audio.
+    public var notFound: [Int] = []
+    /// The phrases the take was for.
+    public var phrasesAsked = 0
+    /// How the take was cut (by its text in a language, or at its pauses).
+    public var method: CuttingMethod = .pauses
+    /// What the user should know about the cutting, once.
+    public var notes: [String] = []
 }
 
 /// A cut the segmenter was unsure of.
@@ -26,10 +35,13 @@ public struct DoubtfulCut: Sendable, Equatable {
 public struct Authoring: Sendable {
     public let library: LoopLibrary
     public var segmenter: SilenceSegmenter
+    /// The text's language, when neither the loop nor the text's script says it.
+    public var language: String?
 
-    public init(library: LoopLibrary, segmenter: SilenceSegmenter = SilenceSegmenter()) {
+    public init(library: LoopLibrary, segmenter: SilenceSegmenter = SilenceSegmenter(), language: String? = nil) {
         self.library = library
         self.segmenter = segmenter
+        self.language = language
     }
 
     /// Adds a loop from its text and, with `takePath`, its take cut so that every phrase gets
@@ -46,8 +58,18 @@ public struct Authoring: Sendable {
             return AuthoredLoop(loop: loop, doubtfulCuts: [])
         }
         let texts = source.phrases.map(\.text)
-        return try await cutAndStore(takePath: takePath, texts: texts, language: language ?? source.language, progress: progress) { take, received in
-            try library.createLoop(source: source, title: title, language: language, tags: tags, take: take, received: received, sourceText: sourceText)
+        return try await cutAndStore(takePath: takePath, texts: texts, language: language ?? source.language, progress: progress) { take, found, received in
+            guard found.count < texts.count else {
+                return try library.createLoop(source: source, title: title, language: language, tags: tags, take: take, received: received, sourceText: sourceText)
+            }
+            // A take of some of the phrases: the loop with its text, then their clips.
+            let loop = try library.createLoop(source: source, title: title, language: language, tags: tags, sourceText: sourceText)
+            do {
+                return try library.attach(loop: loop.summary.id, phraseIds: loop.phrases[found].map(\.id), take: take, received: received)
+            } catch {
+                try? library.remove(loop: loop.summary.id)
+                throw error
+            }
         }
     }
 
@@ -59,12 +81,14 @@ public struct Authoring: Sendable {
         let library = self.library
         let detail = try await BlockingWork.run { try library.loop(id: id) }
         let waiting = try Self.phrasesWaiting(in: detail, group: group, includingChanged: includingChanged)
-        let authored = try await cutAndStore(takePath: takePath, texts: waiting.map(\.text), language: detail.summary.language, progress: progress) { take, received in
-            try library.attach(loop: id, phraseIds: waiting.map(\.id), take: take, received: received)
+        let authored = try await cutAndStore(takePath: takePath, texts: waiting.map(\.text), language: detail.summary.language, progress: progress) { take, found, received in
+            try library.attach(loop: id, phraseIds: waiting[found].map(\.id), take: take, received: received)
         }
         // The cuts are between the waiting phrases: name them by their numbers in the loop.
-        let doubtful = authored.doubtfulCuts.map { DoubtfulCut(before: waiting[$0.before - 1].number, after: waiting[$0.after - 1].number, confidence: $0.confidence) }
-        return AuthoredLoop(loop: authored.loop, doubtfulCuts: doubtful)
+        var named = authored
+        named.doubtfulCuts = authored.doubtfulCuts.map { DoubtfulCut(before: waiting[$0.before - 1].number, after: waiting[$0.after - 1].number, confidence: $0.confidence) }
+        named.notFound = authored.notFound.map { waiting[$0 - 1].number }
+        return named
     }
 
     /// The phrases a new take is for.
@@ -87,16 +111,23 @@ public struct Authoring: Sendable {
     /// throughout, so that `gc` never takes the copy.
     private func cutAndStore(
         takePath: String, texts: [String], language: String?, progress: (@Sendable (Double) -> Void)?,
-        store: @escaping @Sendable (CutTake, ReceivedTake) throws -> LoopDetail
+        store: @escaping @Sendable (CutTake, Range<Int>, ReceivedTake) throws -> LoopDetail
     ) async throws -> AuthoredLoop {
-        let segmenter = self.segmenter
+        let cutter = TakeCutter(segmenter: segmenter, language: self.language)
         let (loop, segmentation) = try await receiving(takePath: takePath, progress: progress) {
-            try segmenter.segment(path: takePath, hint: .text(texts, language: language),
-                                  progress: progress.map { report in { @Sendable in report($0 * 0.9) } })
+            try cutter.cut(path: takePath, hint: .text(texts, language: language),
+                           progress: progress.map { report in { @Sendable in report($0 * 0.9) } })
         } store: { segmentation, file in
-            try store(CutTake(path: takePath, ranges: segmentation.segments.map { $0.startFrame..<$0.endFrame }), file)
+            let found = segmentation.phrases ?? 0..<texts.count
+            return try store(CutTake(path: takePath, ranges: segmentation.segments.map { $0.startFrame..<$0.endFrame }), found, file)
         }
-        return AuthoredLoop(loop: loop, doubtfulCuts: Self.doubtfulCuts(segmentation))
+        let found = segmentation.phrases ?? 0..<texts.count
+        // Doubtful cuts by the numbers of the phrases the take was for.
+        let doubtful = Self.doubtfulCuts(segmentation).map {
+            DoubtfulCut(before: $0.before + found.lowerBound, after: $0.after + found.lowerBound, confidence: $0.confidence)
+        }
+        let notFound = texts.indices.filter { !found.contains($0) }.map { $0 + 1 }
+        return AuthoredLoop(loop: loop, doubtfulCuts: doubtful, notFound: notFound, phrasesAsked: texts.count, method: segmentation.method, notes: segmentation.notes)
     }
 
     /// Copies the take into the library while `cut` finds its clips, then `store`s the loop;

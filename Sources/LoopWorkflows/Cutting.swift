@@ -46,8 +46,10 @@ public struct CuttingWorkflow: Sendable {
                     measuring: (@Sendable (Double) -> Void)? = nil, writing: (@Sendable (Double) -> Void)? = nil) async throws
         -> (segmentation: Segmentation, clips: PhraseClipExporter.Result) {
         let segmentation = try await BlockingWork.run { [cutter] in try cutter.cut(path: take, hint: hint, progress: measuring) }
+        // A take of some of the phrases: clips for those it reads.
+        let read = segmentation.phrases.map { Array(labels[$0.clamped(to: labels.indices)]) } ?? labels
         let clips = try await BlockingWork.run {
-            try PhraseClipExporter(format: format).export(takePath: take, segmentation: segmentation, labels: labels, to: folder, progress: writing)
+            try PhraseClipExporter(format: format).export(takePath: take, segmentation: segmentation, labels: read, to: folder, progress: writing)
         }
         return (segmentation, clips)
     }

@@ -200,6 +200,7 @@ struct AttachCommand: AsyncParsableCommand {
             }
             progress.finish()
             authored.doubtfulCutWarnings(adjusting: false).forEach(StandardError.write)
+            authored.cuttingLines(loopId: id).forEach(StandardError.write)
         }
     }
 }

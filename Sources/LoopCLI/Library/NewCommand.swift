@@ -107,6 +107,7 @@ struct NewCommand: AsyncParsableCommand {
             let authored = if let input { try await input.reading(author) } else { try await author(nil) }
             progress.finish()
             authored.doubtfulCutWarnings(adjusting: true).forEach(StandardError.write)
+            authored.cuttingLines(loopId: authored.loop.summary.id).forEach(StandardError.write)
             try report(authored, take: take)
         }
     }
