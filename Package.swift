@@ -276,7 +276,7 @@ let package = Package(
         .testTarget(name: "ArchitectureTests"),
         .testTarget(name: "LoopAudioTests", dependencies: ["LoopTestSupport", "LoopAudio", "LoopAudioFiles"]),
         .testTarget(name: "LoopTextTests", dependencies: ["LoopTestSupport", "LoopText"]),
-        .testTarget(name: "LoopCuttingTests", dependencies: ["LoopTestSupport", "LoopCutting", "LoopAudioFiles"]),
+        .testTarget(name: "LoopCuttingTests", dependencies: ["LoopTestSupport", "LoopCutting", "LoopSpeech", "LoopAudioFiles"]),
         .testTarget(name: "LoopStoreTests", dependencies: ["LoopTestSupport", "LoopModel", "LoopStore", "LoopText", "LoopAudioFiles", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "LoopPicturesTests", dependencies: ["LoopTestSupport", "LoopPictures"]),
         .testTarget(name: "LoopStudyTests", dependencies: ["LoopTestSupport", "LoopStudy"]),

@@ -32,6 +32,8 @@ public struct TakeCutter: Sendable {
         /// take whose phrases are all parted by pauses of at least this much silence (seconds)
         /// is cut at its pauses rather than refused: a take read with pauses on purpose.
         public var clearPause = 0.12
+        /// ...if its words agree with the text at least this well (another text's about 0.5-0.6).
+        public var minimumPausedAgreement = 0.66
 
         public init() {}
     }
@@ -106,7 +108,7 @@ public struct TakeCutter: Sendable {
               alignment.lengthSpread <= parameters.maximumWeakSpread || alignment.agreement >= parameters.strongAgreement else {
             // A take read with a clear pause after every phrase is cut there, even when its
             // words cannot be matched (a voice unlike the synthesizer's).
-            if alignment.agreement >= parameters.minimumAgreement,
+            if alignment.agreement >= parameters.minimumPausedAgreement,
                var paused = try? segmenter.segment(envelope, hint: .text(phrases, language: language.code), path: path),
                paused.cuts.allSatisfy({ $0.pauseDuration >= parameters.clearPause }) {
                 paused.notes.append("its words could not be matched with the text (in \(name)): cut at its \(paused.cuts.count) clear pauses")

@@ -1,0 +1,105 @@
+import Foundation
+import LoopAudioFiles
+import LoopCutting
+import LoopSpeech
+import LoopTestSupport
+import Testing
+
+/// A take made by another voice than the one that renders the text, reading `phrases` with no
+/// pause between them; the true joins in seconds.
+private func continuousTake(_ phrases: [String], voice: String = "en-us+m3", wordsPerMinute: Int = 150) throws -> (path: String, joins: [Double]) {
+    let clips = try SpeechSynthesizer.shared.render(phrases, voice: voice, wordsPerMinute: wordsPerMinute)
+    let rate = clips[0].sampleRate
+    var samples = [Float](repeating: 0, count: rate / 2)
+    var joins: [Double] = []
+    for (index, clip) in clips.enumerated() {
+        // Trimmed to the speech, so the phrases run into each other.
+        let first = clip.samples.firstIndex { abs($0) > 0.001 } ?? 0
+        let last = clip.samples.lastIndex { abs($0) > 0.001 } ?? clip.samples.count - 1
+        if index > 0 { joins.append(Double(samples.count) / Double(rate)) }
+        samples += clip.samples[first...last]
+    }
+    samples += [Float](repeating: 0, count: rate / 2)
+    let path = Scratch.path("take-\(UUID().uuidString)", extension: "wav")
+    var writer = try AudioFileWriter(path: path, format: .wav, sampleRate: rate, channelCount: 1)
+    try writer.write(samples)
+    try writer.commit()
+    return (path, joins)
+}
+
+private let story = [
+    "We ordered soup, bread and a large salad for the table.",
+    "The flight was delayed, so we missed our connection in Madrid.",
+    "For breakfast, I usually have toast with butter and jam.",
+    "If the shop is closed, we can buy milk at the petrol station.",
+    "Our neighbours invited us for coffee on Sunday afternoon.",
+    "My sister works as a nurse, so she often sleeps during the day.",
+]
+
+private let otherStory = [
+    "The museum opens at ten and closes early on Mondays.",
+    "He forgot his umbrella on the train again this morning.",
+    "Could you tell me where the nearest pharmacy is, please?",
+    "They painted the kitchen yellow last summer.",
+]
+
+struct TakeCutterTests {
+    let cutter = TakeCutter()
+
+    @Test func aTakeReadWithoutPausesIsCutWhereEachPhraseEnds() throws {
+        let take = try continuousTake(story)
+        let segmentation = try cutter.cut(path: take.path, hint: .text(story, language: "en"))
+        #expect(segmentation.method == .text(SpeechLanguage(code: "en", voice: "en", origin: .loop)))
+        #expect(segmentation.segments.count == story.count)
+        for (cut, join) in zip(segmentation.cuts, take.joins) {
+            #expect(abs(segmentation.seconds(cut.frame) - join) < 0.1, "cut at \(segmentation.seconds(cut.frame)) s, phrase ends at \(join) s")
+        }
+    }
+
+    @Test func aTakeOfTheFirstPhrasesIsCutIntoThoseAlone() throws {
+        let take = try continuousTake(Array(story.prefix(3)))
+        let segmentation = try cutter.cut(path: take.path, hint: .text(story, language: "en"))
+        #expect(segmentation.phrases == 0..<3)
+        #expect(segmentation.segments.count == 3)
+        for (cut, join) in zip(segmentation.cuts, take.joins) {
+            #expect(abs(segmentation.seconds(cut.frame) - join) < 0.1)
+        }
+    }
+
+    @Test func aTakeThatStartsMidTextIsFoundThere() throws {
+        let take = try continuousTake(Array(story.suffix(3)))
+        let segmentation = try cutter.cut(path: take.path, hint: .text(story, language: "en"))
+        #expect(segmentation.phrases == 3..<6)
+    }
+
+    @Test func aTakeOfAnotherTextIsRefused() throws {
+        let take = try continuousTake(otherStory)
+        #expect(throws: SegmentationError.self) { try cutter.cut(path: take.path, hint: .text(story, language: "en")) }
+        do {
+            _ = try cutter.cut(path: take.path, hint: .text(story, language: "en"))
+        } catch let error as SegmentationError {
+            #expect(error.kind == .textMismatch)
+        }
+    }
+
+    @Test func aTakeInAnotherLanguageIsRefused() throws {
+        let spanish = ["Mañana vamos a la playa con mis primos.", "El tren sale a las ocho de la noche.", "Me gusta mucho el café con leche.",
+                       "Mi abuela vive en un pueblo pequeño.", "Los niños juegan en el parque todos los días.", "Hace mucho calor en verano."]
+        let take = try continuousTake(spanish, voice: "es")
+        #expect(throws: SegmentationError.self) { try cutter.cut(path: take.path, hint: .text(story, language: "en")) }
+    }
+
+    @Test func theLanguageIsGuessedFromTheScriptWhenNoneIsGiven() {
+        #expect(SpeechLanguage.guess(["Благодарим за звонок."]) == "ru")
+        #expect(SpeechLanguage.guess(["今天天气很好。"]) == "cmn")
+        #expect(SpeechLanguage.guess(["きょうはいいてんきです。"]) == "ja")
+        #expect(SpeechLanguage.guess(["Le chat est sur la table et il dort."]) == "fr")
+        #expect(SpeechLanguage.resolve(given: nil, loop: nil, text: ["今天天气很好。"])?.voice == "cmn-latn-pinyin")
+    }
+
+    @Test func japaneseKanjiAreGivenReadingsTheSynthesizerCanSpeak() throws {
+        let reading = try JapaneseReadings.shared.reading("今日は良い天気です。")
+        #expect(!reading.unicodeScalars.contains { (0x4E00...0x9FFF).contains($0.value) })
+        #expect(reading.contains("テンキ"))
+    }
+}
