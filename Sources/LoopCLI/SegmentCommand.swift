@@ -12,12 +12,17 @@ struct SegmentCommand: AsyncParsableCommand {
         abstract: "Find the spoken phrases in a take and where to cut it.",
         discussion: """
             Without a hint, every pause long enough to end a phrase is a cut. With --count N the \
-            take is cut into exactly N phrases at the N-1 clearest pauses; with --text FILE the \
-            phrase lengths the text implies help choose among pauses. A take with fewer clear \
-            pauses than needed is an error rather than a cut inside speech.
+            take is cut into exactly N phrases at the N-1 clearest pauses. With --text FILE the \
+            take is cut by what is said: the text is rendered by a speech synthesizer (espeak-ng) \
+            in its language (--language, else the text's `# language:`, else a guess from its \
+            script), aligned with the take, and each cut placed on the pause or the quietest point \
+            where one phrase ends; a take of only some of the phrases is cut into those, and a \
+            take of another text is refused.
 
             --json prints one object: {"file", "duration", "sampleRate", "channels", \
-            "segments": [{"start", "end"}], "cuts": [{"at", "pause", "confidence"}]}, times in seconds.
+            "segments": [{"start", "end"}], "cuts": [{"at", "pause", "confidence"}], "method" \
+            ("text" or "pauses"), "language", "languageOrigin" ("given", "loop", "guessed"), \
+            "phrases" ([first, last] of the text's phrases the take reads), "notes"}, times in seconds.
             """
     )
 

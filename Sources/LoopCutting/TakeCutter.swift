@@ -21,7 +21,7 @@ public struct TakeCutter: Sendable {
         /// backwards on at least this share of its speech (about one half for another text)...
         public var minimumAgreement = 0.6
         /// ...on this share when only some of the phrases are found in it...
-        public var minimumPartialAgreement = 0.66
+        public var minimumPartialAgreement = 0.75
         /// ...and its speed against the rendering's varies less than this between phrases
         /// (standard deviation of the log ratio),
         public var maximumSpread = 0.25

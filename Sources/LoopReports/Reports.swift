@@ -250,6 +250,26 @@ public struct SegmentationReport: Encodable {
             Cut(at: milliseconds(segmentation.seconds($0.frame)), pause: milliseconds($0.pauseDuration), confidence: $0.confidence)
         }
     }
+
+    private enum CodingKeys: String, CodingKey {
+        case file, duration, sampleRate, channels, segments, cuts, method, language, languageOrigin, phrases, notes
+    }
+
+    /// Absent values are written as `null`, never left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(file, forKey: .file)
+        try container.encode(duration, forKey: .duration)
+        try container.encode(sampleRate, forKey: .sampleRate)
+        try container.encode(channels, forKey: .channels)
+        try container.encode(segments, forKey: .segments)
+        try container.encode(cuts, forKey: .cuts)
+        try container.encode(method, forKey: .method)
+        try container.encode(language, forKey: .language)
+        try container.encode(languageOrigin, forKey: .languageOrigin)
+        try container.encode(phrases, forKey: .phrases)
+        try container.encode(notes, forKey: .notes)
+    }
 }
 
 /// `loop cut --json`: the clips written.
