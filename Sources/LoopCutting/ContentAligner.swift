@@ -173,9 +173,6 @@ struct ContentAligner {
         let logShares = Self.speechShares(path, take: take, rendering: part).filter { $0 > 0 }.map { log($0) }
         let meanLog = logShares.reduce(0, +) / Double(max(logShares.count, 1))
         let spread = (logShares.map { ($0 - meanLog) * ($0 - meanLog) }.reduce(0, +) / Double(max(logShares.count, 1))).squareRoot()
-        if ProcessInfo.processInfo.environment["LOOP_ALIGN_DEBUG"] != nil {
-            FileHandle.standardError.write("align: found \(best) of \(rendering.phrases.count) agreement \(agreement) spread \(spread) advantage \(advantage.map { String(format: "%.2f", $0) })\n".data(using: .utf8)!)
-        }
         return Alignment(found: best, joins: joins, advantage: advantage, agreement: agreement, lengthSpread: spread)
     }
 
