@@ -270,7 +270,7 @@ let package = Package(
         ),
 
         // Shared by the tests only: the committed fixtures and a scratch folder that cleans up after itself.
-        .target(name: "LoopTestSupport"),
+        .target(name: "LoopTestSupport", dependencies: ["LoopSpeech", "LoopAudioFiles"]),
 
         // The import arrows of Sources/ against the architecture (reads the files; links nothing of ours).
         .testTarget(name: "ArchitectureTests"),

@@ -70,9 +70,23 @@ public struct TakeCutter: Sendable {
         return try align(path: path, phrases: phrases, rendered: rendered, language: language, progress: progress)
     }
 
-    private func align(path: String, phrases: [String], rendered: [RenderedSpeech], language: SpeechLanguage,
-                       progress: (@Sendable (Double) -> Void)?) throws -> (envelope: EnergyEnvelope, segmentation: Segmentation) {
-        let renderingRate = rendered.first?.sampleRate ?? 22_050
+    /// A take measured for alignment: its levels, its pauses and its frame features.
+    struct MeasuredTake {
+        var envelope: EnergyEnvelope
+        var analysis: PauseAnalysis
+        var features: FeatureMatrix
+        var upperFrequency: Double
+
+        /// The take's frames for the hops `hops`, as the warping reads them.
+        func frames(_ hops: Range<Int>) -> DynamicTimeWarping.Frames {
+            let d = FeatureMatrix.dimension
+            return .init(features: Array(features.values[(hops.lowerBound * d)..<(hops.upperBound * d)]),
+                         quiet: analysis.isSpeech[hops].map { !$0 })
+        }
+    }
+
+    /// Reads the take once: levels and features in one parallel pass.
+    func measure(path: String, renderingRate: Int, progress: (@Sendable (Double) -> Void)?) throws -> MeasuredTake {
         let (info, frames, parts) = try TakeReading.read(path: path, parallelism: segmenter.parameters.threads, progress: progress) { info in
             let upper = CepstrumMeter.upperFrequency(sampleRates: [info.sampleRate, renderingRate])
             return try AlignmentMeter(sampleRate: info.sampleRate, upperFrequency: upper)
@@ -80,7 +94,7 @@ public struct TakeCutter: Sendable {
         let hop = EnergyEnvelope.hopFrames(sampleRate: info.sampleRate)
         let envelope = EnergyEnvelope(hopFrames: hop, sampleRate: info.sampleRate, channelCount: info.channelCount,
                                       frameCount: frames, levels: parts.flatMap(\.levels))
-        var analysis: PauseAnalysis
+        let analysis: PauseAnalysis
         do {
             analysis = try PauseAnalysis(envelope: envelope)
         } catch {
@@ -93,55 +107,126 @@ public struct TakeCutter: Sendable {
         if features.frameCount > hops { features.values.removeLast((features.frameCount - hops) * FeatureMatrix.dimension) }
         while features.frameCount < hops { features.values.append(contentsOf: repeatElement(0, count: FeatureMatrix.dimension)) }
         features.normalise { analysis.isSpeech[$0] }
+        return MeasuredTake(envelope: envelope, analysis: analysis, features: features,
+                            upperFrequency: CepstrumMeter.upperFrequency(sampleRates: [info.sampleRate, renderingRate]))
+    }
 
-        let upper = CepstrumMeter.upperFrequency(sampleRates: [info.sampleRate, renderingRate])
+    /// A run of phrases placed in the take: the cut hops between them and how sure each is.
+    struct PlacedRun {
+        var found: Range<Int>
+        var cutHops: [Int]
+        var confidences: [Double]
+        var silences: [Double]
+    }
+
+    /// Why a run's words were not accepted: how well they agreed with the text.
+    struct Mismatch: Error {
+        var agreement: Double
+    }
+
+    /// Aligns the take's hops `hops` with the rendered phrases and places a cut at each join;
+    /// throws ``Mismatch`` when the take there does not read them.
+    func place(_ rendered: [RenderedSpeech], in take: MeasuredTake, hops: Range<Int>) throws -> PlacedRun {
         let aligner = ContentAligner()
-        let rendering = try aligner.rendering(of: rendered, upperFrequency: upper)
-        let take = DynamicTimeWarping.Frames(features: features.values, quiet: analysis.isSpeech.map { !$0 })
-        let alignment = aligner.align(take: take, rendering: rendering)
-
-        let name = language.origin == .guessed ? "\(language.code) (guessed from the text)" : language.code
-        let partial = alignment.found.count < phrases.count
+        let rendering = try aligner.rendering(of: rendered, upperFrequency: take.upperFrequency)
+        let alignment = aligner.align(take: take.frames(hops), rendering: rendering)
+        let partial = alignment.found.count < rendered.count
         guard !alignment.found.isEmpty,
               alignment.agreement >= (partial ? parameters.minimumPartialAgreement : parameters.minimumAgreement),
               alignment.lengthSpread <= parameters.maximumSpread,
               alignment.lengthSpread <= parameters.maximumWeakSpread || alignment.agreement >= parameters.strongAgreement else {
+            throw Mismatch(agreement: alignment.agreement)
+        }
+        var run = PlacedRun(found: alignment.found, cutHops: [], confidences: [], silences: [])
+        for (index, join) in alignment.joins.enumerated() {
+            let shifted = (join.lowerBound + hops.lowerBound)...(join.upperBound + hops.lowerBound)
+            let (hop, silence) = place(shifted, take.analysis, within: hops)
+            run.cutHops.append(hop)
+            run.silences.append(silence)
+            run.confidences.append(confidence(advantage: alignment.advantage[index], silence: silence))
+        }
+        // Cuts strictly increase, so every phrase keeps at least one hop.
+        for index in run.cutHops.indices.dropFirst() where run.cutHops[index] <= run.cutHops[index - 1] {
+            run.cutHops[index] = run.cutHops[index - 1] + 1
+        }
+        return run
+    }
+
+    private func align(path: String, phrases: [String], rendered: [RenderedSpeech], language: SpeechLanguage,
+                       progress: (@Sendable (Double) -> Void)?) throws -> (envelope: EnergyEnvelope, segmentation: Segmentation) {
+        let take = try measure(path: path, renderingRate: rendered.first?.sampleRate ?? 22_050, progress: progress)
+        let name = language.origin == .guessed ? "\(language.code) (guessed from the text)" : language.code
+        let run: PlacedRun
+        do {
+            run = try place(rendered, in: take, hops: 0..<take.envelope.levels.count)
+        } catch let mismatch as Mismatch {
             // A take read with a clear pause after every phrase is cut there, even when its
             // words cannot be matched (a voice unlike the synthesizer's).
-            if alignment.agreement >= parameters.minimumPausedAgreement,
-               var paused = try? segmenter.segment(envelope, hint: .text(phrases, language: language.code), path: path),
+            if mismatch.agreement >= parameters.minimumPausedAgreement,
+               var paused = try? segmenter.segment(take.envelope, hint: .text(phrases, language: language.code), path: path),
                paused.cuts.allSatisfy({ $0.pauseDuration >= parameters.clearPause }) {
                 paused.notes.append("its words could not be matched with the text (in \(name)): cut at its \(paused.cuts.count) clear pauses")
-                return (envelope, paused)
+                return (take.envelope, paused)
             }
             throw SegmentationError(.textMismatch, path: path, message: "the take does not read its text (in \(name)): is it the right take, the right text, the right language?")
         }
-
-        var cutHops: [Int] = []
-        var confidences: [Double] = []
-        var silences: [Double] = []
-        for (index, join) in alignment.joins.enumerated() {
-            let (hop, silence) = place(join, analysis)
-            cutHops.append(hop)
-            silences.append(silence)
-            confidences.append(confidence(advantage: alignment.advantage[index], silence: silence))
-        }
-        // Cuts strictly increase, so every phrase keeps at least one hop.
-        for index in cutHops.indices.dropFirst() where cutHops[index] <= cutHops[index - 1] { cutHops[index] = cutHops[index - 1] + 1 }
-        var segmentation = segmenter.segmentation(analysis, cutHops: cutHops, confidences: confidences, pauseDurations: silences)
+        var segmentation = segmenter.segmentation(take.analysis, cutHops: run.cutHops, confidences: run.confidences, pauseDurations: run.silences)
         segmentation.method = .text(language)
-        segmentation.phrases = alignment.found
-        return (envelope, segmentation)
+        segmentation.phrases = run.found
+        return (take.envelope, segmentation)
+    }
+
+    /// Clips for takes whose phrases are already roughly placed (subtitle cues, whose times are
+    /// often half a second or more off): each run of phrases spoken without a break
+    /// (`runs[k].frames`, from the start of its first phrase's speech to the end of its last's)
+    /// is aligned with its texts, and the clips between its phrases are cut where the words
+    /// change. A run whose words do not match its texts (music, another language, a cue that
+    /// is not said) gets nil: its phrases keep the clips they had.
+    public func cutRuns(path: String, runs: [(texts: [String], frames: Range<Int>)], loopLanguage: String?,
+                        progress: (@Sendable (Double) -> Void)? = nil) throws -> (runs: [[Range<Int>]?], method: CuttingMethod, notes: [String]) {
+        let texts = runs.flatMap(\.texts)
+        guard !texts.isEmpty, let language = SpeechLanguage.resolve(given: language, loop: loopLanguage, text: texts) else {
+            return (runs.map { _ in nil }, .pauses, [])
+        }
+        let rendered: [RenderedSpeech]
+        do {
+            rendered = try SpeechSynthesizer.shared.render(texts, in: language)
+        } catch {
+            return (runs.map { _ in nil }, .pauses, ["\(error.message): each cue keeps the speech around its own times"])
+        }
+        let take = try measure(path: path, renderingRate: rendered.first?.sampleRate ?? 22_050, progress: progress)
+        let envelope = take.envelope
+        var first = 0
+        var clips: [[Range<Int>]?] = []
+        for run in runs {
+            defer { first += run.texts.count }
+            let hops = (run.frames.lowerBound / envelope.hopFrames)..<min(envelope.levels.count, (run.frames.upperBound + envelope.hopFrames - 1) / envelope.hopFrames)
+            guard run.texts.count > 1, hops.count > 2,
+                  let placed = try? place(Array(rendered[first..<(first + run.texts.count)]), in: take, hops: hops),
+                  placed.found.count == run.texts.count else {
+                clips.append(nil)
+                continue
+            }
+            // The run's own edges stay; between them, each phrase's speech with its padding.
+            let cuts = segmenter.segmentation(take.analysis, cutHops: [hops.lowerBound] + placed.cutHops + [hops.upperBound],
+                                              confidences: Array(repeating: 1, count: placed.cutHops.count + 2),
+                                              pauseDurations: Array(repeating: 0, count: placed.cutHops.count + 2))
+            var ranges = cuts.segments.dropFirst().dropLast().map { $0.startFrame..<$0.endFrame }
+            ranges[0] = run.frames.lowerBound..<max(ranges[0].upperBound, run.frames.lowerBound + 1)
+            ranges[ranges.count - 1] = min(ranges[ranges.count - 1].lowerBound, run.frames.upperBound - 1)..<run.frames.upperBound
+            clips.append(ranges)
+        }
+        return (clips, .text(language), [])
     }
 
     /// Where the cut for an aligned join goes: onto a real pause near it (the one with the most
     /// silence, nearer ones first), else onto the quietest point close to it; and the silence there.
-    private func place(_ join: ClosedRange<Int>, _ analysis: PauseAnalysis) -> (hop: Int, silence: Double) {
+    private func place(_ join: ClosedRange<Int>, _ analysis: PauseAnalysis, within hops: Range<Int>) -> (hop: Int, silence: Double) {
         let hopDuration = analysis.envelope.hopDuration
         let reach = Int((parameters.pauseReach / hopDuration).rounded())
         let centre = (join.lowerBound + join.upperBound) / 2
         let near = (join.lowerBound - reach)...(join.upperBound + reach)
-        let candidates = analysis.pauses.filter { near.overlaps($0.range.lowerBound...max($0.range.lowerBound, $0.range.upperBound - 1)) }
+        let candidates = analysis.pauses.filter { hops.contains($0.cutHop) && near.overlaps($0.range.lowerBound...max($0.range.lowerBound, $0.range.upperBound - 1)) }
         let scored = candidates.map { pause -> (PauseAnalysis.Pause, Double) in
             let inside = join.overlaps(pause.range.lowerBound...max(pause.range.lowerBound, pause.range.upperBound - 1))
             let distance = inside ? 0 : Double(min(abs(pause.range.lowerBound - centre), abs(pause.range.upperBound - 1 - centre))) * hopDuration
@@ -151,7 +236,7 @@ public struct TakeCutter: Sendable {
             return (pause.cutHop, pause.silentDuration)
         }
         let quietReach = Int((parameters.quietReach / hopDuration).rounded())
-        let window = max(0, join.lowerBound - quietReach)...min(analysis.smoothed.count - 1, join.upperBound + quietReach)
+        let window = max(hops.lowerBound, join.lowerBound - quietReach)...min(hops.upperBound - 1, analysis.smoothed.count - 1, join.upperBound + quietReach)
         let quietest = window.min { analysis.smoothed[$0] < analysis.smoothed[$1] || (analysis.smoothed[$0] == analysis.smoothed[$1] && abs($0 - centre) < abs($1 - centre)) } ?? centre
         return (quietest, 0)
     }

@@ -24,6 +24,9 @@ public struct SubtitleAlignment: Sendable {
     public var groupSize: Int?
     /// How far a clip's edge may move from its cue's (seconds) to reach the speech's edge.
     public var maximumMove: Double = 0.75
+    /// Cues whose clips are closer than this (seconds) are one run of speech, whose words are
+    /// followed to cut between them.
+    public var runGap: Double = 1.5
 
     public init(groupPause: Double = 2.0, groupSize: Int? = nil) {
         self.groupPause = groupPause
@@ -89,6 +92,31 @@ public struct SubtitleAlignment: Sendable {
             groups[groups.count - 1].append(phrase)
         }
         return Result(groups: groups.filter { !$0.isEmpty }, ranges: ranges)
+    }
+
+    /// Cuts between the cues of each run of speech where the words change: the run's audio
+    /// aligned with the cues' texts by `cutter`, which also says which language it heard them
+    /// in. Runs whose words do not match (music, a cue that is not said) keep their clips.
+    public func followingTheWords(_ result: Result, path: String, sampleRate: Int, cutter: TakeCutter, language: String?,
+                                  progress: (@Sendable (Double) -> Void)? = nil) throws -> (result: Result, method: CuttingMethod, notes: [String]) {
+        let phrases = result.groups.flatMap { $0 }
+        guard phrases.count == result.ranges.count else { return (result, .pauses, []) }
+        let gap = Int(runGap * Double(sampleRate))
+        var runs: [Range<Int>] = []
+        var start = 0
+        for index in 1...phrases.count where index == phrases.count || result.ranges[index].lowerBound - result.ranges[index - 1].upperBound >= gap {
+            if index - start > 1 { runs.append(start..<index) }
+            start = index
+        }
+        guard !runs.isEmpty else { return (result, .pauses, []) }
+        let cut = try cutter.cutRuns(path: path, runs: runs.map { run in
+            (texts: run.map { phrases[$0].text }, frames: result.ranges[run.lowerBound].lowerBound..<result.ranges[run.upperBound - 1].upperBound)
+        }, loopLanguage: language, progress: progress)
+        var refined = result
+        for (run, clips) in zip(runs, cut.runs) {
+            if let clips { refined.ranges.replaceSubrange(run, with: clips) }
+        }
+        return (refined, cut.method, cut.notes)
     }
 
     /// The shift (seconds, within ±2 s) that puts the most of the cues' time over speech; 0

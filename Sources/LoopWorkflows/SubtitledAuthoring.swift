@@ -14,8 +14,9 @@ extension Authoring {
         title: String, language: String?, translationLanguage: String?, tags: [String], progress: (@Sendable (Double) -> Void)? = nil
     ) async throws -> AuthoredLoop {
         let library = self.library
-        let (loop, _) = try await receiving(takePath: takePath, progress: progress) { () throws -> SubtitleAlignment.Result in
-            let envelope = try EnergyEnvelope.measure(path: takePath, progress: progress.map { report in { @Sendable in report($0 * 0.9) } })
+        let cutter = TakeCutter(segmenter: segmenter, language: self.language)
+        let (loop, cut) = try await receiving(takePath: takePath, progress: progress) { () throws -> (result: SubtitleAlignment.Result, method: CuttingMethod, notes: [String]) in
+            let envelope = try EnergyEnvelope.measure(path: takePath, progress: progress.map { report in { @Sendable in report($0 * 0.4) } })
             let duration = Double(envelope.frameCount) / Double(envelope.sampleRate)
             let heard = cues.filter { $0.start < duration - 0.05 }
             guard !heard.isEmpty else {
@@ -23,13 +24,16 @@ extension Authoring {
             }
             // No speech found (silence, steady noise) leaves every cue its own times.
             let speech = (try? SilenceSegmenter().segment(envelope, hint: .none, path: takePath).segments) ?? []
-            return alignment.align(heard, translations: translations, envelope: envelope, speech: speech)
-        } store: { aligned, file in
+            let placed = alignment.align(heard, translations: translations, envelope: envelope, speech: speech)
+            return try alignment.followingTheWords(placed, path: takePath, sampleRate: envelope.sampleRate, cutter: cutter, language: language,
+                                                   progress: progress.map { report in { @Sendable in report(0.4 + $0 * 0.5) } })
+        } store: { cut, file in
+            let aligned = cut.result
             let source = LoopSource(title: title, language: language, translationLanguage: translationLanguage, tags: tags,
                                     groups: aligned.groups.map { PhraseGroup(phrases: $0) })
             return try library.createLoop(source: source, title: title, language: language, tags: tags,
                                           take: CutTake(path: takePath, ranges: aligned.ranges), received: file)
         }
-        return AuthoredLoop(loop: loop, doubtfulCuts: [])
+        return AuthoredLoop(loop: loop, doubtfulCuts: [], method: cut.method, notes: cut.notes)
     }
 }

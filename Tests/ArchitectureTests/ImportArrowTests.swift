@@ -41,7 +41,7 @@ struct ImportArrowTests {
                     "LoopPictures", "LoopTerminal", "LoopScreens", "LoopReports"],
         "LoopBenchmarks": ["LoopFoundation", "LoopText", "LoopModel", "LoopAudio", "LoopAudioFiles", "LoopCutting", "LoopStore", "LoopStudy",
                            "LoopPlayback", "LoopRecording", "LoopWorkflows", "LoopCLI", "LoopTerminal", "LoopReports"],
-        "LoopTestSupport": [],
+        "LoopTestSupport": ["LoopSpeech", "LoopAudioFiles"],
         "loop": ["LoopCLI"],
     ]
 

@@ -76,6 +76,37 @@ struct SubtitleCommandTests {
         #expect((try library.json(["list"]) as? [Any])?.count == 2, "nothing added by the refused imports")
     }
 
+    /// Dialogue spoken without a break, its cues each half a second or more off the words: every
+    /// clip starts and ends on its own words, where the aligner hears one sentence end.
+    @Test func cuesOverSpeechWithoutPausesAreCutWhereTheWordsChange() throws {
+        let sentences = ["We ordered soup, bread and a large salad for the table.",
+                         "The flight was delayed, so we missed our connection in Madrid.",
+                         "For breakfast, I usually have toast with butter and jam.",
+                         "If the shop is closed, we can buy milk at the petrol station.",
+                         "Our neighbours invited us for coffee on Sunday afternoon."]
+        let take = try SpokenTake.continuous(sentences)
+        // Each cue boundary off the speech by 0.5 to 0.8 s, one way or the other.
+        let off = [0.0, 0.6, -0.5, 0.8, -0.7, 0.0]
+        var srt = ""
+        for (index, span) in take.phrases.enumerated() {
+            srt += "\(index + 1)\n\(Self.time(span.lowerBound + off[index], ",")) --> \(Self.time(span.upperBound + off[index + 1] - 0.001, ","))\n\(sentences[index])\n\n"
+        }
+        let cues = Scratch.path("dialogue", extension: "srt")
+        try srt.write(toFile: cues, atomically: true, encoding: .utf8)
+        let library = TestLibrary()
+        let created = try library.run(["new", "--media", take.path, "--subtitles", cues, "--language", "en", "--title", "Dialogue"])
+        #expect(created.status == 0 && created.output.contains("5 phrases"), "\(created.output) \(created.error)")
+        let shown = try #require(try library.json(["show", "Dialogue"]) as? [String: Any])
+        let phrases = ((shown["groups"] as? [[String: Any]]) ?? []).flatMap { ($0["phrases"] as? [[String: Any]]) ?? [] }
+        #expect(phrases.count == sentences.count)
+        for (index, phrase) in phrases.enumerated() {
+            let start = try #require(phrase["start"] as? Double), end = try #require(phrase["end"] as? Double)
+            let truth = take.phrases[index]
+            #expect(abs(start - truth.lowerBound) < 0.12, "phrase \(index + 1) starts at \(start), its words at \(truth.lowerBound)")
+            #expect(abs(end - truth.upperBound) < 0.15, "phrase \(index + 1) ends at \(end), its words at \(truth.upperBound)")
+        }
+    }
+
     /// Runs Python (Debian's, with its packages) and returns what it prints.
     func python(_ script: String) throws -> String {
         let process = Process()

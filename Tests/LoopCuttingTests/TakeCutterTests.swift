@@ -5,26 +5,10 @@ import LoopSpeech
 import LoopTestSupport
 import Testing
 
-/// A take made by another voice than the one that renders the text, reading `phrases` with no
-/// pause between them; the true joins in seconds.
-private func continuousTake(_ phrases: [String], voice: String = "en-us+m3", wordsPerMinute: Int = 150) throws -> (path: String, joins: [Double]) {
-    let clips = try SpeechSynthesizer.shared.render(phrases, voice: voice, wordsPerMinute: wordsPerMinute)
-    let rate = clips[0].sampleRate
-    var samples = [Float](repeating: 0, count: rate / 2)
-    var joins: [Double] = []
-    for (index, clip) in clips.enumerated() {
-        // Trimmed to the speech, so the phrases run into each other.
-        let first = clip.samples.firstIndex { abs($0) > 0.001 } ?? 0
-        let last = clip.samples.lastIndex { abs($0) > 0.001 } ?? clip.samples.count - 1
-        if index > 0 { joins.append(Double(samples.count) / Double(rate)) }
-        samples += clip.samples[first...last]
-    }
-    samples += [Float](repeating: 0, count: rate / 2)
-    let path = Scratch.path("take-\(UUID().uuidString)", extension: "wav")
-    var writer = try AudioFileWriter(path: path, format: .wav, sampleRate: rate, channelCount: 1)
-    try writer.write(samples)
-    try writer.commit()
-    return (path, joins)
+/// A take read with no pause between its phrases, and the true joins in seconds.
+private func continuousTake(_ phrases: [String], voice: String = "en-us+m3") throws -> (path: String, joins: [Double]) {
+    let take = try SpokenTake.continuous(phrases, voice: voice)
+    return (take.path, take.phrases.dropFirst().map(\.lowerBound))
 }
 
 private let story = [

@@ -127,6 +127,7 @@ struct NewCommand: AsyncParsableCommand {
             subtitles: cues, translations: translations, takePath: take, alignment: SubtitleAlignment(groupPause: groupPause, groupSize: groupSize),
             title: title ?? name, language: language, translationLanguage: translationLanguage, tags: tags, progress: progress.callback) }
         progress.finish()
+        authored.cuttingLines(loopId: authored.loop.summary.id).forEach(StandardError.write)
         try report(authored, take: path)
     }
 
