@@ -4,7 +4,7 @@ import LoopCutting
 import LoopFoundation
 
 /// Turns a recording into a take for the library: the kept audio (re-recorded attempts left
-/// out) as FLAC, cut with the text of the phrases read, by the same segmenter as `loop segment`.
+/// out) as FLAC, cut with the text of the phrases read, by the same cutter as `loop segment`.
 public struct RecordingFinisher: Sendable {
     public init() {}
 
@@ -13,6 +13,8 @@ public struct RecordingFinisher: Sendable {
         public var takePath: String
         public var phraseIds: [Int64]
         public var ranges: [Range<Int>]
+        /// How sure the cutter was of each range's edges.
+        public var confidences: [Double]
     }
 
     /// The parts of `frames` outside every discarded range, in order.
@@ -54,6 +56,14 @@ public struct RecordingFinisher: Sendable {
         TestStop.reached("record.saving")
 
         let segmenter = SilenceSegmenter()
+        // The take is cut by what is said, like any other: the aligner finds which phrases it
+        // reads, from the first on. Where it cannot follow the words (no voice for the
+        // language, a reader it cannot match), the count the live view kept and the pauses decide.
+        if let aligned = try? TakeCutter(segmenter: segmenter).cut(path: flac, hint: .text(draft.phraseTexts, language: draft.language)),
+           case .text = aligned.method, let found = aligned.phrases, found.lowerBound == 0 {
+            return Result(takePath: flac, phraseIds: Array(draft.phraseIds.prefix(found.count)),
+                          ranges: aligned.segments.map { $0.startFrame..<$0.endFrame }, confidences: aligned.clipConfidences)
+        }
         let envelope = try EnergyEnvelope.measure(path: flac)
         var count = min(phrasesRead ?? draft.phraseIds.count, draft.phraseIds.count)
         if phrasesRead == nil {
@@ -92,7 +102,8 @@ public struct RecordingFinisher: Sendable {
             }
             break
         }
-        return Result(takePath: flac, phraseIds: Array(draft.phraseIds.prefix(count)), ranges: segmentation.segments.map { $0.startFrame..<$0.endFrame })
+        return Result(takePath: flac, phraseIds: Array(draft.phraseIds.prefix(count)), ranges: segmentation.segments.map { $0.startFrame..<$0.endFrame },
+                      confidences: segmentation.clipConfidences)
     }
 
     /// Whether `more`, cut for a phrase or two more than `fewer`, found them in the take: it keeps

@@ -92,6 +92,33 @@ struct RecordCommandTests {
         try expectRecordedClips(library, title: "three", truth: truth)
     }
 
+    @Test func aRecordingReadWithoutPausesIsCutByItsWordsAndTheRestStillNeedAudio() throws {
+        // Four of six sentences read straight through: the live view hears one long phrase, the
+        // aligner the four sentences it holds.
+        let sentences = ["We ordered soup, bread and a large salad for the table.", "The flight was delayed, so we missed our connection in Madrid.",
+                         "For breakfast, I usually have toast with butter and jam.", "If the shop is closed, we can buy milk at the petrol station.",
+                         "Our neighbours invited us for coffee on Sunday afternoon.", "My sister works as a nurse, so she often sleeps during the day."]
+        let take = try SpokenTake.continuous(Array(sentences.prefix(4)))
+        let text = Scratch.path("story", extension: "txt")
+        try ("# title: Story\n# language: en\n\n" + sentences.joined(separator: "\n") + "\n").write(toFile: text, atomically: true, encoding: .utf8)
+        let library = TestLibrary()
+        #expect(try library.run(["new", "--text", text]).status == 0)
+        let result = try library.run(["record", "Story", "--input", take.path, "--fast"])
+        #expect(result.status == 0, "\(result.error)")
+        let shown = try #require(try library.json(["show", "Story"]) as? [String: Any])
+        let phrases = ((shown["groups"] as? [[String: Any]]) ?? []).flatMap { ($0["phrases"] as? [[String: Any]]) ?? [] }
+        #expect(phrases.count == 6)
+        for (index, phrase) in phrases.enumerated() {
+            guard index < 4 else {
+                #expect(phrase["start"] as? Double == nil, "phrase \(index + 1) was not read: it still needs audio")
+                continue
+            }
+            let start = try #require(phrase["start"] as? Double), end = try #require(phrase["end"] as? Double)
+            #expect(abs(start - take.phrases[index].lowerBound) < 0.12 && abs(end - take.phrases[index].upperBound) < 0.15,
+                    "phrase \(index + 1): \(start)-\(end), its words \(take.phrases[index])")
+        }
+    }
+
     @Test func onlyTheRecordedGroupsPhrasesChange() throws {
         let library = TestLibrary()
         #expect(try library.run(["new", "--text", "phrases.txt", "--audio", "clean.flac"]).status == 0)
