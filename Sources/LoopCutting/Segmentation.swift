@@ -57,6 +57,14 @@ public struct Segmentation: Sendable, Equatable {
 
     public var duration: Double { Double(frameCount) / Double(sampleRate) }
 
+    /// How sure the cutter is of each segment's edges: the lower confidence of the cuts at its
+    /// two ends (1 for a take of one segment).
+    public var clipConfidences: [Double] {
+        segments.indices.map { index in
+            min(index > 0 ? cuts[index - 1].confidence : 1, index < cuts.count ? cuts[index].confidence : 1)
+        }
+    }
+
     /// Seconds for a frame position.
     public func seconds(_ frame: Int) -> Double { Double(frame) / Double(sampleRate) }
 }

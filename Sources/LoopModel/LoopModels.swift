@@ -100,11 +100,15 @@ public struct PhraseAudio: Sendable, Equatable {
     public var takeFrameCount: Int
     public var startFrame: Int
     public var endFrame: Int
+    /// How sure the cutter was of the clip's edges (0...1); nil for a clip placed by hand.
+    public var cutConfidence: Double?
 
     public var startSeconds: Double { Double(startFrame) / Double(sampleRate) }
     public var endSeconds: Double { Double(endFrame) / Double(sampleRate) }
 
-    public init(sha256: String, path: String, sampleRate: Int, channelCount: Int, takeFrameCount: Int, startFrame: Int, endFrame: Int) {
+    public init(sha256: String, path: String, sampleRate: Int, channelCount: Int, takeFrameCount: Int, startFrame: Int, endFrame: Int,
+                cutConfidence: Double? = nil) {
+        self.cutConfidence = cutConfidence
         self.sha256 = sha256
         self.path = path
         self.sampleRate = sampleRate

@@ -15,7 +15,7 @@ public enum PhraseEditorScreen {
         "↑↓ phrase   [ ] group   ←→ split point   space play   a auto-play on/off",
         ", . start −/+10 ms   < > start −/+50 ms   - = end −/+10 ms   _ + end −/+50 ms",
         "r record this phrase again   x split at the split point   m merge with the next",
-        "u undo   U redo   w save   q quit",
+        "d next doubtful cut   u undo   U redo   w save   q quit",
     ]
 
     /// What the screen is doing besides editing.
@@ -80,6 +80,12 @@ public enum PhraseEditorScreen {
                     switch key {
                     case .down, .character("j"): state.editor.move(phrases: 1)
                     case .up, .character("k"): state.editor.move(phrases: -1)
+                    case .character("d"):
+                        if state.editor.moveToNextDoubtfulClip() {
+                            play = state.editor.current.clip
+                        } else {
+                            state.message = "no doubtful cut left: every clip the cutter was unsure of has been moved, or none was"
+                        }
                     case .character("]"): state.editor.move(groups: 1)
                     case .character("["): state.editor.move(groups: -1)
                     case .right: state.editor.moveInText(1)
@@ -204,6 +210,7 @@ public enum PhraseEditorScreen {
         if let clip = current.clip {
             status += String(format: " · %.3f – %.3f s (%.2f s)", clip.startSeconds, clip.endSeconds, clip.endSeconds - clip.startSeconds)
             if clip.sha256 == nil { status += " · new take" }
+            if let confidence = clip.confidence, clip.isDoubtful { status += String(format: " · doubtful cut (%.2f)", confidence) }
         } else {
             status += " · needs audio"
         }
@@ -224,6 +231,7 @@ public enum PhraseEditorScreen {
                 let marker = index == editor.cursor ? "▶ " : "  "
                 var text = Terminal.inert(phrase.text)
                 if phrase.clip == nil { text += terminal.paint("  (needs audio)", .yellow) }
+                if phrase.clip?.isDoubtful == true { text += terminal.paint("  (doubtful cut)", .yellow) }
                 body.append((marker + (index == editor.cursor ? terminal.paint(text, .inverse) : text), index))
                 index += 1
             }

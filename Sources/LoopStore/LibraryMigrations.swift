@@ -181,6 +181,13 @@ enum LibraryMigrations {
                 """)
         }
 
+        migrator.registerMigration("v9 how sure the cutter was of each clip") { db in
+            // The confidence of the cuts at a clip's two ends (the lower), so that the phrase
+            // editor can go from one doubtful clip to the next; null for a clip placed by hand
+            // or stored before. A nullable column added: every clip and take stays as it was.
+            try db.alter(table: "phrase") { t in t.add(column: "cutConfidence", .double) }
+        }
+
         return migrator
     }
 }

@@ -5,11 +5,17 @@ public struct CutTake: Sendable {
     public var path: String
     /// One range per phrase it is for, in order, in the take's frames.
     public var ranges: [Range<Int>]
+    /// How sure the cutter was of each range's edges (0...1), when a cutter placed them.
+    public var confidences: [Double]?
 
-    public init(path: String, ranges: [Range<Int>]) {
+    public init(path: String, ranges: [Range<Int>], confidences: [Double]? = nil) {
         self.path = path
         self.ranges = ranges
+        self.confidences = confidences?.count == ranges.count ? confidences : nil
     }
+
+    /// How sure the cutter was of the edges of the range at `index`.
+    func confidence(at index: Int) -> Double? { confidences.map { $0[index] } }
 }
 
 /// Text folded for matching: lower case, no diacritics, NFC.

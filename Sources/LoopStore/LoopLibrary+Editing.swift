@@ -111,10 +111,11 @@ extension LoopLibrary {
             try database.write { db in
                 guard var loop = try LoopRecord.fetchOne(db, key: id) else { throw LibraryError(.loopNotFound, "no loop with id \(id)") }
                 try stored.asset.insert(db, onConflict: .ignore)
-                for (phraseId, range) in zip(phraseIds, take.ranges) {
+                for (index, (phraseId, range)) in zip(phraseIds, take.ranges).enumerated() {
                     // A new clip reads the phrase as it is now: any earlier-text mark goes.
-                    try db.execute(sql: "UPDATE phrase SET audioSha256 = ?, startFrame = ?, endFrame = ?, recordedText = NULL WHERE id = ? AND loopId = ?",
-                                   arguments: [stored.asset.sha256, range.lowerBound, range.upperBound, phraseId, id])
+                    try db.execute(sql: """
+                        UPDATE phrase SET audioSha256 = ?, startFrame = ?, endFrame = ?, recordedText = NULL, cutConfidence = ? WHERE id = ? AND loopId = ?
+                        """, arguments: [stored.asset.sha256, range.lowerBound, range.upperBound, take.confidence(at: index), phraseId, id])
                 }
                 try Self.touch(&loop, db)
             }
@@ -219,6 +220,11 @@ extension LoopLibrary {
                 record.position = position
                 record.translation = phrase.translation
                 if case .set(let clip, let recordedText) = phrase.clip {
+                    // A clip moved or replaced was placed by hand (or by another cutter): the
+                    // cutter's confidence no longer speaks for it.
+                    if clip?.sha256 != record.audioSha256 || clip?.frames.lowerBound != record.startFrame || clip?.frames.upperBound != record.endFrame {
+                        record.cutConfidence = nil
+                    }
                     record.audioSha256 = clip?.sha256
                     record.startFrame = clip?.frames.lowerBound
                     record.endFrame = clip?.frames.upperBound

@@ -189,7 +189,7 @@ public struct LoopLibrary: Sendable {
         let now = Date()
         let id = UUID().uuidString.lowercased()
         let finalTitle = title ?? source.title ?? phrases.first?.text ?? "Untitled"
-        var ranges = (take?.ranges ?? []).makeIterator()
+        var ranges = (take?.ranges ?? []).enumerated().makeIterator()
         let rows = NewLoopRows(
             record: LoopRecord(id: id, title: finalTitle, titleKey: matchingKey(finalTitle), language: (language ?? source.language)?.lowercased(),
                                translationLanguage: source.translationLanguage?.lowercased(), sourceText: sourceText ?? source.text,
@@ -199,8 +199,8 @@ public struct LoopLibrary: Sendable {
             groups: source.groups.map { group in
                 group.phrases.map { phrase in
                     let range = ranges.next()
-                    return .init(text: phrase.text, translation: phrase.translation, clip: stored.flatMap { stored in range.map { (stored.asset.sha256, $0) } },
-                                 picture: phrase.picture.flatMap { pictures[$0]?.sha256 })
+                    return .init(text: phrase.text, translation: phrase.translation, clip: stored.flatMap { stored in range.map { (stored.asset.sha256, $0.element) } },
+                                 picture: phrase.picture.flatMap { pictures[$0]?.sha256 }, cutConfidence: range.flatMap { take?.confidence(at: $0.offset) })
                 }
             },
             groupPictures: source.groups.map { $0.picture.flatMap { pictures[$0]?.sha256 } })
@@ -459,7 +459,7 @@ public struct LoopLibrary: Sendable {
         var grouped = [[StoredPhrase]](repeating: [], count: groupIds.count)
         var needingAudio = 0
         let phrases = try Row.fetchCursor(db, sql: """
-            SELECT id, groupId, text, translation, audioSha256, startFrame, endFrame, recordedText, pictureSha256 FROM phrase WHERE loopId = ? ORDER BY position
+            SELECT id, groupId, text, translation, audioSha256, startFrame, endFrame, recordedText, pictureSha256, cutConfidence FROM phrase WHERE loopId = ? ORDER BY position
             """, arguments: [id])
         var number = 0
         var phrasePictures: [(group: Int, index: Int, sha256: String)] = []
@@ -469,7 +469,7 @@ public struct LoopLibrary: Sendable {
             var audio: PhraseAudio?
             if let hash: String = phrase[4], let asset = assetsByHash[hash], let start: Int = phrase[5], let end: Int = phrase[6] {
                 audio = PhraseAudio(sha256: hash, path: LibraryLayout(root: root).absolute(asset[1]), sampleRate: asset[2], channelCount: asset[3],
-                                    takeFrameCount: asset[4], startFrame: start, endFrame: end)
+                                    takeFrameCount: asset[4], startFrame: start, endFrame: end, cutConfidence: phrase[9])
             }
             if (phrase[4] as String?) == nil { needingAudio += 1 }
             if let picture: String = phrase[8] { phrasePictures.append((group - 1, grouped[group - 1].count, picture)) }

@@ -64,6 +64,8 @@ struct PhraseRecord: Codable, FetchableRecord, MutablePersistableRecord {
     /// The text the clip was recorded for, when the phrase's text has changed since; else nil.
     var recordedText: String?
     var pictureSha256: String? = nil
+    /// How sure the cutter was of the clip's edges; nil when placed by hand.
+    var cutConfidence: Double? = nil
 
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }
@@ -102,6 +104,7 @@ struct NewLoopRows {
         /// The text the clip was recorded for, when not this one.
         var recordedText: String? = nil
         var picture: String? = nil
+        var cutConfidence: Double? = nil
     }
 
     var record: LoopRecord
@@ -120,7 +123,8 @@ struct NewLoopRows {
             for phrase in group {
                 var row = PhraseRecord(id: nil, loopId: record.id, groupId: groupId, position: position, text: phrase.text, translation: phrase.translation,
                                        audioSha256: phrase.clip?.sha256, startFrame: phrase.clip?.frames.lowerBound, endFrame: phrase.clip?.frames.upperBound,
-                                       recordedText: phrase.clip == nil ? nil : phrase.recordedText, pictureSha256: phrase.picture)
+                                       recordedText: phrase.clip == nil ? nil : phrase.recordedText, pictureSha256: phrase.picture,
+                                       cutConfidence: phrase.clip == nil ? nil : phrase.cutConfidence)
                 try row.insert(db)
                 position += 1
             }

@@ -119,7 +119,8 @@ public struct Authoring: Sendable {
                            progress: progress.map { report in { @Sendable in report($0 * 0.9) } })
         } store: { segmentation, file in
             let found = segmentation.phrases ?? 0..<texts.count
-            return try store(CutTake(path: takePath, ranges: segmentation.segments.map { $0.startFrame..<$0.endFrame }), found, file)
+            return try store(CutTake(path: takePath, ranges: segmentation.segments.map { $0.startFrame..<$0.endFrame },
+                                     confidences: segmentation.clipConfidences), found, file)
         }
         let found = segmentation.phrases ?? 0..<texts.count
         // Doubtful cuts by the numbers of the phrases the take was for.

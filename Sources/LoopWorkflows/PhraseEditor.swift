@@ -17,8 +17,11 @@ public struct EditorClip: Sendable, Equatable {
     /// The take's length in frames.
     public var takeFrames: Int
     public var frames: Range<Int>
+    /// How sure the cutter was of its edges; nil once placed by hand (or recorded again).
+    public var confidence: Double?
 
-    public init(take: String, sha256: String?, sampleRate: Int, channelCount: Int, takeFrames: Int, frames: Range<Int>) {
+    public init(take: String, sha256: String?, sampleRate: Int, channelCount: Int, takeFrames: Int, frames: Range<Int>, confidence: Double? = nil) {
+        self.confidence = confidence
         self.take = take
         self.sha256 = sha256
         self.sampleRate = sampleRate
@@ -29,8 +32,11 @@ public struct EditorClip: Sendable, Equatable {
 
     init(_ audio: PhraseAudio) {
         self.init(take: audio.path, sha256: audio.sha256, sampleRate: audio.sampleRate, channelCount: audio.channelCount,
-                  takeFrames: audio.takeFrameCount, frames: audio.startFrame..<audio.endFrame)
+                  takeFrames: audio.takeFrameCount, frames: audio.startFrame..<audio.endFrame, confidence: audio.cutConfidence)
     }
+
+    /// Whether the cutter was unsure of its edges: worth a listen.
+    public var isDoubtful: Bool { confidence.map { $0 < Cut.lowConfidence } ?? false }
 
     public var startSeconds: Double { Double(frames.lowerBound) / Double(sampleRate) }
     public var endSeconds: Double { Double(frames.upperBound) / Double(sampleRate) }
@@ -111,6 +117,18 @@ public struct PhraseEditor: Sendable, Equatable {
         textCursor = 0
     }
 
+    /// To the next phrase after the cursor (round to the first after the last) whose clip the
+    /// cutter was unsure of; false, and the cursor stays, when no clip is doubtful.
+    public mutating func moveToNextDoubtfulClip() -> Bool {
+        let all = phrases
+        for step in 1...all.count where all[(cursor + step) % all.count].clip?.isDoubtful == true {
+            cursor = (cursor + step) % all.count
+            textCursor = 0
+            return true
+        }
+        return false
+    }
+
     /// Moves the place in the text where a split goes, by characters.
     public mutating func moveInText(_ offset: Int) {
         textCursor = min(max(textCursor + offset, 0), current.text.count)
@@ -135,6 +153,7 @@ public struct PhraseEditor: Sendable, Equatable {
             guard end != clip.frames.upperBound else { throw PhraseEditorError("the end cannot move further that way") }
             clip.frames = clip.frames.lowerBound..<end
         }
+        clip.confidence = nil
         let index = cursor
         change { $0[index].clip = clip }
     }
@@ -162,8 +181,10 @@ public struct PhraseEditor: Sendable, Equatable {
         if let clip = phrase.clip, let frame {
             guard clip.frames.lowerBound < frame, frame < clip.frames.upperBound else { throw PhraseEditorError("the split must fall inside the clip") }
             head.clip?.frames = clip.frames.lowerBound..<frame
+            head.clip?.confidence = nil
             var second = clip
             second.frames = frame..<clip.frames.upperBound
+            second.confidence = nil
             tail.clip = second
         }
         let (group, offset) = place(of: cursor)
@@ -181,6 +202,8 @@ public struct PhraseEditor: Sendable, Equatable {
         let next = place(of: cursor + 1)
         let a = current, b = phrases[cursor + 1]
         let translation = [a.translation, b.translation].compactMap { $0 }.joined(separator: " ")
+        var joined = joined
+        joined?.confidence = nil
         let merged = EditorPhrase(text: a.text + " " + b.text, translation: translation.isEmpty ? nil : translation, clip: joined)
         record()
         groups[next.group].remove(at: next.offset)

@@ -72,7 +72,7 @@ public struct RecordingWorkflow: Sendable {
                 return .nothingRecorded
             }
             let loop = try library.attach(loop: draft.loopId, phraseIds: result.phraseIds,
-                                          take: CutTake(path: result.takePath, ranges: result.ranges), progress: progress)
+                                          take: CutTake(path: result.takePath, ranges: result.ranges, confidences: result.confidences), progress: progress)
             for path in [raw, draftPath] { try? FileManager.default.removeItem(atPath: path) }
             _ = consume scratch
             return .saved(loop)

@@ -160,7 +160,8 @@ struct MigrationTests {
         #expect(LibraryMigrations.migrator.migrations == ["v1 loops, groups, phrases, audio, study", "v2 full-text search of phrases", "v3 covering index for loop summaries",
                                                            "v4 search inside Chinese, Japanese and other unspaced text",
                                                            "v5 a clip kept when its phrase's text changes", "v6 loop summaries kept on the loop row",
-                                                           "v7 loops installed from a Loop Library server", "v8 pictures of loops, groups and phrases"])
+                                                           "v7 loops installed from a Loop Library server", "v8 pictures of loops, groups and phrases",
+                                                           "v9 how sure the cutter was of each clip"])
         let source = try String(contentsOfFile: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Sources/LoopStore/LibraryMigrations.swift").path, encoding: .utf8)
         let code = source.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("///") }.joined(separator: "\n")

@@ -33,6 +33,35 @@ struct PhraseEditorTests {
         #expect(!editor.hasUnsavedChanges, "back where it started: nothing to save")
     }
 
+    /// The cutter's doubts are kept with each clip: `d` in the editor goes from one doubtful clip
+    /// to the next, a clip moved by hand is doubtful no more, and the save keeps the doubts of
+    /// the clips not touched.
+    @Test func oneKeyGoesToTheNextDoubtfulCutAndAMovedClipIsNoLongerDoubtful() async throws {
+        let library = try LoopLibrary(at: scratch())
+        // Phrases 2 and 3 part at a doubtful cut (0.4), phrase 5 starts after one (0.5).
+        let loop = try library.createLoop(source: try Fixture.source, take: CutTake(path: Fixture.path("clean.flac"), ranges: Fixture.ranges,
+                                                                                   confidences: [0.9, 0.4, 0.4, 0.5, 0.5]))
+        #expect(loop.phrases.map { $0.audio?.cutConfidence } == [0.9, 0.4, 0.4, 0.5, 0.5])
+        let workflow = try PhraseEditingWorkflow(library: library, loop: loop.summary.id)
+        defer { workflow.close() }
+        var editor = try workflow.editor()
+        var visited: [Int] = []
+        for _ in 0..<5 {
+            if editor.moveToNextDoubtfulClip() { visited.append(editor.cursor) }
+        }
+        #expect(visited == [1, 2, 3, 4, 1], "each doubtful clip in turn, then round again")
+        try editor.nudge(.end, milliseconds: 20)
+        let moved = editor.moveToNextDoubtfulClip()
+        #expect(moved && editor.cursor == 2, "the clip just moved is skipped from now on")
+        let saved = try await workflow.save(editor)
+        #expect(saved.phrases.map { $0.audio?.cutConfidence } == [0.9, nil, 0.4, 0.5, 0.5], "moved by hand: no longer the cutter's")
+
+        var settled = try workflow.editor()
+        for _ in 0..<3 { if settled.moveToNextDoubtfulClip() { try settled.nudge(.start, milliseconds: 10) } }
+        let left = settled.moveToNextDoubtfulClip()
+        #expect(!left, "every doubtful clip moved: none left")
+    }
+
     @Test func splitAtAPauseAndMergeAcrossTakesThenSaveInOneStep() async throws {
         let (library, loop) = try fixtureLoop()
         let studied = loop.phrases[4]
