@@ -264,6 +264,7 @@ let package = Package(
             name: "loop-benchmark",
             dependencies: [
                 "LoopCLI", "LoopTerminal", "LoopReports", "LoopWorkflows", "LoopAudio", "LoopAudioFiles", "LoopCutting", "LoopText", "LoopModel", "LoopStore", "LoopStudy", "LoopPlayback", "LoopRecording",
+                "LoopSpeech",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/LoopBenchmarks"

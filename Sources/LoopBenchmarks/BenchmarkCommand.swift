@@ -15,7 +15,7 @@ struct BenchmarkCommand: AsyncParsableCommand {
         commandName: "loop-benchmark",
         abstract: "Measure loop's speed and memory (prints figures; not a test).",
         discussion: "Run from the repository, after `swift build -c release --static-swift-stdlib --product P` for P in loop, loop-benchmark and loop-server: it runs the `loop` built beside it.",
-        subcommands: [SegmentBenchmark.self, LibraryBenchmark.self, StudyBenchmark.self, RecordBenchmark.self, ShareBenchmark.self, ServerBenchmark.self, DecodeBenchmark.self]
+        subcommands: [SegmentBenchmark.self, AlignBenchmark.self, LibraryBenchmark.self, StudyBenchmark.self, RecordBenchmark.self, ShareBenchmark.self, ServerBenchmark.self, DecodeBenchmark.self]
     )
 }
 

@@ -61,13 +61,34 @@ struct ContentAligner {
         var skipCost: Float = 0.4
         /// A phrase is in the take when at least this share of its rendering is on the path.
         var foundShare = 0.5
+        /// A take longer than this (frames: 20 minutes) is aligned forwards and backwards one
+        /// after the other rather than at once, which would hold twice the memory.
+        var longTake = 120_000
     }
 
     var parameters = Parameters()
     var warping = DynamicTimeWarping()
 
+    /// `phrases` rendered by the synthesizer in `language`, as frames for alignment on
+    /// `upperFrequency`'s band. Each phrase's audio is measured as soon as it is rendered and
+    /// then let go: an hour's text never lies whole in memory as audio.
+    func render(_ phrases: [String], in language: SpeechLanguage, upperFrequency: Double) throws -> Rendering {
+        var index = 0
+        return try rendering(upperFrequency: upperFrequency) { () throws -> RenderedSpeech? in
+            guard index < phrases.count else { return nil }
+            defer { index += 1 }
+            return try SpeechSynthesizer.shared.render([phrases[index]], in: language)[0]
+        }
+    }
+
     /// The rendering of `speech` (one per phrase) as frames for alignment, on `upperFrequency`'s band.
-    func rendering(of speech: [RenderedSpeech], upperFrequency: Double) throws(SegmentationError) -> Rendering {
+    func rendering(of speech: [RenderedSpeech], upperFrequency: Double) throws -> Rendering {
+        var phrases = speech.makeIterator()
+        return try rendering(upperFrequency: upperFrequency) { phrases.next() }
+    }
+
+    /// The rendering of the phrases `next` gives, one at a time, until it gives nil.
+    private func rendering(upperFrequency: Double, next: () throws -> RenderedSpeech?) throws -> Rendering {
         var features: [Float] = []
         var quiet: [Bool] = []
         var phrases: [Range<Int>] = []
@@ -77,7 +98,7 @@ struct ContentAligner {
             quiet.append(contentsOf: repeatElement(true, count: count))
         }
         join(&features, &quiet, parameters.joinFrames)
-        for phrase in speech {
+        while let phrase = try next() {
             let hop = EnergyEnvelope.hopFrames(sampleRate: phrase.sampleRate)
             var meter = try CepstrumMeter(sampleRate: phrase.sampleRate, hopFrames: hop, upperFrequency: upperFrequency)
             var band = SpeechBandMeter(sampleRate: phrase.sampleRate, hopFrames: hop)
@@ -109,15 +130,24 @@ struct ContentAligner {
     /// Aligns the take's frames with the rendering.
     func align(take: DynamicTimeWarping.Frames, rendering: Rendering) -> Alignment {
         // Costs in units of the distance between unrelated speech frames of these two recordings.
-        var warping = self.warping
+        var scaled = self.warping
         let scale = Float(unrelatedCost(take: take, rendering: rendering.frames))
-        warping.parameters.speechAgainstSilence *= scale
-        warping.parameters.silenceAgainstSpeech *= scale
-        warping.parameters.stepPenalty *= scale
+        scaled.parameters.speechAgainstSilence *= scale
+        scaled.parameters.silenceAgainstSpeech *= scale
+        scaled.parameters.stepPenalty *= scale
+        let warping = scaled
         // The phrases the take reads: the path may leave out phrases at either end, at a cost
         // per frame of their speech below what matching them against silence or other words
         // costs. When some are left out, the take is aligned again with the run that is not.
-        var path = warping.align(take: take, rendering: rendering.frames, skipCost: parameters.skipCost * scale)
+        // The same take is also aligned with each phrase played backwards: the same sounds in
+        // the wrong order. Where the text is what is said, the forward path fits the take
+        // clearly better. Most takes read all their phrases, so that alignment runs beside the
+        // first, with every phrase; it runs again if only some are found.
+        // A long take's two alignments run one after the other, for memory.
+        let reversedWhole = rendering.reversedPhrases()
+        let forwardPass: @Sendable () -> [(row: Int32, column: Int32)] = { warping.align(take: take, rendering: rendering.frames, skipCost: parameters.skipCost * scale) }
+        let reversedPass: @Sendable () -> [(row: Int32, column: Int32)] = { warping.align(take: take, rendering: reversedWhole.frames) }
+        var (path, reversedPath) = take.count > parameters.longTake ? (forwardPass(), reversedPass()) : bothAtOnce(forwardPass, reversedPass)
         var onPath = [Bool](repeating: false, count: rendering.frames.count)
         for cell in path { onPath[Int(cell.column)] = true }
         let isFound = rendering.phrases.map { span in span.isEmpty || Double(span.filter { onPath[$0] }.count) >= parameters.foundShare * Double(span.count) }
@@ -131,16 +161,20 @@ struct ContentAligner {
             }
         }
         var part = rendering
-        var offset = 0
+        var reversed = reversedWhole
         if !best.isEmpty && best.count < rendering.phrases.count {
-            offset = rendering.phrases[best.lowerBound].lowerBound - parameters.joinFrames
+            let offset = rendering.phrases[best.lowerBound].lowerBound - parameters.joinFrames
             let last = rendering.phrases[best.upperBound - 1].upperBound + parameters.joinFrames
             part = Rendering(
                 frames: .init(features: Array(rendering.frames.features[(offset * FeatureMatrix.dimension)..<(last * FeatureMatrix.dimension)]),
                               quiet: Array(rendering.frames.quiet[offset..<last])),
                 phrases: rendering.phrases[best].map { ($0.lowerBound - offset)..<($0.upperBound - offset) })
+            reversed = part.reversedPhrases()
+            let partFrames = part.frames, reversedFrames = reversed.frames
+            let forwardPart: @Sendable () -> [(row: Int32, column: Int32)] = { warping.align(take: take, rendering: partFrames) }
+            let reversedPart: @Sendable () -> [(row: Int32, column: Int32)] = { warping.align(take: take, rendering: reversedFrames) }
+            (path, reversedPath) = take.count > parameters.longTake ? (forwardPart(), reversedPart()) : bothAtOnce(forwardPart, reversedPart)
         }
-        path = warping.align(take: take, rendering: part.frames)
 
         // The take's rows on each join between two phrases.
         var rowsOfColumn = [ClosedRange<Int>?](repeating: nil, count: part.frames.count)
@@ -158,11 +192,8 @@ struct ContentAligner {
             return low...high
         }
 
-        // The same take aligned with each phrase played backwards: the same sounds in the wrong
-        // order. Where the text is what is said, the forward path fits the take clearly better.
-        let reversed = part.reversedPhrases()
         let forwardCosts = Self.windowed(rowCosts(path, take: take, rendering: part.frames, warping.parameters))
-        let reversedCosts = Self.windowed(rowCosts(warping.align(take: take, rendering: reversed.frames), take: take, rendering: reversed.frames, warping.parameters))
+        let reversedCosts = Self.windowed(rowCosts(reversedPath, take: take, rendering: reversed.frames, warping.parameters))
         let speechRows = (0..<take.count).filter { !take.quiet[$0] }
         let agreement = speechRows.isEmpty ? 0 : Double(speechRows.filter { forwardCosts[$0] < reversedCosts[$0] }.count) / Double(speechRows.count)
         let advantage = joins.map { rows -> Double in

@@ -40,7 +40,7 @@ struct DynamicTimeWarping {
 
     struct Parameters {
         /// The coarsest level's matrix holds at most this many cells.
-        var coarseCells = 12_000_000
+        var coarseCells = 3_000_000
         /// At each finer level the band reaches this many frames beyond the coarser path.
         var bandRadius = 12
         /// Take speech against rendering silence, or the reverse: a fixed cost per frame, in units of
@@ -60,18 +60,13 @@ struct DynamicTimeWarping {
     func align(take: Frames, rendering: Frames, skipCost: Float? = nil) -> [(row: Int32, column: Int32)] {
         var factor = 1
         while (take.count / factor) * (rendering.count / factor) > parameters.coarseCells, factor < 1 << 12 { factor *= 2 }
-        var levels: [(Frames, Frames)] = []
-        var f = 1
-        var takeLevel = take, renderingLevel = rendering
-        while true {
-            levels.append((takeLevel, renderingLevel))
-            if f >= factor { break }
-            takeLevel = takeLevel.coarsened(by: 2)
-            renderingLevel = renderingLevel.coarsened(by: 2)
-            f *= 2
-        }
+        // Each level is made from the frames when it is needed and let go after: the memory of
+        // one coarser copy at a time, not of all of them.
         var path: [(row: Int32, column: Int32)]?
-        for (rows, columns) in levels.reversed() {
+        var f = factor
+        while f >= 1 {
+            defer { f /= 2 }
+            let rows = take.coarsened(by: f), columns = rendering.coarsened(by: f)
             let band = path.map { Self.band(around: $0, rows: rows.count, columns: columns.count, radius: parameters.bandRadius) }
                 ?? Array(repeating: 0..<columns.count, count: rows.count)
             path = warp(rows, columns, band: band, skipCost: skipCost.map { $0 * Float(rendering.count) / Float(columns.count) })

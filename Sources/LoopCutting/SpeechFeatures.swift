@@ -65,7 +65,13 @@ struct FeatureMatrix: Sendable {
 /// Computes a cepstral frame every hop from audio arriving in blocks.
 struct CepstrumMeter: TakeMeter {
     let hopFrames: Int
+    /// Input samples averaged into one analysed sample: a take at 32 kHz or more is analysed at
+    /// half (or a third) its rate, which still carries the band measured, for a smaller transform.
+    private let step: Int
+    /// The window, in analysed samples...
     private let windowLength: Int
+    /// ...and in input samples.
+    private let span: Int
     private let window: [Float]
     private let transform: SpectrumTransform
     /// Each mel filter: its first bin and weights.
@@ -90,8 +96,11 @@ struct CepstrumMeter: TakeMeter {
 
     init(sampleRate: Int, hopFrames: Int, upperFrequency: Double) throws(SegmentationError) {
         self.hopFrames = hopFrames
-        let windowLength = max(16, Int((Double(sampleRate) * 0.025).rounded()))
+        step = max(1, sampleRate / 16_000)
+        let analysisRate = Double(sampleRate) / Double(step)
+        let windowLength = max(16, Int((analysisRate * 0.025).rounded()))
         self.windowLength = windowLength
+        span = windowLength * step
         var length = 16
         while length < windowLength { length *= 2 }
         transform = try SpectrumTransform(length: length)
@@ -104,7 +113,7 @@ struct CepstrumMeter: TakeMeter {
         let hertz = { (m: Double) in 700 * (pow(10, m / 2595) - 1) }
         let low = mel(80), high = mel(upperFrequency)
         let edges = (0...(Self.melBands + 1)).map { hertz(low + (high - low) * Double($0) / Double(Self.melBands + 1)) }
-        let binHertz = Double(sampleRate) / Double(length)
+        let binHertz = analysisRate / Double(length)
         filters = (0..<Self.melBands).map { band in
             let (left, centre, right) = (edges[band], edges[band + 1], edges[band + 2])
             let first = max(1, Int(ceil(left / binHertz)))
@@ -144,14 +153,14 @@ struct CepstrumMeter: TakeMeter {
     /// Computes the frames left, the last windows padded with silence.
     mutating func finish() -> [Float] {
         let hops = (framesConsumed + hopFrames - 1) / hopFrames
-        let needed = (hops - 1) * hopFrames + windowLength
+        let needed = (hops - 1) * hopFrames + span
         if needed > framesConsumed { pending.append(contentsOf: repeatElement(0, count: needed - framesConsumed)) }
         produceFrames(upTo: needed, hopLimit: hops)
         return values
     }
 
     private mutating func produceFrames(upTo available: Int, hopLimit: Int = .max) {
-        while framesProduced < hopLimit, framesProduced * hopFrames + windowLength <= available {
+        while framesProduced < hopLimit, framesProduced * hopFrames + span <= available {
             let start = framesProduced * hopFrames - pendingStart
             computeFrame(at: start)
             framesProduced += 1
@@ -165,7 +174,16 @@ struct CepstrumMeter: TakeMeter {
     }
 
     private mutating func computeFrame(at start: Int) {
-        for index in 0..<windowLength { frame[index] = pending[start + index] * window[index] }
+        if step == 1 {
+            for index in 0..<windowLength { frame[index] = pending[start + index] * window[index] }
+        } else {
+            let scale = 1 / Float(step)
+            for index in 0..<windowLength {
+                var sum: Float = 0
+                for offset in 0..<step { sum += pending[start + index * step + offset] }
+                frame[index] = sum * scale * window[index]
+            }
+        }
         frame.withUnsafeBufferPointer { input in
             power.withUnsafeMutableBufferPointer { transform.power(of: input, into: $0) }
         }

@@ -61,13 +61,25 @@ public struct TakeCutter: Sendable {
         }
         guard case .text(let phrases, let loopLanguage) = hint, !phrases.isEmpty else { return try atPauses(nil) }
         guard let language = SpeechLanguage.resolve(given: language, loop: loopLanguage, text: phrases) else { return try atPauses(nil) }
-        let rendered: [RenderedSpeech]
+        let renderingRate: Int
         do {
-            rendered = try SpeechSynthesizer.shared.render(phrases, in: language)
+            renderingRate = try SpeechSynthesizer.shared.outputRate()
         } catch {
             return try atPauses("\(error.message): cut at its pauses instead of following the text")
         }
-        return try align(path: path, phrases: phrases, rendered: rendered, language: language, progress: progress)
+        // The text is rendered while the take is read.
+        let upper = CepstrumMeter.upperFrequency(sampleRates: [try AudioFileReader(path: path).info.sampleRate, renderingRate])
+        let (rendering, measuring) = bothAtOnce({ Result { try ContentAligner().render(phrases, in: language, upperFrequency: upper) } },
+                                                { Result { try measure(path: path, renderingRate: renderingRate, progress: progress) } })
+        let take = try measuring.get()
+        switch rendering {
+        case .failure(let error as SpeechError):
+            return try atPauses("\(error.message): cut at its pauses instead of following the text")
+        case .failure(let error):
+            throw error
+        case .success(let rendering):
+            return try align(take, path: path, phrases: phrases, rendering: rendering, language: language)
+        }
     }
 
     /// A take measured for alignment: its levels, its pauses and its frame features.
@@ -80,14 +92,15 @@ public struct TakeCutter: Sendable {
         /// The take's frames for the hops `hops`, as the warping reads them.
         func frames(_ hops: Range<Int>) -> DynamicTimeWarping.Frames {
             let d = FeatureMatrix.dimension
-            return .init(features: Array(features.values[(hops.lowerBound * d)..<(hops.upperBound * d)]),
-                         quiet: analysis.isSpeech[hops].map { !$0 })
+            // The whole take shares its features rather than copying them.
+            let values = hops == 0..<features.frameCount ? features.values : Array(features.values[(hops.lowerBound * d)..<(hops.upperBound * d)])
+            return .init(features: values, quiet: analysis.isSpeech[hops].map { !$0 })
         }
     }
 
     /// Reads the take once: levels and features in one parallel pass.
     func measure(path: String, renderingRate: Int, progress: (@Sendable (Double) -> Void)?) throws -> MeasuredTake {
-        let (info, frames, parts) = try TakeReading.read(path: path, parallelism: segmenter.parameters.threads, progress: progress) { info in
+        var (info, frames, parts) = try TakeReading.read(path: path, parallelism: segmenter.parameters.threads, progress: progress) { info in
             let upper = CepstrumMeter.upperFrequency(sampleRates: [info.sampleRate, renderingRate])
             return try AlignmentMeter(sampleRate: info.sampleRate, upperFrequency: upper)
         }
@@ -103,7 +116,15 @@ public struct TakeCutter: Sendable {
             throw named
         }
         let hops = envelope.levels.count
-        var features = FeatureMatrix(values: parts.flatMap(\.cepstra))
+        // Joined part by part, each let go once copied: never two copies of an hour's features.
+        var values: [Float] = []
+        values.reserveCapacity(parts.reduce(0) { $0 + $1.cepstra.count })
+        for index in parts.indices {
+            values += parts[index].cepstra
+            parts[index].cepstra = []
+        }
+        var features = FeatureMatrix(values: values)
+        values = []
         if features.frameCount > hops { features.values.removeLast((features.frameCount - hops) * FeatureMatrix.dimension) }
         while features.frameCount < hops { features.values.append(contentsOf: repeatElement(0, count: FeatureMatrix.dimension)) }
         features.normalise { analysis.isSpeech[$0] }
@@ -126,11 +147,9 @@ public struct TakeCutter: Sendable {
 
     /// Aligns the take's hops `hops` with the rendered phrases and places a cut at each join;
     /// throws ``Mismatch`` when the take there does not read them.
-    func place(_ rendered: [RenderedSpeech], in take: MeasuredTake, hops: Range<Int>) throws -> PlacedRun {
-        let aligner = ContentAligner()
-        let rendering = try aligner.rendering(of: rendered, upperFrequency: take.upperFrequency)
-        let alignment = aligner.align(take: take.frames(hops), rendering: rendering)
-        let partial = alignment.found.count < rendered.count
+    func place(_ rendering: ContentAligner.Rendering, in take: MeasuredTake, hops: Range<Int>) throws -> PlacedRun {
+        let alignment = ContentAligner().align(take: take.frames(hops), rendering: rendering)
+        let partial = alignment.found.count < rendering.phrases.count
         guard !alignment.found.isEmpty,
               alignment.agreement >= (partial ? parameters.minimumPartialAgreement : parameters.minimumAgreement),
               alignment.lengthSpread <= parameters.maximumSpread,
@@ -152,13 +171,12 @@ public struct TakeCutter: Sendable {
         return run
     }
 
-    private func align(path: String, phrases: [String], rendered: [RenderedSpeech], language: SpeechLanguage,
-                       progress: (@Sendable (Double) -> Void)?) throws -> (envelope: EnergyEnvelope, segmentation: Segmentation) {
-        let take = try measure(path: path, renderingRate: rendered.first?.sampleRate ?? 22_050, progress: progress)
+    private func align(_ take: MeasuredTake, path: String, phrases: [String], rendering: ContentAligner.Rendering,
+                       language: SpeechLanguage) throws -> (envelope: EnergyEnvelope, segmentation: Segmentation) {
         let name = language.origin == .guessed ? "\(language.code) (guessed from the text)" : language.code
         let run: PlacedRun
         do {
-            run = try place(rendered, in: take, hops: 0..<take.envelope.levels.count)
+            run = try place(rendering, in: take, hops: 0..<take.envelope.levels.count)
         } catch let mismatch as Mismatch {
             // A take read with a clear pause after every phrase is cut there, even when its
             // words cannot be matched (a voice unlike the synthesizer's).
@@ -188,21 +206,21 @@ public struct TakeCutter: Sendable {
         guard !texts.isEmpty, let language = SpeechLanguage.resolve(given: language, loop: loopLanguage, text: texts) else {
             return (runs.map { _ in nil }, .pauses, [])
         }
-        let rendered: [RenderedSpeech]
+        let renderingRate: Int
         do {
-            rendered = try SpeechSynthesizer.shared.render(texts, in: language)
+            renderingRate = try SpeechSynthesizer.shared.outputRate()
+            _ = try SpeechSynthesizer.shared.render([texts[0]], in: language)
         } catch {
             return (runs.map { _ in nil }, .pauses, ["\(error.message): each cue keeps the speech around its own times"])
         }
-        let take = try measure(path: path, renderingRate: rendered.first?.sampleRate ?? 22_050, progress: progress)
+        let take = try measure(path: path, renderingRate: renderingRate, progress: progress)
         let envelope = take.envelope
-        var first = 0
         var clips: [[Range<Int>]?] = []
         for run in runs {
-            defer { first += run.texts.count }
             let hops = (run.frames.lowerBound / envelope.hopFrames)..<min(envelope.levels.count, (run.frames.upperBound + envelope.hopFrames - 1) / envelope.hopFrames)
             guard run.texts.count > 1, hops.count > 2,
-                  let placed = try? place(Array(rendered[first..<(first + run.texts.count)]), in: take, hops: hops),
+                  let rendering = try? ContentAligner().render(run.texts, in: language, upperFrequency: take.upperFrequency),
+                  let placed = try? place(rendering, in: take, hops: hops),
                   placed.found.count == run.texts.count else {
                 clips.append(nil)
                 continue

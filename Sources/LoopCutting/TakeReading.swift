@@ -100,6 +100,29 @@ enum TakeReading {
 }
 
 /// A value handed from the thread that made it to the one that joins the parts (never shared).
-private struct UnsafeSendable<Value>: @unchecked Sendable {
+struct UnsafeSendable<Value>: @unchecked Sendable {
     let value: Value
+}
+
+/// Two pieces of work at once, on two threads; both finish before it returns.
+func bothAtOnce<A, B>(_ first: @Sendable () -> A, _ second: @Sendable () -> B) -> (A, B) {
+    let a = Mutex<UnsafeSendable<A>?>(nil)
+    let b = Mutex<UnsafeSendable<B>?>(nil)
+    DispatchQueue.concurrentPerform(iterations: 2) { index in
+        if index == 0 {
+            let result = UnsafeSendable(value: first())
+            a.withLock { $0 = result }
+        } else {
+            let result = UnsafeSendable(value: second())
+            b.withLock { $0 = result }
+        }
+    }
+    guard let resultA = a.withLock({ $0 }), let resultB = b.withLock({ $0 }) else { preconditionFailure("concurrentPerform runs both") }
+    return (resultA.value, resultB.value)
+}
+
+/// Two pieces of work that may fail, at once; the first error (of `first`, then `second`) is thrown.
+func bothAtOnce<A, B>(_ first: @Sendable () throws -> A, _ second: @Sendable () throws -> B) throws -> (A, B) {
+    let (a, b) = bothAtOnce({ Result { try first() } }, { Result { try second() } })
+    return (try a.get(), try b.get())
 }

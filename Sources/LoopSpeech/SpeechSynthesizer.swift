@@ -58,6 +58,11 @@ public final class SpeechSynthesizer: Sendable {
         }
     }
 
+    /// The rate (Hz) of what it renders; opens espeak-ng if it is not yet open.
+    public func outputRate() throws(SpeechError) -> Int {
+        try state.withLock { (state: inout State) throws(SpeechError) -> Int in try Self.start(&state) }
+    }
+
     /// Opens and initialises espeak-ng once; its output rate.
     private static func start(_ state: inout State) throws(SpeechError) -> Int {
         if let rate = state.sampleRate { return rate }

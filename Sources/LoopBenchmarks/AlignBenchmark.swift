@@ -1,0 +1,215 @@
+import ArgumentParser
+import Foundation
+import LoopAudioFiles
+import LoopCLI
+import LoopFoundation
+import LoopSpeech
+import LoopTerminal
+
+/// `loop-benchmark align`: cutting natural speech by its text on long takes.
+struct AlignBenchmark: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "align",
+        abstract: "Time `loop segment --text` (the aligner) on long takes read without pauses.",
+        discussion: """
+            Writes a text of varied sentences and a take of it read straight through (espeak-ng's \
+            en-us+m3 voice, which is not the voice that renders the text for alignment, 0 to 150 ms \
+            between sentences, 44.1 kHz stereo FLAC) of each --minutes, then runs \
+            `loop segment TAKE --text TEXT` (the aligner) and `loop segment TAKE` (the pause cutter) \
+            --runs times and prints the median wall time, the realtime factor, peak memory, and the \
+            share of the aligner's cuts within 100 ms of the true sentence ends. Goals: at least 600x \
+            realtime and under 150 MiB on 9 and on 60 minutes.
+            """
+    )
+
+    @Option(help: "Lengths of the generated takes, in minutes (comma-separated).")
+    var minutes: String = "9,60"
+
+    @Option(help: "Runs of each program; the median is shown.")
+    var runs: Int = 3
+
+    @Option(help: "Keep the generated takes in this folder and reuse them next time.")
+    var keep: String?
+
+    private var lengths: [Double] { minutes.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) } }
+
+    func validate() throws {
+        guard !lengths.isEmpty, lengths.allSatisfy({ $0 > 0 && $0 <= 240 }) else { throw ValidationError("--minutes takes lengths of 0 to 240, comma-separated") }
+        guard (1...100).contains(runs) else { throw ValidationError("--runs takes 1 to 100") }
+    }
+
+    func run() async throws {
+        try await runReportingErrors {
+            let folder = keep ?? (NSTemporaryDirectory() + "loop-benchmark-" + UUID().uuidString)
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            defer { if keep == nil { try? FileManager.default.removeItem(atPath: folder) } }
+            for length in lengths {
+                let label = length == length.rounded() ? "\(Int(length))" : "\(length)"
+                let read = ReadText(folder: folder, label: label, minutes: length)
+                if !read.isGenerated {
+                    let progress = ProgressBar("generating \(label) min")
+                    try await BlockingWork.run { try read.generate(progress: progress) }
+                    progress.finish()
+                }
+                let aligner = try median(["segment", read.take, "--text", read.text, "--json"])
+                let pauses = try median(["segment", read.take, "--json"])
+                let accuracy = try read.accuracy()
+                print(report(label: label, read: read, aligner: aligner, pauses: pauses, accuracy: accuracy))
+            }
+        }
+    }
+
+    private func median(_ arguments: [String]) throws -> ChildProcessReport {
+        var reports: [ChildProcessReport] = []
+        for _ in 0..<runs {
+            let report = try ChildProcess.run(LoopProgram.path, arguments)
+            guard report.status == 0 else { throw CLIError(.refused, "loop \(arguments.joined(separator: " ")) failed with status \(report.status)") }
+            reports.append(report)
+        }
+        reports.sort { $0.seconds < $1.seconds }
+        return reports[reports.count / 2]
+    }
+
+    private func report(label: String, read: ReadText, aligner: ChildProcessReport, pauses: ChildProcessReport, accuracy: (within: Int, of: Int)) -> String {
+        let seconds = read.seconds
+        let size = ((try? FileManager.default.attributesOfItem(atPath: read.take)[.size] as? Int) ?? nil) ?? 0
+        var lines = [String(format: "%@ min read without pauses, %d sentences (44.1 kHz stereo FLAC, %.1f MB), median of %d runs",
+                            label, accuracy.of + 1, Double(size) / 1e6, runs)]
+        lines.append("  program                          time   realtime   peak memory")
+        for (name, row) in [("loop segment --text (aligner)", aligner), ("loop segment (pauses)", pauses)] {
+            lines.append("  " + name.padding(toLength: 29, withPad: " ", startingAt: 0)
+                         + String(format: " %8.2f s %8.0fx %9.1f MiB", row.seconds, seconds / row.seconds, Double(row.peakMemory) / 1_048_576))
+        }
+        lines.append(String(format: "  aligner's cuts within 100 ms of the sentence ends: %d of %d (%.3f)",
+                            accuracy.within, accuracy.of, Double(accuracy.within) / Double(max(accuracy.of, 1))))
+        let speed = seconds / aligner.seconds
+        lines.append(String(format: "  goal: at least 600x realtime ............ %.0fx %@", speed, speed >= 600 ? "met" : "missed"))
+        lines.append(String(format: "  goal: peak memory under 150 MiB .......... %.1f MiB %@", Double(aligner.peakMemory) / 1_048_576,
+                            aligner.peakMemory < 150 << 20 ? "met" : "missed"))
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// A text and a take that reads it straight through, with where each sentence ends.
+struct ReadText {
+    var text: String
+    var take: String
+    var truth: String
+    var minutes: Double
+
+    init(folder: String, label: String, minutes: Double) {
+        text = folder + "/read-\(label)m.txt"
+        take = folder + "/read-\(label)m.flac"
+        truth = folder + "/read-\(label)m.joins"
+        self.minutes = minutes
+    }
+
+    var isGenerated: Bool { [text, take, truth].allSatisfy(FileManager.default.fileExists(atPath:)) }
+
+    /// The take's length in seconds.
+    var seconds: Double { ((try? AudioFileReader(path: take).info.duration) ?? minutes * 60) }
+
+    /// Sentences are rendered one at a time and written as they come: the take is never whole in memory.
+    func generate(progress: ProgressBar) throws {
+        var sentences = SentenceMaker(seed: UInt64(minutes * 1000))
+        var writer: AudioFileWriter?
+        var written = 0
+        var joins: [Double] = []
+        var lines: [String] = []
+        var random = SentenceMaker(seed: UInt64(minutes * 1000) + 1)
+        let target = Int(minutes * 60 * 44_100)
+        while written < target {
+            let sentence = sentences.next()
+            let spoken = try SpeechSynthesizer.shared.render([sentence], voice: "en-us+m3", wordsPerMinute: 165)[0]
+            if writer == nil { writer = try AudioFileWriter(path: take + ".part", format: .flac, sampleRate: 44_100, channelCount: 2) }
+            let first = spoken.samples.firstIndex { abs($0) > 0.001 } ?? 0
+            let last = spoken.samples.lastIndex { abs($0) > 0.001 } ?? spoken.samples.count - 1
+            let gap = written == 0 ? 22_050 : Int(random.uniform() * 0.15 * 44_100)
+            if written > 0 { joins.append(Double(written + gap / 2) / 44_100) }
+            // 22,050 Hz to 44,100 Hz by repeating each sample (enough for timing), a second channel a little softer.
+            var block = [Float](repeating: 0, count: gap * 2)
+            block.reserveCapacity(gap * 2 + (last - first + 1) * 4)
+            for sample in spoken.samples[first...last] {
+                block.append(sample)
+                block.append(sample * 0.9)
+                block.append(sample)
+                block.append(sample * 0.9)
+            }
+            try writer?.write(block)
+            written += block.count / 2
+            lines.append(sentence)
+            if lines.count % 6 == 0 { lines.append("") }
+            progress.update(Double(written) / Double(target))
+        }
+        try writer?.write([Float](repeating: 0, count: 44_100))
+        try writer?.commit()
+        try DurableFile.write(Data(("# language: en\n\n" + lines.joined(separator: "\n") + "\n").utf8), to: text)
+        try DurableFile.write(Data(joins.map { String(format: "%.3f", $0) }.joined(separator: "\n").utf8), to: truth)
+        try FileManager.default.moveItem(atPath: take + ".part", toPath: take)
+    }
+
+    /// How many of the aligner's cuts fall within 100 ms of the true joins (gaps' middles, where
+    /// a gap is 0 to 150 ms: the cut may lie anywhere in the gap).
+    func accuracy() throws -> (within: Int, of: Int) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: LoopProgram.path)
+        process.arguments = ["segment", take, "--text", text, "--json"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        struct Cuts: Decodable { struct Cut: Decodable { var at: Double }; var cuts: [Cut] }
+        let cuts = try JSONDecoder().decode(Cuts.self, from: output).cuts.map(\.at)
+        let joins = try String(contentsOfFile: truth, encoding: .utf8).split(separator: "\n").compactMap { Double($0) }
+        guard cuts.count == joins.count else { return (0, joins.count) }
+        return (zip(cuts, joins).filter { abs($0 - $1) <= 0.1 + 0.075 }.count, joins.count)
+    }
+}
+
+/// Varied sentences from a small grammar, the same for the same seed.
+struct SentenceMaker {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed &+ 0x9E37_79B9_7F4A_7C15 }
+
+    mutating func uniform() -> Double {
+        state = state &+ 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return Double((z ^ (z >> 31)) >> 11) / Double(1 << 53)
+    }
+
+    private mutating func pick(_ words: [String]) -> String { words[min(words.count - 1, Int(uniform() * Double(words.count)))] }
+
+    static let people = ["my neighbour", "the old teacher", "our youngest daughter", "a tired driver", "the new doctor", "her brother",
+                         "the baker on the corner", "a group of students", "the manager", "my grandmother", "the fisherman", "his cousin"]
+    static let verbs = ["found", "painted", "carried", "forgot", "borrowed", "repaired", "sold", "described", "opened", "cleaned", "ordered", "lost"]
+    static let things = ["a small red book", "the wooden chair", "an old bicycle", "the kitchen window", "a basket of apples", "the broken clock",
+                         "a warm blanket", "the blue umbrella", "a letter from Paris", "the garden gate", "a box of candles", "the heavy suitcase"]
+    static let places = ["near the station", "in the market", "behind the church", "at the harbour", "on the bus", "in the library",
+                         "by the river", "at the village school", "in the back garden", "outside the museum"]
+    static let times = ["early this morning", "last Tuesday", "after lunch", "before the storm", "during the holidays", "late at night",
+                        "on Sunday afternoon", "three weeks ago"]
+    static let clauses = ["because it was raining", "while everyone was asleep", "although nobody asked", "so that the children could play",
+                          "when the shops were closing", "and then went straight home"]
+
+    /// The next sentence: who did what, where and when, sometimes why.
+    mutating func next() -> String {
+        var sentence = pick(Self.people) + " " + pick(Self.verbs) + " " + pick(Self.things)
+        let order = uniform()
+        if order < 0.5 {
+            sentence += " " + pick(Self.places) + " " + pick(Self.times)
+        } else {
+            sentence = pick(Self.times).capitalizedFirst + ", " + sentence + " " + pick(Self.places)
+        }
+        if uniform() < 0.35 { sentence += ", " + pick(Self.clauses) }
+        return sentence.capitalizedFirst + "."
+    }
+}
+
+private extension String {
+    var capitalizedFirst: String { prefix(1).uppercased() + dropFirst() }
+}
