@@ -20,6 +20,12 @@ public struct AudioFileReader: ~Copyable {
             throw AudioError(problem == "no such file" ? .fileNotFound : .notReadable, path: path, message: problem)
         }
         let opened = try SndFile.openForReading(path: path)
+        // What a header declares is checked before anything is sized by it.
+        guard Self.sampleRates.contains(opened.info.sampleRate) else {
+            SndFile.close(opened.handle)
+            throw AudioError(.unsupportedFormat, path: path,
+                             message: "it declares a sample rate of \(opened.info.sampleRate) Hz: audio runs at 4,000 to 768,000 Hz (is the file damaged?)")
+        }
         self.path = path
         self.info = opened.info
         self.handle = opened.handle
@@ -28,6 +34,9 @@ public struct AudioFileReader: ~Copyable {
     deinit {
         SndFile.close(handle)
     }
+
+    /// The sample rates loop reads (Hz).
+    public static let sampleRates = 4_000...768_000
 
     /// Frames read so far.
     public var position: Int { framesRead }

@@ -58,6 +58,9 @@ enum TakeReading {
         let hop = EnergyEnvelope.hopFrames(sampleRate: info.sampleRate)
         let totalHops = (info.frameCount + hop - 1) / hop
         let hopsPerPart = (totalHops + parts - 1) / parts
+        // Room for what the header announces, up to 8 hours: a file that announces more than it
+        // holds ends in the truncation error, not in an allocation of its announced length.
+        let reservedHops = min(hopsPerPart, 8 * 3600 * info.sampleRate / hop) + 1
         let warmUpFrames = info.sampleRate / 20
         let results = Mutex([Int: UnsafeSendable<Meter.Reading>]())
         let failure = Mutex<(any Error)?>(nil)
@@ -71,7 +74,7 @@ enum TakeReading {
                 let warmUp = min(start, warmUpFrames)
                 try reader.seek(toFrame: start - warmUp)
                 var meter = try makeMeter(info)
-                meter.reserve(hops: hopsPerPart + 1)
+                meter.reserve(hops: reservedHops)
                 try reader.forEachMonoBlock(limit: warmUp) { meter.warmUp($0) }
                 var sinceReport = 0
                 try reader.forEachMonoBlock(limit: end - start) { mono in

@@ -81,8 +81,17 @@ public enum SubtitleReader {
               let end = seconds(parts[1].trimmingCharacters(in: .whitespaces).split(separator: " ").first.map(String.init) ?? "") else {
             throw ExchangeError(.invalidSubtitles, path: file, line: number, message: "malformed time line \"\(line.prefix(60))\": expected 00:00:01,000 --> 00:00:02,500")
         }
+        // Times are checked before they are used as frame counts: a cue hours past any film's end
+        // would overflow them.
+        guard start <= longestTime, end <= longestTime else {
+            throw ExchangeError(.invalidSubtitles, path: file, line: number,
+                                message: "the time line \"\(line.prefix(60))\" is past \(Int(longestTime / 3600)) hours: is it a subtitle file for this media?")
+        }
         return (start, end)
     }
+
+    /// No cue may start or end later than this (seconds): 100 hours.
+    static let longestTime = 100 * 3600.0
 
     static func seconds(_ text: String) -> Double? {
         let normalized = text.replacingOccurrences(of: ",", with: ".")

@@ -64,6 +64,23 @@ struct HostileInputTests {
         #expect(try run(library, ["new", "--text", "-"], input: "# title: Tabs\n\nUn\tcafé.\r\n").status == 0, "tabs and CRLF are text, not control")
     }
 
+    /// A FLAC whose header declares 1 Hz and 2^36-1 frames (the fixture's take, STREAMINFO patched):
+    /// refused on opening, before anything is sized by what it declares.
+    @Test func anAudioHeaderThatDeclaresNonsenseIsRefusedBeforeAnythingIsAllocated() throws {
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixture.path("clean.flac"))))
+        #expect(Array(bytes[0..<4]) == Array("fLaC".utf8))
+        // Bytes 18-25: sample rate (20 bits), channels - 1 (3), bits per sample - 1 (5), frames (36).
+        var fields = bytes[18..<26].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        fields = (1 << 44) | (fields & (0xFF << 36)) | ((1 << 36) - 1)
+        for index in 0..<8 { bytes[18 + index] = UInt8(truncatingIfNeeded: fields >> (56 - 8 * index)) }
+        let lying = Scratch.path("one-hertz", extension: "flac")
+        try Data(bytes).write(to: URL(fileURLWithPath: lying))
+        let library = try libraryWithFixtureLoop()
+        for arguments in [["segment", lying, "--count", "5"], ["segment", lying, "--labels"], ["new", "--text", Fixture.path("phrases.txt"), "--audio", lying]] {
+            expectOneLineError(try run(library, arguments), "declares a sample rate of 1 Hz")
+        }
+    }
+
     @Test func numericOptionsAreFiniteAndInRange() throws {
         let library = try libraryWithFixtureLoop()
         let before = try library.run(["show", "fixture", "--json"]).output
@@ -77,6 +94,11 @@ struct HostileInputTests {
         expectOneLineError(try run(library, ["adjust", "fixture", "0", "--shift", "10"]), "the phrase number starts at 1")
         expectOneLineError(try run(library, ["study", "fixture", "--once", "--output", "null", "--repeats", "9223372036854775807"]), "--repeats takes 1 to 100")
         expectOneLineError(try run(library, ["study", "fixture", "--rounds", "0", "--output", "null"]), "--rounds takes 1 to 10000")
+        // A range of groups is checked against the loop before any list is made: no trap, no gigabytes.
+        for groups in ["1-9223372036854775807", "1-300000000", "2,9223372036854775807"] {
+            let result = try run(library, ["study", "fixture", "--once", "--output", "null", "--groups", groups])
+            expectOneLineError(result, "there is no group \(groups.split(whereSeparator: { $0 == "-" || $0 == "," }).last!)")
+        }
         expectOneLineError(try run(library, ["segment", "clean.flac", "--count", "9223372036854775807"]), "--count takes 1 to 10000")
         expectOneLineError(try run(library, ["search", "cafe", "--limit=-1"]), "--limit takes 1 to 10000")
         #expect(try library.run(["show", "fixture", "--json"]).output == before, "the library is as it was")

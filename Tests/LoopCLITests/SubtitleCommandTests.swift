@@ -73,6 +73,11 @@ struct SubtitleCommandTests {
         try "1\n00:00:01,000 --> 00:00:00,500\nOops\n".write(toFile: bad, atomically: true, encoding: .utf8)
         let refused = try library.run(["new", "--media", "phone.m4a", "--subtitles", bad])
         #expect(refused.status != 0 && refused.error == "error: \(bad):2: the cue ends (00:00:00,500) before it starts\n", "\(refused.error)")
+        // A time that would overflow a frame count is refused on its line, not trapped on.
+        let distant = Scratch.path("distant", extension: "srt")
+        try "1\n00:00:01,000 --> 99999999999999999999:00:00,000\nOops\n".write(toFile: distant, atomically: true, encoding: .utf8)
+        let overflow = try library.run(["new", "--media", "phone.m4a", "--subtitles", distant])
+        #expect(overflow.status == 1 && overflow.error.hasPrefix("error: \(distant):2: the time line") && overflow.error.contains("past 100 hours"), "\(overflow.error)")
         #expect((try library.json(["list"]) as? [Any])?.count == 2, "nothing added by the refused imports")
     }
 

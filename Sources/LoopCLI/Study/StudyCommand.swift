@@ -76,7 +76,7 @@ struct StudyCommand: AsyncParsableCommand {
             let progress = ProgressBar("loading audio")
             let prepared = try await studying.prepare(loop: try library.resolve(loop), progress: progress.callback)
             progress.finish()
-            let selection = try groups.map(GroupList.parse) ?? []
+            let selection = try groups.map { try GroupList.parse($0, groupCount: prepared.groups.count) } ?? []
             let settings = StudySettings(mode: mode, repeats: repeats, gapFactor: gapFactor, speed: speed, rounds: once ? 1 : rounds)
             let session = try StudySession(groups: prepared.groups, settings: settings, selection: selection)
             let interactive = !once && isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
@@ -123,15 +123,25 @@ extension StudyMode: ExpressibleByArgument {}
 
 /// `1,3-4` → groups 0, 2 and 3.
 enum GroupList {
-    static func parse(_ text: String) throws -> [Int] {
-        var groups: [Int] = []
-        for part in text.split(separator: ",") {
+    /// The ranges written (1-based), checked for their form only: nothing is expanded yet, so
+    /// `1-9223372036854775807` costs no more than `1-2`.
+    static func parse(_ text: String) throws -> [ClosedRange<Int>] {
+        try text.split(separator: ",").map { part in
             let bounds = part.split(separator: "-", omittingEmptySubsequences: false).map { Int($0.trimmingCharacters(in: .whitespaces)) }
             guard (1...2).contains(bounds.count), let first = bounds.first ?? nil, let last = bounds.last ?? nil, first >= 1, last >= first else {
                 throw ValidationError("--groups takes numbers and ranges like 1,3-4, not '\(text)'")
             }
-            groups += Array((first - 1)...(last - 1))
+            return first...last
         }
-        return groups
+    }
+
+    /// The groups (0-based) `text` names in a loop of `count` groups; a group past its last is refused
+    /// before any list is made.
+    static func parse(_ text: String, groupCount count: Int) throws -> [Int] {
+        let ranges = try parse(text)
+        if let beyond = ranges.first(where: { $0.upperBound > count }) {
+            throw StudyError(.noSuchGroup, "there is no group \(beyond.upperBound): the loop has \(count)")
+        }
+        return Array(Set(ranges.flatMap { ($0.lowerBound - 1)...($0.upperBound - 1) })).sorted()
     }
 }
