@@ -16,6 +16,14 @@ public struct AudioFileWriter: ~Copyable {
         guard sampleRate > 0, channelCount > 0 else {
             throw AudioError(.invalidArgument, path: path, message: "cannot write audio with \(channelCount) channels at \(sampleRate) Hz")
         }
+        // Refused before any audio is made, not after: only a regular file is ever replaced.
+        do {
+            try DurableFile.checkReplaceable(path)
+        } catch let error as FileSystemError {
+            throw AudioError(.writeFailed, path: path, message: error.message)
+        } catch {
+            throw AudioError(.writeFailed, path: path, message: "\(error)")
+        }
         let temporaryPath = DurableFile.temporaryPath(besides: path)
         let handle = try SndFile.openForWriting(path: temporaryPath, format: format, sampleRate: sampleRate, channelCount: channelCount)
         self.path = path

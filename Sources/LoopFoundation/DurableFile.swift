@@ -42,9 +42,30 @@ public enum DurableFile {
 
     /// Syncs the closed file at `temporary`, renames it to `path`, and syncs the folder.
     public static func syncAndRename(_ temporary: String, to path: String) throws {
+        try checkReplaceable(path)
         try sync(path: temporary, flags: O_RDONLY)
         guard rename(temporary, path) == 0 else { throw FileSystemError.current(path: path) }
         try syncDirectory(URL(fileURLWithPath: path).deletingLastPathComponent().path)
+    }
+
+    /// Only a regular file is ever replaced: a device (`/dev/full`), a FIFO, a socket or a folder
+    /// at `path` is refused, and so is a symbolic link (loop does not write through links).
+    public static func checkReplaceable(_ path: String) throws {
+        var status = stat()
+        guard lstat(path, &status) == 0 else { return }   // nothing there yet
+        let kind = status.st_mode & S_IFMT
+        guard kind != S_IFREG else { return }
+        let what: String
+        switch kind {
+        case S_IFLNK:
+            let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)).map { " (\($0))" } ?? ""
+            what = "is a symbolic link\(target): loop does not write through links; give the path of the file itself"
+        case S_IFDIR: what = "is a folder: give a file's path"
+        case S_IFCHR, S_IFBLK: what = "is a device, not a file: loop writes only regular files"
+        case S_IFIFO: what = "is a FIFO, not a file: loop writes only regular files"
+        default: what = "is not a regular file: loop writes only regular files"
+        }
+        throw FileSystemError(FileSystemFailure(errno: EEXIST), path: path, message: what)
     }
 
     /// Makes renames and new entries in `folder` durable.

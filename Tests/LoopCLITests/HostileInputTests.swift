@@ -81,6 +81,36 @@ struct HostileInputTests {
         }
     }
 
+    /// An output path naming a device, a FIFO, a folder or a symbolic link is refused, and what is
+    /// there stays what it was (run as root, `-o /dev/full` once replaced the system's device).
+    @Test func outputsAreWrittenOnlyToRegularFiles() throws {
+        let library = try libraryWithFixtureLoop()
+        let folder = Scratch.path("outputs")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let fifo = folder + "/fifo", link = folder + "/link", target = folder + "/target", device = folder + "/full"
+        #expect(mkfifo(fifo, 0o644) == 0)
+        try "kept\n".write(toFile: target, atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+        // A device node like /dev/full (1, 7), made here: only root may.
+        let devices = getuid() == 0 && mknod(device, S_IFCHR | 0o666, dev_t(1 << 8 | 7)) == 0 ? [device] : []
+        func kind(_ path: String) -> mode_t {
+            var status = stat()
+            return lstat(path, &status) == 0 ? status.st_mode & S_IFMT : 0
+        }
+        let refused = [(fifo, "is a FIFO"), (link, "is a symbolic link"), (folder, "is a folder")] + devices.map { ($0, "is a device") }
+        for (path, text) in refused {
+            for arguments in [["export", "fixture", "--format", "srt", "-o", path], ["export", "fixture", "--format", "anki", "-o", path],
+                              ["study", "fixture", "--once", "--output", path]] {
+                expectOneLineError(try run(library, arguments), text)
+            }
+        }
+        #expect(kind(fifo) == S_IFIFO && kind(link) == S_IFLNK && kind(folder) == S_IFDIR)
+        #expect(try String(contentsOfFile: target, encoding: .utf8) == "kept\n", "nothing written through the link")
+        for device in devices { #expect(kind(device) == S_IFCHR, "the device is still a device") }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == (["fifo", "link", "target"] + devices.map { _ in "full" }).sorted(),
+                "no temporary file left beside them")
+    }
+
     @Test func numericOptionsAreFiniteAndInRange() throws {
         let library = try libraryWithFixtureLoop()
         let before = try library.run(["show", "fixture", "--json"]).output
