@@ -1,4 +1,5 @@
 import Foundation
+import LoopText
 
 /// Reads SubRip (`.srt`) and WebVTT (`.vtt`) files into cues of clean text.
 ///
@@ -8,7 +9,8 @@ import Foundation
 /// `(laughs)`) and line breaks; a cue left without words is dropped. Repaired, as documented:
 /// cues out of order are sorted; a cue that starts before the previous one ends shortens the
 /// previous one. Refused with the line: text that is not UTF-8, a time line missing or
-/// malformed, a cue that ends before it starts, two cues that start at the same moment.
+/// malformed or past 100 hours, a cue that ends before it starts, two cues that start at the
+/// same moment, cue text with a control character or longer than a phrase holds.
 public enum SubtitleReader {
     /// The cues of the file at `path`, times moved by `shift` seconds.
     public static func read(_ path: String, shift: Double = 0) throws -> [SubtitleCue] {
@@ -59,7 +61,17 @@ public enum SubtitleReader {
             guard end > start else {
                 throw ExchangeError(.invalidSubtitles, path: file, line: lineNumber, message: "the cue ends (\(block[timeOffset].components(separatedBy: "-->")[1].trimmingCharacters(in: .whitespaces))) before it starts")
             }
-            let words = clean(block[(timeOffset + 1)...].joined(separator: "\n"))
+            let raw = block[(timeOffset + 1)...].joined(separator: "\n")
+            // The border check every text from outside passes: nothing is stored that loop's own
+            // bundles would refuse.
+            if let problem = TextCheck.problem(inText: raw) {
+                throw ExchangeError(.invalidSubtitles, path: file, line: lineNumber + problem.line, message: "the cue's text \(problem.message)")
+            }
+            let words = clean(raw)
+            guard words.count <= TextCheck.maxFieldCharacters else {
+                throw ExchangeError(.invalidSubtitles, path: file, line: lineNumber + 1,
+                                    message: "the cue is longer than \(TextCheck.maxFieldCharacters) characters, more than a phrase holds: is it a subtitle file?")
+            }
             guard !words.isEmpty else { continue }
             cues.append((SubtitleCue(start: max(0, start + shift), end: max(0, end + shift), text: words), lineNumber))
         }

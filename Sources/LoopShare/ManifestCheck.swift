@@ -10,7 +10,7 @@ enum ManifestCheck {
     /// proportion to these, never more.
     static let maxLoops = 1_000
     static let maxPhrases = 20_000
-    static let maxFieldCharacters = 4_000
+    static let maxFieldCharacters = TextCheck.maxFieldCharacters
     static let maxRevision = 1_000_000_000
 
     /// The format's limits on how many loops and phrases a bundle holds.

@@ -7,6 +7,9 @@
 public enum TextCheck {
     /// The most a loop's text may hold, in bytes (a long book chapter is about 1 MiB).
     public static let maxTextBytes = 16 << 20
+    /// The most a single-line field (a phrase, a translation, a title) may hold, in characters:
+    /// what a bundle carries.
+    public static let maxFieldCharacters = 4_000
 
     /// What is wrong with a single-line field, or nil.
     public static func problem(inLine text: String) -> String? {

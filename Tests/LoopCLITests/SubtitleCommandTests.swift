@@ -78,6 +78,17 @@ struct SubtitleCommandTests {
         try "1\n00:00:01,000 --> 99999999999999999999:00:00,000\nOops\n".write(toFile: distant, atomically: true, encoding: .utf8)
         let overflow = try library.run(["new", "--media", "phone.m4a", "--subtitles", distant])
         #expect(overflow.status == 1 && overflow.error.hasPrefix("error: \(distant):2: the time line") && overflow.error.contains("past 100 hours"), "\(overflow.error)")
+        // Cue text passes the border check text files and bundles pass: no NUL, no escape, no
+        // phrase longer than a bundle carries.
+        for (text, expected) in [("nul\u{0}here", ":3: the cue's text"), ("\u{1B}]0;PWNED\u{07}", ":3: the cue's text"),
+                                 ("Fine line\nthen a bell\u{07}", ":4: the cue's text"),
+                                 (String(repeating: "word ", count: 1_000_000), ":3: the cue is longer than 4000 characters")] {
+            let hostile = Scratch.path("hostile", extension: "srt")
+            try "1\n00:00:01,000 --> 00:00:02,000\n\(text)\n".write(toFile: hostile, atomically: true, encoding: .utf8)
+            let result = try library.run(["new", "--media", "phone.m4a", "--subtitles", hostile])
+            #expect(result.status == 1 && result.error.hasPrefix("error: \(hostile)\(expected)") && result.error.split(separator: "\n").count == 1,
+                    "\(result.error.prefix(200))")
+        }
         #expect((try library.json(["list"]) as? [Any])?.count == 2, "nothing added by the refused imports")
     }
 
