@@ -143,3 +143,9 @@ public enum LoopSort: String, Sendable, CaseIterable {
     case title, updated
 }
 
+
+/// A loop's revisions: each change moves it on by one.
+public enum LoopRevision {
+    /// Revisions run from 1 to this; a bundle at a larger one is refused, so no loop goes past it.
+    public static let last = 1_000_000_000
+}

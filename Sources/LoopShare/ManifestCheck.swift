@@ -1,5 +1,6 @@
 import Foundation
 import LoopText
+import LoopModel
 
 /// The checks a manifest passes before anything in it is believed, beyond its JSON shape:
 /// ids in the form loop itself makes them (they reach file paths), revisions in range, text
@@ -11,7 +12,7 @@ enum ManifestCheck {
     static let maxLoops = 1_000
     static let maxPhrases = 20_000
     static let maxFieldCharacters = TextCheck.maxFieldCharacters
-    static let maxRevision = 1_000_000_000
+    static let maxRevision = LoopRevision.last
 
     /// The format's limits on how many loops and phrases a bundle holds.
     static func checkCounts(loops: Int, phrases: Int) throws(ShareError) {

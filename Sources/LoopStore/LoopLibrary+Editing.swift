@@ -133,10 +133,12 @@ extension LoopLibrary {
 
     /// A change: a new revision, now, and marked as edited here.
     static func touch(_ loop: inout LoopRecord, _ db: Database) throws {
-        // Revisions come from bundles too: the next one must be a number, however large this one.
-        let (next, overflow) = loop.revision.addingReportingOverflow(1)
-        guard !overflow else { throw LibraryError(.revisionLimit, "'\(loop.title)' is at revision \(loop.revision), the last there is") }
-        loop.revision = next
+        // Revisions come from bundles too: one at the last a bundle may carry cannot move on, or
+        // loop would export bundles it refuses itself.
+        guard loop.revision < LoopRevision.last else {
+            throw LibraryError(.revisionLimit, "'\(loop.title)' is at revision \(loop.revision), the last there is (\(LoopRevision.last)): copy it into a new loop to go on")
+        }
+        loop.revision += 1
         loop.updatedAt = Date()
         loop.editedLocally = true
         try loop.update(db)

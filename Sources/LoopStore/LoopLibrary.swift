@@ -39,6 +39,10 @@ public struct LoopLibrary: Sendable {
         let layout = LibraryLayout(root: root)
         let path = layout.database
         let migrator = LibraryMigrations.migrator
+        // A FIFO or a device where the database goes would block or mislead SQLite's open.
+        if let problem = RegularFile.problem(at: path), problem != "no such file" {
+            throw LibraryError(.cannotOpen, "\(path): \(problem): not a loop library")
+        }
         if access == .readOnly, let reader = try Self.openForReading(path: path, migrator: migrator) {
             self.layout = layout
             self.database = reader
@@ -46,16 +50,16 @@ public struct LoopLibrary: Sendable {
             return
         }
         let manager = FileManager.default
+        // Checked read-only first: opening a pool writes (it sets up WAL mode), and a database
+        // that is not ours, or is newer, must not change by a byte, nor its folder gain one.
+        if manager.fileExists(atPath: path) {
+            try Self.refuseNewerSchema(path: path, migrator: migrator)
+        }
         do {
             try manager.createDirectory(atPath: layout.audioFolder, withIntermediateDirectories: true)
         } catch {
             try Self.refuseIfDiskFull(root: root)
             throw LibraryError(.cannotOpen, "\(root): cannot create the library folder (\(FileSystemError.reason(error)))")
-        }
-        // Checked read-only first: opening a pool writes (it sets up WAL mode), and a database
-        // that is not ours, or is newer, must not change by a byte.
-        if manager.fileExists(atPath: path) {
-            try Self.refuseNewerSchema(path: path, migrator: migrator)
         }
         let pool: DatabasePool
         do {

@@ -270,6 +270,13 @@ struct LoopLibraryTests {
         try library.database.write { db in try db.execute(sql: "UPDATE loop SET revision = ? WHERE id = ?", arguments: [Int.max, loop.summary.id]) }
         #expect { try library.updateMetadata(ofLoop: loop.summary.id, title: "Next") } throws: { ($0 as? LibraryError)?.kind == .revisionLimit }
         #expect(try library.loop(id: loop.summary.id).summary.title == "Fixture", "unchanged")
+        // At the last revision a bundle may carry (a signed bundle's can be), an edit stops too:
+        // no loop may go where its own bundles would be refused.
+        try library.database.write { db in try db.execute(sql: "UPDATE loop SET revision = ? WHERE id = ?", arguments: [LoopRevision.last, loop.summary.id]) }
+        #expect { try library.updateMetadata(ofLoop: loop.summary.id, title: "Next") } throws: { error in
+            (error as? LibraryError)?.kind == .revisionLimit && "\(error)".contains("is at revision 1000000000, the last there is")
+        }
+        #expect(try library.loop(id: loop.summary.id).summary.revision == LoopRevision.last)
         #expect { try library.updateMetadata(ofLoop: loop.summary.id, title: "bad\u{1B}[2J") } throws: { error in
             (error as? LibraryError)?.kind == .invalidText && "\(error)".contains("the title holds the control character U+001B (ESC)")
         }

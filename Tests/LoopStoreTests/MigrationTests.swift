@@ -134,6 +134,20 @@ struct MigrationTests {
             (error as? LibraryError)?.kind == .cannotOpen && "\(error)".contains("not a loop library: the database belongs to something else (tables contacts)")
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: root + "/library.sqlite")) == before, "not a byte changed")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root).filter { !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") } == ["library.sqlite"],
+                "and nothing added beside it (no audio folder)")
+    }
+
+    @Test func aFIFOWhereTheDatabaseGoesIsRefusedAtOnce() throws {
+        let root = temporaryLibraryFolder()
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        #expect(mkfifo(root + "/library.sqlite", 0o644) == 0)
+        // Opening a FIFO for reading blocks until a writer comes: the check comes first.
+        for access in [LoopLibrary.Access.readOnly, .readWrite] {
+            #expect { try LoopLibrary(at: root, access: access) } throws: { error in
+                (error as? LibraryError)?.kind == .cannotOpen && "\(error)".contains("library.sqlite: is a pipe (FIFO), not a regular file: not a loop library")
+            }
+        }
     }
 
     @Test func aLibraryFromANewerVersionIsRefusedAndLeftUntouched() throws {
