@@ -14,7 +14,7 @@ struct DecodeMediaCommand: ParsableCommand {
 
     @Argument(help: "The media file.") var input: String
     @Argument(help: "The FLAC file to write.") var output: String
-    @Option(name: .customLong("stream"), help: "The audio stream, from 0.") var stream: Int?
+    @Option(name: .customLong("stream"), parsing: .unconditional, help: "The audio stream, from 0.") var stream: Int?
 
     func run() throws {
         // Unbuffered, a line at a time: the parent shows the progress as it comes.

@@ -7,7 +7,7 @@ import LoopTerminal
 /// How a command reads its take: any audio or video file (FFmpeg's libraries decode what
 /// libsndfile does not), and which of its audio streams.
 struct MediaOptions: ParsableArguments {
-    @Option(name: .customLong("stream"), help: ArgumentHelp(
+    @Option(name: .customLong("stream"), parsing: .unconditional, help: ArgumentHelp(
         "Of a video or a file with several audio streams, the audio stream to read, counted from 0 (default: the main one).", valueName: "n"))
     var stream: Int?
 

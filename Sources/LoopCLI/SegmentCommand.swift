@@ -29,7 +29,7 @@ struct SegmentCommand: AsyncParsableCommand {
     @Argument(help: "The take: any audio file (WAV, FLAC, MP3, Ogg, Opus, m4a/AAC, ...) or a video's audio (mp4, mkv, webm, mov, ...).")
     var audio: String
 
-    @Option(help: "The number of phrases the take holds.")
+    @Option(parsing: .unconditional, help: "The number of phrases the take holds.")
     var count: Int?
 
     @Option(help: "The loop's text; its phrase count and lengths guide the cuts.")
@@ -38,10 +38,10 @@ struct SegmentCommand: AsyncParsableCommand {
     @Option(help: "The text's language (es, fr, cmn, ja, ...), when the text does not say it (# language:) and its script would be guessed wrong.")
     var language: String?
 
-    @Option(name: .customLong("min-pause"), help: "Without --count or --text, the pause (seconds) that ends a phrase.")
+    @Option(name: .customLong("min-pause"), parsing: .unconditional, help: "Without --count or --text, the pause (seconds) that ends a phrase.")
     var minimumPause: Double?
 
-    @Option(help: "Measure a long take on at most this many threads: 1 to 64 (default: every core).")
+    @Option(parsing: .unconditional, help: "Measure a long take on at most this many threads: 1 to 64 (default: every core).")
     var threads: Int?
 
     @OptionGroup var textOptions: TextOptions

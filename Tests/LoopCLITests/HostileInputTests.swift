@@ -122,6 +122,13 @@ struct HostileInputTests {
             expectOneLineError(try run(library, ["adjust", "fixture", "1"] + arguments), text)
         }
         expectOneLineError(try run(library, ["adjust", "fixture", "0", "--shift", "10"]), "the phrase number starts at 1")
+        // A negative number is read as a number (and judged by its range), not as a missing value.
+        for (arguments, text) in [(["adjust", "fixture", "1", "--start", "-1"], "--start takes seconds from 0 to 86400, not -1"),
+                                  (["adjust", "fixture", "1", "--start", "-inf"], "--start takes seconds from 0 to 86400"),
+                                  (["study", "fixture", "--once", "--output", "null", "--repeats", "-1"], "--repeats takes 1 to 100, not -1"),
+                                  (["segment", "clean.flac", "--stream", "-1"], "--stream takes an audio stream number from 0, not -1")] {
+            expectOneLineError(try run(library, arguments), text)
+        }
         expectOneLineError(try run(library, ["study", "fixture", "--once", "--output", "null", "--repeats", "9223372036854775807"]), "--repeats takes 1 to 100")
         expectOneLineError(try run(library, ["study", "fixture", "--rounds", "0", "--output", "null"]), "--rounds takes 1 to 10000")
         // A range of groups is checked against the loop before any list is made: no trap, no gigabytes.
@@ -132,6 +139,18 @@ struct HostileInputTests {
         expectOneLineError(try run(library, ["segment", "clean.flac", "--count", "9223372036854775807"]), "--count takes 1 to 10000")
         expectOneLineError(try run(library, ["search", "cafe", "--limit=-1"]), "--limit takes 1 to 10000")
         #expect(try library.run(["show", "fixture", "--json"]).output == before, "the library is as it was")
+    }
+
+    @Test func aNegativeShiftMovesAPhraseEarlier() throws {
+        let library = try libraryWithFixtureLoop()
+        func start() throws -> Double {
+            let shown = try #require(try library.json(["show", "fixture"]) as? [String: Any])
+            let phrases = ((shown["groups"] as? [[String: Any]]) ?? []).flatMap { ($0["phrases"] as? [[String: Any]]) ?? [] }
+            return try #require(phrases[1]["start"] as? Double)
+        }
+        let before = try start()
+        #expect(try run(library, ["adjust", "fixture", "2", "--shift", "-50"]).status == 0)
+        #expect(abs(try start() - (before - 0.05)) < 0.002)
     }
 
     @Test func eightProcessesCreatingOneLibraryAtOnceAllSucceed() throws {

@@ -59,7 +59,7 @@ struct EditCommand: AsyncParsableCommand {
     @Option(name: .customLong("capture-device"), help: "With --phrases: the ALSA device to record from (see `arecord -L`).")
     var captureDevice: String = "default"
 
-    @Option(help: "With --phrases: the sample rate to record at.")
+    @Option(parsing: .unconditional, help: "With --phrases: the sample rate to record at.")
     var rate: Int = 48_000
 
     @OptionGroup var libraryOptions: LibraryOptions
@@ -127,10 +127,10 @@ struct AdjustCommand: AsyncParsableCommand {
     @Argument(help: "The phrase number (see `loop show`).")
     var phrase: Int
 
-    @Option(help: "New start, in seconds within the take.")
+    @Option(parsing: .unconditional, help: "New start, in seconds within the take.")
     var start: Double?
 
-    @Option(help: "New end, in seconds within the take.")
+    @Option(parsing: .unconditional, help: "New end, in seconds within the take.")
     var end: Double?
 
     @Option(parsing: .unconditional, help: "Move both boundaries by this many milliseconds (negative: earlier).")
@@ -180,7 +180,7 @@ struct AttachCommand: AsyncParsableCommand {
 
     @OptionGroup var media: MediaOptions
 
-    @Option(help: "Only the phrases of this group (1-based).")
+    @Option(parsing: .unconditional, help: "Only the phrases of this group (1-based).")
     var group: Int?
 
     @Flag(help: "Also the phrases whose clip was recorded for an earlier text of theirs.")

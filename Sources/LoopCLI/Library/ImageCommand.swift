@@ -23,10 +23,10 @@ struct ImageCommand: AsyncParsableCommand {
     @Argument(help: "The picture file (PNG, JPEG, WebP or GIF).")
     var file: String?
 
-    @Option(help: "The group (1-based) to give it to, rather than the loop.")
+    @Option(parsing: .unconditional, help: "The group (1-based) to give it to, rather than the loop.")
     var group: Int?
 
-    @Option(help: "The phrase (1-based, across the loop; see `loop show`) to give it to.")
+    @Option(parsing: .unconditional, help: "The phrase (1-based, across the loop; see `loop show`) to give it to.")
     var phrase: Int?
 
     @Flag(help: "Take the picture off (the file stays in the library until `loop gc`).")

@@ -26,7 +26,7 @@ struct ListCommand: AsyncParsableCommand {
 
     @OptionGroup var libraryOptions: LibraryOptions
 
-    @Option(help: "At most this many loops (default: a screenful on a terminal, else all).")
+    @Option(parsing: .unconditional, help: "At most this many loops (default: a screenful on a terminal, else all).")
     var limit: Int?
 
     @Flag(help: "Every loop, even on a terminal.")
@@ -116,7 +116,7 @@ struct SearchCommand: AsyncParsableCommand {
     @Option(name: .customLong("loop"), help: "Only in this loop.")
     var inLoop: String?
 
-    @Option(help: "At most this many results: 1 to 10000.")
+    @Option(parsing: .unconditional, help: "At most this many results: 1 to 10000.")
     var limit: Int = 50
 
     func validate() throws {

@@ -43,10 +43,10 @@ struct NewCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "Move every cue by this many milliseconds (negative: earlier).")
     var shift: Int = 0
 
-    @Option(help: "With --subtitles: start a group where the dialogue pauses longer than this (seconds).")
+    @Option(parsing: .unconditional, help: "With --subtitles: start a group where the dialogue pauses longer than this (seconds).")
     var groupPause: Double = 2
 
-    @Option(help: "With --subtitles: a group every this many cues instead.")
+    @Option(parsing: .unconditional, help: "With --subtitles: a group every this many cues instead.")
     var groupSize: Int?
 
     @Option(help: "With --translation: the translation's language code, e.g. en.")

@@ -28,7 +28,7 @@ struct RecordCommand: AsyncParsableCommand {
     @Argument(help: "The loop: a start of its id, its title, or a start of its title.")
     var loop: String
 
-    @Option(help: "Record only this group (1-based).")
+    @Option(parsing: .unconditional, help: "Record only this group (1-based).")
     var group: Int?
 
     @Option(help: "The ALSA capture device (see `arecord -L`).")
@@ -42,7 +42,7 @@ struct RecordCommand: AsyncParsableCommand {
     @Flag(help: "With --input: as fast as it decodes, not at real speed.")
     var fast = false
 
-    @Option(help: "Capture sample rate.")
+    @Option(parsing: .unconditional, help: "Capture sample rate.")
     var rate: Int = 48_000
 
     @Flag(name: .customLong("per-phrase"), help: "One short take per phrase: recording pauses after each phrase until you press space.")

@@ -15,13 +15,13 @@ struct PlayCommand: AsyncParsableCommand {
     @Argument(help: "The loop: a start of its id, its title, or a start of its title.")
     var loop: String
 
-    @Option(help: "Only this phrase (its number in `loop show`).")
+    @Option(parsing: .unconditional, help: "Only this phrase (its number in `loop show`).")
     var phrase: Int?
 
-    @Option(help: "Only this group (1-based).")
+    @Option(parsing: .unconditional, help: "Only this group (1-based).")
     var group: Int?
 
-    @Option(help: "Playback speed, pitch kept: 0.5 to 1.5.")
+    @Option(parsing: .unconditional, help: "Playback speed, pitch kept: 0.5 to 1.5.")
     var speed: Double = 1.0
 
     @OptionGroup var outputOptions: SoundOutputOptions

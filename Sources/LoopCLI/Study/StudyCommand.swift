@@ -38,16 +38,16 @@ struct StudyCommand: AsyncParsableCommand {
     @Option(help: "repeat-with-me or listen-and-repeat.")
     var mode: StudyMode = .repeatWithMe
 
-    @Option(help: "Plays of each phrase (or group) before moving on: 1 to 100.")
+    @Option(parsing: .unconditional, help: "Plays of each phrase (or group) before moving on: 1 to 100.")
     var repeats: Int = 1
 
-    @Option(name: .customLong("gap-factor"), help: "The gap after a phrase or group, as a multiple of its length.")
+    @Option(name: .customLong("gap-factor"), parsing: .unconditional, help: "The gap after a phrase or group, as a multiple of its length.")
     var gapFactor: Double = 1.0
 
-    @Option(help: "Playback speed, pitch kept: 0.5 to 1.5.")
+    @Option(parsing: .unconditional, help: "Playback speed, pitch kept: 0.5 to 1.5.")
     var speed: Double = 1.0
 
-    @Option(help: "Rounds through the selection, then stop (default: until you quit).")
+    @Option(parsing: .unconditional, help: "Rounds through the selection, then stop (default: until you quit).")
     var rounds: Int?
 
     @Flag(help: "Play the selection once through, then exit (no keys needed).")
