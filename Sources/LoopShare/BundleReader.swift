@@ -68,11 +68,11 @@ public struct BundleReader: Sendable {
             count += 1
             guard count <= limits.maxEntries else { throw ShareError(.tooLarge, "more than \(limits.maxEntries) entries") }
             let name = entry.path
-            guard entry.type == .file else { throw ShareError(.unsafeEntry, "entry '\(name)' is a \(entry.type == .symlink ? "symbolic link" : "folder"), which a bundle never holds") }
-            guard Self.isSafe(name) else { throw ShareError(.unsafeEntry, "entry '\(name)' has an unsafe path") }
-            guard entries[name] == nil else { throw ShareError(.unsafeEntry, "entry '\(name)' appears twice") }
+            guard entry.type == .file else { throw ShareError(.unsafeEntry, "entry '\(ManifestCheck.shown(name))' is a \(entry.type == .symlink ? "symbolic link" : "folder"), which a bundle never holds") }
+            guard Self.isSafe(name) else { throw ShareError(.unsafeEntry, "entry '\(ManifestCheck.shown(name))' has an unsafe path") }
+            guard entries[name] == nil else { throw ShareError(.unsafeEntry, "entry '\(ManifestCheck.shown(name))' appears twice") }
             guard name == "manifest.json" || name == "manifest.sig" || Self.isAudioName(name) || Self.isPictureName(name) else {
-                throw ShareError(.unsafeEntry, "entry '\(name)' is not part of the bundle format")
+                throw ShareError(.unsafeEntry, "entry '\(ManifestCheck.shown(name))' is not part of the bundle format")
             }
             entries[name] = entry
         }
@@ -179,7 +179,7 @@ public struct BundleReader: Sendable {
         try checkDeclared(entry, limit: limit)
         var data = Data()
         let checksum = try archive.extract(entry, skipCRC32: false) { chunk in
-            guard data.count + chunk.count <= limit else { throw ShareError(.tooLarge, "entry '\(entry.path)' expands beyond \(limit) bytes") }
+            guard data.count + chunk.count <= limit else { throw ShareError(.tooLarge, "entry '\(ManifestCheck.shown(entry.path))' expands beyond \(limit) bytes") }
             data.append(chunk)
         }
         try Self.checkCRC32(checksum, of: entry)
@@ -198,11 +198,11 @@ public struct BundleReader: Sendable {
         // is reported as damaged rather than as audio that does not match.
         let checksum = try archive.extract(entry, bufferSize: 1 << 20, skipCRC32: false) { chunk in
             written += chunk.count
-            guard written <= limit else { throw ShareError(.tooLarge, "entry '\(entry.path)' expands beyond the \(limit) bytes the manifest declares") }
+            guard written <= limit else { throw ShareError(.tooLarge, "entry '\(ManifestCheck.shown(entry.path))' expands beyond the \(limit) bytes the manifest declares") }
             hasher.update(data: chunk)
             try output.write(contentsOf: chunk)
         }
-        guard written == limit else { throw ShareError(.badAudio, "entry '\(entry.path)' holds \(written) bytes, not the \(limit) the manifest declares") }
+        guard written == limit else { throw ShareError(.badAudio, "entry '\(ManifestCheck.shown(entry.path))' holds \(written) bytes, not the \(limit) the manifest declares") }
         try Self.checkCRC32(checksum, of: entry)
         try output.synchronize()
         return ContentAddress.hex(hasher.finalize())
@@ -211,14 +211,14 @@ public struct BundleReader: Sendable {
     /// ZIPFoundation's streaming extract computes the CRC-32 but leaves comparing it to us.
     private static func checkCRC32(_ checksum: CRC32, of entry: Entry) throws {
         guard checksum == entry.checksum else {
-            throw ShareError(.corrupt, "the archive is damaged (entry '\(entry.path)' fails its CRC-32 check)")
+            throw ShareError(.corrupt, "the archive is damaged (entry '\(ManifestCheck.shown(entry.path))' fails its CRC-32 check)")
         }
     }
 
     private func checkDeclared(_ entry: Entry, limit: Int) throws {
-        guard entry.uncompressedSize <= UInt64(limit) else { throw ShareError(.tooLarge, "entry '\(entry.path)' declares \(entry.uncompressedSize) bytes, more than \(limit)") }
+        guard entry.uncompressedSize <= UInt64(limit) else { throw ShareError(.tooLarge, "entry '\(ManifestCheck.shown(entry.path))' declares \(entry.uncompressedSize) bytes, more than \(limit)") }
         let compressed = max(entry.compressedSize, 1)
-        guard entry.uncompressedSize / compressed <= limits.maxExpansion else { throw ShareError(.tooLarge, "entry '\(entry.path)' expands \(entry.uncompressedSize / compressed) times: refused as a zip bomb") }
+        guard entry.uncompressedSize / compressed <= limits.maxExpansion else { throw ShareError(.tooLarge, "entry '\(ManifestCheck.shown(entry.path))' expands \(entry.uncompressedSize / compressed) times: refused as a zip bomb") }
     }
 
     static func isSafe(_ name: String) -> Bool {

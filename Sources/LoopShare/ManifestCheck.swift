@@ -85,7 +85,9 @@ enum ManifestCheck {
         throw ShareError(.badManifest, "\(name): \(detail)")
     }
 
-    private static func shown(_ text: String) -> String {
-        String(text.unicodeScalars.prefix(60).map { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) ? "?" : Character($0) })
+    /// Text from a bundle as an error shows it: its first 60 characters, control characters as `?`.
+    static func shown(_ text: String) -> String {
+        let shown = String(text.unicodeScalars.prefix(60).map { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) ? "?" : Character($0) })
+        return text.unicodeScalars.count > 60 ? shown + "…" : shown
     }
 }

@@ -119,6 +119,19 @@ struct HostileBundleTests {
         expectRefused(try makeZip(try entries(of: bundle) + [(name, Data("x".utf8))]), .unsafeEntry, containing: "unsafe path")
     }
 
+    @Test func anEntryWithAHugeNameIsNamedInAShortLine() throws {
+        let (_, _, _, bundle) = try exportedBundle()
+        let name = String(repeating: "n", count: 60_000) + "\u{1B}[2J"
+        let folder = scratch()
+        #expect {
+            _ = try BundleReader().read(try makeZip(try entries(of: bundle) + [(name, Data("x".utf8))]), extractingTo: folder)
+        } throws: { error in
+            guard let error = error as? ShareError else { return false }
+            return error.kind == .unsafeEntry && error.description.contains("entry '" + String(repeating: "n", count: 60) + "…'")
+                && error.description.utf8.count < 600 && !error.description.contains("\u{1B}")
+        }
+    }
+
     @Test func symbolicLinksAreRefused() throws {
         let (_, _, _, bundle) = try exportedBundle()
         expectRefused(try makeZip(try entries(of: bundle) + [("link", Data("/etc/passwd".utf8))], symlinks: ["link"]), .unsafeEntry, containing: "symbolic link")
