@@ -106,6 +106,7 @@ public final class MediaInput: Sendable {
         let total = decoder.duration.map { $0 * Double(decoder.sampleRate) } ?? 0
         var frames = 0, reported = 0
         try decoder.decode { block in
+            if frames == 0 { TestStop.reached("media.decoding") }
             try writer.write(block)
             frames += block.count / decoder.channelCount
             if total > 0, frames - reported >= decoder.sampleRate * 10 {
@@ -130,6 +131,8 @@ public final class MediaInput: Sendable {
         process.standardOutput = lines
         process.standardError = errors
         process.standardInput = FileHandle.nullDevice
+        // The helper watches for this process to go (killed, even by SIGKILL), and goes too.
+        process.environment = ProcessInfo.processInfo.environment.merging([DecoderHelper.parentVariable: String(getpid())]) { $1 }
         do {
             try process.run()
         } catch {
@@ -174,5 +177,26 @@ private enum Slug {
     /// A name safe in a file name: letters and digits, the rest as `-`, at most 40.
     static func file(_ text: String) -> String {
         String(text.unicodeScalars.map { $0.isASCII && CharacterSet.alphanumerics.contains($0) ? Character($0) : "-" }.prefix(40))
+    }
+}
+
+/// The decode helper's side of its tie to the process that started it.
+public enum DecoderHelper {
+    /// The variable that names the parent's process id.
+    static let parentVariable = "LOOP_DECODER_PARENT"
+
+    /// Ends this helper (status 1) as soon as the process that started it is gone, checked every
+    /// 100 ms on a thread of its own: a parent killed with SIGKILL cannot say so, and the helper
+    /// must not go on writing an hour of audio that nobody will read. Its half-written file is
+    /// named for the parent, and the next `loop` that decodes removes it.
+    public static func endWithParent() {
+        guard let value = ProcessInfo.processInfo.environment[parentVariable], let parent = pid_t(value), parent > 1 else { return }
+        guard getppid() == parent else { _exit(1) }
+        Thread.detachNewThread {
+            while true {
+                usleep(100_000)
+                if getppid() != parent { _exit(1) }
+            }
+        }
     }
 }

@@ -17,6 +17,7 @@ struct DecodeMediaCommand: ParsableCommand {
     @Option(name: .customLong("stream"), parsing: .unconditional, help: "The audio stream, from 0.") var stream: Int?
 
     func run() throws {
+        DecoderHelper.endWithParent()
         // Unbuffered, a line at a time: the parent shows the progress as it comes.
         @Sendable func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
         do {

@@ -111,6 +111,42 @@ struct HostileInputTests {
                 "no temporary file left beside them")
     }
 
+    /// `loop new --audio film.m4a` killed with SIGKILL while its decode helper works: the helper
+    /// ends too (it would otherwise write the whole film for nobody), and the next decode removes
+    /// what it left in $TMPDIR.
+    @Test func aDecoderWhoseParentIsKilledEndsAndTheNextDecodeRemovesItsFile() throws {
+        let temporary = Scratch.path("tmp"), marker = Scratch.path("decoding")
+        try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
+        let media = Scratch.path("orphan", extension: "m4a")
+        try FileManager.default.copyItem(atPath: Fixture.path("phone.m4a"), toPath: media)
+        let library = TestLibrary()
+        let running = try LoopProcess.start(["new", "--text", "phrases.txt", "--audio", media],
+                                            environment: ["LOOP_LIBRARY": library.path, "TMPDIR": temporary,
+                                                          "LOOP_TEST_STOP_AT": "media.decoding:pause", "LOOP_TEST_STOP_FILE": marker])
+        defer { try? FileManager.default.removeItem(atPath: marker) }
+        for _ in 0..<3_000 where !FileManager.default.fileExists(atPath: marker) { usleep(10_000) }
+        #expect(FileManager.default.fileExists(atPath: marker), "the helper reached its decoding")
+        /// The helper's process (alive, not a zombie), found by its arguments.
+        func helper() -> pid_t? {
+            let pids = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { pid_t($0) }
+            return pids.first { pid in
+                let arguments = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline"))).map { String(decoding: $0, as: UTF8.self) } ?? ""
+                let state = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8))?.split(separator: ")").last?.split(separator: " ").first
+                return arguments.contains("decode-media") && arguments.contains(media) && state != "Z"
+            }
+        }
+        #expect(helper() != nil, "the helper runs")
+        kill(running.process.processIdentifier, SIGKILL)
+        #expect(running.finish().killedBy == SIGKILL)
+        // Paused, the helper would wait a minute: it goes within a second of its parent.
+        for _ in 0..<300 where helper() != nil { usleep(10_000) }
+        #expect(helper() == nil, "the helper ended with its parent")
+        let leftovers = { (try? FileManager.default.contentsOfDirectory(atPath: temporary))?.filter { $0.contains("loop-media-") } ?? [] }
+        #expect(!leftovers().isEmpty, "the killed run left its half-written FLAC")
+        #expect(try LoopProcess.run(["segment", "phone.m4a", "--json"], environment: ["TMPDIR": temporary]).status == 0)
+        #expect(leftovers().isEmpty, "the next decode removed it: \(leftovers())")
+    }
+
     @Test func numericOptionsAreFiniteAndInRange() throws {
         let library = try libraryWithFixtureLoop()
         let before = try library.run(["show", "fixture", "--json"]).output
