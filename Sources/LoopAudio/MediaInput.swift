@@ -158,7 +158,12 @@ public final class MediaInput: Sendable {
             if parts.count == 3, parts[0] == "error", let code = AudioFailure(rawValue: parts[1]) {
                 throw AudioError(code, path: path, message: parts[2].trimmingCharacters(in: .newlines))
             }
-            throw AudioError(.decodeFailed, path: path, message: "the decoder failed (\(failure.trimmingCharacters(in: .whitespacesAndNewlines).prefix(200)))")
+            if process.terminationReason == .uncaughtSignal {
+                throw AudioError(.decodeFailed, path: path,
+                                 message: "the decoder (\(helper) decode-media) was killed by signal \(process.terminationStatus) before it finished: try again, and if it happens again the file may be what kills it")
+            }
+            let said = failure.trimmingCharacters(in: .whitespacesAndNewlines).prefix(200)
+            throw AudioError(.decodeFailed, path: path, message: said.isEmpty ? "the decoder failed and said nothing (status \(process.terminationStatus))" : "the decoder failed (\(said))")
         }
         return description
     }

@@ -47,7 +47,11 @@ public struct AudioFileReader: ~Copyable {
     /// Moves the read position to `frame`.
     public mutating func seek(toFrame frame: Int) throws(AudioError) {
         guard SndFile.seek(handle, toFrame: frame) else {
-            throw AudioError(.decodeFailed, path: path, message: "cannot seek to frame \(frame)")
+            // Within what the header announces, a place that cannot be reached means the file
+            // holds less than it says (a FLAC that announces 10 hours and holds 10 seconds).
+            guard frame < info.frameCount else { throw AudioError(.decodeFailed, path: path, message: "cannot seek to frame \(frame)") }
+            throw AudioError(.truncated, path: path,
+                             message: "the file is truncated or damaged: it announces \(formatSeconds(info.frameCount)) of audio but cannot be read at \(formatSeconds(frame))")
         }
         framesRead = frame
     }

@@ -64,20 +64,30 @@ struct HostileInputTests {
         #expect(try run(library, ["new", "--text", "-"], input: "# title: Tabs\n\nUn\tcafé.\r\n").status == 0, "tabs and CRLF are text, not control")
     }
 
-    /// A FLAC whose header declares 1 Hz and 2^36-1 frames (the fixture's take, STREAMINFO patched):
-    /// refused on opening, before anything is sized by what it declares.
-    @Test func anAudioHeaderThatDeclaresNonsenseIsRefusedBeforeAnythingIsAllocated() throws {
+    /// The fixture's take (16 kHz, 10 s) with its STREAMINFO declaring `sampleRate` and `frames`.
+    func lyingFLAC(sampleRate: UInt64, frames: UInt64) throws -> String {
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixture.path("clean.flac"))))
         #expect(Array(bytes[0..<4]) == Array("fLaC".utf8))
         // Bytes 18-25: sample rate (20 bits), channels - 1 (3), bits per sample - 1 (5), frames (36).
         var fields = bytes[18..<26].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-        fields = (1 << 44) | (fields & (0xFF << 36)) | ((1 << 36) - 1)
+        fields = (sampleRate << 44) | (fields & (0xFF << 36)) | frames
         for index in 0..<8 { bytes[18 + index] = UInt8(truncatingIfNeeded: fields >> (56 - 8 * index)) }
-        let lying = Scratch.path("one-hertz", extension: "flac")
+        let lying = Scratch.path("lying", extension: "flac")
         try Data(bytes).write(to: URL(fileURLWithPath: lying))
+        return lying
+    }
+
+    /// Headers that declare nonsense are refused on opening, before anything is sized by what
+    /// they declare; one that announces more than it holds ends in the truncation error.
+    @Test func anAudioHeaderThatDeclaresNonsenseIsRefusedBeforeAnythingIsAllocated() throws {
+        let oneHertz = try lyingFLAC(sampleRate: 1, frames: (1 << 36) - 1)
         let library = try libraryWithFixtureLoop()
-        for arguments in [["segment", lying, "--count", "5"], ["segment", lying, "--labels"], ["new", "--text", Fixture.path("phrases.txt"), "--audio", lying]] {
+        for arguments in [["segment", oneHertz, "--count", "5"], ["segment", oneHertz, "--labels"], ["new", "--text", Fixture.path("phrases.txt"), "--audio", oneHertz]] {
             expectOneLineError(try run(library, arguments), "declares a sample rate of 1 Hz")
+        }
+        let tenHours = try lyingFLAC(sampleRate: 16_000, frames: 10 * 3600 * 16_000)
+        for arguments in [["segment", tenHours, "--count", "5"], ["segment", tenHours, "--text", Fixture.path("phrases.txt")]] {
+            expectOneLineError(try run(library, arguments), "it announces 36000.00 s of audio but")
         }
     }
 
@@ -111,6 +121,27 @@ struct HostileInputTests {
                 "no temporary file left beside them")
     }
 
+    /// The `loop decode-media` process (alive, not a zombie) decoding `media`, found by its arguments.
+    func decodeHelper(of media: String) -> pid_t? {
+        let pids = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { pid_t($0) }
+        return pids.first { pid in
+            let arguments = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline"))).map { String(decoding: $0, as: UTF8.self) } ?? ""
+            let state = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8))?.split(separator: ")").last?.split(separator: " ").first
+            return arguments.contains("decode-media") && arguments.contains(media) && state != "Z"
+        }
+    }
+
+    @Test func aDecoderKilledBySignalIsNamedInOneClearLine() throws {
+        let marker = Scratch.path("decoding"), media = Scratch.path("killed", extension: "m4a")
+        try FileManager.default.copyItem(atPath: Fixture.path("phone.m4a"), toPath: media)
+        let running = try LoopProcess.start(["segment", media], environment: ["LOOP_TEST_STOP_AT": "media.decoding:pause", "LOOP_TEST_STOP_FILE": marker])
+        defer { try? FileManager.default.removeItem(atPath: marker) }
+        for _ in 0..<3_000 where !FileManager.default.fileExists(atPath: marker) { usleep(10_000) }
+        let helper = try #require(decodeHelper(of: media))
+        kill(helper, SIGKILL)
+        expectOneLineError(running.finish(limit: 60), "was killed by signal 9 before it finished")
+    }
+
     /// `loop new --audio film.m4a` killed with SIGKILL while its decode helper works: the helper
     /// ends too (it would otherwise write the whole film for nobody), and the next decode removes
     /// what it left in $TMPDIR.
@@ -126,15 +157,7 @@ struct HostileInputTests {
         defer { try? FileManager.default.removeItem(atPath: marker) }
         for _ in 0..<3_000 where !FileManager.default.fileExists(atPath: marker) { usleep(10_000) }
         #expect(FileManager.default.fileExists(atPath: marker), "the helper reached its decoding")
-        /// The helper's process (alive, not a zombie), found by its arguments.
-        func helper() -> pid_t? {
-            let pids = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { pid_t($0) }
-            return pids.first { pid in
-                let arguments = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline"))).map { String(decoding: $0, as: UTF8.self) } ?? ""
-                let state = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8))?.split(separator: ")").last?.split(separator: " ").first
-                return arguments.contains("decode-media") && arguments.contains(media) && state != "Z"
-            }
-        }
+        func helper() -> pid_t? { decodeHelper(of: media) }
         #expect(helper() != nil, "the helper runs")
         kill(running.process.processIdentifier, SIGKILL)
         #expect(running.finish().killedBy == SIGKILL)
