@@ -62,12 +62,15 @@ public struct SilenceSegmenter: Sendable {
     func segmentation(_ analysis: PauseAnalysis, cutHops: [Int], confidences: [Double], pauseDurations: [Double]) -> Segmentation {
         let envelope = analysis.envelope
         let halfHop = envelope.hopFrames / 2
-        let cutFrames = cutHops.map { envelope.frame(ofHop: $0) + halfHop }
+        // Within the take and in order, whatever hops the caller gives (a cut in the last, short hop).
+        var cutFrames = cutHops.map { min(envelope.frame(ofHop: $0) + halfHop, envelope.frameCount) }
+        for index in cutFrames.indices.dropFirst() where cutFrames[index] < cutFrames[index - 1] { cutFrames[index] = cutFrames[index - 1] }
         let lead = Int(parameters.leadingPadding * Double(envelope.sampleRate))
         let trail = Int(parameters.trailingPadding * Double(envelope.sampleRate))
 
         var segments: [Segment] = []
-        let hopBounds = [0] + cutHops + [envelope.levels.count]
+        var hopBounds = [0] + cutHops.map { min(max($0, 0), envelope.levels.count) } + [envelope.levels.count]
+        for index in hopBounds.indices.dropFirst() where hopBounds[index] < hopBounds[index - 1] { hopBounds[index] = hopBounds[index - 1] }
         let frameBounds = [0] + cutFrames + [envelope.frameCount]
         for phrase in 0..<(hopBounds.count - 1) {
             let hops = hopBounds[phrase]..<hopBounds[phrase + 1]

@@ -225,8 +225,11 @@ public struct TakeCutter: Sendable {
                 clips.append(nil)
                 continue
             }
-            // The run's own edges stay; between them, each phrase's speech with its padding.
-            let cuts = segmenter.segmentation(take.analysis, cutHops: [hops.lowerBound] + placed.cutHops + [hops.upperBound],
+            // The run's own edges stay; between them, each phrase's speech with its padding. The
+            // bounds stay inside the run and in order (a run may end on the take's last frame).
+            var bounds = ([hops.lowerBound] + placed.cutHops + [hops.upperBound]).map { min(max($0, hops.lowerBound), hops.upperBound) }
+            for index in bounds.indices.dropFirst() where bounds[index] < bounds[index - 1] { bounds[index] = bounds[index - 1] }
+            let cuts = segmenter.segmentation(take.analysis, cutHops: bounds,
                                               confidences: Array(repeating: 1, count: placed.cutHops.count + 2),
                                               pauseDurations: Array(repeating: 0, count: placed.cutHops.count + 2))
             var ranges = cuts.segments.dropFirst().dropLast().map { $0.startFrame..<$0.endFrame }

@@ -5,9 +5,9 @@ import LoopSpeech
 /// Takes made by the synthesizer for tests.
 public enum SpokenTake {
     /// A take read by `voice` (another voice than the one that renders a text for alignment)
-    /// with no pause between its phrases, half a second of silence before and after; where each
-    /// phrase starts and ends, in seconds.
-    public static func continuous(_ phrases: [String], voice: String = "en-us+m3", wordsPerMinute: Int = 150)
+    /// with no pause between its phrases, half a second of silence before and `after` seconds
+    /// after; where each phrase starts and ends, in seconds.
+    public static func continuous(_ phrases: [String], voice: String = "en-us+m3", wordsPerMinute: Int = 150, after: Double = 0.5)
         throws -> (path: String, phrases: [Range<Double>]) {
         let clips = try SpeechSynthesizer.shared.render(phrases, voice: voice, wordsPerMinute: wordsPerMinute)
         let rate = clips[0].sampleRate
@@ -21,7 +21,7 @@ public enum SpokenTake {
             samples += clip.samples[first...last]
             spans.append(start..<Double(samples.count) / Double(rate))
         }
-        samples += [Float](repeating: 0, count: rate / 2)
+        samples += [Float](repeating: 0, count: Int(after * Double(rate)))
         let path = Scratch.path("take", extension: "wav")
         var writer = try AudioFileWriter(path: path, format: .wav, sampleRate: rate, channelCount: 1)
         try writer.write(samples)

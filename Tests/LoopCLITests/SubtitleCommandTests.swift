@@ -94,18 +94,22 @@ struct SubtitleCommandTests {
 
     /// Dialogue spoken without a break, its cues each half a second or more off the words: every
     /// clip starts and ends on its own words, where the aligner hears one sentence end.
-    @Test func cuesOverSpeechWithoutPausesAreCutWhereTheWordsChange() throws {
+    /// Also with the audio ending as the last words do (a clip cut tight), where the last run
+    /// reaches the take's last frame.
+    @Test(arguments: [0.5, 0])
+    func cuesOverSpeechWithoutPausesAreCutWhereTheWordsChange(silenceAfter: Double) throws {
         let sentences = ["We ordered soup, bread and a large salad for the table.",
                          "The flight was delayed, so we missed our connection in Madrid.",
                          "For breakfast, I usually have toast with butter and jam.",
                          "If the shop is closed, we can buy milk at the petrol station.",
                          "Our neighbours invited us for coffee on Sunday afternoon."]
-        let take = try SpokenTake.continuous(sentences)
+        let take = try SpokenTake.continuous(sentences, after: silenceAfter)
         // Each cue boundary off the speech by 0.5 to 0.8 s, one way or the other.
         let off = [0.0, 0.6, -0.5, 0.8, -0.7, 0.0]
         var srt = ""
         for (index, span) in take.phrases.enumerated() {
-            srt += "\(index + 1)\n\(Self.time(span.lowerBound + off[index], ",")) --> \(Self.time(span.upperBound + off[index + 1] - 0.001, ","))\n\(sentences[index])\n\n"
+            let end = min(span.upperBound + off[index + 1] - 0.001, take.phrases.last!.upperBound + silenceAfter)
+            srt += "\(index + 1)\n\(Self.time(span.lowerBound + off[index], ",")) --> \(Self.time(end, ","))\n\(sentences[index])\n\n"
         }
         let cues = Scratch.path("dialogue", extension: "srt")
         try srt.write(toFile: cues, atomically: true, encoding: .utf8)
