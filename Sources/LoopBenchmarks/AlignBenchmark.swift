@@ -170,17 +170,11 @@ struct ReadText {
 
 /// Varied sentences from a small grammar, the same for the same seed.
 struct SentenceMaker {
-    private var state: UInt64
+    private var random: SplitMix64
 
-    init(seed: UInt64) { state = seed &+ 0x9E37_79B9_7F4A_7C15 }
+    init(seed: UInt64) { random = SplitMix64(seed: seed &+ 0x9E37_79B9_7F4A_7C15) }
 
-    mutating func uniform() -> Double {
-        state = state &+ 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return Double((z ^ (z >> 31)) >> 11) / Double(1 << 53)
-    }
+    mutating func uniform() -> Double { random.nextUnit() }
 
     private mutating func pick(_ words: [String]) -> String { words[min(words.count - 1, Int(uniform() * Double(words.count)))] }
 

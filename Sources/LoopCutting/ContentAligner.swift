@@ -1,4 +1,5 @@
 import Foundation
+import LoopFoundation
 import LoopSpeech
 
 /// Where a take's phrases are, found by comparing what is said with what is written: the text
@@ -265,7 +266,7 @@ struct ContentAligner {
         let takeSpeech = (0..<take.count).filter { !take.quiet[$0] }
         let renderingSpeech = (0..<rendering.count).filter { !rendering.quiet[$0] }
         guard !takeSpeech.isEmpty, !renderingSpeech.isEmpty else { return 1 }
-        var generator = SplitMix(seed: 0x5EED)
+        var generator = SplitMix64(seed: 0x5EED)
         var sum: Double = 0
         let samples = 4_000
         for _ in 0..<samples {
@@ -274,18 +275,5 @@ struct ContentAligner {
             sum += Double(distance(take, row, rendering, column, warping.parameters))
         }
         return sum / Double(samples)
-    }
-}
-
-/// A small deterministic generator (the same figures on every run).
-struct SplitMix {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
