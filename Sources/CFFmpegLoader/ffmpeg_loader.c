@@ -44,8 +44,6 @@ static struct {
     __typeof__(&av_frame_alloc) av_frame_alloc;
     __typeof__(&av_frame_free) av_frame_free;
     __typeof__(&av_frame_unref) av_frame_unref;
-    __typeof__(&av_tx_init) av_tx_init;
-    __typeof__(&av_tx_uninit) av_tx_uninit;
     __typeof__(&swr_alloc_set_opts2) swr_alloc_set_opts2;
     __typeof__(&swr_init) swr_init;
     __typeof__(&swr_convert) swr_convert;
@@ -104,8 +102,6 @@ static void load(void) {
     RESOLVE(util, av_frame_alloc);
     RESOLVE(util, av_frame_free);
     RESOLVE(util, av_frame_unref);
-    RESOLVE(util, av_tx_init);
-    RESOLVE(util, av_tx_uninit);
     RESOLVE(resample, swr_alloc_set_opts2);
     RESOLVE(resample, swr_init);
     RESOLVE(resample, swr_convert);
@@ -155,10 +151,36 @@ void av_channel_layout_default(AVChannelLayout *ch_layout, int nb_channels) { if
 AVFrame *av_frame_alloc(void) { return READY ? ffmpeg.av_frame_alloc() : NULL; }
 void av_frame_free(AVFrame **frame) { if (READY) ffmpeg.av_frame_free(frame); }
 void av_frame_unref(AVFrame *frame) { if (READY) ffmpeg.av_frame_unref(frame); }
-int av_tx_init(AVTXContext **ctx, av_tx_fn *tx, enum AVTXType type, int inv, int len, const void *scale, uint64_t flags) {
-    return READY ? ffmpeg.av_tx_init(ctx, tx, type, inv, len, scale, flags) : AVERROR(ENOSYS);
+/* The transforms (av_tx) need libavutil alone: the aligner opens it without the codecs and the
+ * hundred-odd libraries they bring (tens of megabytes resident, and their start-up time). */
+static struct {
+    __typeof__(&av_tx_init) av_tx_init;
+    __typeof__(&av_tx_uninit) av_tx_uninit;
+} transforms;
+static pthread_once_t transforms_once = PTHREAD_ONCE_INIT;
+static char transforms_error[512];
+
+static void load_transforms(void) {
+    const char *name = "libavutil.so." STR(LIBAVUTIL_VERSION_MAJOR);
+    void *util = dlopen(name, RTLD_NOW | RTLD_GLOBAL);
+    transforms.av_tx_init = util ? (__typeof__(transforms.av_tx_init))dlsym(util, "av_tx_init") : NULL;
+    transforms.av_tx_uninit = util ? (__typeof__(transforms.av_tx_uninit))dlsym(util, "av_tx_uninit") : NULL;
+    if (!util) {
+        snprintf(transforms_error, sizeof transforms_error, "FFmpeg's library %s is not installed (Debian: the libavutil-dev package)", name);
+    } else if (!transforms.av_tx_init || !transforms.av_tx_uninit) {
+        snprintf(transforms_error, sizeof transforms_error, "FFmpeg's library %s lacks av_tx", name);
+    }
 }
-void av_tx_uninit(AVTXContext **ctx) { if (READY) ffmpeg.av_tx_uninit(ctx); }
+
+const char *loop_ffmpeg_transforms_load_error(void) {
+    pthread_once(&transforms_once, load_transforms);
+    return transforms_error[0] ? transforms_error : NULL;
+}
+
+int av_tx_init(AVTXContext **ctx, av_tx_fn *tx, enum AVTXType type, int inv, int len, const void *scale, uint64_t flags) {
+    return loop_ffmpeg_transforms_load_error() == NULL ? transforms.av_tx_init(ctx, tx, type, inv, len, scale, flags) : AVERROR(ENOSYS);
+}
+void av_tx_uninit(AVTXContext **ctx) { if (loop_ffmpeg_transforms_load_error() == NULL) transforms.av_tx_uninit(ctx); }
 int swr_alloc_set_opts2(struct SwrContext **ps, AVChannelLayout *out_ch_layout, enum AVSampleFormat out_sample_fmt, int out_sample_rate,
                         AVChannelLayout *in_ch_layout, enum AVSampleFormat in_sample_fmt, int in_sample_rate, int log_offset, void *log_ctx) {
     return READY ? ffmpeg.swr_alloc_set_opts2(ps, out_ch_layout, out_sample_fmt, out_sample_rate, in_ch_layout, in_sample_fmt, in_sample_rate, log_offset, log_ctx)

@@ -19,17 +19,16 @@ struct ContentAligner {
         /// Each phrase's columns (frames) in the joined rendering.
         var phrases: [Range<Int>]
 
-        /// The same frames with each phrase played backwards.
+        /// The same frames with each phrase played backwards: the frames are not copied, the
+        /// columns read them in the other order.
         func reversedPhrases() -> Rendering {
             var copy = self
-            let d = FeatureMatrix.dimension
+            var order = Array(0..<Int32(frames.count))
             for span in phrases where span.count > 1 {
-                for offset in 0..<(span.count / 2) {
-                    let a = span.lowerBound + offset, b = span.upperBound - 1 - offset
-                    copy.frames.quiet.swapAt(a, b)
-                    for k in 0..<d { copy.frames.features.swapAt(a * d + k, b * d + k) }
-                }
+                order[span].reverse()
+                copy.frames.quiet[span].reverse()
             }
+            copy.frames.order = order
             return copy
         }
     }
@@ -123,7 +122,7 @@ struct ContentAligner {
             phrases.append(start..<quiet.count)
             join(&features, &quiet, parameters.joinFrames)
         }
-        var matrix = FeatureMatrix(values: features)
+        var matrix = FeatureMatrix(values: consume features)
         matrix.normalise { !quiet[$0] }
         return Rendering(frames: .init(features: matrix.values, quiet: quiet), phrases: phrases)
     }
@@ -253,7 +252,7 @@ struct ContentAligner {
             let d = FeatureMatrix.dimension
             var sum: Float = 0
             for k in 0..<d {
-                let difference = take.features[row * d + k] - rendering.features[column * d + k]
+                let difference = take.features[take.offset(row) + k] - rendering.features[rendering.offset(column) + k]
                 sum += difference * difference
             }
             return sum.squareRoot()

@@ -10,7 +10,14 @@ struct DynamicTimeWarping {
         var features: [Float]
         /// Per frame: silence (no speech).
         var quiet: [Bool]
+        /// When set, frame k's features are those stored at `order[k]` (the same features read
+        /// in another order, without a copy).
+        var order: [Int32]? = nil
         var count: Int { quiet.count }
+
+        /// Where frame `index`'s features start in `features`.
+        @inline(__always)
+        func offset(_ index: Int) -> Int { (order.map { Int($0[index]) } ?? index) * FeatureMatrix.dimension }
 
         /// Blocks of `factor` frames averaged; a block is quiet when most of it is.
         func coarsened(by factor: Int) -> Frames {
@@ -26,7 +33,8 @@ struct DynamicTimeWarping {
                         var quietCount = 0
                         for frame in first..<last {
                             if quiet[frame] { quietCount += 1 }
-                            for k in 0..<d { target[block * d + k] += source[frame * d + k] }
+                            let offset = offset(frame)
+                            for k in 0..<d { target[block * d + k] += source[offset + k] }
                         }
                         let scale = 1 / Float(last - first)
                         for k in 0..<d { target[block * d + k] *= scale }
@@ -53,6 +61,20 @@ struct DynamicTimeWarping {
 
     var parameters = Parameters()
 
+    private static let dimension = FeatureMatrix.dimension
+
+    /// The Euclidean distance between two frames of ``FeatureMatrix/dimension`` (24) values,
+    /// eight lanes at a time.
+    @inline(__always)
+    static func distance(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer) -> Float {
+        var sum = SIMD8<Float>()
+        for lane in stride(from: 0, to: dimension * 4, by: 32) {
+            let difference = a.loadUnaligned(fromByteOffset: lane, as: SIMD8<Float>.self) - b.loadUnaligned(fromByteOffset: lane, as: SIMD8<Float>.self)
+            sum += difference * difference
+        }
+        return sum.sum().squareRoot()
+    }
+
     /// The path from the take's first to last frame (`take` rows, `rendering` columns), each
     /// element a (row, column) pair, from the first to the last column of the rendering; or,
     /// with `skipCost`, from any column to any later one, each speech frame of the rendering
@@ -60,116 +82,131 @@ struct DynamicTimeWarping {
     func align(take: Frames, rendering: Frames, skipCost: Float? = nil) -> [(row: Int32, column: Int32)] {
         var factor = 1
         while (take.count / factor) * (rendering.count / factor) > parameters.coarseCells, factor < 1 << 12 { factor *= 2 }
-        // Each level is made from the frames when it is needed and let go after: the memory of
-        // one coarser copy at a time, not of all of them.
+        // Each level is four times finer than the one before (the first step may be two), made
+        // from the frames when it is needed and let go after: the memory of one coarser copy
+        // at a time, the largest a quarter of the frames.
         var path: [(row: Int32, column: Int32)]?
-        var f = factor
-        while f >= 1 {
-            defer { f /= 2 }
+        var f = factor, coarser = factor
+        while true {
             let rows = take.coarsened(by: f), columns = rendering.coarsened(by: f)
-            let band = path.map { Self.band(around: $0, rows: rows.count, columns: columns.count, radius: parameters.bandRadius) }
+            let band = path.map { Self.band(around: $0, scale: coarser / f, rows: rows.count, columns: columns.count, radius: parameters.bandRadius) }
                 ?? Array(repeating: 0..<columns.count, count: rows.count)
             path = warp(rows, columns, band: band, skipCost: skipCost.map { $0 * Float(rendering.count) / Float(columns.count) })
+            guard f > 1 else { break }
+            coarser = f
+            f = f % 4 == 0 ? f / 4 : f / 2
         }
         return path ?? []
     }
 
-    /// The band a path drawn at half this resolution covers, widened by `radius` frames.
-    static func band(around path: [(row: Int32, column: Int32)], rows: Int, columns: Int, radius: Int) -> [Range<Int>] {
-        var low = [Int](repeating: Int.max, count: rows), high = [Int](repeating: Int.min, count: rows)
+    /// The band a path drawn at `scale` times coarser covers, widened by `radius` frames.
+    static func band(around path: [(row: Int32, column: Int32)], scale: Int, rows: Int, columns: Int, radius: Int) -> [Range<Int>] {
+        var low = [Int32](repeating: .max, count: rows), high = [Int32](repeating: .min, count: rows)
         for cell in path {
-            for row in (Int(cell.row) * 2)..<min(Int(cell.row) * 2 + 2, rows) {
-                low[row] = min(low[row], Int(cell.column) * 2)
-                high[row] = max(high[row], min(Int(cell.column) * 2 + 2, columns))
+            let column = Int(cell.column) * scale
+            for row in (Int(cell.row) * scale)..<min(Int(cell.row) * scale + scale, rows) {
+                low[row] = min(low[row], Int32(column))
+                high[row] = max(high[row], Int32(min(column + scale, columns)))
             }
         }
-        // Rows the coarse path did not reach (an odd last row) take their neighbour's span.
-        for row in 0..<rows where low[row] == Int.max {
+        // Rows the coarse path did not reach (the last, when the length is not a multiple of
+        // the scale) take their neighbour's span.
+        for row in 0..<rows where low[row] == .max {
             let other = row > 0 ? row - 1 : min(row + 1, rows - 1)
-            low[row] = low[other] == Int.max ? 0 : low[other]
-            high[row] = high[other] == Int.min ? columns : high[other]
+            low[row] = low[other] == .max ? 0 : low[other]
+            high[row] = high[other] == .min ? Int32(columns) : high[other]
         }
         // Widen: each row covers its neighbours' spans within the radius, plus the radius.
-        var widenedLow = [Int](repeating: 0, count: rows), widenedHigh = [Int](repeating: 0, count: rows)
+        var widenedLow = [Int32](repeating: 0, count: rows), widenedHigh = [Int32](repeating: 0, count: rows)
         for row in 0..<rows {
             let near = max(0, row - radius)...min(rows - 1, row + radius)
-            widenedLow[row] = max(0, low[near.lowerBound] - radius)
-            widenedHigh[row] = min(columns, high[near.upperBound] + radius)
+            widenedLow[row] = max(0, low[near.lowerBound] - Int32(radius))
+            widenedHigh[row] = min(Int32(columns), high[near.upperBound] + Int32(radius))
         }
         // Monotone edges, so every row's band meets the next.
         for row in stride(from: rows - 2, through: 0, by: -1) { widenedLow[row] = min(widenedLow[row], widenedLow[row + 1]) }
         for row in 1..<max(rows, 1) { widenedHigh[row] = max(widenedHigh[row], widenedHigh[row - 1]) }
-        return (0..<rows).map { widenedLow[$0]..<max(widenedHigh[$0], widenedLow[$0] + 1) }
+        return (0..<rows).map { Int(widenedLow[$0])..<Int(max(widenedHigh[$0], widenedLow[$0] + 1)) }
     }
 
     /// The cheapest path within `band` (per row, the columns it may visit) from the first cell
     /// of the first row to the last cell of the last; with `skipCost`, from any cell of the first
     /// row to any of the last, at that cost per speech column left out.
     func warp(_ take: Frames, _ rendering: Frames, band: [Range<Int>], skipCost: Float? = nil) -> [(row: Int32, column: Int32)] {
-        let rows = take.count
-        guard rows > 0, rendering.count > 0 else { return [] }
+        let rows = take.count, columns = rendering.count
+        guard rows > 0, columns > 0 else { return [] }
         // Speech columns before each column, for the cost of leaving them out.
-        var speechBefore = [Float](repeating: 0, count: rendering.count + 1)
-        for column in 0..<rendering.count { speechBefore[column + 1] = speechBefore[column] + (rendering.quiet[column] ? 0 : 1) }
-        let d = FeatureMatrix.dimension
+        var speechBefore = [Float](repeating: 0, count: columns + 1)
+        for column in 0..<columns { speechBefore[column + 1] = speechBefore[column] + (rendering.quiet[column] ? 0 : 1) }
         var offsets = [Int](repeating: 0, count: rows + 1)
         for row in 0..<rows { offsets[row + 1] = offsets[row] + band[row].count }
-        // 0: diagonal, 1: from the row before (take advanced), 2: from the column before.
-        var steps = [UInt8](repeating: 0, count: offsets[rows])
-        var previous = [Float](), current = [Float]()
+        // Per cell, two bits: 0 diagonal, 1 from the row before (take advanced), 2 from the
+        // column before; four cells a byte.
+        var steps = [UInt8](repeating: 0, count: offsets[rows] / 4 + 1)
+        // The row before and this row's costs, by column; outside a row's band, infinity.
+        var previous = [Float](repeating: .infinity, count: columns + 1)
+        var current = [Float](repeating: .infinity, count: columns + 1)
         let speechAgainstSilence = parameters.speechAgainstSilence, silenceAgainstSpeech = parameters.silenceAgainstSpeech
         let penalty = parameters.stepPenalty
         take.features.withUnsafeBufferPointer { takeFeatures in
         rendering.features.withUnsafeBufferPointer { renderingFeatures in
+        rendering.quiet.withUnsafeBufferPointer { renderingQuiet in
+        speechBefore.withUnsafeBufferPointer { speechBefore in
         steps.withUnsafeMutableBufferPointer { steps in
             var previousBand = 0..<0
             for row in 0..<rows {
                 let span = band[row]
-                current.removeAll(keepingCapacity: true)
-                current.append(contentsOf: repeatElement(Float.infinity, count: span.count))
                 let takeQuiet = take.quiet[row]
-                let t = row * d
-                for column in span {
-                    let renderingQuiet = rendering.quiet[column]
-                    var cost: Float
-                    if takeQuiet && renderingQuiet {
-                        cost = 0
-                    } else if renderingQuiet {
-                        cost = speechAgainstSilence
-                    } else if takeQuiet {
-                        cost = silenceAgainstSpeech
-                    } else {
-                        var sum: Float = 0
-                        let r = column * d
-                        for k in 0..<d {
-                            let difference = takeFeatures[t + k] - renderingFeatures[r + k]
-                            sum += difference * difference
+                let vector = UnsafeRawPointer(takeFeatures.baseAddress! + take.offset(row))
+                let rowStart = offsets[row] - span.lowerBound
+                previous.withUnsafeMutableBufferPointer { previous in
+                current.withUnsafeMutableBufferPointer { current in
+                    // Column c's cost sits at c + 1, so column -1 (infinity) needs no test.
+                    let before = previous.baseAddress! + 1, here = current.baseAddress! + 1
+                    here[span.lowerBound - 1] = .infinity
+                    for column in span {
+                        let quietColumn = renderingQuiet[column]
+                        let free = takeQuiet && quietColumn
+                        let cost: Float
+                        if free {
+                            cost = 0
+                        } else if quietColumn {
+                            cost = speechAgainstSilence
+                        } else if takeQuiet {
+                            cost = silenceAgainstSpeech
+                        } else {
+                            cost = Self.distance(vector, UnsafeRawPointer(renderingFeatures.baseAddress! + rendering.offset(column)))
                         }
-                        cost = sum.squareRoot()
-                    }
-                    let free = takeQuiet && renderingQuiet
-                    var best: Float = .infinity
-                    if row == 0 {
-                        if let skipCost { best = skipCost * speechBefore[column] } else if column == span.lowerBound { best = 0 }
-                    }
-                    var step: UInt8 = 0
-                    if row > 0 {
-                        if previousBand.contains(column - 1) { best = previous[column - 1 - previousBand.lowerBound] }
-                        if previousBand.contains(column) {
-                            let up = previous[column - previousBand.lowerBound] + (free ? 0 : penalty)
+                        let stepCost: Float = free ? 0 : penalty
+                        var best: Float, step: UInt8 = 0
+                        if row == 0 {
+                            if let skipCost {
+                                best = skipCost * speechBefore[column]
+                            } else {
+                                best = column == span.lowerBound ? 0 : here[column - 1] + stepCost
+                                step = column == span.lowerBound ? 0 : 2
+                            }
+                        } else {
+                            // Outside the bands every cost is infinity: no step from there wins.
+                            best = before[column - 1]
+                            let up = before[column] + stepCost
                             if up < best { best = up; step = 1 }
+                            let left = here[column - 1] + stepCost
+                            if left < best { best = left; step = 2 }
                         }
+                        here[column] = best + cost
+                        let cell = rowStart + column
+                        steps[cell >> 2] |= step << UInt8((cell & 3) << 1)
                     }
-                    if column > span.lowerBound && !(row == 0 && skipCost != nil) {
-                        let left = current[column - 1 - span.lowerBound] + (free ? 0 : penalty)
-                        if left < best { best = left; step = 2 }
-                    }
-                    current[column - span.lowerBound] = best + cost
-                    steps[offsets[row] + column - span.lowerBound] = step
+                    // The row before's band is no longer read: back to infinity for reuse.
+                    for column in previousBand { before[column] = .infinity }
+                }
                 }
                 swap(&previous, &current)
                 previousBand = span
             }
+        }
+        }
         }
         }
         }
@@ -178,9 +215,9 @@ struct DynamicTimeWarping {
         var column = lastSpan.upperBound - 1
         if let skipCost {
             var best = Float.infinity
-            for (index, value) in previous.enumerated() {
-                let total = value + skipCost * (speechBefore[rendering.count] - speechBefore[lastSpan.lowerBound + index + 1])
-                if total < best { best = total; column = lastSpan.lowerBound + index }
+            for candidate in lastSpan {
+                let total = previous[candidate + 1] + skipCost * (speechBefore[columns] - speechBefore[candidate + 1])
+                if total < best { best = total; column = candidate }
             }
         }
         var path: [(row: Int32, column: Int32)] = []
@@ -188,7 +225,8 @@ struct DynamicTimeWarping {
         var row = rows - 1
         while true {
             path.append((Int32(row), Int32(column)))
-            let step = steps[offsets[row] + column - band[row].lowerBound]
+            let cell = offsets[row] + column - band[row].lowerBound
+            let step = (steps[cell >> 2] >> UInt8((cell & 3) << 1)) & 3
             if row == 0 && (skipCost != nil || column == band[0].lowerBound) { break }
             switch row == 0 ? 2 : step {
             case 0: row -= 1; column -= 1

@@ -17,7 +17,7 @@ final class SpectrumTransform {
         var scale: Float = 1
         let status = av_tx_init(&context, &function, AV_TX_FLOAT_RDFT, 0, Int32(length), &scale, UInt64(AV_TX_UNALIGNED.rawValue))
         guard status >= 0, let context, let function else {
-            let reason = loop_ffmpeg_load_error().map { String(cString: $0) } ?? "FFmpeg's av_tx refused a transform of \(length)"
+            let reason = loop_ffmpeg_transforms_load_error().map { String(cString: $0) } ?? "FFmpeg's av_tx refused a transform of \(length)"
             throw SegmentationError(.alignerMissing, reason)
         }
         self.context = context

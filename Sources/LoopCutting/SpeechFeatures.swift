@@ -1,7 +1,7 @@
 import Foundation
 
 /// Frame features of speech for comparing two recordings of the same words: mel-frequency
-/// cepstral coefficients every 10 ms (c1-c12 of a 25 ms window, over a band both recordings
+/// cepstral coefficients every 10 ms (c1-c12 of a window of about 25 ms, over a band both recordings
 /// carry), normalised to zero mean and unit variance over the recording's speech, with their
 /// deltas. Loudness, the microphone and the room mostly shift the cepstrum's mean, which the
 /// normalisation removes.
@@ -65,8 +65,7 @@ struct FeatureMatrix: Sendable {
 /// Computes a cepstral frame every hop from audio arriving in blocks.
 struct CepstrumMeter: TakeMeter {
     let hopFrames: Int
-    /// Input samples averaged into one analysed sample: a take at 32 kHz or more is analysed at
-    /// half (or a third) its rate, which still carries the band measured, for a smaller transform.
+    /// Input samples averaged into one analysed sample (``analysisStep(_:)``).
     private let step: Int
     /// The window, in analysed samples...
     private let windowLength: Int
@@ -74,8 +73,11 @@ struct CepstrumMeter: TakeMeter {
     private let span: Int
     private let window: [Float]
     private let transform: SpectrumTransform
-    /// Each mel filter: its first bin and weights.
-    private let filters: [(first: Int, weights: [Float])]
+    /// Each mel filter's first bin and where its weights start in ``filterWeights`` (one more
+    /// entry at the end, where the last filter's weights end).
+    private let filterFirstBin: [Int]
+    private let filterWeightStart: [Int]
+    private let filterWeights: [Float]
     private let dct: [Float]
     private var pending: [Float] = []
     private var pendingStart = 0
@@ -91,18 +93,25 @@ struct CepstrumMeter: TakeMeter {
 
     /// The band both recordings carry: up to 7.6 kHz, or just below half the slower rate.
     static func upperFrequency(sampleRates: [Int]) -> Double {
-        min(7_600, Double(sampleRates.min() ?? 16_000) / 2 * 0.95)
+        let slowest = sampleRates.map { Double($0) / Double(analysisStep($0)) }.min() ?? 16_000
+        return min(7_600, slowest / 2 * 0.95)
     }
+
+    /// Input samples averaged into one analysed sample: a recording at 32 kHz or more is analysed
+    /// at half (or a third) its rate, which still carries the band measured. (A band up to 5.2 kHz
+    /// at 11 kHz, for a transform half the size, was tried: Mandarin's fricatives, mostly above
+    /// it, then no longer told a take of its text from another text.)
+    static func analysisStep(_ sampleRate: Int) -> Int { max(1, sampleRate / 16_000) }
 
     init(sampleRate: Int, hopFrames: Int, upperFrequency: Double) throws(SegmentationError) {
         self.hopFrames = hopFrames
-        step = max(1, sampleRate / 16_000)
+        step = Self.analysisStep(sampleRate)
         let analysisRate = Double(sampleRate) / Double(step)
-        let windowLength = max(16, Int((analysisRate * 0.025).rounded()))
+        // The largest power of two within 25 ms (16-23 ms at 16-22 kHz): a transform without padding.
+        let windowLength = 1 << max(4, Int(log2(analysisRate * 0.025)))
         self.windowLength = windowLength
         span = windowLength * step
-        var length = 16
-        while length < windowLength { length *= 2 }
+        let length = windowLength
         transform = try SpectrumTransform(length: length)
         window = (0..<windowLength).map { Float(0.54 - 0.46 * cos(2 * Double.pi * Double($0) / Double(windowLength - 1))) }
         power = [Float](repeating: 0, count: length / 2 + 1)
@@ -114,7 +123,7 @@ struct CepstrumMeter: TakeMeter {
         let low = mel(80), high = mel(upperFrequency)
         let edges = (0...(Self.melBands + 1)).map { hertz(low + (high - low) * Double($0) / Double(Self.melBands + 1)) }
         let binHertz = analysisRate / Double(length)
-        filters = (0..<Self.melBands).map { band in
+        let filters = (0..<Self.melBands).map { band -> (first: Int, weights: [Float]) in
             let (left, centre, right) = (edges[band], edges[band + 1], edges[band + 2])
             let first = max(1, Int(ceil(left / binHertz)))
             let last = min(length / 2, Int(floor(right / binHertz)))
@@ -125,6 +134,9 @@ struct CepstrumMeter: TakeMeter {
             }
             return (first: first, weights: weights)
         }
+        filterFirstBin = filters.map(\.first)
+        filterWeightStart = filters.reduce(into: [0]) { $0.append($0.last! + $1.weights.count) }
+        filterWeights = filters.flatMap(\.weights)
         let c = FeatureMatrix.cepstra, m = Self.melBands
         dct = (0..<(c * m)).map { index in
             let k = index / m + 1, n = index % m
@@ -141,11 +153,16 @@ struct CepstrumMeter: TakeMeter {
 
     /// Takes mono samples; computes every frame whose window they complete.
     mutating func consume(_ samples: UnsafeBufferPointer<Float>) {
-        pending.reserveCapacity(pending.count + samples.count)
-        for sample in samples {
-            pending.append(sample - 0.97 * lastSample)
-            lastSample = sample
+        let start = pending.count
+        pending.append(contentsOf: repeatElement(0, count: samples.count))
+        var last = lastSample
+        pending.withUnsafeMutableBufferPointer { pending in
+            for (index, sample) in samples.enumerated() {
+                pending[start + index] = sample - 0.97 * last
+                last = sample
+            }
         }
+        lastSample = last
         framesConsumed += samples.count
         produceFrames(upTo: framesConsumed)
     }
@@ -174,29 +191,45 @@ struct CepstrumMeter: TakeMeter {
     }
 
     private mutating func computeFrame(at start: Int) {
-        if step == 1 {
-            for index in 0..<windowLength { frame[index] = pending[start + index] * window[index] }
-        } else {
-            let scale = 1 / Float(step)
-            for index in 0..<windowLength {
-                var sum: Float = 0
-                for offset in 0..<step { sum += pending[start + index * step + offset] }
-                frame[index] = sum * scale * window[index]
+        let windowLength = windowLength, step = step
+        pending.withUnsafeBufferPointer { pending in
+        window.withUnsafeBufferPointer { window in
+        frame.withUnsafeMutableBufferPointer { frame in
+            if step == 1 {
+                for index in 0..<windowLength { frame[index] = pending[start + index] * window[index] }
+            } else {
+                let scale = 1 / Float(step)
+                for index in 0..<windowLength {
+                    var sum: Float = 0
+                    for offset in 0..<step { sum += pending[start + index * step + offset] }
+                    frame[index] = sum * scale * window[index]
+                }
+            }
+            power.withUnsafeMutableBufferPointer { transform.power(of: UnsafeBufferPointer(frame), into: $0) }
+        }
+        }
+        }
+        power.withUnsafeBufferPointer { power in
+        filterWeights.withUnsafeBufferPointer { weights in
+        melLog.withUnsafeMutableBufferPointer { melLog in
+            for band in 0..<Self.melBands {
+                let first = filterFirstBin[band], from = filterWeightStart[band], to = filterWeightStart[band + 1]
+                var energy: Float = 0
+                for index in from..<to { energy += weights[index] * power[first + index - from] }
+                melLog[band] = log(energy + 1e-10)
             }
         }
-        frame.withUnsafeBufferPointer { input in
-            power.withUnsafeMutableBufferPointer { transform.power(of: input, into: $0) }
         }
-        for (band, filter) in filters.enumerated() {
-            var energy: Float = 0
-            for (offset, weight) in filter.weights.enumerated() { energy += weight * power[filter.first + offset] }
-            melLog[band] = log(energy + 1e-10)
         }
         let c = FeatureMatrix.cepstra, m = Self.melBands
-        for k in 0..<c {
-            var sum: Float = 0
-            for n in 0..<m { sum += dct[k * m + n] * melLog[n] }
-            values.append(sum)
+        dct.withUnsafeBufferPointer { dct in
+        melLog.withUnsafeBufferPointer { melLog in
+            for k in 0..<c {
+                var sum: Float = 0
+                for n in 0..<m { sum += dct[k * m + n] * melLog[n] }
+                values.append(sum)
+            }
+        }
         }
         // Room for the deltas, filled in by the normalisation.
         values.append(contentsOf: repeatElement(0, count: c))

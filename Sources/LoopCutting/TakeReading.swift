@@ -74,7 +74,9 @@ enum TakeReading {
                 let warmUp = min(start, warmUpFrames)
                 try reader.seek(toFrame: start - warmUp)
                 var meter = try makeMeter(info)
-                meter.reserve(hops: reservedHops)
+                // The first part's reading has room for all of them, so that the others join it
+                // without a copy of the whole (room that is never written takes no memory).
+                meter.reserve(hops: part == 0 ? reservedHops * parts : reservedHops)
                 try reader.forEachMonoBlock(limit: warmUp) { meter.warmUp($0) }
                 var sinceReport = 0
                 try reader.forEachMonoBlock(limit: end - start) { mono in

@@ -6,4 +6,7 @@
  * start-up (most never decode media). Returns NULL once loaded, else what is missing. */
 const char *loop_ffmpeg_load_error(void);
 
+/* The same for the transforms (av_tx_init, av_tx_uninit), which load libavutil alone. */
+const char *loop_ffmpeg_transforms_load_error(void);
+
 #endif
