@@ -32,8 +32,14 @@ public struct TakeCutter: Sendable {
         /// take whose phrases are all parted by pauses of at least this much silence (seconds)
         /// is cut at its pauses rather than refused: a take read with pauses on purpose.
         public var clearPause = 0.12
-        /// ...if its words agree with the text at least this well (another text's about 0.5-0.6).
+        /// ...if its words agree with the text at least this well (another text's about 0.5-0.7),
+        /// the alignment found every phrase in it,
         public var minimumPausedAgreement = 0.66
+        /// and its clips' lengths against their phrases' renderings vary less than this
+        /// (standard deviation of the log ratio). A take of the text keeps its phrases' lengths
+        /// in proportion (0.10-0.20 on the development set where this fallback decides); another
+        /// text cut at as many pauses does not (0.25-0.36).
+        public var maximumPausedSpread = 0.3
 
         public init() {}
     }
@@ -116,10 +122,11 @@ public struct TakeCutter: Sendable {
             throw named
         }
         let hops = envelope.levels.count
-        // Joined part by part, each let go once copied: never two copies of an hour's features.
-        var values: [Float] = []
-        values.reserveCapacity(parts.reduce(0) { $0 + $1.cepstra.count })
-        for index in parts.indices {
+        // The first part's reading has room for the others (TakeReading), which join it one by
+        // one and are let go: never two copies of an hour's features.
+        var values = parts[0].cepstra
+        parts[0].cepstra = []
+        for index in parts.indices.dropFirst() {
             values += parts[index].cepstra
             parts[index].cepstra = []
         }
@@ -143,6 +150,8 @@ public struct TakeCutter: Sendable {
     /// Why a run's words were not accepted: how well they agreed with the text.
     struct Mismatch: Error {
         var agreement: Double
+        /// Whether the alignment found every phrase in the take (rather than a run of them).
+        var foundAll: Bool
     }
 
     /// Aligns the take's hops `hops` with the rendered phrases and places a cut at each join;
@@ -154,7 +163,7 @@ public struct TakeCutter: Sendable {
               alignment.agreement >= (partial ? parameters.minimumPartialAgreement : parameters.minimumAgreement),
               alignment.lengthSpread <= parameters.maximumSpread,
               alignment.lengthSpread <= parameters.maximumWeakSpread || alignment.agreement >= parameters.strongAgreement else {
-            throw Mismatch(agreement: alignment.agreement)
+            throw Mismatch(agreement: alignment.agreement, foundAll: !partial)
         }
         var run = PlacedRun(found: alignment.found, cutHops: [], confidences: [], silences: [])
         for (index, join) in alignment.joins.enumerated() {
@@ -180,9 +189,12 @@ public struct TakeCutter: Sendable {
         } catch let mismatch as Mismatch {
             // A take read with a clear pause after every phrase is cut there, even when its
             // words cannot be matched (a voice unlike the synthesizer's).
-            if mismatch.agreement >= parameters.minimumPausedAgreement,
+            // The alignment must not have left phrases out, and the clips' lengths must keep
+            // the proportions of their phrases'.
+            if mismatch.agreement >= parameters.minimumPausedAgreement, mismatch.foundAll,
                var paused = try? segmenter.segment(take.envelope, hint: .text(phrases, language: language.code), path: path),
-               paused.cuts.allSatisfy({ $0.pauseDuration >= parameters.clearPause }) {
+               paused.cuts.allSatisfy({ $0.pauseDuration >= parameters.clearPause }),
+               lengthSpread(of: paused, in: take, against: rendering) <= parameters.maximumPausedSpread {
                 paused.notes.append("its words could not be matched with the text (in \(name)): cut at its \(paused.cuts.count) clear pauses")
                 return (take.envelope, paused)
             }
@@ -192,6 +204,21 @@ public struct TakeCutter: Sendable {
         segmentation.method = .text(language)
         segmentation.phrases = run.found
         return (take.envelope, segmentation)
+    }
+
+    /// How much the ratio of each clip's speech to its phrase's rendered speech varies (the
+    /// standard deviation of its log): small when the clips hold their phrases.
+    private func lengthSpread(of segmentation: Segmentation, in take: MeasuredTake, against rendering: ContentAligner.Rendering) -> Double {
+        let hop = take.envelope.hopFrames, hops = take.analysis.isSpeech.count
+        let logRatios = zip(segmentation.segments, rendering.phrases).map { segment, span -> Double in
+            let first = min(segment.startFrame / hop, hops), last = min(max(segment.endFrame / hop, first), hops)
+            let spoken = take.analysis.speechHops(in: first..<last)
+            let rendered = span.filter { !rendering.frames.quiet[$0] }.count
+            return log(Double(max(spoken, 1)) / Double(max(rendered, 1)))
+        }
+        guard !logRatios.isEmpty else { return 0 }
+        let mean = logRatios.reduce(0, +) / Double(logRatios.count)
+        return (logRatios.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(logRatios.count)).squareRoot()
     }
 
     /// Clips for takes whose phrases are already roughly placed (subtitle cues, whose times are

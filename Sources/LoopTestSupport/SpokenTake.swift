@@ -9,12 +9,24 @@ public enum SpokenTake {
     /// after; where each phrase starts and ends, in seconds.
     public static func continuous(_ phrases: [String], voice: String = "en-us+m3", wordsPerMinute: Int = 150, after: Double = 0.5)
         throws -> (path: String, phrases: [Range<Double>]) {
+        try read(phrases, voice: voice, wordsPerMinute: wordsPerMinute, pause: 0, after: after)
+    }
+
+    /// The same, read with `pause` seconds of silence after each phrase but the last.
+    public static func withPauses(_ phrases: [String], pause: Double = 0.6, voice: String = "en-us+m3", wordsPerMinute: Int = 150)
+        throws -> (path: String, phrases: [Range<Double>]) {
+        try read(phrases, voice: voice, wordsPerMinute: wordsPerMinute, pause: pause, after: 0.5)
+    }
+
+    private static func read(_ phrases: [String], voice: String, wordsPerMinute: Int, pause: Double, after: Double)
+        throws -> (path: String, phrases: [Range<Double>]) {
         let clips = try SpeechSynthesizer.shared.render(phrases, voice: voice, wordsPerMinute: wordsPerMinute)
         let rate = clips[0].sampleRate
         var samples = [Float](repeating: 0, count: rate / 2)
         var spans: [Range<Double>] = []
-        for clip in clips {
-            // Trimmed to the speech, so the phrases run into each other.
+        for (index, clip) in clips.enumerated() {
+            if index > 0 { samples += [Float](repeating: 0, count: Int(pause * Double(rate))) }
+            // Trimmed to the speech, so without a pause the phrases run into each other.
             let first = clip.samples.firstIndex { abs($0) > 0.001 } ?? 0
             let last = clip.samples.lastIndex { abs($0) > 0.001 } ?? clip.samples.count - 1
             let start = Double(samples.count) / Double(rate)
