@@ -51,12 +51,17 @@ typedef struct {
     FILE *file;
     char *data;
     size_t length, capacity;
-    int out_of_memory, write_failed;
+    long long received, limit;
+    int out_of_memory, write_failed, too_large;
 } sink;
 
+/* Receives the body as it arrives, decompressed (libcurl decodes gzip and deflate before this
+ * is called), so the limit holds for what the server's bytes expand to. */
 static size_t write_body(char *bytes, size_t size, size_t count, void *context) {
     sink *into = context;
     size_t length = size * count;
+    into->received += (long long)length;
+    if (into->limit > 0 && into->received > into->limit) { into->too_large = 1; return 0; }
     if (into->file) {
         size_t written = fwrite(bytes, 1, length, into->file);
         if (written < length) into->write_failed = 1;
@@ -122,21 +127,24 @@ int loop_http_perform(const loop_http_request *request, loop_http_response *resp
     curl.easy_setopt(easy, CURLOPT_URL, request->url);
     curl.easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
     curl.easy_setopt(easy, CURLOPT_CONNECTTIMEOUT, 30L);
-    /* Given up on when stalled (as URLSession's timeout), not after a total time: a large
-     * bundle on a slow line may take longer than any fixed limit. */
-    curl.easy_setopt(easy, CURLOPT_LOW_SPEED_LIMIT, 1L);
+    /* Given up on when it crawls (a server sending a byte a second keeps nobody waiting) and
+     * after its deadline in all. */
+    curl.easy_setopt(easy, CURLOPT_LOW_SPEED_LIMIT, 512L);
     curl.easy_setopt(easy, CURLOPT_LOW_SPEED_TIME, request->timeout_seconds);
+    if (request->deadline_seconds > 0) curl.easy_setopt(easy, CURLOPT_TIMEOUT, request->deadline_seconds);
+    body.limit = request->max_body_bytes;
+    /* A declared length over the limit is refused before a byte of the body is read. */
+    if (request->max_body_bytes > 0) curl.easy_setopt(easy, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)request->max_body_bytes);
     curl.easy_setopt(easy, CURLOPT_WRITEFUNCTION, write_body);
     curl.easy_setopt(easy, CURLOPT_WRITEDATA, &body);
     curl.easy_setopt(easy, CURLOPT_HEADERFUNCTION, read_header);
     curl.easy_setopt(easy, CURLOPT_HEADERDATA, response);
     curl.easy_setopt(easy, CURLOPT_ACCEPT_ENCODING, "");
     curl.easy_setopt(easy, CURLOPT_USERAGENT, "LoopLearn-loop");
-    /* As URLSession did: redirects followed (a server moved to https), to http and https only. */
+    /* http and https only; redirects are not followed here but handed to the caller, which
+     * decides whether their target may be requested. */
     curl.easy_setopt(easy, CURLOPT_PROTOCOLS_STR, "http,https");
-    curl.easy_setopt(easy, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
-    curl.easy_setopt(easy, CURLOPT_FOLLOWLOCATION, 1L);
-    curl.easy_setopt(easy, CURLOPT_MAXREDIRS, 5L);
+    curl.easy_setopt(easy, CURLOPT_FOLLOWLOCATION, 0L);
     headers = curl.slist_append(headers, "Expect:"); /* no 100-continue round trip before a body */
     for (int i = 0; i < request->header_count; i++) headers = curl.slist_append(headers, request->headers[i]);
     curl.easy_setopt(easy, CURLOPT_HTTPHEADER, headers);
@@ -158,6 +166,12 @@ int loop_http_perform(const loop_http_request *request, loop_http_response *resp
     }
     if (strcmp(request->method, "GET") != 0 && strcmp(request->method, "POST") != 0) curl.easy_setopt(easy, CURLOPT_CUSTOMREQUEST, request->method);
     CURLcode code = curl.easy_perform(easy);
+    if (body.too_large || code == CURLE_FILESIZE_EXCEEDED) {
+        snprintf(response->error, sizeof response->error, "the answer is larger than %lld bytes", request->max_body_bytes);
+        response->too_large = 1;
+        goto done;
+    }
+    if (code == CURLE_OPERATION_TIMEDOUT) response->timed_out = 1;
     if (body.out_of_memory) {
         snprintf(response->error, sizeof response->error, "out of memory");
         response->local_failure = 1;
@@ -178,6 +192,10 @@ int loop_http_perform(const loop_http_request *request, loop_http_response *resp
         goto done;
     }
     curl.easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &response->status);
+    char *redirect = NULL;
+    if (response->status >= 300 && response->status < 400 && curl.easy_getinfo(easy, CURLINFO_REDIRECT_URL, &redirect) == CURLE_OK && redirect) {
+        response->redirect_url = strdup(redirect);
+    }
     if (body.file && fflush(body.file) != 0) {
         snprintf(response->error, sizeof response->error, "cannot write %s", request->download_path);
         response->local_failure = 1;
@@ -197,6 +215,8 @@ done:
 void loop_http_response_free(loop_http_response *response) {
     free(response->body);
     free(response->etag);
+    free(response->redirect_url);
     response->body = NULL;
     response->etag = NULL;
+    response->redirect_url = NULL;
 }

@@ -68,7 +68,22 @@ public struct RequestSigner: Sendable {
 }
 
 /// A client of one Loop Library server (docs/server.md), over libcurl (``HTTPTransport``).
+///
+/// A server is not trusted to be well-behaved: every answer has a size limit (applied after
+/// decompression) and a deadline, a server that crawls is given up after ``crawlSeconds``, and
+/// redirects are followed only on the same host.
 public struct LibraryClient: Sendable {
+    /// The most a JSON answer (a catalog page, a loop's detail, an error) may hold.
+    public static let maxJSONBytes: Int64 = 8 << 20
+    /// The most a bundle may hold: above any Loop Library's upload limit (200 MiB by default).
+    public static let maxBundleBytes: Int64 = 512 << 20
+    /// Seconds a JSON request may take in all.
+    public static let jsonDeadline = 60
+    /// Seconds a bundle's download or upload may take in all (an hour: 512 MiB at 150 KB/s).
+    public static let bundleDeadline = 3_600
+    /// Seconds below 512 bytes a second after which a request is given up.
+    public static let crawlSeconds = 30
+
     /// The server's base address, without a trailing slash.
     public let server: URL
 
@@ -133,7 +148,8 @@ public struct LibraryClient: Sendable {
     /// Downloads a loop's current bundle to `path`, unless its ETag is `ifNoneMatch`.
     public func downloadBundle(_ ref: String, to path: String, ifNoneMatch: String? = nil) async throws(ClientError) -> Download {
         var request = HTTPRequest(url(LoopLibraryPaths.bundle(escape(ref))))
-        request.timeout = 600
+        request.deadline = Self.bundleDeadline
+        request.maxBodyBytes = Self.maxBundleBytes
         if let ifNoneMatch { request.setHeader("If-None-Match", ifNoneMatch) }
         // Into a file beside `path`, renamed over it only once the whole bundle is there.
         let partial = path + ".part-\(UUID().uuidString.prefix(8))"
@@ -142,7 +158,11 @@ public struct LibraryClient: Sendable {
         let response = try await send(request)
         if response.status == 304 { return .notModified }
         guard response.status == 200 else {
-            throw Self.error(status: response.status, body: (try? Data(contentsOf: URL(fileURLWithPath: partial))) ?? Data(), what: ref)
+            // An error's body is a line of JSON: its first 64 KiB are plenty.
+            let handle = FileHandle(forReadingAtPath: partial)
+            let body = (try? handle?.read(upToCount: 64 << 10)) ?? nil
+            try? handle?.close()
+            throw Self.error(status: response.status, body: body ?? Data(), what: ref)
         }
         guard rename(partial, path) == 0 else {
             throw ClientError(.local, "cannot save the download (\(String(cString: strerror(errno))))", path: path)
@@ -162,7 +182,7 @@ public struct LibraryClient: Sendable {
         }
         var request = try signed("POST", LoopLibraryPaths.loops, bodySHA256: sha256, signer: signer)
         request.setHeader("Content-Type", "application/vnd.looplearn.loop+zip")
-        request.timeout = 600
+        request.deadline = Self.bundleDeadline
         request.uploadPath = path
         let response = try await send(request)
         guard response.status == 200 || response.status == 201 else { throw Self.error(status: response.status, body: response.body, what: path) }
@@ -220,10 +240,16 @@ public struct LibraryClient: Sendable {
     }
 
     private func send(_ request: HTTPRequest) async throws(ClientError) -> HTTPAnswer {
+        var request = request
+        request.timeout = Self.crawlSeconds
+        if request.downloadPath == nil { request.maxBodyBytes = Self.maxJSONBytes }
+        if request.uploadPath == nil && request.downloadPath == nil { request.deadline = Self.jsonDeadline }
         do {
-            return try await HTTPTransport.send(request)
+            return try await HTTPTransport.sendFollowingRedirects(request)
         } catch where error.isLocal {
             throw ClientError(.local, "\(error.reason) (a request to \(server.absoluteString))")
+        } catch where error.isServersFault {
+            throw ClientError(.server, "\(server.absoluteString): \(error.reason)")
         } catch {
             throw ClientError(.unreachable, "no answer from \(server.absoluteString) (\(error.reason))")
         }

@@ -95,6 +95,7 @@ extension CatalogLoop {
         let by = author ?? authorFingerprint.prefix(9) + "…"
         var line = "\(Terminal.inert(title))  \(languages.isEmpty ? "" : languages + ", ")\(phraseCount) phrases, by \(Terminal.inert(String(by)))"
         if !tags.isEmpty { line += "  [\(Terminal.inert(tags.joined(separator: ", ")))]" }
-        return line + "  " + link
+        // Every field came from a server: the whole line is made inert, not only the texts.
+        return Terminal.inert(line + "  " + link)
     }
 }

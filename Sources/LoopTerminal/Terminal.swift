@@ -32,8 +32,10 @@ public struct Terminal: Sendable {
         return Terminal(isInteractive: interactive, usesColor: interactive && !noColor && !dumb, width: width, rows: rows)
     }
 
-    /// Text from a library or a bundle, safe to print: every control character (ESC among
-    /// them, which would start a terminal escape sequence) shown as `\u{1B}` instead.
+    /// Text from a library, a bundle or a server, safe to print: every control character (ESC
+    /// among them, which would start a terminal escape sequence) and every bidirectional
+    /// override or isolate (U+202A-U+202E, U+2066-U+2069, which would make text read in
+    /// another order than it is stored) shown as `\u{1B}` instead.
     public static func inert(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: isControl) else { return text }
         return String(String.UnicodeScalarView(text.unicodeScalars.flatMap { scalar -> [Unicode.Scalar] in
@@ -42,7 +44,7 @@ public struct Terminal: Sendable {
     }
 
     private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
     }
 
     public func paint(_ text: String, _ style: Style) -> String {

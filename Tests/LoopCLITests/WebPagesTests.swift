@@ -20,9 +20,24 @@ struct WebPagesTests {
         return (answer.status, answer.headers, String(decoding: answer.body, as: UTF8.self))
     }
 
-    /// Publishes `text` (with the fixture take) from `author`; returns the preview link's path.
+    /// A take that reads the hostile text (its phrases spoken by the synthesizer in its language,
+    /// with pauses): loop refuses a take of another text, as the fixture take would be.
+    func hostileTake() throws -> String {
+        let split = try LoopProcess.run(["split", Self.hostileText, "--json"])
+        struct Text: Decodable {
+            struct Group: Decodable { struct Phrase: Decodable { var text: String }; var phrases: [Phrase] }
+            var groups: [Group]
+            var language: String
+        }
+        let text = try JSONDecoder().decode(Text.self, from: Data(split.output.utf8))
+        return try SpokenTake.withPauses(text.groups.flatMap(\.phrases).map(\.text), voice: text.language).path
+    }
+
+    /// Publishes `text` (with the fixture take, or with a take of the hostile text) from
+    /// `author`; returns the preview link's path.
     func publish(_ author: TestLibrary, text: String, title: String, to server: TestServer) throws -> String {
-        let created = try author.run(["new", "--text", text, "--audio", "clean.flac", "--title", title])
+        let take = text == Self.hostileText ? try hostileTake() : "clean.flac"
+        let created = try author.run(["new", "--text", text, "--audio", take, "--title", title])
         #expect(created.status == 0, "\(created.error)")
         let published = try author.run(["publish", title, "--to", server.address])
         #expect(published.status == 0, "\(published.error)")

@@ -13,7 +13,9 @@ typedef struct {
     int header_count;
     const char *upload_path;           /* the body, read from this file; or NULL for none */
     const char *download_path;         /* the answer's body, written to this file; or NULL to keep it in memory */
-    long timeout_seconds;              /* given up on when no byte has moved for this long */
+    long timeout_seconds;              /* given up on when under 512 bytes a second for this long */
+    long deadline_seconds;             /* given up on after this long in all, or 0 for no limit */
+    long long max_body_bytes;          /* the body (after decompression) may hold at most this many bytes, or 0 for no limit */
 } loop_http_request;
 
 typedef struct {
@@ -21,6 +23,9 @@ typedef struct {
     char *body;                        /* the answer's body when no download_path was given */
     size_t body_length;
     char *etag;                        /* the ETag header's value, or NULL */
+    char *redirect_url;                /* where a redirect (3xx) points, or NULL: never followed here */
+    int too_large;                     /* non-zero when the body passed max_body_bytes (the transfer failed) */
+    int timed_out;                     /* non-zero when the transfer stalled or passed its deadline */
     char error[512];                   /* why the transfer failed, when it did */
     int local_failure;                 /* non-zero when it failed here (a file, memory, libcurl itself), not on the network */
 } loop_http_response;

@@ -91,7 +91,7 @@ struct UpdateCommand: AsyncParsableCommand {
                     if json {
                         try JSONOutput.print(UpdateReport(id: origin.loopId, title: origin.title, server: origin.server, status: "refused", error: describe(reason)))
                     }
-                    StandardError.write("error: '\(Terminal.inert(origin.title))' (\(origin.server)): \(Terminal.inert(describe(reason)))\n")
+                    StandardError.write("error: '\(Terminal.inert(origin.title))' (\(Terminal.inert(origin.server))): \(Terminal.inert(describe(reason)))\n")
                 }
             }
             if failed { throw ExitCode.failure }

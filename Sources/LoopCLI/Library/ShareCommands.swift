@@ -196,7 +196,8 @@ struct ImportCommand: AsyncParsableCommand {
                 refused += 1
                 // The libraries' errors name the bundle already; others get it here.
                 let message = describe(reason)
-                StandardError.write("error: " + (message.hasPrefix(bundle + ":") ? message : "\(bundle): \(message)") + "\n")
+                // Inert: a server's message, a title or a path may hold escapes.
+                StandardError.write("error: " + Terminal.inert(message.hasPrefix(bundle + ":") ? message : "\(bundle): \(message)") + "\n")
             }
             for case .imported(let result) in outcomes { result.lines(dryRun: dryRun).forEach { print($0) } }
             if refused > 0 {
