@@ -10,7 +10,7 @@ enum ManifestCheck {
     /// The format's limits (docs/bundle-format.md): reading a manifest costs time and memory in
     /// proportion to these, never more.
     static let maxLoops = 1_000
-    static let maxPhrases = 20_000
+    static let maxPhrases = TextCheck.maxPhrases
     static let maxFieldCharacters = TextCheck.maxFieldCharacters
     static let maxRevision = LoopRevision.last
 

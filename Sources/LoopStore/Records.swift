@@ -114,7 +114,12 @@ struct NewLoopRows {
     var groupPictures: [String?] = []
 
     func insert(_ db: Database) throws {
-        try record.insert(db)
+        // The loop's row goes in without its source text, which is set once its phrases are in:
+        // each phrase's insert updates the loop's counts (a trigger), and SQLite rewrites the
+        // whole row each time, a long text's overflow pages too (20,000 phrases took 10 s).
+        var bare = record
+        bare.sourceText = ""
+        try bare.insert(db)
         try LoopLibrary.insertTags(tags, loopId: record.id, db)
         var position = 0
         for (groupIndex, group) in groups.enumerated() {
@@ -129,5 +134,6 @@ struct NewLoopRows {
                 position += 1
             }
         }
+        try db.execute(sql: "UPDATE loop SET sourceText = ? WHERE id = ?", arguments: [record.sourceText, record.id])
     }
 }

@@ -154,6 +154,7 @@ extension LoopSource {
         var current: [Phrase] = []
         var loopPicture: String?, groupPicture: String?
         var seenPhrase = false
+        var phraseCount = 0
         let splitter = SentenceSplitter()
 
         for (index, rawLine) in lines.enumerated() {
@@ -203,17 +204,31 @@ extension LoopSource {
             guard !text.isEmpty else {
                 throw LoopSourceError(.invalid, path: nil, line: lineNumber, message: "a phrase needs text before the '|' that starts its translation")
             }
+            for (field, value) in [("phrase", text), ("translation", translation ?? "")] where value.unicodeScalars.count > TextCheck.maxFieldCharacters {
+                throw LoopSourceError(.invalid, path: nil, line: lineNumber,
+                                      message: "the \(field) is longer than \(TextCheck.maxFieldCharacters) characters, more than a phrase holds: split it into several lines")
+            }
+            // Counted before the phrases are made, sentences split included.
+            func count(_ phrases: Int) throws(LoopSourceError) {
+                phraseCount += phrases
+                guard phraseCount <= TextCheck.maxPhrases else {
+                    throw LoopSourceError(.invalid, path: nil, line: lineNumber,
+                                          message: "the text holds more than \(TextCheck.maxPhrases) phrases, more than a loop holds: split it into several loops")
+                }
+            }
             seenPhrase = true
             if options.splitSentences {
                 let sentences = splitter.split(text, language: language)
                 let translated = translation.map { splitter.split($0, language: translationLanguage) }
                 if sentences.count > 1, translated == nil || translated?.count == sentences.count {
+                    try count(sentences.count)
                     for (k, sentence) in sentences.enumerated() {
                         current.append(Phrase(text: sentence, translation: translated?[k], line: lineNumber))
                     }
                     continue
                 }
             }
+            try count(1)
             current.append(Phrase(text: text, translation: translation, line: lineNumber))
         }
         if !current.isEmpty { groups.append(PhraseGroup(phrases: current, picture: groupPicture)) }
@@ -310,10 +325,9 @@ extension LoopSource {
         if escaped { parts[part].append("\\") }
         // Trimmed scalar by scalar too: a space before a combining mark is one Character.
         func trimmed(_ scalars: String.UnicodeScalarView) -> String {
-            var scalars = Substring.UnicodeScalarView(scalars)
-            while let first = scalars.first, first.properties.isWhitespace { scalars.removeFirst() }
-            while let last = scalars.last, last.properties.isWhitespace { scalars.removeLast() }
-            return String(scalars)
+            guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
+                  let last = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return "" }
+            return String(scalars[first...last])
         }
         let text = trimmed(parts[0]), translation = trimmed(parts[1])
         return (text, translation.isEmpty ? nil : translation)

@@ -10,6 +10,9 @@ public enum TextCheck {
     /// The most a single-line field (a phrase, a translation, a title) may hold, in characters:
     /// what a bundle carries.
     public static let maxFieldCharacters = 4_000
+    /// The most phrases a loop may hold: what a bundle carries (a long book chapter is about
+    /// 10,000).
+    public static let maxPhrases = 20_000
 
     /// What is wrong with a single-line field, or nil.
     public static func problem(inLine text: String) -> String? {

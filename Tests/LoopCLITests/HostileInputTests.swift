@@ -54,6 +54,22 @@ struct HostileInputTests {
         expectOneLineError(try run(library, ["split", "-"], input: huge), "standard input: the text is longer than 16 MiB")
     }
 
+    /// What a bundle carries is what a text may hold: 20,000 phrases of at most 4,000
+    /// characters, refused on the line that passes the limit, before anything is stored.
+    @Test func phrasesAndTheirLengthAreBoundedAsBundlesBoundThem() throws {
+        let library = TestLibrary()
+        let many = "# title: Many\n" + String(repeating: "Bonjour.\n", count: 20_001)
+        expectOneLineError(try run(library, ["new", "--text", "-"], input: many), "standard input:20002: the text holds more than 20000 phrases")
+        let long = "# title: Long\nBonjour.\n" + String(repeating: "a", count: 4_001) + ".\n"
+        expectOneLineError(try run(library, ["new", "--text", "-"], input: long), "standard input:3: the phrase is longer than 4000 characters")
+        let translated = "# title: Long\nBonjour. | " + String(repeating: "b", count: 4_001) + "\n"
+        expectOneLineError(try run(library, ["new", "--text", "-"], input: translated), "standard input:2: the translation is longer than 4000 characters")
+        #expect(((try library.json(["list"]) as? [Any]) ?? [1]).isEmpty, "nothing was added")
+        let most = "# title: Most\n" + String(repeating: "Bonjour.\n", count: 20_000)
+        #expect(try run(library, ["new", "--text", "-"], limit: 120, input: most).status == 0, "the limit itself is taken")
+        #expect(try run(library, ["export", "Most", "-o", Scratch.path("most", extension: "loop")], limit: 120).status == 0, "and exports")
+    }
+
     @Test func nulAndControlCharactersAreRefusedWhereTextEnters() throws {
         let library = TestLibrary()
         expectOneLineError(try run(library, ["new", "--text", "-"], input: "# title: T\n\nBonjour.\nBon\u{0}jour.\n"), "standard input:4: the text holds a NUL character")
