@@ -62,13 +62,38 @@ public struct EditingWorkflow: Sendable {
         }
     }
 
-    /// A loop's text written to a file for an editor.
-    public struct TextDraft: Sendable {
-        public var loopId: String
+    /// A loop's text written to a file for an editor, in a scratch folder of its own
+    /// (`$TMPDIR/loop-edit-*`): removed when the edit is done, or by the next edit if this
+    /// process is killed first. Text that could not be saved is kept beside it (``keep()``).
+    public final class TextDraft: Sendable {
+        public let loopId: String
         /// The file to edit.
-        public var path: String
+        public let path: String
         /// The text as it was when the draft was written.
-        public var original: String
+        public let original: String
+        private let folder: ScratchFolder
+
+        init(loopId: String, original: String, in parent: String = NSTemporaryDirectory()) throws {
+            // The temporary folder must be there: it is not made.
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: parent, isDirectory: &isFolder) else { throw POSIXError(.ENOENT) }
+            guard isFolder.boolValue else { throw POSIXError(.ENOTDIR) }
+            folder = try ScratchFolder(in: parent, prefix: "loop-edit-")
+            self.loopId = loopId
+            self.original = original
+            path = LibraryLayout.editDraft(loopId: loopId, in: folder.path)
+        }
+
+        /// Moves the draft out of its scratch folder, where it outlives the edit, and returns
+        /// where: `$TMPDIR/loop-edit-<id>-<random>.txt`.
+        public func keep() -> String {
+            let parent = (folder.path as NSString).deletingLastPathComponent
+            let kept = LibraryLayout.editDraft(loopId: loopId, in: parent)
+            return rename(path, kept) == 0 ? kept : path
+        }
+
+        /// Whether the draft holds the text it was written with (the editor changed nothing).
+        public var isUnchanged: Bool { FileManager.default.contents(atPath: path).map { $0 == Data(original.utf8) } ?? true }
     }
 
     /// What saving an edited draft did.
@@ -81,13 +106,14 @@ public struct EditingWorkflow: Sendable {
     /// Writes the loop's text to a draft file (in the system's temporary folder) to edit.
     public func beginTextEdit(loop id: String) throws -> TextDraft {
         let detail = try library.loop(id: id)
-        let path = LibraryLayout.editDraft(loopId: id)
+        let draft: TextDraft
         do {
-            try DurableFile.write(Data(detail.sourceText.utf8), to: path)
+            draft = try TextDraft(loopId: id, original: detail.sourceText)
+            try DurableFile.write(Data(detail.sourceText.utf8), to: draft.path)
         } catch {
-            throw WorkflowError(.draftUnwritable, path: path, message: "cannot write the draft to edit (\(FileSystemError.reason(error))); set TMPDIR to a folder you can write; the loop is unchanged")
+            throw WorkflowError(.draftUnwritable, path: NSTemporaryDirectory(), message: "cannot write the draft to edit (\(FileSystemError.reason(error))); set TMPDIR to a folder you can write; the loop is unchanged")
         }
-        return TextDraft(loopId: id, path: path, original: detail.sourceText)
+        return draft
     }
 
     /// Reads the edited draft back and, when it changed and parses, replaces the loop's text:
@@ -99,20 +125,15 @@ public struct EditingWorkflow: Sendable {
             throw WorkflowError(.draftUnreadable, path: draft.path, message: "the editor left no draft to read; the loop is unchanged")
         }
         guard let edited = String(data: bytes, encoding: .utf8) else {
-            throw WorkflowError(.draftUnreadable, path: draft.path, message: "the editor saved text that is not UTF-8; the loop is unchanged and your text is kept in that file (save it as UTF-8, then edit the loop again and copy it back)")
+            throw WorkflowError(.draftUnreadable, path: draft.keep(), message: "the editor saved text that is not UTF-8; the loop is unchanged and your text is kept in that file (save it as UTF-8, then edit the loop again and copy it back)")
         }
-        guard edited != draft.original else {
-            try? FileManager.default.removeItem(atPath: draft.path)
-            return .unchanged
-        }
+        guard edited != draft.original else { return .unchanged }
         let source: LoopSource
         do {
             source = try LoopSource(parsing: edited)
         } catch {
-            throw LoopSourceError(.invalid, path: draft.path, line: error.line, message: error.message + "; the loop is unchanged and your text is kept in that file")
+            throw LoopSourceError(.invalid, path: draft.keep(), line: error.line, message: error.message + "; the loop is unchanged and your text is kept in that file")
         }
-        let outcome = try library.replaceSource(ofLoop: draft.loopId, with: source, text: edited, dropChangedAudio: dropChangedAudio)
-        try? FileManager.default.removeItem(atPath: draft.path)
-        return .edited(outcome)
+        return .edited(try library.replaceSource(ofLoop: draft.loopId, with: source, text: edited, dropChangedAudio: dropChangedAudio))
     }
 }

@@ -408,6 +408,44 @@ struct HostileInputTests {
         #expect(((try library.json(["list"]) as? [[String: Any]])?.first?["revision"] as? Int) == 1, "unchanged")
     }
 
+    /// An edit that ends without saving leaves no draft: a failing editor's draft goes with it
+    /// (kept, and named, only when it holds changes), and a killed edit's draft is removed by
+    /// the next edit.
+    @Test func anEditThatEndsWithoutSavingLeavesNoDraftBehind() throws {
+        let library = try libraryWithFixtureLoop()
+        let temporary = Scratch.path("edit-tmp")
+        try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
+        let drafts = { (try? FileManager.default.contentsOfDirectory(atPath: temporary))?.filter { $0.hasPrefix("loop-edit-") }.sorted() ?? [] }
+        func editor(_ name: String, _ script: String) throws -> String {
+            let path = Scratch.path(name, extension: "sh")
+            try ("#!/bin/sh\n" + script + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+            chmod(path, 0o755)
+            return path
+        }
+        let environment = { (editor: String) in ["EDITOR": editor, "VISUAL": "", "TMPDIR": temporary] }
+
+        let quits = try editor("quits", "exit 1")
+        expectOneLineError(try run(library, ["edit", "fixture"], environment: environment(quits)), "exited with status 1; the loop is unchanged")
+        #expect(drafts().isEmpty, "\(drafts())")
+
+        let failsAfterTyping = try editor("fails", "echo 'Une ligne de plus.' >> \"$1\"; exit 1")
+        let failed = try run(library, ["edit", "fixture"], environment: environment(failsAfterTyping))
+        expectOneLineError(failed, "; your text is kept in \(temporary)/loop-edit-")
+        #expect(drafts().count == 1 && drafts()[0].hasSuffix(".txt"), "only the kept text: \(drafts())")
+        try FileManager.default.removeItem(atPath: temporary + "/" + drafts()[0])
+
+        let hangs = try editor("hangs", "exec sleep 60")
+        let killed = try LoopProcess.start(["edit", "fixture"], environment: ["LOOP_LIBRARY": library.path].merging(environment(hangs)) { $1 })
+        for _ in 0..<100 where drafts().isEmpty { usleep(50_000) }
+        kill(killed.process.processIdentifier, SIGKILL)
+        _ = killed.finish()
+        #expect(drafts().count == 1, "the killed edit's draft: \(drafts())")
+        let unchanged = try editor("unchanged", "true")
+        #expect(try run(library, ["edit", "fixture"], environment: environment(unchanged)).status == 0)
+        #expect(drafts().isEmpty, "removed by the next edit: \(drafts())")
+        #expect(((try library.json(["list"]) as? [[String: Any]])?.first?["revision"] as? Int) == 1, "unchanged")
+    }
+
     @Test func importingSeveralBundlesImportsWhatItCanAndNamesEachRefusal() throws {
         let author = try libraryWithFixtureLoop()
         let folder = Scratch.path("mixed-folder")

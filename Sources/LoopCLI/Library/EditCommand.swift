@@ -85,7 +85,12 @@ struct EditCommand: AsyncParsableCommand {
             }
             let editing = EditingWorkflow(library: library)
             let draft = try editing.beginTextEdit(loop: id)
-            try ExternalEditor.open(draft.path)
+            do {
+                try ExternalEditor.open(draft.path)
+            } catch let error as TerminalError where !draft.isUnchanged {
+                // What the person typed before the editor failed is theirs: kept, and named.
+                throw TerminalError(error.kind, error.message + "; your text is kept in \(draft.keep())")
+            }
             guard case .edited(let outcome) = try editing.finishTextEdit(draft, dropChangedAudio: dropChangedAudio) else { return }
             textEditLines(loopId: id, recordedForEarlierText: outcome.recordedForEarlierText, needingAudio: outcome.needingAudio).forEach { print($0) }
         }
