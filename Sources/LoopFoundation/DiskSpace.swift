@@ -16,6 +16,19 @@ public enum DiskSpace {
         return Int(status.f_bavail) * Int(status.f_frsize)
     }
 
+    /// Whether the file system holding `path` (or its nearest existing parent) stores nothing:
+    /// a pseudo file system such as /proc or /sys, which has no blocks at all.
+    public static func isPseudoFileSystem(at path: String) -> Bool {
+        var folder = path
+        var status = statvfs()
+        while statvfs(folder, &status) != 0 {
+            guard folder != "/", !folder.isEmpty else { return false }
+            folder = (folder as NSString).deletingLastPathComponent
+            if folder.isEmpty { folder = "/" }
+        }
+        return status.f_blocks == 0
+    }
+
     /// Whether `error`, from any layer (a system call, Foundation, libsndfile, SQLite's words),
     /// says the disk is full.
     public static func isOutOfSpace(_ error: any Error) -> Bool {

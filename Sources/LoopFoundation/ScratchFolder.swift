@@ -19,7 +19,18 @@ public struct ScratchFolder: ~Copyable, Sendable {
         let parent = parent.hasSuffix("/") ? String(parent.dropLast()) : parent
         Self.removeAbandoned(in: parent, prefix: prefix)
         let path = parent + "/" + prefix + UUID().uuidString.lowercased().prefix(12)
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        do {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        } catch {
+            // One line naming the folder (and TMPDIR when it is the system's temporary folder),
+            // never Foundation's error dump.
+            let bridged = error as NSError
+            let underlying = (bridged.userInfo[NSUnderlyingErrorKey] as? any Error).map { $0 as NSError }
+            let code = bridged.domain == NSPOSIXErrorDomain ? Int32(bridged.code) : underlying.map { Int32($0.code) } ?? EIO
+            let temporary = NSTemporaryDirectory().hasSuffix("/") ? String(NSTemporaryDirectory().dropLast()) : NSTemporaryDirectory()
+            let hint = parent == temporary ? "; set TMPDIR to a folder you can write" : ""
+            throw FileSystemError(FileSystemFailure(errno: code), "cannot make a work folder in it (\(String(cString: strerror(code))))\(hint)", path: parent)
+        }
         let owner = open(path + "/" + Self.ownerFile, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard owner >= 0, flock(owner, LOCK_EX | LOCK_NB) == 0 else {
             let failure = FileSystemError.current(path: path)

@@ -119,6 +119,9 @@ extension LoopLibrary {
             return try body()
         } catch let error where !(error is LibraryError) && DiskSpace.isOutOfSpace(error) {
             throw LibraryError(.noSpace, DiskSpace.message(at: root, needing: bytes) + "; free some space and try again (the library was not changed)")
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_READONLY {
+            // SQLite's words name the statement; the person needs to know what to change.
+            throw LibraryError(.storageFailed, "\(root): the library is read-only (its files, its folder or the disk it is on): loop cannot change it; check their permissions (the library was not changed)")
         }
     }
 

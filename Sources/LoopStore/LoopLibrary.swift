@@ -58,7 +58,17 @@ public struct LoopLibrary: Sendable {
         do {
             try manager.createDirectory(atPath: layout.audioFolder, withIntermediateDirectories: true)
         } catch {
+            if DiskSpace.isPseudoFileSystem(at: root) {
+                throw LibraryError(.cannotOpen, "\(root): is on a file system that stores nothing (such as /proc): give a library folder on a disk")
+            }
             try Self.refuseIfDiskFull(root: root)
+            // A file where the library or its audio folder should be.
+            for folder in [root, layout.audioFolder] {
+                var isFolder: ObjCBool = false
+                if manager.fileExists(atPath: folder, isDirectory: &isFolder), !isFolder.boolValue {
+                    throw LibraryError(.cannotOpen, "\(folder): is a file, not a folder: the library \(folder == root ? "is" : "keeps its audio in") a folder of that name; move the file away")
+                }
+            }
             throw LibraryError(.cannotOpen, "\(root): cannot create the library folder (\(FileSystemError.reason(error)))")
         }
         let pool: DatabasePool

@@ -446,6 +446,21 @@ struct HostileInputTests {
         #expect(((try library.json(["list"]) as? [[String: Any]])?.first?["revision"] as? Int) == 1, "unchanged")
     }
 
+    /// Where a library or a work folder cannot be, one line says why in the person's terms.
+    @Test func aLibraryOrWorkFolderThatCannotBeIsNamedForWhatItIs() throws {
+        let onProc = TestLibrary(path: "/proc/self")
+        expectOneLineError(try run(onProc, ["new", "--text", "phrases.txt"]), "/proc/self: is on a file system that stores nothing (such as /proc)")
+        let blocked = TestLibrary()
+        try FileManager.default.createDirectory(atPath: blocked.path, withIntermediateDirectories: true)
+        try Data().write(to: URL(fileURLWithPath: blocked.path + "/audio"))
+        expectOneLineError(try run(blocked, ["new", "--text", "phrases.txt"]), "\(blocked.path)/audio: is a file, not a folder")
+        let library = try libraryWithFixtureLoop()
+        let notAFolder = Scratch.path("tmp-file")
+        try Data().write(to: URL(fileURLWithPath: notAFolder))
+        expectOneLineError(try run(library, ["export", "fixture", "-o", Scratch.path("out", extension: "loop")], environment: ["TMPDIR": notAFolder]),
+                           "\(notAFolder): cannot make a work folder in it (Not a directory); set TMPDIR to a folder you can write")
+    }
+
     @Test func importingSeveralBundlesImportsWhatItCanAndNamesEachRefusal() throws {
         let author = try libraryWithFixtureLoop()
         let folder = Scratch.path("mixed-folder")
