@@ -46,7 +46,10 @@ public final class MediaInput: Sendable {
     /// With `helper`, the decoding runs in that program (`loop decode-media`, see
     /// ``decode(_:audioStream:to:progress:)``): FFmpeg's code and buffers then leave with it,
     /// instead of staying in this process under what it does next.
-    public static func open(_ path: String, audioStream: Int? = nil, helper: String? = nil,
+    ///
+    /// A helper that says nothing (no progress line) for `helperSilence` seconds, one stopped
+    /// or stuck in FFmpeg, is killed and the decoding fails, rather than waited on for ever.
+    public static func open(_ path: String, audioStream: Int? = nil, helper: String? = nil, helperSilence: Int = 60,
                             progress: (@Sendable (Double) -> Void)? = nil) throws -> MediaInput {
         if audioStream == nil {
             do {
@@ -61,7 +64,7 @@ public final class MediaInput: Sendable {
         let temporary = NSTemporaryDirectory() + "/\(temporaryPrefix)\(getpid())-\(UUID().uuidString.prefix(8))-\(Slug.file(name)).flac"
         let description: String
         if let helper {
-            description = try decodeInHelper(helper, path, audioStream: audioStream, to: temporary, progress: progress)
+            description = try decodeInHelper(helper, path, audioStream: audioStream, to: temporary, silence: helperSilence, progress: progress)
         } else {
             description = try decode(path, audioStream: audioStream, to: temporary, progress: progress)
         }
@@ -91,7 +94,9 @@ public final class MediaInput: Sendable {
 
     /// Decodes `path`'s audio into a FLAC file at `output` (atomically); returns how FFmpeg's
     /// libraries described the stream.
-    public static func decode(_ path: String, audioStream: Int?, to output: String, progress: (@Sendable (Double) -> Void)? = nil) throws -> String {
+    /// `heartbeat` is called every 10 s of audio decoded, whether the length is known or not.
+    public static func decode(_ path: String, audioStream: Int?, to output: String, progress: (@Sendable (Double) -> Void)? = nil,
+                              heartbeat: (@Sendable () -> Void)? = nil) throws -> String {
         let decoder: FFmpegDecoder
         do {
             decoder = try FFmpegDecoder(path: path, audioStream: audioStream)
@@ -109,9 +114,10 @@ public final class MediaInput: Sendable {
             if frames == 0 { TestStop.reached("media.decoding") }
             try writer.write(block)
             frames += block.count / decoder.channelCount
-            if total > 0, frames - reported >= decoder.sampleRate * 10 {
+            if frames - reported >= decoder.sampleRate * 10 {
                 reported = frames
-                progress?(min(1, Double(frames) / total))
+                heartbeat?()
+                if total > 0 { progress?(min(1, Double(frames) / total)) }
             }
         }
         guard frames > 0 else { throw AudioError(.emptyFile, path: path, message: "the file's audio stream holds no audio") }
@@ -120,9 +126,9 @@ public final class MediaInput: Sendable {
         return decoder.description
     }
 
-    /// Runs `helper decode-media PATH OUTPUT [--stream N]`, which prints `progress SHARE` lines
+    /// Runs `helper decode-media PATH OUTPUT [--stream N]`, which prints `progress SHARE` and `alive` lines
     /// and, last, `decoded DESCRIPTION`; or, failing, `error CODE MESSAGE` on standard error.
-    static func decodeInHelper(_ helper: String, _ path: String, audioStream: Int?, to output: String,
+    static func decodeInHelper(_ helper: String, _ path: String, audioStream: Int?, to output: String, silence: Int,
                                progress: (@Sendable (Double) -> Void)?) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: helper)
@@ -139,10 +145,24 @@ public final class MediaInput: Sendable {
             throw AudioError(.decodeFailed, path: path, message: "cannot start the decoder \(helper) (\(error))")
         }
         var description = "", pending = Data()
+        var lastHeard = Date(), stalled = false
+        let descriptor = lines.fileHandleForReading.fileDescriptor
+        var buffer = [UInt8](repeating: 0, count: 4_096)
         while true {
-            let chunk = lines.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            pending += chunk
+            var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&entry, 1, 500)
+            if ready < 0 && errno == EINTR { continue }
+            if ready == 0 {
+                guard Date().timeIntervalSince(lastHeard) >= Double(silence) else { continue }
+                kill(process.processIdentifier, SIGKILL)
+                stalled = true
+                break
+            }
+            let count = ready < 0 ? -1 : read(descriptor, &buffer, buffer.count)
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { break }
+            lastHeard = Date()
+            pending += Data(buffer[0..<count])
             while let end = pending.firstIndex(of: UInt8(ascii: "\n")) {
                 let line = String(decoding: pending[pending.startIndex..<end], as: UTF8.self)
                 pending = Data(pending[pending.index(after: end)...])
@@ -154,6 +174,10 @@ public final class MediaInput: Sendable {
         process.waitUntilExit()
         guard process.terminationStatus == 0, !description.isEmpty else {
             unlink(output)
+            if stalled {
+                throw AudioError(.decodeFailed, path: path,
+                                 message: "the decoder (\(helper) decode-media) said nothing for \(silence) s and was stopped: is the file on a drive or share that stalled?")
+            }
             let parts = failure.split(separator: " ", maxSplits: 2).map(String.init)
             if parts.count == 3, parts[0] == "error", let code = AudioFailure(rawValue: parts[1]) {
                 throw AudioError(code, path: path, message: parts[2].trimmingCharacters(in: .newlines))

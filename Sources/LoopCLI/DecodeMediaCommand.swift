@@ -5,8 +5,9 @@ import LoopAudioFiles
 
 /// `loop decode-media IN OUT [--stream N]`: not for people; the process the commands that read
 /// a take run to decode media through FFmpeg's libraries (``MediaInput``), so that the
-/// libraries' memory goes when it ends. Prints `progress SHARE` lines, then `decoded
-/// DESCRIPTION`; failing, `error CODE MESSAGE` on standard error and status 1.
+/// libraries' memory goes when it ends. Prints `progress SHARE` and `alive` lines (every 10 s
+/// of audio), then `decoded DESCRIPTION`; failing, `error CODE MESSAGE` on standard error and
+/// status 1.
 struct DecodeMediaCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "decode-media", abstract: "Decode a media file's audio into FLAC (used by the commands that read a take).",
@@ -21,9 +22,9 @@ struct DecodeMediaCommand: ParsableCommand {
         // Unbuffered, a line at a time: the parent shows the progress as it comes.
         @Sendable func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
         do {
-            let description = try MediaInput.decode(input, audioStream: stream, to: output) { share in
-                say(String(format: "progress %.4f", share))
-            }
+            // `alive` lines tell the parent the decoding moves when its share cannot be told.
+            let description = try MediaInput.decode(input, audioStream: stream, to: output,
+                                                    progress: { say(String(format: "progress %.4f", $0)) }, heartbeat: { say("alive") })
             say("decoded " + description)
         } catch let error as AudioError {
             FileHandle.standardError.write(Data("error \(error.kind.rawValue) \(error.message)\n".utf8))

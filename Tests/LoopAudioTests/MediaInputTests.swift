@@ -56,6 +56,25 @@ struct MediaInputTests {
         #expect(Set(try FileManager.default.contentsOfDirectory(atPath: folder)) == Set(kept))
     }
 
+    /// A decode helper that stops answering (stopped, or stuck in FFmpeg) is killed after its
+    /// silence limit, and the decoding fails on one line, rather than being waited on for ever.
+    @Test func aDecoderThatSaysNothingIsStoppedAfterItsSilenceLimit() throws {
+        let helper = Scratch.path("silent-helper", extension: "sh")
+        let pidFile = Scratch.path("silent-helper", extension: "pid")
+        try "#!/bin/sh\necho $$ > '\(pidFile)'\nexec sleep 600\n".write(toFile: helper, atomically: true, encoding: .utf8)
+        chmod(helper, 0o755)
+        let start = Date()
+        do {
+            _ = try MediaInput.open(Fixture.path("film.mp4"), audioStream: 0, helper: helper, helperSilence: 2)
+            Issue.record("a silent decoder was waited on until it ended")
+        } catch let error as AudioError {
+            #expect(error.message.hasPrefix("the decoder (\(helper) decode-media) said nothing for 2 s and was stopped"), "\(error.message)")
+        }
+        #expect(Date().timeIntervalSince(start) < 30)
+        let pid = pid_t((try String(contentsOfFile: pidFile, encoding: .utf8)).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        #expect(pid > 0 && kill(pid, 0) != 0, "the helper is gone")
+    }
+
     @Test func aFileLibsndfileReadsIsReadAsItIs() throws {
         let input = try MediaInput.open(Fixture.path("clean.flac"))
         #expect(input.path == Fixture.path("clean.flac") && input.decodedFrom == nil)
