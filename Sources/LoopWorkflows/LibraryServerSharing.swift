@@ -167,7 +167,17 @@ public struct LoopLibrarySharing: Sendable {
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         let path = scratch + "/loop.loop"
         guard case .downloaded(let etag) = try await client.downloadBundle(ref, to: path, ifNoneMatch: ifNoneMatch) else { return nil }
-        let results = try await BundleImporter(library: library).importBundles(at: [path], options: options)
+        let results: [BundleImporter.Result]
+        do {
+            results = try await BundleImporter(library: library).importBundles(at: [path], options: options)
+        } catch let error as ShareError {
+            // Named by what the person asked for, not by the download's scratch file (gone by
+            // the time the message is read).
+            let link = client.server.absoluteString + "/" + ref
+            var named = error.naming(path, as: link)
+            if named.kind == .corrupt { named.message = "the server's answer is not a loop bundle (" + named.message + ")" }
+            throw named
+        }
         guard var result = results.first else { throw ShareError(.corrupt, "the server's bundle holds no loop", path: client.server.absoluteString) }
         result.bundle = client.server.absoluteString + "/" + ref
         return (result, etag)

@@ -11,6 +11,8 @@ the rest is the Loop Library API path the client asks for (`/escape/api/loops/ID
   gzipbomb   200, about 64 KiB of gzip that expands to 64 MiB
   redirect   302 to http://localhost:PORT/admin (another host name for this very server)
   catalog    200, a catalog page whose language, short id and author carry escapes and U+202E
+  html       200, an HTML page where a bundle or JSON should be
+  empty      200, nothing
 
 Every request for /admin is counted in the file named by the first argument (a redirect that
 should not have been followed).
@@ -86,6 +88,10 @@ class Handler(BaseHTTPRequestHandler):
                         "recentDownloads": 0, "featured": False}
                 self.send(200, json.dumps({"loops": [loop], "total": 1, "offset": 0, "limit": 20}).encode(),
                           [("Content-Type", "application/json")])
+            elif mode == "html":
+                self.send(200, b"<!DOCTYPE html><html><body>Welcome to nginx!</body></html>", [("Content-Type", "text/html")])
+            elif mode == "empty":
+                self.send(200, b"")
             else:
                 self.send(404, b'{"error": "no such misbehaviour"}')
         except (BrokenPipeError, ConnectionResetError):

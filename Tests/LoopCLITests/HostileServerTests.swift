@@ -63,6 +63,18 @@ struct HostileServerTests {
         for raw in ["\u{1B}", "\u{7}", "\u{202E}"] { #expect(!listed.output.contains(raw), "\(listed.output.debugDescription)") }
     }
 
+    /// A page or nothing where a bundle should be is named by the link, not by the download's
+    /// scratch file.
+    @Test func aServerThatSendsSomethingElseIsNamedByItsLink() throws {
+        let server = try HostileServer(), library = TestLibrary()
+        for misbehaviour in ["html", "empty"] {
+            let result = try run(library, ["import", server.address(misbehaviour) + "/abc123"]).result
+            expectFailure(result, saying: "\(server.address(misbehaviour))/abc123: the server's answer is not a loop bundle")
+            #expect(!result.error.contains(".incoming"), "\(result.error)")
+        }
+        expectNothingLeft(library)
+    }
+
     @Test func aServerThatCrawlsIsGivenUp() throws {
         let server = try HostileServer(), library = TestLibrary()
         let (result, seconds) = try run(library, ["import", server.address("drip") + "/abc123"], limit: 90)
