@@ -11,10 +11,11 @@ public enum PictureDecoder {
     /// down, aspect kept, to fit `size`×`size` pixels.
     public static func decode(_ path: String, fitting size: Int) throws(PictureError) -> RGBAPicture {
         let info = try PictureFile.checkHeader(path)
-        return try decode(path, format: info.format, fitting: size)
+        return try decode(path, info: info, fitting: size)
     }
 
-    static func decode(_ path: String, format: PictureFormat, fitting size: Int) throws(PictureError) -> RGBAPicture {
-        try FFmpegPictureCalls.decodeFirstFrame(path: path, format: format, fitting: size)
+    /// `info`, from the picture's header, says its format and its size.
+    static func decode(_ path: String, info: PictureInfo, fitting size: Int) throws(PictureError) -> RGBAPicture {
+        try FFmpegPictureCalls.decodeFirstFrame(path: path, format: info.format, width: info.width, height: info.height, fitting: size)
     }
 }

@@ -56,12 +56,19 @@ public enum PictureFile {
     public static let maxBytes = 32 << 20
     public static let maxSide = 16_384
     public static let maxPixels = 50_000_000
+    /// The most pixels a check or a display decodes (64 MB as RGBA): a JPEG above it is decoded
+    /// at a half, a quarter or an eighth of its size (its format allows that), and a PNG, WebP
+    /// or GIF above it is refused, since it can only be decoded whole.
+    public static let maxDecodedPixels = 16_000_000
+
+    /// The most pixels a picture of `format` may have.
+    public static func maxPixels(of format: PictureFormat) -> Int { format == .jpeg ? maxPixels : maxDecodedPixels }
 
     /// The picture at `path`, checked; throws a ``PictureError`` naming the file and the fault.
     public static func check(_ path: String) throws(PictureError) -> PictureInfo {
         let info = try checkHeader(path)
         // The first frame decodes, into a small picture so that memory stays small.
-        _ = try PictureDecoder.decode(path, format: info.format, fitting: 64)
+        _ = try PictureDecoder.decode(path, info: info, fitting: 64)
         return info
     }
 
@@ -87,8 +94,9 @@ public enum PictureFile {
             let fault = header.isWhole ? "is damaged (it gives no size)" : "is cut short (its end is missing)"
             throw PictureError(.damaged, "the \(header.format.displayName) picture \(fault)", path: path)
         }
-        guard header.width <= maxSide, header.height <= maxSide, header.width * header.height <= maxPixels else {
-            throw PictureError(.tooLarge, "the picture is \(header.width) × \(header.height) pixels; pictures are at most \(maxSide) pixels a side and \(maxPixels / 1_000_000) million pixels", path: path)
+        guard header.width <= maxSide, header.height <= maxSide, header.width * header.height <= maxPixels(of: header.format) else {
+            let pixels = header.format == .jpeg ? "\(maxPixels / 1_000_000) million pixels" : "\(maxDecodedPixels / 1_000_000) million pixels as a PNG, WebP or GIF (\(maxPixels / 1_000_000) million as a JPEG)"
+            throw PictureError(.tooLarge, "the picture is \(header.width) × \(header.height) pixels; pictures are at most \(maxSide) pixels a side and \(pixels)", path: path)
         }
         guard header.isWhole else {
             throw PictureError(.damaged, "the \(header.format.displayName) picture is cut short (its end is missing)", path: path)

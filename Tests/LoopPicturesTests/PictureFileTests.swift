@@ -47,6 +47,18 @@ import Testing
         #expect(error?.message == "not a PNG, JPEG, WebP or GIF picture")
     }
 
+    /// A PNG can only be decoded whole: above 16 million pixels (64 MB decoded) it is refused,
+    /// where a JPEG of that size is decoded at a fraction of it.
+    @Test func aPNGTooLargeToDecodeWholeIsRefusedFromItsHeader() throws {
+        var png = bytes("picture-red.png")
+        for offset in [16, 20] {
+            png[offset] = 0; png[offset + 1] = 0; png[offset + 2] = UInt8(7_000 >> 8); png[offset + 3] = UInt8(7_000 & 0xFF)
+        }
+        let error = try refusal(png, named: "big.png")
+        #expect(error?.kind == .tooLarge)
+        #expect(error?.message == "the picture is 7000 × 7000 pixels; pictures are at most 16384 pixels a side and 16 million pixels as a PNG, WebP or GIF (50 million as a JPEG)")
+    }
+
     @Test func hugePixelCountsAreRefusedBeforeDecoding() throws {
         // A PNG whose header claims 30,000 × 30,000 pixels: refused from the header alone.
         var png = bytes("picture-red.png")

@@ -21,7 +21,7 @@ enum FFmpegPictureCalls {
 
     /// The first frame of the picture at `path`, scaled (aspect kept) to fit `size`×`size`
     /// pixels when it is larger.
-    static func decodeFirstFrame(path: String, format pictureFormat: PictureFormat, fitting size: Int) throws(PictureError) -> RGBAPicture {
+    static func decodeFirstFrame(path: String, format pictureFormat: PictureFormat, width: Int, height: Int, fitting size: Int) throws(PictureError) -> RGBAPicture {
         if let missing = loop_ffmpeg_load_error() { throw PictureError(.unreadable, String(cString: missing), path: path) }
         _ = quiet
         func damaged(_ what: String) -> PictureError { PictureError(.damaged, "the \(pictureFormat.displayName) picture does not decode (\(what))", path: path) }
@@ -46,8 +46,19 @@ enum FFmpegPictureCalls {
         codec = avcodec_alloc_context3(decoder)
         guard let codec, avcodec_parameters_to_context(codec, stream.pointee.codecpar) >= 0 else { throw damaged("no decoder") }
         // The header was checked already; the decoder refuses anything larger all the same.
-        codec.pointee.max_pixels = Int64(PictureFile.maxPixels)
+        // (With room: FFmpeg counts some padding rows in.)
+        codec.pointee.max_pixels = Int64(PictureFile.maxPixels(of: pictureFormat)) * 2
         codec.pointee.thread_count = 1
+        // A large JPEG is decoded at a half, a quarter or an eighth of its size (its DCT allows
+        // it): memory for at most maxDecodedPixels, whatever the picture.
+        // (The sizes come from the header: the demuxer has not read them yet.)
+        if pictureFormat == .jpeg {
+            var reduction: Int32 = 0
+            while reduction < 3, ((width + (1 << reduction) - 1) >> reduction) * ((height + (1 << reduction) - 1) >> reduction) > PictureFile.maxDecodedPixels {
+                reduction += 1
+            }
+            codec.pointee.lowres = reduction
+        }
         guard avcodec_open2(codec, decoder, nil) >= 0 else { throw damaged("no decoder") }
 
         var decoded = false
