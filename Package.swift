@@ -25,8 +25,11 @@ let package = Package(
         .library(name: "LoopShare", targets: ["LoopShare"]),
         .library(name: "LoopWorkflows", targets: ["LoopWorkflows"]),
         .library(name: "LoopPictures", targets: ["LoopPictures"]),
-        // For the fuzz targets (Fuzz/), which drive the real commands.
+        // For the fuzz targets (Fuzz/), which drive the real commands and readers.
         .library(name: "LoopCLI", targets: ["LoopCLI"]),
+        .library(name: "LoopExchange", targets: ["LoopExchange"]),
+        .library(name: "LoopLibraryAPI", targets: ["LoopLibraryAPI"]),
+        .library(name: "LoopReports", targets: ["LoopReports"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

@@ -1,5 +1,6 @@
 // swift-tools-version:6.0
-// libFuzzer targets for the bundle readers, the text parser, the picture header reader and the numeric options. Built by Scripts/fuzz with -sanitize=fuzzer (which
+// libFuzzer targets for the bundle readers, the text parser, the picture header reader, the subtitle reader, the audio file
+// reader, the Loop Library client's reading of a server's answers and the numeric options. Built by Scripts/fuzz with -sanitize=fuzzer (which
 // provides main), so they live outside the main package.
 import PackageDescription
 
@@ -15,6 +16,13 @@ let package = Package(
         .executableTarget(name: "ArchiveFuzzer", dependencies: ["LibFuzzerDriver", .product(name: "LoopShare", package: "LoopLearn")]),
         .executableTarget(name: "PictureFuzzer", dependencies: ["LibFuzzerDriver", .product(name: "LoopPictures", package: "LoopLearn")]),
         .executableTarget(name: "TextFuzzer", dependencies: ["LibFuzzerDriver", .product(name: "LoopText", package: "LoopLearn")]),
+        .executableTarget(name: "SubtitleFuzzer", dependencies: [
+            "LibFuzzerDriver", .product(name: "LoopExchange", package: "LoopLearn"), .product(name: "LoopText", package: "LoopLearn"),
+        ]),
+        .executableTarget(name: "AudioHeaderFuzzer", dependencies: ["LibFuzzerDriver", .product(name: "LoopAudioFiles", package: "LoopLearn")]),
+        .executableTarget(name: "ServerAnswerFuzzer", dependencies: [
+            "LibFuzzerDriver", .product(name: "LoopLibraryAPI", package: "LoopLearn"), .product(name: "LoopReports", package: "LoopLearn"),
+        ]),
         .executableTarget(name: "OptionsFuzzer", dependencies: [
             "LibFuzzerDriver", .product(name: "LoopCLI", package: "LoopLearn"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
