@@ -459,6 +459,12 @@ struct HostileInputTests {
         try Data().write(to: URL(fileURLWithPath: notAFolder))
         expectOneLineError(try run(library, ["export", "fixture", "-o", Scratch.path("out", extension: "loop")], environment: ["TMPDIR": notAFolder]),
                            "\(notAFolder): cannot make a work folder in it (Not a directory); set TMPDIR to a folder you can write")
+        // Media decoded into a missing temporary folder: the folder is named, not the media.
+        let missing = Scratch.path("no-such-tmp")
+        expectOneLineError(try run(library, ["new", "--text", "phrases.txt", "--audio", "phone.m4a", "--title", "M"], environment: ["TMPDIR": missing]),
+                           "\(missing): the temporary folder is missing, and the decoded audio goes there: set TMPDIR")
+        expectOneLineError(try run(library, ["new", "--text", "phrases.txt", "--audio", "phone.m4a", "--title", "M"], environment: ["TMPDIR": notAFolder]),
+                           "\(notAFolder): the temporary folder is not a folder")
     }
 
     @Test func importingSeveralBundlesImportsWhatItCanAndNamesEachRefusal() throws {
