@@ -63,8 +63,8 @@ struct DynamicTimeWarping {
 
     private static let dimension = FeatureMatrix.dimension
 
-    /// The Euclidean distance between two frames of ``FeatureMatrix/dimension`` (24) values,
-    /// eight lanes at a time.
+    /// The Euclidean distance between two frames of ``FeatureMatrix/dimension`` values (24, a
+    /// multiple of eight), eight lanes at a time.
     @inline(__always)
     static func distance(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer) -> Float {
         var sum = SIMD8<Float>()

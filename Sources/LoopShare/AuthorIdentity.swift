@@ -66,7 +66,7 @@ public struct AuthorIdentity: Sendable {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             try DurableFile.write(Data(exported.utf8), to: path, permissions: 0o600)
         } catch {
-            throw ShareError(.identity, "cannot save the identity key (\(error))", path: path)
+            throw ShareError(.identity, "cannot save the identity key (\(FileSystemError.reason(error))): check that its folder can be written", path: path)
         }
     }
 
