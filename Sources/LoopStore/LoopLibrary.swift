@@ -125,6 +125,7 @@ public struct LoopLibrary: Sendable {
             return nil
         } catch let error as DatabaseError {
             try refuseIfDiskFull(root: (path as NSString).deletingLastPathComponent)
+            try refuseIfReadOnly(root: (path as NSString).deletingLastPathComponent)
             throw LibraryError(.cannotOpen, "\(path): not a loop library, or damaged (\(error.message ?? "\(error)"))")
         }
     }
@@ -141,6 +142,7 @@ public struct LoopLibrary: Sendable {
             if let refusal { throw refusal }
         } catch let error as DatabaseError {
             try refuseIfDiskFull(root: (path as NSString).deletingLastPathComponent)
+            try refuseIfReadOnly(root: (path as NSString).deletingLastPathComponent)
             throw LibraryError(.cannotOpen, "\(path): not a loop library, or damaged (\(error.message ?? "\(error)"))")
         }
     }
@@ -165,6 +167,14 @@ public struct LoopLibrary: Sendable {
 
     /// SQLite needs a little room (its shared-memory and log files) even to read a library: on
     /// a full disk, opening fails with an I/O error that says nothing of space. Say it.
+    /// A library SQLite cannot open because its folder cannot be written (a read-only mount,
+    /// or permissions): SQLite needs to write beside the database even to read it (its
+    /// write-ahead log's index), and says only "unable to open database file".
+    private static func refuseIfReadOnly(root: String) throws {
+        guard access(root, W_OK) != 0, errno == EROFS || errno == EACCES || errno == EPERM else { return }
+        throw LibraryError(.storageFailed, "\(root): the library is read-only (its files, its folder or the disk it is on): loop cannot open it; check their permissions (the library was not changed)")
+    }
+
     private static func refuseIfDiskFull(root: String) throws {
         let needed = 1 << 20
         if let free = DiskSpace.available(at: root), free < needed {

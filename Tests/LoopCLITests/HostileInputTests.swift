@@ -467,6 +467,28 @@ struct HostileInputTests {
                            "\(notAFolder): the temporary folder is not a folder")
     }
 
+    /// A library on a read-only mount (made with a read-only bind mount, so root needed: as root,
+    /// file permissions alone would not stop a write) is one line, not SQLite's statement.
+    @Test(.enabled(if: getuid() == 0, "a read-only bind mount needs root"))
+    func aReadOnlyLibraryIsOneLine() throws {
+        let library = try libraryWithFixtureLoop()
+        func mount(_ arguments: [String]) throws -> Int32 {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/mount")
+            process.arguments = arguments
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
+        try #require(try mount(["--bind", library.path, library.path]) == 0, "mount --bind is not allowed here")
+        defer { _ = try? Process.run(URL(fileURLWithPath: "/bin/umount"), arguments: [library.path]).waitUntilExit() }
+        try #require(try mount(["-o", "remount,bind,ro", library.path]) == 0)
+        let refused = try run(library, ["new", "--text", "phrases.txt", "--title", "Another"])
+        expectOneLineError(refused, "\(library.path): the library is read-only")
+        #expect(!refused.error.contains("INSERT") && !refused.error.contains("SQLite"), "\(refused.error)")
+    }
+
     @Test func importingSeveralBundlesImportsWhatItCanAndNamesEachRefusal() throws {
         let author = try libraryWithFixtureLoop()
         let folder = Scratch.path("mixed-folder")
