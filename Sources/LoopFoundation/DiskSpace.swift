@@ -6,6 +6,17 @@ public enum DiskSpace {
     /// Bytes free for an unprivileged writer on the file system holding `path` (or its nearest
     /// existing parent), or nil when it cannot be told.
     public static func available(at path: String) -> Int? {
+        fileSystem(holding: path).map { Int($0.f_bavail) * Int($0.f_frsize) }
+    }
+
+    /// Whether the file system holding `path` (or its nearest existing parent) stores nothing:
+    /// a pseudo file system such as /proc or /sys, which has no blocks at all.
+    public static func isPseudoFileSystem(at path: String) -> Bool {
+        fileSystem(holding: path)?.f_blocks == 0
+    }
+
+    /// The file system holding `path`, or its nearest existing parent.
+    private static func fileSystem(holding path: String) -> statvfs? {
         var folder = path
         var status = statvfs()
         while statvfs(folder, &status) != 0 {
@@ -13,20 +24,7 @@ public enum DiskSpace {
             folder = (folder as NSString).deletingLastPathComponent
             if folder.isEmpty { folder = "/" }
         }
-        return Int(status.f_bavail) * Int(status.f_frsize)
-    }
-
-    /// Whether the file system holding `path` (or its nearest existing parent) stores nothing:
-    /// a pseudo file system such as /proc or /sys, which has no blocks at all.
-    public static func isPseudoFileSystem(at path: String) -> Bool {
-        var folder = path
-        var status = statvfs()
-        while statvfs(folder, &status) != 0 {
-            guard folder != "/", !folder.isEmpty else { return false }
-            folder = (folder as NSString).deletingLastPathComponent
-            if folder.isEmpty { folder = "/" }
-        }
-        return status.f_blocks == 0
+        return status
     }
 
     /// Whether `error`, from any layer (a system call, Foundation, libsndfile, SQLite's words),
