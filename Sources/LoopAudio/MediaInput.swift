@@ -62,10 +62,8 @@ public final class MediaInput: Sendable {
         let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
         // The decoded copy goes to the temporary folder: a missing one is named as such, not
         // blamed on the file being read.
-        var isFolder: ObjCBool = false
-        let folder = NSTemporaryDirectory().hasSuffix("/") && NSTemporaryDirectory().count > 1 ? String(NSTemporaryDirectory().dropLast()) : NSTemporaryDirectory()
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
-            throw AudioError(.writeFailed, path: folder, message: "the temporary folder is \(FileManager.default.fileExists(atPath: folder) ? "not a folder" : "missing"), and the decoded audio goes there: set TMPDIR to a folder you can write")
+        if let problem = TemporaryFolder.problem {
+            throw AudioError(.writeFailed, path: TemporaryFolder.path, message: "the temporary folder is \(problem), and the decoded audio goes there: set TMPDIR to a folder you can write")
         }
         removeLeftovers(in: NSTemporaryDirectory())
         let temporary = NSTemporaryDirectory() + "/\(temporaryPrefix)\(getpid())-\(UUID().uuidString.prefix(8))-\(Slug.file(name)).flac"

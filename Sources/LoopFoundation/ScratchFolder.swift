@@ -27,8 +27,7 @@ public struct ScratchFolder: ~Copyable, Sendable {
             let bridged = error as NSError
             let underlying = (bridged.userInfo[NSUnderlyingErrorKey] as? any Error).map { $0 as NSError }
             let code = bridged.domain == NSPOSIXErrorDomain ? Int32(bridged.code) : underlying.map { Int32($0.code) } ?? EIO
-            let temporary = NSTemporaryDirectory().hasSuffix("/") ? String(NSTemporaryDirectory().dropLast()) : NSTemporaryDirectory()
-            let hint = parent == temporary ? "; set TMPDIR to a folder you can write" : ""
+            let hint = parent == TemporaryFolder.path ? "; set TMPDIR to a folder you can write" : ""
             throw FileSystemError(FileSystemFailure(errno: code), "cannot make a work folder in it (\(String(cString: strerror(code))))\(hint)", path: parent)
         }
         let owner = open(path + "/" + Self.ownerFile, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)

@@ -73,12 +73,10 @@ public struct EditingWorkflow: Sendable {
         public let original: String
         private let folder: ScratchFolder
 
-        init(loopId: String, original: String, in parent: String = NSTemporaryDirectory()) throws {
+        init(loopId: String, original: String) throws {
             // The temporary folder must be there: it is not made.
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: parent, isDirectory: &isFolder) else { throw POSIXError(.ENOENT) }
-            guard isFolder.boolValue else { throw POSIXError(.ENOTDIR) }
-            folder = try ScratchFolder(in: parent, prefix: "loop-edit-")
+            if let problem = TemporaryFolder.problem { throw POSIXError(problem == "missing" ? .ENOENT : .ENOTDIR) }
+            folder = try ScratchFolder(in: TemporaryFolder.path, prefix: "loop-edit-")
             self.loopId = loopId
             self.original = original
             path = LibraryLayout.editDraft(loopId: loopId, in: folder.path)
@@ -111,7 +109,7 @@ public struct EditingWorkflow: Sendable {
             draft = try TextDraft(loopId: id, original: detail.sourceText)
             try DurableFile.write(Data(detail.sourceText.utf8), to: draft.path)
         } catch {
-            throw WorkflowError(.draftUnwritable, path: NSTemporaryDirectory(), message: "cannot write the draft to edit (\(FileSystemError.reason(error))); set TMPDIR to a folder you can write; the loop is unchanged")
+            throw WorkflowError(.draftUnwritable, path: TemporaryFolder.path, message: "cannot write the draft to edit (\(FileSystemError.reason(error))); set TMPDIR to a folder you can write; the loop is unchanged")
         }
         return draft
     }
