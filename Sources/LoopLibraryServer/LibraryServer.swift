@@ -184,6 +184,7 @@ public struct LibraryServer: Sendable {
         let sha256 = try await receive(request.body, into: file)
         let now = Date()
         try signed.verify(method: "POST", path: LoopLibraryPaths.loops, bodySHA256: sha256, now: now)
+        await TestStop.reachedWithoutBlocking("publish.verified")
         guard limiter.allow(signed.keyBase64) else {
             throw PublishError(.rateLimited, "too many publishes from this key: at most \(limits.changesPerMinute) a minute")
         }
@@ -226,8 +227,11 @@ public struct LibraryServer: Sendable {
         guard descriptor >= 0 else { throw FileSystemError(code: errno, path: file) }
         defer { close(descriptor) }
         var hasher = SHA256()
-        var received = 0
+        var received = 0, chunks = 0
         for try await buffer in body {
+            chunks += 1
+            // Part of the body is on disk, the rest still to come.
+            if chunks == 2 { await TestStop.reachedWithoutBlocking("publish.receiving") }
             received += buffer.readableBytes
             guard received <= limits.maxUploadBytes else {
                 throw PublishError(.tooLarge, "the bundle is larger than this server takes (\(limits.maxUploadBytes >> 20) MiB)")

@@ -1,4 +1,5 @@
 import Foundation
+import LoopFoundation
 import LoopLibraryAPI
 import Logging
 import PostgresNIO
@@ -124,6 +125,8 @@ public final class PostgresCatalog: Catalog {
                 .decode((String, Int, String, Bool).self).first { _ in true }
             if let (owner, revision, shortID, listed) = existing {
                 try PublishRules.check(entry, ownerKey: owner, revision: revision, listed: listed)
+                // Judged, not yet written: where two publishes of one loop must not both pass.
+                await TestStop.reachedWithoutBlocking("publish.transaction")
                 try await connection.query("""
                     UPDATE loop SET revision = \(entry.revision), title = \(entry.title), language = \(entry.language),
                         translationLanguage = \(entry.translationLanguage), tags = \(tags), tagKeys = \(tagKeys),

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import LoopFoundation
 import LoopLibraryAPI
 
 /// The catalog in one SQLite file (WAL: readers never wait for a publish), for a Loop Library
@@ -122,6 +123,8 @@ public final class SQLiteCatalog: Catalog {
                 let owner: String = existing["authorKey"], revision: Int = existing["revision"]
                 let listed: Bool = existing["listed"]
                 try PublishRules.check(entry, ownerKey: owner, revision: revision, listed: listed)
+                // Judged, not yet written: where two publishes of one loop must not both pass.
+                TestStop.reached("publish.transaction")
                 try db.execute(sql: """
                     UPDATE loop SET revision = ?, title = ?, language = ?, translationLanguage = ?, tags = ?, tagKeys = ?,
                         groupCount = ?, phraseCount = ?, seconds = ?, updated = ?, listed = 1, bundleSHA256 = ?, bundleBytes = ?

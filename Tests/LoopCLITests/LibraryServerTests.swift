@@ -18,10 +18,24 @@ enum CatalogBackend: Sendable, CustomTestStringConvertible {
     case sqlite
     case postgres(admin: String)
 
+    /// SQLite, and PostgreSQL when `LOOP_TEST_POSTGRES_URL` names a server. Without one, the
+    /// suite says so once, and under CI (`CI=true`) ``postgresURL`` makes a test fail.
     static let all: [CatalogBackend] = {
-        guard let url = ProcessInfo.processInfo.environment["LOOP_TEST_POSTGRES_URL"], !url.isEmpty else { return [.sqlite] }
+        guard let url = postgresURL else {
+            FileHandle.standardError.write(Data("""
+                note: the Loop Library tests run on SQLite only: LOOP_TEST_POSTGRES_URL is not set. \
+                To test PostgreSQL as well, run `bash Scripts/test`, or start a server with \
+                `bash Scripts/postgres start DIR` and export the URL it prints as LOOP_TEST_POSTGRES_URL.
+
+                """.utf8))
+            return [.sqlite]
+        }
         return [.sqlite, .postgres(admin: url)]
     }()
+
+    static var postgresURL: String? {
+        ProcessInfo.processInfo.environment["LOOP_TEST_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }
+    }
 
     var testDescription: String {
         switch self {
@@ -124,7 +138,7 @@ final class TestServer: @unchecked Sendable {
 
     /// Uploads in progress (the files of a publish not yet done).
     var uploadsInProgress: [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: blobsFolder + "/incoming")) ?? []).filter { $0.hasPrefix("upload-") }
+        ((try? FileManager.default.contentsOfDirectory(atPath: data + "/incoming")) ?? []).filter { $0.hasPrefix("upload-") }
     }
 
     /// Every blob file stored.
@@ -158,6 +172,15 @@ func http(_ method: String = "GET", _ url: String, headers: [String: String] = [
 /// commands authors and learners type.
 @Suite(.serialized)
 struct LibraryServerTests {
+    /// CI runs every Loop Library test on PostgreSQL too: a CI without it fails rather than
+    /// passing on SQLite alone.
+    @Test func postgreSQLIsTestedUnderCI() {
+        _ = CatalogBackend.all
+        if ProcessInfo.processInfo.environment["CI"] == "true" {
+            #expect(CatalogBackend.postgresURL != nil, "CI=true, but LOOP_TEST_POSTGRES_URL is not set: the Loop Library tests would skip PostgreSQL")
+        }
+    }
+
     /// The fixture loop in an author's library, published to `server`: the author, its link.
     func publishedFixture(_ server: TestServer) throws -> (TestLibrary, String) {
         let author = try libraryWithFixtureLoop()
@@ -375,19 +398,21 @@ struct LibraryServerTests {
         let before = try await http("GET", link.replacingOccurrences(of: server.address + "/", with: server.address + "/api/loops/") + "/bundle")
         #expect(before.status == 200)
 
-        // Killed half-way through receiving revision 2: the upload is dropped at restart, and
-        // revision 1 still serves, byte for byte.
-        let (bundle, _, id) = try authorBundle(author, tag: "v2")
-        let bytes = try Data(contentsOf: URL(fileURLWithPath: bundle))
-        let socket = try RawConnection(port: server.port)
-        try socket.send("POST /api/loops HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/vnd.looplearn.loop+zip\r\n" +
-                        "Loop-Key: x\r\nLoop-Timestamp: \(Int(Date().timeIntervalSince1970))\r\nLoop-Nonce: 00000000000000000000000000000000\r\n" +
-                        "Loop-Signature: x\r\nContent-Length: \(bytes.count)\r\n\r\n")
-        try socket.send(bytes.prefix(bytes.count / 2))
-        for _ in 0..<200 where server.uploadsInProgress.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+        // Killed while receiving a properly signed revision 2: its partial file is dropped at
+        // restart, and revision 1 still serves, byte for byte.
+        let (bundle, signer, id) = try authorBundle(author, tag: "v2")
         server.kill()
+        try server.start(environment: ["LOOP_TEST_STOP_AT": "publish.receiving"])
+        let client = try LibraryClient(server: server.address)
+        do {
+            _ = try await client.publish(bundle: bundle, signer: signer)
+            Issue.record("the publish went through a server killed while receiving it")
+        } catch {}
+        #expect(server.waitForExit() == .uncaughtSignal, "the server was killed at publish.receiving")
+        let partial = server.uploadsInProgress
+        #expect(partial.count == 1, "the killed server left its partial upload: \(partial)")
         try server.start()
-        #expect(server.uploadsInProgress.isEmpty)
+        #expect(server.uploadsInProgress.isEmpty, "the partial upload is gone at restart")
         let detail = try await http("GET", server.address + "/api/loops/" + id)
         #expect((detail.json?["loop"] as? [String: Any])?["revision"] as? Int == 1)
         let after = try await http("GET", server.address + "/api/loops/" + id + "/bundle")
@@ -401,13 +426,28 @@ struct LibraryServerTests {
         let server = try TestServer(backend)
         let (author, _) = try publishedFixture(server)
         let (bundle, signer, id) = try authorBundle(author, tag: "v2")
+        // The first publish is held inside the catalog's transaction until the second has arrived
+        // and been verified: from there it waits for the catalog (SQLite's one writer, or
+        // PostgreSQL's lock on the loop) while the first is inside.
+        let marker = Scratch.path("held"), trace = Scratch.path("trace")
+        server.kill()
+        try server.start(environment: ["LOOP_TEST_STOP_AT": "publish.transaction:pause", "LOOP_TEST_STOP_FILE": marker, "LOOP_TEST_TRACE": trace])
         let client = try LibraryClient(server: server.address)
         func attempt() async -> Result<PublishResult, ClientError> {
             do { return .success(try await client.publish(bundle: bundle, signer: signer)) } catch { return .failure(error) }
         }
-        async let first = attempt()
-        async let second = attempt()
-        let results = await [first, second]
+        func steps() -> [Substring] {
+            ((try? String(contentsOfFile: trace, encoding: .utf8)) ?? "").split(separator: "\n").filter { $0 == "publish.verified" || $0 == "publish.transaction" }
+        }
+        let first = Task { await attempt() }
+        for _ in 0..<3_000 where !FileManager.default.fileExists(atPath: marker) { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(FileManager.default.fileExists(atPath: marker), "the first publish is held in the transaction")
+        let second = Task { await attempt() }
+        for _ in 0..<3_000 where steps().filter({ $0 == "publish.verified" }).count < 2 { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(steps() == ["publish.verified", "publish.transaction", "publish.verified"], "the second arrived, verified, while the first was inside")
+        try await Task.sleep(for: .milliseconds(200))   // on to the catalog, where it waits its turn
+        try FileManager.default.removeItem(atPath: marker)
+        let results = [await first.value, await second.value]
         let won = results.compactMap { try? $0.get() }
         let lost = results.compactMap { result -> ClientError? in
             if case .failure(let error) = result { return error }
