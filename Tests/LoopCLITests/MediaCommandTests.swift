@@ -51,10 +51,12 @@ struct MediaCommandTests {
         // An error after the decode names the file the user gave, not the decoded FLAC.
         let twelve = Scratch.path("twelve", extension: "txt")
         try (1...12).map { "Phrase \($0)." }.joined(separator: "\n").write(toFile: twelve, atomically: true, encoding: .utf8)
-        let refused = try LoopProcess.run(["cut", "phone.m4a", "--text", twelve, "--out", Scratch.path("none")])
+        // In a temporary folder of its own, where the decoded FLAC goes (and nothing else).
+        let temporary = Scratch.path("tmp")
+        try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
+        let refused = try LoopProcess.run(["cut", "phone.m4a", "--text", twelve, "--out", Scratch.path("none")], environment: ["TMPDIR": temporary])
         #expect(refused.status != 0 && refused.error.hasPrefix("error: phone.m4a: the take does not read its text"), "\(refused.error)")
-        #expect(!(try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory())).contains { $0.hasPrefix("loop-media-") && $0.contains("phone") },
-                "no decoded FLAC is left behind")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary).isEmpty, "no decoded FLAC is left behind")
     }
 }
 
