@@ -1,29 +1,78 @@
 import Foundation
 
 /// How an author signs a request that changes the catalog (publish, unpublish): Ed25519 over a
-/// canonical text of the request, with a timestamp and a nonce so that it cannot be replayed.
+/// canonical text of the request, which names the Loop Library it is for, with a timestamp and a
+/// nonce so that it cannot be replayed, there or anywhere else.
 ///
 ///     Loop-Key: <public key, base64>
 ///     Loop-Timestamp: <seconds since 1970>
 ///     Loop-Nonce: <16 random bytes, hex>
+///     Loop-Content-SHA256: <the body's SHA-256, hex>
+///     Loop-Id: <the loop's id>                 (publish: the loop the bundle holds)
+///     Loop-Revision: <its revision>            (publish)
 ///     Loop-Author-Name: <display name, percent-encoded>   (optional)
 ///     Loop-Signature: <signature of `canonicalText`, base64>
 ///
-/// A server accepts a timestamp within ``allowedSkew`` of its clock and each nonce once.
+/// Everything a server judges a publish by (who, which loop, which revision, how long, what
+/// hash) is signed and in the headers, so it is judged before a byte of the body is read. A
+/// server accepts a timestamp within ``allowedSkew`` of its clock and each nonce once.
 public enum SignedRequest {
     public static let keyHeader = "Loop-Key"
     public static let timestampHeader = "Loop-Timestamp"
     public static let nonceHeader = "Loop-Nonce"
+    public static let contentSHA256Header = "Loop-Content-SHA256"
+    public static let loopIDHeader = "Loop-Id"
+    public static let revisionHeader = "Loop-Revision"
     public static let authorNameHeader = "Loop-Author-Name"
     public static let signatureHeader = "Loop-Signature"
 
     /// How far a request's timestamp may be from the server's clock.
     public static let allowedSkew: TimeInterval = 300
 
-    /// The text signed: method, path, timestamp, nonce, the body's SHA-256 (hex; of no bytes
-    /// for an empty body) and the author name (empty when none), one per line.
-    public static func canonicalText(method: String, path: String, timestamp: Int, nonce: String, bodySHA256: String, authorName: String?) -> Data {
-        Data(["loop-library-request-v1", method.uppercased(), path, String(timestamp), nonce, bodySHA256, authorName ?? ""].joined(separator: "\n").utf8)
+    /// What a signed request is about, beside who signs it.
+    public struct Content: Sendable, Equatable {
+        public var method: String
+        /// The Loop Library's host and port as ``authority(of:)`` writes them.
+        public var authority: String
+        /// After any path prefix of the server's address.
+        public var path: String
+        public var timestamp: Int
+        public var nonce: String
+        public var bodyLength: Int
+        public var bodySHA256: String
+        /// The loop a publish carries (nil for other requests).
+        public var loopID: String?
+        public var revision: Int?
+        public var authorName: String?
+
+        public init(method: String, authority: String, path: String, timestamp: Int, nonce: String, bodyLength: Int, bodySHA256: String,
+                    loopID: String? = nil, revision: Int? = nil, authorName: String? = nil) {
+            self.method = method
+            self.authority = authority
+            self.path = path
+            self.timestamp = timestamp
+            self.nonce = nonce
+            self.bodyLength = bodyLength
+            self.bodySHA256 = bodySHA256
+            self.loopID = loopID
+            self.revision = revision
+            self.authorName = authorName
+        }
+
+        /// The text signed: one line each, absent values empty (docs/server.md).
+        public var canonicalText: Data {
+            Data(["loop-library-request-v2", method.uppercased(), authority, path, String(timestamp), nonce, String(bodyLength), bodySHA256,
+                  loopID ?? "", revision.map(String.init) ?? "", authorName ?? ""].joined(separator: "\n").utf8)
+        }
+    }
+
+    /// A Loop Library's address as signed requests name it: its host in lower case, and its
+    /// port unless it is the scheme's own (`loops.example.org`, `127.0.0.1:8080`).
+    public static func authority(of url: URL) -> String? {
+        guard let host = url.host?.lowercased(), !host.isEmpty else { return nil }
+        let scheme = url.scheme?.lowercased() ?? "http"
+        guard let port = url.port, port != (scheme == "https" ? 443 : 80) else { return host }
+        return host + ":" + String(port)
     }
 
     /// The SHA-256 of no bytes, in hex: the body hash of a request without one.

@@ -172,15 +172,17 @@ public struct LibraryClient: Sendable {
 
     // MARK: Changing
 
-    /// Publishes the bundle at `path` (one loop, signed by `signer`'s key).
-    public func publish(bundle path: String, signer: RequestSigner) async throws(ClientError) -> PublishResult {
-        let sha256: String
+    /// Publishes the bundle at `path`, which holds revision `revision` of loop `loopID`, signed
+    /// by `signer`'s key. The request's headers say all that (signed, with the bundle's length
+    /// and hash), so a server refuses a publish it will not take before the bundle is sent.
+    public func publish(bundle path: String, loopID: String, revision: Int, signer: RequestSigner) async throws(ClientError) -> PublishResult {
+        let sha256: String, length: Int
         do {
-            sha256 = try Self.sha256(ofFile: path)
+            (sha256, length) = try Self.sha256(ofFile: path)
         } catch {
             throw ClientError(.refused, "cannot read the bundle (\(error.localizedDescription))", path: path)
         }
-        var request = try signed("POST", LoopLibraryPaths.loops, bodySHA256: sha256, signer: signer)
+        var request = try signed("POST", LoopLibraryPaths.loops, bodyLength: length, bodySHA256: sha256, loopID: loopID, revision: revision, signer: signer)
         request.setHeader("Content-Type", "application/vnd.looplearn.loop+zip")
         request.deadline = Self.bundleDeadline
         request.uploadPath = path
@@ -191,7 +193,7 @@ public struct LibraryClient: Sendable {
 
     /// Takes a loop off the server (its author only).
     public func unpublish(id: String, signer: RequestSigner) async throws(ClientError) {
-        let request = try signed("DELETE", LoopLibraryPaths.loop(id), bodySHA256: SignedRequest.emptyBodySHA256, signer: signer)
+        let request = try signed("DELETE", LoopLibraryPaths.loop(id), bodyLength: 0, bodySHA256: SignedRequest.emptyBodySHA256, signer: signer)
         let response = try await send(request)
         guard response.status == 204 || response.status == 200 else { throw Self.error(status: response.status, body: response.body, what: id) }
     }
@@ -202,27 +204,34 @@ public struct LibraryClient: Sendable {
 
     private func escape(_ ref: String) -> String { ref.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(["-"])) ?? ref }
 
-    private func signed(_ method: String, _ path: String, bodySHA256: String, signer: RequestSigner) throws(ClientError) -> HTTPRequest {
+    private func signed(_ method: String, _ path: String, bodyLength: Int, bodySHA256: String, loopID: String? = nil, revision: Int? = nil,
+                        signer: RequestSigner) throws(ClientError) -> HTTPRequest {
         var request = HTTPRequest(url(path))
         request.method = method
-        let timestamp = Int(Date().timeIntervalSince1970)
-        let nonce = Hex.string((0..<16).map { _ in UInt8.random(in: 0...255) })
-        // The path as the server sees it: after any prefix of the server's address.
-        let fullPath = server.path + path
-        let text = SignedRequest.canonicalText(method: method, path: fullPath, timestamp: timestamp, nonce: nonce, bodySHA256: bodySHA256,
-                                               authorName: signer.authorName)
+        let content = SignedRequest.Content(
+            method: method, authority: SignedRequest.authority(of: server) ?? "",
+            // The path as the server sees it: after any prefix of the server's address.
+            path: server.path + path, timestamp: Int(Date().timeIntervalSince1970), nonce: Hex.string((0..<16).map { _ in UInt8.random(in: 0...255) }),
+            bodyLength: bodyLength, bodySHA256: bodySHA256, loopID: loopID, revision: revision, authorName: signer.authorName)
+        for (name, value) in try Self.signatureHeaders(content, signer: signer) { request.setHeader(name, value) }
+        return request
+    }
+
+    /// The headers that carry `content`, signed by `signer` (docs/server.md).
+    public static func signatureHeaders(_ content: SignedRequest.Content, signer: RequestSigner) throws(ClientError) -> [(String, String)] {
         let signature: Data
         do {
-            signature = try signer.sign(text)
+            signature = try signer.sign(content.canonicalText)
         } catch {
             throw ClientError(.refused, "cannot sign the request (\(error))")
         }
-        request.setHeader(SignedRequest.keyHeader, signer.publicKey.base64EncodedString())
-        request.setHeader(SignedRequest.timestampHeader, String(timestamp))
-        request.setHeader(SignedRequest.nonceHeader, nonce)
-        request.setHeader(SignedRequest.signatureHeader, signature.base64EncodedString())
-        if let name = signer.authorName { request.setHeader(SignedRequest.authorNameHeader, SignedRequest.encodeName(name)) }
-        return request
+        var headers = [(SignedRequest.keyHeader, signer.publicKey.base64EncodedString()), (SignedRequest.timestampHeader, String(content.timestamp)),
+                       (SignedRequest.nonceHeader, content.nonce), (SignedRequest.contentSHA256Header, content.bodySHA256),
+                       (SignedRequest.signatureHeader, signature.base64EncodedString())]
+        if let loopID = content.loopID { headers.append((SignedRequest.loopIDHeader, loopID)) }
+        if let revision = content.revision { headers.append((SignedRequest.revisionHeader, String(revision))) }
+        if let name = content.authorName { headers.append((SignedRequest.authorNameHeader, SignedRequest.encodeName(name))) }
+        return headers
     }
 
     private func getJSON<Value: Decodable>(_ url: URL) async throws(ClientError) -> Value {
@@ -268,11 +277,16 @@ public struct LibraryClient: Sendable {
         return ClientError(reason, message, status: status)
     }
 
-    static func sha256(ofFile path: String) throws -> String {
+    /// The file's SHA-256 (hex) and length.
+    static func sha256(ofFile path: String) throws -> (String, Int) {
         let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
         defer { try? handle.close() }
         var hasher = SHA256()
-        while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty { hasher.update(data: chunk) }
-        return Hex.string(hasher.finalize())
+        var length = 0
+        while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+            hasher.update(data: chunk)
+            length += chunk.count
+        }
+        return (Hex.string(hasher.finalize()), length)
     }
 }

@@ -18,6 +18,11 @@ public protocol Catalog: Sendable {
     /// another key holds it.
     func publish(_ entry: CatalogEntry, authorName: String?, now: Date) async throws -> PublishResult
 
+    /// Refuses, before anything is received, a publish of revision `revision` of loop `id` by
+    /// `authorKey` that ``publish(_:authorName:now:)`` would refuse as it stands (another
+    /// author's loop, a revision not newer). The publish checks again in its transaction.
+    func judge(publishOf id: String, revision: Int, authorKey: String) async throws
+
     /// Hides a loop from the catalog; the id stays bound to its author's key.
     func unpublish(id: String, authorKey: String, now: Date) async throws
 

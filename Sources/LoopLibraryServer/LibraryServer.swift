@@ -169,21 +169,24 @@ public struct LibraryServer: Sendable {
 
     // MARK: Changing
 
+    /// A publish is judged on its signed headers before a byte of its body is read: its
+    /// signature (naming this Loop Library, the body's length and hash, the loop and revision),
+    /// its clock, its nonce, the key's allowance, and the catalog's ownership and revision
+    /// rules. Only then is the body received, into `incoming`, up to the length signed, and
+    /// kept only if it hashes to the hash signed and passes every check `loop import` makes.
     func publish(_ request: Request) async throws -> Response {
         let signed = try RequestSignature { Self.header(request, $0) }
-        // Looked at before the upload, taken once the signature holds: a request that only
-        // names someone's key cannot use up their allowance.
-        guard limiter.allow(signed.keyBase64, take: false) else {
-            throw PublishError(.rateLimited, "too many publishes from this key: at most \(limits.changesPerMinute) a minute")
+        guard let loopID = signed.loopID, let revision = signed.revision else {
+            throw PublishError(.badRequest, "a publish names its loop and revision (\(SignedRequest.loopIDHeader), \(SignedRequest.revisionHeader))")
         }
-        if let declared = request.headers[.contentLength].flatMap(Int.init), declared > limits.maxUploadBytes {
-            throw PublishError(.tooLarge, "the bundle is \(declared >> 20) MiB; this server takes at most \(limits.maxUploadBytes >> 20) MiB")
+        guard let length = request.headers[.contentLength].flatMap(Int.init), length > 0 else {
+            throw PublishError(.lengthRequired, "a publish gives its body's length (Content-Length)")
         }
-        let scratch = try ScratchFolder(in: blobs.incoming, prefix: "upload-")
-        let file = scratch.path + "/bundle.loop"
-        let sha256 = try await receive(request.body, into: file)
+        guard length <= limits.maxUploadBytes else {
+            throw PublishError(.tooLarge, "the bundle is \(length >> 20) MiB; this server takes at most \(limits.maxUploadBytes >> 20) MiB")
+        }
         let now = Date()
-        try signed.verify(method: "POST", path: LoopLibraryPaths.loops, bodySHA256: sha256, now: now)
+        try signed.verify(method: "POST", authority: authority(of: request), path: LoopLibraryPaths.loops, bodyLength: length, now: now)
         await TestStop.reachedWithoutBlocking("publish.verified")
         guard limiter.allow(signed.keyBase64) else {
             throw PublishError(.rateLimited, "too many publishes from this key: at most \(limits.changesPerMinute) a minute")
@@ -191,10 +194,18 @@ public struct LibraryServer: Sendable {
         guard try await catalog.useNonce(signed.nonce, expires: now.addingTimeInterval(SignedRequest.allowedSkew * 2), now: now) else {
             throw PublishError(.unauthorized, "this request was sent before (a replay)")
         }
+        try await catalog.judge(publishOf: loopID, revision: revision, authorKey: signed.keyBase64)
+
+        let scratch = try ScratchFolder(in: blobs.incoming, prefix: "upload-")
+        let file = scratch.path + "/bundle.loop"
+        let sha256 = try await receive(request.body, into: file, length: length)
+        guard sha256 == signed.bodySHA256 else {
+            throw PublishError(.badRequest, "the body is not the one signed (its SHA-256 differs): changed on the way")
+        }
         let intake = BundleIntake(blobs: blobs)
         let folder = scratch.path
         let entry = try await BlockingWork.run("loop-server publish") {
-            let entry = try intake.take(file, sha256: sha256, in: folder, signedBy: signed.key)
+            let entry = try intake.take(file, sha256: sha256, in: folder, signedBy: signed.key, expected: (loopID, revision))
             TestStop.reached("publish.stored")
             return entry
         }
@@ -208,7 +219,7 @@ public struct LibraryServer: Sendable {
     func unpublish(_ request: Request, id: String) async throws -> Response {
         let signed = try RequestSignature { Self.header(request, $0) }
         let now = Date()
-        try signed.verify(method: "DELETE", path: LoopLibraryPaths.loop(id), bodySHA256: SignedRequest.emptyBodySHA256, now: now)
+        try signed.verify(method: "DELETE", authority: authority(of: request), path: LoopLibraryPaths.loop(id), bodyLength: 0, now: now)
         guard limiter.allow(signed.keyBase64) else {
             throw PublishError(.rateLimited, "too many changes from this key: at most \(limits.changesPerMinute) a minute")
         }
@@ -220,9 +231,17 @@ public struct LibraryServer: Sendable {
         return Response(status: .noContent)
     }
 
-    /// Streams the request body into `file` (never the whole bundle in memory), stopping at the
-    /// size limit, and returns its SHA-256.
-    private func receive(_ body: RequestBody, into file: String) async throws -> String {
+    /// The name signed requests must give this Loop Library: its public URL's host and port
+    /// when it has one (`--public-url`), else the Host the request was sent to.
+    func authority(of request: Request) -> String {
+        if let publicURL, let url = URL(string: publicURL), let authority = SignedRequest.authority(of: url) { return authority }
+        let host = request.head.authority ?? Self.header(request, "Host") ?? ""
+        return URL(string: "http://" + host).flatMap(SignedRequest.authority(of:)) ?? host.lowercased()
+    }
+
+    /// Streams the request body into `file` (never the whole bundle in memory), exactly the
+    /// `length` bytes signed, and returns its SHA-256.
+    private func receive(_ body: RequestBody, into file: String, length: Int) async throws -> String {
         let descriptor = open(file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw FileSystemError(code: errno, path: file) }
         defer { close(descriptor) }
@@ -233,8 +252,8 @@ public struct LibraryServer: Sendable {
             // Part of the body is on disk, the rest still to come.
             if chunks == 2 { await TestStop.reachedWithoutBlocking("publish.receiving") }
             received += buffer.readableBytes
-            guard received <= limits.maxUploadBytes else {
-                throw PublishError(.tooLarge, "the bundle is larger than this server takes (\(limits.maxUploadBytes >> 20) MiB)")
+            guard received <= length, received <= limits.maxUploadBytes else {
+                throw PublishError(.tooLarge, "the body is longer than the \(length) bytes signed")
             }
             try buffer.withUnsafeReadableBytes { bytes in
                 hasher.update(bufferPointer: bytes)
@@ -249,6 +268,7 @@ public struct LibraryServer: Sendable {
                 }
             }
         }
+        guard received == length else { throw PublishError(.badRequest, "the body ended after \(received) of the \(length) bytes signed") }
         return Hex.string(hasher.finalize())
     }
 

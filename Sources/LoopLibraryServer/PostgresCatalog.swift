@@ -121,10 +121,11 @@ public final class PostgresCatalog: Catalog {
         return try await transaction { connection in
             try await connection.query("SELECT pg_advisory_xact_lock(hashtext(\(entry.id)))", logger: self.logger)
             try await self.bindAuthor(connection, key: entry.authorKey, fingerprint: entry.authorFingerprint, name: authorName)
-            let existing = try await connection.query("SELECT authorKey, revision, shortID, listed FROM loop WHERE id = \(entry.id)", logger: self.logger)
-                .decode((String, Int, String, Bool).self).first { _ in true }
-            if let (owner, revision, shortID, listed) = existing {
-                try PublishRules.check(entry, ownerKey: owner, revision: revision, listed: listed)
+            let existing = try await connection.query("SELECT authorKey, revision, title, shortID, listed FROM loop WHERE id = \(entry.id)", logger: self.logger)
+                .decode((String, Int, String, String, Bool).self).first { _ in true }
+            if let (owner, revision, title, shortID, listed) = existing {
+                try PublishRules.check(id: entry.id, revision: entry.revision, authorKey: entry.authorKey,
+                                       against: .init(ownerKey: owner, revision: revision, title: title, listed: listed))
                 // Judged, not yet written: where two publishes of one loop must not both pass.
                 await TestStop.reachedWithoutBlocking("publish.transaction")
                 try await connection.query("""
@@ -152,6 +153,13 @@ public final class PostgresCatalog: Catalog {
                 """, logger: self.logger)
             return PublishResult(id: entry.id, shortID: shortID, revision: entry.revision, previousRevision: nil)
         }
+    }
+
+    public func judge(publishOf id: String, revision: Int, authorKey: String) async throws {
+        let rows = try await client.query("SELECT authorKey, revision, title, listed FROM loop WHERE id = \(id)", logger: logger)
+        guard let (owner, storedRevision, title, listed) = try await rows.decode((String, Int, String, Bool).self).first(where: { _ in true }) else { return }
+        try PublishRules.check(id: id, revision: revision, authorKey: authorKey,
+                               against: .init(ownerKey: owner, revision: storedRevision, title: title, listed: listed))
     }
 
     private func bindAuthor(_ connection: PostgresConnection, key: String, fingerprint: String, name: String?) async throws {

@@ -9,6 +9,8 @@ public enum PublishFailure: String, LoopErrorKind {
     case unauthorized
     /// Larger than the server takes.
     case tooLarge
+    /// Without the length of its body.
+    case lengthRequired
     /// Too many changes from this key of late.
     case rateLimited
     /// Not one loop, or signed by another key than the request.
@@ -28,6 +30,11 @@ public struct RequestSignature: Sendable {
     public var keyBase64: String
     public var timestamp: Int
     public var nonce: String
+    /// The body's SHA-256 as signed: what the body received must hash to.
+    public var bodySHA256: String
+    /// The loop a publish carries, and its revision.
+    public var loopID: String?
+    public var revision: Int?
     public var authorName: String?
     public var signature: Data
 
@@ -42,8 +49,23 @@ public struct RequestSignature: Sendable {
         guard let nonce = header(SignedRequest.nonceHeader), (16...64).contains(nonce.count), nonce.allSatisfy(\.isHexDigit) else {
             throw PublishError(.unauthorized, "the request has no \(SignedRequest.nonceHeader) (16 to 64 hex digits)")
         }
+        guard let bodySHA256 = header(SignedRequest.contentSHA256Header)?.lowercased(), BlobStore.isSHA256(bodySHA256) else {
+            throw PublishError(.unauthorized, "the request has no \(SignedRequest.contentSHA256Header) (the body's SHA-256, 64 hex digits)")
+        }
         guard let signature = header(SignedRequest.signatureHeader).flatMap({ Data(base64Encoded: $0) }) else {
             throw PublishError(.unauthorized, "the request has no \(SignedRequest.signatureHeader)")
+        }
+        var loopID: String?
+        if let value = header(SignedRequest.loopIDHeader) {
+            guard (1...64).contains(value.utf8.count), value.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) || $0 == 45 }) else {
+                throw PublishError(.badRequest, "\(SignedRequest.loopIDHeader) is not a loop id")
+            }
+            loopID = value
+        }
+        var revision: Int?
+        if let value = header(SignedRequest.revisionHeader) {
+            guard let number = Int(value), number >= 1 else { throw PublishError(.badRequest, "\(SignedRequest.revisionHeader) is not a revision (1 or more)") }
+            revision = number
         }
         var name: String?
         if let encoded = header(SignedRequest.authorNameHeader) {
@@ -56,15 +78,20 @@ public struct RequestSignature: Sendable {
         self.keyBase64 = key.base64EncodedString()
         self.timestamp = timestamp
         self.nonce = nonce.lowercased()
+        self.bodySHA256 = bodySHA256
+        self.loopID = loopID
+        self.revision = revision
         self.authorName = name
         self.signature = signature
     }
 
-    /// Checks the signature over the request, and that its time is near `now`.
-    public func verify(method: String, path: String, bodySHA256: String, now: Date) throws(PublishError) {
-        let text = SignedRequest.canonicalText(method: method, path: path, timestamp: timestamp, nonce: nonce, bodySHA256: bodySHA256, authorName: authorName)
-        guard AuthorIdentity.verify(signature, of: text, publicKey: key) else {
-            throw PublishError(.unauthorized, "the request's signature does not match its key")
+    /// Checks the signature over the request as this server received it (addressed to
+    /// `authority`, with a body of `bodyLength` bytes), and that its time is near `now`.
+    public func verify(method: String, authority: String, path: String, bodyLength: Int, now: Date) throws(PublishError) {
+        let content = SignedRequest.Content(method: method, authority: authority, path: path, timestamp: timestamp, nonce: nonce, bodyLength: bodyLength,
+                                            bodySHA256: bodySHA256, loopID: loopID, revision: revision, authorName: authorName)
+        guard AuthorIdentity.verify(signature, of: content.canonicalText, publicKey: key) else {
+            throw PublishError(.unauthorized, "the request's signature does not match it: signed by another key, for another Loop Library than \(authority), or changed on the way")
         }
         let skew = abs(now.timeIntervalSince1970 - TimeInterval(timestamp))
         guard skew <= SignedRequest.allowedSkew else {
@@ -79,9 +106,10 @@ public struct RequestSignature: Sendable {
 struct BundleIntake: Sendable {
     let blobs: BlobStore
 
-    /// Verifies `file` (the upload, whose SHA-256 is `sha256`, in `scratch`) as signed by `key`,
-    /// stores its blobs, and returns the entry to publish.
-    func take(_ file: String, sha256: String, in scratch: String, signedBy key: Data) throws -> CatalogEntry {
+    /// Verifies `file` (the upload, whose SHA-256 is `sha256`, in `scratch`) as signed by `key`
+    /// and holding the revision of the loop the request named, stores its blobs, and returns the
+    /// entry to publish.
+    func take(_ file: String, sha256: String, in scratch: String, signedBy key: Data, expected: (id: String, revision: Int)) throws -> CatalogEntry {
         let bundle: VerifiedBundle
         do {
             bundle = try BundleReader().read(file, extractingTo: scratch + "/audio")
@@ -94,6 +122,9 @@ struct BundleIntake: Sendable {
         }
         guard bundle.manifest.loops.count == 1, let loop = bundle.manifest.loops.first else {
             throw PublishError(.badRequest, "a published bundle holds one loop; this one holds \(bundle.manifest.loops.count)")
+        }
+        guard loop.id == expected.id, loop.revision == expected.revision else {
+            throw PublishError(.badRequest, "the bundle holds revision \(loop.revision) of loop \(loop.id), not the revision \(expected.revision) of \(expected.id) the request names")
         }
         let entry = try Self.entry(for: loop, in: bundle, bundleSHA256: sha256, bundleBytes: Self.size(of: file))
         for take in bundle.manifest.audio {

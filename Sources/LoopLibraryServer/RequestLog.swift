@@ -40,6 +40,7 @@ struct RequestLog<Context: RequestContext>: RouterMiddleware {
             switch error.kind {
             case .unauthorized: return (.unauthorized, error.message)
             case .tooLarge: return (.contentTooLarge, error.message)
+            case .lengthRequired: return (.lengthRequired, error.message)
             case .rateLimited: return (.tooManyRequests, error.message)
             case .badRequest: return (.badRequest, error.message)
             case .badBundle: return (.unprocessableContent, error.message)

@@ -119,10 +119,10 @@ public final class SQLiteCatalog: Catalog {
         let stamp = CatalogText.milliseconds(now)
         return try await pool.write { db in
             try Self.bindAuthor(db, key: entry.authorKey, fingerprint: entry.authorFingerprint, name: authorName)
-            if let existing = try Row.fetchOne(db, sql: "SELECT authorKey, revision, shortID, listed FROM loop WHERE id = ?", arguments: [entry.id]) {
-                let owner: String = existing["authorKey"], revision: Int = existing["revision"]
-                let listed: Bool = existing["listed"]
-                try PublishRules.check(entry, ownerKey: owner, revision: revision, listed: listed)
+            if let existing = try Row.fetchOne(db, sql: "SELECT authorKey, revision, title, shortID, listed FROM loop WHERE id = ?", arguments: [entry.id]) {
+                let stored = Self.stored(existing)
+                let revision = stored.revision, listed = stored.listed
+                try PublishRules.check(id: entry.id, revision: entry.revision, authorKey: entry.authorKey, against: stored)
                 // Judged, not yet written: where two publishes of one loop must not both pass.
                 TestStop.reached("publish.transaction")
                 try db.execute(sql: """
@@ -151,6 +151,18 @@ public final class SQLiteCatalog: Catalog {
             try Self.insertText(db, entry)
             return PublishResult(id: entry.id, shortID: shortID, revision: entry.revision, previousRevision: nil)
         }
+    }
+
+    public func judge(publishOf id: String, revision: Int, authorKey: String) async throws {
+        let row = try await pool.read { db in
+            try Row.fetchOne(db, sql: "SELECT authorKey, revision, title, listed FROM loop WHERE id = ?", arguments: [id])
+        }
+        guard let row else { return }
+        try PublishRules.check(id: id, revision: revision, authorKey: authorKey, against: Self.stored(row))
+    }
+
+    private static func stored(_ row: Row) -> PublishRules.Stored {
+        PublishRules.Stored(ownerKey: row["authorKey"], revision: row["revision"], title: row["title"], listed: row["listed"])
     }
 
     /// The loop's phrases and search text, beside the row just inserted.
@@ -321,14 +333,23 @@ public final class SQLiteCatalog: Catalog {
 
 /// The rules of ownership and revisions, the same whichever catalog applies them.
 enum PublishRules {
-    /// An update needs the key that first published the id, and a revision newer than the one
-    /// listed (an unpublished loop may come back at the revision it had).
-    static func check(_ entry: CatalogEntry, ownerKey: String, revision: Int, listed: Bool) throws {
-        guard ownerKey == entry.authorKey else {
-            throw CatalogError(.notTheAuthor, "loop \(entry.id) belongs to another author: only its author can publish an update (publish it as a copy to share your own version)")
+    /// What is published of a loop id already: its owner, revision, title, and whether listed.
+    struct Stored {
+        var ownerKey: String
+        var revision: Int
+        var title: String
+        var listed: Bool
+    }
+
+    /// An update of loop `id` to `revision` by `authorKey` needs the key that first published
+    /// the id, and a revision newer than the one listed (an unpublished loop may come back at
+    /// the revision it had).
+    static func check(id: String, revision: Int, authorKey: String, against stored: Stored) throws {
+        guard stored.ownerKey == authorKey else {
+            throw CatalogError(.notTheAuthor, "loop \(id) belongs to another author: only its author can publish an update (publish it as a copy to share your own version)")
         }
-        guard entry.revision > revision || (!listed && entry.revision == revision) else {
-            throw CatalogError(.staleRevision, "the Loop Library has revision \(revision) of '\(entry.title)' already; this is revision \(entry.revision): edit the loop to make a newer one")
+        guard revision > stored.revision || (!stored.listed && revision == stored.revision) else {
+            throw CatalogError(.staleRevision, "the Loop Library has revision \(stored.revision) of '\(stored.title)' already; this is revision \(revision): edit the loop to make a newer one")
         }
     }
 }

@@ -75,19 +75,20 @@ public struct LoopLibrarySharing: Sendable {
         let library = self.library
         let identity = try LibraryIdentity.loadOrCreate(library)
         let id = asCopy ? try await copy(loop: id, identity: identity) : id
-        let bundle = try await BlockingWork.run("loop publish") { () throws -> String in
+        let (bundle, revision) = try await BlockingWork.run("loop publish") { () throws -> (String, Int) in
             if let owner = try library.ownerKey(ofLoop: id), owner != identity.publicKey.base64EncodedString() {
                 throw ShareError(.identity, "only its author can publish this loop (it is signed by \(AuthorIdentity.fingerprint(of: Data(base64Encoded: owner) ?? Data())))")
             }
             let scratch = library.scratchFolder(named: "publish")
             try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
             let path = scratch + "/loop.loop"
-            try BundleWriter(identity: identity).write([try library.loop(id: id)], to: path)
-            return path
+            let loop = try library.loop(id: id)
+            try BundleWriter(identity: identity).write([loop], to: path)
+            return (path, loop.summary.revision)
         }
         defer { try? FileManager.default.removeItem(atPath: (bundle as NSString).deletingLastPathComponent) }
         let signer = RequestSigner(publicKey: identity.publicKey, authorName: Self.authorName(of: library)) { try identity.sign($0) }
-        let result = try await client.publish(bundle: bundle, signer: signer)
+        let result = try await client.publish(bundle: bundle, loopID: id, revision: revision, signer: signer)
         let link = client.previewLink(shortID: result.shortID)
         return Published(result: result, link: link, install: "loop import \(link)", copied: asCopy ? id : nil)
     }

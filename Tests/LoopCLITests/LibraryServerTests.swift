@@ -252,7 +252,7 @@ struct LibraryServerTests {
         let signer = RequestSigner(publicKey: intruder.publicKey, authorName: nil) { try intruder.sign($0) }
         await #expect(throws: ClientError(.forbidden, "loop \(id) belongs to another author: only its author can publish an update (publish it as a copy to share your own version)",
                                           status: 403)) {
-            _ = try await client.publish(bundle: forged, signer: signer)
+            _ = try await client.publish(bundle: forged, loopID: id, revision: detail.summary.revision, signer: signer)
         }
         let served = try await http("GET", server.address + "/api/loops/" + id)
         #expect(served.status == 200 && (served.json?["loop"] as? [String: Any])?["revision"] as? Int == 1)
@@ -343,10 +343,23 @@ struct LibraryServerTests {
 
         // Signed by hand, as the client signs it, so that the same request can be sent twice.
         let identity = try #require(try AuthorIdentity.load(from: author.path + "/identity/ed25519.key"))
-        let path = LoopLibraryPaths.loop(id), timestamp = Int(Date().timeIntervalSince1970), nonce = "0123456789abcdef0123456789abcdef"
-        let text = SignedRequest.canonicalText(method: "DELETE", path: path, timestamp: timestamp, nonce: nonce, bodySHA256: SignedRequest.emptyBodySHA256, authorName: nil)
-        let headers = [SignedRequest.keyHeader: identity.publicKey.base64EncodedString(), SignedRequest.timestampHeader: String(timestamp),
-                       SignedRequest.nonceHeader: nonce, SignedRequest.signatureHeader: try identity.sign(text).base64EncodedString()]
+        let signer = RequestSigner(publicKey: identity.publicKey, authorName: nil) { try identity.sign($0) }
+        let path = LoopLibraryPaths.loop(id)
+        let content = SignedRequest.Content(method: "DELETE", authority: "127.0.0.1:\(server.port)", path: path, timestamp: Int(Date().timeIntervalSince1970),
+                                            nonce: "0123456789abcdef0123456789abcdef", bodyLength: 0, bodySHA256: SignedRequest.emptyBodySHA256)
+        let headers = Dictionary(try LibraryClient.signatureHeaders(content, signer: signer), uniquingKeysWith: { $1 })
+        // The same request sent to another Loop Library is refused there: it names this one.
+        let other = try TestServer(backend)
+        let sentElsewhere = try await http("DELETE", other.address + path, headers: headers)
+        #expect(sentElsewhere.status == 401 && (sentElsewhere.json?["error"] as? String)?.contains("for another Loop Library than 127.0.0.1:\(other.port)") == true,
+                "\(String(decoding: sentElsewhere.body, as: UTF8.self))")
+        // Signed an hour ago (or by a clock an hour off): refused, whatever its nonce.
+        var old = content
+        old.timestamp -= 3_600
+        old.nonce = "fedcba9876543210fedcba9876543210"
+        let stale = try await http("DELETE", server.address + path, headers: Dictionary(try LibraryClient.signatureHeaders(old, signer: signer), uniquingKeysWith: { $1 }))
+        #expect(stale.status == 401 && (stale.json?["error"] as? String)?.contains("s away from the server's clock (at most 300 s)") == true,
+                "\(String(decoding: stale.body, as: UTF8.self))")
         // Another loop's path under the same signature is refused: the path is signed.
         let elsewhere = try await http("DELETE", server.address + LoopLibraryPaths.loop("00000000-0000-0000-0000-000000000000"), headers: headers)
         #expect(elsewhere.status == 401 && (elsewhere.json?["error"] as? String)?.isEmpty == false)
@@ -369,13 +382,14 @@ struct LibraryServerTests {
 
     /// The author's loop as a new revision's bundle, signed by the author: for requests the
     /// CLI would not send (two at once, a kill half-way).
-    func authorBundle(_ author: TestLibrary, tag: String) throws -> (bundle: String, signer: RequestSigner, id: String) {
+    func authorBundle(_ author: TestLibrary, tag: String) throws -> (bundle: String, signer: RequestSigner, id: String, revision: Int) {
         #expect(try author.run(["edit", "fixture", "--tag", tag]).status == 0)
         let id = try resolveID(author)
         let bundle = Scratch.path("revision", extension: "loop")
         #expect(try author.run(["export", "fixture", "-o", bundle]).status == 0)
         let identity = try #require(try AuthorIdentity.load(from: author.path + "/identity/ed25519.key"))
-        return (bundle, RequestSigner(publicKey: identity.publicKey, authorName: nil) { try identity.sign($0) }, id)
+        let revision = try LoopLibrary(at: author.path, access: .readOnly).loop(id: id).summary.revision
+        return (bundle, RequestSigner(publicKey: identity.publicKey, authorName: nil) { try identity.sign($0) }, id, revision)
     }
 
     @Test(arguments: CatalogBackend.all)
@@ -400,12 +414,12 @@ struct LibraryServerTests {
 
         // Killed while receiving a properly signed revision 2: its partial file is dropped at
         // restart, and revision 1 still serves, byte for byte.
-        let (bundle, signer, id) = try authorBundle(author, tag: "v2")
+        let (bundle, signer, id, revision) = try authorBundle(author, tag: "v2")
         server.kill()
         try server.start(environment: ["LOOP_TEST_STOP_AT": "publish.receiving"])
         let client = try LibraryClient(server: server.address)
         do {
-            _ = try await client.publish(bundle: bundle, signer: signer)
+            _ = try await client.publish(bundle: bundle, loopID: id, revision: revision, signer: signer)
             Issue.record("the publish went through a server killed while receiving it")
         } catch {}
         #expect(server.waitForExit() == .uncaughtSignal, "the server was killed at publish.receiving")
@@ -425,7 +439,7 @@ struct LibraryServerTests {
     func twoPublishesOfTheSameRevisionAtOnceOneWinsTheOtherGets409(_ backend: CatalogBackend) async throws {
         let server = try TestServer(backend)
         let (author, _) = try publishedFixture(server)
-        let (bundle, signer, id) = try authorBundle(author, tag: "v2")
+        let (bundle, signer, id, revision) = try authorBundle(author, tag: "v2")
         // The first publish is held inside the catalog's transaction until the second has arrived
         // and been verified: from there it waits for the catalog (SQLite's one writer, or
         // PostgreSQL's lock on the loop) while the first is inside.
@@ -434,7 +448,7 @@ struct LibraryServerTests {
         try server.start(environment: ["LOOP_TEST_STOP_AT": "publish.transaction:pause", "LOOP_TEST_STOP_FILE": marker, "LOOP_TEST_TRACE": trace])
         let client = try LibraryClient(server: server.address)
         func attempt() async -> Result<PublishResult, ClientError> {
-            do { return .success(try await client.publish(bundle: bundle, signer: signer)) } catch { return .failure(error) }
+            do { return .success(try await client.publish(bundle: bundle, loopID: id, revision: revision, signer: signer)) } catch { return .failure(error) }
         }
         func steps() -> [Substring] {
             ((try? String(contentsOfFile: trace, encoding: .utf8)) ?? "").split(separator: "\n").filter { $0 == "publish.verified" || $0 == "publish.transaction" }
@@ -459,12 +473,50 @@ struct LibraryServerTests {
         #expect((detail.json?["loop"] as? [String: Any])?["revision"] as? Int == 2)
     }
 
+    /// A publish the server will not take is refused on its headers, before its body is sent:
+    /// a self-made key, another author's loop, a stale revision, a bad signature, a body
+    /// larger than the server takes. The test sends the headers only (with a body of 50 MB
+    /// declared) and gets its answer; nothing reaches the disk.
+    @Test(arguments: CatalogBackend.all)
+    func aPublishIsJudgedOnItsHeadersBeforeItsBodyIsRead(_ backend: CatalogBackend) async throws {
+        let server = try TestServer(backend)
+        let (author, _) = try publishedFixture(server)
+        let (_, signer, id, revision) = try authorBundle(author, tag: "v2")
+        let intruder = try AuthorIdentity.loadOrCreate(at: Scratch.path("intruder") + "/ed25519.key")
+        let intruding = RequestSigner(publicKey: intruder.publicKey, authorName: nil) { try intruder.sign($0) }
+        let declared = 50 << 20
+        let stored = server.storedBlobs
+
+        func headersOnly(_ signer: RequestSigner, revision: Int, authority: String? = nil, length: Int = declared, damage: Bool = false) throws -> String {
+            let content = SignedRequest.Content(method: "POST", authority: authority ?? "127.0.0.1:\(server.port)", path: LoopLibraryPaths.loops,
+                                                timestamp: Int(Date().timeIntervalSince1970), nonce: Hex.string((0..<16).map { _ in UInt8.random(in: 0...255) }),
+                                                bodyLength: length, bodySHA256: String(repeating: "ab", count: 32), loopID: id, revision: revision)
+            var headers = try LibraryClient.signatureHeaders(content, signer: signer)
+            if damage { headers = headers.map { $0.0 == SignedRequest.signatureHeader ? ($0.0, String($0.1.reversed())) : $0 } }
+            let connection = try RawConnection(port: server.port)
+            try connection.send("POST \(LoopLibraryPaths.loops) HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nContent-Type: application/vnd.looplearn.loop+zip\r\n"
+                                + headers.map { "\($0.0): \($0.1)\r\n" }.joined() + "Content-Length: \(length)\r\n\r\n")
+            return try connection.receive(timeout: 10)
+        }
+        let cases: [(String, String, String)] = [
+            ("another author's loop", try headersOnly(intruding, revision: revision), "HTTP/1.1 403"),
+            ("a stale revision", try headersOnly(signer, revision: revision - 1), "HTTP/1.1 409"),
+            ("a damaged signature", try headersOnly(signer, revision: revision, damage: true), "HTTP/1.1 401"),
+            ("signed for another Loop Library", try headersOnly(signer, revision: revision, authority: "loops.example.org"), "HTTP/1.1 401"),
+            ("larger than the server takes", try headersOnly(signer, revision: revision, length: 300 << 20), "HTTP/1.1 413"),
+        ]
+        for (what, answer, status) in cases {
+            #expect(answer.hasPrefix(status), "\(what): answered before its body with \(status), not: \(answer.prefix(200))")
+        }
+        #expect(server.storedBlobs == stored && server.uploadsInProgress.isEmpty, "nothing of them reached the disk")
+    }
+
     @Test(arguments: CatalogBackend.all)
     func hostileUploadsAreRefusedWith4xxAndNothingIsStored(_ backend: CatalogBackend) async throws {
         let server = try TestServer(backend, arguments: ["--max-upload", "1"])
         let (author, _) = try publishedFixture(server)
         let stored = server.storedBlobs
-        let (bundle, signer, _) = try authorBundle(author, tag: "v2")
+        let (bundle, signer, id, revision) = try authorBundle(author, tag: "v2")
         let client = try LibraryClient(server: server.address)
         let good = try Data(contentsOf: URL(fileURLWithPath: bundle))
 
@@ -472,7 +524,7 @@ struct LibraryServerTests {
             let file = Scratch.path(name, extension: "loop")
             try body.write(to: URL(fileURLWithPath: file))
             do {
-                _ = try await client.publish(bundle: file, signer: signer)
+                _ = try await client.publish(bundle: file, loopID: id, revision: revision, signer: signer)
                 Issue.record("\(name) was accepted")
             } catch {
                 #expect(error.status == status && (text.map { error.message.contains($0) } ?? true), "\(name): \(error)")
@@ -484,14 +536,32 @@ struct LibraryServerTests {
         flipped[good.count / 3] ^= 0xFF
         try await refused(flipped, name: "flipped", status: 422)
         try await refused(Data(count: 2 << 20), name: "too-large", status: 413, containing: "at most 1 MiB")
-        // A bundle signed by one key, sent under another.
+        // A bundle signed by one key, sent under another (naming a loop id the server has not
+        // seen, so that it is not refused before the upload as another author's loop).
         let other = try AuthorIdentity.loadOrCreate(at: Scratch.path("other") + "/ed25519.key")
         do {
-            _ = try await client.publish(bundle: bundle, signer: RequestSigner(publicKey: other.publicKey, authorName: nil) { try other.sign($0) })
+            _ = try await client.publish(bundle: bundle, loopID: UUID().uuidString.lowercased(), revision: 1,
+                                         signer: RequestSigner(publicKey: other.publicKey, authorName: nil) { try other.sign($0) })
             Issue.record("a bundle signed by another key was accepted")
         } catch {
             #expect(error.status == 400 && error.message.hasPrefix("the bundle is signed by another key than the request"), "\(error)")
         }
+        // A bundle of another revision or loop than the request names.
+        do {
+            _ = try await client.publish(bundle: bundle, loopID: id, revision: revision + 1, signer: signer)
+            Issue.record("a bundle of another revision than signed was accepted")
+        } catch {
+            #expect(error.status == 400 && error.message.hasPrefix("the bundle holds revision \(revision) of loop \(id), not the revision \(revision + 1)"), "\(error)")
+        }
+        // A body other than the one signed (changed on the way): the hash signed is checked.
+        let content = SignedRequest.Content(method: "POST", authority: "127.0.0.1:\(server.port)", path: LoopLibraryPaths.loops,
+                                            timestamp: Int(Date().timeIntervalSince1970), nonce: Hex.string((0..<16).map { _ in UInt8.random(in: 0...255) }),
+                                            bodyLength: good.count, bodySHA256: Hex.string(SHA256.hash(data: good)), loopID: id, revision: revision)
+        var headers = Dictionary(try LibraryClient.signatureHeaders(content, signer: signer), uniquingKeysWith: { $1 })
+        headers["Content-Type"] = "application/vnd.looplearn.loop+zip"
+        let changed = try await http("POST", server.address + LoopLibraryPaths.loops, headers: headers, body: flipped)
+        #expect(changed.status == 400 && changed.json?["error"] as? String == "the body is not the one signed (its SHA-256 differs): changed on the way",
+                "\(String(decoding: changed.body, as: UTF8.self))")
         // Unsigned, and signed badly.
         let unsigned = try await http("POST", server.address + "/api/loops", body: good)
         #expect(unsigned.status == 401 && unsigned.json?["error"] != nil)
@@ -605,6 +675,15 @@ final class RawConnection {
     }
 
     func send(_ text: String) throws { try send(Data(text.utf8)) }
+
+    /// What arrives within `timeout` seconds (up to 64 KB), or "" when nothing does.
+    func receive(timeout: Double) throws -> String {
+        var descriptors = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        guard poll(&descriptors, 1, Int32(timeout * 1000)) == 1 else { return "" }
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        let count = recv(descriptor, &buffer, buffer.count, 0)
+        return count > 0 ? String(decoding: buffer[..<count], as: UTF8.self) : ""
+    }
 
     func send(_ data: Data) throws {
         try data.withUnsafeBytes { bytes in

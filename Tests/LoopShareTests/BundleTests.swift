@@ -154,6 +154,17 @@ struct HostileBundleTests {
         expectRefused(try makeZip(parts, compressed: true), .tooLarge, containing: "manifest.json")
     }
 
+    @Test func anEntryDeclaringAHugeExpansionIsRefusedFromItsHeader() throws {
+        // 4 MB of spaces (within the manifest's 8 MiB) that deflate a thousandfold: refused on
+        // what the headers declare, before a byte is expanded.
+        let (_, _, _, bundle) = try exportedBundle()
+        var parts = try entries(of: bundle)
+        let index = try #require(parts.firstIndex { $0.0 == "manifest.json" })
+        parts[index].1 = Data(repeating: 0x20, count: 4 << 20)
+        expectRefused(try makeZip(parts, compressed: true), .tooLarge, containing: "entry 'manifest.json' expands ")
+        expectRefused(try makeZip(parts, compressed: true), .tooLarge, containing: " times: refused as a zip bomb")
+    }
+
     /// Rewrites the uncompressed size that the local and central headers of `name` declare.
     func lying(_ zip: String, about name: String, declaring size: UInt32) throws -> String {
         var bytes = try Data(contentsOf: URL(fileURLWithPath: zip))
