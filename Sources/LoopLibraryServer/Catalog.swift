@@ -35,8 +35,9 @@ public protocol Catalog: Sendable {
     /// The listed loops matching `query`, a page of them.
     func search(_ query: CatalogQuery, now: Date) async throws -> CatalogPage
 
-    /// Counts one download of a loop's bundle, on the day of `now`.
-    func countDownload(id: String, now: Date) async throws
+    /// Counts a completed download of a loop's bundle by `client` (a hash of its address) on the
+    /// day of `now`: once per client per loop per day.
+    func countDownload(id: String, client: String, now: Date) async throws
 
     /// Features a loop on the front page, or stops featuring it; false when no loop has `ref`.
     func setFeatured(_ ref: String, featured: Bool) async throws -> Bool
@@ -191,6 +192,9 @@ public enum CatalogText {
     /// The day number of a moment (days since 1970, UTC): downloads are counted by day.
     static func day(_ date: Date) -> Int64 { Int64(date.timeIntervalSince1970 / 86_400) }
 
+    /// How many days back downloads count as recent (for Hot).
+    static let recentDays: Int64 = 7
+
     /// Downloads on days after this one count as recent (the last seven days).
-    static func recentSince(_ now: Date) -> Int64 { day(now) - 7 }
+    static func recentSince(_ now: Date) -> Int64 { day(now) - recentDays }
 }

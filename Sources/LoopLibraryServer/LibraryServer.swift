@@ -62,8 +62,8 @@ public struct LibraryServer: Sendable {
     }
 
     /// The routes (docs/server.md).
-    public func router() -> Router<BasicRequestContext> {
-        let router = Router(context: BasicRequestContext.self)
+    public func router() -> Router<LibraryRequestContext> {
+        let router = Router(context: LibraryRequestContext.self)
         router.add(middleware: RequestLog(logger: logger))
         router.get(RouterPath(LoopLibraryPaths.health)) { _, _ in "ok\n" }
         router.get(RouterPath(LoopLibraryPaths.loops)) { request, _ in try await self.listLoops(request) }
@@ -111,32 +111,43 @@ public struct LibraryServer: Sendable {
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
     }
 
-    func bundle(_ request: Request, context: BasicRequestContext, ref: String) async throws -> Response {
+    func bundle(_ request: Request, context: LibraryRequestContext, ref: String) async throws -> Response {
         guard let loop = try await catalog.loop(ref, now: Date()) else { throw APIError.noSuchLoop(ref) }
-        let response = try await serveBlob(request, context: context, sha256: loop.bundleSHA256, kind: .bundle,
+        var response = try await serveBlob(request, context: context, sha256: loop.bundleSHA256, kind: .bundle,
                                            downloadName: Self.downloadName(loop.summary))
-        // A whole download counts toward Hot; a revalidation or a range does not.
-        if request.method == .get, response.status == .ok {
-            try? await catalog.countDownload(id: loop.summary.id, now: Date())
+        // A whole download counts toward Hot once its last byte is sent (a download cancelled
+        // half-way does not), once per client address a day; a HEAD, a revalidation or a
+        // range does not count.
+        guard request.method == .get, response.status == .ok else { return response }
+        let body = response.body, catalog = self.catalog, id = loop.summary.id, client = Self.clientKey(context.clientAddress)
+        response.body = ResponseBody(contentLength: body.contentLength) { writer in
+            await TestStop.reachedWithoutBlocking("download.starting")
+            try await body.write(writer)
+            try? await catalog.countDownload(id: id, client: client, now: Date())
         }
         return response
     }
 
-    func blob(_ request: Request, context: BasicRequestContext, name: String) async throws -> Response {
+    /// A client as downloads are counted: a hash of its IP address (not the address itself).
+    static func clientKey(_ address: String?) -> String {
+        Hex.string(SHA256.hash(data: Data((address ?? "unknown").utf8)).prefix(12))
+    }
+
+    func blob(_ request: Request, context: LibraryRequestContext, name: String) async throws -> Response {
         let parts = name.split(separator: ".", maxSplits: 1).map(String.init)
         guard parts.count == 2, let kind = BlobStore.Kind(rawValue: parts[1]) else { throw APIError.notFound("no such blob") }
         return try await serveBlob(request, context: context, sha256: parts[0], kind: kind, downloadName: nil)
     }
 
     /// A blob, with its hash as ETag, long cache headers (it never changes), and Range support.
-    func serveBlob(_ request: Request, context: BasicRequestContext, sha256: String, kind: BlobStore.Kind, downloadName: String?) async throws -> Response {
+    func serveBlob(_ request: Request, context: LibraryRequestContext, sha256: String, kind: BlobStore.Kind, downloadName: String?) async throws -> Response {
         guard let path = blobs.path(sha256, kind: kind) else { throw APIError.notFound("no such blob") }
         return try await serveFile(request, context: context, path: path, eTag: "\"" + sha256 + "\"", contentType: kind.contentType,
                                    cacheControl: "public, max-age=31536000, immutable", downloadName: downloadName)
     }
 
     /// A file, with its ETag, Range support and the cache headers given.
-    func serveFile(_ request: Request, context: BasicRequestContext, path: String, eTag: String, contentType: String, cacheControl: String,
+    func serveFile(_ request: Request, context: LibraryRequestContext, path: String, eTag: String, contentType: String, cacheControl: String,
                    downloadName: String? = nil) async throws -> Response {
         guard let size = Self.fileSize(path) else { throw APIError.notFound("no such file") }
         var headers = HTTPFields()
@@ -311,6 +322,19 @@ public struct LibraryServer: Sendable {
         let slug = loop.title.lowercased().unicodeScalars.map { CharacterSet.alphanumerics.contains($0) && $0.isASCII ? Character($0) : "-" }
         let trimmed = String(slug).split(separator: "-").joined(separator: "-").prefix(40)
         return (trimmed.isEmpty ? "" : trimmed + "-") + loop.id.prefix(8) + ".loop"
+    }
+}
+
+/// The context of the Loop Library's requests: Hummingbird's, and the address the request
+/// came from (a download counts toward Hot once per address a day).
+public struct LibraryRequestContext: RequestContext {
+    public var coreContext: CoreRequestContextStorage
+    /// The client's IP address, as the connection gives it.
+    public let clientAddress: String?
+
+    public init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        clientAddress = source.channel.remoteAddress?.ipAddress
     }
 }
 

@@ -89,6 +89,16 @@ public final class PostgresCatalog: Catalog {
         CREATE TRIGGER loop_changed AFTER INSERT OR UPDATE ON loop FOR EACH STATEMENT EXECUTE FUNCTION catalog_changed();
         CREATE TRIGGER author_changed AFTER UPDATE ON author FOR EACH STATEMENT EXECUTE FUNCTION catalog_changed();
         """,
+        // Hot counts one download per client address per loop per day (a hash of the
+        // address, kept for the days Hot looks at).
+        """
+        CREATE TABLE download_seen (
+            loopId TEXT NOT NULL,
+            day BIGINT NOT NULL,
+            client TEXT NOT NULL,
+            PRIMARY KEY (loopId, day, client)
+        );
+        """,
     ]
 
     public func prepare() async throws {
@@ -252,11 +262,16 @@ public final class PostgresCatalog: Catalog {
         return CatalogPage(loops: loops, total: total, offset: query.offset, limit: query.limit)
     }
 
-    public func countDownload(id: String, now: Date) async throws {
+    public func countDownload(id: String, client address: String, now: Date) async throws {
+        let day = CatalogText.day(now)
         try await client.query("""
-            INSERT INTO download (loopId, day, count) VALUES (\(id), \(CatalogText.day(now)), 1)
+            WITH seen AS (
+                INSERT INTO download_seen (loopId, day, client) VALUES (\(id), \(day), \(address)) ON CONFLICT DO NOTHING RETURNING 1
+            )
+            INSERT INTO download (loopId, day, count) SELECT \(id), \(day), 1 WHERE EXISTS (SELECT 1 FROM seen)
             ON CONFLICT (loopId, day) DO UPDATE SET count = download.count + 1
             """, logger: logger)
+        try await client.query("DELETE FROM download_seen WHERE loopId = \(id) AND day < \(day - CatalogText.recentDays)", logger: logger)
     }
 
     public func changeStamp() async throws -> Int64 {

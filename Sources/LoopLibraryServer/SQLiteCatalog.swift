@@ -107,6 +107,18 @@ public final class SQLiteCatalog: Catalog {
                 CREATE TRIGGER author_updated AFTER UPDATE ON author BEGIN UPDATE catalogChange SET version = version + 1; END;
                 """)
         }
+        // Hot counts one download per client address per loop per day (a hash of the
+        // address, kept for the days Hot looks at).
+        migrator.registerMigration("v3 downloads counted once per client a day") { db in
+            try db.execute(sql: """
+                CREATE TABLE downloadSeen (
+                    loopId TEXT NOT NULL,
+                    day INTEGER NOT NULL,
+                    client TEXT NOT NULL,
+                    PRIMARY KEY (loopId, day, client)
+                ) WITHOUT ROWID;
+                """)
+        }
         try migrator.migrate(pool)
     }
 
@@ -277,12 +289,16 @@ public final class SQLiteCatalog: Catalog {
         }
     }
 
-    public func countDownload(id: String, now: Date) async throws {
+    public func countDownload(id: String, client: String, now: Date) async throws {
+        let day = CatalogText.day(now)
         try await pool.write { db in
+            try db.execute(sql: "INSERT OR IGNORE INTO downloadSeen (loopId, day, client) VALUES (?, ?, ?)", arguments: [id, day, client])
+            guard db.changesCount > 0 else { return }
             try db.execute(sql: """
                 INSERT INTO download (loopId, day, count) VALUES (?, ?, 1)
                 ON CONFLICT (loopId, day) DO UPDATE SET count = count + 1
-                """, arguments: [id, CatalogText.day(now)])
+                """, arguments: [id, day])
+            try db.execute(sql: "DELETE FROM downloadSeen WHERE loopId = ? AND day < ?", arguments: [id, day - CatalogText.recentDays])
         }
     }
 

@@ -601,6 +601,39 @@ struct LibraryServerTests {
         #expect(try other.run(["publish", "other", "--to", server.address]).status == 0)
     }
 
+    /// Hot ranks by downloads that completed, one per client address per loop a day: a loop
+    /// of requests from one machine, HEADs, ranges, revalidations or downloads cancelled
+    /// before their end do not make a loop hot.
+    @Test(arguments: CatalogBackend.all)
+    func hotCountsCompletedDownloadsOncePerAddressADay(_ backend: CatalogBackend) async throws {
+        let marker = Scratch.path("held")
+        let server = try TestServer(backend, environment: ["LOOP_TEST_STOP_AT": "download.starting:pause", "LOOP_TEST_STOP_FILE": marker])
+        let (author, _) = try publishedFixture(server)
+        let id = try resolveID(author)
+        let bundle = server.address + LoopLibraryPaths.bundle(id)
+        func downloads() async throws -> Int? {
+            ((try await http("GET", server.address + LoopLibraryPaths.loop(id))).json?["loop"] as? [String: Any])?["recentDownloads"] as? Int
+        }
+        // A download whose client goes away before the body is sent (held at its start).
+        let cancelled = try RawConnection(port: server.port)
+        try cancelled.send("GET \(LoopLibraryPaths.bundle(id)) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        for _ in 0..<1_000 where !FileManager.default.fileExists(atPath: marker) { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(FileManager.default.fileExists(atPath: marker), "the download is held before its body")
+        cancelled.close()
+        try await Task.sleep(for: .milliseconds(300))
+        try FileManager.default.removeItem(atPath: marker)
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(try await downloads() == 0, "a cancelled download does not count")
+
+        let whole = try await http("GET", bundle)
+        #expect(whole.status == 200)
+        #expect(try await http("HEAD", bundle).status == 200)
+        #expect(try await http("GET", bundle, headers: ["Range": "bytes=0-99"]).status == 206)
+        #expect(try await http("GET", bundle, headers: ["If-None-Match": whole.headers["etag"] ?? ""]).status == 304)
+        for _ in 0..<3 { #expect(try await http("GET", bundle).status == 200) }
+        #expect(try await downloads() == 1, "four whole downloads, a HEAD, a range and a revalidation from one address: one download")
+    }
+
     @Test func blobsAndBundlesHaveETagsRangesAndLongCaching() async throws {
         let server = try TestServer(.sqlite)
         let (_, link) = try publishedFixture(server)
@@ -696,5 +729,14 @@ final class RawConnection {
         }
     }
 
-    deinit { close(descriptor) }
+    private var isOpen = true
+
+    /// Closes the connection, as a client that goes away.
+    func close() {
+        guard isOpen else { return }
+        isOpen = false
+        Glibc.close(descriptor)
+    }
+
+    deinit { close() }
 }

@@ -16,7 +16,7 @@ extension LibraryServer {
     /// Loops a page of the front page, an author's page or the results lists.
     static let pageSize = 20
 
-    func addPageRoutes(to router: Router<BasicRequestContext>) {
+    func addPageRoutes(to router: Router<LibraryRequestContext>) {
         router.get(RouterPath(LoopLibraryPaths.frontPage)) { request, _ in try await self.page(request, type: .html) { try await self.frontPage(request, base: $0) } }
         router.get(RouterPath(LoopLibraryPaths.feed)) { request, _ in try await self.page(request, type: .atom) { try await self.feed(base: $0) } }
         router.get(RouterPath(LoopLibraryPaths.stylesheet)) { request, _ in Self.asset(request, self.web.stylesheet, type: "text/css; charset=utf-8") }
@@ -195,7 +195,7 @@ extension LibraryServer {
 
     /// `/<short id>/<n>.flac`: the clip of the loop's `n`th phrase, cut from its take on first
     /// request, with Range support (browsers seek and read a media file in ranges).
-    func phraseClip(_ request: Request, context: BasicRequestContext, ref: String, file: String) async throws -> Response {
+    func phraseClip(_ request: Request, context: LibraryRequestContext, ref: String, file: String) async throws -> Response {
         guard file.hasSuffix(".flac"), let number = Int(file.dropLast(5)), number >= 1,
               let stored = try await catalog.loop(ref, now: Date()) else { throw APIError.notFound("no such clip") }
         let content = try CatalogText.decoder.decode(StoredContent.self, from: stored.content)
