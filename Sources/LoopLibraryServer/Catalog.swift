@@ -23,6 +23,10 @@ public protocol Catalog: Sendable {
     /// author's loop, a revision not newer). The publish checks again in its transaction.
     func judge(publishOf id: String, revision: Int, authorKey: String) async throws
 
+    /// Whether a listed loop refers to the blob (its bundle, a take, a picture): only those
+    /// are served, so an unpublished loop's files are gone from the server's addresses at once.
+    func servesBlob(_ sha256: String) async throws -> Bool
+
     /// Hides a loop from the catalog; the id stays bound to its author's key.
     func unpublish(id: String, authorKey: String, now: Date) async throws
 
@@ -133,6 +137,32 @@ public enum CatalogFailure: String, LoopErrorKind {
 
 /// Why the catalog refused a change, or the server cannot serve.
 public typealias CatalogError = LoopError<CatalogFailure>
+
+/// The blobs a catalog entry refers to: its bundle, its takes and its pictures.
+enum CatalogBlobs {
+    private struct Content: Decodable {
+        struct Take: Decodable { var sha256: String }
+        struct Picture: Decodable { var blob: String }
+        struct Pictures: Decodable {
+            var loop: Picture?
+            var groups: [Picture?]
+            var phrases: [Picture?]
+        }
+
+        var takes: [Take]
+        var pictures: Pictures?
+    }
+
+    /// The SHA-256 of every blob the entry with this bundle and content (as stored) refers to.
+    static func hashes(bundleSHA256: String, content: Data) -> Set<String> {
+        var hashes: Set<String> = [bundleSHA256]
+        guard let decoded = try? CatalogText.decoder.decode(Content.self, from: content) else { return hashes }
+        hashes.formUnion(decoded.takes.map(\.sha256))
+        let pictures = [decoded.pictures?.loop] + (decoded.pictures?.groups ?? []) + (decoded.pictures?.phrases ?? [])
+        hashes.formUnion(pictures.compactMap { $0?.blob.split(separator: ".").first.map(String.init) })
+        return hashes
+    }
+}
 
 /// Text as the catalog stores and matches it.
 public enum CatalogText {

@@ -135,7 +135,8 @@ public struct LibraryServer: Sendable {
 
     func blob(_ request: Request, context: LibraryRequestContext, name: String) async throws -> Response {
         let parts = name.split(separator: ".", maxSplits: 1).map(String.init)
-        guard parts.count == 2, let kind = BlobStore.Kind(rawValue: parts[1]) else { throw APIError.notFound("no such blob") }
+        guard parts.count == 2, let kind = BlobStore.Kind(rawValue: parts[1]), BlobStore.isSHA256(parts[0]),
+              try await catalog.servesBlob(parts[0]) else { throw APIError.notFound("no such blob") }
         return try await serveBlob(request, context: context, sha256: parts[0], kind: kind, downloadName: nil)
     }
 

@@ -99,6 +99,21 @@ public final class PostgresCatalog: Catalog {
             PRIMARY KEY (loopId, day, client)
         );
         """,
+        // Only blobs a listed loop refers to are served: which loop refers to which blob (its
+        // bundle, its takes, its pictures), filled in for the loops already published.
+        """
+        CREATE TABLE blob_ref (
+            sha256 TEXT NOT NULL,
+            loopId TEXT NOT NULL,
+            PRIMARY KEY (sha256, loopId)
+        );
+        CREATE INDEX blob_ref_loop ON blob_ref(loopId);
+        INSERT INTO blob_ref (sha256, loopId)
+            SELECT bundleSHA256, id FROM loop
+            UNION SELECT take ->> 'sha256', id FROM loop, jsonb_array_elements(convert_from(content, 'UTF8')::jsonb -> 'takes') AS take
+            UNION SELECT split_part(blob #>> '{}', '.', 1), id FROM loop, jsonb_path_query(convert_from(content, 'UTF8')::jsonb, 'lax $.pictures.**.blob') AS blob
+        ON CONFLICT DO NOTHING;
+        """,
     ]
 
     public func prepare() async throws {
@@ -146,6 +161,8 @@ public final class PostgresCatalog: Catalog {
                         searchText = \(entry.searchText)
                     WHERE id = \(entry.id)
                     """, logger: self.logger)
+                try await connection.query("DELETE FROM blob_ref WHERE loopId = \(entry.id)", logger: self.logger)
+                try await self.insertBlobRefs(connection, entry)
                 return PublishResult(id: entry.id, shortID: shortID, revision: entry.revision, previousRevision: listed ? revision : nil)
             }
             var length = 6
@@ -161,6 +178,7 @@ public final class PostgresCatalog: Catalog {
                     \(entry.translationLanguage), \(tags), \(tagKeys), \(entry.groupCount), \(entry.phraseCount), \(entry.seconds),
                     \(stamp), \(stamp), \(entry.bundleSHA256), \(entry.bundleBytes), \(entry.content), \(entry.searchText))
                 """, logger: self.logger)
+            try await self.insertBlobRefs(connection, entry)
             return PublishResult(id: entry.id, shortID: shortID, revision: entry.revision, previousRevision: nil)
         }
     }
@@ -170,6 +188,17 @@ public final class PostgresCatalog: Catalog {
         guard let (owner, storedRevision, title, listed) = try await rows.decode((String, Int, String, Bool).self).first(where: { _ in true }) else { return }
         try PublishRules.check(id: id, revision: revision, authorKey: authorKey,
                                against: .init(ownerKey: owner, revision: storedRevision, title: title, listed: listed))
+    }
+
+    private func insertBlobRefs(_ connection: PostgresConnection, _ entry: CatalogEntry) async throws {
+        for hash in CatalogBlobs.hashes(bundleSHA256: entry.bundleSHA256, content: entry.content).sorted() {
+            try await connection.query("INSERT INTO blob_ref (sha256, loopId) VALUES (\(hash), \(entry.id)) ON CONFLICT DO NOTHING", logger: logger)
+        }
+    }
+
+    public func servesBlob(_ sha256: String) async throws -> Bool {
+        try await client.query("SELECT 1 FROM blob_ref JOIN loop ON loop.id = blob_ref.loopId WHERE blob_ref.sha256 = \(sha256) AND loop.listed LIMIT 1",
+                               logger: logger).decode(Int.self).first { _ in true } != nil
     }
 
     private func bindAuthor(_ connection: PostgresConnection, key: String, fingerprint: String, name: String?) async throws {

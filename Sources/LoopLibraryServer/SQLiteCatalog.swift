@@ -119,6 +119,21 @@ public final class SQLiteCatalog: Catalog {
                 ) WITHOUT ROWID;
                 """)
         }
+        // Only blobs a listed loop refers to are served: which loop refers to which blob.
+        migrator.registerMigration("v4 the blobs each loop refers to") { db in
+            try db.execute(sql: """
+                CREATE TABLE blobRef (
+                    sha256 TEXT NOT NULL,
+                    loopId TEXT NOT NULL,
+                    PRIMARY KEY (sha256, loopId)
+                ) WITHOUT ROWID;
+                CREATE INDEX blobRef_loop ON blobRef(loopId);
+                """)
+            let rows = try Row.fetchAll(db, sql: "SELECT loop.id, loop.bundleSHA256, loopText.content FROM loop JOIN loopText ON loopText.loopRowid = loop.rowid")
+            for row in rows {
+                try Self.insertBlobRefs(db, id: row[0], hashes: CatalogBlobs.hashes(bundleSHA256: row[1], content: row[2]))
+            }
+        }
         try migrator.migrate(pool)
     }
 
@@ -146,6 +161,8 @@ public final class SQLiteCatalog: Catalog {
                                      entry.bundleSHA256, entry.bundleBytes, entry.id])
                 try db.execute(sql: "UPDATE loopText SET content = ?, searchText = ? WHERE loopRowid = (SELECT rowid FROM loop WHERE id = ?)",
                                arguments: [entry.content, entry.searchText, entry.id])
+                try db.execute(sql: "DELETE FROM blobRef WHERE loopId = ?", arguments: [entry.id])
+                try Self.insertBlobRefs(db, id: entry.id, hashes: CatalogBlobs.hashes(bundleSHA256: entry.bundleSHA256, content: entry.content))
                 return PublishResult(id: entry.id, shortID: existing["shortID"], revision: entry.revision, previousRevision: listed ? revision : nil)
             }
             var length = 6
@@ -161,6 +178,7 @@ public final class SQLiteCatalog: Catalog {
                                  try Self.json(entry.tags), CatalogText.tagKeys(entry.tags), entry.groupCount, entry.phraseCount, entry.seconds,
                                  stamp, stamp, entry.bundleSHA256, entry.bundleBytes])
             try Self.insertText(db, entry)
+            try Self.insertBlobRefs(db, id: entry.id, hashes: CatalogBlobs.hashes(bundleSHA256: entry.bundleSHA256, content: entry.content))
             return PublishResult(id: entry.id, shortID: shortID, revision: entry.revision, previousRevision: nil)
         }
     }
@@ -175,6 +193,19 @@ public final class SQLiteCatalog: Catalog {
 
     private static func stored(_ row: Row) -> PublishRules.Stored {
         PublishRules.Stored(ownerKey: row["authorKey"], revision: row["revision"], title: row["title"], listed: row["listed"])
+    }
+
+    private static func insertBlobRefs(_ db: Database, id: String, hashes: Set<String>) throws {
+        for hash in hashes.sorted() {
+            try db.execute(sql: "INSERT OR IGNORE INTO blobRef (sha256, loopId) VALUES (?, ?)", arguments: [hash, id])
+        }
+    }
+
+    public func servesBlob(_ sha256: String) async throws -> Bool {
+        try await pool.read { db in
+            try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM blobRef JOIN loop ON loop.id = blobRef.loopId WHERE blobRef.sha256 = ? AND loop.listed LIMIT 1"),
+                              arguments: [sha256]) ?? false
+        }
     }
 
     /// The loop's phrases and search text, beside the row just inserted.

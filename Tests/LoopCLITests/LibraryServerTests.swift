@@ -340,6 +340,13 @@ struct LibraryServerTests {
         let learner = TestLibrary()
         #expect(try learner.run(["import", link]).status == 0)
         let id = try resolveID(author)
+        // Its files, at the addresses its page and detail gave everyone.
+        let detail = try await http("GET", server.address + LoopLibraryPaths.loop(id))
+        let bundleHash = try #require((detail.json?["bundle"] as? [String: Any])?["sha256"] as? String)
+        let takeHashes = ((detail.json?["takes"] as? [[String: Any]]) ?? []).compactMap { $0["sha256"] as? String }
+        let blobs = [server.address + LoopLibraryPaths.blob(bundleHash) + ".loop"] + takeHashes.map { server.address + LoopLibraryPaths.blob($0) + ".flac" }
+        #expect(takeHashes.count == 1)
+        for blob in blobs { #expect(try await http("GET", blob).status == 200, "\(blob) is served while the loop is published") }
 
         // Signed by hand, as the client signs it, so that the same request can be sent twice.
         let identity = try #require(try AuthorIdentity.load(from: author.path + "/identity/ed25519.key"))
@@ -369,6 +376,7 @@ struct LibraryServerTests {
 
         #expect(try await http("GET", server.address + path).status == 404)
         #expect(try titlesOnServer(server).isEmpty)
+        for blob in blobs { #expect(try await http("GET", blob).status == 404, "\(blob) is gone with the loop") }
         let update = try learner.run(["update"])
         #expect(update.status != 0 && update.error.contains("'Fixture'") && update.error.split(separator: "\n").count == 1, "\(update.error)")
         #expect(try learner.run(["show", "fixture"]).status == 0, "the learner keeps the loop")
@@ -376,6 +384,7 @@ struct LibraryServerTests {
         // The author publishes it again (the CLI's own signed request), at the same revision.
         #expect(try author.run(["publish", "fixture", "--to", server.address]).status == 0)
         #expect(try titlesOnServer(server) == ["Fixture"])
+        for blob in blobs.dropFirst() { #expect(try await http("GET", blob).status == 200, "\(blob), the same take, is served again") }
         #expect(try author.run(["unpublish", "fixture", "--from", server.address]).status == 0)
         #expect(try titlesOnServer(server).isEmpty)
     }
