@@ -27,6 +27,16 @@ public protocol Catalog: Sendable {
     /// are served, so an unpublished loop's files are gone from the server's addresses at once.
     func servesBlob(_ sha256: String) async throws -> Bool
 
+    /// Takes a loop down (the operator's decision: copyright, abuse): unlisted at once, as an
+    /// unpublish, and its author cannot publish it again. The id of the loop taken down, or nil
+    /// when no loop has that id or short id.
+    func takeDown(_ ref: String, reason: String, now: Date) async throws -> String?
+
+    /// Blocks an author's key (base64, or its fingerprint): its publishes and unpublishes are
+    /// refused, and its listed loops are taken down. The number of loops taken down, or nil when
+    /// no author has that key.
+    func blockKey(_ key: String, reason: String, now: Date) async throws -> Int?
+
     /// Hides a loop from the catalog; the id stays bound to its author's key.
     func unpublish(id: String, authorKey: String, now: Date) async throws
 
@@ -122,6 +132,8 @@ public struct StoredLoop: Sendable {
 public enum CatalogFailure: String, LoopErrorKind {
     /// Another key published this loop first.
     case notTheAuthor
+    /// Taken down by the operator, or from a key the operator blocked.
+    case takenDown
     /// The catalog holds this revision or a newer one.
     case staleRevision
     /// Another author holds this display name.

@@ -114,6 +114,11 @@ public final class PostgresCatalog: Catalog {
             UNION SELECT split_part(blob #>> '{}', '.', 1), id FROM loop, jsonb_path_query(convert_from(content, 'UTF8')::jsonb, 'lax $.pictures.**.blob') AS blob
         ON CONFLICT DO NOTHING;
         """,
+        // The operator's takedowns and blocked keys.
+        """
+        ALTER TABLE loop ADD COLUMN takenDown TEXT;
+        CREATE TABLE blocked_key (key TEXT PRIMARY KEY, reason TEXT NOT NULL, since BIGINT NOT NULL);
+        """,
     ]
 
     public func prepare() async throws {
@@ -146,11 +151,12 @@ public final class PostgresCatalog: Catalog {
         return try await transaction { connection in
             try await connection.query("SELECT pg_advisory_xact_lock(hashtext(\(entry.id)))", logger: self.logger)
             try await self.bindAuthor(connection, key: entry.authorKey, fingerprint: entry.authorFingerprint, name: authorName)
-            let existing = try await connection.query("SELECT authorKey, revision, title, shortID, listed FROM loop WHERE id = \(entry.id)", logger: self.logger)
-                .decode((String, Int, String, String, Bool).self).first { _ in true }
-            if let (owner, revision, title, shortID, listed) = existing {
+            try PublishRules.checkNotBlocked(reason: try await self.blockReason(entry.authorKey, connection))
+            let existing = try await connection.query("SELECT authorKey, revision, title, shortID, listed, takenDown FROM loop WHERE id = \(entry.id)", logger: self.logger)
+                .decode((String, Int, String, String, Bool, String?).self).first { _ in true }
+            if let (owner, revision, title, shortID, listed, takenDown) = existing {
                 try PublishRules.check(id: entry.id, revision: entry.revision, authorKey: entry.authorKey,
-                                       against: .init(ownerKey: owner, revision: revision, title: title, listed: listed))
+                                       against: .init(ownerKey: owner, revision: revision, title: title, listed: listed, takenDown: takenDown))
                 // Judged, not yet written: where two publishes of one loop must not both pass.
                 await TestStop.reachedWithoutBlocking("publish.transaction")
                 try await connection.query("""
@@ -184,10 +190,46 @@ public final class PostgresCatalog: Catalog {
     }
 
     public func judge(publishOf id: String, revision: Int, authorKey: String) async throws {
-        let rows = try await client.query("SELECT authorKey, revision, title, listed FROM loop WHERE id = \(id)", logger: logger)
-        guard let (owner, storedRevision, title, listed) = try await rows.decode((String, Int, String, Bool).self).first(where: { _ in true }) else { return }
+        let blocked = try await client.query("SELECT reason FROM blocked_key WHERE key = \(authorKey)", logger: logger)
+            .decode(String.self).first { _ in true }
+        try PublishRules.checkNotBlocked(reason: blocked)
+        let rows = try await client.query("SELECT authorKey, revision, title, listed, takenDown FROM loop WHERE id = \(id)", logger: logger)
+        guard let (owner, storedRevision, title, listed, takenDown) = try await rows.decode((String, Int, String, Bool, String?).self).first(where: { _ in true }) else { return }
         try PublishRules.check(id: id, revision: revision, authorKey: authorKey,
-                               against: .init(ownerKey: owner, revision: storedRevision, title: title, listed: listed))
+                               against: .init(ownerKey: owner, revision: storedRevision, title: title, listed: listed, takenDown: takenDown))
+    }
+
+    private func blockReason(_ key: String, _ connection: PostgresConnection) async throws -> String? {
+        try await connection.query("SELECT reason FROM blocked_key WHERE key = \(key)", logger: logger).decode(String.self).first { _ in true }
+    }
+
+    public func takeDown(_ ref: String, reason: String, now: Date) async throws -> String? {
+        try await transaction { connection in
+            guard let id = try await connection.query("SELECT id FROM loop WHERE id = \(ref) OR shortID = \(ref) FOR UPDATE", logger: self.logger)
+                .decode(String.self).first(where: { _ in true }) else { return nil }
+            try await connection.query("""
+                UPDATE loop SET listed = false, featured = false, takenDown = \(reason), updated = \(CatalogText.milliseconds(now)) WHERE id = \(id)
+                """, logger: self.logger)
+            return id
+        }
+    }
+
+    public func blockKey(_ key: String, reason: String, now: Date) async throws -> Int? {
+        try await transaction { connection in
+            guard let authorKey = try await connection.query("SELECT key FROM author WHERE key = \(key) OR fingerprint = \(key)", logger: self.logger)
+                .decode(String.self).first(where: { _ in true }) else { return nil }
+            try await connection.query("""
+                INSERT INTO blocked_key (key, reason, since) VALUES (\(authorKey), \(reason), \(Int64(now.timeIntervalSince1970)))
+                ON CONFLICT (key) DO UPDATE SET reason = EXCLUDED.reason
+                """, logger: self.logger)
+            let taken = try await connection.query("""
+                UPDATE loop SET listed = false, featured = false, takenDown = \("its author's key is blocked: " + reason),
+                    updated = \(CatalogText.milliseconds(now)) WHERE authorKey = \(authorKey) AND listed RETURNING 1
+                """, logger: self.logger)
+            var count = 0
+            for try await _ in taken.decode(Int.self) { count += 1 }
+            return count
+        }
     }
 
     private func insertBlobRefs(_ connection: PostgresConnection, _ entry: CatalogEntry) async throws {
@@ -226,6 +268,7 @@ public final class PostgresCatalog: Catalog {
                 throw CatalogError(.notFound, "no loop \(id) is published here")
             }
             guard owner == authorKey else { throw CatalogError(.notTheAuthor, "only its author can unpublish this loop") }
+            try PublishRules.checkNotBlocked(reason: try await self.blockReason(authorKey, connection))
             try await connection.query("UPDATE loop SET listed = false, featured = false, updated = \(CatalogText.milliseconds(now)) WHERE id = \(id)",
                                        logger: self.logger)
         }

@@ -47,7 +47,7 @@ struct RequestLog<Context: RequestContext>: RouterMiddleware {
             }
         case let error as CatalogError:
             switch error.kind {
-            case .notTheAuthor: return (.forbidden, error.message)
+            case .notTheAuthor, .takenDown: return (.forbidden, error.message)
             case .staleRevision, .nameTaken: return (.conflict, error.message)
             case .notFound: return (.notFound, error.message)
             case .database, .templates: return (.internalServerError, "the catalog failed; try again later")

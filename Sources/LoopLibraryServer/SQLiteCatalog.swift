@@ -134,6 +134,13 @@ public final class SQLiteCatalog: Catalog {
                 try Self.insertBlobRefs(db, id: row[0], hashes: CatalogBlobs.hashes(bundleSHA256: row[1], content: row[2]))
             }
         }
+        // The operator's takedowns and blocked keys.
+        migrator.registerMigration("v5 takedowns and blocked keys") { db in
+            try db.execute(sql: """
+                ALTER TABLE loop ADD COLUMN takenDown TEXT;
+                CREATE TABLE blockedKey (key TEXT PRIMARY KEY NOT NULL, reason TEXT NOT NULL, since INTEGER NOT NULL) WITHOUT ROWID;
+                """)
+        }
         try migrator.migrate(pool)
     }
 
@@ -146,7 +153,8 @@ public final class SQLiteCatalog: Catalog {
         let stamp = CatalogText.milliseconds(now)
         return try await pool.write { db in
             try Self.bindAuthor(db, key: entry.authorKey, fingerprint: entry.authorFingerprint, name: authorName)
-            if let existing = try Row.fetchOne(db, sql: "SELECT authorKey, revision, title, shortID, listed FROM loop WHERE id = ?", arguments: [entry.id]) {
+            try PublishRules.checkNotBlocked(reason: try String.fetchOne(db, sql: "SELECT reason FROM blockedKey WHERE key = ?", arguments: [entry.authorKey]))
+            if let existing = try Row.fetchOne(db, sql: "SELECT authorKey, revision, title, shortID, listed, takenDown FROM loop WHERE id = ?", arguments: [entry.id]) {
                 let stored = Self.stored(existing)
                 let revision = stored.revision, listed = stored.listed
                 try PublishRules.check(id: entry.id, revision: entry.revision, authorKey: entry.authorKey, against: stored)
@@ -184,15 +192,37 @@ public final class SQLiteCatalog: Catalog {
     }
 
     public func judge(publishOf id: String, revision: Int, authorKey: String) async throws {
-        let row = try await pool.read { db in
-            try Row.fetchOne(db, sql: "SELECT authorKey, revision, title, listed FROM loop WHERE id = ?", arguments: [id])
+        let (blocked, row) = try await pool.read { db in
+            (try String.fetchOne(db, sql: "SELECT reason FROM blockedKey WHERE key = ?", arguments: [authorKey]),
+             try Row.fetchOne(db, sql: "SELECT authorKey, revision, title, listed, takenDown FROM loop WHERE id = ?", arguments: [id]))
         }
+        try PublishRules.checkNotBlocked(reason: blocked)
         guard let row else { return }
         try PublishRules.check(id: id, revision: revision, authorKey: authorKey, against: Self.stored(row))
     }
 
     private static func stored(_ row: Row) -> PublishRules.Stored {
-        PublishRules.Stored(ownerKey: row["authorKey"], revision: row["revision"], title: row["title"], listed: row["listed"])
+        PublishRules.Stored(ownerKey: row["authorKey"], revision: row["revision"], title: row["title"], listed: row["listed"], takenDown: row["takenDown"])
+    }
+
+    public func takeDown(_ ref: String, reason: String, now: Date) async throws -> String? {
+        try await pool.write { db in
+            guard let id = try String.fetchOne(db, sql: "SELECT id FROM loop WHERE id = ? OR shortID = ?", arguments: [ref, ref]) else { return nil }
+            try db.execute(sql: "UPDATE loop SET listed = 0, featured = 0, takenDown = ?, updated = ? WHERE id = ?",
+                           arguments: [reason, CatalogText.milliseconds(now), id])
+            return id
+        }
+    }
+
+    public func blockKey(_ key: String, reason: String, now: Date) async throws -> Int? {
+        try await pool.write { db in
+            guard let authorKey = try String.fetchOne(db, sql: "SELECT key FROM author WHERE key = ? OR fingerprint = ?", arguments: [key, key]) else { return nil }
+            try db.execute(sql: "INSERT OR REPLACE INTO blockedKey (key, reason, since) VALUES (?, ?, ?)",
+                           arguments: [authorKey, reason, Int64(now.timeIntervalSince1970)])
+            try db.execute(sql: "UPDATE loop SET listed = 0, featured = 0, takenDown = ?, updated = ? WHERE authorKey = ? AND listed",
+                           arguments: ["its author's key is blocked: " + reason, CatalogText.milliseconds(now), authorKey])
+            return db.changesCount
+        }
     }
 
     private static func insertBlobRefs(_ db: Database, id: String, hashes: Set<String>) throws {
@@ -233,6 +263,7 @@ public final class SQLiteCatalog: Catalog {
                 throw CatalogError(.notFound, "no loop \(id) is published here")
             }
             guard owner == authorKey else { throw CatalogError(.notTheAuthor, "only its author can unpublish this loop") }
+            try PublishRules.checkNotBlocked(reason: try String.fetchOne(db, sql: "SELECT reason FROM blockedKey WHERE key = ?", arguments: [authorKey]))
             try db.execute(sql: "UPDATE loop SET listed = 0, featured = 0, updated = ? WHERE id = ?", arguments: [CatalogText.milliseconds(now), id])
         }
     }
@@ -386,12 +417,23 @@ enum PublishRules {
         var revision: Int
         var title: String
         var listed: Bool
+        /// Why the operator took it down, if they did.
+        var takenDown: String?
+    }
+
+    /// A key the operator blocked is refused, with the operator's reason.
+    static func checkNotBlocked(reason: String?) throws {
+        guard let reason else { return }
+        throw CatalogError(.takenDown, "this key is blocked on this Loop Library: \(reason)")
     }
 
     /// An update of loop `id` to `revision` by `authorKey` needs the key that first published
     /// the id, and a revision newer than the one listed (an unpublished loop may come back at
     /// the revision it had).
     static func check(id: String, revision: Int, authorKey: String, against stored: Stored) throws {
+        if let reason = stored.takenDown {
+            throw CatalogError(.takenDown, "loop \(id) was taken down by this Loop Library's operator: \(reason)")
+        }
         guard stored.ownerKey == authorKey else {
             throw CatalogError(.notTheAuthor, "loop \(id) belongs to another author: only its author can publish an update (publish it as a copy to share your own version)")
         }

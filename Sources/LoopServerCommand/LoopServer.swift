@@ -16,7 +16,7 @@ struct LoopServer: AsyncParsableCommand {
             Bundles and takes are files named by their SHA-256 under DATA/blobs. docs/server.md \
             describes the HTTP API.
             """,
-        subcommands: [Serve.self, Feature.self, Unfeature.self, SeedBenchmark.self],
+        subcommands: [Serve.self, Feature.self, Unfeature.self, TakeDown.self, BlockKey.self, SeedBenchmark.self],
         defaultSubcommand: Serve.self)
 
     /// `loop serve --help` shows what a server is started with (serving is the default
@@ -34,6 +34,14 @@ struct LoopServer: AsyncParsableCommand {
             OTHER COMMANDS:
               loop serve feature LOOP [--data DIR] [--database URL]     Feature a loop on the front page.
               loop serve unfeature LOOP [--data DIR] [--database URL]   Stop featuring it.
+              loop serve takedown LOOP --reason TEXT [--data DIR] [--database URL]
+                                                                        Take a loop down (copyright, abuse): off
+                                                                        its pages, search, feed and downloads at
+                                                                        once; its author cannot publish it again.
+              loop serve block-key KEY --reason TEXT [--data DIR] [--database URL]
+                                                                        Block an author's key (base64 or its
+                                                                        fingerprint): its publishes are refused
+                                                                        and its loops taken down.
               (loop serve help feature: their options)
             """)
     }
@@ -188,6 +196,63 @@ func setFeatured(_ loop: String, _ featured: Bool, _ storage: StorageOptions) as
         FileHandle.standardError.write(Data("error: no loop '\(loop)' is published in this library\n".utf8))
         throw ExitCode(1)
     }
+}
+
+struct TakeDown: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "takedown",
+        abstract: "Take a loop down (copyright, abuse): off its pages, search, feed and downloads at once; its author cannot publish it again.")
+
+    @OptionGroup var storage: StorageOptions
+    @Argument(help: "The loop's id or short id.") var loop: String
+    @Option(help: ArgumentHelp("Why, in a line: what its author is told when they publish it again.", valueName: "text")) var reason: String
+
+    func run() async throws {
+        let reason = try operatorReason(reason)
+        let logger = makeLogger(level: .notice)
+        let catalog = try storage.openCatalog(logger: logger)
+        try await catalog.prepare()
+        let id = try await catalog.takeDown(loop, reason: reason, now: Date())
+        try await catalog.close()
+        guard let id else {
+            FileHandle.standardError.write(Data("error: no loop '\(loop)' is in this library\n".utf8))
+            throw ExitCode(1)
+        }
+        logger.notice("took down loop \(id): \(reason)")
+    }
+}
+
+struct BlockKey: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "block-key",
+        abstract: "Block an author's key: its publishes and unpublishes are refused, and its loops are taken down.")
+
+    @OptionGroup var storage: StorageOptions
+    @Argument(help: "The author's key (base64) or its fingerprint (as loop browse --author and the pages show it).") var key: String
+    @Option(help: ArgumentHelp("Why, in a line: what the author is told when they publish.", valueName: "text")) var reason: String
+
+    func run() async throws {
+        let reason = try operatorReason(reason)
+        let logger = makeLogger(level: .notice)
+        let catalog = try storage.openCatalog(logger: logger)
+        try await catalog.prepare()
+        let taken = try await catalog.blockKey(key.trimmingCharacters(in: .whitespacesAndNewlines), reason: reason, now: Date())
+        try await catalog.close()
+        guard let taken else {
+            FileHandle.standardError.write(Data("error: no author with the key or fingerprint '\(key.prefix(80))' has published here\n".utf8))
+            throw ExitCode(1)
+        }
+        logger.notice("blocked key \(key): \(reason); \(taken) loop(s) taken down")
+    }
+}
+
+/// An operator's reason, in one line of at most 300 characters.
+func operatorReason(_ text: String) throws -> String {
+    let reason = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    guard !reason.isEmpty, reason.count <= 300, !reason.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+        throw ValidationError("--reason takes one line of 1 to 300 characters")
+    }
+    return reason
 }
 
 /// Fills a catalog with copies of one published loop under other ids, titles, languages and

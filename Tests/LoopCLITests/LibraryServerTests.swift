@@ -389,6 +389,48 @@ struct LibraryServerTests {
         #expect(try titlesOnServer(server).isEmpty)
     }
 
+    /// The operator takes a loop down (off its page, search, feed and downloads at once; its
+    /// author cannot bring it back) and blocks a key (its loops go, its publishes are refused).
+    @Test(arguments: CatalogBackend.all)
+    func anOperatorTakesALoopDownAndBlocksAKey(_ backend: CatalogBackend) async throws {
+        let server = try TestServer(backend)
+        let (author, link) = try publishedFixture(server)
+        let id = try resolveID(author)
+        let detail = try await http("GET", server.address + LoopLibraryPaths.loop(id))
+        let bundleHash = try #require((detail.json?["bundle"] as? [String: Any])?["sha256"] as? String)
+        let spammer = try libraryWithFixtureLoop()
+        #expect(try spammer.run(["publish", "fixture", "--to", server.address]).status == 0)
+        #expect(try titlesOnServer(server).count == 2)
+        let operatorCommand = ["--data", server.data] + (server.database.map { ["--database", $0] } ?? [])
+
+        let shortID = String(link.split(separator: "/").last ?? "")
+        let takenDown = try LoopProcess.run(["serve", "takedown", shortID, "--reason", "copyright notice 42"] + operatorCommand)
+        #expect(takenDown.status == 0 && takenDown.output.isEmpty && takenDown.error.contains("took down loop \(id): copyright notice 42"), "\(takenDown.error)")
+        #expect(try titlesOnServer(server).count == 1)
+        for path in [LoopLibraryPaths.page(shortID), LoopLibraryPaths.loop(id), LoopLibraryPaths.bundle(id), LoopLibraryPaths.blob(bundleHash) + ".loop"] {
+            #expect(try await http("GET", server.address + path).status == 404, "\(path) is gone")
+        }
+        let feed = try await http("GET", server.address + LoopLibraryPaths.feed)
+        #expect(!String(decoding: feed.body, as: UTF8.self).contains(id), "and off the feed")
+        // Its author cannot bring it back, even as a new revision.
+        #expect(try author.run(["edit", "fixture", "--tag", "again"]).status == 0)
+        let again = try author.run(["publish", "fixture", "--to", server.address])
+        #expect(again.status != 0 && again.error.contains("loop \(id) was taken down by this Loop Library's operator: copyright notice 42"), "\(again.error)")
+
+        // A blocked key: its loops go, and its publishes are refused.
+        let fingerprint = try #require(try spammer.run(["identity"]).output.split(whereSeparator: \.isWhitespace).first.map(String.init))
+        let blocked = try LoopProcess.run(["serve", "block-key", fingerprint, "--reason", "spam"] + operatorCommand)
+        #expect(blocked.status == 0 && blocked.error.contains("1 loop(s) taken down"), "\(blocked.error)")
+        #expect(try titlesOnServer(server).isEmpty)
+        #expect(try spammer.run(["new", "--text", "phrases.txt", "--audio", "clean.flac", "--title", "More spam"]).status == 0)
+        let refused = try spammer.run(["publish", "more spam", "--to", server.address])
+        #expect(refused.status != 0 && refused.error.contains("this key is blocked on this Loop Library: spam"), "\(refused.error)")
+        #expect(try titlesOnServer(server).isEmpty)
+
+        let unknown = try LoopProcess.run(["serve", "takedown", "nope", "--reason", "x"] + operatorCommand)
+        #expect(unknown.status != 0 && unknown.error == "error: no loop 'nope' is in this library\n", "\(unknown.error)")
+    }
+
     /// The author's loop as a new revision's bundle, signed by the author: for requests the
     /// CLI would not send (two at once, a kill half-way).
     func authorBundle(_ author: TestLibrary, tag: String) throws -> (bundle: String, signer: RequestSigner, id: String, revision: Int) {
