@@ -51,6 +51,15 @@ struct SilenceSegmenterTests {
         #expect(extra.allSatisfy { $0.confidence < 0.6 }, "a cut inside a phrase is flagged: \(extra)")
     }
 
+    @Test func withNoHintAPauseShorterThanTheThresholdIsNoCut() throws {
+        // Hesitations of 0.12 and 0.15 s inside phrases, pauses of 0.35 and 0.45 s between
+        // them: with nothing known, only a pause of at least 0.2 s is a cut.
+        let take = envelope([(false, 0.5), (true, 1.2), (false, 0.12), (true, 1.0), (false, 0.35), (true, 1.1),
+                             (false, 0.15), (true, 0.9), (false, 0.45), (true, 1.0), (false, 0.5)])
+        let cuts = try SilenceSegmenter().segment(take, hint: .none).cuts.map { Double($0.frame) / Double(take.sampleRate) }
+        #expect(cuts.count == 2 && cuts[0] > 2.82 && cuts[0] < 3.17 && cuts[1] > 5.32 && cuts[1] < 5.77, "\(cuts)")
+    }
+
     @Test func theTextOutweighsAComma() throws {
         // At 10 dB SNR the comma in "À droite, puis tout droit." (closures on both sides) is a
         // longer silence than the 0.32 s pause after "plaît.": the count alone picks the comma,
