@@ -13,10 +13,13 @@ public struct LibraryServer: Sendable {
         public var maxUploadBytes: Int = 200 << 20
         /// Publishes and unpublishes one author key may make a minute.
         public var changesPerMinute: Int = 30
+        /// Seconds a connection may sit without a byte read or written before it is closed.
+        public var idleSeconds: Int = 30
 
-        public init(maxUploadBytes: Int = 200 << 20, changesPerMinute: Int = 30) {
+        public init(maxUploadBytes: Int = 200 << 20, changesPerMinute: Int = 30, idleSeconds: Int = 30) {
             self.maxUploadBytes = maxUploadBytes
             self.changesPerMinute = changesPerMinute
+            self.idleSeconds = idleSeconds
         }
     }
 
@@ -52,13 +55,27 @@ public struct LibraryServer: Sendable {
         // Uploads of a server killed mid-way: nothing of them was visible; their files go now.
         ScratchFolder.removeAbandoned(in: blobs.incoming, prefix: "upload-")
         try await catalog.prepare()
+        Self.raiseFileLimit(logger: logger)
         let app = Application(
             router: router(),
+            server: .http1(configuration: .init(idleTimeout: .seconds(Int64(limits.idleSeconds)))),
             configuration: .init(address: .hostname(host, port: port), serverName: "loop-library"),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) },
             logger: logger)
         try await app.runService()
         try await catalog.close()
+    }
+
+    /// Raises the soft limit on open files to the hard one: every connection is a descriptor,
+    /// and the common soft limit of 1,024 would leave honest clients unanswered under load.
+    static func raiseFileLimit(logger: Logger) {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+        let before = limit.rlim_cur
+        limit.rlim_cur = limit.rlim_max
+        if setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 {
+            logger.info("open files: at most \(limit.rlim_cur) (was \(before))")
+        }
     }
 
     /// The routes (docs/server.md).

@@ -114,6 +114,9 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Publishes and unpublishes one author key may make a minute.", valueName: "count"))
     var changesPerMinute = 30
 
+    @Option(name: .long, help: ArgumentHelp("Seconds a connection may stay without a byte read or written before it is closed.", valueName: "seconds"))
+    var idleTimeout = 30
+
     @Option(name: .long, help: ArgumentHelp("The address the pages give for this server (its links, the install line), e.g. https://loops.example.org; by default the Host each request names.", valueName: "url"))
     var publicURL: String?
 
@@ -127,6 +130,7 @@ struct Serve: AsyncParsableCommand {
         guard Self.address(listen) != nil else { throw ValidationError("--listen takes HOST:PORT (a port from 0 to 65535), not '\(listen)'") }
         guard (1...65_536).contains(maxUpload) else { throw ValidationError("--max-upload takes MiB from 1 to 65536, not \(maxUpload)") }
         guard (1...100_000).contains(changesPerMinute) else { throw ValidationError("--changes-per-minute takes 1 to 100000, not \(changesPerMinute)") }
+        guard (1...3_600).contains(idleTimeout) else { throw ValidationError("--idle-timeout takes 1 to 3600 seconds, not \(idleTimeout)") }
         if let publicURL {
             guard let url = URL(string: publicURL), ["http", "https"].contains(url.scheme ?? ""), url.host?.isEmpty == false,
                   url.query == nil, url.fragment == nil else {
@@ -155,7 +159,7 @@ struct Serve: AsyncParsableCommand {
         }
         let catalog = try storage.openCatalog(logger: logger)
         let server = LibraryServer(catalog: catalog, dataFolder: storage.dataFolder, web: templates, publicURL: publicURL,
-                                   limits: .init(maxUploadBytes: maxUpload << 20, changesPerMinute: changesPerMinute), logger: logger)
+                                   limits: .init(maxUploadBytes: maxUpload << 20, changesPerMinute: changesPerMinute, idleSeconds: idleTimeout), logger: logger)
         let kind = storage.database == nil ? "SQLite" : "PostgreSQL"
         let data = storage.dataFolder
         do {

@@ -431,6 +431,28 @@ struct LibraryServerTests {
         #expect(unknown.status != 0 && unknown.error == "error: no loop 'nope' is in this library\n", "\(unknown.error)")
     }
 
+    /// A connection that sends its request a byte at a time (slowloris), or nothing at all, is
+    /// closed after the idle timeout: a request's head must arrive whole within it. Meanwhile an
+    /// honest request is answered.
+    @Test func aRequestTrickledAByteAtATimeIsClosedAtTheIdleTimeout() async throws {
+        let server = try TestServer(.sqlite, arguments: ["--idle-timeout", "1"])
+        let silent = try RawConnection(port: server.port)
+        let trickling = try RawConnection(port: server.port)
+        let head = Array("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Padding: \(String(repeating: "a", count: 40))\r\n\r\n".utf8)
+        let start = Date()
+        var closed = false
+        for byte in head {
+            guard (try? trickling.send(Data([byte]))) != nil, !trickling.isClosedByServer(timeout: 0.25) else {
+                closed = true
+                break
+            }
+        }
+        let seconds = Date().timeIntervalSince(start)
+        #expect(closed && seconds < 3, "closed after \(seconds) s, though a byte came every 0.25 s")
+        #expect(silent.isClosedByServer(timeout: 2), "a connection that sends nothing is closed too")
+        #expect(try await http("GET", server.address + "/healthz").status == 200)
+    }
+
     /// The author's loop as a new revision's bundle, signed by the author: for requests the
     /// CLI would not send (two at once, a kill half-way).
     func authorBundle(_ author: TestLibrary, tag: String) throws -> (bundle: String, signer: RequestSigner, id: String, revision: Int) {
@@ -759,6 +781,14 @@ final class RawConnection {
     }
 
     func send(_ text: String) throws { try send(Data(text.utf8)) }
+
+    /// Whether the server closed the connection (within a read's wait of `timeout` seconds).
+    func isClosedByServer(timeout: Double) -> Bool {
+        var descriptors = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        guard poll(&descriptors, 1, Int32(timeout * 1000)) == 1 else { return false }
+        var byte: UInt8 = 0
+        return recv(descriptor, &byte, 1, Int32(MSG_PEEK)) <= 0
+    }
 
     /// What arrives within `timeout` seconds (up to 64 KB), or "" when nothing does.
     func receive(timeout: Double) throws -> String {
