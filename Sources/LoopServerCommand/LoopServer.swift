@@ -78,6 +78,14 @@ struct StorageOptions: ParsableArguments {
         return base + "/loop/server"
     }
 
+    /// The catalog for an operator's command: the database's own warnings (a connection leased
+    /// before its pool has started) are not the operator's business.
+    func openCatalogForOperator() throws -> any Catalog {
+        var logger = Logger(label: "loop-library-catalog")
+        logger.logLevel = .error
+        return try openCatalog(logger: logger)
+    }
+
     func openCatalog(logger: Logger) throws -> any Catalog {
         try FileManager.default.createDirectory(atPath: dataFolder, withIntermediateDirectories: true)
         if let database { return try PostgresCatalog(url: database, logger: logger) }
@@ -192,7 +200,7 @@ struct Unfeature: AsyncParsableCommand {
 }
 
 func setFeatured(_ loop: String, _ featured: Bool, _ storage: StorageOptions) async throws {
-    let catalog = try storage.openCatalog(logger: Logger(label: "loop-library"))
+    let catalog = try storage.openCatalogForOperator()
     try await catalog.prepare()
     let changed = try await catalog.setFeatured(loop, featured: featured)
     try await catalog.close()
@@ -214,7 +222,7 @@ struct TakeDown: AsyncParsableCommand {
     func run() async throws {
         let reason = try operatorReason(reason)
         let logger = makeLogger(level: .notice)
-        let catalog = try storage.openCatalog(logger: logger)
+        let catalog = try storage.openCatalogForOperator()
         try await catalog.prepare()
         let id = try await catalog.takeDown(loop, reason: reason, now: Date())
         try await catalog.close()
@@ -238,7 +246,7 @@ struct BlockKey: AsyncParsableCommand {
     func run() async throws {
         let reason = try operatorReason(reason)
         let logger = makeLogger(level: .notice)
-        let catalog = try storage.openCatalog(logger: logger)
+        let catalog = try storage.openCatalogForOperator()
         try await catalog.prepare()
         let taken = try await catalog.blockKey(key.trimmingCharacters(in: .whitespacesAndNewlines), reason: reason, now: Date())
         try await catalog.close()
