@@ -13,7 +13,8 @@ public struct LibraryServer: Sendable {
         public var maxUploadBytes: Int = 200 << 20
         /// Publishes and unpublishes one author key may make a minute.
         public var changesPerMinute: Int = 30
-        /// Seconds a connection may sit without a byte read or written before it is closed.
+        /// Seconds a connection may sit idle, or take to send a request's head, before it is
+        /// closed (a response being written is never cut short).
         public var idleSeconds: Int = 30
 
         public init(maxUploadBytes: Int = 200 << 20, changesPerMinute: Int = 30, idleSeconds: Int = 30) {

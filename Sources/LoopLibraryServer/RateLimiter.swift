@@ -16,9 +16,8 @@ public final class RateLimiter: Sendable {
         self.perMinute = perMinute
     }
 
-    /// Takes a token for `key` (or, with `take` false, only looks whether one is there); false
-    /// when its bucket is empty (the caller answers 429).
-    public func allow(_ key: String, take: Bool = true, now: ContinuousClock.Instant = .now) -> Bool {
+    /// Takes a token for `key`; false when its bucket is empty (the caller answers 429).
+    public func allow(_ key: String, now: ContinuousClock.Instant = .now) -> Bool {
         let capacity = Double(perMinute)
         return buckets.withLock { buckets in
             var bucket = buckets[key] ?? Bucket(tokens: capacity, refilled: now)
@@ -32,7 +31,7 @@ public final class RateLimiter: Sendable {
                 buckets[key] = bucket
                 return false
             }
-            if take { bucket.tokens -= 1 }
+            bucket.tokens -= 1
             buckets[key] = bucket
             return true
         }

@@ -122,7 +122,7 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Publishes and unpublishes one author key may make a minute.", valueName: "count"))
     var changesPerMinute = 30
 
-    @Option(name: .long, help: ArgumentHelp("Seconds a connection may stay without a byte read or written before it is closed.", valueName: "seconds"))
+    @Option(name: .long, help: ArgumentHelp("Seconds a connection may stay idle, or take to send a request's headers, before it is closed.", valueName: "seconds"))
     var idleTimeout = 30
 
     @Option(name: .long, help: ArgumentHelp("The address the pages give for this server (its links, the install line), e.g. https://loops.example.org; by default the Host each request names.", valueName: "url"))
