@@ -200,14 +200,25 @@ struct Unfeature: AsyncParsableCommand {
 }
 
 func setFeatured(_ loop: String, _ featured: Bool, _ storage: StorageOptions) async throws {
-    let catalog = try storage.openCatalogForOperator()
-    try await catalog.prepare()
-    let changed = try await catalog.setFeatured(loop, featured: featured)
-    try await catalog.close()
-    guard changed else {
-        FileHandle.standardError.write(Data("error: no loop '\(loop)' is published in this library\n".utf8))
-        throw ExitCode(1)
+    let changed = try await storage.operatorChange { try await $0.setFeatured(loop, featured: featured) }
+    guard changed else { throw operatorFailure("no loop '\(loop)' is published in this library") }
+}
+
+extension StorageOptions {
+    /// Opens the catalog for an operator's command, makes `change`, and closes it.
+    func operatorChange<Result: Sendable>(_ change: (any Catalog) async throws -> Result) async throws -> Result {
+        let catalog = try openCatalogForOperator()
+        try await catalog.prepare()
+        let result = try await change(catalog)
+        try await catalog.close()
+        return result
     }
+}
+
+/// An operator's command that found nothing to change: one line on stderr, exit status 1.
+func operatorFailure(_ message: String) -> ExitCode {
+    FileHandle.standardError.write(Data("error: \(message)\n".utf8))
+    return ExitCode(1)
 }
 
 struct TakeDown: AsyncParsableCommand {
@@ -222,13 +233,8 @@ struct TakeDown: AsyncParsableCommand {
     func run() async throws {
         let reason = try operatorReason(reason)
         let logger = makeLogger(level: .notice)
-        let catalog = try storage.openCatalogForOperator()
-        try await catalog.prepare()
-        let id = try await catalog.takeDown(loop, reason: reason, now: Date())
-        try await catalog.close()
-        guard let id else {
-            FileHandle.standardError.write(Data("error: no loop '\(loop)' is in this library\n".utf8))
-            throw ExitCode(1)
+        guard let id = try await storage.operatorChange({ try await $0.takeDown(loop, reason: reason, now: Date()) }) else {
+            throw operatorFailure("no loop '\(loop)' is in this library")
         }
         logger.notice("took down loop \(id): \(reason)")
     }
@@ -246,13 +252,9 @@ struct BlockKey: AsyncParsableCommand {
     func run() async throws {
         let reason = try operatorReason(reason)
         let logger = makeLogger(level: .notice)
-        let catalog = try storage.openCatalogForOperator()
-        try await catalog.prepare()
-        let taken = try await catalog.blockKey(key.trimmingCharacters(in: .whitespacesAndNewlines), reason: reason, now: Date())
-        try await catalog.close()
-        guard let taken else {
-            FileHandle.standardError.write(Data("error: no author with the key or fingerprint '\(key.prefix(80))' has published here\n".utf8))
-            throw ExitCode(1)
+        let key = key.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let taken = try await storage.operatorChange({ try await $0.blockKey(key, reason: reason, now: Date()) }) else {
+            throw operatorFailure("no author with the key or fingerprint '\(key.prefix(80))' has published here")
         }
         logger.notice("blocked key \(key): \(reason); \(taken) loop(s) taken down")
     }
