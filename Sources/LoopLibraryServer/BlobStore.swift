@@ -56,14 +56,75 @@ public struct BlobStore: Sendable {
     public func store(_ file: String, sha256: String, kind: Kind) throws {
         guard let destination = path(sha256, kind: kind) else { throw FileSystemError(code: EINVAL, path: sha256) }
         if FileManager.default.fileExists(atPath: destination) {
+            // Touched: a collection running now sees it as new, and keeps it for its grace
+            // period, by when the publish that stores it has committed.
+            _ = utimensat(AT_FDCWD, destination, nil, 0)
             try? FileManager.default.removeItem(atPath: file)
             return
         }
         let folder = (destination as NSString).deletingLastPathComponent
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        // Its time is the time it is stored (an archive's entry may carry an old one), which
+        // a collection's grace period counts from.
+        _ = utimensat(AT_FDCWD, file, nil, 0)
         // The file lies in `incoming`, on the same file system: a copy would only be needed if
         // `incoming` were elsewhere, which this layout never does.
         try DurableFile.syncAndRename(file, to: destination)
+    }
+
+    /// What a collection found and removed.
+    public struct Collection: Sendable, Equatable {
+        /// Blobs no listed loop refers to, older than the grace period: removed (or, in a dry
+        /// run, to be removed).
+        public var removed = 0
+        public var removedBytes = 0
+        /// Blobs kept: referred to, or younger than the grace period.
+        public var kept = 0
+    }
+
+    /// Removes the blobs that no listed loop refers to and that were stored (or stored again)
+    /// before `storedBefore`. `referenced` is asked after the folder is read, so a blob a
+    /// publish stores meanwhile is either young (kept) or referred to (kept); each file is
+    /// looked at again just before it goes. Safe while servers run, from any of them.
+    public func collect(storedBefore: Date, dryRun: Bool, referenced: () async throws -> Set<String>) async throws -> Collection {
+        let limit = storedBefore.timeIntervalSince1970
+        var candidates: [(path: String, sha256: String)] = []
+        var collection = Collection()
+        let blobs = root + "/blobs"
+        for shard in (try? FileManager.default.contentsOfDirectory(atPath: blobs)) ?? [] where shard.count == 2 {
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: blobs + "/" + shard)) ?? [] {
+                let parts = name.split(separator: ".", maxSplits: 1).map(String.init)
+                guard parts.count == 2, Self.isSHA256(parts[0]), Kind(rawValue: parts[1]) != nil else { continue }
+                let path = blobs + "/" + shard + "/" + name
+                guard let modified = Self.modified(path) else { continue }
+                if modified < limit { candidates.append((path, parts[0])) } else { collection.kept += 1 }
+            }
+        }
+        let keep = try await referenced()
+        for candidate in candidates {
+            guard !keep.contains(candidate.sha256), let modified = Self.modified(candidate.path), modified < limit else {
+                collection.kept += 1
+                continue
+            }
+            let bytes = Self.size(candidate.path)
+            if !dryRun {
+                guard unlink(candidate.path) == 0 else { continue }
+            }
+            collection.removed += 1
+            collection.removedBytes += bytes
+        }
+        return collection
+    }
+
+    private static func modified(_ path: String) -> TimeInterval? {
+        var status = stat()
+        guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+        return TimeInterval(status.st_mtim.tv_sec) + TimeInterval(status.st_mtim.tv_nsec) / 1e9
+    }
+
+    private static func size(_ path: String) -> Int {
+        var status = stat()
+        return lstat(path, &status) == 0 ? Int(status.st_size) : 0
     }
 
     static func isSHA256(_ text: String) -> Bool {

@@ -9,6 +9,10 @@ import LoopLibraryAPI
 /// Every method that changes the catalog is one transaction: a publish is visible whole or not
 /// at all, and two publishes of the same loop are decided one after the other.
 public protocol Catalog: Sendable {
+    /// Whether several servers may share the catalog (PostgreSQL): the pages then re-read its
+    /// change stamp for every request.
+    var isShared: Bool { get }
+
     /// Creates or migrates the schema.
     func prepare() async throws
 
@@ -22,6 +26,13 @@ public protocol Catalog: Sendable {
     /// `authorKey` that ``publish(_:authorName:now:)`` would refuse as it stands (another
     /// author's loop, a revision not newer). The publish checks again in its transaction.
     func judge(publishOf id: String, revision: Int, authorKey: String) async throws
+
+    /// What `authorKey` has used of its quota at `now`: its listed loops (and whether loop
+    /// `id` is one of them), the bytes it published today (UTC), and when it first published.
+    func usage(ofKey authorKey: String, loop id: String, now: Date) async throws -> KeyUsage
+
+    /// The SHA-256 of every blob a listed loop refers to: what `loop serve gc` keeps.
+    func listedBlobs() async throws -> Set<String>
 
     /// Whether a listed loop refers to the blob (its bundle, a take, a picture): only those
     /// are served, so an unpublished loop's files are gone from the server's addresses at once.
@@ -62,6 +73,25 @@ public protocol Catalog: Sendable {
 
     /// Stops what the catalog holds open (connections).
     func close() async throws
+}
+
+/// What an author's key has used of its quota (``Catalog/usage(ofKey:loop:now:)``).
+public struct KeyUsage: Sendable, Equatable {
+    /// Its loops listed now.
+    public var listedLoops: Int
+    /// Whether the loop a publish names is one of them (an update takes no new loop).
+    public var holdsLoop: Bool
+    /// The bundle bytes it published on the day of `now` (UTC).
+    public var bytesToday: Int
+    /// When it first published a loop, or nil for a key that never has.
+    public var firstPublished: Date?
+
+    public init(listedLoops: Int, holdsLoop: Bool, bytesToday: Int, firstPublished: Date?) {
+        self.listedLoops = listedLoops
+        self.holdsLoop = holdsLoop
+        self.bytesToday = bytesToday
+        self.firstPublished = firstPublished
+    }
 }
 
 /// A loop as a publish writes it into the catalog.

@@ -4,48 +4,89 @@ import Hummingbird
 import LoopFoundation
 import LoopLibraryAPI
 import Logging
+import Prometheus
 
 /// A Loop Library server: the catalog, the blobs beside it, and the HTTP API over them
 /// (docs/server.md).
 public struct LibraryServer: Sendable {
+    /// What the server takes from the open internet (`loop serve --help` names each).
     public struct Limits: Sendable {
         /// The largest bundle a publish may upload.
         public var maxUploadBytes: Int = 200 << 20
         /// Publishes and unpublishes one author key may make a minute.
         public var changesPerMinute: Int = 30
+        /// Publishes and unpublishes one client address may make a minute, whatever its keys.
+        public var changesPerAddressPerMinute: Int = 60
+        /// Bundle bytes one client address may upload a day (UTC), whatever its keys.
+        public var addressBytesPerDay: Int = 4 << 30
+        /// Loops and bytes a day for each author key.
+        public var keyQuota = KeyQuota()
+        /// Uploads received at once; one more is answered 503 at once.
+        public var concurrentUploads: Int = 8
+        /// Connections open at once; one more is closed as it is accepted. Nil: half the
+        /// open-file limit (at most 16,384).
+        public var maxConnections: Int?
         /// Seconds a connection may sit idle, or take to send a request's head, before it is
         /// closed (a response being written is never cut short).
         public var idleSeconds: Int = 30
 
-        public init(maxUploadBytes: Int = 200 << 20, changesPerMinute: Int = 30, idleSeconds: Int = 30) {
-            self.maxUploadBytes = maxUploadBytes
-            self.changesPerMinute = changesPerMinute
-            self.idleSeconds = idleSeconds
-        }
+        public init() {}
     }
 
     public let catalog: any Catalog
     public let blobs: BlobStore
     public let limits: Limits
     let limiter: RateLimiter
+    let addressLimiter: RateLimiter
+    let addressBudget: AddressBudget
+    let uploads: Slots
     let logger: Logger
     /// The web pages: their templates, what was rendered, the clips they play.
     let web: WebTemplates
-    let pages = PageCache()
+    let pages: PageCache
     let clips: ClipStore
     /// The address pages give for this server (`https://loops.example.org`), or nil for the
     /// one each request names in its Host header.
     let publicURL: String?
+    /// What `/metrics` shows, and to whom.
+    let metrics: MetricsAccess?
+    /// The access log as JSON lines, or nil for a line of text a request in the log.
+    let accessLog: AccessLogFile?
 
-    public init(catalog: any Catalog, dataFolder: String, web: WebTemplates, publicURL: String? = nil, limits: Limits = Limits(), logger: Logger) {
+    /// Who may read `/metrics`.
+    public struct MetricsAccess: Sendable {
+        let registry: PrometheusCollectorRegistry
+        /// Any client; else only clients on this machine (loopback).
+        let open: Bool
+    }
+
+    /// Makes swift-metrics record the server's figures for `/metrics` (once a process), shown
+    /// to clients on this machine, or to any with `open`.
+    public static func recordMetrics(open: Bool) -> MetricsAccess {
+        MetricsAccess(registry: LibraryMetrics.bootstrap(), open: open)
+    }
+
+    /// The access log as JSON lines appended to `path` (`-`: standard output).
+    public static func accessLog(at path: String) throws -> AccessLogFile {
+        try AccessLogFile(path: path)
+    }
+
+    public init(catalog: any Catalog, dataFolder: String, web: WebTemplates, publicURL: String? = nil, limits: Limits = Limits(),
+                metrics: MetricsAccess? = nil, accessLog: AccessLogFile? = nil, logger: Logger) {
         self.catalog = catalog
+        self.pages = PageCache(stampLifetime: catalog.isShared ? 0 : 50_000_000)
         self.blobs = BlobStore(root: dataFolder)
         self.clips = ClipStore(blobs: blobs)
         self.web = web
         self.publicURL = publicURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
         self.limits = limits
         self.limiter = RateLimiter(perMinute: limits.changesPerMinute)
+        self.addressLimiter = RateLimiter(perMinute: limits.changesPerAddressPerMinute)
+        self.addressBudget = AddressBudget(bytesPerDay: limits.addressBytesPerDay)
+        self.uploads = Slots(limit: limits.concurrentUploads)
         self.logger = logger
+        self.metrics = metrics
+        self.accessLog = accessLog
     }
 
     /// Serves on `host:port` until SIGTERM or SIGINT: then it stops accepting, lets the requests
@@ -56,10 +97,14 @@ public struct LibraryServer: Sendable {
         // Uploads of a server killed mid-way: nothing of them was visible; their files go now.
         ScratchFolder.removeAbandoned(in: blobs.incoming, prefix: "upload-")
         try await catalog.prepare()
-        Self.raiseFileLimit(logger: logger)
+        let fileLimit = Self.raiseFileLimit(logger: logger)
+        let connections = Slots(limit: limits.maxConnections ?? max(64, min(16_384, fileLimit / 2)))
+        logger.info("connections: at most \(connections.limit) at once")
         let app = Application(
             router: router(),
-            server: .http1(configuration: .init(idleTimeout: .seconds(Int64(limits.idleSeconds)))),
+            server: .http1(configuration: .init(
+                additionalChannelHandlers: [ConnectionCap(slots: connections, refused: { LibraryMetrics.connectionsRefused.increment() })],
+                idleTimeout: .seconds(Int64(limits.idleSeconds)))),
             configuration: .init(address: .hostname(host, port: port), serverName: "loop-library"),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) },
             logger: logger)
@@ -69,21 +114,24 @@ public struct LibraryServer: Sendable {
 
     /// Raises the soft limit on open files to the hard one: every connection is a descriptor,
     /// and the common soft limit of 1,024 would leave honest clients unanswered under load.
-    static func raiseFileLimit(logger: Logger) {
+    /// Returns the soft limit in force after.
+    static func raiseFileLimit(logger: Logger) -> Int {
         var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 1024 }
+        guard limit.rlim_cur < limit.rlim_max else { return Int(clamping: limit.rlim_cur) }
         let before = limit.rlim_cur
         limit.rlim_cur = limit.rlim_max
-        if setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 {
-            logger.info("open files: at most \(limit.rlim_cur) (was \(before))")
-        }
+        guard setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return Int(clamping: before) }
+        logger.info("open files: at most \(limit.rlim_cur) (was \(before))")
+        return Int(clamping: limit.rlim_cur)
     }
 
     /// The routes (docs/server.md).
     public func router() -> Router<LibraryRequestContext> {
         let router = Router(context: LibraryRequestContext.self)
-        router.add(middleware: RequestLog(logger: logger))
+        router.add(middleware: RequestLog(logger: logger, file: accessLog))
         router.get(RouterPath(LoopLibraryPaths.health)) { _, _ in "ok\n" }
+        router.get("/metrics") { _, context in try self.metricsText(context: context) }
         router.get(RouterPath(LoopLibraryPaths.loops)) { request, _ in try await self.listLoops(request) }
         router.get(RouterPath(LoopLibraryPaths.front)) { request, _ in try await self.frontPage(request) }
         router.get(RouterPath(LoopLibraryPaths.loopPattern)) { request, context in try await self.loopDetail(request, ref: context.parameters.require("ref")) }
@@ -95,13 +143,31 @@ public struct LibraryServer: Sendable {
         }
         router.get(RouterPath(LoopLibraryPaths.blobPattern)) { request, context in try await self.blob(request, context: context, name: context.parameters.require("name")) }
         router.head(RouterPath(LoopLibraryPaths.blobPattern)) { request, context in try await self.blob(request, context: context, name: context.parameters.require("name")) }
-        router.post(RouterPath(LoopLibraryPaths.loops)) { request, _ in try await self.publish(request) }
-        router.delete(RouterPath(LoopLibraryPaths.loopPattern)) { request, context in try await self.unpublish(request, id: context.parameters.require("ref")) }
+        router.post(RouterPath(LoopLibraryPaths.loops)) { request, context in try await self.publish(request, context: context) }
+        router.delete(RouterPath(LoopLibraryPaths.loopPattern)) { request, context in
+            try await self.unpublish(request, context: context, id: context.parameters.require("ref"))
+        }
         addPageRoutes(to: router)
         return router
     }
 
     // MARK: Reading
+
+    /// The figures in Prometheus's text format, for clients on this machine unless opened to all.
+    func metricsText(context: LibraryRequestContext) throws -> Response {
+        guard let metrics, metrics.open || Self.isLoopback(context.clientAddress) else {
+            throw APIError.notFound("no such page (the metrics are shown to this machine only)")
+        }
+        var headers = HTTPFields()
+        headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
+        headers[.cacheControl] = "no-store"
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.registry.emitToBuffer())))
+    }
+
+    static func isLoopback(_ address: String?) -> Bool {
+        guard let address else { return false }
+        return address.hasPrefix("127.") || address == "::1" || address.hasPrefix("::ffff:127.")
+    }
 
     func listLoops(_ request: Request) async throws -> Response {
         let page = try await catalog.search(Self.catalogQuery(request.uri.queryParameters), now: Date())
@@ -146,7 +212,8 @@ public struct LibraryServer: Sendable {
         return response
     }
 
-    /// A client as downloads are counted: a hash of its IP address (not the address itself).
+    /// A client as downloads and uploads are counted: a hash of its IP address (not the
+    /// address itself).
     static func clientKey(_ address: String?) -> String {
         Hex.string(SHA256.hash(data: Data((address ?? "unknown").utf8)).prefix(12))
     }
@@ -204,7 +271,7 @@ public struct LibraryServer: Sendable {
     /// its clock, its nonce, the key's allowance, and the catalog's ownership and revision
     /// rules. Only then is the body received, into `incoming`, up to the length signed, and
     /// kept only if it hashes to the hash signed and passes every check `loop import` makes.
-    func publish(_ request: Request) async throws -> Response {
+    func publish(_ request: Request, context: LibraryRequestContext) async throws -> Response {
         let signed = try RequestSignature { Self.header(request, $0) }
         guard let loopID = signed.loopID, let revision = signed.revision else {
             throw PublishError(.badRequest, "a publish names its loop and revision (\(SignedRequest.loopIDHeader), \(SignedRequest.revisionHeader))")
@@ -218,13 +285,24 @@ public struct LibraryServer: Sendable {
         let now = Date()
         try signed.verify(method: "POST", authority: authority(of: request), path: LoopLibraryPaths.loops, bodyLength: length, now: now)
         await TestStop.reachedWithoutBlocking("publish.verified")
-        guard limiter.allow(signed.keyBase64) else {
-            throw PublishError(.rateLimited, "too many publishes from this key: at most \(limits.changesPerMinute) a minute")
-        }
+        let address = Self.clientKey(context.clientAddress)
+        try allowChange(by: signed, from: address)
         guard try await catalog.useNonce(signed.nonce, expires: now.addingTimeInterval(SignedRequest.allowedSkew * 2), now: now) else {
             throw PublishError(.unauthorized, "this request was sent before (a replay)")
         }
         try await catalog.judge(publishOf: loopID, revision: revision, authorKey: signed.keyBase64)
+        try limits.keyQuota.check(try await catalog.usage(ofKey: signed.keyBase64, loop: loopID, now: now), bytes: length, now: now)
+        guard addressBudget.take(length, from: address, now: now) else {
+            LibraryMetrics.quotaHit("addressBytes")
+            throw PublishError(.quota, "this address may upload at most \(KeyQuota.mebibytes(limits.addressBytesPerDay)) a day here: try again tomorrow (UTC)")
+        }
+        var kept = false
+        defer { if !kept { addressBudget.giveBack(length, to: address) } }
+        guard uploads.take() else {
+            LibraryMetrics.quotaHit("uploads")
+            throw PublishError(.busy, "the server is receiving as many uploads as it takes at once (\(limits.concurrentUploads)): try again in a few seconds")
+        }
+        defer { uploads.giveBack() }
 
         let scratch = try ScratchFolder(in: blobs.incoming, prefix: "upload-")
         let file = scratch.path + "/bundle.loop"
@@ -240,25 +318,37 @@ public struct LibraryServer: Sendable {
             return entry
         }
         let result = try await catalog.publish(entry, authorName: signed.authorName, now: Date())
+        kept = true
+        LibraryMetrics.published.increment()
         pages.forgetStamp()
         _ = consume scratch
         logger.info("published \(entry.id) revision \(entry.revision) '\(entry.title)' by \(entry.authorFingerprint)")
         return try Self.json(result, status: result.previousRevision == nil ? .created : .ok)
     }
 
-    func unpublish(_ request: Request, id: String) async throws -> Response {
+    func unpublish(_ request: Request, context: LibraryRequestContext, id: String) async throws -> Response {
         let signed = try RequestSignature { Self.header(request, $0) }
         let now = Date()
         try signed.verify(method: "DELETE", authority: authority(of: request), path: LoopLibraryPaths.loop(id), bodyLength: 0, now: now)
-        guard limiter.allow(signed.keyBase64) else {
-            throw PublishError(.rateLimited, "too many changes from this key: at most \(limits.changesPerMinute) a minute")
-        }
+        try allowChange(by: signed, from: Self.clientKey(context.clientAddress))
         guard try await catalog.useNonce(signed.nonce, expires: now.addingTimeInterval(SignedRequest.allowedSkew * 2), now: now) else {
             throw PublishError(.unauthorized, "this request was sent before (a replay)")
         }
         try await catalog.unpublish(id: id, authorKey: signed.keyBase64, now: now)
         pages.forgetStamp()
         return Response(status: .noContent)
+    }
+
+    /// Takes a change from the key's allowance and the address's, or refuses it (429).
+    private func allowChange(by signed: RequestSignature, from address: String) throws(PublishError) {
+        guard limiter.allow(signed.keyBase64) else {
+            LibraryMetrics.quotaHit("keyRate")
+            throw PublishError(.rateLimited, "too many changes from this key: at most \(limits.changesPerMinute) a minute")
+        }
+        guard addressLimiter.allow(address) else {
+            LibraryMetrics.quotaHit("addressRate")
+            throw PublishError(.rateLimited, "too many changes from this address: at most \(limits.changesPerAddressPerMinute) a minute")
+        }
     }
 
     /// The name signed requests must give this Loop Library: its public URL's host and port
@@ -282,6 +372,7 @@ public struct LibraryServer: Sendable {
             // Part of the body is on disk, the rest still to come.
             if chunks == 2 { await TestStop.reachedWithoutBlocking("publish.receiving") }
             received += buffer.readableBytes
+            LibraryMetrics.receivedBytes.increment(by: buffer.readableBytes)
             guard received <= length, received <= limits.maxUploadBytes else {
                 throw PublishError(.tooLarge, "the body is longer than the \(length) bytes signed")
             }

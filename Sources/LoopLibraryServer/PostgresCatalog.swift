@@ -119,7 +119,18 @@ public final class PostgresCatalog: Catalog {
         ALTER TABLE loop ADD COLUMN takenDown TEXT;
         CREATE TABLE blocked_key (key TEXT PRIMARY KEY, reason TEXT NOT NULL, since BIGINT NOT NULL);
         """,
+        // The bytes each key published each day (UTC): its daily quota.
+        """
+        CREATE TABLE upload_day (
+            authorKey TEXT NOT NULL,
+            day BIGINT NOT NULL,
+            bytes BIGINT NOT NULL,
+            PRIMARY KEY (authorKey, day)
+        );
+        """,
     ]
+
+    public var isShared: Bool { true }
 
     public func prepare() async throws {
         try await transaction { connection in
@@ -152,6 +163,10 @@ public final class PostgresCatalog: Catalog {
             try await connection.query("SELECT pg_advisory_xact_lock(hashtext(\(entry.id)))", logger: self.logger)
             try await self.bindAuthor(connection, key: entry.authorKey, fingerprint: entry.authorFingerprint, name: authorName)
             try PublishRules.checkNotBlocked(reason: try await self.blockReason(entry.authorKey, connection))
+            try await connection.query("""
+                INSERT INTO upload_day (authorKey, day, bytes) VALUES (\(entry.authorKey), \(CatalogText.day(now)), \(Int64(entry.bundleBytes)))
+                ON CONFLICT (authorKey, day) DO UPDATE SET bytes = upload_day.bytes + excluded.bytes
+                """, logger: self.logger)
             let existing = try await connection.query("SELECT authorKey, revision, title, shortID, listed, takenDown FROM loop WHERE id = \(entry.id)", logger: self.logger)
                 .decode((String, Int, String, String, Bool, String?).self).first { _ in true }
             if let (owner, revision, title, shortID, listed, takenDown) = existing {
@@ -197,6 +212,25 @@ public final class PostgresCatalog: Catalog {
         guard let (owner, storedRevision, title, listed, takenDown) = try await rows.decode((String, Int, String, Bool, String?).self).first(where: { _ in true }) else { return }
         try PublishRules.check(id: id, revision: revision, authorKey: authorKey,
                                against: .init(ownerKey: owner, revision: storedRevision, title: title, listed: listed, takenDown: takenDown))
+    }
+
+    public func usage(ofKey authorKey: String, loop id: String, now: Date) async throws -> KeyUsage {
+        let loops = try await client.query("""
+            SELECT COUNT(*) FILTER (WHERE listed), COUNT(*) FILTER (WHERE listed AND id = \(id)), MIN(published) FROM loop WHERE authorKey = \(authorKey)
+            """, logger: logger).decode((Int, Int, Int64?).self).first { _ in true }
+        let bytes = try await client.query("SELECT bytes FROM upload_day WHERE authorKey = \(authorKey) AND day = \(CatalogText.day(now))", logger: logger)
+            .decode(Int64.self).first { _ in true } ?? 0
+        return KeyUsage(listedLoops: loops?.0 ?? 0, holdsLoop: (loops?.1 ?? 0) > 0, bytesToday: Int(bytes),
+                        firstPublished: loops?.2.map { Date(timeIntervalSince1970: TimeInterval($0) / 1000) })
+    }
+
+    public func listedBlobs() async throws -> Set<String> {
+        var hashes: Set<String> = []
+        for try await hash in try await client.query("SELECT DISTINCT blob_ref.sha256 FROM blob_ref JOIN loop ON loop.id = blob_ref.loopId WHERE loop.listed",
+                                                     logger: logger).decode(String.self) {
+            hashes.insert(hash)
+        }
+        return hashes
     }
 
     private func blockReason(_ key: String, _ connection: PostgresConnection) async throws -> String? {

@@ -11,8 +11,12 @@ public enum PublishFailure: String, LoopErrorKind {
     case tooLarge
     /// Without the length of its body.
     case lengthRequired
-    /// Too many changes from this key of late.
+    /// Too many changes from this key or address of late.
     case rateLimited
+    /// Past the key's quota (loops listed, bytes a day) or the address's bytes a day.
+    case quota
+    /// As many uploads as the server receives at once are under way: try again shortly.
+    case busy
     /// Not one loop, or signed by another key than the request.
     case badRequest
     /// The bundle failed a check `loop import` makes.

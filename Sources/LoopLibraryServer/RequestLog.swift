@@ -4,23 +4,66 @@ import LoopFoundation
 import LoopLibraryAPI
 import Logging
 
-/// One log line per request (method, path, status, milliseconds), and every error as the
-/// API's JSON error body with its status: `{"error": "..."}`.
-struct RequestLog<Context: RequestContext>: RouterMiddleware {
+/// One access-log entry per request, the request metrics, and every error as the API's JSON
+/// error body with its status: `{"error": "..."}`.
+///
+/// The entry goes to the log as a line of text (method, path, status, milliseconds), or, with
+/// an ``AccessLogFile``, as a line of JSON to that file (docs/server.md lists its fields).
+struct RequestLog: RouterMiddleware {
+    typealias Context = LibraryRequestContext
     let logger: Logger
+    let file: AccessLogFile?
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = ContinuousClock.now
-        let response: Response
+        var response: Response
+        var cause: String?
         do {
             response = try await next(request, context)
         } catch {
+            cause = Self.cause(of: error)
             response = Self.response(for: error, logger: logger)
         }
-        let elapsed = ContinuousClock.now - start
-        let milliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
-        logger.info("\(request.method) \(request.uri.path) \(response.status.code) \(String(format: "%.1f", milliseconds)) ms")
+        let status = response.status.code
+        let route = context.endpointPath ?? "unknown"
+        if let cause { LibraryMetrics.refused(cause: cause) }
+        // The entry and the figures once the body is written (a download's last byte sent),
+        // or its client went away.
+        let body = response.body, logger = self.logger, file = self.file, refusal = cause
+        let method = request.method, path = request.uri.path, client = context.clientAddress
+        response.body = ResponseBody(contentLength: body.contentLength) { writer in
+            let sent = ByteCount()
+            var failure: (any Error)?
+            do {
+                try await body.write(CountingWriter(base: writer, count: sent))
+            } catch {
+                failure = error
+            }
+            let completed = failure == nil
+            let elapsed = ContinuousClock.now - start
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            LibraryMetrics.request(route: route, method: method.rawValue, status: status, seconds: seconds, bytesSent: sent.bytes)
+            if let file {
+                file.write(AccessLogFile.Entry(time: Date(), client: client, method: method.rawValue, path: path, route: route, status: status,
+                                               bytes: sent.bytes, milliseconds: (seconds * 10_000).rounded() / 10, completed: completed, cause: refusal))
+            } else {
+                logger.info("\(method) \(path) \(status) \(String(format: "%.1f", seconds * 1000)) ms")
+            }
+            if let failure { throw failure }
+        }
         return response
+    }
+
+    /// What a refusal is counted under: the kind of the error (`unauthorized`, `quota`, ...).
+    static func cause(of error: any Error) -> String {
+        switch error {
+        case APIError.notFound: "notFound"
+        case let error as PublishError: error.kind.rawValue
+        case let error as CatalogError: error.kind.rawValue
+        case let error as HTTPError: "http\(error.status.code)"
+        case let error as FileSystemError where error.code == ENOSPC: "diskFull"
+        default: "internal"
+        }
     }
 
     static func response(for error: any Error, logger: Logger) -> Response {
@@ -28,6 +71,9 @@ struct RequestLog<Context: RequestContext>: RouterMiddleware {
         if status == .internalServerError { logger.error("\(String(reflecting: error))") }
         var headers = HTTPFields()
         headers[.contentType] = "application/json"
+        // When to try again: a rate's minute, a busy server's few seconds.
+        if status == .tooManyRequests { headers[.retryAfter] = "60" }
+        if status == .serviceUnavailable { headers[.retryAfter] = "5" }
         let body = (try? CatalogText.encoder.encode(ErrorBody(error: message))) ?? Data("{\"error\":\"internal error\"}".utf8)
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
     }
@@ -41,7 +87,8 @@ struct RequestLog<Context: RequestContext>: RouterMiddleware {
             case .unauthorized: return (.unauthorized, error.message)
             case .tooLarge: return (.contentTooLarge, error.message)
             case .lengthRequired: return (.lengthRequired, error.message)
-            case .rateLimited: return (.tooManyRequests, error.message)
+            case .rateLimited, .quota: return (.tooManyRequests, error.message)
+            case .busy: return (.serviceUnavailable, error.message)
             case .badRequest: return (.badRequest, error.message)
             case .badBundle: return (.unprocessableContent, error.message)
             }
@@ -84,4 +131,24 @@ enum ByteRange: Equatable {
         guard let end = Int(sides[1]), end >= start else { return .whole }
         return .part(start...min(end, size - 1))
     }
+}
+
+/// A response body writer that counts the bytes written through it into `count`.
+struct CountingWriter: ResponseBodyWriter {
+    var base: any ResponseBodyWriter
+    let count: ByteCount
+
+    mutating func write(_ buffer: ByteBuffer) async throws {
+        count.bytes += buffer.readableBytes
+        try await base.write(buffer)
+    }
+
+    consuming func finish(_ trailingHeaders: HTTPFields?) async throws {
+        try await base.finish(trailingHeaders)
+    }
+}
+
+/// Bytes counted by a ``CountingWriter``.
+final class ByteCount {
+    var bytes = 0
 }

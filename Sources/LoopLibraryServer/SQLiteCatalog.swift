@@ -32,6 +32,8 @@ public final class SQLiteCatalog: Catalog {
         }
     }
 
+    public var isShared: Bool { false }
+
     public func prepare() async throws {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1 loops, authors, downloads, nonces") { db in
@@ -141,6 +143,17 @@ public final class SQLiteCatalog: Catalog {
                 CREATE TABLE blockedKey (key TEXT PRIMARY KEY NOT NULL, reason TEXT NOT NULL, since INTEGER NOT NULL) WITHOUT ROWID;
                 """)
         }
+        // The bytes each key published each day (UTC): its daily quota.
+        migrator.registerMigration("v6 bytes published by key and day") { db in
+            try db.execute(sql: """
+                CREATE TABLE uploadDay (
+                    authorKey TEXT NOT NULL,
+                    day INTEGER NOT NULL,
+                    bytes INTEGER NOT NULL,
+                    PRIMARY KEY (authorKey, day)
+                ) WITHOUT ROWID;
+                """)
+        }
         try migrator.migrate(pool)
     }
 
@@ -154,6 +167,10 @@ public final class SQLiteCatalog: Catalog {
         return try await pool.write { db in
             try Self.bindAuthor(db, key: entry.authorKey, fingerprint: entry.authorFingerprint, name: authorName)
             try PublishRules.checkNotBlocked(reason: try String.fetchOne(db, sql: "SELECT reason FROM blockedKey WHERE key = ?", arguments: [entry.authorKey]))
+            try db.execute(sql: """
+                INSERT INTO uploadDay (authorKey, day, bytes) VALUES (?, ?, ?)
+                ON CONFLICT (authorKey, day) DO UPDATE SET bytes = bytes + excluded.bytes
+                """, arguments: [entry.authorKey, CatalogText.day(now), entry.bundleBytes])
             if let existing = try Row.fetchOne(db, sql: "SELECT authorKey, revision, title, shortID, listed, takenDown FROM loop WHERE id = ?", arguments: [entry.id]) {
                 let stored = Self.stored(existing)
                 let revision = stored.revision, listed = stored.listed
@@ -192,13 +209,31 @@ public final class SQLiteCatalog: Catalog {
     }
 
     public func judge(publishOf id: String, revision: Int, authorKey: String) async throws {
-        let (blocked, row) = try await pool.read { db in
+        let (blocked, stored) = try await pool.read { db in
             (try String.fetchOne(db, sql: "SELECT reason FROM blockedKey WHERE key = ?", arguments: [authorKey]),
-             try Row.fetchOne(db, sql: "SELECT authorKey, revision, title, listed, takenDown FROM loop WHERE id = ?", arguments: [id]))
+             try Row.fetchOne(db, sql: "SELECT authorKey, revision, title, listed, takenDown FROM loop WHERE id = ?", arguments: [id]).map(Self.stored))
         }
         try PublishRules.checkNotBlocked(reason: blocked)
-        guard let row else { return }
-        try PublishRules.check(id: id, revision: revision, authorKey: authorKey, against: Self.stored(row))
+        guard let stored else { return }
+        try PublishRules.check(id: id, revision: revision, authorKey: authorKey, against: stored)
+    }
+
+    public func usage(ofKey authorKey: String, loop id: String, now: Date) async throws -> KeyUsage {
+        try await pool.read { db in
+            let loops = try Row.fetchOne(db, sql: """
+                SELECT COUNT(*) FILTER (WHERE listed), COUNT(*) FILTER (WHERE listed AND id = ?), MIN(published) FROM loop WHERE authorKey = ?
+                """, arguments: [id, authorKey])
+            let bytes = try Int.fetchOne(db, sql: "SELECT bytes FROM uploadDay WHERE authorKey = ? AND day = ?", arguments: [authorKey, CatalogText.day(now)]) ?? 0
+            let first: Int64? = loops?[2]
+            return KeyUsage(listedLoops: loops?[0] ?? 0, holdsLoop: (loops?[1] ?? 0) > 0, bytesToday: bytes,
+                            firstPublished: first.map { Date(timeIntervalSince1970: TimeInterval($0) / 1000) })
+        }
+    }
+
+    public func listedBlobs() async throws -> Set<String> {
+        try await pool.read { db in
+            Set(try String.fetchAll(db, sql: "SELECT DISTINCT blobRef.sha256 FROM blobRef JOIN loop ON loop.id = blobRef.loopId WHERE loop.listed"))
+        }
     }
 
     private static func stored(_ row: Row) -> PublishRules.Stored {

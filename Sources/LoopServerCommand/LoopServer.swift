@@ -16,7 +16,7 @@ struct LoopServer: AsyncParsableCommand {
             Bundles and takes are files named by their SHA-256 under DATA/blobs. docs/server.md \
             describes the HTTP API.
             """,
-        subcommands: [Serve.self, Feature.self, Unfeature.self, TakeDown.self, BlockKey.self, SeedBenchmark.self],
+        subcommands: [Serve.self, Feature.self, Unfeature.self, TakeDown.self, BlockKey.self, CollectBlobs.self, SeedBenchmark.self],
         defaultSubcommand: Serve.self)
 
     /// `loop serve --help` shows what a server is started with (serving is the default
@@ -42,6 +42,10 @@ struct LoopServer: AsyncParsableCommand {
                                                                         Block an author's key (base64 or its
                                                                         fingerprint): its publishes are refused
                                                                         and its loops taken down.
+              loop serve gc [--grace HOURS] [--dry-run] [--data DIR] [--database URL]
+                                                                        Remove the blobs no listed loop refers to
+                                                                        (unpublished, taken down, replaced), once
+                                                                        older than the grace period (24 h).
               (loop serve help feature: their options)
             """)
     }
@@ -122,8 +126,32 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Publishes and unpublishes one author key may make a minute.", valueName: "count"))
     var changesPerMinute = 30
 
+    @Option(name: .long, help: ArgumentHelp("Publishes and unpublishes one client address may make a minute, whatever its keys.", valueName: "count"))
+    var changesPerAddress = 60
+
+    @Option(name: .long, help: ArgumentHelp("Loops one author key may list at once (a key in its first 7 days: 20, or this if less).", valueName: "count"))
+    var loopsPerKey = 500
+
+    @Option(name: .long, help: ArgumentHelp("MiB of bundles one author key may publish a day, UTC (a key in its first 7 days: a tenth).", valueName: "MiB"))
+    var dailyUploadPerKey = 2048
+
+    @Option(name: .long, help: ArgumentHelp("MiB of bundles one client address may upload a day, UTC, whatever its keys (counted by each server).", valueName: "MiB"))
+    var dailyUploadPerAddress = 4096
+
+    @Option(name: .long, help: ArgumentHelp("Uploads received at once; one more is answered 503 (try again).", valueName: "count"))
+    var concurrentUploads = 8
+
+    @Option(name: .long, help: ArgumentHelp("Connections open at once; one more is closed as it is accepted (default: half the open-file limit, raised to its hard limit at start).", valueName: "count"))
+    var maxConnections: Int?
+
     @Option(name: .long, help: ArgumentHelp("Seconds a connection may stay idle, or take to send a request's headers, before it is closed.", valueName: "seconds"))
     var idleTimeout = 30
+
+    @Option(name: .long, help: ArgumentHelp("Append the access log to FILE as JSON lines, one a request (- for standard output); by default a line of text a request goes to the log.", valueName: "file"))
+    var accessLog: String?
+
+    @Flag(name: .long, help: "Show /metrics (Prometheus) to any client, not only to this machine's (put it behind your proxy's rules).")
+    var openMetrics = false
 
     @Option(name: .long, help: ArgumentHelp("The address the pages give for this server (its links, the install line), e.g. https://loops.example.org; by default the Host each request names.", valueName: "url"))
     var publicURL: String?
@@ -139,12 +167,32 @@ struct Serve: AsyncParsableCommand {
         guard (1...65_536).contains(maxUpload) else { throw ValidationError("--max-upload takes MiB from 1 to 65536, not \(maxUpload)") }
         guard (1...100_000).contains(changesPerMinute) else { throw ValidationError("--changes-per-minute takes 1 to 100000, not \(changesPerMinute)") }
         guard (1...3_600).contains(idleTimeout) else { throw ValidationError("--idle-timeout takes 1 to 3600 seconds, not \(idleTimeout)") }
+        guard (1...100_000).contains(changesPerAddress) else { throw ValidationError("--changes-per-address takes 1 to 100000, not \(changesPerAddress)") }
+        guard (1...10_000_000).contains(loopsPerKey) else { throw ValidationError("--loops-per-key takes 1 to 10000000, not \(loopsPerKey)") }
+        guard (1...(1 << 24)).contains(dailyUploadPerKey) else { throw ValidationError("--daily-upload-per-key takes MiB from 1 to 16777216, not \(dailyUploadPerKey)") }
+        guard (1...(1 << 24)).contains(dailyUploadPerAddress) else { throw ValidationError("--daily-upload-per-address takes MiB from 1 to 16777216, not \(dailyUploadPerAddress)") }
+        guard (1...1_000).contains(concurrentUploads) else { throw ValidationError("--concurrent-uploads takes 1 to 1000, not \(concurrentUploads)") }
+        if let maxConnections, !(8...1_000_000).contains(maxConnections) { throw ValidationError("--max-connections takes 8 to 1000000, not \(maxConnections)") }
         if let publicURL {
             guard let url = URL(string: publicURL), ["http", "https"].contains(url.scheme ?? ""), url.host?.isEmpty == false,
                   url.query == nil, url.fragment == nil else {
                 throw ValidationError("--public-url takes an http or https address such as https://loops.example.org, not '\(publicURL)'")
             }
         }
+    }
+
+    var limits: LibraryServer.Limits {
+        var limits = LibraryServer.Limits()
+        limits.maxUploadBytes = maxUpload << 20
+        limits.changesPerMinute = changesPerMinute
+        limits.changesPerAddressPerMinute = changesPerAddress
+        limits.addressBytesPerDay = dailyUploadPerAddress << 20
+        let perKey = dailyUploadPerKey << 20
+        limits.keyQuota = KeyQuota(loops: loopsPerKey, bytesPerDay: perKey, newKeyLoops: 20, newKeyBytesPerDay: max(1 << 20, perKey / 10))
+        limits.concurrentUploads = concurrentUploads
+        limits.maxConnections = maxConnections
+        limits.idleSeconds = idleTimeout
+        return limits
     }
 
     static func address(_ text: String) -> (host: String, port: Int)? {
@@ -165,9 +213,17 @@ struct Serve: AsyncParsableCommand {
         } catch {
             throw ServerFailure(error.description)
         }
+        var accessLogFile: AccessLogFile?
+        if let accessLog {
+            do {
+                accessLogFile = try LibraryServer.accessLog(at: accessLog)
+            } catch {
+                throw ServerFailure("\(accessLog): cannot append the access log to it (\(error))")
+            }
+        }
         let catalog = try storage.openCatalog(logger: logger)
-        let server = LibraryServer(catalog: catalog, dataFolder: storage.dataFolder, web: templates, publicURL: publicURL,
-                                   limits: .init(maxUploadBytes: maxUpload << 20, changesPerMinute: changesPerMinute, idleSeconds: idleTimeout), logger: logger)
+        let server = LibraryServer(catalog: catalog, dataFolder: storage.dataFolder, web: templates, publicURL: publicURL, limits: limits,
+                                   metrics: LibraryServer.recordMetrics(open: openMetrics), accessLog: accessLogFile, logger: logger)
         let kind = storage.database == nil ? "SQLite" : "PostgreSQL"
         let data = storage.dataFolder
         do {
@@ -257,6 +313,42 @@ struct BlockKey: AsyncParsableCommand {
             throw operatorFailure("no author with the key or fingerprint '\(key.prefix(80))' has published here")
         }
         logger.notice("blocked key \(key): \(reason); \(taken) loop(s) taken down")
+    }
+}
+
+struct CollectBlobs: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "gc",
+        abstract: "Remove the blobs no listed loop refers to (unpublished, taken down or replaced loops'), once older than the grace period.",
+        discussion: """
+            Safe while servers run, from any machine that shares the data folder: a blob stored \
+            within the grace period is kept (a publish stores its blobs before its catalog \
+            change), and each is looked at again just before it goes. Prints what it removed.
+            """)
+
+    @OptionGroup var storage: StorageOptions
+    @Option(help: ArgumentHelp("Keep blobs stored within this many hours.", valueName: "hours")) var grace: Double = 24
+    @Flag(help: "Say what would go, and remove nothing.") var dryRun = false
+    @Flag(help: "Print the figures as JSON.") var json = false
+
+    func validate() throws {
+        guard grace >= 0.25, grace <= 24 * 365 else { throw ValidationError("--grace takes 0.25 to 8760 hours, not \(grace)") }
+    }
+
+    func run() async throws {
+        let blobs = BlobStore(root: storage.dataFolder)
+        let storedBefore = Date().addingTimeInterval(-grace * 3600)
+        let collection = try await storage.operatorChange { catalog in
+            try await blobs.collect(storedBefore: storedBefore, dryRun: dryRun, referenced: { try await catalog.listedBlobs() })
+        }
+        if json {
+            let figures: [String: Int] = ["removed": collection.removed, "removedBytes": collection.removedBytes, "kept": collection.kept]
+            let data = try JSONSerialization.data(withJSONObject: figures, options: [.sortedKeys])
+            print(String(decoding: data, as: UTF8.self))
+            return
+        }
+        let verb = dryRun ? "would remove" : "removed"
+        print("\(verb) \(collection.removed) blob(s), \(collection.removedBytes >> 20) MiB; kept \(collection.kept)")
     }
 }
 

@@ -32,8 +32,14 @@ final class PageCache: Sendable {
     /// The catalog's change stamp as last read, and when.
     private let lastStamp = Mutex<(stamp: Int64, read: UInt64)?>(nil)
 
-    init(byteLimit: Int = 64 << 20) {
+    /// How long a stamp read is trusted, in nanoseconds.
+    let stampLifetime: UInt64
+
+    /// `stampLifetime`: 0 where other servers change the catalog (each page then reads the
+    /// stamp: a publish through one server is on every server's pages at once).
+    init(byteLimit: Int = 64 << 20, stampLifetime: UInt64 = 50_000_000) {
         self.byteLimit = byteLimit
+        self.stampLifetime = stampLifetime
     }
 
     /// The page kept under `key` if it was made at `stamp` and is young enough; else the one
@@ -62,13 +68,14 @@ final class PageCache: Sendable {
         }
     }
 
-    /// The catalog's change stamp (`read`), read at most every 50 ms: at thousands of pages a
-    /// second the read was a tenth of a kept page's cost. A change made through this server is
-    /// seen at once (``forgetStamp()``), one made elsewhere (`loop serve feature`, another
-    /// server) within 50 ms.
+    /// The catalog's change stamp (`read`), read at most every `stampLifetime` (50 ms on
+    /// SQLite): at thousands of pages a second the read was a tenth of a kept page's cost. A
+    /// change made through this server is seen at once (``forgetStamp()``), one made by an
+    /// operator's command within 50 ms; on a catalog shared by several servers the stamp is
+    /// read for every page.
     func stamp(read: () async throws -> Int64) async throws -> Int64 {
         let now = DispatchTime.now().uptimeNanoseconds
-        if let last = lastStamp.withLock({ $0 }), now &- last.read < 50_000_000 { return last.stamp }
+        if let last = lastStamp.withLock({ $0 }), now &- last.read < stampLifetime { return last.stamp }
         let stamp = try await read()
         lastStamp.withLock { $0 = (stamp, now) }
         return stamp

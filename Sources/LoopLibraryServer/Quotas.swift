@@ -1,0 +1,130 @@
+import Foundation
+import Hummingbird
+import LoopFoundation
+import NIOCore
+import Synchronization
+
+/// What one author key may publish: loops listed at once and bundle bytes a day (UTC). A key
+/// in its first days (``newKeyDays``) gets a small share, so that a stream of self-made keys
+/// cannot fill the disk; an author who stays earns the full quota.
+public struct KeyQuota: Sendable, Equatable {
+    public var loops: Int
+    public var bytesPerDay: Int
+    /// A key is new for this many days after its first publish.
+    public var newKeyDays: Int
+    public var newKeyLoops: Int
+    public var newKeyBytesPerDay: Int
+
+    public init(loops: Int = 500, bytesPerDay: Int = 2 << 30, newKeyDays: Int = 7, newKeyLoops: Int = 20, newKeyBytesPerDay: Int = 200 << 20) {
+        self.loops = loops
+        self.bytesPerDay = bytesPerDay
+        self.newKeyDays = newKeyDays
+        self.newKeyLoops = min(newKeyLoops, loops)
+        self.newKeyBytesPerDay = min(newKeyBytesPerDay, bytesPerDay)
+    }
+
+    /// Refuses a publish of `bytes` by a key that has used `usage`, when it would go past the
+    /// key's quota: a new loop past its loops, or past its bytes of the day.
+    public func check(_ usage: KeyUsage, bytes: Int, now: Date) throws(PublishError) {
+        let isNew = usage.firstPublished.map { now.timeIntervalSince($0) < TimeInterval(newKeyDays) * 86_400 } ?? true
+        let loops = isNew ? newKeyLoops : loops, bytesPerDay = isNew ? newKeyBytesPerDay : bytesPerDay
+        let which = isNew ? "a key in its first \(newKeyDays) days" : "a key"
+        if !usage.holdsLoop, usage.listedLoops >= loops {
+            LibraryMetrics.quotaHit("keyLoops")
+            throw PublishError(.quota, "\(which) may list at most \(loops) loops here, and this one lists \(usage.listedLoops): unpublish one first")
+        }
+        if usage.bytesToday + bytes > bytesPerDay {
+            LibraryMetrics.quotaHit("keyBytes")
+            throw PublishError(.quota, "\(which) may publish at most \(Self.mebibytes(bytesPerDay)) a day here; this one published \(Self.mebibytes(usage.bytesToday)) today, and this bundle is \(Self.mebibytes(bytes)): try again tomorrow (UTC)")
+        }
+    }
+
+    static func mebibytes(_ bytes: Int) -> String {
+        bytes < 1 << 20 && bytes > 0 ? "\(max(1, bytes >> 10)) KiB" : "\(bytes >> 20) MiB"
+    }
+}
+
+/// Bytes uploaded by each client address today (UTC), kept by each server process: a cap on
+/// what one address can send, whatever keys it makes.
+final class AddressBudget: Sendable {
+    let bytesPerDay: Int
+    private let used = Mutex<(day: Int64, bytes: [String: Int])>((0, [:]))
+
+    init(bytesPerDay: Int) {
+        self.bytesPerDay = bytesPerDay
+    }
+
+    /// Takes `bytes` from `address`'s allowance of the day; false (taking nothing) when it
+    /// would go past it.
+    func take(_ bytes: Int, from address: String, now: Date) -> Bool {
+        let day = Int64(now.timeIntervalSince1970 / 86_400)
+        return used.withLock { used in
+            if used.day != day { used = (day, [:]) }
+            let total = (used.bytes[address] ?? 0) + bytes
+            guard total <= bytesPerDay else { return false }
+            used.bytes[address] = total
+            return true
+        }
+    }
+
+    /// Gives back what `take` took for an upload that was not kept.
+    func giveBack(_ bytes: Int, to address: String) {
+        used.withLock { used in
+            guard let current = used.bytes[address] else { return }
+            used.bytes[address] = max(0, current - bytes)
+        }
+    }
+}
+
+/// A count of things in use (uploads being received, open connections) with a cap.
+final class Slots: Sendable {
+    let limit: Int
+    private let used = Atomic<Int>(0)
+
+    init(limit: Int) {
+        self.limit = limit
+    }
+
+    var inUse: Int { used.load(ordering: .relaxed) }
+
+    /// Takes a slot; false (taking none) when all are in use.
+    func take() -> Bool {
+        while true {
+            let current = used.load(ordering: .relaxed)
+            guard current < limit else { return false }
+            if used.compareExchange(expected: current, desired: current + 1, ordering: .acquiringAndReleasing).exchanged { return true }
+        }
+    }
+
+    func giveBack() {
+        used.subtract(1, ordering: .acquiringAndReleasing)
+    }
+}
+
+/// Closes each connection past the server's cap as soon as it is accepted, so that the
+/// connections held (honest or not) never reach the open-file limit.
+final class ConnectionCap: ChannelInboundHandler, RemovableChannelHandler, Sendable {
+    typealias InboundIn = NIOAny
+
+    let slots: Slots
+    let refused: @Sendable () -> Void
+    private let holds = Atomic<Bool>(false)
+
+    init(slots: Slots, refused: @escaping @Sendable () -> Void) {
+        self.slots = slots
+        self.refused = refused
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        if slots.take() {
+            holds.store(true, ordering: .relaxed)
+        } else {
+            refused()
+            context.close(promise: nil)
+        }
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        if holds.exchange(false, ordering: .relaxed) { slots.giveBack() }
+    }
+}
