@@ -275,7 +275,7 @@ let package = Package(
             name: "loop-benchmark",
             dependencies: [
                 "LoopCLI", "LoopTerminal", "LoopReports", "LoopWorkflows", "LoopAudio", "LoopAudioFiles", "LoopCutting", "LoopText", "LoopModel", "LoopStore", "LoopStudy", "LoopPlayback", "LoopRecording",
-                "LoopSpeech",
+                "LoopSpeech", "LoopExchange",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/LoopBenchmarks"

@@ -2,6 +2,9 @@ import ArgumentParser
 import Foundation
 import LoopCLI
 import LoopStore
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 struct ServerBenchmark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -14,11 +17,15 @@ struct ServerBenchmark: AsyncParsableCommand {
             twice (`preview`: most pages rendered on first request; `again`: kept); the front \
             page; and a catalog search \
             (GET /api/loops?q=...), requests per second with p50 and p99 latency; the download \
-            of a --minutes-minute loop's bundle next to nginx serving the same file; `loop \
+            of a --minutes-minute loop's bundle next to nginx serving the same file, with the \
+            server's peak memory; --slow-readers readers taking it at 100 KB/s each, with the \
+            server's peak memory; an honest client's requests while --slowloris-connections \
+            connections trickle their heads; `loop \
             publish` of that loop (a new revision each run) next to `loop import` of its bundle \
             into a new library; and the server's peak memory (VmHWM) over it all. Goals on a \
             2-core machine: >= 5,000 metadata, preview and front page requests/s with p99 < 25 ms; downloads >= 80% of \
-            nginx; publish within 1.5x of a local import; < 200 MiB. Needs wrk and nginx \
+            nginx with <= 100 MiB; <= 100 MiB with 256 slow readers; honest requests < 100 ms \
+            under 300 slowloris connections; publish within 1.5x of a local import; < 200 MiB. Needs wrk and nginx \
             (Scripts/setup --dev).
             """
     )
@@ -38,12 +45,20 @@ struct ServerBenchmark: AsyncParsableCommand {
     @Option(help: "Runs of publish and of import; the median is shown.")
     var runs = 3
 
+    @Option(help: "Readers taking the bundle at 100 KB/s each, for --seconds.")
+    var slowReaders = 256
+
+    @Option(help: "Slowloris connections (a header byte every 5 s) while an honest client's requests are timed.")
+    var slowlorisConnections = 300
+
     func validate() throws {
         guard (1...1_000_000).contains(loops) else { throw ValidationError("--loops takes 1 to 1000000") }
         guard (1...10_000).contains(connections) else { throw ValidationError("--connections takes 1 to 10000") }
         guard (1...600).contains(seconds) else { throw ValidationError("--seconds takes 1 to 600") }
         guard minutes > 0, minutes <= 600 else { throw ValidationError("--minutes takes 0 to 600") }
         guard (1...100).contains(runs) else { throw ValidationError("--runs takes 1 to 100") }
+        guard (1...5_000).contains(slowReaders) else { throw ValidationError("--slow-readers takes 1 to 5000") }
+        guard (1...5_000).contains(slowlorisConnections) else { throw ValidationError("--slowloris-connections takes 1 to 5000") }
     }
 
     func run() async throws {
@@ -71,14 +86,14 @@ struct ServerBenchmark: AsyncParsableCommand {
             var server = try RunningServer(program: serverProgram, data: data)
             try ShareBenchmark.run(LoopProgram.path, ["publish", "Sample", "--to", server.address, "--library", library])
             try ShareBenchmark.run(LoopProgram.path, ["publish", loopID, "--to", server.address, "--library", library])
-            let sampleID = try Self.catalogIDs(server.address, count: 2).first { $0 != loop.summary.id } ?? ""
+            let sampleID = try await Self.catalogIDs(server.address, count: 2).first { $0 != loop.summary.id } ?? ""
             server.stop()
             try ShareBenchmark.run(serverProgram, ["seed-benchmark", "--data", data, "--from", sampleID, "--count", String(loops - 2)])
             server = try RunningServer(program: serverProgram, data: data)
             defer { server.stop() }
 
             // Each request names a loop or a search at random, so no cache is hit twice in a row.
-            let ids = try Self.catalogIDs(server.address, count: loops)
+            let ids = try await Self.catalogIDs(server.address, count: loops)
             let metadataScript = try Wrk.randomPathScript(folder + "/metadata.lua", paths: ids.map { "/api/loops/" + $0 })
             // Title and tag words (each in about one loop in seven; every seeded loop has the
             // same phrases, so a phrase word would match all 10,000).
@@ -93,8 +108,40 @@ struct ServerBenchmark: AsyncParsableCommand {
             let previewFirst = try Wrk.run(server.address, script: previewScript, connections: connections, seconds: seconds)
             let previewKept = try Wrk.run(server.address, script: previewScript, connections: connections, seconds: seconds)
             let front = try Wrk.run(server.address + "/", connections: connections, seconds: seconds)
-            let bundleSHA = try Self.bundleSHA(server.address, loop.summary.id)
+            let bundleSHA = try await Self.bundleSHA(server.address, loop.summary.id)
+            // The downloads on a server started again, so that their memory is not the pages
+            // kept (up to 64 MiB) of the runs above.
+            var peak = server.peakMemory
+            server.stop()
+            server = try RunningServer(program: serverProgram, data: data)
+            let idleMemory = server.memory
+            server.resetPeakMemory()
             let download = try Wrk.run(server.address + "/blobs/\(bundleSHA).loop", connections: connections, seconds: seconds)
+            let downloadPeak = server.peakMemory
+            peak = max(peak, downloadPeak)
+
+            // 256 readers taking the bundle at 100 KB/s each: the server's memory meanwhile.
+            server.resetPeakMemory()
+            let readers = try SlowClients.readers(port: server.port, path: "/blobs/\(bundleSHA).loop", count: slowReaders, bytesPerSecond: 100_000)
+            try await Task.sleep(for: .seconds(seconds))
+            let slowPeak = server.peakMemory
+            peak = max(peak, slowPeak)
+            readers.stop()
+
+            // 300 slowloris connections (a header byte every 5 s), and an honest client's
+            // requests meanwhile, one after another.
+            let slowloris = try SlowClients.slowloris(port: server.port, count: slowlorisConnections, interval: 5)
+            try await Task.sleep(for: .seconds(1))
+            var honest: [Double] = []
+            let honestEnd = Date().addingTimeInterval(Double(seconds))
+            while Date() < honestEnd {
+                let started = Date()
+                _ = try await Self.get(server.address + "/api/loops/" + ids[honest.count % ids.count])
+                honest.append(Date().timeIntervalSince(started))
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            slowloris.stop()
+            honest.sort()
             let nginx = try Nginx(folder: folder + "/nginx", serving: data + "/blobs/" + bundleSHA.prefix(2) + "/" + bundleSHA + ".loop")
             let nginxDownload = try Wrk.run(nginx.address + "/bundle.loop", connections: connections, seconds: seconds)
             nginx.stop()
@@ -116,7 +163,7 @@ struct ServerBenchmark: AsyncParsableCommand {
                 importTimes.append(Date().timeIntervalSince(started))
                 try? FileManager.default.removeItem(atPath: target)
             }
-            let peak = server.peakMemory
+            peak = max(peak, server.peakMemory)
 
             let publish = publishTimes.sorted()[runs / 2], importTime = importTimes.sorted()[runs / 2]
             let bundleBytes = (try FileManager.default.attributesOfItem(atPath: bundle)[.size] as? Int) ?? 0
@@ -136,15 +183,31 @@ struct ServerBenchmark: AsyncParsableCommand {
                          download.bytesPerSecond / 1e6, nginxDownload.bytesPerSecond / 1e6, ratio * 100, goal(ratio >= 0.8)))
             print(String(format: "  publish   %8.2f s       loop import %6.2f s     %.2fx (goal 1.5x: %@)  median of %d",
                          publish, importTime, publish / importTime, goal(publish / importTime <= 1.5), runs))
-            print(String(format: "  memory    %8.0f MiB peak (goal < 200 MiB: %@)", Double(peak) / 1_048_576, goal(peak < 200 << 20)))
+            print(String(format: "  memory    %8.0f MiB peak over it all (goal < 200 MiB: %@); %.0f MiB idle when started again for the downloads",
+                         Double(peak) / 1_048_576, goal(peak < 200 << 20), Double(idleMemory) / 1_048_576))
+            print(String(format: "  downloads %8.0f MiB peak with %d downloads at once (goal <= 100 MiB: %@)",
+                         Double(downloadPeak) / 1_048_576, connections, goal(downloadPeak <= 100 << 20)))
+            print(String(format: "  slow      %8.0f MiB peak with %d readers at 100 KB/s for %d s (goal <= 100 MiB: %@)",
+                         Double(slowPeak) / 1_048_576, slowReaders, seconds, goal(slowPeak <= 100 << 20)))
+            let p50 = honest[honest.count / 2], worst = honest.last ?? 0
+            print(String(format: "  slowloris %d connections: an honest request p50 %.2f ms, slowest %.2f ms of %d (goal < 100 ms: %@)",
+                         slowlorisConnections, p50 * 1000, worst * 1000, honest.count, goal(worst < 0.1)))
         }
     }
 
     /// Every loop's id, a page of 100 at a time.
-    static func catalogIDs(_ address: String, count: Int) throws -> [String] {
+    /// The body of a GET of `url`.
+    static func get(_ url: String) async throws -> Data {
+        guard let address = URL(string: url) else { throw CLIError(.refused, "not an address: \(url)") }
+        let (data, response) = try await URLSession.shared.data(from: address)
+        guard (response as? HTTPURLResponse)?.statusCode == 200 else { throw CLIError(.refused, "\(url): not 200") }
+        return data
+    }
+
+    static func catalogIDs(_ address: String, count: Int) async throws -> [String] {
         var ids: [String] = []
         while ids.count < count {
-            let data = try Data(contentsOf: URL(string: address + "/api/loops?limit=100&offset=\(ids.count)")!)
+            let data = try await get(address + "/api/loops?limit=100&offset=\(ids.count)")
             let page = try JSONSerialization.jsonObject(with: data) as? [String: Any]
             let found = ((page?["loops"] as? [[String: Any]]) ?? []).compactMap { $0["id"] as? String }
             if found.isEmpty { break }
@@ -153,8 +216,8 @@ struct ServerBenchmark: AsyncParsableCommand {
         return ids
     }
 
-    static func bundleSHA(_ address: String, _ id: String) throws -> String {
-        let data = try Data(contentsOf: URL(string: address + "/api/loops/" + id)!)
+    static func bundleSHA(_ address: String, _ id: String) async throws -> String {
+        let data = try await get(address + "/api/loops/" + id)
         guard let detail = try JSONSerialization.jsonObject(with: data) as? [String: Any], let bundle = detail["bundle"] as? [String: Any],
               let sha = bundle["sha256"] as? String else { throw CLIError(.refused, "the server's detail of \(id) has no bundle") }
         return sha
@@ -225,10 +288,23 @@ struct Nginx {
         try process.run()
         address = "http://127.0.0.1:\(port)"
         for _ in 0..<100 {
-            if (try? Data(contentsOf: URL(string: address + "/bundle.loop")!)) != nil { return }
+            if Self.accepts(port: port) { return }
             usleep(50_000)
         }
         throw CLIError(.refused, "nginx did not start (see \(folder)/error.log)")
+    }
+
+    /// Whether something accepts connections on 127.0.0.1:`port`.
+    static func accepts(port: Int) -> Bool {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
     }
 
     static func freePort() throws -> Int {

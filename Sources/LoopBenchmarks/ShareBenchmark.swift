@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
+import LoopAudioFiles
 import LoopCLI
+import LoopExchange
 import LoopModel
 import LoopTerminal
 import LoopText
@@ -89,19 +91,35 @@ struct ShareBenchmark: AsyncParsableCommand {
 /// A loop of many minutes in a library of its own: the sample loop's text repeated over a take
 /// that repeats the sample's audio (16 kHz FLAC), authored as `loop new` would.
 enum LongLoop {
+    /// A loop of `minutes` of audio: the sample loop's take over and over, its phrases as many
+    /// times. The copies are placed as subtitles at the sample's own cut times (a text read
+    /// many times over is no text to align: each phrase matches every copy of itself).
     static func make(minutes: Double, in folder: String) async throws -> (loop: LoopDetail, take: BenchmarkTake) {
         guard let sample = RepositoryFiles.locate("loops/au-cafe/take.flac"), let text = RepositoryFiles.locate("loops/au-cafe/text.txt") else {
             throw CLIError(.refused, "the bundled sample loop was not found; run from the repository")
         }
-        let take = BenchmarkTake(label: "\(Int(minutes)) min", path: folder + "/take.flac", sampleRate: 16_000, channelCount: 1, minutes: minutes)
+        let sampleSeconds = try AudioFileReader(path: sample).info.duration
+        let copies = max(1, Int((minutes * 60 / sampleSeconds).rounded(.down)))
+        let take = BenchmarkTake(label: "\(Int(minutes)) min", path: folder + "/take.flac", sampleRate: 16_000, channelCount: 1,
+                                 minutes: Double(copies) * sampleSeconds / 60)
         try await take.ensureGenerated(from: sample)
-        let copies = Int((minutes * 60 / 20.01).rounded(.down))
-        let body = try String(contentsOfFile: text, encoding: .utf8).split(separator: "\n").filter { !$0.hasPrefix("#") }.joined(separator: "\n")
-        let longText = (["# title: Benchmark", "# language: fr"] + Array(repeating: body.trimmingCharacters(in: .newlines), count: copies)).joined(separator: "\n\n")
         let library = try LoopLibrary(at: folder + "/library")
+        // Its phrases, without its pictures (named relative to its folder).
+        let sampleText = try String(contentsOfFile: text, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { !$0.hasPrefix("# group-image") && !$0.hasPrefix("# image") }.joined(separator: "\n")
+        let cut = try await Authoring(library: library).author(source: try LoopSource(parsing: sampleText), sourceText: sampleText, takePath: sample).loop
+        let cues = (0..<copies).flatMap { copy in
+            cut.phrases.compactMap { phrase -> SubtitleCue? in
+                guard let audio = phrase.audio else { return nil }
+                let offset = Double(copy) * sampleSeconds, rate = Double(audio.sampleRate)
+                return SubtitleCue(start: offset + Double(audio.startFrame) / rate, end: offset + Double(audio.endFrame) / rate, text: phrase.text)
+            }
+        }
+        try library.remove(loop: cut.summary.id)
         let progress = ProgressBar("authoring the loop")
-        let source = try LoopSource(parsing: longText)
-        let loop = try await Authoring(library: library).author(source: source, sourceText: longText, takePath: take.path, progress: progress.callback).loop
+        let loop = try await Authoring(library: library).author(
+            subtitles: cues, translations: [], takePath: take.path, alignment: SubtitleAlignment(), title: "Benchmark", language: "fr",
+            translationLanguage: nil, tags: [], progress: progress.callback).loop
         progress.finish()
         return (loop, take)
     }

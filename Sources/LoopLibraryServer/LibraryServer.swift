@@ -4,6 +4,7 @@ import Hummingbird
 import LoopFoundation
 import LoopLibraryAPI
 import Logging
+import NIOCore
 import Prometheus
 
 /// A Loop Library server: the catalog, the blobs beside it, and the HTTP API over them
@@ -259,9 +260,54 @@ public struct LibraryServer: Sendable {
         }
         headers[.contentLength] = String(range.count)
         if request.method == .head { return Response(status: status, headers: headers) }
-        // 64 KiB chunks: FileIO reads ahead several chunks a download, so memory grows with them.
-        let body = try await FileIO().loadFile(path: path, range: range, context: context, chunkLength: 64 << 10)
-        return Response(status: status, headers: headers, body: body)
+        return Response(status: status, headers: headers, body: Self.fileBody(path: path, range: range, connection: context.channel))
+    }
+
+    /// The bytes `range` of the file, read a 128 KiB chunk at a time, each once `connection`
+    /// takes more (its buffer below NIO's high-water mark): a download holds a chunk or two,
+    /// however slow its reader, never the file. (The response writer hands each chunk to the
+    /// connection's event loop and returns at once: read as fast as the disk gives it, the
+    /// whole file was queued there for each slow reader, and 256 of them held a gigabyte.)
+    static func fileBody(path: String, range: ClosedRange<Int>, connection: (any Channel)?, chunkLength: Int = 128 << 10) -> ResponseBody {
+        ResponseBody(contentLength: range.count) { writer in
+            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { throw FileSystemError(code: errno, path: path) }
+            defer { close(descriptor) }
+            var offset = range.lowerBound
+            let end = range.upperBound + 1
+            while offset < end {
+                let count = min(chunkLength, end - offset)
+                var buffer = ByteBufferAllocator().buffer(capacity: count)
+                let read = try buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: count) { bytes in
+                    while true {
+                        let read = pread(descriptor, bytes.baseAddress, count, off_t(offset))
+                        if read >= 0 { return read }
+                        if errno != EINTR { throw FileSystemError(code: errno, path: path) }
+                    }
+                }
+                // The file shrank under us: a blob never does, so this is a broken disk.
+                guard read > 0 else { throw FileSystemError(code: EIO, path: path) }
+                offset += read
+                try await writer.write(buffer)
+                try await waitUntilWritable(connection)
+            }
+            try await writer.finish(nil)
+        }
+    }
+
+    /// Waits until the chunk written has reached the connection (a write goes to the
+    /// connection's event loop as a task: a round trip through that loop comes after it), then
+    /// while the connection holds as much as NIO lets it buffer (its reader is slow), looking
+    /// again every few milliseconds (at most 50); stops when the connection closes.
+    static func waitUntilWritable(_ connection: (any Channel)?) async throws {
+        guard let connection else { return }
+        try await connection.eventLoop.submit {}.get()
+        var pause = 2
+        while !connection.isWritable {
+            guard connection.isActive else { throw CancellationError() }
+            try await Task.sleep(for: .milliseconds(pause))
+            pause = min(pause * 2, 50)
+        }
     }
 
     // MARK: Changing
@@ -441,10 +487,13 @@ public struct LibraryRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
     /// The client's IP address, as the connection gives it.
     public let clientAddress: String?
+    /// The connection: a download waits while it is full (``LibraryServer/fileBody(path:range:connection:chunkLength:)``).
+    let channel: any Channel
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         clientAddress = source.channel.remoteAddress?.ipAddress
+        channel = source.channel
     }
 }
 

@@ -40,7 +40,7 @@ struct ImportArrowTests {
                     "LoopPlayback", "LoopRecording", "LoopExchange", "LoopLibraryClient", "LoopLibraryAPI", "LoopWorkflows",
                     "LoopPictures", "LoopTerminal", "LoopScreens", "LoopReports"],
         "LoopBenchmarks": ["LoopFoundation", "LoopText", "LoopModel", "LoopAudio", "LoopAudioFiles", "LoopCutting", "LoopStore", "LoopStudy",
-                           "LoopPlayback", "LoopRecording", "LoopWorkflows", "LoopCLI", "LoopTerminal", "LoopReports", "LoopSpeech"],
+                           "LoopPlayback", "LoopRecording", "LoopWorkflows", "LoopCLI", "LoopTerminal", "LoopReports", "LoopSpeech", "LoopExchange"],
         "LoopTestSupport": ["LoopSpeech", "LoopAudioFiles"],
         "loop": ["LoopCLI"],
     ]

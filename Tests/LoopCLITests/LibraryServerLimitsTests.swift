@@ -173,36 +173,45 @@ extension LibraryServerTests {
     /// revision sent to both at once leave exactly one new revision.
     @Test(arguments: CatalogBackend.all.filter { if case .postgres = $0 { true } else { false } })
     func twoServersOnOneDatabaseAndFolderAreOneLoopLibrary(_ backend: CatalogBackend) async throws {
-        let first = try TestServer(backend)
-        let second = try TestServer(sharingWith: first)
+        // The first server holds its first update inside the catalog's transaction (see below).
+        let marker = Scratch.path("held"), trace = Scratch.path("trace")
+        let first = try TestServer(backend, environment: ["LOOP_TEST_STOP_AT": "publish.transaction:pause", "LOOP_TEST_STOP_FILE": marker])
+        let second = try TestServer(sharingWith: first, environment: ["LOOP_TEST_TRACE": trace])
         let (author, link) = try publishedFixture(first)
         let id = try resolveID(author)
         let shortID = String(link.split(separator: "/").last ?? "")
-        _ = try await http("GET", second.address + "/" + shortID)   // a page the second server now keeps
+        #expect(try await http("GET", second.address + "/" + shortID).status == 200, "published through the first, on the second's page")
 
+        // An update through the second is on the first's page (which it had kept) at once.
+        #expect(try await http("GET", first.address + "/" + shortID).status == 200)
         #expect(try author.run(["edit", "fixture", "--title", "Fixture renamed"]).status == 0)
-        #expect(try author.run(["publish", "fixture", "--to", first.address]).status == 0)
-        let page = try await http("GET", second.address + "/" + shortID)
+        #expect(try author.run(["publish", "fixture", "--to", second.address]).status == 0)
+        let page = try await http("GET", first.address + "/" + shortID)
         #expect(page.status == 200 && String(decoding: page.body, as: UTF8.self).contains("Fixture renamed"), "the other server's page is new at once")
-        let detail = try await http("GET", second.address + LoopLibraryPaths.loop(id))
+        let detail = try await http("GET", first.address + LoopLibraryPaths.loop(id))
         #expect((detail.json?["loop"] as? [String: Any])?["revision"] as? Int == 2)
-        #expect(try await http("GET", second.address + LoopLibraryPaths.bundle(id)).status == 200, "its bundle, stored by the first, served by the second")
+        #expect(try await http("GET", first.address + LoopLibraryPaths.bundle(id)).status == 200, "its bundle, stored by the second, served by the first")
 
+        // The same revision through both: the first is held inside its transaction until the
+        // second has arrived and been verified, then let go. One wins; the other gets 409.
         let (bundle, signer, _, revision) = try authorBundle(author, tag: "v3")
-        let clients = [try LibraryClient(server: first.address), try LibraryClient(server: second.address)]
-        let results = await withTaskGroup(of: Int.self) { group in
-            for client in clients {
-                group.addTask {
-                    do {
-                        _ = try await client.publish(bundle: bundle, loopID: id, revision: revision, signer: signer)
-                        return 200
-                    } catch {
-                        return (error as? ClientError)?.status ?? -1
-                    }
-                }
+        func publish(through server: TestServer) async -> Int {
+            do {
+                _ = try await LibraryClient(server: server.address).publish(bundle: bundle, loopID: id, revision: revision, signer: signer)
+                return 200
+            } catch {
+                return error.status ?? -1
             }
-            return await group.reduce(into: []) { $0.append($1) }
         }
+        let held = Task { await publish(through: first) }
+        for _ in 0..<3_000 where !FileManager.default.fileExists(atPath: marker) { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(FileManager.default.fileExists(atPath: marker), "the first server's publish is held in its transaction")
+        let other = Task { await publish(through: second) }
+        func verified() -> Bool { ((try? String(contentsOfFile: trace, encoding: .utf8)) ?? "").split(separator: "\n").filter { $0 == "publish.verified" }.count >= 2 }
+        for _ in 0..<3_000 where !verified() { try await Task.sleep(for: .milliseconds(10)) }
+        try await Task.sleep(for: .milliseconds(300))   // on to the catalog, where it waits its turn
+        try FileManager.default.removeItem(atPath: marker)
+        let results = [await held.value, await other.value]
         #expect(results.sorted() == [200, 409], "one wins, the other is told the revision is there: \(results)")
         for server in [first, second] {
             let detail = try await http("GET", server.address + LoopLibraryPaths.loop(id))

@@ -91,11 +91,11 @@ final class TestServer: @unchecked Sendable {
     }
 
     /// A second server of the same Loop Library: `other`'s data folder and database.
-    init(sharingWith other: TestServer, arguments: [String] = []) throws {
+    init(sharingWith other: TestServer, arguments: [String] = [], environment: [String: String] = [:]) throws {
         data = other.data
         database = other.database
         extraArguments = arguments
-        try start()
+        try start(environment: environment)
     }
 
     /// Starts the server (again, on the same data), and waits for it to listen.
