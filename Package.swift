@@ -300,6 +300,7 @@ let package = Package(
         .testTarget(name: "LoopCLITests", dependencies: [
             "LoopTestSupport", "LoopCLI", "LoopTerminal", "LoopScreens", "LoopAudio", "LoopAudioFiles", "LoopStudy", "LoopShare", "LoopModel", "LoopStore", "LoopLibraryAPI", "LoopLibraryClient",
             .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
     ],
     swiftLanguageModes: [.v6]

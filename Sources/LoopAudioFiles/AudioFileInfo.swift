@@ -1,3 +1,5 @@
+import Foundation
+
 /// The container and encoding of an audio file, as far as the tool cares.
 public enum AudioFileFormat: String, Sendable, CaseIterable, Codable {
     case wav, flac, ogg, opus, mp3, aiff, other
@@ -12,6 +14,19 @@ public enum AudioFileFormat: String, Sendable, CaseIterable, Codable {
         case .mp3: "mp3"
         case .aiff: "aiff"
         case .other: "audio"
+        }
+    }
+
+    /// The format a file name's extension names (`take.mp3`: mp3), or nil for another.
+    public init?(pathExtension path: String) {
+        switch (path as NSString).pathExtension.lowercased() {
+        case "wav", "wave": self = .wav
+        case "flac": self = .flac
+        case "ogg", "oga": self = .ogg
+        case "opus": self = .opus
+        case "mp3": self = .mp3
+        case "aif", "aiff": self = .aiff
+        default: return nil
         }
     }
 }

@@ -62,12 +62,12 @@ enum NextStep {
     static func after(_ kind: LibraryFailure) -> String? {
         switch kind {
         case .loopNotFound: "`loop list` shows them"
-        case .phraseHasNoAudio: "add some with `loop attach`"
-        case .nothingToDo: "`loop adjust` moves a clip"
-        case .onlyClipsForEarlierText: "`loop attach --changed` records them again"
-        case .notTheAuthor: "import it as a new loop with --as-copy"
-        case .editedHere: "import it as a new loop with --as-copy, or replace it with --force"
-        case .revisionLimit: "export it and import it --as-copy to go on editing"
+        case .phraseHasNoAudio: "add some with `loop attach LOOP --audio TAKE`"
+        case .nothingToDo: "`loop adjust LOOP PHRASE --shift MS` moves a clip"
+        case .onlyClipsForEarlierText: "`loop attach LOOP --changed --audio TAKE` records them again"
+        case .notTheAuthor: "`loop import SOURCE --as-copy` installs it as a new loop of your own"
+        case .editedHere: "`loop import SOURCE --as-copy` installs it as a new loop; `loop update LOOP --force` (or `loop import SOURCE --force`) replaces your edits"
+        case .revisionLimit: "`loop export LOOP -o FILE`, then `loop import FILE --as-copy`, goes on with a new loop"
         case .newerSchema, .audioMissing, .cannotOpen, .ambiguousLoop, .phraseNotFound, .invalidRange, .storageFailed,
              .invalidQuery, .invalidText, .noSpace:
             nil
@@ -76,14 +76,14 @@ enum NextStep {
 
     static func after(_ kind: ShareFailure) -> String? {
         switch kind {
-        case .identity: "`loop export` shares a copy"
+        case .identity: "`loop export LOOP -o FILE` shares a copy"
         case .unsafeEntry, .tooLarge, .corrupt, .newerFormat, .badManifest, .badSignature, .badAudio, .badPicture, .writeFailed: nil
         }
     }
 
     static func after(_ kind: ClientFailure.Reason) -> String? {
         switch kind {
-        case .forbidden: "only its author can publish it; `loop import --as-copy` makes a copy of your own to publish"
+        case .forbidden: "only its author can publish it; `loop publish LOOP --to URL --as-copy` publishes a copy of your own"
         case .unreachable: "is the server running, and the address right?"
         case .notFound, .conflict, .refused, .server, .local: nil
         }
@@ -91,7 +91,7 @@ enum NextStep {
 
     static func after(_ kind: StudyFailure) -> String? {
         switch kind {
-        case .noAudio: "add a take with `loop attach`"
+        case .noAudio: "add a take with `loop attach LOOP --audio TAKE`"
         case .noSuchGroup, .invalidSettings: nil
         }
     }
@@ -109,8 +109,8 @@ enum NextStep {
     static func after(_ kind: SegmentationFailure) -> String? {
         switch kind {
         case .silentTake, .tooFewPauses, .invalidCount: nil
-        case .textMismatch: "check the take and the text; give the language with --language if it was guessed wrong"
-        case .alignerMissing: "install FFmpeg's libavutil (Debian: libavutil57), or cut at pauses with --count N"
+        case .textMismatch: "check the take, the text and its language (`loop edit LOOP --language L` sets a loop's)"
+        case .alignerMissing: "install FFmpeg's libavutil (Debian: libavutil57), or cut at pauses (`loop segment AUDIO --count N`)"
         }
     }
 
@@ -147,9 +147,9 @@ enum NextStep {
     /// The command that fixes a problem `loop doctor` found, where one does.
     static func fix(for problem: HealthReport.Problem) -> String {
         switch problem.kind {
-        case .clipsPastTheirTake: problem.remedy + " with `loop adjust`"
-        case .audioMissing, .audioDamaged: problem.remedy + " with `loop attach`"
-        case .pictureMissing, .pictureDamaged: problem.remedy + " with `loop image`"
+        case .clipsPastTheirTake: problem.remedy + " with `loop adjust LOOP PHRASE --start S --end E`"
+        case .audioMissing, .audioDamaged: problem.remedy + " with `loop attach LOOP --audio TAKE`"
+        case .pictureMissing, .pictureDamaged: problem.remedy + " with `loop image LOOP FILE`"
         default: problem.remedy
         }
     }

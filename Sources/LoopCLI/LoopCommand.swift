@@ -13,7 +13,7 @@ public struct LoopCommand: AsyncParsableCommand {
             (`loop export`, `import`, `publish`). Data lives in $XDG_DATA_HOME/loop unless \
             --library or $LOOP_LIBRARY says otherwise.
             """,
-        version: "0.1.0",
+        version: LoopCommand.version,
         subcommands: [
             SplitCommand.self, SegmentCommand.self, CutCommand.self,
             NewCommand.self, ListCommand.self, ShowCommand.self, SearchCommand.self, EditCommand.self,
@@ -26,6 +26,15 @@ public struct LoopCommand: AsyncParsableCommand {
     )
 
     public init() {}
+
+    /// What `loop --version` prints: the version, the licence and where the notices are.
+    public static let version = """
+        loop 0.1.0
+        Copyright (C) 2026 the LoopLearn authors.
+        License GPL-3.0-or-later <https://www.gnu.org/licenses/gpl-3.0.html>: this is free
+        software, you are free to change and redistribute it; there is NO WARRANTY.
+        Third-party libraries and their licences: NOTICE.md (installed in share/doc/loop).
+        """
 }
 
 /// Options every command that reads a loop's text shares.

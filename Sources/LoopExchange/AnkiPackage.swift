@@ -8,8 +8,9 @@ import LoopStore
 import ZIPFoundation
 
 /// A loop as an Anki package (`.apkg`): a deck named after the loop, one note per phrase with
-/// its clip, text and translation, in a note type of its own ("LoopLearn phrase": fields Text,
-/// Translation, Audio, Loop, Group, Number; one card: hear the phrase, then read it).
+/// its clip, text, translation and picture, in a note type of its own ("LoopLearn phrase":
+/// fields Text, Translation, Audio, Loop, Group, Number, Picture; one card: hear the phrase,
+/// then read it and see its picture).
 ///
 /// What Anki's importer keys on stays the same from one export to the next: each note's GUID
 /// comes from the loop's id and the phrase's id (which an edit of the phrase's text keeps), the
@@ -19,7 +20,7 @@ import ZIPFoundation
 /// reads: `collection.anki2` (schema 11), `media` (a JSON map), and the clips as `0`, `1`, ...
 public struct AnkiPackage: Sendable {
     /// The note type's fields, in order.
-    public static let fields = ["Text", "Translation", "Audio", "Loop", "Group", "Number"]
+    public static let fields = ["Text", "Translation", "Audio", "Loop", "Group", "Number", "Picture"]
     /// The note type's id: the same in every export, so that notes update.
     static let noteTypeID: Int64 = 1_733_950_127_001
     static let noteTypeName = "LoopLearn phrase"
@@ -46,7 +47,24 @@ public struct AnkiPackage: Sendable {
             media[index] = name
             audioNames[phrase.id] = name
         }
-        try writeCollection(loop, phrases: phrases, audioNames: audioNames, to: folder + "/collection.anki2", now: now)
+        // Each phrase's picture (its own, its group's or the loop's), each file once.
+        var pictureNames: [Int64: String] = [:], storedPictures: [String: String] = [:]
+        for phrase in phrases {
+            guard let picture = phrase.picture(in: loop) else { continue }
+            if storedPictures[picture.sha256] == nil {
+                let index = String(media.count)
+                let name = "looplearn-\(picture.sha256.prefix(16)).\(picture.format.fileExtension)"
+                do {
+                    try FileManager.default.copyItem(atPath: picture.path, toPath: folder + "/" + index)
+                } catch {
+                    throw ExchangeError(.exportRefused, path: picture.path, message: "cannot read the picture (\(error.localizedDescription))")
+                }
+                media[index] = name
+                storedPictures[picture.sha256] = name
+            }
+            pictureNames[phrase.id] = storedPictures[picture.sha256]
+        }
+        try writeCollection(loop, phrases: phrases, audioNames: audioNames, pictureNames: pictureNames, to: folder + "/collection.anki2", now: now)
         try JSONSerialization.data(withJSONObject: media, options: [.sortedKeys]).write(to: URL(fileURLWithPath: folder + "/media"))
 
         let temporary = folder + "/package.apkg"
@@ -58,14 +76,15 @@ public struct AnkiPackage: Sendable {
         }
         let base = URL(fileURLWithPath: folder)
         for entry in ["collection.anki2", "media"] + media.keys.sorted(by: { Int($0)! < Int($1)! }) {
-            // The clips are FLAC already: stored, not compressed again.
+            // The clips (FLAC) and pictures are compressed already: stored as they are.
             try archive.addEntry(with: entry, relativeTo: base, compressionMethod: Int(entry) == nil ? .deflate : .none)
         }
         try DurableFile.syncAndRename(temporary, to: path)
         _ = consume scratch
     }
 
-    private func writeCollection(_ loop: LoopDetail, phrases: [StoredPhrase], audioNames: [Int64: String], to path: String, now: Date) throws {
+    private func writeCollection(_ loop: LoopDetail, phrases: [StoredPhrase], audioNames: [Int64: String], pictureNames: [Int64: String],
+                                 to path: String, now: Date) throws {
         let database = try DatabaseQueue(path: path)
         let seconds = Int64(now.timeIntervalSince1970)
         let deckID = Self.stableID("deck", loop.summary.id)
@@ -82,8 +101,9 @@ public struct AnkiPackage: Sendable {
             for (position, phrase) in phrases.enumerated() {
                 let noteID = seconds * 1000 + Int64(position)
                 let audio = audioNames[phrase.id].map { "[sound:\($0)]" } ?? ""
+                let picture = pictureNames[phrase.id].map { "<img src=\"\($0)\">" } ?? ""
                 let values = [phrase.text, phrase.translation ?? "", audio, loop.summary.title, String(phrase.group), String(phrase.number)]
-                    .map(Self.html)
+                    .map(Self.html) + [picture]
                 try db.execute(sql: "INSERT INTO notes VALUES (?, ?, ?, ?, -1, ?, ?, ?, ?, 0, '')", arguments: [
                     noteID, Self.guid(loop: loop.summary.id, phrase: phrase.id), Self.noteTypeID, seconds, tagText,
                     values.joined(separator: "\u{1F}"), values[0], Self.checksum(phrase.text),
@@ -126,14 +146,14 @@ public struct AnkiPackage: Sendable {
         [
             "id": noteTypeID, "name": noteTypeName, "type": 0, "mod": now, "usn": -1, "sortf": 0, "did": deckID, "tags": [String](), "vers": [Int](),
             "latexPre": "", "latexPost": "", "req": [[0, "any", [0, 2]]],
-            "css": ".card { font-family: sans-serif; font-size: 24px; text-align: center; }\n.translation { color: #555; font-size: 18px; }",
+            "css": ".card { font-family: sans-serif; font-size: 24px; text-align: center; }\n.translation { color: #555; font-size: 18px; }\n.picture img { max-width: 100%; max-height: 50vh; }",
             "flds": fields.enumerated().map { index, name in
                 ["name": name, "ord": index, "font": "Arial", "size": 20, "media": [String](), "rtl": false, "sticky": false] as [String: Any]
             },
             "tmpls": [[
                 "name": "Listen, then read", "ord": 0, "did": NSNull(), "bqfmt": "", "bafmt": "",
                 "qfmt": "{{Audio}}",
-                "afmt": "{{FrontSide}}<hr id=answer><div>{{Text}}</div><div class=translation>{{Translation}}</div>",
+                "afmt": "{{FrontSide}}<hr id=answer><div>{{Text}}</div><div class=translation>{{Translation}}</div><div class=picture>{{Picture}}</div>",
             ] as [String: Any]],
         ]
     }

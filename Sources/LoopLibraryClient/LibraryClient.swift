@@ -94,9 +94,32 @@ public struct LibraryClient: Sendable {
         while text.hasSuffix("/") { text.removeLast() }
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
               let host = url.host, !host.isEmpty else {
+            if let suggested = Self.suggestedAddress(for: text) {
+                throw ClientError(.unreachable, "not a Loop Library address: did you mean \(suggested)?", path: address)
+            }
             throw ClientError(.unreachable, "not a Loop Library address (http://HOST[:PORT])", path: address)
         }
         server = url
+    }
+
+    /// The address a user most likely meant by `text` when it names a server without its
+    /// scheme: `localhost:8080` is `http://localhost:8080`, `loops.example.org` is
+    /// `https://loops.example.org`; nil when `text` does not look like a host.
+    public static func suggestedAddress(for text: String) -> String? {
+        guard !text.contains("://"), !text.hasPrefix("/"), !text.hasPrefix(".") else { return nil }
+        let hostAndPort = text.prefix { $0 != "/" }
+        let parts = hostAndPort.split(separator: ":", omittingEmptySubsequences: false)
+        guard let host = parts.first, !host.isEmpty, parts.count <= 2,
+              host.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") }) else { return nil }
+        if parts.count == 2 {
+            guard let port = Int(parts[1]), (1...65_535).contains(port) else { return nil }
+            return "http://" + text
+        }
+        // A name with a dot and a last label of letters (a domain), localhost, or an IPv4 address.
+        let labels = host.split(separator: ".")
+        if host == "localhost" || (labels.count == 4 && labels.allSatisfy { UInt8($0) != nil }) { return "http://" + text }
+        guard labels.count >= 2, let last = labels.last, last.count >= 2, last.allSatisfy(\.isLetter) else { return nil }
+        return "https://" + text
     }
 
     /// Where a loop's preview page is: `https://HOST/<shortID>`.

@@ -29,7 +29,8 @@ public final class DeviceOutput: StudyOutput {
     public func finish() throws { device.drain() }
 }
 
-/// A WAV file: a study track to take along. It appears only when the session completes.
+/// An audio file (WAV, FLAC, Ogg Vorbis, Opus, MP3 or AIFF, as its extension says): a study
+/// track to take along. It appears only when the session completes.
 public final class FileOutput: StudyOutput {
     public let sampleRate: Int
     public let channelCount: Int
@@ -38,7 +39,9 @@ public final class FileOutput: StudyOutput {
     public init(path: String, sampleRate: Int, channelCount: Int) throws {
         self.sampleRate = sampleRate
         self.channelCount = channelCount
-        let format: AudioFileFormat = path.lowercased().hasSuffix(".flac") ? .flac : .wav
+        guard let format = AudioFileFormat(pathExtension: path) else {
+            throw AudioError(.invalidArgument, path: path, message: "the file name does not say which audio format to write: end it in .wav, .flac, .ogg, .opus, .mp3 or .aiff")
+        }
         writer = try AudioFileWriter(path: path, format: format, sampleRate: sampleRate, channelCount: channelCount)
     }
 

@@ -93,7 +93,7 @@ extension AuthoredLoop {
         let cut = summary.phraseCount - notFound.count
         let doubtful = doubtfulCuts.isEmpty ? "" : "; \(doubtfulCuts.count) cut\(doubtfulCuts.count == 1 ? "" : "s") of low confidence"
         return "Added '\(summary.title)' (\(summary.id.prefix(8))): \(summary.groupCount) group\(summary.groupCount == 1 ? "" : "s"), \(summary.phraseCount) phrase\(summary.phraseCount == 1 ? "" : "s")"
-            + (withTake ? (notFound.isEmpty ? ", each cut from the take" : ", \(cut) cut from the take") + doubtful : ", no audio yet (`loop attach` adds a take)")
+            + (withTake ? (notFound.isEmpty ? ", each cut from the take" : ", \(cut) cut from the take") + doubtful : ", no audio yet (`loop attach LOOP --audio TAKE` adds a take)")
     }
 
     /// What to know about how the take was cut: its notes, and the phrases it does not read
@@ -123,7 +123,25 @@ extension AuthoredLoop {
     public func doubtfulCutWarnings(adjusting: Bool) -> [String] {
         doubtfulCuts.map {
             String(format: "warning: the cut between phrases %d and %d has low confidence %.2f; listen to it", $0.before, $0.after, $0.confidence)
-                + (adjusting ? ", and move it with `loop adjust` if needed\n" : "\n")
+                + (adjusting ? ", and move it in the phrase editor (`loop edit LOOP --phrases`) if needed\n" : "\n")
         }
+    }
+}
+
+extension RecordingWorkflow.RecordedTake {
+    /// `Recorded 'Au café' (9ddbb9c1): 8 of 8 phrases cut from the take`, as `loop new --audio`
+    /// says it; and a warning line for the phrases still waiting for audio and for each clip
+    /// of low confidence.
+    public func lines() -> (summary: String, warnings: [String]) {
+        let summary = loop.summary
+        let doubtfulNote = doubtful.isEmpty ? "" : "; \(doubtful.count) clip\(doubtful.count == 1 ? "" : "s") of low confidence"
+        let line = "Recorded '\(summary.title)' (\(summary.id.prefix(8))): \(phrasesCut.count) of \(phrasesAsked.count) phrase\(phrasesAsked.count == 1 ? "" : "s") cut from the take" + doubtfulNote
+        var warnings: [String] = []
+        let missing = phrasesAsked.filter { !phrasesCut.contains($0) }
+        if !missing.isEmpty {
+            warnings.append("\(AuthoredLoop.numbers(missing)) still need audio: loop record \(summary.id.prefix(8)) again, or loop attach \(summary.id.prefix(8)) --audio TAKE\n")
+        }
+        warnings += doubtful.map { "warning: the clip of phrase \($0) has low confidence; listen to it, and move it in the phrase editor (`loop edit LOOP --phrases`) if needed\n" }
+        return (line, warnings)
     }
 }

@@ -12,10 +12,10 @@ import Synchronization
 /// confirmed), and then in one transaction.
 public enum PhraseEditorScreen {
     static let help = [
-        "↑↓ phrase   [ ] group   ←→ split point   space play   a auto-play on/off",
-        ", . start −/+10 ms   < > start −/+50 ms   - = end −/+10 ms   _ + end −/+50 ms",
-        "r record this phrase again   x split at the split point   m merge with the next",
-        "d next doubtful cut   u undo   U redo   w save   q quit",
+        "↑↓ phrase   [ ] group   ←→ split point   space play   a auto-play on/off   d next doubtful cut",
+        ", . start −/+10 ms   < > start −/+100 ms   - = end −/+10 ms   _ + end −/+100 ms",
+        "b n the second before / after the end   B N before / after the start",
+        "r record again   x split at the split point   m merge with the next   u undo   U redo   w save   q quit",
     ]
 
     /// What the screen is doing besides editing.
@@ -64,6 +64,7 @@ public enum PhraseEditorScreen {
                 return
             }
             var play: EditorClip?
+            var listen: TakeClip?
             var startRecording = false
             state.withLock { state in
                 state.message = nil
@@ -96,12 +97,21 @@ public enum PhraseEditorScreen {
                         state.message = "auto-play " + (state.autoplay ? "on" : "off")
                     case .character(","): try state.editor.nudge(.start, milliseconds: -10); play = state.editor.current.clip
                     case .character("."): try state.editor.nudge(.start, milliseconds: 10); play = state.editor.current.clip
-                    case .character("<"): try state.editor.nudge(.start, milliseconds: -50); play = state.editor.current.clip
-                    case .character(">"): try state.editor.nudge(.start, milliseconds: 50); play = state.editor.current.clip
+                    case .character("<"): try state.editor.nudge(.start, milliseconds: -100); play = state.editor.current.clip
+                    case .character(">"): try state.editor.nudge(.start, milliseconds: 100); play = state.editor.current.clip
                     case .character("-"): try state.editor.nudge(.end, milliseconds: -10); play = state.editor.current.clip
                     case .character("="): try state.editor.nudge(.end, milliseconds: 10); play = state.editor.current.clip
-                    case .character("_"): try state.editor.nudge(.end, milliseconds: -50); play = state.editor.current.clip
-                    case .character("+"): try state.editor.nudge(.end, milliseconds: 50); play = state.editor.current.clip
+                    case .character("_"): try state.editor.nudge(.end, milliseconds: -100); play = state.editor.current.clip
+                    case .character("+"): try state.editor.nudge(.end, milliseconds: 100); play = state.editor.current.clip
+                    case .character("b"), .character("n"), .character("B"), .character("N"):
+                        let before = key == .character("b") || key == .character("B")
+                        let edge: PhraseEditor.Edge = key == .character("b") || key == .character("n") ? .end : .start
+                        if let second = state.editor.second(before, edge) {
+                            listen = second
+                            state.message = (before ? "the second before the " : "the second after the ") + (edge == .end ? "end" : "start")
+                        } else {
+                            state.message = "phrase \(state.editor.cursor + 1) has no audio: record it (r)"
+                        }
                     case .character("x"):
                         let frame = try workflow.splitFrame(for: state.editor)
                         try state.editor.split(atFrame: frame)
@@ -131,6 +141,7 @@ public enum PhraseEditorScreen {
                 if state.editor.cursor != before, state.autoplay { play = state.editor.current.clip }
             }
             if let play { player.play(play.playable) }
+            if let listen { player.play(listen) }
             if key == .character("w") { save(state: state, workflow: workflow, continuation: continuation) }
             if startRecording { record(state: state, workflow: workflow, player: player, capture: capture, continuation: continuation) }
         }

@@ -362,9 +362,16 @@ public struct LoopLibrary: Sendable {
                                       arguments: [key, key + "\u{10FFFF}"])
                 : []
             if byTitleStart.count == 1 { return byTitleStart[0] }
-            let candidates = byId + byTitle.filter { !byId.contains($0) } + byTitleStart
+            // A start of a word of a title ("café" for "Au café"): the last resort, a scan of
+            // the titles, taken only when nothing else matched.
+            let byWordStart = byTitle.isEmpty && byId.isEmpty && byTitleStart.isEmpty && !key.contains(" ")
+                ? try String.fetchAll(db, sql: "SELECT id FROM loop WHERE instr(' ' || titleKey, ?) > 0 ORDER BY titleKey, id LIMIT 10",
+                                      arguments: [" " + key])
+                : []
+            if byWordStart.count == 1 { return byWordStart[0] }
+            let candidates = byId + byTitle.filter { !byId.contains($0) } + byTitleStart + byWordStart
             if candidates.isEmpty {
-                throw LibraryError(.loopNotFound, "no loop has an id, a title or a start of a title '\(trimmed)' (case and accents aside)")
+                throw LibraryError(.loopNotFound, "no loop has an id, a title, or a title or title word starting '\(trimmed)' (case and accents aside)")
             }
             let shown = try candidates.prefix(5).map { id -> String in
                 let title = try String.fetchOne(db, sql: "SELECT title FROM loop WHERE id = ?", arguments: [id]) ?? ""
@@ -373,6 +380,13 @@ public struct LoopLibrary: Sendable {
             let more = candidates.count > 5 ? ", ..." : ""
             let count = candidates.count >= 10 ? "10 or more" : "\(candidates.count)"
             throw LibraryError(.ambiguousLoop, "'\(trimmed)' names \(count) loops: \(shown)\(more); give more of the title or the id")
+        }
+    }
+
+    /// The ids of the loops whose title is `title`, case and accents aside.
+    public func loopIDs(titled title: String) throws -> [String] {
+        try database.read { db in
+            try String.fetchAll(db, sql: "SELECT id FROM loop WHERE titleKey = ? ORDER BY id", arguments: [matchingKey(title)])
         }
     }
 

@@ -99,6 +99,8 @@ public struct Authoring: Sendable {
         let inGroup = { (phrase: StoredPhrase) in group == nil || phrase.group == group }
         let waiting = detail.phrases.filter { ($0.audio == nil || (includingChanged && $0.clipIsForEarlierText)) && inGroup($0) }
         guard waiting.isEmpty else { return waiting }
+        // A group whose every phrase has audio: the take is for the whole group, and replaces it.
+        if group != nil { return detail.phrases.filter(inGroup) }
         let which = includingChanged ? "audio for its text" : "audio"
         let message = group.map { "every phrase of group \($0) has \(which) already" } ?? "every phrase has \(which) already"
         let changed = includingChanged ? 0 : detail.phrases.filter { $0.clipIsForEarlierText && inGroup($0) }.count

@@ -31,6 +31,8 @@ public struct Library: Sendable {
 
     /// The id of the loop `reference` names: an id, its start, or the start of a title.
     public func resolve(_ reference: String) throws -> String { try store.resolve(reference) }
+    /// The ids of the loops titled `title`, case and accents aside.
+    public func loopIDs(titled title: String) throws -> [String] { try store.loopIDs(titled: title) }
 
     /// The loop `id`, whole.
     public func loop(id: String) throws -> LoopDetail { try store.loop(id: id) }

@@ -139,23 +139,55 @@ public struct PhraseEditor: Sendable, Equatable {
     public enum Edge: Sendable { case start, end }
 
     /// Moves the clip's start or end by `milliseconds` (negative: earlier), within its take and
-    /// never past its other edge (at least 50 ms of clip stay).
+    /// never past its other edge (at least 50 ms of clip stay). Boundaries never cross: an end
+    /// moved past the start of the next phrase's clip in the same take pushes that start along
+    /// (a start moved before the previous clip's end pushes that end), in the same step, as far
+    /// as that clip keeps its 50 ms.
     public mutating func nudge(_ edge: Edge, milliseconds: Int) throws(PhraseEditorError) {
         guard var clip = current.clip else { throw PhraseEditorError("phrase \(cursor + 1) has no audio to nudge: record it (r)") }
         let delta = milliseconds * clip.sampleRate / 1000, least = clip.sampleRate / 20
+        let all = phrases
+        let index = cursor
+        var neighbour: (index: Int, clip: EditorClip)?
         switch edge {
         case .start:
-            let start = min(max(clip.frames.lowerBound + delta, 0), clip.frames.upperBound - least)
+            var start = min(max(clip.frames.lowerBound + delta, 0), clip.frames.upperBound - least)
+            if index > 0, var previous = all[index - 1].clip, previous.take == clip.take, previous.frames.upperBound <= clip.frames.lowerBound,
+               start < previous.frames.upperBound {
+                start = max(start, previous.frames.lowerBound + least)
+                previous.frames = previous.frames.lowerBound..<start
+                previous.confidence = nil
+                neighbour = (index - 1, previous)
+            }
             guard start != clip.frames.lowerBound else { throw PhraseEditorError("the start cannot move further that way") }
             clip.frames = start..<clip.frames.upperBound
         case .end:
-            let end = max(min(clip.frames.upperBound + delta, clip.takeFrames), clip.frames.lowerBound + least)
+            var end = max(min(clip.frames.upperBound + delta, clip.takeFrames), clip.frames.lowerBound + least)
+            if index + 1 < all.count, var next = all[index + 1].clip, next.take == clip.take, next.frames.lowerBound >= clip.frames.upperBound,
+               end > next.frames.lowerBound {
+                end = min(end, next.frames.upperBound - least)
+                next.frames = end..<next.frames.upperBound
+                next.confidence = nil
+                neighbour = (index + 1, next)
+            }
             guard end != clip.frames.upperBound else { throw PhraseEditorError("the end cannot move further that way") }
             clip.frames = clip.frames.lowerBound..<end
         }
         clip.confidence = nil
-        let index = cursor
-        change { $0[index].clip = clip }
+        change { phrases in
+            phrases[index].clip = clip
+            if let neighbour { phrases[neighbour.index].clip = neighbour.clip }
+        }
+    }
+
+    /// A second of the take on one side of the clip's `edge`: before it (`before`) or after it,
+    /// to hear whether a cut there takes a word's end or leaves one out; nil without audio.
+    public func second(_ before: Bool, _ edge: Edge) -> TakeClip? {
+        guard let clip = current.clip else { return nil }
+        let at = edge == .start ? clip.frames.lowerBound : clip.frames.upperBound
+        let range = before ? max(at - clip.sampleRate, 0)..<at : at..<min(at + clip.sampleRate, clip.takeFrames)
+        guard !range.isEmpty else { return nil }
+        return TakeClip(take: clip.take, sampleRate: clip.sampleRate, channelCount: clip.channelCount, frames: range)
     }
 
     /// Gives the phrase at the cursor a new clip (recorded again).

@@ -1,4 +1,5 @@
 import Foundation
+import LoopCutting
 import LoopFoundation
 import LoopModel
 import LoopRecording
@@ -46,7 +47,18 @@ public struct RecordingWorkflow: Sendable {
         /// Nothing was recorded: the loop is unchanged (the recording is removed).
         case nothingRecorded
         /// The take was cut and its clips given to the phrases read.
-        case saved(LoopDetail)
+        case saved(RecordedTake)
+    }
+
+    /// A recording saved: the loop, the phrases asked for, and those the take gave clips to.
+    public struct RecordedTake: Sendable {
+        public var loop: LoopDetail
+        /// The numbers (across the loop) of the phrases the recording was for.
+        public var phrasesAsked: [Int]
+        /// The numbers of the phrases that got a clip from the take.
+        public var phrasesCut: [Int]
+        /// The numbers of the phrases whose clip's edges the cutter was unsure of.
+        public var doubtful: [Int]
     }
 
     /// Saves a finished recording: what was kept (re-read attempts left out) as one FLAC take,
@@ -75,7 +87,10 @@ public struct RecordingWorkflow: Sendable {
                                           take: CutTake(path: result.takePath, ranges: result.ranges, confidences: result.confidences), progress: progress)
             for path in [raw, draftPath] { try? FileManager.default.removeItem(atPath: path) }
             _ = consume scratch
-            return .saved(loop)
+            let numbers = Dictionary(loop.phrases.map { ($0.id, $0.number) }, uniquingKeysWith: { first, _ in first })
+            let doubtful = zip(result.phraseIds, result.confidences).filter { $0.1 < Cut.lowConfidence }.compactMap { numbers[$0.0] }
+            return .saved(RecordedTake(loop: loop, phrasesAsked: draft.phraseIds.compactMap { numbers[$0] },
+                                       phrasesCut: result.phraseIds.compactMap { numbers[$0] }, doubtful: doubtful))
         }
     }
 }

@@ -31,6 +31,9 @@ struct AnkiExportTests {
         try "# title: Au café\n# language: fr\n# translation: en\n# tags: travel\n\nBonjour, madame. | Hello, madam.\nUn café, s'il vous plaît. | A coffee, please.\nMerci. | Thanks.\n\nOù est la gare, s'il vous plaît ? | Where is the station?\nÀ droite, puis tout droit. | Right, then straight on.\n"
             .write(toFile: text, atomically: true, encoding: .utf8)
         #expect(try library.run(["new", "--text", text, "--audio", "clean.flac"]).status == 0)
+        // Pictures: the loop's (for group 1) and group 2's own.
+        #expect(try library.run(["image", "Au café", "picture-red.png"]).status == 0)
+        #expect(try library.run(["image", "Au café", "--group", "2", "picture-green.jpg"]).status == 0)
         let first = Scratch.path("first", extension: "apkg"), second = Scratch.path("second", extension: "apkg")
         let exported = try library.run(["export", "Au café", "--format", "anki", "-o", first])
         #expect(exported.status == 0 && exported.output.isEmpty, "\(exported.error)")
@@ -43,8 +46,13 @@ struct AnkiExportTests {
         #expect(fields.map { $0["Text"] ?? "" } == ["Bonjour, madame.", "Un café, s'il vous plaît.", "Merci.", "Où est la gare, s'il vous plaît ?", "À droite, puis tout droit."])
         #expect(fields.map { $0["Translation"] ?? "" }.first == "Hello, madam." && fields.allSatisfy { $0["Loop"] == "Au café" })
         let media = try #require(once["media"] as? [String: Int])
-        #expect(media.count == 5 && media.values.allSatisfy { $0 > 1000 }, "a clip per note: \(media)")
+        #expect(media.count == 7 && media.values.allSatisfy { $0 > 100 }, "a clip per note and the two pictures: \(media)")
         #expect(fields.allSatisfy { field in media.keys.contains { field["Audio"] == "[sound:\($0)]" } }, "each note plays its own clip")
+        // Each note shows its group's picture, the same file for the notes that share it.
+        let pictures = fields.map { field in media.keys.first { field["Picture"] == "<img src=\"\($0)\">" } }
+        #expect(pictures.allSatisfy { $0 != nil } && Set(pictures.prefix(3)).count == 1 && Set(pictures.suffix(2)).count == 1 && pictures[0] != pictures[3],
+                "group 1 shows the loop's picture, group 2 its own: \(fields.map { $0["Picture"] ?? "" })")
+        #expect(pictures[0]?.hasSuffix(".png") == true && pictures[3]?.hasSuffix(".jpg") == true)
         #expect((once["decks"] as? [String])?.contains("Au café") == true)
 
         // The author fixes a translation and retitles the loop, and exports again, later.

@@ -161,7 +161,7 @@ struct LibraryCommandTests {
         let ambiguous = try library.run(["show", "ubung"])
         #expect(ambiguous.status != 0 && ambiguous.error.contains("'ubung' names 2 loops: Übung macht (") && ambiguous.error.contains("Übung zwei ("), "\(ambiguous.error)")
         let missing = try library.run(["show", "nothing"])
-        #expect(missing.error == "error: no loop has an id, a title or a start of a title 'nothing' (case and accents aside); `loop list` shows them\n", "\(missing.error)")
+        #expect(missing.error == "error: no loop has an id, a title, or a title or title word starting 'nothing' (case and accents aside); `loop list` shows them\n", "\(missing.error)")
     }
 
     @Test func editKeepsUnchangedPhrasesAudioAndListsTheRest() throws {
@@ -176,9 +176,68 @@ struct LibraryCommandTests {
         let shown = try #require(try library.json(["show", "fixture"]) as? [String: Any])
         let first = try #require(((shown["groups"] as? [[String: Any]])?[0]["phrases"] as? [[String: Any]]))
         #expect(first[0]["start"] is Double && first[2]["start"] is NSNull)
+    }
 
-        let attached = try library.run(["attach", "fixture", "--audio", "clean.flac", "--group", "2"])
-        #expect(attached.status != 0 && attached.error.contains("group 2 has audio already"))
+    /// A loop is named by a start of its id, its title, a start of its title or of any word
+    /// of it; a second loop with a title already there is added with a warning that says how
+    /// to tell them apart.
+    @Test func loopsAreNamedByAnyWordOfTheirTitleAndASameTitleIsWarnedOf() throws {
+        let library = TestLibrary()
+        let text = Scratch.path("cafe", extension: "txt")
+        try "# title: Au Café de la Gare\n\nUn café, s'il vous plaît.\n".write(toFile: text, atomically: true, encoding: .utf8)
+        let other = Scratch.path("market", extension: "txt")
+        try "# title: Le marché\n\nUn kilo de pommes.\n".write(toFile: other, atomically: true, encoding: .utf8)
+        #expect(try library.run(["new", "--text", text]).status == 0)
+        #expect(try library.run(["new", "--text", other]).status == 0)
+        for name in ["cafe", "GARE", "au caf", "marche", "Le"] {
+            let shown = try library.run(["show", name, "--json"])
+            #expect(shown.status == 0, "'\(name)': \(shown.error)")
+        }
+        #expect((try library.json(["show", "gare"]) as? [String: Any])?["title"] as? String == "Au Café de la Gare")
+        #expect(try library.run(["show", "pommes"]).status != 0, "a phrase's word is not a title's")
+
+        let again = try library.run(["new", "--text", text])
+        #expect(again.status == 0, "\(again.error)")
+        #expect(again.error.contains("warning: a loop titled 'Au Café de la Gare' is already in the library") && again.error.contains("--title 'Au Café de la Gare 2'"),
+                "\(again.error)")
+        let ambiguous = try library.run(["show", "cafe"])
+        #expect(ambiguous.status != 0 && ambiguous.error.contains("names 2 loops"), "\(ambiguous.error)")
+        // The suggested command makes the title its own.
+        let suggested = try #require(again.error.components(separatedBy: "loop edit ").last?.trimmingCharacters(in: .whitespacesAndNewlines))
+        let id = String(suggested.prefix { $0 != " " })
+        #expect(try library.run(["edit", id, "--title", "Au Café de la Gare 2"]).status == 0)
+        #expect(try library.run(["show", "Au Café de la Gare", "--json"]).status == 0, "the first is its title's again")
+    }
+
+    /// `attach --group G` on a group whose phrases all have audio replaces the group's audio
+    /// with the new take; the other groups keep theirs.
+    @Test func attachToAGroupWithAudioReplacesItsAudio() throws {
+        let library = TestLibrary()
+        #expect(try library.run(["new", "--text", "phrases.txt", "--audio", "clean.flac"]).status == 0)
+        let before = try #require(try library.json(["show", "fixture"]) as? [String: Any])
+        // A take of group 2 alone: the fixture from half a second before "Où est la gare".
+        let offset = Fixture.truth[3].start - 0.5
+        var samples: [Float] = []
+        var reader = try AudioFileReader(path: Fixture.path("clean.flac"))
+        try reader.forEachMonoBlock { samples.append(contentsOf: $0) }
+        let groupTake = Scratch.path("group-2", extension: "wav")
+        var writer = try AudioFileWriter(path: groupTake, format: .wav, sampleRate: 16_000, channelCount: 1)
+        try writer.write(Array(samples[Int(offset * 16_000)...]))
+        try writer.commit()
+
+        let attached = try library.run(["attach", "fixture", "--audio", groupTake, "--group", "2"])
+        #expect(attached.status == 0, "\(attached.error)")
+        let after = try #require(try library.json(["show", "fixture"]) as? [String: Any])
+        func starts(_ shown: [String: Any], group: Int) -> [Double?] {
+            (((shown["groups"] as? [[String: Any]])?[group]["phrases"] as? [[String: Any]]) ?? []).map { $0["start"] as? Double }
+        }
+        #expect(starts(before, group: 0) == starts(after, group: 0), "group 1 keeps its audio")
+        let replaced = starts(after, group: 1)
+        #expect(replaced.count == 2 && replaced != starts(before, group: 1), "group 2's clips come from the new take: \(replaced)")
+        for (start, truth) in zip(replaced, Fixture.truth.suffix(2)) {
+            #expect(abs((start ?? -9) + offset - truth.start) < 0.15, "\(String(describing: start)) + \(offset) for \(truth)")
+        }
+        #expect(try library.run(["doctor"]).status == 0)
     }
 
     @Test func aBrokenEditChangesNothingAndKeepsTheText() throws {

@@ -35,17 +35,29 @@ struct PhraseEditorScreenTests {
         try terminal.waitFor("phrase 1 of 5 · group 1")
         try terminal.waitFor("split point: │Bonjour, madame.")
 
-        // The bad cut: to phrase 2, its start 6 × 50 ms earlier, heard each time.
+        // The bad cut, fixed in five keys: to phrase 2 (heard), the second before its start
+        // (heard: the word's start is there), its start 3 × 100 ms earlier, then 10 ms later.
         try terminal.press("Down")
         try terminal.waitFor("phrase 2 of 5 · group 1 · 2.500 – ")
-        for _ in 0..<6 { try terminal.press("<") }
+        try terminal.press("B")
+        try terminal.waitFor("the second before the start")
+        // Heard through ALSA: exactly the take's second before the cut, sample for sample.
+        // (Each sound opens the device afresh, which empties the file.)
+        try terminal.waitUntil { _ in RegularFile.size(played) == 16_000 * 4 }
+        Thread.sleep(forTimeInterval: 0.2)
+        var take = try AudioFileReader(path: Fixture.path("clean.flac"))
+        try take.seek(toFrame: 40_000 - 16_000)
+        var expected = [Float](repeating: 0, count: 16_000)
+        _ = try expected.withUnsafeMutableBufferPointer { try take.read(into: $0) }
+        let heard = try Data(contentsOf: URL(fileURLWithPath: played)).withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        #expect(heard.count == 16_000 && zip(heard, expected).allSatisfy { abs($0 - $1) < 1e-6 }, "the second before 2.500 s")
+        for _ in 0..<3 { try terminal.press("<") }
         try terminal.waitFor("phrase 2 of 5 · group 1 · 2.200 – ")
         try terminal.press(".")                       // and 10 ms later
         var screen = try terminal.waitFor("2.210 – ")
         #expect(screen.contains("unsaved changes"))
         #expect(screen.contains("┃") && screen.contains("▇"), "a waveform strip with the clip's edges")
-        // Heard through ALSA: the nudged clip (1.5 s) reaches the device's file. (Each clip
-        // opens the device afresh, which empties the file, so this is checked before the next key.)
+        // Heard through ALSA: the nudged clip (1.5 s) reaches the device's file.
         try terminal.waitUntil { _ in (RegularFile.size(played) ?? 0) > 16_000 * 4 }
 
         // Phrase 3 recorded again, from the prepared microphone.

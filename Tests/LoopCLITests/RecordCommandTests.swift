@@ -63,7 +63,11 @@ struct RecordCommandTests {
         let library = TestLibrary()
         #expect(try library.run(["new", "--text", try threeGroupText()]).status == 0)
         let result = try library.run(["record", "three", "--input", "noisy-snr10.flac", "--fast"])
-        #expect(result.status == 0 && result.output.isEmpty, "\(result.error)")
+        // It says what it cut, as `loop new --audio` does.
+        let shown = try #require(try library.json(["show", "three"]) as? [String: Any])
+        let count = ((shown["groups"] as? [[String: Any]]) ?? []).flatMap { ($0["phrases"] as? [[String: Any]]) ?? [] }.count
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.output.lowercased().hasPrefix("recorded 'three'") && result.output.contains(": \(count) of \(count) phrases cut from the take"), "\(result.output)")
         try expectRecordedClips(library, title: "three")
     }
 
@@ -105,6 +109,7 @@ struct RecordCommandTests {
         #expect(try library.run(["new", "--text", text]).status == 0)
         let result = try library.run(["record", "Story", "--input", take.path, "--fast"])
         #expect(result.status == 0, "\(result.error)")
+        #expect(result.output.contains("4 of 6 phrases cut from the take") && result.error.contains("5-6 still need audio"), "\(result.output)\(result.error)")
         let shown = try #require(try library.json(["show", "Story"]) as? [String: Any])
         let phrases = ((shown["groups"] as? [[String: Any]]) ?? []).flatMap { ($0["phrases"] as? [[String: Any]]) ?? [] }
         #expect(phrases.count == 6)

@@ -54,7 +54,7 @@ struct ShareCommandTests {
         let loops = try #require(try learner.json(["list"]) as? [[String: Any]])
         #expect(loops.first?["tags"] as? [String] == ["v2"])
         let republished = try learner.run(["publish", "fixture", "--to", shared])
-        #expect(republished.status != 0 && republished.error.contains("only its author can publish") && republished.error.contains("; `loop export` shares a copy"))
+        #expect(republished.status != 0 && republished.error.contains("only its author can publish") && republished.error.contains("; `loop export LOOP -o FILE` shares a copy"))
     }
 
     @Test func refusalsNameTheOptionThatGoesOnOnTheCommandLine() throws {
@@ -68,7 +68,26 @@ struct ShareCommandTests {
         #expect(try author.run(["edit", "fixture", "--tag", "v2"]).status == 0)
         #expect(try author.run(["export", "fixture", "-o", bundle]).status == 0)
         let edited = try learner.run(["import", bundle])
-        #expect(edited.error.contains("edited here") && edited.error.hasSuffix("; import it as a new loop with --as-copy, or replace it with --force\n"), "\(edited.error)")
+        #expect(edited.error.contains("edited here") && edited.error.contains("; `loop import SOURCE --as-copy` installs it as a new loop") && edited.error.contains("`loop import SOURCE --force`"), "\(edited.error)")
+    }
+
+    /// A server's address given without its scheme is not taken for a folder or a file: the
+    /// command is refused with the address it most likely means, and nothing is written.
+    @Test func anAddressWithoutItsSchemeIsRefusedWithTheOneMeant() throws {
+        let library = try libraryWithFixtureLoop()
+        let folder = LoopProcess.fixtures   // where the command runs
+        let published = try library.run(["publish", "fixture", "--to", "localhost:8080"])
+        #expect(published.status != 0 && published.error.contains("did you mean http://localhost:8080?"), "\(published.error)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/localhost:8080"), "no folder made")
+        let browsed = try library.run(["browse", "--from", "loops.example.org"])
+        #expect(browsed.status != 0 && browsed.error.contains("did you mean https://loops.example.org?"), "\(browsed.error)")
+        let imported = try library.run(["import", "127.0.0.1:8040/9ddbb9"])
+        #expect(imported.status != 0 && imported.error.contains("did you mean http://127.0.0.1:8040/9ddbb9?"), "\(imported.error)")
+        // A folder whose name looks like a domain is still a folder.
+        let named = Scratch.path("host", extension: "org")
+        try FileManager.default.createDirectory(atPath: named, withIntermediateDirectories: true)
+        #expect(try library.run(["publish", "fixture", "--to", named]).status == 0)
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: named)) ?? []).contains { $0.hasSuffix(".loop") })
     }
 
     @Test func theIdentityBacksUpAndRestores() throws {

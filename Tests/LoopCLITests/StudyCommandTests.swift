@@ -57,6 +57,30 @@ struct StudyCommandTests {
         #expect(abs(info.frameCount - expected) <= 6, "each phrase twice, each with half its length plus 0.3 s after it")
     }
 
+    /// The study track is written in the format its name says (an MP3 is an MP3), and a name
+    /// that says no format is refused before anything is played.
+    @Test func aStudyTrackIsWrittenInTheFormatItsNameSays() throws {
+        let library = try libraryWithFixtureLoop()
+        let wav = Scratch.path("track", extension: "wav")
+        #expect(try library.run(["study", "fixture", "--groups", "1", "--once", "--output", wav]).status == 0)
+        let frames = try AudioFileReader(path: wav).info.frameCount
+        for format in [AudioFileFormat.mp3, .ogg, .flac] {
+            let track = Scratch.path("track", extension: format.fileExtension)
+            let result = try library.run(["study", "fixture", "--groups", "1", "--once", "--output", track])
+            #expect(result.status == 0, "\(format): \(result.error)")
+            let info = try AudioFileReader(path: track).info
+            #expect(info.format == format, "\(track) holds \(info.format)")
+            var read = 0
+            var reader = try AudioFileReader(path: track)
+            try reader.forEachMonoBlock { read += $0.count }
+            // MP3 pads its start and end with up to a frame or two.
+            #expect(abs(read - frames) < 4_000, "\(format): \(read) frames, the WAV \(frames)")
+        }
+        let unknown = Scratch.path("track", extension: "xyz")
+        let refused = try library.run(["study", "fixture", "--groups", "1", "--once", "--output", unknown])
+        #expect(refused.status != 0 && refused.error.contains(".mp3") && !FileManager.default.fileExists(atPath: unknown), "\(refused.error)")
+    }
+
     @Test func slowerPlaybackMakesALongerTrack() throws {
         let library = try libraryWithFixtureLoop()
         let normal = Scratch.path("track", extension: "wav")

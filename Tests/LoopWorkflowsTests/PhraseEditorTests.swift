@@ -1,5 +1,6 @@
 import Foundation
 import LoopModel
+import LoopPlayback
 import LoopText
 import LoopStore
 import LoopTestSupport
@@ -31,6 +32,51 @@ struct PhraseEditorTests {
         #expect(editor.current.clip?.frames.lowerBound == 480)
         while editor.canUndo { editor.undo() }
         #expect(!editor.hasUnsavedChanges, "back where it started: nothing to save")
+    }
+
+    /// Moving a boundary past its neighbour's never makes two clips overlap: the neighbour's
+    /// edge goes along, in the same undoable step, as far as the neighbour keeps 50 ms.
+    @Test func boundariesNeverCrossAndANudgePushesTheNeighboursEdge() throws {
+        let (_, loop) = try fixtureLoop()
+        var editor = PhraseEditor(loop)
+        let first = try #require(editor.phrases[0].clip), second = try #require(editor.phrases[1].clip)
+        #expect(first.frames.upperBound <= second.frames.lowerBound)
+        // The end of phrase 1 moved 100 ms at a time until it stops.
+        var steps = 0
+        while (try? editor.nudge(.end, milliseconds: 100)) != nil { steps += 1 }
+        let end = try #require(editor.phrases[0].clip).frames.upperBound, next = try #require(editor.phrases[1].clip).frames
+        #expect(end == next.lowerBound, "the next clip starts where this one ends: \(end), \(next)")
+        #expect(next.count == 16_000 / 20 && next.upperBound == second.frames.upperBound, "the next clip keeps 50 ms and its own end: \(next)")
+        #expect(steps > 0 && editor.phrases[1].clip?.confidence == nil)
+        // One step back undoes both edges.
+        editor.undo()
+        let undoneEnd = try #require(editor.phrases[0].clip).frames.upperBound
+        #expect(undoneEnd < end && editor.phrases[1].clip?.frames.lowerBound ?? 0 >= undoneEnd)
+        while editor.canUndo { editor.undo() }
+        // The start of phrase 2 moved back over phrase 1's end pushes it back too.
+        editor.move(phrases: 1)
+        while (try? editor.nudge(.start, milliseconds: -100)) != nil {}
+        let previous = try #require(editor.phrases[0].clip).frames, start = try #require(editor.phrases[1].clip).frames.lowerBound
+        #expect(previous.upperBound == start && previous.count == 16_000 / 20 && previous.lowerBound == first.frames.lowerBound, "\(previous), \(start)")
+        for (a, b) in zip(editor.phrases, editor.phrases.dropFirst()) {
+            if let a = a.clip, let b = b.clip { #expect(a.frames.upperBound <= b.frames.lowerBound, "\(a.frames) then \(b.frames)") }
+        }
+    }
+
+    /// `b` and `n` (`B`, `N`) hear the second of the take before and after a clip's end (start).
+    @Test func theSecondsAroundAnEdgeAreOfTheTake() throws {
+        let (_, loop) = try fixtureLoop()
+        var editor = PhraseEditor(loop)
+        editor.move(phrases: 1)
+        let clip = try #require(editor.current.clip)
+        #expect(editor.second(true, .end)?.frames == clip.frames.upperBound - 16_000..<clip.frames.upperBound)
+        #expect(editor.second(false, .end)?.frames == clip.frames.upperBound..<clip.frames.upperBound + 16_000)
+        #expect(editor.second(true, .start)?.frames == clip.frames.lowerBound - 16_000..<clip.frames.lowerBound)
+        #expect(editor.second(false, .start)?.frames == clip.frames.lowerBound..<clip.frames.lowerBound + 16_000)
+        #expect(editor.second(true, .end)?.take == clip.take)
+        editor.move(phrases: -1)
+        let head = try #require(editor.current.clip)
+        #expect(editor.second(true, .start)?.frames == max(head.frames.lowerBound - 16_000, 0)..<head.frames.lowerBound, "stops at the take's start")
     }
 
     /// The cutter's doubts are kept with each clip: `d` in the editor goes from one doubtful clip

@@ -91,8 +91,12 @@ enum SndFile {
         switch format {
         case .flac: info.format = Int32(SF_FORMAT_FLAC) | Int32(SF_FORMAT_PCM_16)
         case .wav: info.format = Int32(SF_FORMAT_WAV) | Int32(SF_FORMAT_PCM_16)
-        default:
-            throw AudioError(.invalidArgument, path: path, message: "cannot write \(format.rawValue) files; use flac or wav")
+        case .aiff: info.format = Int32(SF_FORMAT_AIFF) | Int32(SF_FORMAT_PCM_16)
+        case .ogg: info.format = Int32(SF_FORMAT_OGG) | Int32(SF_FORMAT_VORBIS)
+        case .opus: info.format = Int32(SF_FORMAT_OGG) | Int32(SF_FORMAT_OPUS)
+        case .mp3: info.format = Int32(SF_FORMAT_MPEG) | Int32(SF_FORMAT_MPEG_LAYER_III)
+        case .other:
+            throw AudioError(.invalidArgument, path: path, message: "cannot write this kind of file; use .wav, .flac, .ogg, .opus, .mp3 or .aiff")
         }
         guard sf_format_check(&info) != 0 else {
             throw AudioError(.invalidArgument, path: path, message: "\(format.rawValue) cannot hold \(channelCount) channels at \(sampleRate) Hz")

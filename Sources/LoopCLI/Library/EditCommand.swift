@@ -174,7 +174,7 @@ struct AttachCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "attach",
         abstract: "Cut a new take onto the phrases that need audio.",
-        discussion: "The take reads, with pauses, the phrases that have no audio yet (all of them, or those of --group), in order. With --changed, also the phrases whose clip was recorded for an earlier text (see `loop show`)."
+        discussion: "The take reads, with pauses or without, the phrases that have no audio yet (all of them, or those of --group), in order. With --changed, also the phrases whose clip was recorded for an earlier text (see `loop show`). With --group G where every phrase has audio, the take reads the whole group and replaces its audio (the old clips stay until the new take is cut)."
     )
 
     @Argument(help: "The loop: a start of its id, its title, or a start of its title.")

@@ -5,6 +5,7 @@ import LoopReports
 import LoopTerminal
 import LoopText
 import LoopExchange
+import LoopModel
 import LoopWorkflows
 
 struct NewCommand: AsyncParsableCommand {
@@ -108,7 +109,7 @@ struct NewCommand: AsyncParsableCommand {
             progress.finish()
             authored.doubtfulCutWarnings(adjusting: true).forEach(StandardError.write)
             authored.cuttingLines(loopId: authored.loop.summary.id).forEach(StandardError.write)
-            try report(authored, take: take)
+            try report(authored, take: take, library: library)
         }
     }
 
@@ -128,10 +129,23 @@ struct NewCommand: AsyncParsableCommand {
             title: title ?? name, language: language, translationLanguage: translationLanguage, tags: tags, progress: progress.callback) }
         progress.finish()
         authored.cuttingLines(loopId: authored.loop.summary.id).forEach(StandardError.write)
-        try report(authored, take: path)
+        try report(authored, take: path, library: library)
     }
 
-    private func report(_ authored: AuthoredLoop, take: String?) throws {
+    /// A second loop with a title already in the library is added, with a warning: from now
+    /// on the title names both, so it says how to tell them apart.
+    static func warnOfSameTitle(_ added: LoopSummary, in library: Library) throws {
+        let others = try library.loopIDs(titled: added.title).filter { $0 != added.id }
+        guard !others.isEmpty else { return }
+        var number = others.count + 1
+        while try !library.loopIDs(titled: "\(added.title) \(number)").isEmpty { number += 1 }
+        let distinct = "\(added.title) \(number)"
+        StandardError.write("warning: \(others.count == 1 ? "a loop" : "\(others.count) loops") titled '\(Terminal.inert(added.title))' \(others.count == 1 ? "is" : "are") already in the library (\(others.map { String($0.prefix(8)) }.joined(separator: ", "))); "
+            + "name them by id, or give this one a title of its own: loop edit \(added.id.prefix(8)) --title '\(Terminal.inert(distinct))'\n")
+    }
+
+    private func report(_ authored: AuthoredLoop, take: String?, library: Library) throws {
+        try Self.warnOfSameTitle(authored.loop.summary, in: library)
         if json {
             try JSONOutput.print(LoopDetailReport(authored.loop))
         } else {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LoopExchange
 import LoopFoundation
+import LoopLibraryClient
 import LoopReports
 import LoopShare
 import LoopTerminal
@@ -181,8 +182,14 @@ struct ImportCommand: AsyncParsableCommand {
             let library = try libraryOptions.open()
             let options = ImportOptions(asCopy: asCopy, force: force, dryRun: dryRun)
             let progress = ProgressBar("importing")
-            let links = paths.filter(Self.isLink), files = paths.filter { !Self.isLink($0) }
+            // `localhost:8080/9ddbb9` is a link without its scheme, unless such a file is there.
+            let mistaken = paths.filter { !Self.isLink($0) && !FileManager.default.fileExists(atPath: $0) && LibraryClient.suggestedAddress(for: $0) != nil }
+            let links = paths.filter(Self.isLink), files = paths.filter { !Self.isLink($0) && !mistaken.contains($0) }
             var outcomes = files.isEmpty ? [] : try await BundleImporter(library: library).importEach(at: files, options: options)
+            for path in mistaken {
+                let suggested = LibraryClient.suggestedAddress(for: path) ?? path
+                outcomes.append(.refused(bundle: path, reason: CLIError(.refused, "no such file, nor a link: did you mean \(suggested)?", path: path)))
+            }
             for link in links {
                 do {
                     outcomes.append(.imported(try await LoopLibrarySharing(library: library).install(link: link, options: options)))
@@ -243,6 +250,10 @@ struct PublishCommand: AsyncParsableCommand {
             let library = try libraryOptions.open()
             let id = try library.resolve(loop)
             if let folder = destination, !ServerOptions.isAddress(folder) {
+                // `--to localhost:8080` means a server, unless such a folder is there.
+                if !FileManager.default.fileExists(atPath: folder), let suggested = LibraryClient.suggestedAddress(for: folder) {
+                    throw CLIError(.refused, "not a folder, nor a Loop Library address: did you mean \(suggested)?", path: folder)
+                }
                 if asCopy { throw ValidationError("--as-copy publishes to a server; `loop export` shares a copy in a file") }
                 _ = try await LoopPublisher(library: library).publish(loop: id, to: folder)
                 return

@@ -117,8 +117,16 @@ struct RecordCommand: AsyncParsableCommand {
         }
     }
 
+    /// What was saved, as `loop new --audio` says it: a line on standard output, and the
+    /// phrases still waiting for audio and the cuts worth a listen on standard error.
     private func report(_ saved: RecordingWorkflow.Saved) {
-        if case .nothingRecorded = saved { StandardError.write("nothing was recorded; the loop is unchanged\n") }
+        switch saved {
+        case .nothingRecorded:
+            StandardError.write("nothing was recorded; the loop is unchanged\n")
+        case .saved(let take):
+            take.lines().warnings.forEach(StandardError.write)
+            print(take.lines().summary)
+        }
     }
 
     /// No terminal: run to the end of the input (or Ctrl-C), no keys.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LoopAudioFiles
 import LoopPlayback
 import LoopStudy
 import LoopScreens
@@ -98,7 +99,7 @@ struct SoundOutputOptions: ParsableArguments {
     @Option(help: "The ALSA device to play on (see `aplay -L`).")
     var device: String = "default"
 
-    @Option(help: "Write the sound to this WAV file instead, or `null` to discard it.")
+    @Option(help: "Write the sound to this file instead (WAV, FLAC, Ogg, Opus, MP3 or AIFF, as its extension says), or `null` to discard it.")
     var output: String?
 
     /// Rendering to a file or nowhere prints no step lines unless asked.
@@ -107,6 +108,9 @@ struct SoundOutputOptions: ParsableArguments {
     func validate(finite: Bool) throws {
         if let output, output != "null", !finite {
             throw ValidationError("--output \(output) needs --once or --rounds: a file cannot hold a session that never ends")
+        }
+        if let output, output != "null", AudioFileFormat(pathExtension: output) == nil {
+            throw ValidationError("--output \(output): the name does not say which audio format to write; end it in .wav, .flac, .ogg, .opus, .mp3 or .aiff")
         }
     }
 
