@@ -147,17 +147,7 @@ struct MissingPageModel {
     var page: PageHead
 }
 
-extension LoopPageModel: MustacheParent {
-    /// Its own key, else its card's: the page shows the card's keys at its top level.
-    func child(named name: String) -> Any? {
-        Self.property(name, of: self) ?? Self.property(name, of: card)
-    }
-
-    /// The property `name` of `object`, unwrapped; nil when it has none or it is nil.
-    private static func property(_ name: String, of object: Any) -> Any? {
-        guard let value = Mirror(reflecting: object).children.first(where: { $0.label == name })?.value else { return nil }
-        let mirror = Mirror(reflecting: value)
-        guard mirror.displayStyle == .optional else { return value }
-        return mirror.children.first?.value
-    }
+extension LoopPageModel: TemplateModelWithInlineChild {
+    /// The page shows its card's keys at its top level.
+    static let inlineChild = "card"
 }
