@@ -17,7 +17,7 @@ struct ImageCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "The loop: a start of its id, its title, or a start of its title.")
+    @Argument(help: "The loop: a start of its id, its title, or a start of its title or of a word of it.")
     var loop: String
 
     @Argument(help: "The picture file (PNG, JPEG, WebP or GIF).")

@@ -86,7 +86,7 @@ struct ShowCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "The loop: a start of its id, its title, or a start of its title.")
+    @Argument(help: "The loop: a start of its id, its title, or a start of its title or of a word of it.")
     var loop: String
 
     @OptionGroup var libraryOptions: LibraryOptions

@@ -13,7 +13,7 @@ struct RemoveCommand: AsyncParsableCommand {
         discussion: "Asks first, unless --yes. Its audio stays in the library until `loop gc`."
     )
 
-    @Argument(help: "The loop: a start of its id, its title, or a start of its title.")
+    @Argument(help: "The loop: a start of its id, its title, or a start of its title or of a word of it.")
     var loop: String
 
     @Flag(name: [.short, .long], help: "Do not ask.")

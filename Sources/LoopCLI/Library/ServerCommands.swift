@@ -25,7 +25,7 @@ struct UnpublishCommand: AsyncParsableCommand {
         discussion: "Only the loop's author can. Learners who installed it keep their copy; `loop update` tells them it is gone."
     )
 
-    @Argument(help: "The loop: a start of its id, its title, or a start of its title.")
+    @Argument(help: "The loop: a start of its id, its title, or a start of its title or of a word of it.")
     var loop: String
 
     @OptionGroup var serverOptions: ServerOptions

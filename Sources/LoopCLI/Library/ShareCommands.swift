@@ -231,7 +231,7 @@ struct PublishCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "The loop: a start of its id, its title, or a start of its title.")
+    @Argument(help: "The loop: a start of its id, its title, or a start of its title or of a word of it.")
     var loop: String
 
     @Option(name: .customLong("to"), help: ArgumentHelp("A Loop Library server (http://HOST:PORT), or a shared folder.", valueName: "url-or-folder"))

@@ -25,7 +25,7 @@ struct RecordCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "The loop: a start of its id, its title, or a start of its title.")
+    @Argument(help: "The loop: a start of its id, its title, or a start of its title or of a word of it.")
     var loop: String
 
     @Option(parsing: .unconditional, help: "Record only this group (1-based).")

@@ -12,7 +12,7 @@ struct PlayCommand: AsyncParsableCommand {
         abstract: "Play a loop's audio once, without the study view: all of it, a phrase, or a group."
     )
 
-    @Argument(help: "The loop: a start of its id, its title, or a start of its title.")
+    @Argument(help: "The loop: a start of its id, its title, or a start of its title or of a word of it.")
     var loop: String
 
     @Option(parsing: .unconditional, help: "Only this phrase (its number in `loop show`).")

@@ -24,13 +24,13 @@ struct StudyCommand: AsyncParsableCommand {
             otherwise; --no-images shows none. Without a terminal, or with --once, it prints a \
             line per step.
 
-            Sound goes to the sound card (--device, default `default`), or to a WAV file \
-            (--output FILE.wav, with --once or --rounds: a study track to take along), or nowhere \
-            (--output null). Time and repetitions per phrase are saved (`loop stats`).
+            Sound goes to the sound card (--device, default `default`), or to a file (--output \
+            track.mp3, with --once or --rounds: a study track to take along, in the format its name \
+            says: WAV, FLAC, Ogg, Opus, MP3 or AIFF), or nowhere (--output null). Time and repetitions per phrase are saved (`loop stats`).
             """
     )
 
-    @Argument(help: "The loop: a start of its id, its title, or a start of its title.")
+    @Argument(help: "The loop: a start of its id, its title, or a start of its title or of a word of it.")
     var loop: String
 
     @Option(help: "Groups to study, e.g. 1,3-4 (default: all).")
