@@ -11,7 +11,7 @@ public struct AudioFileWriter: ~Copyable {
     private var handle: SndFile.Handle?
     private let channelCount: Int
 
-    /// Starts a file of `format` (FLAC or WAV, 16-bit) at `path`.
+    /// Starts a file of `format` at `path` (WAV, FLAC and AIFF 16-bit; Ogg Vorbis, Opus, MP3).
     public init(path: String, format: AudioFileFormat, sampleRate: Int, channelCount: Int) throws(AudioError) {
         guard sampleRate > 0, channelCount > 0 else {
             throw AudioError(.invalidArgument, path: path, message: "cannot write audio with \(channelCount) channels at \(sampleRate) Hz")

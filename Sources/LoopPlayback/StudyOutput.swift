@@ -1,6 +1,7 @@
 import Foundation
 import LoopAudio
 import LoopAudioFiles
+import LoopFoundation
 
 /// Where a study session's sound goes.
 public protocol StudyOutput: AnyObject {
@@ -40,6 +41,12 @@ public final class FileOutput: StudyOutput {
         self.sampleRate = sampleRate
         self.channelCount = channelCount
         guard let format = AudioFileFormat(pathExtension: path) else {
+            // A path that is no file to write at all (a folder, a FIFO, a link) says so first.
+            do {
+                try DurableFile.checkReplaceable(path)
+            } catch let error as FileSystemError {
+                throw AudioError(.writeFailed, path: path, message: error.message)
+            }
             throw AudioError(.invalidArgument, path: path, message: "the file name does not say which audio format to write: end it in .wav, .flac, .ogg, .opus, .mp3 or .aiff")
         }
         writer = try AudioFileWriter(path: path, format: format, sampleRate: sampleRate, channelCount: channelCount)

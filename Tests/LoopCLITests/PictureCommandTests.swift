@@ -204,7 +204,7 @@ struct PictureCommandTests {
         let doctor = try library.run(["doctor"])
         #expect(doctor.status != 0)
         #expect(doctor.output.contains("\(red): damaged") && doctor.output.contains("\(green): missing (a picture of 'Fixture')"), "\(doctor.output)")
-        #expect(doctor.output.contains("give the picture again with `loop image`"), "\(doctor.output)")
+        #expect(doctor.output.contains("give the picture again with `loop image LOOP FILE`"), "\(doctor.output)")
     }
 
     @Test func bundlesCarryPicturesAndPicturelessOnesStayVersionOne() throws {

@@ -55,7 +55,7 @@ struct LoopLibraryTests {
         }
         #expect(try library.resolve("駅") == eki.summary.id)
         #expect { try library.resolve("übung x") } throws: { error in
-            (error as? LibraryError)?.kind == .loopNotFound && "\(error)".contains("start of a title 'übung x'")
+            (error as? LibraryError)?.kind == .loopNotFound && "\(error)".contains("title word starting 'übung x'")
         }
         let zwei = try library.createLoop(source: try Fixture.source, title: "Übung zwei")
         #expect { try library.resolve("ubung") } throws: { error in

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LoopAudioFiles
+import LoopFoundation
 import LoopPlayback
 import LoopStudy
 import LoopScreens
@@ -109,7 +110,8 @@ struct SoundOutputOptions: ParsableArguments {
         if let output, output != "null", !finite {
             throw ValidationError("--output \(output) needs --once or --rounds: a file cannot hold a session that never ends")
         }
-        if let output, output != "null", AudioFileFormat(pathExtension: output) == nil {
+        // (A path that is no file to write, a folder or a FIFO, is refused as such when opened.)
+        if let output, output != "null", AudioFileFormat(pathExtension: output) == nil, (try? DurableFile.checkReplaceable(output)) != nil {
             throw ValidationError("--output \(output): the name does not say which audio format to write; end it in .wav, .flac, .ogg, .opus, .mp3 or .aiff")
         }
     }
