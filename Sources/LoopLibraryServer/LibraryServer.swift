@@ -45,6 +45,8 @@ public struct LibraryServer: Sendable {
     /// The web pages: their templates, what was rendered, the clips they play.
     let web: WebTemplates
     let pages: PageCache
+    /// Each loop's detail as the API answers it (`GET /api/loops/ID`), kept as the pages are.
+    let details: PageCache
     let clips: ClipStore
     /// The address pages give for this server (`https://loops.example.org`), or nil for the
     /// one each request names in its Host header.
@@ -76,6 +78,7 @@ public struct LibraryServer: Sendable {
                 metrics: MetricsAccess? = nil, accessLog: AccessLogFile? = nil, logger: Logger) {
         self.catalog = catalog
         self.pages = PageCache(stampLifetime: catalog.isShared ? 0 : 50_000_000)
+        self.details = PageCache(byteLimit: 16 << 20, stampLifetime: catalog.isShared ? 0 : 50_000_000)
         self.blobs = BlobStore(root: dataFolder)
         self.clips = ClipStore(blobs: blobs)
         self.web = web
@@ -184,10 +187,18 @@ public struct LibraryServer: Sendable {
         return try Self.json(FrontPage(latest: try await latest.loops, hot: try await hot.loops, featured: try await featured.loops))
     }
 
+    /// A loop's detail, kept while the catalog has not changed (at most a minute, for its
+    /// download counts): the catalog's read, the JSON and its hash were a third of a request.
     func loopDetail(_ request: Request, ref: String) async throws -> Response {
-        guard let loop = try await catalog.loop(ref, now: Date()) else { throw APIError.noSuchLoop(ref) }
-        let body = try loop.detailJSON()
-        let tag = "\"" + Hex.string(SHA256.hash(data: body).prefix(12)) + "\""
+        let catalog = self.catalog
+        let stamp = try await details.stamp { try await catalog.changeStamp() }
+        let detail = try await details.page(ref, stamp: stamp) {
+            guard let loop = try await catalog.loop(ref, now: Date()) else { throw APIError.noSuchLoop(ref) }
+            let body = try loop.detailJSON()
+            return PageCache.Page(status: 200, body: body, eTag: "\"" + Hex.string(SHA256.hash(data: body).prefix(12)) + "\"",
+                                  stamp: stamp, made: DispatchTime.now().uptimeNanoseconds)
+        }
+        let body = detail.body, tag = detail.eTag
         var headers = HTTPFields()
         headers[.eTag] = tag
         headers[.cacheControl] = "no-cache"
@@ -205,10 +216,12 @@ public struct LibraryServer: Sendable {
         // range does not count.
         guard request.method == .get, response.status == .ok else { return response }
         let body = response.body, catalog = self.catalog, id = loop.summary.id, client = Self.clientKey(context.clientAddress)
+        let details = self.details
         response.body = ResponseBody(contentLength: body.contentLength) { writer in
             await TestStop.reachedWithoutBlocking("download.starting")
             try await body.write(writer)
             try? await catalog.countDownload(id: id, client: client, now: Date())
+            details.removeAll()   // the details show the count (the pages, within a minute)
         }
         return response
     }
@@ -367,6 +380,7 @@ public struct LibraryServer: Sendable {
         kept = true
         LibraryMetrics.published.increment()
         pages.forgetStamp()
+        details.forgetStamp()
         _ = consume scratch
         logger.info("published \(entry.id) revision \(entry.revision) '\(entry.title)' by \(entry.authorFingerprint)")
         return try Self.json(result, status: result.previousRevision == nil ? .created : .ok)
@@ -382,6 +396,7 @@ public struct LibraryServer: Sendable {
         }
         try await catalog.unpublish(id: id, authorKey: signed.keyBase64, now: now)
         pages.forgetStamp()
+        details.forgetStamp()
         return Response(status: .noContent)
     }
 

@@ -81,6 +81,14 @@ final class PageCache: Sendable {
         return stamp
     }
 
+    /// Forgets every page kept (a count they show changed without the stamp moving).
+    func removeAll() {
+        state.withLock { state in
+            state.pages = [:]
+            state.bytes = 0
+        }
+    }
+
     /// Forgets the stamp read, after a change made through this server.
     func forgetStamp() {
         lastStamp.withLock { $0 = nil }
