@@ -107,6 +107,8 @@ public enum LoopLibraryPaths {
     public static let feed = "/feed.atom"
     public static let stylesheet = "/style.css"
     public static let script = "/copy.js"
+    /// The loop page's study player: the study engine and the player, one file.
+    public static let player = "/player.js"
     /// A loop's preview page (`/SHORTID`), or an author's (`/@NAME`).
     public static let pagePattern = "/:ref"
     public static func page(_ ref: String) -> String { "/\(ref)" }

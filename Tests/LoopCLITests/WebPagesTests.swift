@@ -143,8 +143,8 @@ struct WebPagesTests {
         #expect(preview.html.contains("&lt;script&gt;window.__xss = &quot;phrase&quot;&lt;/script&gt;"), "the phrase, escaped")
         #expect(preview.html.contains("&quot;\u{301} onclick=window.__xss=1 x=&quot;"), "a quote followed by a combining mark, escaped")
         #expect(preview.html.contains(#"<p class="text" dir="auto" lang="ar">مرحبا بالعالم"#), "right-to-left text, with its language")
-        #expect(preview.html.contains("<script src=\"/copy.js\" defer></script>") && preview.html.components(separatedBy: "<script").count == 2,
-                "the one script is the server's own")
+        #expect(preview.html.contains("<script src=\"/copy.js\" defer></script>") && preview.html.contains("<script src=\"/player.js\" defer></script>")
+                && preview.html.components(separatedBy: "<script").count == 3, "the only scripts are the server's own")
     }
 
     @Test(arguments: CatalogBackend.all)

@@ -10,6 +10,11 @@ of hostile text (Tests/Pages/hostile.txt). Checks, against what the API says of 
 - every page parses as HTML5 without an error (html5lib, strict), the feed as Atom (feedparser);
 - the pages fit a 360 px screen without sideways scrolling, and the keyboard reaches the links,
   the search box and every player;
+- the study player: its engine (study.js) makes the same schedules as the Swift engine for every
+  scenario of Tests/Fixtures/study-schedules.json; two blocks studied in listen-and-repeat at
+  0.75x play the clips and silences the schedule says; space pauses and starts again, the down
+  arrow goes to the next group; at 360x800 with touch, a double tap starts, a swipe left goes to
+  the next phrase and a swipe up to the next group, and every control is at least 44 px;
 and saves screenshots at 360 px and 1280 px.
 """
 
@@ -27,6 +32,7 @@ from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import Select
 
 failures = []
 
@@ -60,12 +66,166 @@ def browser():
     return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
 
 
+RUN_SCENARIO = """
+const [vectors] = arguments;
+const results = [];
+for (const scenario of vectors.scenarios) {
+  let session, now = 0, stepStart = 0;
+  const outputs = [];
+  try {
+    session = new LoopStudy.Session(JSON.parse(JSON.stringify(vectors.groups)), Object.assign({}, scenario.settings), scenario.selection.slice());
+  } catch (error) { results.push({error: String(error.message || error)}); continue; }
+  for (const action of scenario.actions) {
+    if (action.next) {
+      const step = session.nextStep(now);
+      if (!step) { outputs.push(null); continue; }
+      outputs.push(step.silence !== undefined ? {silence: step.silence} : {play: step.play, speed: step.speed, duration: step.duration});
+      stepStart = now;
+      now += step.silence !== undefined ? step.silence : step.duration;
+    } else {
+      const when = Math.min(stepStart + action.at, now);
+      const reaction = session.handle({event: action.event, group: action.group}, when);
+      outputs.push({reaction: reaction});
+      if (reaction === "interrupt" || reaction === "pause") now = when;
+    }
+  }
+  session.stop(now);
+  const study = Object.keys(session.study).map(Number).sort((a, b) => a - b)
+    .map(phrase => ({phrase: phrase, repetitions: session.study[phrase].repetitions, time: session.study[phrase].time}));
+  results.push({expected: outputs, study: study});
+}
+return results;
+"""
+
+
+def study_player(driver, args, vectors_path):
+    """The loop page's study player: its engine agrees with the Swift engine's schedules, and the
+    page plays what the engine says, driven by mouse, keys and touch."""
+    vectors = json.load(open(vectors_path))
+    driver.get(args.sample)
+    check(driver.execute_script("return typeof LoopStudy") == "object", "the study engine (player.js) did not load on the preview page")
+    results = driver.execute_script(RUN_SCENARIO, vectors)
+    agreed = 0
+    for scenario, result in zip(vectors["scenarios"], results):
+        if result.get("error"):
+            check(False, f"study engine, {scenario['name']}: {result['error']}")
+            continue
+        ok = result["expected"] == scenario["expected"] and result["study"] == scenario["study"]
+        if not ok:
+            first = next((i for i, (a, b) in enumerate(zip(result["expected"], scenario["expected"])) if a != b), None)
+            detail = f"at action {first}: page {result['expected'][first]}, Swift {scenario['expected'][first]}" if first is not None else f"study {result['study']} against {scenario['study']}"
+            check(False, f"study engine, {scenario['name']}: the page's schedule differs from the Swift engine's, {detail}")
+        agreed += ok
+    check(agreed == len(vectors["scenarios"]) and agreed >= 20, f"study engine: {agreed} of {len(vectors['scenarios'])} schedules agree")
+
+    # The page, on a desktop: two blocks, listen and repeat at 0.75x, started with the button.
+    durations = driver.execute_script("""
+        return [...document.querySelectorAll('li[data-phrase]')].map(li => [Number(li.dataset.phrase), Number(li.dataset.group),
+                 li.dataset.duration ? Number(li.dataset.duration) : null]);""")
+    by_group = {}
+    for number, group, duration in durations:
+        if duration is not None:
+            by_group.setdefault(group, []).append((number, duration))
+    groups = sorted(by_group)
+    check(len(groups) >= 3, f"the sample's groups with audio: {groups}")
+    check(driver.find_element(By.ID, "study").is_displayed(), "the study player is not shown")
+    blocks = driver.find_elements(By.CSS_SELECTOR, "#study button[data-block]")
+    check(len(blocks) == len(groups), f"{len(blocks)} blocks for {len(groups)} groups")
+    chosen = [groups[0], groups[2]]
+    for group in chosen:
+        blocks[group].click()
+    pressed = [block.get_attribute("aria-pressed") for block in blocks]
+    check([i for i, value in enumerate(pressed) if value == "true"] == chosen, f"blocks selected: {pressed}")
+    Select(driver.find_element(By.NAME, "mode")).select_by_value("listen-and-repeat")
+    Select(driver.find_element(By.NAME, "speed")).select_by_value("0.75")
+    driver.find_element(By.CSS_SELECTOR, "#study button[data-action=start]").click()
+
+    def wait_for(condition, seconds=20):
+        deadline = time.time() + seconds
+        while time.time() < deadline:
+            value = driver.execute_script(condition)
+            if value:
+                return value
+            time.sleep(0.1)
+        return None
+
+    def expected_group(group, speed=0.75, gap=1.0):
+        phrases = by_group[group]
+        scaled = [round(duration / speed) for _, duration in phrases]
+        return [{"play": [number for number, _ in phrases], "speed": speed, "duration": sum(scaled)}, {"silence": int(sum(scaled) * gap)}]
+
+    steps = wait_for("return window.loopPlayer.steps.length >= 3 ? window.loopPlayer.steps : null", seconds=40)
+    check(steps is not None, "the player did not get to its third step")
+    if steps:
+        check(steps[:3] == expected_group(chosen[0]) + expected_group(chosen[1])[:1],
+              f"listen and repeat at 0.75x over groups {chosen}: {steps[:3]}")
+        clips = driver.execute_script("return window.loopPlayer.clips")
+        first = [clip["phrase"] for clip in clips[:len(by_group[chosen[0]])]]
+        check(first == [number for number, _ in by_group[chosen[0]]] and all(clip["rate"] == 0.75 for clip in clips),
+              f"clips played: {clips[:8]}")
+    driver.save_screenshot(os.path.join(args.screenshots, "study-1280.png"))
+    # Keys: space pauses, space starts again (from the step under way), ↓ goes to the next group.
+    body = driver.find_element(By.TAG_NAME, "body")
+    body.send_keys(Keys.SPACE)
+    check(wait_for("return document.querySelector('#study .status').textContent.includes('paused')", 5), "space did not pause")
+    count = driver.execute_script("return window.loopPlayer.steps.length")
+    body.send_keys(Keys.SPACE)
+    check(wait_for(f"return window.loopPlayer.steps.length > {count}", 5), "space did not start again")
+    count = driver.execute_script("return window.loopPlayer.steps.length")
+    body.send_keys(Keys.ARROW_DOWN)
+    after = wait_for(f"return window.loopPlayer.steps.length > {count} ? window.loopPlayer.steps[{count}] : null", 5)
+    check(after is not None and after.get("play") in ([n for n, _ in by_group[g]] for g in chosen), f"↓ played {after}")
+    body.send_keys(Keys.SPACE)
+
+    # A phone: touch at 360x800, repeat with me; a double tap starts, a swipe left goes to the next phrase.
+    driver.set_window_size(360, 800)
+    driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 1})
+    driver.get(args.sample)
+    pad = driver.find_element(By.CSS_SELECTOR, "#study .pad")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", pad)
+    # The study area's status line: a part of it with no control on it.
+    status = driver.find_element(By.CSS_SELECTOR, "#study .status")
+    box = driver.execute_script("const r = arguments[0].getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2, r.width];", status)
+    x, y = box[0], box[1]
+
+    def touch(points):
+        for kind, px, py in points:
+            driver.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": kind, "touchPoints": [] if kind == "touchEnd" else [{"x": px, "y": py}]})
+
+    # Each phrase twice: without the swipe, the first phrase would come again.
+    Select(driver.find_element(By.NAME, "repeats")).select_by_visible_text("2")
+    sizes = driver.execute_script("return [...document.querySelectorAll('#study button, #study select')].map(e => [e.offsetWidth, e.offsetHeight])")
+    check(all(w >= 44 and h >= 44 for w, h in sizes), f"touch targets under 44 px at 360 px wide: {sizes}")
+    touch([("touchStart", x, y), ("touchEnd", x, y)])
+    time.sleep(0.1)
+    touch([("touchStart", x, y), ("touchEnd", x, y)])
+    started = wait_for("return window.loopPlayer.steps.length >= 1 ? window.loopPlayer.steps[0] : null", 5)
+    first_group = groups[0]
+    check(started == {"play": [by_group[first_group][0][0]], "speed": 1, "duration": by_group[first_group][0][1]},
+          f"a double tap starts repeat with me on the first phrase: {started}")
+    count = driver.execute_script("return window.loopPlayer.steps.length")
+    # (The first clip played after the swipe: a silence of the phrase before may come first.)
+    first_play = "return window.loopPlayer.steps.slice({count}).find(step => step.play) || null"
+    touch([("touchStart", x + 100, y), ("touchMove", x - 20, y), ("touchEnd", x - 100, y)])
+    swiped = wait_for(first_play.format(count=count), 5)
+    state = driver.execute_script("return [document.querySelector('#study .status').textContent, window.loopPlayer.steps, window.loopPlayer.clips]")
+    check(swiped is not None and swiped.get("play") == [by_group[first_group][1][0]], f"a swipe left plays the next phrase: {swiped} ({state})")
+    count = driver.execute_script("return window.loopPlayer.steps.length")
+    touch([("touchStart", x, y), ("touchMove", x, y - 30), ("touchMove", x, y - 70), ("touchEnd", x, y - 70)])
+    up = wait_for(first_play.format(count=count), 5)
+    check(up is not None and up.get("play") == [by_group[groups[1]][0][0]], f"a swipe up plays the next group's first phrase: {up}")
+    driver.save_screenshot(os.path.join(args.screenshots, "study-360.png"))
+    driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": False})
+    driver.set_window_size(1280, 900)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--server", required=True)
     parser.add_argument("--sample", required=True, help="the sample loop's preview link")
     parser.add_argument("--hostile", required=True, help="the hostile loop's preview link")
     parser.add_argument("--screenshots", required=True)
+    parser.add_argument("--vectors", required=True, help="the study engine's schedules (Tests/Fixtures/study-schedules.json)")
     args = parser.parse_args()
     server = args.server.rstrip("/")
     os.makedirs(args.screenshots, exist_ok=True)
@@ -131,6 +291,9 @@ def main():
         og = driver.find_element(By.CSS_SELECTOR, 'meta[property="og:title"]').get_attribute("content")
         check(og == sample["loop"]["title"], f"og:title {og!r}")
         # Its pictures: the loop's (96x64) and each group's (320x200), loaded (the CSP lets them in).
+        # (Lazy pictures load as they come into view.)
+        driver.execute_script("document.querySelectorAll('img.picture').forEach(i => i.loading = 'eager')")
+        time.sleep(0.5)
         pictures = driver.execute_script(
             "return [...document.querySelectorAll('img.picture')].map(i => [i.complete, i.naturalWidth, i.naturalHeight]);")
         check(pictures == [[True, 96, 64]] + [[True, 320, 200]] * len(sample["groups"]), f"preview pictures (loaded, with their sizes): {pictures}")
@@ -152,7 +315,10 @@ def main():
                 check(result["time"] > 0.1, f"phrase {number}: playback did not advance ({result})")
         driver.save_screenshot(os.path.join(args.screenshots, "preview-1280.png"))
 
+        study_player(driver, args, vectors_path=args.vectors)
+
         # The keyboard reaches the search box, the links and every player.
+        driver.get(args.sample)
         driver.find_element(By.TAG_NAME, "body").click()
         reached = []
         for _ in range(120):
@@ -167,7 +333,7 @@ def main():
         injected = driver.execute_script("return window.__xss === undefined ? null : String(window.__xss)")
         check(injected is None, f"hostile text ran as script: window.__xss = {injected!r}")
         scripts = [element.get_attribute("src") for element in driver.find_elements(By.TAG_NAME, "script")]
-        check(scripts == [server + "/copy.js"], f"scripts on the hostile page: {scripts}")
+        check(scripts == [server + "/copy.js", server + "/player.js"], f"scripts on the hostile page: {scripts}")
         for selector in ["main img", "main b", "main h1 ~ h1", "[onmouseover]", "[onclick]", "[onerror]", 'a[href^="javascript:"]', "main a:not([href^='/'])"]:
             check(not driver.find_elements(By.CSS_SELECTOR, selector), f"hostile page: an element {selector} was made from its text")
         heading = driver.find_element(By.TAG_NAME, "h1").text

@@ -12,6 +12,8 @@ struct PageHead {
     var description: String
     var query: String
     var script = false
+    /// The study player's script (a loop's page).
+    var player = false
 }
 
 /// A picture: its source (a blob, served immutable) and size.
@@ -92,17 +94,23 @@ struct AuthorPageModel {
 /// One phrase of a loop's page.
 struct PhraseRowModel {
     var number: Int
+    /// Its group, from 0 (for the player).
+    var group: Int
     var text: String
     var lang: String?
     var translation: String?
     var translationLang: String?
     var clip: String?
+    /// Its clip's length in microseconds (for the player).
+    var duration: Int?
     var phrasePicture: PictureModel?
 }
 
 /// One group of a loop's page.
 struct GroupModel {
     var number: Int
+    /// From 0 (for the player).
+    var index: Int
     var first: Int
     var phrases: [PhraseRowModel]
     var groupPicture: PictureModel?

@@ -21,6 +21,7 @@ extension LibraryServer {
         router.get(RouterPath(LoopLibraryPaths.feed)) { request, _ in try await self.page(request, type: .atom) { try await self.feed(base: $0) } }
         router.get(RouterPath(LoopLibraryPaths.stylesheet)) { request, _ in Self.asset(request, self.web.stylesheet, type: "text/css; charset=utf-8") }
         router.get(RouterPath(LoopLibraryPaths.script)) { request, _ in Self.asset(request, self.web.script, type: "text/javascript; charset=utf-8") }
+        router.get(RouterPath(LoopLibraryPaths.player)) { request, _ in Self.asset(request, self.web.player, type: "text/javascript; charset=utf-8") }
         router.get(RouterPath(LoopLibraryPaths.pagePattern)) { request, context in
             let ref = try context.parameters.require("ref")
             return try await self.page(request, type: .html) { base in
@@ -151,13 +152,16 @@ extension LibraryServer {
             let first = number + 1
             let rows = phrases.map { phrase in
                 number += 1
-                var row = PhraseRowModel(number: number, text: phrase.text, lang: lang, translationLang: translationLang)
+                var row = PhraseRowModel(number: number, group: index, text: phrase.text, lang: lang, translationLang: translationLang)
                 if let translation = phrase.translation, !translation.isEmpty { row.translation = translation }
-                if phrase.clip != nil { row.clip = LoopLibraryPaths.clip(loop.shortID, phrase: number) }
+                if let clip = phrase.clip {
+                    row.clip = LoopLibraryPaths.clip(loop.shortID, phrase: number)
+                    row.duration = Int(((clip.end - clip.start) * 1_000_000).rounded())
+                }
                 if let pictures = content.pictures, pictures.phrases.indices.contains(number - 1) { row.phrasePicture = Self.pictureModel(pictures.phrases[number - 1]) }
                 return row
             }
-            var group = GroupModel(number: index + 1, first: first, phrases: rows)
+            var group = GroupModel(number: index + 1, index: index, first: first, phrases: rows)
             if let pictures = content.pictures, pictures.groups.indices.contains(index) { group.groupPicture = Self.pictureModel(pictures.groups[index]) }
             return group
         }
@@ -170,7 +174,7 @@ extension LibraryServer {
             groupCount: loop.groupCount, featured: loop.featured, installLine: install, bundleLink: LoopLibraryPaths.bundle(loop.shortID),
             bundleSize: Self.size(stored.bundleBytes),
             page: PageHead(title: "\(loop.title) · Loop Library", cardTitle: loop.title, url: base + LoopLibraryPaths.page(loop.shortID),
-                           description: description, query: "", script: true))
+                           description: description, query: "", script: true, player: true))
         return (.ok, web.render("loop", model))
     }
 

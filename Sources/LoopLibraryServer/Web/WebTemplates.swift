@@ -14,6 +14,8 @@ public struct WebTemplates: Sendable {
     /// `style.css` and `copy.js`, served as they are.
     let stylesheet: Data
     let script: Data
+    /// `study.js` (the study engine) and `player.js` (the loop page's player), served as one.
+    let player: Data
 
     /// Reads the templates in `folder`, refusing a folder that lacks one or holds one that does
     /// not parse.
@@ -32,9 +34,12 @@ public struct WebTemplates: Sendable {
             }
         }
         guard let stylesheet = FileManager.default.contents(atPath: folder + "/style.css"),
-              let script = FileManager.default.contents(atPath: folder + "/copy.js") else {
-            throw CatalogError(.templates, path: folder, message: "style.css or copy.js is missing")
+              let script = FileManager.default.contents(atPath: folder + "/copy.js"),
+              let engine = FileManager.default.contents(atPath: folder + "/study.js"),
+              let player = FileManager.default.contents(atPath: folder + "/player.js") else {
+            throw CatalogError(.templates, path: folder, message: "style.css, copy.js, study.js or player.js is missing")
         }
+        self.player = engine + Data("\n".utf8) + player
         self.library = library
         self.stylesheet = stylesheet
         self.script = script

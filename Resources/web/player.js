@@ -1,0 +1,187 @@
+// The loop page's study player: the loop's groups as blocks to select, the two modes with the
+// terminal's settings, and the engine of study.js deciding what plays and what is left silent.
+// Keys: space starts and pauses, ← → the previous or next phrase, ↑ ↓ (and Page Up, Page Down)
+// the previous or next group. On a touch screen: double tap starts and stops, swipe left or
+// right for the next or previous phrase, up or down for the next or previous group. The page
+// works without it: each phrase keeps its own player.
+"use strict";
+(function () {
+  var root = document.getElementById("study");
+  if (!root || !window.LoopStudy) return;
+  var phrases = Array.prototype.map.call(document.querySelectorAll("li[data-duration]"), function (item) {
+    return { number: Number(item.getAttribute("data-phrase")), group: Number(item.getAttribute("data-group")),
+             duration: Number(item.getAttribute("data-duration")), clip: item.getAttribute("data-clip"), item: item };
+  });
+  if (!phrases.length) return;
+  var groupCount = Number(root.getAttribute("data-groups"));
+  var groups = [];
+  for (var g = 0; g < groupCount; g++) groups.push([]);
+  document.querySelectorAll("li[data-phrase]").forEach(function (item) {
+    var known = phrases.filter(function (p) { return p.item === item; })[0];
+    groups[Number(item.getAttribute("data-group"))].push(known || { number: Number(item.getAttribute("data-phrase")), duration: null });
+  });
+  root.hidden = false;
+
+  var blocks = Array.prototype.slice.call(root.querySelectorAll("button[data-block]"));
+  var form = {
+    mode: root.querySelector("[name=mode]"), repeats: root.querySelector("[name=repeats]"),
+    gap: root.querySelector("[name=gap]"), speed: root.querySelector("[name=speed]")
+  };
+  var status = root.querySelector(".status");
+  var start = root.querySelector("button[data-action=start]");
+  var audio = new Audio();
+  audio.preservesPitch = true;
+  var selected = [];
+  var session = null, timer = null, queue = [], playing = false;
+  // What was rendered, step by step (the tests read it): the engine's steps, and each clip as it
+  // started with its rate.
+  var log = { steps: [], clips: [] };
+  window.loopPlayer = log;
+
+  function now() { return Math.round(performance.now() * 1000); }
+
+  function showBlocks() {
+    blocks.forEach(function (block) {
+      var group = Number(block.getAttribute("data-block"));
+      var on = session ? session.selection.indexOf(group) >= 0 : selected.indexOf(group) >= 0;
+      block.setAttribute("aria-pressed", on ? "true" : "false");
+    });
+  }
+
+  function show() {
+    showBlocks();
+    document.querySelectorAll("li.playing").forEach(function (item) { item.classList.remove("playing"); });
+    if (!session) { status.textContent = "Select blocks, then start (space, or double tap)."; start.textContent = "Start"; return; }
+    var shown = session.display();
+    start.textContent = shown.phase === "paused" || shown.phase === "finished" ? "Start" : "Pause";
+    var phrase = phrases.filter(function (p) { return p.number === shown.phrase; })[0];
+    if (phrase) phrase.item.classList.add("playing");
+    status.textContent = "Group " + (shown.group + 1) + (shown.phrase ? ", phrase " + shown.phrase : "") + " · " + shown.phase +
+      " · " + (shown.mode === "repeat-with-me" ? "repeat with me" : "listen and repeat") + " · " + shown.speed + "×";
+  }
+
+  function settings() {
+    return { mode: form.mode.value, repeats: Number(form.repeats.value), gapFactor: Number(form.gap.value), speed: Number(form.speed.value) };
+  }
+
+  function stopSound() {
+    clearTimeout(timer);
+    timer = null;
+    queue = [];
+    playing = false;
+    audio.pause();
+  }
+
+  // Renders steps one after another until the engine has none (paused or over).
+  function next() {
+    stopSound();
+    var step = session.nextStep(now());
+    show();
+    if (!step) return;
+    log.steps.push(step);
+    playing = true;
+    if (step.silence !== undefined) {
+      timer = setTimeout(next, step.silence / 1000);
+      return;
+    }
+    queue = step.play.slice();
+    playNext(step.speed);
+  }
+
+  function playNext(speed) {
+    if (!queue.length) { next(); return; }
+    var number = queue.shift();
+    var phrase = phrases.filter(function (p) { return p.number === number; })[0];
+    audio.src = phrase.clip;
+    audio.playbackRate = speed;
+    audio.defaultPlaybackRate = speed;
+    log.clips.push({ phrase: number, rate: speed });
+    audio.onended = function () { if (playing) playNext(speed); };
+    var played = audio.play();
+    // Where the browser refuses to play (no sound, no gesture yet), the clip's time still passes.
+    if (played && played.catch) played.catch(function () { timer = setTimeout(function () { playNext(speed); }, phrase.duration / speed / 1000); });
+  }
+
+  function begin() {
+    try {
+      session = new window.LoopStudy.Session(groups, settings(), selected.slice());
+    } catch (error) {
+      status.textContent = error.message;
+      return;
+    }
+    next();
+  }
+
+  function event(name, group) {
+    if (!session) {
+      if (name === "playPause") begin();
+      return;
+    }
+    if (name === "playPause" && session.display().phase === "finished") { begin(); return; }
+    var reaction = session.handle({ event: name, group: group }, now());
+    if (reaction === "interrupt" || reaction === "resume") next();
+    else if (reaction === "pause") { stopSound(); show(); }
+    else show();
+  }
+
+  blocks.forEach(function (block) {
+    block.addEventListener("click", function () {
+      var group = Number(block.getAttribute("data-block"));
+      if (session) { event("toggle", group); return; }
+      var at = selected.indexOf(group);
+      if (at >= 0) selected.splice(at, 1); else selected.push(group);
+      showBlocks();
+    });
+  });
+  // A setting changed while studying starts the session again with it.
+  Object.keys(form).forEach(function (key) {
+    form[key].addEventListener("change", function () {
+      if (!session) return;
+      selected = session.selection.slice();
+      stopSound();
+      begin();
+    });
+  });
+  start.addEventListener("click", function () { event("playPause"); });
+  root.querySelectorAll("button[data-event]").forEach(function (button) {
+    button.addEventListener("click", function () { event(button.getAttribute("data-event")); });
+  });
+
+  document.addEventListener("keydown", function (key) {
+    if (key.altKey || key.ctrlKey || key.metaKey) return;
+    var target = key.target && key.target.tagName;
+    if (target === "INPUT" || target === "SELECT" || target === "TEXTAREA" || target === "BUTTON" && key.key === " ") return;
+    var name = { " ": "playPause", ArrowRight: "nextPhrase", ArrowLeft: "previousPhrase", ArrowDown: "nextGroup", ArrowUp: "previousGroup",
+                 PageDown: "nextGroup", PageUp: "previousGroup" }[key.key];
+    if (!name) return;
+    key.preventDefault();
+    event(name);
+  });
+
+  // Touch: a double tap, or a swipe, on the study area.
+  var touch = null, lastTap = 0, lastTouch = 0;
+  var area = root.querySelector(".pad");
+  area.addEventListener("touchstart", function (e) {
+    // A touch on a control is that control's.
+    if (e.target.closest && e.target.closest("button, select, a, input")) { touch = null; return; }
+    var t = e.changedTouches[0];
+    touch = { x: t.clientX, y: t.clientY, at: Date.now() };
+  }, { passive: true });
+  area.addEventListener("touchend", function (e) {
+    if (!touch) return;
+    lastTouch = Date.now();
+    var t = e.changedTouches[0], dx = t.clientX - touch.x, dy = t.clientY - touch.y;
+    touch = null;
+    if (Math.max(Math.abs(dx), Math.abs(dy)) > 40) {
+      e.preventDefault();
+      if (Math.abs(dx) > Math.abs(dy)) event(dx < 0 ? "nextPhrase" : "previousPhrase");
+      else event(dy < 0 ? "nextGroup" : "previousGroup");
+      return;
+    }
+    var at = Date.now();
+    if (at - lastTap < 350) { e.preventDefault(); lastTap = 0; event("playPause"); } else lastTap = at;
+  });
+  // A mouse's double click; a double tap's own (a browser may make one of it) is not another.
+  area.addEventListener("dblclick", function () { if (Date.now() - lastTouch > 1000) event("playPause"); });
+  show();
+})();
