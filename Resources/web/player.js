@@ -8,17 +8,43 @@
 (function () {
   var root = document.getElementById("study");
   if (!root || !window.LoopStudy) return;
+  // Each phrase: its number (from its id, phrase-N), group, clip (its player's) and length.
+  function number(item) { return Number(item.id.replace("phrase-", "")); }
   var phrases = Array.prototype.map.call(document.querySelectorAll("li[data-duration]"), function (item) {
-    return { number: Number(item.getAttribute("data-phrase")), group: Number(item.getAttribute("data-group")),
-             duration: Number(item.getAttribute("data-duration")), clip: item.getAttribute("data-clip"), item: item };
+    var player = item.querySelector("audio");
+    return { number: number(item), group: Number(item.getAttribute("data-group")),
+             duration: Number(item.getAttribute("data-duration")), clip: player && player.getAttribute("src"), item: item };
   });
   if (!phrases.length) return;
   var groupCount = Number(root.getAttribute("data-groups"));
+  // The player's controls: made here, so that the page (kept by the server for every loop) stays
+  // small and a reader without JavaScript meets no control that does nothing.
+  var options = function (values, chosen) {
+    return values.map(function (v) { return '<option value="' + v[0] + '"' + (v[0] === chosen ? " selected" : "") + ">" + v[1] + "</option>"; }).join("");
+  };
+  var blockButtons = "";
+  for (var b = 0; b < groupCount; b++) blockButtons += '<button type="button" data-block="' + b + '" aria-pressed="false">' + (b + 1) + "</button>";
+  root.innerHTML = '<h2 id="study-title">Study</h2>' +
+    '<div class="blocks" role="group" aria-label="Groups to loop">' + blockButtons + "</div>" +
+    '<div class="settings">' +
+    '<label>Mode <select name="mode">' + options([["repeat-with-me", "Repeat with me"], ["listen-and-repeat", "Listen and repeat"]], "repeat-with-me") + "</select></label>" +
+    '<label>Repeats <select name="repeats">' + options([["1", "1"], ["2", "2"], ["3", "3"], ["5", "5"]], "1") + "</select></label>" +
+    '<label>Gap <select name="gap">' + options([["0.5", "0.5×"], ["1", "1×"], ["1.5", "1.5×"], ["2", "2×"]], "1") + "</select></label>" +
+    '<label>Speed <select name="speed">' + options([["0.5", "0.5×"], ["0.75", "0.75×"], ["1", "1×"], ["1.25", "1.25×"], ["1.5", "1.5×"]], "1") + "</select></label>" +
+    "</div>" +
+    '<div class="pad" aria-live="polite"><p class="status"></p><div class="controls">' +
+    '<button type="button" data-event="previousGroup" aria-label="Previous group">⇞</button>' +
+    '<button type="button" data-event="previousPhrase" aria-label="Previous phrase">←</button>' +
+    '<button type="button" data-action="start">Start</button>' +
+    '<button type="button" data-event="nextPhrase" aria-label="Next phrase">→</button>' +
+    '<button type="button" data-event="nextGroup" aria-label="Next group">⇟</button></div>' +
+    '<p class="hint">Space starts and pauses, ← → phrase, ↑ ↓ group; on a phone, double tap here to start or stop, ' +
+    "swipe left or right for the phrase, up or down for the group.</p></div>";
   var groups = [];
   for (var g = 0; g < groupCount; g++) groups.push([]);
-  document.querySelectorAll("li[data-phrase]").forEach(function (item) {
+  document.querySelectorAll("li[data-group]").forEach(function (item) {
     var known = phrases.filter(function (p) { return p.item === item; })[0];
-    groups[Number(item.getAttribute("data-group"))].push(known || { number: Number(item.getAttribute("data-phrase")), duration: null });
+    groups[Number(item.getAttribute("data-group"))].push(known || { number: number(item), duration: null });
   });
   root.hidden = false;
 

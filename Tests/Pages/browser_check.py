@@ -120,7 +120,7 @@ def study_player(driver, args, vectors_path):
 
     # The page, on a desktop: two blocks, listen and repeat at 0.75x, started with the button.
     durations = driver.execute_script("""
-        return [...document.querySelectorAll('li[data-phrase]')].map(li => [Number(li.dataset.phrase), Number(li.dataset.group),
+        return [...document.querySelectorAll('li[data-group]')].map(li => [Number(li.id.replace('phrase-', '')), Number(li.dataset.group),
                  li.dataset.duration ? Number(li.dataset.duration) : null]);""")
     by_group = {}
     for number, group, duration in durations:
