@@ -12,7 +12,7 @@
   function number(item) { return Number(item.id.replace("phrase-", "")); }
   var phrases = Array.prototype.map.call(document.querySelectorAll("li[data-duration]"), function (item) {
     var player = item.querySelector("audio");
-    return { number: number(item), group: Number(item.getAttribute("data-group")),
+    return { number: number(item), group: Number(item.getAttribute("data-group")), text: item.querySelector(".text").textContent,
              duration: Number(item.getAttribute("data-duration")), clip: player && player.getAttribute("src"), item: item };
   });
   if (!phrases.length) return;
@@ -39,7 +39,8 @@
     '<button type="button" data-event="nextPhrase" aria-label="Next phrase">→</button>' +
     '<button type="button" data-event="nextGroup" aria-label="Next group">⇟</button></div>' +
     '<p class="hint">Space starts and pauses, ← → phrase, ↑ ↓ group; on a phone, double tap here to start or stop, ' +
-    "swipe left or right for the phrase, up or down for the group.</p></div>";
+    "swipe left or right for the phrase, up or down for the group.</p></div>" +
+    '<p class="progress"></p><p><button type="button" data-action="export">Export my progress</button></p>';
   var groups = [];
   for (var g = 0; g < groupCount; g++) groups.push([]);
   document.querySelectorAll("li[data-group]").forEach(function (item) {
@@ -54,6 +55,57 @@
     gap: root.querySelector("[name=gap]"), speed: root.querySelector("[name=speed]")
   };
   var status = root.querySelector(".status");
+  var progressLine = root.querySelector(".progress");
+  var loopId = root.getAttribute("data-loop");
+  // The learner's progress, kept in this browser only: the study sessions of this loop, each with
+  // what every phrase earned (repetitions heard to their end, seconds), as the terminal keeps them.
+  var progressKey = "looplearn-progress:" + loopId;
+  function loadProgress() {
+    try { return JSON.parse(localStorage.getItem(progressKey)) || []; } catch (error) { return []; }
+  }
+  var sessions = loadProgress(), current = null;
+  function saveProgress() {
+    if (!session || !current) return;
+    current.phrases = Object.keys(session.study).map(Number).sort(function (a, b) { return a - b; }).map(function (number) {
+      var phrase = phrases.filter(function (p) { return p.number === number; })[0];
+      return { number: number, text: phrase ? phrase.text : "", repetitions: session.study[number].repetitions,
+               seconds: Math.round(session.study[number].time / 1000) / 1000 };
+    });
+    if (sessions.indexOf(current) < 0) sessions.push(current);
+    try { localStorage.setItem(progressKey, JSON.stringify(sessions)); } catch (error) { /* full or refused: kept for this visit */ }
+    showProgress();
+  }
+  function showProgress() {
+    var repetitions = {}, seconds = 0, total = 0, last = null;
+    sessions.forEach(function (s) {
+      s.phrases.forEach(function (p) { repetitions[p.number] = (repetitions[p.number] || 0) + p.repetitions; total += p.repetitions; seconds += p.seconds; });
+      if (!last || s.startedAt > last) last = s.startedAt;
+    });
+    phrases.forEach(function (p) {
+      var mark = p.item.querySelector(".studied");
+      if (!repetitions[p.number]) { if (mark) mark.remove(); return; }
+      if (!mark) {
+        mark = document.createElement("p");
+        mark.className = "studied";
+        p.item.insertBefore(mark, p.item.querySelector(".text").nextSibling);
+      }
+      mark.textContent = "studied ×" + repetitions[p.number];
+    });
+    progressLine.textContent = sessions.length
+      ? "Your progress (kept in this browser): " + total + " repetitions in " + Math.round(seconds / 60) + " min over " + sessions.length +
+        " session" + (sessions.length === 1 ? "" : "s") + ", last on " + last.slice(0, 10) + "."
+      : "Your progress is kept in this browser once you study.";
+  }
+  function exportProgress() {
+    var file = { format: "looplearn-progress", version: 1, loops: [{ id: loopId, sessions: sessions }] };
+    var link = document.createElement("a");
+    link.href = URL.createObjectURL(new Blob([JSON.stringify(file, null, 1)], { type: "application/json" }));
+    link.download = "progress-" + loopId.slice(0, 8) + ".json";
+    document.body.appendChild(link);
+    link.click();
+    link.remove();
+    window.loopPlayer.exported = file;
+  }
   var start = root.querySelector("button[data-action=start]");
   var audio = new Audio();
   audio.preservesPitch = true;
@@ -102,6 +154,7 @@
   function next() {
     stopSound();
     var step = session.nextStep(now());
+    saveProgress();
     show();
     if (!step) return;
     log.steps.push(step);
@@ -131,6 +184,7 @@
   function begin() {
     try {
       session = new window.LoopStudy.Session(groups, settings(), selected.slice());
+      current = { startedAt: new Date().toISOString(), phrases: [] };
     } catch (error) {
       status.textContent = error.message;
       return;
@@ -146,7 +200,7 @@
     if (name === "playPause" && session.display().phase === "finished") { begin(); return; }
     var reaction = session.handle({ event: name, group: group }, now());
     if (reaction === "interrupt" || reaction === "resume") next();
-    else if (reaction === "pause") { stopSound(); show(); }
+    else if (reaction === "pause") { stopSound(); saveProgress(); show(); }
     else show();
   }
 
@@ -169,6 +223,9 @@
     });
   });
   start.addEventListener("click", function () { event("playPause"); });
+  root.querySelector("button[data-action=export]").addEventListener("click", exportProgress);
+  // Leaving the page: what was heard so far counts.
+  window.addEventListener("pagehide", function () { if (session) { session.stop(now()); saveProgress(); } });
   root.querySelectorAll("button[data-event]").forEach(function (button) {
     button.addEventListener("click", function () { event(button.getAttribute("data-event")); });
   });
@@ -210,4 +267,5 @@
   // A mouse's double click; a double tap's own (a browser may make one of it) is not another.
   area.addEventListener("dblclick", function () { if (Date.now() - lastTouch > 1000) event("playPause"); });
   show();
+  showProgress();
 })();

@@ -128,7 +128,7 @@ enum NextStep {
 
     static func after(_ kind: WorkflowFailure) -> String? {
         switch kind {
-        case .noServer, .draftUnwritable, .draftUnreadable, .badName: nil
+        case .noServer, .draftUnwritable, .draftUnreadable, .badName, .badProgress: nil
         }
     }
 

@@ -3,6 +3,7 @@ import LoopCutting
 import LoopModel
 import LoopText
 import LoopShare
+import LoopWorkflows
 import LoopPictures
 
 // The `--json` shapes of the commands: Encodable values written by one encoder (sorted keys),
@@ -425,5 +426,24 @@ public struct StudyStatsReport: Encodable {
         try container.encode(repetitions, forKey: .repetitions)
         try container.encode(lastStudied, forKey: .lastStudied)
         try container.encode(phrases, forKey: .phrases)
+    }
+}
+
+/// `loop stats --import FILE --json`: what the merge did.
+public struct ProgressImportReport: Encodable {
+    public var sessionsAdded: Int
+    public var sessionsAlreadyHere: Int
+    public var phrasesAdded: Int
+    public var phrasesUnmatched: Int
+    public var loopsNotHere: [String]
+    public var titles: [String]
+
+    public init(_ outcome: ProgressImport.Outcome) {
+        sessionsAdded = outcome.sessionsAdded
+        sessionsAlreadyHere = outcome.sessionsAlreadyHere
+        phrasesAdded = outcome.phrasesAdded
+        phrasesUnmatched = outcome.phrasesUnmatched
+        loopsNotHere = outcome.loopsNotHere
+        titles = outcome.titles
     }
 }

@@ -145,3 +145,14 @@ extension RecordingWorkflow.RecordedTake {
         return (line, warnings)
     }
 }
+
+extension ProgressImport.Outcome {
+    /// `merged 3 study sessions of 'Au café' (24 phrase records); 1 was here already; 2 phrases edited since left out`.
+    public var line: String {
+        let loops = titles.isEmpty ? "" : " of " + titles.map { "'\(Terminal.inert($0))'" }.joined(separator: ", ")
+        var line = "merged \(sessionsAdded) study session\(sessionsAdded == 1 ? "" : "s")\(loops) (\(phrasesAdded) phrase record\(phrasesAdded == 1 ? "" : "s"))"
+        if sessionsAlreadyHere > 0 { line += "; \(sessionsAlreadyHere) \(sessionsAlreadyHere == 1 ? "was" : "were") here already" }
+        if phrasesUnmatched > 0 { line += "; \(phrasesUnmatched) phrase record\(phrasesUnmatched == 1 ? "" : "s") of phrases edited or gone since left out" }
+        return line
+    }
+}

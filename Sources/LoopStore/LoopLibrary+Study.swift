@@ -29,6 +29,13 @@ extension LoopLibrary {
         }
     }
 
+    /// Whether a study session of `loop` that started at `startedAt` (to the millisecond) is kept.
+    public func hasStudySession(loop id: String, startedAt: Date) throws -> Bool {
+        try database.read { db in
+            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM studyEvent WHERE loopId = ? AND startedAt = ?)", arguments: [id, startedAt]) ?? false
+        }
+    }
+
     /// Study totals: of one loop (with its phrases), or of every loop studied.
     public func studyStats(loop id: String? = nil) throws -> [LoopStudyStats] {
         try database.read { db in

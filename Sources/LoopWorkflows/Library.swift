@@ -55,6 +55,11 @@ public struct Library: Sendable {
     /// Study totals of one loop, or of every loop studied.
     public func studyStats(loop id: String? = nil) throws -> [LoopStudyStats] { try store.studyStats(loop: id) }
 
+    /// Merges the progress file at `path` (exported from a loop's page) into the study history.
+    public func importProgress(from path: String) throws -> ProgressImport.Outcome {
+        try ProgressImport(library: store).merge(ProgressImport.read(path))
+    }
+
     /// Removes the loop `id` (its audio goes at the next `collectGarbage`).
     public func remove(loop id: String) throws { try store.remove(loop: id) }
 

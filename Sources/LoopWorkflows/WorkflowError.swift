@@ -8,6 +8,8 @@ public enum WorkflowFailure: String, LoopErrorKind {
     case noServer
     /// An author name a Loop Library would not show.
     case badName
+    /// A progress file (from a loop's page) that cannot be read or is not one.
+    case badProgress
 
     public static let domain = "workflow"
 }

@@ -177,6 +177,20 @@ def study_player(driver, args, vectors_path):
     check(after is not None and after.get("play") in ([n for n, _ in by_group[g]] for g in chosen), f"↓ played {after}")
     body.send_keys(Keys.SPACE)
 
+    # Progress: kept in the browser, shown again after a reload, exported as JSON.
+    driver.get(args.sample)
+    progress = driver.find_element(By.CSS_SELECTOR, "#study .progress").text
+    check("repetitions" in progress and "session" in progress, f"progress after a reload: {progress!r}")
+    studied = driver.find_elements(By.CSS_SELECTOR, "li p.studied")
+    check(len(studied) >= len(by_group[chosen[0]]), f"phrases marked as studied after a reload: {len(studied)}")
+    driver.find_element(By.CSS_SELECTOR, "#study button[data-action=export]").click()
+    exported = wait_for("return window.loopPlayer.exported || null", 5)
+    check(exported is not None and exported.get("format") == "looplearn-progress" and exported["loops"][0]["id"] == args.sample_id,
+          f"exported progress: {str(exported)[:200]}")
+    if exported and args.progress_out:
+        with open(args.progress_out, "w") as out:
+            json.dump(exported, out)
+
     # A phone: touch at 360x800, repeat with me; a double tap starts, a swipe left goes to the next phrase.
     driver.set_window_size(360, 800)
     driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 1})
@@ -226,6 +240,7 @@ def main():
     parser.add_argument("--hostile", required=True, help="the hostile loop's preview link")
     parser.add_argument("--screenshots", required=True)
     parser.add_argument("--vectors", required=True, help="the study engine's schedules (Tests/Fixtures/study-schedules.json)")
+    parser.add_argument("--progress-out", help="where to write the progress the page exports")
     args = parser.parse_args()
     server = args.server.rstrip("/")
     os.makedirs(args.screenshots, exist_ok=True)
@@ -233,6 +248,7 @@ def main():
     sample_id = args.sample.rsplit("/", 1)[1]
     hostile_id = args.hostile.rsplit("/", 1)[1]
     sample = json.loads(fetch(f"{server}/api/loops/{sample_id}")[2])
+    args.sample_id = sample["loop"]["id"]
     hostile = json.loads(fetch(f"{server}/api/loops/{hostile_id}")[2])
     phrases = [phrase for group in sample["groups"] for phrase in group]
 

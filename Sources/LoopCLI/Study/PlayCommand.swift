@@ -60,7 +60,13 @@ struct PlayCommand: AsyncParsableCommand {
 struct StatsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stats",
-        abstract: "Show study time and repetitions: of every loop studied, or of one loop's phrases."
+        abstract: "Show study time and repetitions: of every loop studied, or of one loop's phrases.",
+        discussion: """
+            --import FILE merges the progress a loop's page kept in a browser (its "Export my \
+            progress" button) into the library: each session of a loop that is here, its phrases \
+            matched by number and text (a phrase edited since is left out, and counted). A \
+            session merged once is not merged again.
+            """
     )
 
     @Argument(help: "A loop, for its phrases.")
@@ -71,7 +77,28 @@ struct StatsCommand: AsyncParsableCommand {
     @Flag(help: "Print JSON: per loop, sessions, seconds, repetitions, last studied (and phrases).")
     var json = false
 
+    @Option(name: .customLong("import"), help: ArgumentHelp("Merge a progress file exported from a loop's page.", valueName: "file"))
+    var importFile: String?
+
+    func validate() throws {
+        if importFile != nil && loop != nil { throw ValidationError("--import reads the loops from the file: give no LOOP with it") }
+    }
+
     func run() async throws {
+        if let importFile {
+            try await runReportingErrors {
+                let outcome = try libraryOptions.open().importProgress(from: importFile)
+                if json {
+                    try JSONOutput.print(ProgressImportReport(outcome))
+                    return
+                }
+                print(outcome.line)
+                if !outcome.loopsNotHere.isEmpty {
+                    StandardError.write("note: \(outcome.loopsNotHere.count) loop\(outcome.loopsNotHere.count == 1 ? " is" : "s are") not in this library (install with `loop import LINK`): \(outcome.loopsNotHere.map { String($0.prefix(8)) }.joined(separator: ", "))\n")
+                }
+            }
+            return
+        }
         try await runReportingErrors {
             let library = try libraryOptions.openForReading()
             let stats = try library.studyStats(loop: try loop.map { try library.resolve($0) })

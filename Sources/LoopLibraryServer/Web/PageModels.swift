@@ -118,6 +118,8 @@ struct GroupModel {
 
 /// `/SHORTID`: a loop's preview page, its card's keys and the rest.
 struct LoopPageModel {
+    /// The loop's id (the player keeps the learner's progress under it).
+    var loopId: String
     var card: CardModel
     var groups: [GroupModel]
     var loopPicture: PictureModel?

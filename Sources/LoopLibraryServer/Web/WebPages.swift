@@ -170,7 +170,7 @@ extension LibraryServer {
         let description = "\(loop.phraseCount) phrases \(Self.languages(loop)), by \(Self.authorName(loop))"
             + (firstPhrase.map { ": “\($0.prefix(80))”…" } ?? ".")
         let model = LoopPageModel(
-            card: card(loop), groups: groups, loopPicture: Self.pictureModel(content.pictures?.loop), revision: loop.revision,
+            loopId: loop.id, card: card(loop), groups: groups, loopPicture: Self.pictureModel(content.pictures?.loop), revision: loop.revision,
             groupCount: loop.groupCount, featured: loop.featured, installLine: install, bundleLink: LoopLibraryPaths.bundle(loop.shortID),
             bundleSize: Self.size(stored.bundleBytes),
             page: PageHead(title: "\(loop.title) · Loop Library", cardTitle: loop.title, url: base + LoopLibraryPaths.page(loop.shortID),

@@ -1,0 +1,146 @@
+import Foundation
+import LoopFoundation
+import LoopModel
+import LoopStore
+
+/// A learner's progress kept by a loop's page in the browser and exported as JSON
+/// (`looplearn-progress`, version 1), merged into a library's study history: each session of a
+/// loop that is here, its phrases matched by number and text. A session already merged (the
+/// same loop, the same start to the millisecond) is not merged again.
+///
+/// The file comes from outside: read within 8 MiB, every count and number bounded, every text
+/// checked; a file that fails is refused whole, with one line naming it and what is wrong.
+public struct ProgressImport: Sendable {
+    /// The file, as the page writes it.
+    public struct File: Decodable, Sendable {
+        public var format: String
+        public var version: Int
+        public var loops: [Loop]
+
+        public struct Loop: Decodable, Sendable {
+            public var id: String
+            public var sessions: [Session]
+        }
+
+        public struct Session: Decodable, Sendable {
+            public var startedAt: String
+            public var phrases: [Phrase]
+        }
+
+        public struct Phrase: Decodable, Sendable {
+            public var number: Int
+            public var text: String
+            public var repetitions: Int
+            public var seconds: Double
+        }
+    }
+
+    /// What a merge did.
+    public struct Outcome: Sendable, Equatable {
+        /// Sessions added, and those that were here already.
+        public var sessionsAdded = 0
+        public var sessionsAlreadyHere = 0
+        /// Phrase records added, and those whose phrase is not here (edited or gone since).
+        public var phrasesAdded = 0
+        public var phrasesUnmatched = 0
+        /// The loops of the file this library does not hold (ids).
+        public var loopsNotHere: [String] = []
+        /// The titles of the loops merged into.
+        public var titles: [String] = []
+    }
+
+    static let byteLimit = 8 << 20
+    static let limits = (loops: 10_000, sessions: 100_000, phrases: 20_000, number: 20_000, repetitions: 1_000_000, seconds: 10_000_000.0, text: 4_000)
+
+    public let library: LoopLibrary
+
+    public init(library: LoopLibrary) {
+        self.library = library
+    }
+
+    /// Reads and checks the file at `path`.
+    public static func read(_ path: String) throws -> File {
+        func refuse(_ message: String) -> WorkflowError { WorkflowError(.badProgress, path: path, message: message) }
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw refuse("cannot read the file") }
+        defer { try? handle.close() }
+        let data = (try? handle.read(upToCount: byteLimit + 1)) ?? Data()
+        guard data.count <= byteLimit else { throw refuse("larger than 8 MiB: not a progress file of loop's") }
+        let file: File
+        do {
+            file = try JSONDecoder().decode(File.self, from: data)
+        } catch {
+            throw refuse("not a progress file exported from a loop's page (the JSON does not have its shape)")
+        }
+        guard file.format == "looplearn-progress" else { throw refuse("not a progress file exported from a loop's page (format '\(Self.shown(file.format))')") }
+        guard file.version == 1 else { throw refuse("a progress file of version \(file.version), newer than this loop reads (1)") }
+        guard file.loops.count <= limits.loops else { throw refuse("more than \(limits.loops) loops") }
+        for loop in file.loops {
+            guard UUID(uuidString: loop.id) != nil, loop.id == loop.id.lowercased() else { throw refuse("a loop id that is not one: '\(Self.shown(loop.id))'") }
+            guard loop.sessions.count <= limits.sessions else { throw refuse("more than \(limits.sessions) sessions of one loop") }
+            for session in loop.sessions {
+                guard Self.date(session.startedAt) != nil else { throw refuse("a session's start '\(Self.shown(session.startedAt))' is not a time (ISO 8601)") }
+                guard session.phrases.count <= limits.phrases else { throw refuse("more than \(limits.phrases) phrases in a session") }
+                for phrase in session.phrases {
+                    guard (1...limits.number).contains(phrase.number), (0...limits.repetitions).contains(phrase.repetitions),
+                          phrase.seconds.isFinite, (0...limits.seconds).contains(phrase.seconds) else {
+                        throw refuse("phrase \(phrase.number): a count out of range (\(phrase.repetitions) repetitions, \(phrase.seconds) s)")
+                    }
+                    guard phrase.text.count <= limits.text, !phrase.text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+                        throw refuse("phrase \(phrase.number): its text is longer than \(limits.text) characters or holds a control character")
+                    }
+                }
+            }
+        }
+        return file
+    }
+
+    /// Merges `file` into the library: one study session each, in the library's own terms.
+    public func merge(_ file: File) throws -> Outcome {
+        var outcome = Outcome()
+        for loop in file.loops {
+            guard let detail = try? library.loop(id: loop.id) else {
+                outcome.loopsNotHere.append(loop.id)
+                continue
+            }
+            outcome.titles.append(detail.summary.title)
+            let byNumber = Dictionary(detail.phrases.map { ($0.number, $0) }, uniquingKeysWith: { first, _ in first })
+            for session in loop.sessions {
+                guard let startedAt = Self.date(session.startedAt) else { continue }
+                if try library.hasStudySession(loop: loop.id, startedAt: startedAt) {
+                    outcome.sessionsAlreadyHere += 1
+                    continue
+                }
+                var records: [PhraseStudyRecord] = []
+                for phrase in session.phrases where phrase.repetitions > 0 || phrase.seconds > 0 {
+                    // The phrase it was: the same number and the same text (an edit since makes it another).
+                    guard let here = byNumber[phrase.number], Self.same(here.text, phrase.text) else {
+                        outcome.phrasesUnmatched += 1
+                        continue
+                    }
+                    records.append(PhraseStudyRecord(phraseId: here.id, seconds: phrase.seconds, repetitions: phrase.repetitions))
+                }
+                guard !records.isEmpty else { continue }
+                try library.recordStudy(loop: loop.id, startedAt: startedAt, phrases: records)
+                outcome.sessionsAdded += 1
+                outcome.phrasesAdded += records.count
+            }
+        }
+        return outcome
+    }
+
+    /// A value from the file as an error message may show it: printable ASCII, at most 40 characters.
+    static func shown(_ text: String) -> String {
+        let printable = String(text.unicodeScalars.filter { (0x20..<0x7F).contains($0.value) }.prefix(40).map(Character.init))
+        return printable + (text.unicodeScalars.count > 40 ? "..." : "")
+    }
+
+    static func same(_ a: String, _ b: String) -> Bool {
+        a.precomposedStringWithCanonicalMapping.trimmingCharacters(in: .whitespaces) == b.precomposedStringWithCanonicalMapping.trimmingCharacters(in: .whitespaces)
+    }
+
+    static func date(_ text: String) -> Date? {
+        let withFraction = ISO8601DateFormatter()
+        withFraction.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return withFraction.date(from: text) ?? ISO8601DateFormatter().date(from: text)
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import LoopTestSupport
+import Testing
+
+/// `loop stats --import FILE`: the progress a loop's page kept in a browser, merged into the
+/// library's study history once, phrases matched by number and text; a file from outside that
+/// is not one is refused on one line and changes nothing.
+struct ProgressImportTests {
+    func progressFile(loop id: String, sessions: [(String, [(Int, String, Int, Double)])]) throws -> String {
+        let file: [String: Any] = ["format": "looplearn-progress", "version": 1, "loops": [[
+            "id": id,
+            "sessions": sessions.map { start, phrases in
+                ["startedAt": start, "phrases": phrases.map { ["number": $0.0, "text": $0.1, "repetitions": $0.2, "seconds": $0.3] }] as [String: Any]
+            },
+        ] as [String: Any]]]
+        let path = Scratch.path("progress", extension: "json")
+        try JSONSerialization.data(withJSONObject: file).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    @Test func aPagesProgressIsMergedOnceAndEditedPhrasesAreLeftOut() throws {
+        let library = try libraryWithFixtureLoop()
+        let shown = try #require(try library.json(["show", "fixture"]) as? [String: Any])
+        let id = try #require(shown["id"] as? String)
+        let texts = ((shown["groups"] as? [[String: Any]]) ?? []).flatMap { ($0["phrases"] as? [[String: Any]]) ?? [] }.compactMap { $0["text"] as? String }
+        let file = try progressFile(loop: id, sessions: [
+            ("2026-11-24T10:00:00.125Z", [(1, texts[0], 2, 3.5), (2, texts[1], 1, 2.25)]),
+            ("2026-11-25T08:30:00.500Z", [(1, texts[0], 1, 1.75), (3, "A text edited since", 4, 6)]),
+        ])
+        let merged = try library.run(["stats", "--import", file])
+        #expect(merged.status == 0, "\(merged.error)")
+        #expect(merged.output.hasPrefix("merged 2 study sessions of 'Fixture' (3 phrase records); 1 phrase record of phrases edited or gone since left out"),
+                "\(merged.output)")
+        let stats = try #require((try library.json(["stats", "fixture"]) as? [[String: Any]])?.first)
+        #expect(stats["sessions"] as? Int == 2 && stats["repetitions"] as? Int == 4, "\(stats)")
+        #expect(abs((stats["seconds"] as? Double ?? 0) - 7.5) < 0.01, "\(stats)")
+        let phrases = try #require(stats["phrases"] as? [[String: Any]])
+        #expect(phrases.first { $0["number"] as? Int == 1 }?["repetitions"] as? Int == 3)
+        #expect(!phrases.contains { $0["number"] as? Int == 3 }, "the edited phrase got nothing")
+
+        // The same file again: nothing added.
+        let again = try library.run(["stats", "--import", file, "--json"])
+        let outcome = try #require(try JSONSerialization.jsonObject(with: Data(again.output.utf8)) as? [String: Any])
+        #expect(outcome["sessionsAdded"] as? Int == 0 && outcome["sessionsAlreadyHere"] as? Int == 2, "\(outcome)")
+        #expect(((try library.json(["stats", "fixture"]) as? [[String: Any]])?.first?["repetitions"] as? Int) == 4)
+
+        // A loop not in this library is named, not an error.
+        let other = try progressFile(loop: "3f2a0000-0000-4000-8000-000000000001", sessions: [("2026-11-25T08:30:00Z", [(1, "x", 1, 1)])])
+        let elsewhere = try library.run(["stats", "--import", other])
+        #expect(elsewhere.status == 0 && elsewhere.error.contains("1 loop is not in this library") && elsewhere.error.contains("3f2a0000"), "\(elsewhere.error)")
+    }
+
+    @Test func aFileThatIsNoProgressFileIsRefusedOnOneLine() throws {
+        let library = try libraryWithFixtureLoop()
+        let id = try #require((try library.json(["show", "fixture"]) as? [String: Any])?["id"] as? String)
+        var cases: [(String, String)] = []
+        func file(_ text: String) throws -> String {
+            let path = Scratch.path("bad", extension: "json")
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            return path
+        }
+        cases.append((try file("not json"), "does not have its shape"))
+        cases.append((try file(#"{"format":"something","version":1,"loops":[]}"#), "not a progress file"))
+        cases.append((try file(#"{"format":"looplearn-progress","version":7,"loops":[]}"#), "version 7, newer"))
+        cases.append((try file(#"{"format":"looplearn-progress","version":1,"loops":[{"id":"../../etc","sessions":[]}]}"#), "a loop id that is not one"))
+        cases.append((try progressFile(loop: id, sessions: [("yesterday", [(1, "x", 1, 1)])]), "is not a time"))
+        cases.append((try progressFile(loop: id, sessions: [("2026-11-25T08:30:00Z", [(1, "x", -3, 1)])]), "out of range"))
+        cases.append((try progressFile(loop: id, sessions: [("2026-11-25T08:30:00Z", [(1, "x", 1, 1e300)])]), "out of range"))
+        cases.append((try progressFile(loop: id, sessions: [("2026-11-25T08:30:00Z", [(1, "a\u{1B}[31mred", 1, 1)])]), "control character"))
+        let big = Scratch.path("big", extension: "json")
+        FileManager.default.createFile(atPath: big, contents: Data(repeating: 0x20, count: (8 << 20) + 10))
+        cases.append((big, "larger than 8 MiB"))
+        for (path, message) in cases {
+            let result = try library.run(["stats", "--import", path])
+            #expect(result.status != 0 && result.error.hasPrefix("error: \(path): ") && result.error.contains(message)
+                    && result.error.split(separator: "\n").count == 1, "\(message): \(result.error)")
+        }
+        #expect((try library.json(["stats"]) as? [[String: Any]])?.isEmpty == true, "nothing was merged")
+    }
+}
