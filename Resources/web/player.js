@@ -268,4 +268,16 @@
   area.addEventListener("dblclick", function () { if (Date.now() - lastTouch > 1000) event("playPause"); });
   show();
   showProgress();
+
+  // Offline: the service worker keeps what the page fetches; the page fetches its clips whole
+  // once (the players ask for ranges, which are not kept), so that studying goes on without a
+  // network once the page has been opened.
+  if ("serviceWorker" in navigator && window.caches) {
+    navigator.serviceWorker.register("/sw.js").then(function () { return navigator.serviceWorker.ready; }).then(function () {
+      var urls = phrases.map(function (p) { return p.clip; }).concat([location.pathname, "/player.js", "/style.css", "/copy.js"]);
+      return Promise.all(urls.map(function (url) {
+        return caches.match(url).then(function (kept) { return kept || fetch(url).then(function (r) { return r.ok; }); });
+      }));
+    }).then(function () { log.offline = true; }, function () { log.offline = false; });
+  }
 })();

@@ -109,6 +109,8 @@ public enum LoopLibraryPaths {
     public static let script = "/copy.js"
     /// The loop page's study player: the study engine and the player, one file.
     public static let player = "/player.js"
+    /// The service worker that keeps a loop's page, player and clips for studying offline.
+    public static let serviceWorker = "/sw.js"
     /// A loop's preview page (`/SHORTID`), or an author's (`/@NAME`).
     public static let pagePattern = "/:ref"
     public static func page(_ ref: String) -> String { "/\(ref)" }

@@ -21,6 +21,7 @@ and saves screenshots at 360 px and 1280 px.
 import argparse
 import json
 import os
+import signal
 import sys
 import time
 import urllib.parse
@@ -233,6 +234,44 @@ def study_player(driver, args, vectors_path):
     driver.set_window_size(1280, 900)
 
 
+def offline(driver, args):
+    """Once opened, a loop's page studies without the network: the server is stopped, and the
+    page, its player and its clips come from what the service worker kept."""
+    driver.set_window_size(1280, 900)
+    driver.get(args.sample)
+    ready = None
+    for _ in range(100):
+        ready = driver.execute_script("return window.loopPlayer && window.loopPlayer.offline")
+        if ready is not None:
+            break
+        time.sleep(0.1)
+    check(ready is True, f"the page did not make itself ready for offline study: {ready}")
+    os.kill(args.server_pid, signal.SIGTERM)
+    time.sleep(1)
+    try:
+        urllib.request.urlopen(args.sample, timeout=2)
+        check(False, "the server still answers after it was stopped")
+    except Exception:
+        pass
+    driver.get(args.sample)
+    check(driver.title.startswith("Au café"), f"offline, the page did not load from what was kept: {driver.title!r}")
+    check(driver.execute_script("return typeof LoopStudy") == "object", "offline, the player did not load")
+    clips = driver.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        const urls = [...document.querySelectorAll('li[data-duration] audio')].map(a => a.getAttribute('src'));
+        Promise.all(urls.map(u => fetch(u).then(r => r.ok ? r.arrayBuffer().then(b => b.byteLength) : 0, () => 0))).then(done);""")
+    check(clips and all(size > 1000 for size in clips), f"offline, the clips: {clips}")
+    driver.find_element(By.CSS_SELECTOR, "#study button[data-action=start]").click()
+    played = None
+    for _ in range(50):
+        played = driver.execute_script("return window.loopPlayer.clips.length ? document.querySelector('#study .status').textContent : null")
+        if played:
+            break
+        time.sleep(0.1)
+    check(played is not None and "listening" in played, f"offline, studying did not start: {played!r}")
+    driver.save_screenshot(os.path.join(args.screenshots, "offline-1280.png"))
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--server", required=True)
@@ -241,6 +280,7 @@ def main():
     parser.add_argument("--screenshots", required=True)
     parser.add_argument("--vectors", required=True, help="the study engine's schedules (Tests/Fixtures/study-schedules.json)")
     parser.add_argument("--progress-out", help="where to write the progress the page exports")
+    parser.add_argument("--server-pid", type=int, required=True, help="the server, stopped at the end to study offline")
     args = parser.parse_args()
     server = args.server.rstrip("/")
     os.makedirs(args.screenshots, exist_ok=True)
@@ -371,6 +411,7 @@ def main():
             viewport = driver.execute_script("return window.innerWidth")
             check(width <= viewport, f"{name} at 360 px scrolls sideways: {width} px wide in {viewport}")
             driver.save_screenshot(os.path.join(args.screenshots, f"{name}-360.png"))
+        offline(driver, args)
     finally:
         driver.quit()
 

@@ -11,7 +11,7 @@ extension LibraryServer {
     /// What every HTML page's scripts, styles and media may come from: this server, and no
     /// inline script at all.
     static let contentSecurityPolicy =
-        "default-src 'none'; style-src 'self'; script-src 'self'; media-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+        "default-src 'none'; style-src 'self'; script-src 'self'; worker-src 'self'; connect-src 'self'; media-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
 
     /// Loops a page of the front page, an author's page or the results lists.
     static let pageSize = 20
@@ -22,6 +22,7 @@ extension LibraryServer {
         router.get(RouterPath(LoopLibraryPaths.stylesheet)) { request, _ in Self.asset(request, self.web.stylesheet, type: "text/css; charset=utf-8") }
         router.get(RouterPath(LoopLibraryPaths.script)) { request, _ in Self.asset(request, self.web.script, type: "text/javascript; charset=utf-8") }
         router.get(RouterPath(LoopLibraryPaths.player)) { request, _ in Self.asset(request, self.web.player, type: "text/javascript; charset=utf-8") }
+        router.get(RouterPath(LoopLibraryPaths.serviceWorker)) { request, _ in Self.asset(request, self.web.serviceWorker, type: "text/javascript; charset=utf-8") }
         router.get(RouterPath(LoopLibraryPaths.pagePattern)) { request, context in
             let ref = try context.parameters.require("ref")
             return try await self.page(request, type: .html) { base in

@@ -16,6 +16,8 @@ public struct WebTemplates: Sendable {
     let script: Data
     /// `study.js` (the study engine) and `player.js` (the loop page's player), served as one.
     let player: Data
+    /// `sw.js`: the service worker that keeps pages and clips for studying offline.
+    let serviceWorker: Data
 
     /// Reads the templates in `folder`, refusing a folder that lacks one or holds one that does
     /// not parse.
@@ -36,9 +38,11 @@ public struct WebTemplates: Sendable {
         guard let stylesheet = FileManager.default.contents(atPath: folder + "/style.css"),
               let script = FileManager.default.contents(atPath: folder + "/copy.js"),
               let engine = FileManager.default.contents(atPath: folder + "/study.js"),
-              let player = FileManager.default.contents(atPath: folder + "/player.js") else {
-            throw CatalogError(.templates, path: folder, message: "style.css, copy.js, study.js or player.js is missing")
+              let player = FileManager.default.contents(atPath: folder + "/player.js"),
+              let serviceWorker = FileManager.default.contents(atPath: folder + "/sw.js") else {
+            throw CatalogError(.templates, path: folder, message: "style.css, copy.js, study.js, player.js or sw.js is missing")
         }
+        self.serviceWorker = serviceWorker
         self.player = engine + Data("\n".utf8) + player
         self.library = library
         self.stylesheet = stylesheet
