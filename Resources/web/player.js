@@ -40,6 +40,8 @@
     '<button type="button" data-event="nextGroup" aria-label="Next group">⇟</button></div>' +
     '<p class="hint">Space starts and pauses, ← → phrase, ↑ ↓ group; on a phone, double tap here to start or stop, ' +
     "swipe left or right for the phrase, up or down for the group.</p></div>" +
+    '<div class="mine"><button type="button" data-action="record">Record myself</button> ' +
+    '<button type="button" data-action="mine">Model, then mine</button></div>' +
     '<p class="progress"></p><p><button type="button" data-action="export">Export my progress</button></p>';
   var groups = [];
   for (var g = 0; g < groupCount; g++) groups.push([]);
@@ -223,6 +225,94 @@
     });
   });
   start.addEventListener("click", function () { event("playPause"); });
+
+  // Record yourself (shadowing): the phrase under way plays, then the microphone (asked for on
+  // first use) records as long as the phrase and a half; the model plays again and then your
+  // reading. The last reading of each phrase is kept in this browser (IndexedDB) and nowhere else.
+  var database = null;
+  function takes() {
+    if (database) return database;
+    database = new Promise(function (resolve, reject) {
+      var opening = indexedDB.open("looplearn-takes", 1);
+      opening.onupgradeneeded = function () { opening.result.createObjectStore("takes"); };
+      opening.onsuccess = function () { resolve(opening.result); };
+      opening.onerror = function () { reject(opening.error); };
+    });
+    return database;
+  }
+  function takeKey(number) { return loopId + ":" + number; }
+  function keepTake(number, blob) {
+    return takes().then(function (db) {
+      return new Promise(function (resolve, reject) {
+        var writing = db.transaction("takes", "readwrite");
+        writing.objectStore("takes").put(blob, takeKey(number));
+        writing.oncomplete = resolve;
+        writing.onerror = function () { reject(writing.error); };
+      });
+    });
+  }
+  function keptTake(number) {
+    return takes().then(function (db) {
+      return new Promise(function (resolve) {
+        var reading = db.transaction("takes").objectStore("takes").get(takeKey(number));
+        reading.onsuccess = function () { resolve(reading.result || null); };
+        reading.onerror = function () { resolve(null); };
+      });
+    });
+  }
+  function currentPhrase() {
+    var shown = session ? session.display().phrase : null;
+    var first = phrases.filter(function (p) { return selected.length === 0 || selected.indexOf(p.group) >= 0; })[0] || phrases[0];
+    return phrases.filter(function (p) { return p.number === shown; })[0] || first;
+  }
+  function playOnce(src, rate) {
+    return new Promise(function (resolve) {
+      var player = new Audio(src);
+      player.playbackRate = rate || 1;
+      player.onended = function () { resolve(true); };
+      player.onerror = function () { resolve(false); };
+      var started = player.play();
+      if (started && started.catch) started.catch(function () { resolve(false); });
+    });
+  }
+  function modelThenMine(phrase) {
+    return keptTake(phrase.number).then(function (blob) {
+      if (!blob) { status.textContent = "No reading of phrase " + phrase.number + " yet: record yourself first."; return; }
+      status.textContent = "Phrase " + phrase.number + ": the model, then you.";
+      log.clips.push({ phrase: phrase.number, rate: 1 });
+      return playOnce(phrase.clip, 1).then(function () {
+        var url = URL.createObjectURL(blob);
+        log.clips.push({ take: phrase.number, bytes: blob.size });
+        return playOnce(url, 1).then(function (played) { URL.revokeObjectURL(url); log.playedTakes = (log.playedTakes || 0) + (played ? 1 : 0); });
+      });
+    });
+  }
+  function recordMyself() {
+    var phrase = currentPhrase();
+    if (session && session.display().phase !== "paused") event("playPause");
+    if (!navigator.mediaDevices || !window.MediaRecorder) { status.textContent = "This browser cannot record."; return; }
+    status.textContent = "Phrase " + phrase.number + ": listen…";
+    playOnce(phrase.clip, 1).then(function () {
+      return navigator.mediaDevices.getUserMedia({ audio: true });
+    }).then(function (stream) {
+      var chunks = [], recorder = new MediaRecorder(stream);
+      recorder.ondataavailable = function (e) { if (e.data.size) chunks.push(e.data); };
+      var stopped = new Promise(function (resolve) { recorder.onstop = resolve; });
+      recorder.start();
+      status.textContent = "Phrase " + phrase.number + ": your turn (recording)…";
+      setTimeout(function () { recorder.stop(); }, phrase.duration * 1.5 / 1000 + 500);
+      return stopped.then(function () {
+        stream.getTracks().forEach(function (track) { track.stop(); });
+        var blob = new Blob(chunks, { type: recorder.mimeType || "audio/webm" });
+        log.recorded = { phrase: phrase.number, bytes: blob.size };
+        return keepTake(phrase.number, blob);
+      });
+    }).then(function () { return modelThenMine(phrase); }, function (error) {
+      status.textContent = "Recording did not start: " + (error && error.name === "NotAllowedError" ? "the microphone was not allowed." : String(error && error.message || error));
+    });
+  }
+  root.querySelector("button[data-action=record]").addEventListener("click", recordMyself);
+  root.querySelector("button[data-action=mine]").addEventListener("click", function () { modelThenMine(currentPhrase()); });
   root.querySelector("button[data-action=export]").addEventListener("click", exportProgress);
   // Leaving the page: what was heard so far counts.
   window.addEventListener("pagehide", function () { if (session) { session.stop(now()); saveProgress(); } });

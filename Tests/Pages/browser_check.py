@@ -62,7 +62,9 @@ def browser():
     options = webdriver.ChromeOptions()
     options.binary_location = "/usr/bin/chromium"
     for flag in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                 "--autoplay-policy=no-user-gesture-required", "--mute-audio", "--hide-scrollbars"]:
+                 "--autoplay-policy=no-user-gesture-required", "--mute-audio", "--hide-scrollbars",
+                 # A microphone that plays a tone, allowed without asking: to record yourself.
+                 "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream"]:
         options.add_argument(flag)
     return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
 
@@ -192,6 +194,22 @@ def study_player(driver, args, vectors_path):
         with open(args.progress_out, "w") as out:
             json.dump(exported, out)
 
+    # Record yourself: the model plays, the (fake) microphone records, then the model and the
+    # reading play; the reading is kept in the browser, and plays again after a reload.
+    driver.find_element(By.CSS_SELECTOR, "#study button[data-action=record]").click()
+    played = wait_for("return window.loopPlayer.playedTakes || null", 30)
+    recorded = driver.execute_script("return window.loopPlayer.recorded || null")
+    check(played == 1 and recorded and recorded["bytes"] > 1000, f"record yourself: recorded {recorded}, played back {played} (status {driver.find_element(By.CSS_SELECTOR, '#study .status').text!r})")
+    clips = driver.execute_script("return window.loopPlayer.clips.slice(-2)")
+    check(clips and clips[0].get("phrase") == recorded["phrase"] and clips[1].get("take") == recorded["phrase"] if recorded else False,
+          f"the model, then the reading: {clips}")
+    driver.get(args.sample)
+    driver.find_element(By.CSS_SELECTOR, "#study button[data-action=mine]").click()
+    again = wait_for("return window.loopPlayer.playedTakes || null", 20)
+    check(again == 1, f"after a reload, the reading kept in the browser did not play: {again}")
+    script = fetch(args.sample.rsplit("/", 1)[0] + "/player.js")[2]
+    check(len(script) < 30 * 1024, f"the player's script is {len(script)} bytes (goal: under 30 KB)")
+
     # A phone: touch at 360x800, repeat with me; a double tap starts, a swipe left goes to the next phrase.
     driver.set_window_size(360, 800)
     driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 1})
@@ -207,8 +225,9 @@ def study_player(driver, args, vectors_path):
         for kind, px, py in points:
             driver.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": kind, "touchPoints": [] if kind == "touchEnd" else [{"x": px, "y": py}]})
 
-    # Each phrase twice: without the swipe, the first phrase would come again.
+    # Each phrase twice (without the swipe, the first phrase would come again), at 0.75x.
     Select(driver.find_element(By.NAME, "repeats")).select_by_visible_text("2")
+    Select(driver.find_element(By.NAME, "speed")).select_by_value("0.75")
     sizes = driver.execute_script("return [...document.querySelectorAll('#study button, #study select')].map(e => [e.offsetWidth, e.offsetHeight])")
     check(all(w >= 44 and h >= 44 for w, h in sizes), f"touch targets under 44 px at 360 px wide: {sizes}")
     touch([("touchStart", x, y), ("touchEnd", x, y)])
@@ -216,7 +235,7 @@ def study_player(driver, args, vectors_path):
     touch([("touchStart", x, y), ("touchEnd", x, y)])
     started = wait_for("return window.loopPlayer.steps.length >= 1 ? window.loopPlayer.steps[0] : null", 5)
     first_group = groups[0]
-    check(started == {"play": [by_group[first_group][0][0]], "speed": 1, "duration": by_group[first_group][0][1]},
+    check(started == {"play": [by_group[first_group][0][0]], "speed": 0.75, "duration": round(by_group[first_group][0][1] / 0.75)},
           f"a double tap starts repeat with me on the first phrase: {started}")
     count = driver.execute_script("return window.loopPlayer.steps.length")
     # (The first clip played after the swipe: a silence of the phrase before may come first.)

@@ -11,7 +11,7 @@ extension LibraryServer {
     /// What every HTML page's scripts, styles and media may come from: this server, and no
     /// inline script at all.
     static let contentSecurityPolicy =
-        "default-src 'none'; style-src 'self'; script-src 'self'; worker-src 'self'; connect-src 'self'; media-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+        "default-src 'none'; style-src 'self'; script-src 'self'; worker-src 'self'; connect-src 'self'; media-src 'self' blob:; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
 
     /// Loops a page of the front page, an author's page or the results lists.
     static let pageSize = 20

@@ -43,10 +43,17 @@ public struct WebTemplates: Sendable {
             throw CatalogError(.templates, path: folder, message: "style.css, copy.js, study.js, player.js or sw.js is missing")
         }
         self.serviceWorker = serviceWorker
-        self.player = engine + Data("\n".utf8) + player
+        self.player = Self.withoutCommentLines(engine + Data("\n".utf8) + player)
         self.library = library
         self.stylesheet = stylesheet
         self.script = script
+    }
+
+    /// A script without its lines of comment (those whose text starts with `//`): what a phone
+    /// downloads is the code, the comments stay in the sources.
+    static func withoutCommentLines(_ script: Data) -> Data {
+        let lines = String(decoding: script, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        return Data(lines.filter { !$0.drop { $0 == " " }.hasPrefix("//") }.joined(separator: "\n").utf8)
     }
 
     /// `Resources/web` beside the executable (an installed `share/loop/web`) or in the
