@@ -253,6 +253,23 @@ def study_player(driver, args, vectors_path):
     driver.set_window_size(1280, 900)
 
 
+def first_paint(driver, args):
+    """The preview page's first paint on the network profiles of Chromium's DevTools, printed
+    (a figure, not a check: the machine and its load set it as much as the page)."""
+    driver.set_window_size(360, 800)
+    for name, latency, throughput in [("Slow 3G", 2000, 50_000), ("Fast 4G", 60, 1_125_000)]:
+        driver.execute_cdp_cmd("Network.enable", {})
+        driver.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": True})
+        driver.execute_cdp_cmd("Network.emulateNetworkConditions",
+                               {"offline": False, "latency": latency, "downloadThroughput": throughput, "uploadThroughput": throughput})
+        driver.get(args.sample + "?paint=" + name.replace(" ", ""))
+        paint = driver.execute_script("const e = performance.getEntriesByName('first-contentful-paint')[0]; return e ? e.startTime : null")
+        print(f"pages: the preview page's first paint on {name} ({latency} ms, {throughput * 8 // 1000} kbit/s): {paint:.0f} ms" if paint else
+              f"pages: no first paint measured on {name}", file=sys.stderr)
+    driver.execute_cdp_cmd("Network.emulateNetworkConditions", {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+    driver.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": False})
+
+
 def offline(driver, args):
     """Once opened, a loop's page studies without the network: the server is stopped, and the
     page, its player and its clips come from what the service worker kept."""
@@ -338,6 +355,9 @@ def main():
 
     driver = browser()
     try:
+        # First, before the page's service worker keeps anything (it is not throttled).
+        first_paint(driver, args)
+        driver.set_window_size(1280, 900)
         # The front page.
         driver.set_window_size(1280, 900)
         driver.get(server + "/")
