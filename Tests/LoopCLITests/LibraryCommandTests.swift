@@ -19,6 +19,20 @@ struct TestLibrary {
     }
 }
 
+/// A take of the fixture's group 2 alone: the fixture from half a second before "Où est la
+/// gare"; and that offset, in seconds, to place its clips in the fixture.
+func groupTwoTake() throws -> (path: String, offset: Double) {
+    let offset = Fixture.truth[3].start - 0.5
+    var samples: [Float] = []
+    var reader = try AudioFileReader(path: Fixture.path("clean.flac"))
+    try reader.forEachMonoBlock { samples.append(contentsOf: $0) }
+    let path = Scratch.path("group-2", extension: "wav")
+    var writer = try AudioFileWriter(path: path, format: .wav, sampleRate: 16_000, channelCount: 1)
+    try writer.write(Array(samples[Int(offset * 16_000)...]))
+    try writer.commit()
+    return (path, offset)
+}
+
 struct LibraryCommandTests {
     @Test func newListShowHaveTheDocumentedShapes() throws {
         let library = TestLibrary()
@@ -215,15 +229,7 @@ struct LibraryCommandTests {
         let library = TestLibrary()
         #expect(try library.run(["new", "--text", "phrases.txt", "--audio", "clean.flac"]).status == 0)
         let before = try #require(try library.json(["show", "fixture"]) as? [String: Any])
-        // A take of group 2 alone: the fixture from half a second before "Où est la gare".
-        let offset = Fixture.truth[3].start - 0.5
-        var samples: [Float] = []
-        var reader = try AudioFileReader(path: Fixture.path("clean.flac"))
-        try reader.forEachMonoBlock { samples.append(contentsOf: $0) }
-        let groupTake = Scratch.path("group-2", extension: "wav")
-        var writer = try AudioFileWriter(path: groupTake, format: .wav, sampleRate: 16_000, channelCount: 1)
-        try writer.write(Array(samples[Int(offset * 16_000)...]))
-        try writer.commit()
+        let (groupTake, offset) = try groupTwoTake()
 
         let attached = try library.run(["attach", "fixture", "--audio", groupTake, "--group", "2"])
         #expect(attached.status == 0, "\(attached.error)")

@@ -128,15 +128,7 @@ struct RecordCommandTests {
         let library = TestLibrary()
         #expect(try library.run(["new", "--text", "phrases.txt", "--audio", "clean.flac"]).status == 0)
         let before = try #require(try library.json(["show", "fixture"]) as? [String: Any])
-        // A take of group 2 alone: the fixture from half a second before "Où est la gare".
-        let offset = Fixture.truth[3].start - 0.5
-        var samples: [Float] = []
-        var reader = try AudioFileReader(path: Fixture.path("clean.flac"))
-        try reader.forEachMonoBlock { samples.append(contentsOf: $0) }
-        let groupTake = Scratch.path("group-2", extension: "wav")
-        var writer = try AudioFileWriter(path: groupTake, format: .wav, sampleRate: 16_000, channelCount: 1)
-        try writer.write(Array(samples[Int(offset * 16_000)...]))
-        try writer.commit()
+        let (groupTake, offset) = try groupTwoTake()
         #expect(try library.run(["record", "fixture", "--group", "2", "--input", groupTake, "--fast"]).status == 0)
         let after = try #require(try library.json(["show", "fixture"]) as? [String: Any])
         let firstBefore = (before["groups"] as? [[String: Any]])?[0]["phrases"] as? [[String: Any]]
