@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import LoopAudioFiles
 import LoopModel
@@ -58,6 +59,12 @@ struct WebPagesTests {
         }
         #expect((1...5).allSatisfy { preview.html.contains(#"<audio controls preload="none" src="\#(path)/\#($0).flac""#) }, "a player per phrase")
         #expect(preview.html.contains("<title>Fixture · Loop Library</title>") && preview.html.contains(#"<meta property="og:title" content="Fixture">"#))
+        // The stylesheet is in the page (it paints from its first response), allowed by its hash.
+        let stylesheet = try String(contentsOfFile: Fixture.folder + "/../../Resources/web/style.css", encoding: .utf8)
+        let hash = Data(SHA256.hash(data: Data(stylesheet.utf8))).base64EncodedString()
+        #expect(preview.html.contains("<style>" + stylesheet + "</style>") && !preview.html.contains(#"rel="stylesheet""#))
+        #expect(preview.headers["content-security-policy"]?.contains("style-src 'self' 'sha256-\(hash)'; script-src 'self';") == true,
+                "\(preview.headers["content-security-policy"] ?? "no policy")")
         #expect(preview.html.contains(#"<code id="install-line">loop import \#(server.address)\#(path)</code>"#))
         #expect(preview.html.contains("Revision 1,") && preview.html.contains(#"<a href="/@%C3%89lodie%20B">Élodie B</a>"#))
         let policy = try #require(preview.headers["content-security-policy"])
@@ -193,6 +200,16 @@ struct WebPagesTests {
     @Test func aServerWithoutItsTemplatesSaysWhereToFindThem() throws {
         let process = try LoopProcess.run(["serve", "--data", Scratch.path("data"), "--web", Scratch.path("no-templates")])
         #expect(process.status != 0 && process.error.contains("/header.mustache: cannot read the template") && !process.error.contains("Usage"), "\(process.error)")
+    }
+
+    /// The stylesheet is written into every page's `<style>`: one that would close it is refused.
+    @Test func aStylesheetThatWouldCloseItsStyleElementIsRefused() throws {
+        let web = Scratch.path("web-closing-style")
+        try FileManager.default.copyItem(atPath: Fixture.folder + "/../../Resources/web", toPath: web)
+        try Data("p { color: red; }</style><script>alert(1)</script>".utf8).write(to: URL(fileURLWithPath: web + "/style.css"))
+        let process = try LoopProcess.run(["serve", "--data", Scratch.path("data-closing-style"), "--web", web])
+        #expect(process.status != 0 && process.error.contains(web + "/style.css: the stylesheet") && process.error.split(separator: "\n").count == 1,
+                "\(process.error)")
     }
 }
 

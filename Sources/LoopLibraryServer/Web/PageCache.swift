@@ -11,7 +11,10 @@ import Synchronization
 final class PageCache: Sendable {
     struct Page: Sendable {
         var status: Int
+        /// The page with an empty `<style></style>` (the stylesheet is written in as it is sent).
         var body: Data
+        /// Where in `body` the stylesheet goes, if the page has a `<style>`.
+        var styleOffset: Int?
         var eTag: String
         var stamp: Int64
         var made: UInt64

@@ -8,11 +8,6 @@ import Synchronization
 /// The Loop Library's web pages (docs/server.md, "Pages"): the front page, a preview page per
 /// loop with its phrases playable, an author's page, the Atom feed, and the clips they play.
 extension LibraryServer {
-    /// What every HTML page's scripts, styles and media may come from: this server, and no
-    /// inline script at all.
-    static let contentSecurityPolicy =
-        "default-src 'none'; style-src 'self'; script-src 'self'; worker-src 'self'; connect-src 'self'; media-src 'self' blob:; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
-
     /// Loops a page of the front page, an author's page or the results lists.
     static let pageSize = 20
 
@@ -57,18 +52,22 @@ extension LibraryServer {
         let page = try await pages.page(base + request.uri.description, stamp: stamp) {
             let (status, text) = try await render(base)
             let body = Data(text.utf8)
-            return PageCache.Page(status: status.code, body: body, eTag: "\"" + Hex.string(SHA256.hash(data: body).prefix(12)) + "\"",
-                                  stamp: stamp, made: DispatchTime.now().uptimeNanoseconds)
+            // (The ETag names the stylesheet too: a page is not the same under another one.)
+            var hash = SHA256()
+            hash.update(data: body)
+            hash.update(data: self.web.stylesheet)
+            return PageCache.Page(status: status.code, body: body, styleOffset: WebTemplates.styleOffset(in: body),
+                                  eTag: "\"" + Hex.string(hash.finalize().prefix(12)) + "\"", stamp: stamp, made: DispatchTime.now().uptimeNanoseconds)
         }
         var headers = HTTPFields()
         headers[.contentType] = type.contentType
         headers[.cacheControl] = "no-cache"
         headers[.eTag] = page.eTag
-        headers[.contentSecurityPolicy] = Self.contentSecurityPolicy
+        headers[.contentSecurityPolicy] = web.contentSecurityPolicy
         headers[.xContentTypeOptions] = "nosniff"
         headers[.referrerPolicy] = "same-origin"
         if page.status == 200, Self.matches(request.headers[.ifNoneMatch], page.eTag) { return Response(status: .notModified, headers: headers) }
-        return Response(status: .init(code: page.status), headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: page.body)))
+        return Response(status: .init(code: page.status), headers: headers, body: ResponseBody(byteBuffer: web.withStylesheet(page.body, at: page.styleOffset)))
     }
 
     /// `--public-url`, or `http://` and the Host the request names (when it is a plain host

@@ -1,6 +1,8 @@
+import Crypto
 import Foundation
 import LoopFoundation
 import Mustache
+import Hummingbird
 
 /// The web pages' templates and static files, read once from a folder (`Resources/web`).
 ///
@@ -11,13 +13,18 @@ public struct WebTemplates: Sendable {
     static let required = ["header", "footer", "card", "pager", "front", "author", "loop", "missing", "feed"]
 
     let library: MustacheLibrary
-    /// `style.css` and `copy.js`, served as they are.
+    /// `style.css`: written into every page's head (a page paints on its first response, one
+    /// round trip on a slow network), and served as it is at `/style.css`.
     let stylesheet: Data
+    /// `copy.js`, served as it is.
     let script: Data
     /// `study.js` (the study engine) and `player.js` (the loop page's player), served as one.
     let player: Data
     /// `sw.js`: the service worker that keeps pages and clips for studying offline.
     let serviceWorker: Data
+    /// What every HTML page's scripts, styles and media may come from: this server, and the
+    /// one inline stylesheet (by its hash); no inline script at all.
+    let contentSecurityPolicy: String
 
     /// Reads the templates in `folder`, refusing a folder that lacks one or holds one that does
     /// not parse.
@@ -42,7 +49,11 @@ public struct WebTemplates: Sendable {
               let serviceWorker = FileManager.default.contents(atPath: folder + "/sw.js") else {
             throw CatalogError(.templates, path: folder, message: "style.css, copy.js, study.js, player.js or sw.js is missing")
         }
+        guard let css = String(data: stylesheet, encoding: .utf8), !css.contains("</") else {
+            throw CatalogError(.templates, path: folder + "/style.css", message: "the stylesheet is not UTF-8 or holds \"</\" (it is written into each page's <style>)")
+        }
         self.serviceWorker = serviceWorker
+        self.contentSecurityPolicy = Self.contentSecurityPolicy(inlineStyle: css)
         self.player = Self.withoutCommentLines(engine + Data("\n".utf8) + player)
         self.library = library
         self.stylesheet = stylesheet
@@ -71,9 +82,35 @@ public struct WebTemplates: Sendable {
         return nil
     }
 
-    /// The page `name` made from `model` (a page model of PageModels.swift).
+    /// The policy allowing exactly `inlineStyle` as an inline stylesheet (CSP's `'sha256-…'`
+    /// of its bytes), and scripts, workers, media and pictures from the server only.
+    static func contentSecurityPolicy(inlineStyle: String) -> String {
+        let hash = Data(SHA256.hash(data: Data(inlineStyle.utf8))).base64EncodedString()
+        return "default-src 'none'; style-src 'self' 'sha256-\(hash)'; script-src 'self'; worker-src 'self'; connect-src 'self'; "
+            + "media-src 'self' blob:; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+    }
+
+    /// The page `name` made from `model` (a page model of PageModels.swift), its `<style>`
+    /// left empty: ``withStylesheet(_:at:)`` writes the stylesheet in as the page is sent, so
+    /// the pages a server keeps do not each hold a copy of it.
     func render(_ name: String, _ model: Any) -> String {
         library.render(TemplateValues.values(of: model), withTemplate: name) ?? ""
+    }
+
+    /// Where the stylesheet goes in a rendered page: after its first `<style>`, if it has one.
+    static func styleOffset(in page: Data) -> Int? {
+        page.firstRange(of: Data("<style></style>".utf8)).map { $0.lowerBound - page.startIndex + "<style>".utf8.count }
+    }
+
+    /// `page` as sent: the stylesheet written in at `offset`.
+    func withStylesheet(_ page: Data, at offset: Int?) -> ByteBuffer {
+        guard let offset else { return ByteBuffer(bytes: page) }
+        var buffer = ByteBuffer()
+        buffer.reserveCapacity(page.count + stylesheet.count)
+        buffer.writeBytes(page.prefix(offset))
+        buffer.writeBytes(stylesheet)
+        buffer.writeBytes(page.dropFirst(offset))
+        return buffer
     }
 }
 
