@@ -139,8 +139,6 @@ public struct ProgressImport: Sendable {
     }
 
     static func date(_ text: String) -> Date? {
-        let withFraction = ISO8601DateFormatter()
-        withFraction.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return withFraction.date(from: text) ?? ISO8601DateFormatter().date(from: text)
+        (try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text)) ?? (try? Date.ISO8601FormatStyle().parse(text))
     }
 }
