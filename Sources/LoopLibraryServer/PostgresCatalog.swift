@@ -163,10 +163,6 @@ public final class PostgresCatalog: Catalog {
             try await connection.query("SELECT pg_advisory_xact_lock(hashtext(\(entry.id)))", logger: self.logger)
             try await self.bindAuthor(connection, key: entry.authorKey, fingerprint: entry.authorFingerprint, name: authorName)
             try PublishRules.checkNotBlocked(reason: try await self.blockReason(entry.authorKey, connection))
-            try await connection.query("""
-                INSERT INTO upload_day (authorKey, day, bytes) VALUES (\(entry.authorKey), \(CatalogText.day(now)), \(Int64(entry.bundleBytes)))
-                ON CONFLICT (authorKey, day) DO UPDATE SET bytes = upload_day.bytes + excluded.bytes
-                """, logger: self.logger)
             let existing = try await connection.query("SELECT authorKey, revision, title, shortID, listed, takenDown FROM loop WHERE id = \(entry.id)", logger: self.logger)
                 .decode((String, Int, String, String, Bool, String?).self).first { _ in true }
             if let (owner, revision, title, shortID, listed, takenDown) = existing {
@@ -174,6 +170,7 @@ public final class PostgresCatalog: Catalog {
                                        against: .init(ownerKey: owner, revision: revision, title: title, listed: listed, takenDown: takenDown))
                 // Judged, not yet written: where two publishes of one loop must not both pass.
                 await TestStop.reachedWithoutBlocking("publish.transaction")
+                try await self.countUpload(connection, entry, now: now)
                 try await connection.query("""
                     UPDATE loop SET revision = \(entry.revision), title = \(entry.title), language = \(entry.language),
                         translationLanguage = \(entry.translationLanguage), tags = \(tags), tagKeys = \(tagKeys),
@@ -192,6 +189,7 @@ public final class PostgresCatalog: Catalog {
                 length += 2
             }
             let shortID = CatalogText.shortID(for: entry.id, length: length)
+            try await self.countUpload(connection, entry, now: now)
             try await connection.query("""
                 INSERT INTO loop (id, shortID, authorKey, revision, title, language, translationLanguage, tags, tagKeys,
                     groupCount, phraseCount, seconds, published, updated, bundleSHA256, bundleBytes, content, searchText)
@@ -275,6 +273,16 @@ public final class PostgresCatalog: Catalog {
     public func servesBlob(_ sha256: String) async throws -> Bool {
         try await client.query("SELECT 1 FROM blob_ref JOIN loop ON loop.id = blob_ref.loopId WHERE blob_ref.sha256 = \(sha256) AND loop.listed LIMIT 1",
                                logger: logger).decode(Int.self).first { _ in true } != nil
+    }
+
+    /// Adds the bundle to its author's bytes of the day (the daily quota). Done once the
+    /// publish is judged: the row lock it takes is not what keeps two publishes of one loop
+    /// apart (the loop's advisory lock is).
+    private func countUpload(_ connection: PostgresConnection, _ entry: CatalogEntry, now: Date) async throws {
+        try await connection.query("""
+            INSERT INTO upload_day (authorKey, day, bytes) VALUES (\(entry.authorKey), \(CatalogText.day(now)), \(Int64(entry.bundleBytes)))
+            ON CONFLICT (authorKey, day) DO UPDATE SET bytes = upload_day.bytes + excluded.bytes
+            """, logger: logger)
     }
 
     private func bindAuthor(_ connection: PostgresConnection, key: String, fingerprint: String, name: String?) async throws {

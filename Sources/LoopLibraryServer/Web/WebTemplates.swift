@@ -1,8 +1,8 @@
 import Crypto
 import Foundation
+import Hummingbird
 import LoopFoundation
 import Mustache
-import Hummingbird
 
 /// The web pages' templates and static files, read once from a folder (`Resources/web`).
 ///
@@ -49,11 +49,11 @@ public struct WebTemplates: Sendable {
               let serviceWorker = FileManager.default.contents(atPath: folder + "/sw.js") else {
             throw CatalogError(.templates, path: folder, message: "style.css, copy.js, study.js, player.js or sw.js is missing")
         }
-        guard let css = String(data: stylesheet, encoding: .utf8), !css.contains("</") else {
+        guard String(data: stylesheet, encoding: .utf8)?.contains("</") == false else {
             throw CatalogError(.templates, path: folder + "/style.css", message: "the stylesheet is not UTF-8 or holds \"</\" (it is written into each page's <style>)")
         }
         self.serviceWorker = serviceWorker
-        self.contentSecurityPolicy = Self.contentSecurityPolicy(inlineStyle: css)
+        self.contentSecurityPolicy = Self.contentSecurityPolicy(inlineStyle: stylesheet)
         self.player = Self.withoutCommentLines(engine + Data("\n".utf8) + player)
         self.library = library
         self.stylesheet = stylesheet
@@ -84,8 +84,8 @@ public struct WebTemplates: Sendable {
 
     /// The policy allowing exactly `inlineStyle` as an inline stylesheet (CSP's `'sha256-…'`
     /// of its bytes), and scripts, workers, media and pictures from the server only.
-    static func contentSecurityPolicy(inlineStyle: String) -> String {
-        let hash = Data(SHA256.hash(data: Data(inlineStyle.utf8))).base64EncodedString()
+    static func contentSecurityPolicy(inlineStyle: Data) -> String {
+        let hash = Data(SHA256.hash(data: inlineStyle)).base64EncodedString()
         return "default-src 'none'; style-src 'self' 'sha256-\(hash)'; script-src 'self'; worker-src 'self'; connect-src 'self'; "
             + "media-src 'self' blob:; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
     }
