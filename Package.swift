@@ -47,6 +47,8 @@ let package = Package(
         // Its channel handlers: the connection cap.
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // gzip for the pages and their scripts (zlib, through NIO's buffers).
+        .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
     ],
     targets: [
         // C libraries, wrapped only by the module that owns them. Each one `loop` does not need
@@ -223,6 +225,7 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "CompressNIO", package: "compress-nio"),
             ]
         ),
         .executableTarget(

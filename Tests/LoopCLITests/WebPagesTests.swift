@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import LoopAudioFiles
+import LoopLibraryAPI
 import LoopModel
 import LoopStore
 import LoopTestSupport
@@ -200,6 +201,30 @@ struct WebPagesTests {
     @Test func aServerWithoutItsTemplatesSaysWhereToFindThem() throws {
         let process = try LoopProcess.run(["serve", "--data", Scratch.path("data"), "--web", Scratch.path("no-templates")])
         #expect(process.status != 0 && process.error.contains("/header.mustache: cannot read the template") && !process.error.contains("Usage"), "\(process.error)")
+    }
+
+    /// A browser that takes gzip gets the pages and their scripts gzipped (a third of the bytes
+    /// on a phone's network), as a representation of their own (ETag, Vary); one that does not
+    /// gets them as they are.
+    @Test func pagesAndScriptsAreGzippedForABrowserThatTakesIt() async throws {
+        let server = try TestServer(.sqlite)
+        let author = TestLibrary()
+        let path = try publish(author, text: "phrases.txt", title: "Fixture", to: server)
+        for route in [path, "/", LoopLibraryPaths.player, LoopLibraryPaths.stylesheet] {
+            let plain = try await page(server, route, headers: ["Accept-Encoding": "identity"])
+            let gzipped = try await page(server, route, headers: ["Accept-Encoding": "gzip, deflate"])
+            #expect(plain.status == 200 && plain.headers["content-encoding"] == nil && plain.headers["vary"] == "Accept-Encoding", "\(route): \(plain.headers)")
+            #expect(gzipped.headers["content-encoding"] == "gzip" && gzipped.headers["vary"] == "Accept-Encoding", "\(route): \(gzipped.headers)")
+            // (The client decodes what it asked for: the same page.)
+            #expect(gzipped.html == plain.html, "\(route): the gzipped answer is another page")
+            let sizes = [plain, gzipped].map { Int($0.headers["content-length"] ?? "") ?? 0 }
+            #expect(sizes[1] > 0 && sizes[1] * 2 < sizes[0], "\(route): \(sizes[1]) bytes gzipped of \(sizes[0])")
+            #expect(gzipped.headers["etag"] != plain.headers["etag"], "\(route): one ETag for two representations")
+            let again = try await page(server, route, headers: ["Accept-Encoding": "gzip", "If-None-Match": gzipped.headers["etag"] ?? ""])
+            #expect(again.status == 304, "\(route): \(again.status)")
+        }
+        let refused = try await page(server, path, headers: ["Accept-Encoding": "gzip;q=0, identity"])
+        #expect(refused.headers["content-encoding"] == nil, "gzip;q=0 says no gzip")
     }
 
     /// The stylesheet is written into every page's `<style>`: one that would close it is refused.

@@ -273,8 +273,9 @@ def first_paint(driver, args):
                                {"offline": False, "latency": latency, "downloadThroughput": throughput, "uploadThroughput": throughput})
         driver.get(args.sample + "?paint=" + "".join(c for c in name if c.isalnum()))
         paint = driver.execute_script("const e = performance.getEntriesByName('first-contentful-paint')[0]; return e ? e.startTime : null")
+        sent = driver.execute_script("const e = performance.getEntriesByType('navigation')[0]; return [e.encodedBodySize, e.decodedBodySize]")
         print(f"pages: the preview page's first paint on {name} ({latency} ms a response, {throughput * 8 // 1000} kbit/s): "
-              f"{paint:.0f} ms, {paint - latency:.0f} ms after the first response could arrive" if paint else
+              f"{paint:.0f} ms, {paint - latency:.0f} ms after the first response could arrive ({sent[0]:,} bytes sent for {sent[1]:,})" if paint else
               f"pages: no first paint measured on {name}", file=sys.stderr)
     driver.execute_cdp_cmd("Network.emulateNetworkConditions", {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
     driver.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": False})

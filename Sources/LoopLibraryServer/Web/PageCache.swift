@@ -15,9 +15,14 @@ final class PageCache: Sendable {
         var body: Data
         /// Where in `body` the stylesheet goes, if the page has a `<style>`.
         var styleOffset: Int?
+        /// The whole page (its stylesheet in) gzipped, for a browser that takes gzip.
+        var gzipped: Data?
         var eTag: String
         var stamp: Int64
         var made: UInt64
+
+        /// What keeping it costs.
+        var bytes: Int { body.count + (gzipped?.count ?? 0) }
     }
 
     static let maximumAge: UInt64 = 60_000_000_000
@@ -102,11 +107,11 @@ final class PageCache: Sendable {
             guard state.rendering[key]?.id == renderID else { return }   // kept by another waiter already
             state.rendering[key] = nil
             guard page.status == 200 else { return }   // a 404 for any path asked is not worth the room
-            if state.bytes + page.body.count > byteLimit {
+            if state.bytes + page.bytes > byteLimit {
                 state.pages = state.pages.filter { _ in Bool.random() }
-                state.bytes = state.pages.values.reduce(0) { $0 + $1.body.count }
+                state.bytes = state.pages.values.reduce(0) { $0 + $1.bytes }
             }
-            state.bytes += page.body.count - (state.pages[key]?.body.count ?? 0)
+            state.bytes += page.bytes - (state.pages[key]?.bytes ?? 0)
             state.pages[key] = page
         }
     }

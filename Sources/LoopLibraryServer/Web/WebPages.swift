@@ -55,18 +55,26 @@ extension LibraryServer {
             // (The ETag names the stylesheet too: a page is not the same under another one.)
             var hash = SHA256()
             hash.update(data: body)
-            hash.update(data: self.web.stylesheet)
-            return PageCache.Page(status: status.code, body: body, styleOffset: WebTemplates.styleOffset(in: body),
+            hash.update(data: self.web.stylesheet.bytes)
+            let styleOffset = WebTemplates.styleOffset(in: body)
+            return PageCache.Page(status: status.code, body: body, styleOffset: styleOffset,
+                                  gzipped: Gzip.compress(Data(buffer: self.web.withStylesheet(body, at: styleOffset))),
                                   eTag: "\"" + Hex.string(hash.finalize().prefix(12)) + "\"", stamp: stamp, made: DispatchTime.now().uptimeNanoseconds)
         }
+        let gzip = page.gzipped != nil && Gzip.isAccepted(by: request)
         var headers = HTTPFields()
         headers[.contentType] = type.contentType
         headers[.cacheControl] = "no-cache"
-        headers[.eTag] = page.eTag
+        headers[.eTag] = gzip ? Gzip.eTag(page.eTag) : page.eTag
+        headers[.vary] = "Accept-Encoding"
         headers[.contentSecurityPolicy] = web.contentSecurityPolicy
         headers[.xContentTypeOptions] = "nosniff"
         headers[.referrerPolicy] = "same-origin"
-        if page.status == 200, Self.matches(request.headers[.ifNoneMatch], page.eTag) { return Response(status: .notModified, headers: headers) }
+        if page.status == 200, Self.matches(request.headers[.ifNoneMatch], headers[.eTag] ?? "") { return Response(status: .notModified, headers: headers) }
+        if gzip, let gzipped = page.gzipped {
+            headers[.contentEncoding] = "gzip"
+            return Response(status: .init(code: page.status), headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: gzipped)))
+        }
         return Response(status: .init(code: page.status), headers: headers, body: ResponseBody(byteBuffer: web.withStylesheet(page.body, at: page.styleOffset)))
     }
 
@@ -80,14 +88,17 @@ extension LibraryServer {
         return "http://" + (plain ? host : "localhost")
     }
 
-    static func asset(_ request: Request, _ data: Data, type: String) -> Response {
-        let tag = "\"" + Hex.string(SHA256.hash(data: data).prefix(12)) + "\""
+    static func asset(_ request: Request, _ asset: WebAsset, type: String) -> Response {
+        let gzip = Gzip.isAccepted(by: request)
+        let tag = gzip ? Gzip.eTag(asset.eTag) : asset.eTag
         var headers = HTTPFields()
         headers[.contentType] = type
         headers[.cacheControl] = "public, max-age=3600"
         headers[.eTag] = tag
+        headers[.vary] = "Accept-Encoding"
         if matches(request.headers[.ifNoneMatch], tag) { return Response(status: .notModified, headers: headers) }
-        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+        if gzip { headers[.contentEncoding] = "gzip" }
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: gzip ? asset.gzipped : asset.bytes)))
     }
 
     // MARK: Pages

@@ -15,13 +15,13 @@ public struct WebTemplates: Sendable {
     let library: MustacheLibrary
     /// `style.css`: written into every page's head (a page paints on its first response, one
     /// round trip on a slow network), and served as it is at `/style.css`.
-    let stylesheet: Data
+    let stylesheet: WebAsset
     /// `copy.js`, served as it is.
-    let script: Data
+    let script: WebAsset
     /// `study.js` (the study engine) and `player.js` (the loop page's player), served as one.
-    let player: Data
+    let player: WebAsset
     /// `sw.js`: the service worker that keeps pages and clips for studying offline.
-    let serviceWorker: Data
+    let serviceWorker: WebAsset
     /// What every HTML page's scripts, styles and media may come from: this server, and the
     /// one inline stylesheet (by its hash); no inline script at all.
     let contentSecurityPolicy: String
@@ -52,12 +52,12 @@ public struct WebTemplates: Sendable {
         guard String(data: stylesheet, encoding: .utf8)?.contains("</") == false else {
             throw CatalogError(.templates, path: folder + "/style.css", message: "the stylesheet is not UTF-8 or holds \"</\" (it is written into each page's <style>)")
         }
-        self.serviceWorker = serviceWorker
+        self.serviceWorker = WebAsset(serviceWorker)
         self.contentSecurityPolicy = Self.contentSecurityPolicy(inlineStyle: stylesheet)
-        self.player = Self.withoutCommentLines(engine + Data("\n".utf8) + player)
+        self.player = WebAsset(Self.withoutCommentLines(engine + Data("\n".utf8) + player))
         self.library = library
-        self.stylesheet = stylesheet
-        self.script = script
+        self.stylesheet = WebAsset(stylesheet)
+        self.script = WebAsset(script)
     }
 
     /// A script without its lines of comment (those whose text starts with `//`): what a phone
@@ -106,9 +106,9 @@ public struct WebTemplates: Sendable {
     func withStylesheet(_ page: Data, at offset: Int?) -> ByteBuffer {
         guard let offset else { return ByteBuffer(bytes: page) }
         var buffer = ByteBuffer()
-        buffer.reserveCapacity(page.count + stylesheet.count)
+        buffer.reserveCapacity(page.count + stylesheet.bytes.count)
         buffer.writeBytes(page.prefix(offset))
-        buffer.writeBytes(stylesheet)
+        buffer.writeBytes(stylesheet.bytes)
         buffer.writeBytes(page.dropFirst(offset))
         return buffer
     }
