@@ -14,7 +14,8 @@ struct ServerBenchmark: AsyncParsableCommand {
             Starts `loop-server` (built beside this benchmark) on loopback with a catalog of \
             --loops loops (SQLite), and measures with wrk (--connections connections, 2 threads, \
             --seconds each): a loop's metadata (GET /api/loops/ID); its preview page (GET /ID), \
-            twice (`preview`: most pages rendered on first request; `again`: kept); the front \
+            twice (`preview`: most pages rendered on first request; `again`: kept), then as a \
+            browser asks for it (`gzip`: gzipped on first request, then kept); the front \
             page; and a catalog search \
             (GET /api/loops?q=...), requests per second with p50 and p99 latency; the download \
             of a --minutes-minute loop's bundle next to nginx serving the same file, with the \
@@ -107,6 +108,8 @@ struct ServerBenchmark: AsyncParsableCommand {
             let previewScript = try Wrk.randomPathScript(folder + "/preview.lua", paths: ids.map { "/" + $0 })
             let previewFirst = try Wrk.run(server.address, script: previewScript, connections: connections, seconds: seconds)
             let previewKept = try Wrk.run(server.address, script: previewScript, connections: connections, seconds: seconds)
+            // As a browser asks: gzipped (each kept page gzipped on its first such request, then kept).
+            let previewGzipped = try Wrk.run(server.address, script: previewScript, headers: ["Accept-Encoding: gzip"], connections: connections, seconds: seconds)
             let front = try Wrk.run(server.address + "/", connections: connections, seconds: seconds)
             let bundleSHA = try await Self.bundleSHA(server.address, loop.summary.id)
             // The downloads on a server started again, so that their memory is not the pages
@@ -172,7 +175,7 @@ struct ServerBenchmark: AsyncParsableCommand {
             func goal(_ met: Bool) -> String { met ? "met" : "missed" }
             print(String(format: "  metadata  %8.0f req/s   p50 %6.2f ms   p99 %6.2f ms   (goal >= 5000 req/s, p99 < 25 ms: %@)",
                          metadata.requestsPerSecond, metadata.p50 * 1000, metadata.p99 * 1000, goal(metadata.requestsPerSecond >= 5000 && metadata.p99 < 0.025)))
-            for (name, figures) in [("preview ", previewFirst), ("  again ", previewKept), ("front   ", front)] {
+            for (name, figures) in [("preview ", previewFirst), ("  again ", previewKept), ("  gzip  ", previewGzipped), ("front   ", front)] {
                 print(String(format: "  %@  %8.0f req/s   p50 %6.2f ms   p99 %6.2f ms   (goal >= 5000 req/s, p99 < 25 ms: %@)", name,
                              figures.requestsPerSecond, figures.p50 * 1000, figures.p99 * 1000, goal(figures.requestsPerSecond >= 5000 && figures.p99 < 0.025)))
             }
@@ -348,10 +351,10 @@ struct Wrk {
         return file
     }
 
-    static func run(_ url: String, script: String? = nil, connections: Int, seconds: Int) throws -> Wrk {
+    static func run(_ url: String, script: String? = nil, headers: [String] = [], connections: Int, seconds: Int) throws -> Wrk {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/wrk")
-        process.arguments = ["-t2", "-c\(connections)", "-d\(seconds)s", "--latency"] + (script.map { ["-s", $0] } ?? []) + [url]
+        process.arguments = ["-t2", "-c\(connections)", "-d\(seconds)s", "--latency"] + headers.flatMap { ["-H", $0] } + (script.map { ["-s", $0] } ?? []) + [url]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice

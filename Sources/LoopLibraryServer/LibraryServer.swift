@@ -198,7 +198,7 @@ public struct LibraryServer: Sendable {
             return PageCache.Page(status: 200, body: body, eTag: "\"" + Hex.string(SHA256.hash(data: body).prefix(12)) + "\"",
                                   stamp: stamp, made: DispatchTime.now().uptimeNanoseconds)
         }
-        let body = detail.body, tag = detail.eTag
+        let body = detail.body ?? Data(), tag = detail.eTag
         var headers = HTTPFields()
         headers[.eTag] = tag
         headers[.cacheControl] = "no-cache"

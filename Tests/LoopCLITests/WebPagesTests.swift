@@ -223,6 +223,12 @@ struct WebPagesTests {
             let again = try await page(server, route, headers: ["Accept-Encoding": "gzip", "If-None-Match": gzipped.headers["etag"] ?? ""])
             #expect(again.status == 304, "\(route): \(again.status)")
         }
+        // A page first asked for gzipped is kept so; a client that does not take gzip gets it inflated.
+        let gzippedFirst = try await page(server, "/?q=fixture", headers: ["Accept-Encoding": "gzip"])
+        let plainAfter = try await page(server, "/?q=fixture", headers: ["Accept-Encoding": "identity"])
+        #expect(gzippedFirst.headers["content-encoding"] == "gzip" && plainAfter.headers["content-encoding"] == nil)
+        #expect(plainAfter.html == gzippedFirst.html && plainAfter.html.contains("Fixture") && plainAfter.html.hasSuffix("</html>\n"),
+                "\(plainAfter.html.suffix(200))")
         let refused = try await page(server, path, headers: ["Accept-Encoding": "gzip;q=0, identity"])
         #expect(refused.headers["content-encoding"] == nil, "gzip;q=0 says no gzip")
     }

@@ -15,6 +15,15 @@ enum Gzip {
         return Data(output.readableBytesView)
     }
 
+    /// What `gzipped` (made by ``compress(_:)``) inflates to: `length` bytes.
+    static func decompress(_ gzipped: Data, length: Int) throws -> ByteBuffer {
+        var input = ByteBuffer(bytes: gzipped)
+        var output = ByteBuffer()
+        output.reserveCapacity(length)
+        try input.decompress(to: &output, with: .gzip)
+        return output
+    }
+
     /// Whether the request's `Accept-Encoding` takes gzip (named, with a weight above 0).
     static func isAccepted(by request: Request) -> Bool {
         guard let header = request.headers[.acceptEncoding] else { return false }

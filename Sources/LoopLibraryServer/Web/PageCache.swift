@@ -11,18 +11,22 @@ import Synchronization
 final class PageCache: Sendable {
     struct Page: Sendable {
         var status: Int
-        /// The page with an empty `<style></style>` (the stylesheet is written in as it is sent).
-        var body: Data
+        /// The page with an empty `<style></style>` (the stylesheet is written in as it is
+        /// sent); nil when only its gzipped form is kept.
+        var body: Data?
         /// Where in `body` the stylesheet goes, if the page has a `<style>`.
         var styleOffset: Int?
-        /// The whole page (its stylesheet in) gzipped, for a browser that takes gzip.
+        /// The whole page (its stylesheet in) gzipped: kept when a client that takes gzip (any
+        /// browser) asked for the page; a client that never does costs no compression.
         var gzipped: Data?
+        /// The whole page's length, its stylesheet in (what its gzipped form inflates to).
+        var length = 0
         var eTag: String
         var stamp: Int64
         var made: UInt64
 
         /// What keeping it costs.
-        var bytes: Int { body.count + (gzipped?.count ?? 0) }
+        var bytes: Int { (body?.count ?? 0) + (gzipped?.count ?? 0) }
     }
 
     static let maximumAge: UInt64 = 60_000_000_000
@@ -33,6 +37,13 @@ final class PageCache: Sendable {
         /// Renders under way, by key: the requests that want the same page wait for one.
         var rendering: [String: (id: Int, stamp: Int64, task: Task<Page, any Error>)] = [:]
         var nextID = 0
+
+        /// When `bytes` more would pass `limit`, forgets half the pages, at random.
+        mutating func makeRoom(for bytes: Int, within limit: Int) {
+            guard self.bytes + bytes > limit else { return }
+            pages = pages.filter { _ in Bool.random() }
+            self.bytes = pages.values.reduce(0) { $0 + $1.bytes }
+        }
     }
 
     let byteLimit: Int
@@ -102,15 +113,24 @@ final class PageCache: Sendable {
         lastStamp.withLock { $0 = nil }
     }
 
+    /// Keeps `gzipped` beside the page kept under `key`, if that is still the page `eTag` names.
+    func keepGzipped(_ gzipped: Data, for key: String, eTag: String) {
+        state.withLock { state in
+            guard state.pages[key]?.eTag == eTag, state.pages[key]?.gzipped == nil else { return }
+            state.makeRoom(for: gzipped.count, within: byteLimit)
+            guard var page = state.pages[key] else { return }   // forgotten to make room
+            page.gzipped = gzipped
+            state.pages[key] = page
+            state.bytes += gzipped.count
+        }
+    }
+
     private func keep(_ page: Page, as key: String, renderID: Int) {
         state.withLock { state in
             guard state.rendering[key]?.id == renderID else { return }   // kept by another waiter already
             state.rendering[key] = nil
             guard page.status == 200 else { return }   // a 404 for any path asked is not worth the room
-            if state.bytes + page.bytes > byteLimit {
-                state.pages = state.pages.filter { _ in Bool.random() }
-                state.bytes = state.pages.values.reduce(0) { $0 + $1.bytes }
-            }
+            state.makeRoom(for: page.bytes, within: byteLimit)
             state.bytes += page.bytes - (state.pages[key]?.bytes ?? 0)
             state.pages[key] = page
         }

@@ -49,7 +49,9 @@ extension LibraryServer {
     func page(_ request: Request, type: PageType, render: @escaping @Sendable (String) async throws -> (HTTPResponse.Status, String)) async throws -> Response {
         let base = siteAddress(request)
         let stamp = try await pages.stamp { try await self.catalog.changeStamp() }
-        let page = try await pages.page(base + request.uri.description, stamp: stamp) {
+        let key = base + request.uri.description
+        let gzip = Gzip.isAccepted(by: request)
+        let page = try await pages.page(key, stamp: stamp) {
             let (status, text) = try await render(base)
             let body = Data(text.utf8)
             // (The ETag names the stylesheet too: a page is not the same under another one.)
@@ -57,11 +59,12 @@ extension LibraryServer {
             hash.update(data: body)
             hash.update(data: self.web.stylesheet.bytes)
             let styleOffset = WebTemplates.styleOffset(in: body)
-            return PageCache.Page(status: status.code, body: body, styleOffset: styleOffset,
-                                  gzipped: Gzip.compress(Data(buffer: self.web.withStylesheet(body, at: styleOffset))),
+            let whole = self.web.withStylesheet(body, at: styleOffset)
+            // Kept in the form the request that rendered it takes (the other is made if asked).
+            return PageCache.Page(status: status.code, body: gzip ? nil : body, styleOffset: styleOffset,
+                                  gzipped: gzip ? Gzip.compress(Data(buffer: whole)) : nil, length: whole.readableBytes,
                                   eTag: "\"" + Hex.string(hash.finalize().prefix(12)) + "\"", stamp: stamp, made: DispatchTime.now().uptimeNanoseconds)
         }
-        let gzip = page.gzipped != nil && Gzip.isAccepted(by: request)
         var headers = HTTPFields()
         headers[.contentType] = type.contentType
         headers[.cacheControl] = "no-cache"
@@ -71,11 +74,13 @@ extension LibraryServer {
         headers[.xContentTypeOptions] = "nosniff"
         headers[.referrerPolicy] = "same-origin"
         if page.status == 200, Self.matches(request.headers[.ifNoneMatch], headers[.eTag] ?? "") { return Response(status: .notModified, headers: headers) }
-        if gzip, let gzipped = page.gzipped {
+        if gzip, let gzipped = page.gzipped ?? page.body.map({ Gzip.compress(Data(buffer: web.withStylesheet($0, at: page.styleOffset))) }) {
+            if page.gzipped == nil { pages.keepGzipped(gzipped, for: key, eTag: page.eTag) }
             headers[.contentEncoding] = "gzip"
             return Response(status: .init(code: page.status), headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: gzipped)))
         }
-        return Response(status: .init(code: page.status), headers: headers, body: ResponseBody(byteBuffer: web.withStylesheet(page.body, at: page.styleOffset)))
+        let whole = try page.body.map { web.withStylesheet($0, at: page.styleOffset) } ?? Gzip.decompress(page.gzipped ?? Data(), length: page.length)
+        return Response(status: .init(code: page.status), headers: headers, body: ResponseBody(byteBuffer: whole))
     }
 
     /// `--public-url`, or `http://` and the Host the request names (when it is a plain host
