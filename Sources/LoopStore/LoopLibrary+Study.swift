@@ -15,24 +15,47 @@ public struct PhraseStudyRecord: Sendable, Equatable {
     }
 }
 
+/// A study session of a loop, as saved.
+public struct StudySessionRecord: Sendable, Equatable {
+    public var loopId: String
+    public var startedAt: Date
+    public var phrases: [PhraseStudyRecord]
+
+    public init(loopId: String, startedAt: Date, phrases: [PhraseStudyRecord]) {
+        self.loopId = loopId
+        self.startedAt = startedAt
+        self.phrases = phrases
+    }
+}
+
 extension LoopLibrary {
     /// Saves one study session of a loop, in one transaction.
     public func recordStudy(loop id: String, startedAt: Date, phrases: [PhraseStudyRecord]) throws {
         guard !phrases.isEmpty else { return }
-        try database.write { db in
-            for phrase in phrases {
-                try db.execute(sql: """
-                    INSERT INTO studyEvent (loopId, phraseId, startedAt, seconds, repetitions)
-                    SELECT ?, id, ?, ?, ? FROM phrase WHERE id = ? AND loopId = ?
-                    """, arguments: [id, startedAt, phrase.seconds, phrase.repetitions, phrase.phraseId, id])
-            }
+        try database.write { db in try Self.insert(StudySessionRecord(loopId: id, startedAt: startedAt, phrases: phrases), db) }
+    }
+
+    private static func insert(_ session: StudySessionRecord, _ db: Database) throws {
+        for phrase in session.phrases {
+            try db.execute(sql: """
+                INSERT INTO studyEvent (loopId, phraseId, startedAt, seconds, repetitions)
+                SELECT ?, id, ?, ?, ? FROM phrase WHERE id = ? AND loopId = ?
+                """, arguments: [session.loopId, session.startedAt, phrase.seconds, phrase.repetitions, phrase.phraseId, session.loopId])
         }
     }
 
-    /// Whether a study session of `loop` that started at `startedAt` (to the millisecond) is kept.
-    public func hasStudySession(loop id: String, startedAt: Date) throws -> Bool {
-        try database.read { db in
-            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM studyEvent WHERE loopId = ? AND startedAt = ?)", arguments: [id, startedAt]) ?? false
+    /// Saves study sessions made elsewhere (a loop's page), all in one transaction, leaving
+    /// out each one already kept (the same loop and start, to the millisecond); returns, for
+    /// each, whether it was saved.
+    public func recordStudySessions(_ sessions: [StudySessionRecord]) throws -> [Bool] {
+        try database.write { db in
+            try sessions.map { session in
+                let kept = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM studyEvent WHERE loopId = ? AND startedAt = ?)",
+                                             arguments: [session.loopId, session.startedAt]) ?? false
+                guard !kept, !session.phrases.isEmpty else { return false }
+                try Self.insert(session, db)
+                return true
+            }
         }
     }
 

@@ -94,9 +94,11 @@ public struct ProgressImport: Sendable {
         return file
     }
 
-    /// Merges `file` into the library: one study session each, in the library's own terms.
+    /// Merges `file` into the library: one study session each, in the library's own terms,
+    /// all in one transaction (a merge cut short leaves nothing of it).
     public func merge(_ file: File) throws -> Outcome {
         var outcome = Outcome()
+        var sessions: [(record: StudySessionRecord, unmatched: Int)] = []
         for loop in file.loops {
             guard let detail = try? library.loop(id: loop.id) else {
                 outcome.loopsNotHere.append(loop.id)
@@ -106,23 +108,28 @@ public struct ProgressImport: Sendable {
             let byNumber = Dictionary(detail.phrases.map { ($0.number, $0) }, uniquingKeysWith: { first, _ in first })
             for session in loop.sessions {
                 guard let startedAt = Self.date(session.startedAt) else { continue }
-                if try library.hasStudySession(loop: loop.id, startedAt: startedAt) {
-                    outcome.sessionsAlreadyHere += 1
-                    continue
-                }
-                var records: [PhraseStudyRecord] = []
+                var records: [PhraseStudyRecord] = [], unmatched = 0
                 for phrase in session.phrases where phrase.repetitions > 0 || phrase.seconds > 0 {
                     // The phrase it was: the same number and the same text (an edit since makes it another).
                     guard let here = byNumber[phrase.number], Self.same(here.text, phrase.text) else {
-                        outcome.phrasesUnmatched += 1
+                        unmatched += 1
                         continue
                     }
                     records.append(PhraseStudyRecord(phraseId: here.id, seconds: phrase.seconds, repetitions: phrase.repetitions))
                 }
-                guard !records.isEmpty else { continue }
-                try library.recordStudy(loop: loop.id, startedAt: startedAt, phrases: records)
+                sessions.append((StudySessionRecord(loopId: loop.id, startedAt: startedAt, phrases: records), unmatched))
+            }
+        }
+        let saved = try library.recordStudySessions(sessions.map(\.record))
+        for (session, saved) in zip(sessions, saved) {
+            if saved {
                 outcome.sessionsAdded += 1
-                outcome.phrasesAdded += records.count
+                outcome.phrasesAdded += session.record.phrases.count
+                outcome.phrasesUnmatched += session.unmatched
+            } else if !session.record.phrases.isEmpty {
+                outcome.sessionsAlreadyHere += 1
+            } else {
+                outcome.phrasesUnmatched += session.unmatched
             }
         }
         return outcome

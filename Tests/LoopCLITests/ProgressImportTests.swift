@@ -68,7 +68,7 @@ struct ProgressImportTests {
         cases.append((try progressFile(loop: id, sessions: [("2026-11-25T08:30:00Z", [(1, "x", 1, 1e300)])]), "out of range"))
         cases.append((try progressFile(loop: id, sessions: [("2026-11-25T08:30:00Z", [(1, "a\u{1B}[31mred", 1, 1)])]), "control character"))
         let big = Scratch.path("big", extension: "json")
-        FileManager.default.createFile(atPath: big, contents: Data(repeating: 0x20, count: (8 << 20) + 10))
+        try Data(repeating: 0x20, count: (8 << 20) + 10).write(to: URL(fileURLWithPath: big))
         cases.append((big, "larger than 8 MiB"))
         for (path, message) in cases {
             let result = try library.run(["stats", "--import", path])
