@@ -8,11 +8,10 @@ import LoopLibraryAPI
 /// on a phone's slow network. Clips, pictures and bundles are compressed already and go as
 /// they are.
 enum Gzip {
-    /// `data` gzipped (zlib through compress-nio).
-    static func compress(_ data: Data) -> Data {
+    /// `data` gzipped (zlib through compress-nio); nil if zlib failed (then it goes as it is).
+    static func compress(_ data: Data) -> Data? {
         var input = ByteBuffer(bytes: data)
-        guard let output = try? input.compress(with: .gzip()) else { return data }
-        return Data(output.readableBytesView)
+        return (try? input.compress(with: .gzip())).map { Data($0.readableBytesView) }
     }
 
     /// What `gzipped` (made by ``compress(_:)``) inflates to: `length` bytes.
@@ -45,7 +44,7 @@ enum Gzip {
 /// A file the pages load (`style.css`, a script), as served: its bytes, gzipped once, and their tags.
 struct WebAsset: Sendable {
     let bytes: Data
-    let gzipped: Data
+    let gzipped: Data?
     let eTag: String
 
     init(_ bytes: Data) {

@@ -61,21 +61,27 @@ extension LibraryServer {
             let styleOffset = WebTemplates.styleOffset(in: body)
             let whole = self.web.withStylesheet(body, at: styleOffset)
             // Kept in the form the request that rendered it takes (the other is made if asked).
-            return PageCache.Page(status: status.code, body: gzip ? nil : body, styleOffset: styleOffset,
-                                  gzipped: gzip ? Gzip.compress(Data(buffer: whole)) : nil, length: whole.readableBytes,
+            let gzipped = gzip ? Gzip.compress(Data(buffer: whole)) : nil
+            return PageCache.Page(status: status.code, body: gzipped == nil ? body : nil, styleOffset: styleOffset,
+                                  gzipped: gzipped, length: whole.readableBytes,
                                   eTag: "\"" + Hex.string(hash.finalize().prefix(12)) + "\"", stamp: stamp, made: DispatchTime.now().uptimeNanoseconds)
+        }
+        // Gzipped for a client that takes it: as kept, or made now and kept beside the page.
+        var gzipped: Data?
+        if gzip {
+            gzipped = page.gzipped ?? page.body.flatMap { Gzip.compress(Data(buffer: web.withStylesheet($0, at: page.styleOffset))) }
+            if let gzipped, page.gzipped == nil { pages.keepGzipped(gzipped, for: key, eTag: page.eTag) }
         }
         var headers = HTTPFields()
         headers[.contentType] = type.contentType
         headers[.cacheControl] = "no-cache"
-        headers[.eTag] = gzip ? Gzip.eTag(page.eTag) : page.eTag
+        headers[.eTag] = gzipped != nil ? Gzip.eTag(page.eTag) : page.eTag
         headers[.vary] = "Accept-Encoding"
         headers[.contentSecurityPolicy] = web.contentSecurityPolicy
         headers[.xContentTypeOptions] = "nosniff"
         headers[.referrerPolicy] = "same-origin"
         if page.status == 200, Self.matches(request.headers[.ifNoneMatch], headers[.eTag] ?? "") { return Response(status: .notModified, headers: headers) }
-        if gzip, let gzipped = page.gzipped ?? page.body.map({ Gzip.compress(Data(buffer: web.withStylesheet($0, at: page.styleOffset))) }) {
-            if page.gzipped == nil { pages.keepGzipped(gzipped, for: key, eTag: page.eTag) }
+        if let gzipped {
             headers[.contentEncoding] = "gzip"
             return Response(status: .init(code: page.status), headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: gzipped)))
         }
@@ -94,16 +100,16 @@ extension LibraryServer {
     }
 
     static func asset(_ request: Request, _ asset: WebAsset, type: String) -> Response {
-        let gzip = Gzip.isAccepted(by: request)
-        let tag = gzip ? Gzip.eTag(asset.eTag) : asset.eTag
+        let gzipped = Gzip.isAccepted(by: request) ? asset.gzipped : nil
+        let tag = gzipped != nil ? Gzip.eTag(asset.eTag) : asset.eTag
         var headers = HTTPFields()
         headers[.contentType] = type
         headers[.cacheControl] = "public, max-age=3600"
         headers[.eTag] = tag
         headers[.vary] = "Accept-Encoding"
         if matches(request.headers[.ifNoneMatch], tag) { return Response(status: .notModified, headers: headers) }
-        if gzip { headers[.contentEncoding] = "gzip" }
-        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: gzip ? asset.gzipped : asset.bytes)))
+        if gzipped != nil { headers[.contentEncoding] = "gzip" }
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: gzipped ?? asset.bytes)))
     }
 
     // MARK: Pages
