@@ -1,4 +1,5 @@
 import LoopAudioFiles
+import LoopFoundation
 /// A sound card output through ALSA: interleaved float frames in, sound out.
 ///
 /// Writes block until the device has room, so the device paces whoever writes. ``stop()``

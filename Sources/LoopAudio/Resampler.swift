@@ -1,4 +1,5 @@
 import LoopAudioFiles
+import LoopFoundation
 /// Converts audio from one sample rate to another (libsamplerate, its best sinc converter):
 /// clips of a take recorded at another rate than the session's, made to play in it.
 public struct Resampler: Sendable {

@@ -1,5 +1,6 @@
 import Foundation
 import LoopCLI
+import LoopFoundation
 
 /// A finished child process: its status, wall time and peak memory.
 struct ChildProcessReport {

@@ -6,6 +6,7 @@ import LoopTerminal
 import LoopText
 import LoopFoundation
 import LoopStore
+import LoopModel
 
 struct LibraryBenchmark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -49,7 +50,7 @@ struct LibraryBenchmark: AsyncParsableCommand {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             defer { if keep == nil { try? FileManager.default.removeItem(atPath: folder) } }
             let libraryPath = folder + "/library-\(loops)x\(phrases)"
-            let library = try LoopLibrary(at: libraryPath)
+            let library = try LibraryStore(at: libraryPath)
             if try library.loops(tag: "benchmark").count < loops {
                 let progress = ProgressBar("filling the library")
                 let (loops, phrases) = (self.loops, self.phrases)

@@ -7,6 +7,8 @@ import LoopReports
 import LoopText
 import LoopRecording
 import LoopStore
+import LoopFoundation
+import LoopModel
 
 struct RecordBenchmark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -41,7 +43,7 @@ struct RecordBenchmark: AsyncParsableCommand {
             let copies = Int((minutes * 60 / 20.01).rounded(.down))
             let body = try String(contentsOfFile: text, encoding: .utf8).split(separator: "\n").filter { !$0.hasPrefix("#") }.joined(separator: "\n")
             let longText = (["# title: Benchmark", "# language: fr"] + Array(repeating: body.trimmingCharacters(in: .newlines), count: max(copies, 1))).joined(separator: "\n\n")
-            let library = try LoopLibrary(at: folder + "/library")
+            let library = try LibraryStore(at: folder + "/library")
             let loop = try library.createLoop(source: try LoopSource(parsing: longText))
 
             let executable = LoopProgram.path

@@ -4,6 +4,8 @@ import LoopCLI
 import LoopStore
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import LoopFoundation
+import LoopModel
 #endif
 
 struct ServerBenchmark: AsyncParsableCommand {

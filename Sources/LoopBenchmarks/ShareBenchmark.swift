@@ -8,6 +8,7 @@ import LoopTerminal
 import LoopText
 import LoopStore
 import LoopWorkflows
+import LoopFoundation
 
 struct ShareBenchmark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -103,11 +104,11 @@ enum LongLoop {
         let take = BenchmarkTake(label: "\(Int(minutes)) min", path: folder + "/take.flac", sampleRate: 16_000, channelCount: 1,
                                  minutes: Double(copies) * sampleSeconds / 60)
         try await take.ensureGenerated(from: sample)
-        let library = try LoopLibrary(at: folder + "/library")
+        let library = try LibraryStore(at: folder + "/library")
         // Its phrases, without its pictures (named relative to its folder).
         let sampleText = try String(contentsOfFile: text, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
             .filter { !$0.hasPrefix("# group-image") && !$0.hasPrefix("# image") }.joined(separator: "\n")
-        let cut = try await Authoring(library: library).author(source: try LoopSource(parsing: sampleText), sourceText: sampleText, takePath: sample).loop
+        let cut = try await Authoring(store: library).author(source: try LoopSource(parsing: sampleText), sourceText: sampleText, takePath: sample).loop
         let cues = (0..<copies).flatMap { copy in
             cut.phrases.compactMap { phrase -> SubtitleCue? in
                 guard let audio = phrase.audio else { return nil }
@@ -117,7 +118,7 @@ enum LongLoop {
         }
         try library.remove(loop: cut.summary.id)
         let progress = ProgressBar("authoring the loop")
-        let loop = try await Authoring(library: library).author(
+        let loop = try await Authoring(store: library).author(
             subtitles: cues, translations: [], takePath: take.path, alignment: SubtitleAlignment(), title: "Benchmark", language: "fr",
             translationLanguage: nil, tags: [], progress: progress.callback).loop
         progress.finish()

@@ -9,6 +9,9 @@ import LoopStore
 import LoopStudy
 import LoopWorkflows
 import Synchronization
+import LoopAudio
+import LoopFoundation
+import LoopModel
 
 struct StudyBenchmark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -42,13 +45,13 @@ struct StudyBenchmark: AsyncParsableCommand {
             }
             let folder = NSTemporaryDirectory() + "loop-benchmark-" + UUID().uuidString
             defer { try? FileManager.default.removeItem(atPath: folder) }
-            let library = try LoopLibrary(at: folder + "/library")
-            let loop = try await Authoring(library: library).author(source: try LoopSource(contentsOf: text), sourceText: nil, takePath: take).loop
+            let library = try LibraryStore(at: folder + "/library")
+            let loop = try await Authoring(store: library).author(source: try LoopSource(contentsOf: text), sourceText: nil, takePath: take).loop
             let deviceName = device ?? "file:FILE=/dev/null,FORMAT=raw"
 
             // Key to sound, in process: the time from an event to the first frame of its new
             // sound written to the device, plus what the device still held ahead of it.
-            let prepared = try await StudyWorkflow(library: library).prepare(loop: loop.summary.id)
+            let prepared = try await StudyWorkflow(store: library).prepare(loop: loop.summary.id)
             let session = try StudySession(groups: prepared.groups, settings: StudySettings())
             let probe = ResponseProbe()
             let output = TimedOutput(try DeviceOutput(device: deviceName, sampleRate: prepared.audio.sampleRate, channelCount: prepared.audio.channelCount),

@@ -6,6 +6,7 @@ import LoopReports
 import LoopTerminal
 import LoopText
 import LoopWorkflows
+import LoopAudio
 
 struct CutCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LoopAudio
 import LoopAudioFiles
+import LoopFoundation
 
 /// `loop decode-media IN OUT [--stream N]`: not for people; the process the commands that read
 /// a take run to decode media through FFmpeg's libraries (``MediaInput``), so that the

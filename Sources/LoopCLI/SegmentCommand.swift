@@ -5,6 +5,7 @@ import LoopReports
 import LoopTerminal
 import LoopText
 import LoopWorkflows
+import LoopAudio
 
 struct SegmentCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,4 +1,5 @@
 import Foundation
+import LoopFoundation
 
 /// The take's levels and every pause that could separate two phrases.
 ///

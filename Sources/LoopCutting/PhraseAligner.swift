@@ -1,4 +1,5 @@
 import Foundation
+import LoopFoundation
 
 /// Chooses which pauses of a take end phrases.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import LoopFoundation
 
 /// Finds the spoken phrases of a take and cuts it at the pauses between them.
 ///

@@ -1,5 +1,6 @@
 import CFFmpeg
 import CFFmpegLoader
+import LoopFoundation
 
 /// A real-input FFT of a fixed power-of-two length: FFmpeg's `av_tx` (libavutil, opened on
 /// first use with the rest of FFmpeg), the one place LoopCutting calls it.

@@ -1,6 +1,7 @@
 import Foundation
 import LoopAudioFiles
 import Synchronization
+import LoopFoundation
 
 /// Something measured from a take in one streaming pass of its mono samples, hop by hop.
 protocol TakeMeter: SendableMetatype {

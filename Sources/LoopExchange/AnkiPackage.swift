@@ -6,6 +6,7 @@ import LoopFoundation
 import LoopModel
 import LoopStore
 import ZIPFoundation
+import LoopPictures
 
 /// A loop as an Anki package (`.apkg`): a deck named after the loop, one note per phrase with
 /// its clip, text, translation and picture, in a note type of its own ("LoopLearn phrase":

@@ -1,5 +1,6 @@
 import Foundation
 import LoopText
+import LoopFoundation
 
 /// Reads SubRip (`.srt`) and WebVTT (`.vtt`) files into cues of clean text.
 ///

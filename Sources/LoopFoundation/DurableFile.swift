@@ -14,20 +14,8 @@ public enum DurableFile {
     public static func write(_ data: Data, to path: String, permissions: mode_t = 0o644) throws {
         let temporary = temporaryPath(besides: path)
         do {
-            let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
-            guard descriptor >= 0 else { throw FileSystemError.current(path: temporary) }
-            defer { close(descriptor) }
-            try data.withUnsafeBytes { bytes in
-                var offset = 0
-                while offset < bytes.count, let base = bytes.baseAddress {
-                    let written = Glibc.write(descriptor, base + offset, bytes.count - offset)
-                    if written < 0 {
-                        if errno == EINTR { continue }
-                        throw FileSystemError.current(path: temporary)
-                    }
-                    offset += written
-                }
-            }
+            let file = try NewFile(creating: temporary, permissions: permissions)
+            try data.withUnsafeBytes { try file.write($0) }
         } catch {
             unlink(temporary)
             throw error
@@ -38,6 +26,37 @@ public enum DurableFile {
             unlink(temporary)
             throw error
         }
+    }
+
+    /// A file created new (never one that exists, never through a link) and written in pieces,
+    /// each write whole (retried on EINTR and short writes); closed when it goes. A durable
+    /// file is one of these, then ``syncAndRename(_:to:)``.
+    public struct NewFile: ~Copyable {
+        private let descriptor: Int32
+        /// Where it is.
+        public let path: String
+
+        public init(creating path: String, permissions: mode_t = 0o644) throws {
+            let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, permissions)
+            guard descriptor >= 0 else { throw FileSystemError.current(path: path) }
+            self.descriptor = descriptor
+            self.path = path
+        }
+
+        /// Appends `bytes`, all of them.
+        public func write(_ bytes: UnsafeRawBufferPointer) throws {
+            var offset = 0
+            while offset < bytes.count, let base = bytes.baseAddress {
+                let written = Glibc.write(descriptor, base + offset, bytes.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw FileSystemError.current(path: path)
+                }
+                offset += written
+            }
+        }
+
+        deinit { close(descriptor) }
     }
 
     /// Syncs the closed file at `temporary`, renames it to `path`, and syncs the folder.

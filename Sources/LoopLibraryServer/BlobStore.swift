@@ -30,20 +30,17 @@ public struct BlobStore: Sendable {
     }
 
     /// The data folder (`loop serve --data`).
-    public let root: String
+    public let layout: ServerLayout
+    private var files: ContentAddressedFolder { layout.blobs }
 
-    public init(root: String) {
-        self.root = root
+    public init(layout: ServerLayout) {
+        self.layout = layout
     }
-
-    /// Where uploads are received and checked before they are stored.
-    public var incoming: String { root + "/incoming" }
 
     /// The blob's path, or nil when `sha256` is not 64 lowercase hex digits (a hostile name
     /// never reaches the file system).
     public func path(_ sha256: String, kind: Kind) -> String? {
-        guard Self.isSHA256(sha256) else { return nil }
-        return root + "/blobs/" + sha256.prefix(2) + "/" + sha256 + "." + kind.rawValue
+        files.path(sha256: sha256, fileExtension: kind.rawValue)
     }
 
     /// Whether the blob is stored.
@@ -54,22 +51,10 @@ public struct BlobStore: Sendable {
     /// Moves a verified file (whose SHA-256 is `sha256`) into the store, durably. A blob already
     /// stored stays as it is, and the file is removed.
     public func store(_ file: String, sha256: String, kind: Kind) throws {
-        guard let destination = path(sha256, kind: kind) else { throw FileSystemError(code: EINVAL, path: sha256) }
-        if FileManager.default.fileExists(atPath: destination) {
-            // Touched: a collection running now sees it as new, and keeps it for its grace
-            // period, by when the publish that stores it has committed.
-            _ = utimensat(AT_FDCWD, destination, nil, 0)
-            try? FileManager.default.removeItem(atPath: file)
-            return
-        }
-        let folder = (destination as NSString).deletingLastPathComponent
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        // Its time is the time it is stored (an archive's entry may carry an old one), which
-        // a collection's grace period counts from.
-        _ = utimensat(AT_FDCWD, file, nil, 0)
-        // The file lies in `incoming`, on the same file system: a copy would only be needed if
-        // `incoming` were elsewhere, which this layout never does.
-        try DurableFile.syncAndRename(file, to: destination)
+        // Touched when it is there already: a collection running now sees it as new, and keeps
+        // it for its grace period, by when the publish that stores it has committed. The file
+        // lies in `incoming`, on the same file system, so a rename puts it in place.
+        try files.adopt(file, sha256: sha256, fileExtension: kind.rawValue)
     }
 
     /// What a collection found and removed.
@@ -90,15 +75,11 @@ public struct BlobStore: Sendable {
         let limit = storedBefore.timeIntervalSince1970
         var candidates: [(path: String, sha256: String)] = []
         var collection = Collection()
-        let blobs = root + "/blobs"
-        for shard in (try? FileManager.default.contentsOfDirectory(atPath: blobs)) ?? [] where shard.count == 2 {
-            for name in (try? FileManager.default.contentsOfDirectory(atPath: blobs + "/" + shard)) ?? [] {
-                let parts = name.split(separator: ".", maxSplits: 1).map(String.init)
-                guard parts.count == 2, Self.isSHA256(parts[0]), Kind(rawValue: parts[1]) != nil else { continue }
-                let path = blobs + "/" + shard + "/" + name
-                guard let modified = Self.modified(path) else { continue }
-                if modified < limit { candidates.append((path, parts[0])) } else { collection.kept += 1 }
-            }
+        for entry in files.entries() {
+            guard let sha256 = entry.sha256, Kind(rawValue: entry.fileExtension) != nil else { continue }
+            let path = files.root + "/" + entry.relativePath
+            guard let modified = Self.modified(path) else { continue }
+            if modified < limit { candidates.append((path, sha256)) } else { collection.kept += 1 }
         }
         let keep = try await referenced()
         for candidate in candidates {
@@ -127,7 +108,5 @@ public struct BlobStore: Sendable {
         return lstat(path, &status) == 0 ? Int(status.st_size) : 0
     }
 
-    static func isSHA256(_ text: String) -> Bool {
-        text.utf8.count == 64 && text.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
-    }
+    static func isSHA256(_ text: String) -> Bool { ContentAddressedFolder.isSHA256(text) }
 }

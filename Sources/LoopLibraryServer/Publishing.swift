@@ -2,6 +2,7 @@ import Foundation
 import LoopFoundation
 import LoopLibraryAPI
 import LoopShare
+import LoopPictures
 
 /// The ways a publish or unpublish request can be refused before the catalog judges it.
 public enum PublishFailure: String, LoopErrorKind {

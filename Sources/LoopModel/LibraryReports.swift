@@ -74,3 +74,58 @@ public struct GarbageReport: Sendable, Equatable {
         self.freedBytes = freedBytes
     }
 }
+
+/// What importing a shared loop does (or, in a dry run, would do).
+public enum ImportOutcome: Sendable, Equatable {
+    case added(id: String)
+    case updated(id: String, from: Int, to: Int)
+    case unchanged(id: String, revision: Int)
+    /// The library holds a newer revision already.
+    case older(id: String, have: Int, offered: Int)
+
+    /// Whether it writes to the library.
+    public var writes: Bool {
+        switch self {
+        case .added, .updated: true
+        case .unchanged, .older: false
+        }
+    }
+}
+
+/// What an edit of a loop's text did.
+public struct EditOutcome: Sendable, Equatable {
+    /// Phrases whose text did not change: they keep their audio.
+    public var kept: Int
+    /// Phrases removed from the text.
+    public var removed: Int
+    /// New phrases (and changed ones with no clip), which need audio (`loop attach`).
+    public var needingAudio: [StoredPhrase]
+    /// Changed phrases that kept their clip, now marked as recorded for their earlier text.
+    public var recordedForEarlierText: [StoredPhrase]
+    public var loop: LoopDetail
+
+    public init(kept: Int, removed: Int, needingAudio: [StoredPhrase], recordedForEarlierText: [StoredPhrase], loop: LoopDetail) {
+        self.kept = kept
+        self.removed = removed
+        self.needingAudio = needingAudio
+        self.recordedForEarlierText = recordedForEarlierText
+        self.loop = loop
+    }
+}
+
+/// Where an installed loop came from: the Loop Library server that `loop update` asks.
+public struct LoopOrigin: Sendable, Equatable {
+    public var loopId: String
+    public var title: String
+    /// The server's base address (`https://HOST`).
+    public var server: String
+    /// The ETag of the bundle last installed, sent back so an unchanged loop costs no download.
+    public var etag: String?
+
+    public init(loopId: String, title: String, server: String, etag: String?) {
+        self.loopId = loopId
+        self.title = title
+        self.server = server
+        self.etag = etag
+    }
+}

@@ -119,7 +119,7 @@ public struct PhraseAudio: Sendable, Equatable {
     }
 }
 
-/// A phrase found by ``LoopLibrary/search(_:inLoop:limit:)``.
+/// A phrase found by ``LibraryStore/search(_:inLoop:limit:)``.
 public struct SearchHit: Sendable, Equatable {
     public var loopId: String
     public var loopTitle: String
@@ -138,7 +138,7 @@ public struct SearchHit: Sendable, Equatable {
     }
 }
 
-/// How to order ``LoopLibrary/loops(language:tag:sort:)``.
+/// How to order ``LibraryStore/loops(language:tag:sort:)``.
 public enum LoopSort: String, Sendable, CaseIterable {
     case title, updated
 }

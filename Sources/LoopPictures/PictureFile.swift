@@ -64,14 +64,6 @@ public enum PictureFile {
     /// The most pixels a picture of `format` may have.
     public static func maxPixels(of format: PictureFormat) -> Int { format == .jpeg ? maxPixels : maxDecodedPixels }
 
-    /// The picture at `path`, checked; throws a ``PictureError`` naming the file and the fault.
-    public static func check(_ path: String) throws(PictureError) -> PictureInfo {
-        let info = try checkHeader(path)
-        // The first frame decodes, into a small picture so that memory stays small.
-        _ = try PictureDecoder.decode(path, info: info, fitting: 64)
-        return info
-    }
-
     /// The checks that read the file's bytes only (type, size, whole), without decoding.
     public static func checkHeader(_ path: String) throws(PictureError) -> PictureInfo {
         if let problem = RegularFile.problem(at: path) { throw PictureError(.unreadable, problem, path: path) }

@@ -1,5 +1,7 @@
 import LoopModel
 import LoopTerminal
+import Foundation
+import LoopPictures
 
 /// The human view of a stored loop.
 public struct LoopView {

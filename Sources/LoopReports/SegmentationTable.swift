@@ -1,5 +1,6 @@
 import Foundation
 import LoopCutting
+import LoopSpeech
 import LoopTerminal
 import LoopWorkflows
 

@@ -1,5 +1,6 @@
 import Foundation
 import LoopLibraryAPI
+import LoopModel
 import LoopShare
 import LoopTerminal
 import LoopWorkflows

@@ -1,6 +1,6 @@
 import Foundation
 import LoopModel
-import LoopPictures
+import LoopPictureDecoding
 import LoopRecording
 import LoopTerminal
 

@@ -1,5 +1,5 @@
 import Foundation
-import LoopPictures
+import LoopPictureDecoding
 import LoopPlayback
 import LoopStudy
 import LoopTerminal

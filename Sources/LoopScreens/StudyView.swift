@@ -1,5 +1,6 @@
 import LoopStudy
 import LoopTerminal
+import Foundation
 
 /// The full-screen study view, drawn from the engine's display.
 public struct StudyView {

@@ -1,4 +1,5 @@
 import Foundation
+import LoopFoundation
 
 /// `manifest.json` of a loop bundle (docs/bundle-format.md). Decoding is strict: a field this
 /// version does not know is an error, naming the bundle's format version.

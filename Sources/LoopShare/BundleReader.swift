@@ -33,8 +33,16 @@ public struct BundleReader: Sendable {
     }
 
     public var limits = Limits()
+    /// How each picture is checked once extracted. By its bytes alone (type, size, whole) unless
+    /// given: a server never decodes what it serves; a library passes a check that also decodes
+    /// the picture (`PictureDecoder.check`) before it keeps it.
+    public var checkPicture: @Sendable (String) throws(PictureError) -> PictureInfo
 
-    public init() {}
+    public init(checkPicture: @escaping @Sendable (String) throws(PictureError) -> PictureInfo = { path throws(PictureError) in
+        try PictureFile.checkHeader(path)
+    }) {
+        self.checkPicture = checkPicture
+    }
 
     /// Checks the bundle at `path` and extracts its audio into `folder`.
     public func read(_ path: String, extractingTo folder: String) throws(ShareError) -> VerifiedBundle {
@@ -158,7 +166,7 @@ public struct BundleReader: Sendable {
             guard digest == picture.sha256 else { throw ShareError(.badPicture, "picture '\(picture.file)' does not match its SHA-256") }
             let info: PictureInfo
             do {
-                info = try PictureFile.check(destination)
+                info = try checkPicture(destination)
             } catch {
                 throw ShareError(.badPicture, "picture '\(picture.file)' is refused (\(error.message))")
             }

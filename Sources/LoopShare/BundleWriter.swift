@@ -4,6 +4,7 @@ import LoopAudioFiles
 import LoopFoundation
 import LoopModel
 import ZIPFoundation
+import LoopPictures
 
 /// Writes loops into a signed bundle (docs/bundle-format.md): `manifest.json`, its signature
 /// `manifest.sig`, every take as `audio/<sha256>.flac` and every picture as

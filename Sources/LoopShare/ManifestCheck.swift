@@ -1,6 +1,7 @@
 import Foundation
 import LoopText
 import LoopModel
+import LoopFoundation
 
 /// The checks a manifest passes before anything in it is believed, beyond its JSON shape:
 /// ids in the form loop itself makes them (they reach file paths), revisions in range, text

@@ -1,6 +1,7 @@
 import CMeCab
 import CMeCabLoader
 import Synchronization
+import LoopFoundation
 
 /// Written Japanese as it is read: kanji replaced by their readings in kana (MeCab with its
 /// IPA dictionary, opened on first use), which espeak-ng can speak; it reads every kanji as

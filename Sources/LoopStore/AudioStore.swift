@@ -8,7 +8,7 @@ import LoopModel
 ///
 /// A file is copied into `audio/.incoming/`, hashed on the way, synced, then renamed into its
 /// place and the folders synced, all before any row refers to it. Identical audio is stored
-/// once. Nothing here deletes a file that a row refers to: removal is ``LoopLibrary``'s `gc`.
+/// once. Nothing here deletes a file that a row refers to: removal is ``LibraryStore``'s `gc`.
 struct AudioStore: Sendable {
     let layout: LibraryLayout
 
@@ -23,10 +23,11 @@ struct AudioStore: Sendable {
     enum Kind: Sendable {
         case audio, picture
 
-        func relativePath(sha256: String) -> String {
+        /// Its folder, and the folder's path relative to the library's.
+        func folder(in layout: LibraryLayout) -> (files: ContentAddressedFolder, relative: String) {
             switch self {
-            case .audio: LibraryLayout.Relative.audioFile(sha256: sha256)
-            case .picture: LibraryLayout.Relative.pictureFile(sha256: sha256)
+            case .audio: (layout.audioFiles, LibraryLayout.Relative.audio)
+            case .picture: (layout.pictureFiles, LibraryLayout.Relative.pictures)
             }
         }
     }
@@ -69,22 +70,8 @@ struct AudioStore: Sendable {
     /// Moves a file already verified to have `sha256` (and already inside the library folder, so
     /// a rename suffices) into its place; returns where it is. The file is synced first.
     func adopt(verifiedFile path: String, sha256: String, byteCount: Int, as kind: Kind = .audio) throws -> StoredFile {
-        let relative = kind.relativePath(sha256: sha256)
-        let destination = absolute(relative)
-        let manager = FileManager.default
-        if manager.fileExists(atPath: destination) {
-            try? manager.removeItem(atPath: path)
-            return StoredFile(sha256: sha256, path: relative, byteCount: byteCount)
-        }
-        let shard = (destination as NSString).deletingLastPathComponent
-        if !manager.fileExists(atPath: shard) {
-            let top = (shard as NSString).deletingLastPathComponent
-            let newTop = !manager.fileExists(atPath: top)
-            try manager.createDirectory(atPath: shard, withIntermediateDirectories: true)
-            try DurableFile.syncDirectory(top)
-            if newTop { try DurableFile.syncDirectory(layout.root) }
-        }
-        try DurableFile.syncAndRename(path, to: destination)
+        let folder = kind.folder(in: layout)
+        let relative = folder.relative + "/" + (try folder.files.adopt(path, sha256: sha256))
         TestStop.reached("audio.renamed")
         return StoredFile(sha256: sha256, path: relative, byteCount: byteCount)
     }
@@ -101,22 +88,12 @@ struct AudioStore: Sendable {
     func inventory() -> (files: [String], leftovers: [String]) {
         let manager = FileManager.default
         var files: [String] = [], leftovers: [String] = []
-        let pictures = LibraryLayout.Relative.pictures
-        for shard in (try? manager.contentsOfDirectory(atPath: layout.picturesFolder)) ?? [] {
-            for name in (try? manager.contentsOfDirectory(atPath: absolute(pictures + "/" + shard))) ?? [] {
-                files.append(pictures + "/" + shard + "/" + name)
-            }
+        for kind in [Kind.picture, .audio] {
+            let folder = kind.folder(in: layout)
+            files += folder.files.entries().map { folder.relative + "/" + $0.relativePath }
         }
-        let audio = LibraryLayout.Relative.audio, incoming = LibraryLayout.Relative.incoming
-        for shard in (try? manager.contentsOfDirectory(atPath: layout.audioFolder)) ?? [] {
-            if audio + "/" + shard == incoming {
-                leftovers += ((try? manager.contentsOfDirectory(atPath: layout.incomingFolder)) ?? []).map { incoming + "/" + $0 }
-                continue
-            }
-            for name in (try? manager.contentsOfDirectory(atPath: absolute(audio + "/" + shard))) ?? [] {
-                files.append(audio + "/" + shard + "/" + name)
-            }
-        }
+        let incoming = LibraryLayout.Relative.incoming
+        leftovers += ((try? manager.contentsOfDirectory(atPath: layout.incomingFolder)) ?? []).map { incoming + "/" + $0 }
         // A recording killed while it was saved: its scratch folder (or, from versions before
         // those folders, the FLAC files it was writing), never the draft `--recover` needs.
         let hourAgo = Date().addingTimeInterval(-3_600)

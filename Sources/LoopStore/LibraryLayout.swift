@@ -1,4 +1,5 @@
 import Foundation
+import LoopFoundation
 
 /// Where everything of a library lives. The one place that spells the library's paths: no
 /// other type joins a library folder with a file name.
@@ -19,6 +20,11 @@ public struct LibraryLayout: Sendable, Equatable {
     public init(root: String) {
         self.root = root.count > 1 && root.hasSuffix("/") ? String(root.dropLast()) : root
     }
+
+    /// The takes, content-addressed: `audio/ab/cdef...`.
+    public var audioFiles: ContentAddressedFolder { ContentAddressedFolder(root: audioFolder, naming: .restOfHash) }
+    /// The pictures, content-addressed: `pictures/ab/cdef...`.
+    public var pictureFiles: ContentAddressedFolder { ContentAddressedFolder(root: picturesFolder, naming: .restOfHash) }
 
     /// Relative to the library folder, as paths are stored in the database.
     public enum Relative {

@@ -6,7 +6,7 @@ import GRDB
 /// `unicode61` takes a run of Chinese or Japanese as one word, so `咖啡` would not find
 /// `我想喝咖啡`. With one token per character, a query's characters become a phrase that matches
 /// them side by side anywhere in a run. Every connection to a library registers this tokenizer
-/// (``LoopLibrary`` does): the search index cannot be read or written without it.
+/// (``LibraryStore`` does): the search index cannot be read or written without it.
 final class PhraseSearchTokenizer: FTS5WrapperTokenizer {
     /// Written into the schema by migration v4: never change it.
     static let name = "loop_phrase"

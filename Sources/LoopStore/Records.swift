@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import LoopModel
+import LoopFoundation
 
 // One record type per table. Migrations never use these types: they describe today's schema.
 
@@ -120,7 +121,7 @@ struct NewLoopRows {
         var bare = record
         bare.sourceText = ""
         try bare.insert(db)
-        try LoopLibrary.insertTags(tags, loopId: record.id, db)
+        try LibraryStore.insertTags(tags, loopId: record.id, db)
         var position = 0
         for (groupIndex, group) in groups.enumerated() {
             let picture = groupPictures.indices.contains(groupIndex) ? groupPictures[groupIndex] : nil

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Splits a line of text into sentences.
 ///
 /// - Latin, Cyrillic, Greek and similar scripts: a sentence ends at `.`, `!`, `?` or `…` (and

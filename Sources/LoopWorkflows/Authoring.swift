@@ -33,13 +33,13 @@ public struct DoubtfulCut: Sendable, Equatable {
 /// phrases that need audio. The take is copied into the library while it is cut (each takes
 /// about as long as the other); it takes its place only once the cut has succeeded.
 public struct Authoring: Sendable {
-    public let library: LoopLibrary
+    let store: LibraryStore
     public var segmenter: SilenceSegmenter
     /// The text's language, when neither the loop nor the text's script says it.
     public var language: String?
 
-    public init(library: LoopLibrary, segmenter: SilenceSegmenter = SilenceSegmenter(), language: String? = nil) {
-        self.library = library
+    package init(store: LibraryStore, segmenter: SilenceSegmenter = SilenceSegmenter(), language: String? = nil) {
+        self.store = store
         self.segmenter = segmenter
         self.language = language
     }
@@ -50,24 +50,24 @@ public struct Authoring: Sendable {
         source: LoopSource, sourceText: String?, takePath: String?, title: String? = nil, language: String? = nil,
         tags: [String] = [], progress: (@Sendable (Double) -> Void)? = nil
     ) async throws -> AuthoredLoop {
-        let library = self.library
+        let store = self.store
         guard let takePath else {
             let loop = try await BlockingWork.run {
-                try library.createLoop(source: source, title: title, language: language, tags: tags, sourceText: sourceText)
+                try store.createLoop(source: source, title: title, language: language, tags: tags, sourceText: sourceText)
             }
             return AuthoredLoop(loop: loop, doubtfulCuts: [])
         }
         let texts = source.phrases.map(\.text)
         return try await cutAndStore(takePath: takePath, texts: texts, language: language ?? source.language, progress: progress) { take, found, received in
             guard found.count < texts.count else {
-                return try library.createLoop(source: source, title: title, language: language, tags: tags, take: take, received: received, sourceText: sourceText)
+                return try store.createLoop(source: source, title: title, language: language, tags: tags, take: take, received: received, sourceText: sourceText)
             }
             // A take of some of the phrases: the loop with its text, then their clips.
-            let loop = try library.createLoop(source: source, title: title, language: language, tags: tags, sourceText: sourceText)
+            let loop = try store.createLoop(source: source, title: title, language: language, tags: tags, sourceText: sourceText)
             do {
-                return try library.attach(loop: loop.summary.id, phraseIds: loop.phrases[found].map(\.id), take: take, received: received)
+                return try store.attach(loop: loop.summary.id, phraseIds: loop.phrases[found].map(\.id), take: take, received: received)
             } catch {
-                try? library.remove(loop: loop.summary.id)
+                try? store.remove(loop: loop.summary.id)
                 throw error
             }
         }
@@ -78,11 +78,11 @@ public struct Authoring: Sendable {
     public func attach(
         loop id: String, takePath: String, group: Int? = nil, includingChanged: Bool = false, progress: (@Sendable (Double) -> Void)? = nil
     ) async throws -> AuthoredLoop {
-        let library = self.library
-        let detail = try await BlockingWork.run { try library.loop(id: id) }
+        let store = self.store
+        let detail = try await BlockingWork.run { try store.loop(id: id) }
         let waiting = try Self.phrasesWaiting(in: detail, group: group, includingChanged: includingChanged)
         let authored = try await cutAndStore(takePath: takePath, texts: waiting.map(\.text), language: detail.summary.language, progress: progress) { take, found, received in
-            try library.attach(loop: id, phraseIds: waiting[found].map(\.id), take: take, received: received)
+            try store.attach(loop: id, phraseIds: waiting[found].map(\.id), take: take, received: received)
         }
         // The cuts are between the waiting phrases: name them by their numbers in the loop.
         var named = authored
@@ -108,20 +108,20 @@ public struct Authoring: Sendable {
         throw LibraryError(.nothingToDo, message)
     }
 
-    /// Copies the take into the library while cutting it with `texts`, then `store` writes the
+    /// Copies the take into the library while cutting it with `texts`, then `save` writes the
     /// rows; the copy is removed if anything fails. The library's in-flight lock is held
     /// throughout, so that `gc` never takes the copy.
     private func cutAndStore(
         takePath: String, texts: [String], language: String?, progress: (@Sendable (Double) -> Void)?,
-        store: @escaping @Sendable (CutTake, Range<Int>, ReceivedTake) throws -> LoopDetail
+        save: @escaping @Sendable (CutTake, Range<Int>, ReceivedTake) throws -> LoopDetail
     ) async throws -> AuthoredLoop {
         let cutter = TakeCutter(segmenter: segmenter, language: self.language)
         let (loop, segmentation) = try await receiving(takePath: takePath, progress: progress) {
             try cutter.cut(path: takePath, hint: .text(texts, language: language),
                            progress: progress.map { report in { @Sendable in report($0 * 0.9) } })
-        } store: { segmentation, file in
+        } save: { segmentation, file in
             let found = segmentation.phrases ?? 0..<texts.count
-            return try store(CutTake(path: takePath, ranges: segmentation.segments.map { $0.startFrame..<$0.endFrame },
+            return try save(CutTake(path: takePath, ranges: segmentation.segments.map { $0.startFrame..<$0.endFrame },
                                      confidences: segmentation.clipConfidences), found, file)
         }
         let found = segmentation.phrases ?? 0..<texts.count
@@ -133,27 +133,27 @@ public struct Authoring: Sendable {
         return AuthoredLoop(loop: loop, doubtfulCuts: doubtful, notFound: notFound, phrasesAsked: texts.count, method: segmentation.method, notes: segmentation.notes)
     }
 
-    /// Copies the take into the library while `cut` finds its clips, then `store`s the loop;
+    /// Copies the take into the library while `cut` finds its clips, then `save`s the loop;
     /// the copy is discarded when either fails.
     func receiving<Cut: Sendable>(
         takePath: String, progress: (@Sendable (Double) -> Void)?, cut: @escaping @Sendable () throws -> Cut,
-        store: @escaping @Sendable (Cut, ReceivedTake) throws -> LoopDetail
+        save: @escaping @Sendable (Cut, ReceivedTake) throws -> LoopDetail
     ) async throws -> (LoopDetail, Cut) {
-        let library = self.library
-        return try await library.reportingFullDisk(needing: RegularFile.size(takePath)) {
-            try await library.whileInFlight {
-                async let copy = BlockingWork.run("loop copy take") { try library.receiveTake(copyOf: takePath) }
+        let store = self.store
+        return try await store.reportingFullDisk(needing: RegularFile.size(takePath)) {
+            try await store.whileInFlight {
+                async let copy = BlockingWork.run("loop copy take") { try store.receiveTake(copyOf: takePath) }
                 let found = await Result(catching: { try await BlockingWork.run("loop cut take", cut) })
                 let received: Result<ReceivedTake, any Error>
                 do { received = .success(try await copy) } catch { received = .failure(error) }
                 do {
                     let result = try found.get()
                     let file = try received.get()
-                    let loop = try await BlockingWork.run("loop store take") { try store(result, file) }
+                    let loop = try await BlockingWork.run("loop store take") { try save(result, file) }
                     progress?(1)
                     return (loop, result)
                 } catch {
-                    if case .success(let file) = received { library.discard(file) }
+                    if case .success(let file) = received { store.discard(file) }
                     throw error
                 }
             }

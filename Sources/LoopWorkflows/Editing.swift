@@ -7,10 +7,10 @@ import LoopStore
 /// Editing a loop: its clip boundaries in seconds, and its text through a draft file that an
 /// editor changes.
 public struct EditingWorkflow: Sendable {
-    public let library: LoopLibrary
+    let store: LibraryStore
 
-    public init(library: LoopLibrary) {
-        self.library = library
+    package init(store: LibraryStore) {
+        self.store = store
     }
 
     /// How to move a clip: to new bounds (seconds within its take), or by an offset.
@@ -23,16 +23,16 @@ public struct EditingWorkflow: Sendable {
     /// takes it off (nil).
     @discardableResult
     public func setPicture(_ file: String?, ofLoop id: String, at place: PicturePlace) async throws -> LoopDetail {
-        let library = self.library
-        return try await BlockingWork.run("loop image") { try library.setPicture(file, ofLoop: id, at: place) }
+        let store = self.store
+        return try await BlockingWork.run("loop image") { try store.setPicture(file, ofLoop: id, at: place) }
     }
 
     /// Moves phrase `number`'s clip within its take; the take is not re-encoded.
     @discardableResult
     public func adjust(loop id: String, phrase number: Int, _ change: ClipChange) async throws -> StoredPhrase {
-        let library = self.library
+        let store = self.store
         return try await BlockingWork.run("loop adjust") {
-            let detail = try library.loop(id: id)
+            let detail = try store.loop(id: id)
             guard (1...max(detail.phrases.count, 1)).contains(number), number <= detail.phrases.count else {
                 throw LibraryError(.phraseNotFound, "the loop has \(detail.phrases.count) phrases, not \(number)")
             }
@@ -40,7 +40,7 @@ public struct EditingWorkflow: Sendable {
                 throw LibraryError(.phraseHasNoAudio, "phrase \(number) has no audio yet")
             }
             let range = try Self.frames(of: audio, after: change)
-            return try library.adjust(loop: id, phrase: number, to: range)
+            return try store.adjust(loop: id, phrase: number, to: range)
         }
     }
 
@@ -103,7 +103,7 @@ public struct EditingWorkflow: Sendable {
 
     /// Writes the loop's text to a draft file (in the system's temporary folder) to edit.
     public func beginTextEdit(loop id: String) throws -> TextDraft {
-        let detail = try library.loop(id: id)
+        let detail = try store.loop(id: id)
         let draft: TextDraft
         do {
             draft = try TextDraft(loopId: id, original: detail.sourceText)
@@ -132,6 +132,6 @@ public struct EditingWorkflow: Sendable {
         } catch {
             throw LoopSourceError(.invalid, path: draft.keep(), line: error.line, message: error.message + "; the loop is unchanged and your text is kept in that file")
         }
-        return .edited(try library.replaceSource(ofLoop: draft.loopId, with: source, text: edited, dropChangedAudio: dropChangedAudio))
+        return .edited(try store.replaceSource(ofLoop: draft.loopId, with: source, text: edited, dropChangedAudio: dropChangedAudio))
     }
 }

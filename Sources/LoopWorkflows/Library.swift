@@ -2,13 +2,17 @@ import Foundation
 import LoopModel
 import LoopShare
 import LoopStore
+import LoopCutting
 
 /// The library as an interface reaches it: opened, its loops found, listed, searched and
 /// maintained here; every change of a loop goes through a workflow (``Authoring``,
 /// ``EditingWorkflow``, ...), each made from this. An interface never calls the store itself.
 public struct Library: Sendable {
-    /// The store behind it, for the workflows.
-    let store: LoopLibrary
+    /// The store behind it: the workflows' and the package's tests', never an interface's.
+    package let store: LibraryStore
+
+    /// The library over an open store (tests and benchmarks).
+    package init(store: LibraryStore) { self.store = store }
 
     /// The library folder, absolute.
     public var path: String { store.layout.root }
@@ -16,13 +20,13 @@ public struct Library: Sendable {
     /// The library at `path` for a command that changes it, created or brought up to date
     /// first (`onUpdate` is called before a migration that may take a while).
     public static func open(at path: String, onUpdate: (() -> Void)? = nil) throws -> Library {
-        try Library(store: LoopLibrary(at: path, access: .readWrite, onUpdate: onUpdate))
+        try Library(store: LibraryStore(at: path, access: .readWrite, onUpdate: onUpdate))
     }
 
     /// The library at `path` for a command that only reads it: one read-only connection, no
     /// write and no lock (unless it must first be created or brought up to date).
     public static func openForReading(at path: String, onUpdate: (() -> Void)? = nil) throws -> Library {
-        try Library(store: LoopLibrary(at: path, access: .readOnly, onUpdate: onUpdate))
+        try Library(store: LibraryStore(at: path, access: .readOnly, onUpdate: onUpdate))
     }
 
     /// The library folder a command uses: `flag` (`--library`), else `$LOOP_LIBRARY`, else
@@ -57,7 +61,7 @@ public struct Library: Sendable {
 
     /// Merges the progress file at `path` (exported from a loop's page) into the study history.
     public func importProgress(from path: String) throws -> ProgressImport.Outcome {
-        try ProgressImport(library: store).merge(ProgressImport.read(path))
+        try ProgressImport(store: store).merge(ProgressImport.read(path))
     }
 
     /// Removes the loop `id` (its audio goes at the next `collectGarbage`).
@@ -72,44 +76,48 @@ public struct Library: Sendable {
 
 // The workflows, made from the library as an interface holds it.
 extension Authoring {
-    public init(library: Library) { self.init(library: library.store) }
+    public init(library: Library, segmenter: SilenceSegmenter = SilenceSegmenter(), language: String? = nil) {
+        self.init(store: library.store, segmenter: segmenter, language: language)
+    }
 }
 
 extension EditingWorkflow {
-    public init(library: Library) { self.init(library: library.store) }
+    public init(library: Library) { self.init(store: library.store) }
 }
 
 extension RecordingWorkflow {
-    public init(library: Library) { self.init(library: library.store) }
+    public init(library: Library) { self.init(store: library.store) }
 }
 
 extension StudyWorkflow {
-    public init(library: Library) { self.init(library: library.store) }
+    public init(library: Library) { self.init(store: library.store) }
 }
 
 extension BundleImporter {
-    public init(library: Library) { self.init(library: library.store) }
+    public init(library: Library) { self.init(store: library.store) }
 }
 
 extension BundleExporter {
-    public init(library: Library) { self.init(library: library.store) }
+    public init(library: Library) { self.init(store: library.store) }
 }
 
 extension LoopPublisher {
-    public init(library: Library) throws { try self.init(library: library.store) }
+    public init(library: Library) throws { try self.init(store: library.store) }
+    public init(library: Library, identity: AuthorIdentity) { self.init(store: library.store, identity: identity) }
 }
 
 extension LoopLibrarySharing {
-    public init(library: Library) { self.init(library: library.store) }
+    public init(library: Library) { self.init(store: library.store) }
     public static func authorName(of library: Library) -> String? { authorName(of: library.store) }
     public static func setAuthorName(_ name: String, of library: Library) throws { try setAuthorName(name, of: library.store) }
 }
 
 extension PhraseEditingWorkflow {
-    public convenience init(library: Library, loop id: String) throws { try self.init(library: library.store, loop: id) }
+    public convenience init(library: Library, loop id: String) throws { try self.init(store: library.store, loop: id) }
 }
 
 extension LibraryIdentity {
+    public static func load(_ library: Library) throws -> AuthorIdentity? { try load(library.store) }
     public static func loadOrCreate(_ library: Library) throws -> AuthorIdentity { try loadOrCreate(library.store) }
     public static func restore(_ backup: Data, into library: Library, source: String) throws -> AuthorIdentity {
         try restore(backup, into: library.store, source: source)
@@ -120,6 +128,6 @@ extension EditingWorkflow {
     /// Changes a loop's title, language or tags; returns the loop as it now is.
     @discardableResult
     public func updateMetadata(ofLoop id: String, title: String? = nil, language: String? = nil, addTags: [String] = [], removeTags: [String] = []) throws -> LoopDetail {
-        try library.updateMetadata(ofLoop: id, title: title, language: language, addTags: addTags, removeTags: removeTags)
+        try store.updateMetadata(ofLoop: id, title: title, language: language, addTags: addTags, removeTags: removeTags)
     }
 }

@@ -4,16 +4,17 @@ import LoopLibraryAPI
 import LoopLibraryClient
 import LoopShare
 import LoopStore
+import LoopModel
 
 /// Sharing through a Loop Library server (`loop serve`): publishing a loop, taking it off,
 /// installing one by its link, and pulling the updates of installed loops. What the server
 /// accepts is what ``BundleImporter`` accepts; an install is an import of the downloaded bundle,
 /// under the same rules (ownership, revisions, edits made here), keeping study history.
 public struct LoopLibrarySharing: Sendable {
-    public let library: LoopLibrary
+    let store: LibraryStore
 
-    public init(library: LoopLibrary) {
-        self.library = library
+    package init(store: LibraryStore) {
+        self.store = store
     }
 
     /// The server to use: `address`, else `LOOP_SERVER`, else the `server = URL` line of the
@@ -42,18 +43,18 @@ public struct LoopLibrarySharing: Sendable {
     }
 
     /// The author name this library shows on a Loop Library, if one was set.
-    public static func authorName(of library: LoopLibrary) -> String? {
-        (try? String(contentsOfFile: library.layout.authorName, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines).nilIfEmpty
+    package static func authorName(of store: LibraryStore) -> String? {
+        (try? String(contentsOfFile: store.layout.authorName, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines).nilIfEmpty
     }
 
     /// Sets the author name a Loop Library shows for this library's identity (bound to the key
     /// by the server at the next publish; another key's name is refused there).
-    public static func setAuthorName(_ name: String, of library: LoopLibrary) throws {
+    package static func setAuthorName(_ name: String, of store: LibraryStore) throws {
         guard let trimmed = AuthorName.validated(name) else {
             throw WorkflowError(.badName, path: nil, message: "an author name is 1 to 40 letters, digits, spaces, '.', '-' or '_'")
         }
-        _ = try LibraryIdentity.loadOrCreate(library)
-        try DurableFile.write(Data((trimmed + "\n").utf8), to: library.layout.authorName, permissions: 0o644)
+        _ = try LibraryIdentity.loadOrCreate(store)
+        try DurableFile.write(Data((trimmed + "\n").utf8), to: store.layout.authorName, permissions: 0o644)
     }
 
     /// What publishing did.
@@ -72,22 +73,22 @@ public struct LoopLibrarySharing: Sendable {
     /// refuses a revision it has already. `asCopy` first makes a copy of the loop here with a new
     /// id, owned by this library, and publishes that (for a loop another author owns).
     public func publish(loop id: String, to client: LibraryClient, asCopy: Bool = false) async throws -> Published {
-        let library = self.library
-        let identity = try LibraryIdentity.loadOrCreate(library)
+        let store = self.store
+        let identity = try LibraryIdentity.loadOrCreate(store)
         let id = asCopy ? try await copy(loop: id, identity: identity) : id
         let (bundle, revision) = try await BlockingWork.run("loop publish") { () throws -> (String, Int) in
-            if let owner = try library.ownerKey(ofLoop: id), owner != identity.publicKey.base64EncodedString() {
+            if let owner = try store.ownerKey(ofLoop: id), owner != identity.publicKey.base64EncodedString() {
                 throw ShareError(.identity, "only its author can publish this loop (it is signed by \(AuthorIdentity.fingerprint(of: Data(base64Encoded: owner) ?? Data())))")
             }
-            let scratch = library.scratchFolder(named: "publish")
+            let scratch = store.scratchFolder(named: "publish")
             try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
             let path = scratch + "/loop.loop"
-            let loop = try library.loop(id: id)
+            let loop = try store.loop(id: id)
             try BundleWriter(identity: identity).write([loop], to: path)
             return (path, loop.summary.revision)
         }
         defer { try? FileManager.default.removeItem(atPath: (bundle as NSString).deletingLastPathComponent) }
-        let signer = RequestSigner(publicKey: identity.publicKey, authorName: Self.authorName(of: library)) { try identity.sign($0) }
+        let signer = RequestSigner(publicKey: identity.publicKey, authorName: Self.authorName(of: store)) { try identity.sign($0) }
         let result = try await client.publish(bundle: bundle, loopID: id, revision: revision, signer: signer)
         let link = client.previewLink(shortID: result.shortID)
         return Published(result: result, link: link, install: "loop import \(link)", copied: asCopy ? id : nil)
@@ -96,18 +97,18 @@ public struct LoopLibrarySharing: Sendable {
     /// A copy of the loop with a new id, owned by this library (its study history stays with
     /// the original): exported and imported as a copy, under the same checks as any import.
     private func copy(loop id: String, identity: AuthorIdentity) async throws -> String {
-        let scratch = library.scratchFolder(named: "copy")
+        let scratch = store.scratchFolder(named: "copy")
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: scratch) }
-        try await BundleExporter(library: library).export(loops: [id], to: scratch + "/loop.loop")
-        let results = try await BundleImporter(library: library).importBundles(at: [scratch + "/loop.loop"], options: ImportOptions(asCopy: true))
+        try await BundleExporter(store: store).export(loops: [id], to: scratch + "/loop.loop")
+        let results = try await BundleImporter(store: store).importBundles(at: [scratch + "/loop.loop"], options: ImportOptions(asCopy: true))
         guard let outcome = results.first?.loops.first?.outcome else { throw ShareError(.corrupt, "the copy holds no loop", path: scratch) }
         return outcome.id
     }
 
     /// Takes the loop off the server (its author only); the loop stays in this library.
     public func unpublish(loop id: String, from client: LibraryClient) async throws {
-        let identity = try LibraryIdentity.loadOrCreate(library)
+        let identity = try LibraryIdentity.loadOrCreate(store)
         try await client.unpublish(id: id, signer: RequestSigner(publicKey: identity.publicKey, authorName: nil) { try identity.sign($0) })
     }
 
@@ -122,7 +123,7 @@ public struct LoopLibrarySharing: Sendable {
         // A copy is a loop of this library's own: the server's updates are not for it.
         if !options.dryRun && !options.asCopy {
             for case let (_, outcome) in result.loops {
-                try library.setOrigin(ofLoop: outcome.id, server: client.server.absoluteString, etag: etag)
+                try store.setOrigin(ofLoop: outcome.id, server: client.server.absoluteString, etag: etag)
             }
         }
         return result
@@ -141,14 +142,14 @@ public struct LoopLibrarySharing: Sendable {
     /// the others go on.
     public func update(loops ids: [String]?, options: ImportOptions) async throws -> [Update] {
         var updates: [Update] = []
-        for origin in try library.origins(ofLoops: ids) {
+        for origin in try store.origins(ofLoops: ids) {
             do {
                 let client = try LibraryClient(server: origin.server)
                 guard let (result, etag) = try await downloadAndImport(origin.loopId, from: client, ifNoneMatch: origin.etag, options: options) else {
                     updates.append(.unchanged(origin))
                     continue
                 }
-                if !options.dryRun { try library.setOrigin(ofLoop: origin.loopId, server: origin.server, etag: etag) }
+                if !options.dryRun { try store.setOrigin(ofLoop: origin.loopId, server: origin.server, etag: etag) }
                 switch result.loops.first?.outcome {
                 case .updated(_, let from, let to): updates.append(.updated(origin, from: from, to: to))
                 default: updates.append(.unchanged(origin))
@@ -163,14 +164,14 @@ public struct LoopLibrarySharing: Sendable {
     /// Downloads a loop's bundle (nil when the server's is the one `ifNoneMatch` names) and
     /// imports it; the bundle's ETag comes back for the next update.
     private func downloadAndImport(_ ref: String, from client: LibraryClient, ifNoneMatch: String?, options: ImportOptions) async throws -> (BundleImporter.Result, String?)? {
-        let scratch = library.scratchFolder(named: "download")
+        let scratch = store.scratchFolder(named: "download")
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         let path = scratch + "/loop.loop"
         guard case .downloaded(let etag) = try await client.downloadBundle(ref, to: path, ifNoneMatch: ifNoneMatch) else { return nil }
         let results: [BundleImporter.Result]
         do {
-            results = try await BundleImporter(library: library).importBundles(at: [path], options: options)
+            results = try await BundleImporter(store: store).importBundles(at: [path], options: options)
         } catch let error as ShareError {
             // Named by what the person asked for, not by the download's scratch file (gone by
             // the time the message is read).

@@ -11,7 +11,7 @@ import Synchronization
 /// the waveform strip and the pauses to split at), a phrase recorded again, clips joined, and
 /// saving everything in one transaction.
 public final class PhraseEditingWorkflow: Sendable {
-    public let library: LoopLibrary
+    let store: LibraryStore
     public let loopId: String
     /// The loop's revision when the editor opened it or last saved it: a save is refused if it
     /// moved meanwhile (another process changed the loop).
@@ -21,21 +21,21 @@ public final class PhraseEditingWorkflow: Sendable {
     public let scratch: String
     private let envelopes = Mutex<[String: EnergyEnvelope]>([:])
 
-    public init(library: LoopLibrary, loop id: String) throws {
-        self.library = library
+    package init(store: LibraryStore, loop id: String) throws {
+        self.store = store
         loopId = id
-        savedRevision = Mutex(try library.loop(id: id).summary.revision)
-        scratch = library.scratchFolder(named: "edit")
+        savedRevision = Mutex(try store.loop(id: id).summary.revision)
+        scratch = store.scratchFolder(named: "edit")
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
     }
 
     /// The editor's model for the loop as stored now.
-    public func editor() throws -> PhraseEditor { PhraseEditor(try library.loop(id: loopId)) }
+    public func editor() throws -> PhraseEditor { PhraseEditor(try store.loop(id: loopId)) }
 
     /// Measures the energy of every take the loop's clips lie in, off the caller's thread, so
     /// that the editor's screen (its waveform strip, its splits) never waits on a long take.
     public func measureTakes(progress: (@Sendable (Double) -> Void)? = nil) async throws {
-        let takes = Set(try library.loop(id: loopId).phrases.compactMap { $0.audio?.path }).sorted()
+        let takes = Set(try store.loop(id: loopId).phrases.compactMap { $0.audio?.path }).sorted()
         try await BlockingWork.run("loop edit measure") {
             // One long take is the usual case: the bar moves within each take, not only between them.
             let share = 1 / Double(max(takes.count, 1))
@@ -74,7 +74,7 @@ public final class PhraseEditingWorkflow: Sendable {
 
     /// A recorder for the phrase at the cursor alone, reading `source`.
     public func rerecorder(for editor: PhraseEditor, source: sending any RecordingSource) throws -> TakeRecorder {
-        let loop = try library.loop(id: loopId)
+        let loop = try store.loop(id: loopId)
         let draft = RecordingDraft(loopId: loopId, phraseIds: [loop.phrases.first?.id ?? 0], phraseTexts: [editor.current.text],
                                    language: loop.summary.language, sampleRate: source.sampleRate, channelCount: source.channelCount)
         return try TakeRecorder(source: source, draft: draft, folder: scratch)
@@ -96,8 +96,8 @@ public final class PhraseEditingWorkflow: Sendable {
 
     /// Saves the editor's phrases in one transaction.
     public func save(_ editor: PhraseEditor) async throws -> LoopDetail {
-        let (library, id, revision, phrases) = (self.library, loopId, self.revision, editor.replacement)
-        let saved = try await BlockingWork.run("loop edit save") { try library.replacePhrases(ofLoop: id, revision: revision, with: phrases) }
+        let (store, id, revision, phrases) = (self.store, loopId, self.revision, editor.replacement)
+        let saved = try await BlockingWork.run("loop edit save") { try store.replacePhrases(ofLoop: id, revision: revision, with: phrases) }
         savedRevision.withLock { $0 = saved.summary.revision }
         return saved
     }

@@ -52,10 +52,10 @@ public struct ProgressImport: Sendable {
     static let byteLimit = 8 << 20
     static let limits = (loops: 10_000, sessions: 100_000, phrases: 20_000, number: 20_000, repetitions: 1_000_000, seconds: 10_000_000.0, text: 4_000)
 
-    public let library: LoopLibrary
+    let store: LibraryStore
 
-    public init(library: LoopLibrary) {
-        self.library = library
+    package init(store: LibraryStore) {
+        self.store = store
     }
 
     /// Reads and checks the file at `path`.
@@ -100,7 +100,7 @@ public struct ProgressImport: Sendable {
         var outcome = Outcome()
         var sessions: [(record: StudySessionRecord, unmatched: Int)] = []
         for loop in file.loops {
-            guard let detail = try? library.loop(id: loop.id) else {
+            guard let detail = try? store.loop(id: loop.id) else {
                 outcome.loopsNotHere.append(loop.id)
                 continue
             }
@@ -120,7 +120,7 @@ public struct ProgressImport: Sendable {
                 sessions.append((StudySessionRecord(loopId: loop.id, startedAt: startedAt, phrases: records), unmatched))
             }
         }
-        let saved = try library.recordStudySessions(sessions.map(\.record))
+        let saved = try store.recordStudySessions(sessions.map(\.record))
         for (session, saved) in zip(sessions, saved) {
             if saved {
                 outcome.sessionsAdded += 1

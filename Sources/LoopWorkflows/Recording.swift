@@ -8,10 +8,10 @@ import LoopStore
 /// Recording a loop's text live: the recorder for its phrases, and saving what was recorded
 /// (or recovering what a crash left) as one take cut with the text, in one step.
 public struct RecordingWorkflow: Sendable {
-    public let library: LoopLibrary
+    let store: LibraryStore
 
-    public init(library: LoopLibrary) {
-        self.library = library
+    package init(store: LibraryStore) {
+        self.store = store
     }
 
     /// What a recording is for: the loop, and the phrases to read (all, or one group's).
@@ -22,7 +22,7 @@ public struct RecordingWorkflow: Sendable {
 
     /// The phrases of `loop` (of one group, if given) to record.
     public func plan(loop id: String, group: Int? = nil) throws -> Plan {
-        let detail = try library.loop(id: id)
+        let detail = try store.loop(id: id)
         if let group, !(1...max(detail.groups.count, 1)).contains(group) {
             throw LibraryError(.phraseNotFound, "the loop has \(detail.groups.count) groups, not \(group)")
         }
@@ -34,12 +34,12 @@ public struct RecordingWorkflow: Sendable {
     public func recorder(for plan: Plan, source: sending any RecordingSource, perPhrase: Bool = false) throws -> TakeRecorder {
         let draft = RecordingDraft(loopId: plan.loop.summary.id, phraseIds: plan.phrases.map(\.id), phraseTexts: plan.phrases.map(\.text),
                                    language: plan.loop.summary.language, sampleRate: source.sampleRate, channelCount: source.channelCount)
-        return try TakeRecorder(source: source, draft: draft, folder: library.layout.recordingsFolder, perPhrase: perPhrase)
+        return try TakeRecorder(source: source, draft: draft, folder: store.layout.recordingsFolder, perPhrase: perPhrase)
     }
 
     /// Recordings of `loop` (or of every loop) that a crash or an interruption left, oldest first.
     public func interrupted(loop id: String? = nil) -> [InterruptedRecording] {
-        InterruptedRecording.all(in: library.layout.recordingsFolder).filter { id == nil || $0.draft.loopId == id }
+        InterruptedRecording.all(in: store.layout.recordingsFolder).filter { id == nil || $0.draft.loopId == id }
     }
 
     /// What saving a recording did.
@@ -75,15 +75,15 @@ public struct RecordingWorkflow: Sendable {
     }
 
     private func save(raw: String, draft: RecordingDraft, phrasesRead: Int?, draftPath: String, progress: (@Sendable (Double) -> Void)?) async throws -> Saved {
-        let library = self.library
+        let store = self.store
         return try await BlockingWork.run("loop save recording") {
             // Killed while saving, the draft stays to be recovered and the scratch folder is a leftover for gc.
-            let scratch = try ScratchFolder(in: library.layout.recordingsFolder, prefix: ".saving-")
+            let scratch = try ScratchFolder(in: store.layout.recordingsFolder, prefix: ".saving-")
             guard let result = try RecordingFinisher().finish(rawPath: raw, draft: draft, phrasesRead: phrasesRead, into: scratch.path) else {
                 for path in [raw, draftPath] { try? FileManager.default.removeItem(atPath: path) }
                 return .nothingRecorded
             }
-            let loop = try library.attach(loop: draft.loopId, phraseIds: result.phraseIds,
+            let loop = try store.attach(loop: draft.loopId, phraseIds: result.phraseIds,
                                           take: CutTake(path: result.takePath, ranges: result.ranges, confidences: result.confidences), progress: progress)
             for path in [raw, draftPath] { try? FileManager.default.removeItem(atPath: path) }
             _ = consume scratch

@@ -4,6 +4,8 @@ import LoopModel
 import LoopText
 import LoopFoundation
 import LoopShare
+import LoopPictureDecoding
+import LoopPictures
 import LoopStore
 
 /// How to treat a shared loop that already exists here.
@@ -60,10 +62,10 @@ public struct ImportRules: Sendable {
 /// Imports bundles into a library: each is verified in full (``BundleReader``) before anything
 /// changes, and each bundle goes in whole or not at all.
 public struct BundleImporter: Sendable {
-    public let library: LoopLibrary
+    let store: LibraryStore
 
-    public init(library: LoopLibrary) {
-        self.library = library
+    package init(store: LibraryStore) {
+        self.store = store
     }
 
     /// What importing one bundle did, loop by loop.
@@ -120,14 +122,14 @@ public struct BundleImporter: Sendable {
             }
         }
         // Held throughout, so that `gc` never takes the extracted audio while it is in use.
-        return try library.whileInFlight {
-            let scratch = library.scratchFolder(named: "bundles")
+        return try store.whileInFlight {
+            let scratch = store.scratchFolder(named: "bundles")
             defer { try? FileManager.default.removeItem(atPath: scratch) }
             var outcomes: [Int: Outcome] = [:]
             var verified: [(index: Int, file: String, bundle: VerifiedBundle)] = []
             for (index, file) in files.enumerated() {
                 do {
-                    verified.append((index, file, try BundleReader().read(file, extractingTo: scratch + "/\(index)")))
+                    verified.append((index, file, try BundleReader.forLibrary.read(file, extractingTo: scratch + "/\(index)")))
                 } catch {
                     if stoppingAtFirstRefusal { throw error }
                     outcomes[index] = .refused(bundle: file, reason: error)
@@ -135,7 +137,7 @@ public struct BundleImporter: Sendable {
             }
             // Newest revision first, so an older copy of the same loop finds nothing to do.
             verified.sort { ($0.bundle.manifest.loops.map(\.revision).max() ?? 0) > ($1.bundle.manifest.loops.map(\.revision).max() ?? 0) }
-            let localKey = try AuthorIdentity.load(from: library.layout.identityKey)?.publicKey.base64EncodedString()
+            let localKey = try AuthorIdentity.load(from: store.layout.identityKey)?.publicKey.base64EncodedString()
             TestStop.reached("import.verified")
             for (index, file, bundle) in verified {
                 let shared = bundle.manifest.loops.map { Self.sharedLoop($0, signerKey: bundle.manifest.authorKey) }
@@ -145,7 +147,7 @@ public struct BundleImporter: Sendable {
                 do {
                     let rules = ImportRules(options: options, localKey: localKey, signerFingerprint: bundle.signerFingerprint)
                     let pictures = bundle.pictureFiles.map { SharedPicture(sha256: $0.key, path: $0.value.path, info: $0.value.info) }
-                    let results = try library.importShared(shared, takes: takes, pictures: pictures, dryRun: options.dryRun) { try rules.decide($0, existing: $1) }
+                    let results = try store.importShared(shared, takes: takes, pictures: pictures, dryRun: options.dryRun) { try rules.decide($0, existing: $1) }
                     outcomes[index] = .imported(Result(bundle: file, signer: bundle.signerFingerprint, loops: zip(shared.map(\.title), results).map { ($0, $1) }))
                 } catch {
                     if stoppingAtFirstRefusal { throw error }
@@ -178,17 +180,17 @@ public struct BundleImporter: Sendable {
 
 /// Publishing: the newest revision of a loop into a shared folder (a synced folder, a USB stick).
 public struct LoopPublisher: Sendable {
-    public let library: LoopLibrary
+    let store: LibraryStore
     public let identity: AuthorIdentity
 
-    public init(library: LoopLibrary, identity: AuthorIdentity) {
-        self.library = library
+    package init(store: LibraryStore, identity: AuthorIdentity) {
+        self.store = store
         self.identity = identity
     }
 
     /// A publisher signing with the library's own identity (created on first use).
-    public init(library: LoopLibrary) throws {
-        self.init(library: library, identity: try LibraryIdentity.loadOrCreate(library))
+    package init(store: LibraryStore) throws {
+        self.init(store: store, identity: try LibraryIdentity.loadOrCreate(store))
     }
 
     /// Writes the loop's bundle into `folder` as `<title>-<id>.loop`, replacing the previous
@@ -199,14 +201,14 @@ public struct LoopPublisher: Sendable {
     }
 
     private func publishNow(loop id: String, to folder: String) throws -> String {
-        if let owner = try library.ownerKey(ofLoop: id), owner != identity.publicKey.base64EncodedString() {
+        if let owner = try store.ownerKey(ofLoop: id), owner != identity.publicKey.base64EncodedString() {
             throw ShareError(.identity, "only its author can publish this loop (it is signed by \(AuthorIdentity.fingerprint(of: Data(base64Encoded: owner) ?? Data())))")
         }
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
             throw ShareError(.writeFailed, "no such folder", path: folder)
         }
-        let detail = try library.loop(id: id)
+        let detail = try store.loop(id: id)
         let slug = Slug.make(detail.summary.title, length: 40)
         let path = folder + "/" + (slug.isEmpty ? "" : slug + "-") + detail.summary.id.prefix(8) + ".loop"
         try BundleWriter(identity: identity).write([detail], to: path)
@@ -224,37 +226,56 @@ public struct LoopPublisher: Sendable {
 /// A library's author identity: its Ed25519 key pair, kept owner-only in the library folder.
 public enum LibraryIdentity {
     /// The library's identity, if it has one yet.
-    public static func load(_ library: LoopLibrary) throws -> AuthorIdentity? {
-        try AuthorIdentity.load(from: library.layout.identityKey)
+    package static func load(_ store: LibraryStore) throws -> AuthorIdentity? {
+        try AuthorIdentity.load(from: store.layout.identityKey)
     }
 
     /// The library's identity, created on first use.
-    public static func loadOrCreate(_ library: LoopLibrary) throws -> AuthorIdentity {
-        try AuthorIdentity.loadOrCreate(at: library.layout.identityKey)
+    package static func loadOrCreate(_ store: LibraryStore) throws -> AuthorIdentity {
+        try AuthorIdentity.loadOrCreate(at: store.layout.identityKey)
     }
 
     /// Restores an identity from its backup (`source` names it in errors), replacing the library's.
-    public static func restore(_ backup: Data, into library: LoopLibrary, source: String) throws -> AuthorIdentity {
-        try AuthorIdentity.restore(backup, into: library.layout.identityKey, source: source)
+    package static func restore(_ backup: Data, into store: LibraryStore, source: String) throws -> AuthorIdentity {
+        try AuthorIdentity.restore(backup, into: store.layout.identityKey, source: source)
+    }
+}
+
+extension BundleReader {
+    /// A reader for what a library keeps: each picture is decoded as well as checked.
+    static var forLibrary: BundleReader {
+        BundleReader(checkPicture: { path throws(PictureError) in try PictureDecoder.check(path) })
+    }
+}
+
+/// Inspecting: what a bundle holds, verified as an import would verify it, nothing kept.
+public enum BundleInspection {
+    /// The bundle at `path`, verified in full (signature, every file, every picture decoded);
+    /// what it extracted to check is removed (by the next inspection, if this one is killed).
+    public static func inspect(_ path: String) async throws -> VerifiedBundle {
+        try await BlockingWork.run("loop inspect") {
+            let scratch = try ScratchFolder(in: NSTemporaryDirectory(), prefix: "loop-inspect-")
+            return try BundleReader.forLibrary.read(path, extractingTo: scratch.path + "/bundle")
+        }
     }
 }
 
 /// Exporting: loops into one signed bundle, with the library's identity.
 public struct BundleExporter: Sendable {
-    public let library: LoopLibrary
+    let store: LibraryStore
 
-    public init(library: LoopLibrary) {
-        self.library = library
+    package init(store: LibraryStore) {
+        self.store = store
     }
 
     /// Writes the loops with these ids into a bundle at `path`, signed with the library's
     /// identity (created on first use). `progress` receives the share done.
     @discardableResult
     public func export(loops ids: [String], to path: String, progress: (@Sendable (Double) -> Void)? = nil) async throws -> BundleManifest {
-        let library = self.library
+        let store = self.store
         return try await BlockingWork.run("loop export") {
-            let details = try ids.map { try library.loop(id: $0) }
-            let identity = try LibraryIdentity.loadOrCreate(library)
+            let details = try ids.map { try store.loop(id: $0) }
+            let identity = try LibraryIdentity.loadOrCreate(store)
             return try BundleWriter(identity: identity).write(details, to: path, progress: progress)
         }
     }

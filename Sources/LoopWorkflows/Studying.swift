@@ -15,17 +15,17 @@ public struct PreparedStudy: Sendable {
 /// Studying: a loop's clips made ready for the player, and a session's time and repetitions
 /// saved against the loop's phrases.
 public struct StudyWorkflow: Sendable {
-    public let library: LoopLibrary
+    let store: LibraryStore
 
-    public init(library: LoopLibrary) {
-        self.library = library
+    package init(store: LibraryStore) {
+        self.store = store
     }
 
     /// Decodes the clips of `loop` (each take read once) and lays out its groups.
     public func prepare(loop id: String, progress: (@Sendable (Double) -> Void)? = nil) async throws -> PreparedStudy {
-        let library = self.library
+        let store = self.store
         return try await BlockingWork.run("loop load clips") {
-            let detail = try library.loop(id: id)
+            let detail = try store.loop(id: id)
             let sources = detail.phrases.compactMap { phrase in
                 phrase.audio.map { ClipSource(phrase: phrase.number, takePath: $0.path, frames: $0.startFrame..<$0.endFrame) }
             }
@@ -48,7 +48,7 @@ public struct StudyWorkflow: Sendable {
             guard let id = byNumber[number], study.repetitions > 0 || study.time > 0 else { return nil }
             return PhraseStudyRecord(phraseId: id, seconds: Double(study.time) / 1_000_000, repetitions: study.repetitions)
         }
-        let (library, loopId) = (self.library, prepared.loop.summary.id)
-        try await BlockingWork.run("loop save study") { try library.recordStudy(loop: loopId, startedAt: startedAt, phrases: records) }
+        let (store, loopId) = (self.store, prepared.loop.summary.id)
+        try await BlockingWork.run("loop save study") { try store.recordStudy(loop: loopId, startedAt: startedAt, phrases: records) }
     }
 }

@@ -3,6 +3,7 @@ import LoopCutting
 import LoopText
 import LoopExchange
 import LoopStore
+import LoopFoundation
 
 extension Authoring {
     /// Adds a loop made from subtitles over a media file's audio (`takePath`, readable by
@@ -13,7 +14,7 @@ extension Authoring {
         subtitles cues: [SubtitleCue], translations: [SubtitleCue], takePath: String, alignment: SubtitleAlignment,
         title: String, language: String?, translationLanguage: String?, tags: [String], progress: (@Sendable (Double) -> Void)? = nil
     ) async throws -> AuthoredLoop {
-        let library = self.library
+        let store = self.store
         let cutter = TakeCutter(segmenter: segmenter, language: self.language)
         let (loop, cut) = try await receiving(takePath: takePath, progress: progress) { () throws -> (result: SubtitleAlignment.Result, method: CuttingMethod, notes: [String]) in
             let envelope = try EnergyEnvelope.measure(path: takePath, progress: progress.map { report in { @Sendable in report($0 * 0.4) } })
@@ -27,11 +28,11 @@ extension Authoring {
             let placed = alignment.align(heard, translations: translations, envelope: envelope, speech: speech)
             return try alignment.followingTheWords(placed, path: takePath, sampleRate: envelope.sampleRate, cutter: cutter, language: language,
                                                    progress: progress.map { report in { @Sendable in report(0.4 + $0 * 0.5) } })
-        } store: { cut, file in
+        } save: { cut, file in
             let aligned = cut.result
             let source = LoopSource(title: title, language: language, translationLanguage: translationLanguage, tags: tags,
                                     groups: aligned.groups.map { PhraseGroup(phrases: $0) })
-            return try library.createLoop(source: source, title: title, language: language, tags: tags,
+            return try store.createLoop(source: source, title: title, language: language, tags: tags,
                                           take: CutTake(path: takePath, ranges: aligned.ranges), received: file)
         }
         return AuthoredLoop(loop: loop, doubtfulCuts: [], method: cut.method, notes: cut.notes)

@@ -1,4 +1,5 @@
 import LoopCLI
+import ArgumentParser
 
 /// The `loop` executable: a thin shell over LoopCLI.
 @main

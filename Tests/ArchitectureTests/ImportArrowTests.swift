@@ -15,24 +15,27 @@ struct ImportArrowTests {
         "LoopAudioFiles": ["LoopFoundation", "CSndFile", "CSndFileLoader"],
         "LoopAudio": ["LoopFoundation", "LoopAudioFiles", "CALSA", "CALSALoader", "CFFmpeg", "CFFmpegLoader",
                       "CSampleRate", "CSampleRateLoader", "CSoundTouch", "CSoundTouchLoader"],
-        "LoopPictures": ["LoopFoundation", "CChafa", "CChafaLoader", "CFFmpeg", "CFFmpegLoader"],
-        "LoopTerminal": ["LoopFoundation", "LoopPictures", "CTerminal"],
+        // What a picture is: no C, so the model, the bundles and the server reach no decoder.
+        "LoopPictures": ["LoopFoundation"],
+        "LoopPictureDecoding": ["LoopFoundation", "LoopPictures", "CFFmpeg", "CFFmpegLoader"],
+        "LoopTerminal": ["LoopFoundation", "LoopPictureDecoding", "CTerminal", "CChafa", "CChafaLoader"],
         "LoopSpeech": ["LoopFoundation", "CEspeakNG", "CEspeakNGLoader", "CMeCab", "CMeCabLoader"],
         "LoopCutting": ["LoopFoundation", "LoopAudioFiles", "LoopSpeech", "CFFmpeg", "CFFmpegLoader"],
         "LoopModel": ["LoopFoundation", "LoopPictures"],
-        "LoopStore": ["LoopFoundation", "LoopText", "LoopModel", "LoopAudioFiles", "LoopPictures", "CPhraseRank"],
+        "LoopStore": ["LoopFoundation", "LoopText", "LoopModel", "LoopAudioFiles", "LoopPictures", "LoopPictureDecoding", "CPhraseRank"],
         "LoopShare": ["LoopFoundation", "LoopText", "LoopModel", "LoopAudioFiles", "LoopPictures"],
-        "LoopExchange": ["LoopFoundation", "LoopText", "LoopModel", "LoopAudioFiles", "LoopCutting", "LoopStore"],
+        "LoopExchange": ["LoopFoundation", "LoopText", "LoopModel", "LoopAudioFiles", "LoopPictures", "LoopCutting", "LoopStore"],
         "LoopRecording": ["LoopFoundation", "LoopText", "LoopAudio", "LoopAudioFiles", "LoopCutting"],
         "LoopPlayback": ["LoopFoundation", "LoopStudy", "LoopAudio", "LoopAudioFiles"],
         "LoopLibraryClient": ["LoopFoundation", "LoopLibraryAPI", "CCurlLoader"],
         "LoopLibraryServer": ["LoopFoundation", "LoopLibraryAPI", "LoopShare", "LoopAudioFiles", "LoopPictures"],
-        "LoopServerCommand": ["LoopLibraryServer", "LoopLibraryAPI"],
-        "LoopWorkflows": ["LoopFoundation", "LoopText", "LoopModel", "LoopAudio", "LoopAudioFiles", "LoopCutting", "LoopStore", "LoopShare",
-                          "LoopStudy", "LoopPlayback", "LoopRecording", "LoopExchange", "LoopLibraryClient", "LoopLibraryAPI"],
-        "LoopScreens": ["LoopFoundation", "LoopModel", "LoopTerminal", "LoopPictures", "LoopStudy", "LoopPlayback", "LoopRecording",
+        "LoopServerCommand": ["LoopFoundation", "LoopLibraryServer", "LoopLibraryAPI"],
+        "LoopWorkflows": ["LoopFoundation", "LoopText", "LoopModel", "LoopAudioFiles", "LoopCutting", "LoopStore", "LoopShare",
+                          "LoopPictures", "LoopPictureDecoding", "LoopStudy", "LoopPlayback", "LoopRecording", "LoopExchange",
+                          "LoopLibraryClient", "LoopLibraryAPI"],
+        "LoopScreens": ["LoopModel", "LoopTerminal", "LoopPictureDecoding", "LoopStudy", "LoopPlayback", "LoopRecording",
                         "LoopCutting", "LoopWorkflows"],
-        "LoopReports": ["LoopFoundation", "LoopModel", "LoopText", "LoopCutting", "LoopShare", "LoopPictures", "LoopTerminal", "LoopWorkflows",
+        "LoopReports": ["LoopFoundation", "LoopModel", "LoopText", "LoopCutting", "LoopSpeech", "LoopShare", "LoopPictures", "LoopTerminal", "LoopWorkflows",
                         "LoopLibraryAPI"],
         // The commands reach the library through LoopWorkflows (`Library` and the workflows),
         // never the store.
@@ -49,6 +52,10 @@ struct ImportArrowTests {
     /// bundle code's contract, the text model and the foundation.
     static let withoutAudioDevices: Set<String> = ["LoopFoundation", "LoopText", "LoopStudy", "LoopLibraryAPI", "LoopLibraryClient",
                                                    "LoopLibraryServer", "LoopServerCommand", "LoopShare", "LoopPictures"]
+    /// Modules that must never reach a decoder of pictures (FFmpeg) or their C at all: what
+    /// runs on the open internet and what only describes.
+    static let withoutPictureDecoding: Set<String> = ["LoopFoundation", "LoopText", "LoopModel", "LoopPictures", "LoopShare",
+                                                      "LoopLibraryAPI", "LoopLibraryServer", "LoopServerCommand"]
     /// Modules that hold no audio and no store at all.
     static let plain: Set<String> = ["LoopFoundation", "LoopText", "LoopLibraryAPI"]
 
@@ -96,6 +103,9 @@ struct ImportArrowTests {
             if Self.withoutAudioDevices.contains(module) {
                 #expect(imported != "LoopAudio", "\(file) imports LoopAudio (ALSA, FFmpeg)")
             }
+            if Self.withoutPictureDecoding.contains(module) {
+                #expect(!["LoopPictureDecoding", "LoopAudio", "CFFmpeg", "CFFmpegLoader", "CChafa"].contains(imported), "\(file) imports \(imported)")
+            }
             if Self.plain.contains(module) {
                 #expect(!["LoopAudio", "LoopAudioFiles", "LoopStore", "LoopCutting"].contains(imported), "\(file) imports \(imported)")
             }
@@ -104,6 +114,87 @@ struct ImportArrowTests {
             }
             if ["LoopShare", "LoopLibraryServer", "LoopLibraryClient", "LoopLibraryAPI"].contains(module) {
                 #expect(imported != "LoopStore", "\(file) imports the store")
+            }
+        }
+    }
+
+    // MARK: Package.swift says what the sources say
+
+    /// The repository's `Package.swift`.
+    static var manifest: URL { sources.deletingLastPathComponent().appendingPathComponent("Package.swift") }
+
+    /// Each target of `Package.swift` and the dependencies it declares (targets by name,
+    /// products by their product name), read from its text: `.target(`, `.executableTarget(`
+    /// and `.testTarget(` calls, each `name:` and the `dependencies: [...]` that follows it.
+    static func declaredDependencies() throws -> [String: (folder: String, dependencies: Set<String>)] {
+        let text = try String(contentsOf: manifest, encoding: .utf8)
+        let bytes = Array(text.utf8)
+        /// The offset of the bracket that closes the one opened just before `start`.
+        func closing(_ open: UInt8, _ close: UInt8, from start: Int) -> Int {
+            var depth = 1, index = start
+            while index < bytes.count {
+                if bytes[index] == open { depth += 1 }
+                if bytes[index] == close { depth -= 1; if depth == 0 { return index } }
+                index += 1
+            }
+            return bytes.count
+        }
+        func slice(_ range: Range<Int>) -> String { String(decoding: bytes[range], as: UTF8.self) }
+        var targets: [String: (String, Set<String>)] = [:]
+        for call in text.matches(of: /\.(target|executableTarget|testTarget)\(/) {
+            let start = text.utf8.distance(from: text.startIndex, to: call.range.upperBound)
+            let arguments = slice(start..<closing(UInt8(ascii: "("), UInt8(ascii: ")"), from: start))
+            guard let name = arguments.firstMatch(of: /name: "([^"]+)"/)?.1 else { continue }
+            var dependencies = Set<String>()
+            if let open = arguments.range(of: "dependencies: [") {
+                let listStart = start + arguments.utf8.distance(from: arguments.startIndex, to: open.upperBound)
+                let list = slice(listStart..<closing(UInt8(ascii: "["), UInt8(ascii: "]"), from: listStart))
+                for product in list.matches(of: /\.product\(name: "([^"]+)"/) { dependencies.insert(String(product.1)) }
+                let withoutProducts = list.replacing(/\.product\([^)]*\)/, with: "")
+                for target in withoutProducts.matches(of: /"([^"]+)"/) { dependencies.insert(String(target.1)) }
+            }
+            let folder = arguments.firstMatch(of: /path: "(?:Sources|Tests)\/([^"]+)"/).map { String($0.1) } ?? String(name)
+            targets[String(name)] = (folder, dependencies)
+        }
+        return targets
+    }
+
+    /// Every module a folder's Swift files import (ours, C wrappers and packages'), and the
+    /// files, by folder under `root`.
+    static func importsByFolder(under root: URL) throws -> [String: Set<String>] {
+        var found: [String: Set<String>] = [:]
+        for folder in try FileManager.default.contentsOfDirectory(atPath: root.path) {
+            guard let files = FileManager.default.enumerator(atPath: root.appendingPathComponent(folder).path) else { continue }
+            for case let file as String in files where file.hasSuffix(".swift") {
+                let text = try String(contentsOf: root.appendingPathComponent(folder).appendingPathComponent(file), encoding: .utf8)
+                for line in text.split(separator: "\n") where line.utf8.count < 120 && line.contains("import ") {
+                    guard let match = line.wholeMatch(of: /\s*(?:(?:@testable|@preconcurrency|internal|public|package|@_exported) )*import (\w+)\s*/)
+                    else { continue }
+                    found[folder, default: []].insert(String(match.1))
+                }
+            }
+        }
+        return found
+    }
+
+    /// Modules that come with the toolchain: never declared.
+    static let toolchain: Set<String> = ["Foundation", "FoundationNetworking", "FoundationXML", "FoundationEssentials", "Glibc",
+                                         "Dispatch", "Synchronization", "Testing", "XCTest", "_Concurrency"]
+
+    @Test func packageSwiftDeclaresExactlyWhatEachModuleImports() throws {
+        let declared = try Self.declaredDependencies()
+        #expect(declared.count > 30, "the targets of \(Self.manifest.path) were not found")
+        let tests = Self.sources.deletingLastPathComponent().appendingPathComponent("Tests")
+        var imported = try Self.importsByFolder(under: Self.sources)
+        imported.merge(try Self.importsByFolder(under: tests)) { $0.union($1) }
+        for (target, (folder, dependencies)) in declared {
+            guard let imports = imported[folder] else { continue }   // a C target
+            let used = imports.subtracting(Self.toolchain)
+            for module in used.subtracting(dependencies).sorted() {
+                Issue.record("\(folder) imports \(module), which Package.swift does not declare for \(target)")
+            }
+            for module in dependencies.subtracting(used).sorted() {
+                Issue.record("Package.swift declares \(module) for \(target), which no file of \(folder) imports")
             }
         }
     }

@@ -2,6 +2,7 @@ import Foundation
 import LoopAudioFiles
 import LoopTestSupport
 import Testing
+import LoopFoundation
 
 /// Reads a whole file as interleaved samples.
 func readAll(_ path: String) throws -> (info: AudioFileInfo, samples: [Float]) {

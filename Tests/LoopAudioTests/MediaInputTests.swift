@@ -3,6 +3,7 @@ import LoopAudio
 import LoopAudioFiles
 import LoopTestSupport
 import Testing
+import LoopFoundation
 
 /// Any media's audio through FFmpeg's libraries: what `ffmpeg` itself decodes, sample for sample.
 struct MediaInputTests {

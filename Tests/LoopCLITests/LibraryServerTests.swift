@@ -10,6 +10,8 @@ import LoopTestSupport
 import Testing
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import LoopFoundation
+import LoopModel
 #endif
 
 /// Where a test server keeps its catalog: SQLite in its data folder, or a database of its own on
@@ -260,7 +262,7 @@ struct LibraryServerTests {
         // Another key signs the same loop id: 403 with the server's one line, and the author's
         // revision still serves.
         let id = try resolveID(author)
-        let detail = try LoopLibrary(at: author.path, access: .readOnly).loop(id: id)
+        let detail = try LibraryStore(at: author.path, access: .readOnly).loop(id: id)
         let intruder = try AuthorIdentity.loadOrCreate(at: Scratch.path("intruder") + "/ed25519.key")
         let forged = Scratch.path("forged", extension: "loop")
         try BundleWriter(identity: intruder).write([detail], to: forged)
@@ -477,7 +479,7 @@ struct LibraryServerTests {
         let bundle = Scratch.path("revision", extension: "loop")
         #expect(try author.run(["export", "fixture", "-o", bundle]).status == 0)
         let identity = try #require(try AuthorIdentity.load(from: author.path + "/identity/ed25519.key"))
-        let revision = try LoopLibrary(at: author.path, access: .readOnly).loop(id: id).summary.revision
+        let revision = try LibraryStore(at: author.path, access: .readOnly).loop(id: id).summary.revision
         return (bundle, RequestSigner(publicKey: identity.publicKey, authorName: nil) { try identity.sign($0) }, id, revision)
     }
 

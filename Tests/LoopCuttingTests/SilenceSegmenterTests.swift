@@ -3,6 +3,7 @@ import LoopAudioFiles
 import LoopCutting
 import LoopTestSupport
 import Testing
+import LoopFoundation
 
 extension Fixture {
     static var texts: [String] { truth.map(\.text) }

@@ -4,6 +4,7 @@ import LoopCutting
 import LoopSpeech
 import LoopTestSupport
 import Testing
+import LoopFoundation
 
 /// A take read with no pause between its phrases, and the true joins in seconds.
 private func continuousTake(_ phrases: [String], voice: String = "en-us+m3") throws -> (path: String, joins: [Double]) {

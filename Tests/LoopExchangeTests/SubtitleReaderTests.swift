@@ -1,6 +1,7 @@
 import Foundation
 import LoopExchange
 import Testing
+import LoopFoundation
 
 /// Subtitle files as they come from the web and from players: what is read, repaired and refused.
 struct SubtitleReaderTests {

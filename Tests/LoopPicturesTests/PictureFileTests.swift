@@ -1,7 +1,10 @@
 import Foundation
+import LoopPictureDecoding
 import LoopPictures
+import LoopTerminal
 import LoopTestSupport
 import Testing
+import LoopFoundation
 
 @Suite struct PictureFileTests {
     /// The picture's middle pixel, as (red, green, blue).
@@ -18,7 +21,7 @@ import Testing
         ("picture-yellow-then-blue.gif", PictureFormat.gif, (255, 255, 0)),
     ])
     func everyFormatIsCheckedAndDecoded(name: String, format: PictureFormat, color: (Int, Int, Int)) throws {
-        let info = try PictureFile.check(Fixture.path(name))
+        let info = try PictureDecoder.check(Fixture.path(name))
         #expect(info.format == format)
         #expect(info.width == 96 && info.height == 64)
         let picture = try PictureDecoder.decode(Fixture.path(name), fitting: 48)
@@ -31,7 +34,7 @@ import Testing
         let path = Scratch.path("picture") + "-" + name
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         do {
-            _ = try PictureFile.check(path)
+            _ = try PictureDecoder.check(path)
             return nil
         } catch {
             #expect(error.path == path)

@@ -1,11 +1,14 @@
 import Foundation
 import LoopModel
+import LoopPictureDecoding
+import LoopPictures
 import LoopText
 import LoopShare
 import LoopStore
 import LoopTestSupport
 import Testing
 import ZIPFoundation
+import LoopFoundation
 
 extension Fixture {
     static let ranges: [Range<Int>] = [6_080..<26_600, 35_200..<59_900, 63_900..<72_600, 88_900..<117_500, 123_400..<147_400]
@@ -14,8 +17,8 @@ extension Fixture {
 func scratch() -> String { Scratch.path("share") }
 
 /// A library with the fixture loop, its identity, and the loop exported to a bundle.
-func exportedBundle() throws -> (library: LoopLibrary, identity: AuthorIdentity, loop: LoopDetail, bundle: String) {
-    let library = try LoopLibrary(at: scratch())
+func exportedBundle() throws -> (library: LibraryStore, identity: AuthorIdentity, loop: LoopDetail, bundle: String) {
+    let library = try LibraryStore(at: scratch())
     let loop = try library.createLoop(source: try LoopSource(contentsOf: Fixture.path("phrases.txt")), take: CutTake(path: Fixture.path("clean.flac"), ranges: Fixture.ranges))
     let identity = try AuthorIdentity.loadOrCreate(at: library.layout.identityKey)
     let bundle = scratch() + ".loop"
@@ -311,7 +314,7 @@ extension Data {
 struct PictureBundleTests {
     /// A bundle of the fixture loop showing the red picture; its library and identity.
     func picturedBundle() throws -> (identity: AuthorIdentity, bundle: String) {
-        let library = try LoopLibrary(at: scratch())
+        let library = try LibraryStore(at: scratch())
         let loop = try library.createLoop(source: try LoopSource(contentsOf: Fixture.path("phrases.txt")), take: CutTake(path: Fixture.path("clean.flac"), ranges: Fixture.ranges))
         let pictured = try library.setPicture(Fixture.path("picture-red.png"), ofLoop: loop.summary.id, at: .loop)
         let identity = try AuthorIdentity.loadOrCreate(at: library.layout.identityKey)
@@ -363,5 +366,23 @@ struct PictureBundleTests {
         // A JPEG named as a PNG: not what the manifest says.
         let jpeg = try Data(contentsOf: URL(fileURLWithPath: Fixture.path("picture-green.jpg")))
         expectRefused(try withPicture(jpeg, named: "png", in: bundle, by: identity), .badPicture, containing: "not what the manifest says")
+    }
+
+    /// A server reads pictures by their bytes only (it never decodes what it serves: no FFmpeg
+    /// on the open internet); a library's reader decodes them too, and refuses one whose pixels
+    /// are damaged behind a whole header.
+    @Test func aLibraryDecodesABundlesPicturesWhereAServerOnlyReadsTheirHeaders() throws {
+        let (identity, bundle) = try picturedBundle()
+        var png = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixture.path("picture-red.png"))))
+        for index in 41..<(png.count - 16) { png[index] ^= 0x5A }
+        let damaged = try withPicture(Data(png), named: "png", in: bundle, by: identity)
+        let served = try BundleReader().read(damaged, extractingTo: scratch())
+        #expect(served.pictureFiles.count == 1)
+        let library = BundleReader(checkPicture: { path throws(PictureError) in try PictureDecoder.check(path) })
+        #expect {
+            _ = try library.read(damaged, extractingTo: scratch())
+        } throws: { error in
+            (error as? ShareError)?.kind == .badPicture && "\(error)".contains("does not decode")
+        }
     }
 }

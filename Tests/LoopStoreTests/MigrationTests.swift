@@ -4,6 +4,7 @@ import LoopModel
 @testable import LoopStore
 import LoopTestSupport
 import Testing
+import LoopFoundation
 
 /// Schema migrations must never lose audio. Keep these tests for every future migration.
 struct MigrationTests {
@@ -26,10 +27,10 @@ struct MigrationTests {
         let audioBefore = AudioStore(layout: LibraryLayout(root: root)).inventory()
 
         var updates = 0
-        let library = try LoopLibrary(at: root) { updates += 1 }
+        let library = try LibraryStore(at: root) { updates += 1 }
         #expect(updates == 1, "the user is told once that the library is being updated")
-        _ = try LoopLibrary(at: root) { updates += 1 }
-        _ = try LoopLibrary(at: temporaryLibraryFolder()) { updates += 1 }
+        _ = try LibraryStore(at: root) { updates += 1 }
+        _ = try LibraryStore(at: temporaryLibraryFolder()) { updates += 1 }
         #expect(updates == 1, "not again, and not for a new library")
 
         let applied = try library.database.read { db in try LibraryMigrations.migrator.appliedIdentifiers(db) }
@@ -96,7 +97,7 @@ struct MigrationTests {
         }
         try queue.close()
 
-        let library = try LoopLibrary(at: root)
+        let library = try LibraryStore(at: root)
         let loop = try library.loop(id: "0f0f0f0f-0000-4000-8000-000000000001")
         #expect(loop.picture?.sha256 == pictureHash && loop.groupPictures.allSatisfy { $0?.sha256 == pictureHash })
         #expect(loop.phrases.map { $0.picture?.sha256 } == [nil, pictureHash])
@@ -112,12 +113,12 @@ struct MigrationTests {
         let (root, sha256) = try makeFirstSchemaLibrary()
         let opened = await withTaskGroup(of: Bool.self) { group in
             for _ in 0..<8 {
-                group.addTask { Thread.isMainThread == false && (try? LoopLibrary(at: root)) != nil }
+                group.addTask { Thread.isMainThread == false && (try? LibraryStore(at: root)) != nil }
             }
             return await group.reduce(into: [Bool]()) { $0.append($1) }
         }
         #expect(opened == Array(repeating: true, count: 8))
-        let library = try LoopLibrary(at: root)
+        let library = try LibraryStore(at: root)
         #expect(try library.loops().map(\.title) == ["Gare du Nord"])
         #expect(try library.loop(id: "0f0f0f0f-0000-4000-8000-000000000001").phrases.allSatisfy { $0.audio?.sha256 == sha256 })
         #expect(try library.check().isHealthy)
@@ -130,7 +131,7 @@ struct MigrationTests {
         try queue.write { db in try db.execute(sql: "CREATE TABLE contacts (name TEXT); INSERT INTO contacts VALUES ('Ada')") }
         try queue.close()
         let before = try Data(contentsOf: URL(fileURLWithPath: root + "/library.sqlite"))
-        #expect { try LoopLibrary(at: root) } throws: { error in
+        #expect { try LibraryStore(at: root) } throws: { error in
             (error as? LibraryError)?.kind == .cannotOpen && "\(error)".contains("not a loop library: the database belongs to something else (tables contacts)")
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: root + "/library.sqlite")) == before, "not a byte changed")
@@ -143,8 +144,8 @@ struct MigrationTests {
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         #expect(mkfifo(root + "/library.sqlite", 0o644) == 0)
         // Opening a FIFO for reading blocks until a writer comes: the check comes first.
-        for access in [LoopLibrary.Access.readOnly, .readWrite] {
-            #expect { try LoopLibrary(at: root, access: access) } throws: { error in
+        for access in [LibraryStore.Access.readOnly, .readWrite] {
+            #expect { try LibraryStore(at: root, access: access) } throws: { error in
                 (error as? LibraryError)?.kind == .cannotOpen && "\(error)".contains("library.sqlite: is a pipe (FIFO), not a regular file: not a loop library")
             }
         }
@@ -152,7 +153,7 @@ struct MigrationTests {
 
     @Test func aLibraryFromANewerVersionIsRefusedAndLeftUntouched() throws {
         let root = temporaryLibraryFolder()
-        _ = try LoopLibrary(at: root).createLoop(source: try Fixture.source)
+        _ = try LibraryStore(at: root).createLoop(source: try Fixture.source)
         let queue = try DatabaseQueue(path: root + "/library.sqlite")
         try queue.write { db in try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99 from the future')") }
         try queue.close()
@@ -161,7 +162,7 @@ struct MigrationTests {
         func files() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: root).filter { !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") }.sorted() }
         let filesBefore = try files()
 
-        #expect { try LoopLibrary(at: root) } throws: { error in
+        #expect { try LibraryStore(at: root) } throws: { error in
             guard let error = error as? LibraryError else { return false }
             return error.kind == .newerSchema && error.message.contains("newer version of loop")
         }

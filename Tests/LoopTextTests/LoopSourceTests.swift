@@ -1,6 +1,7 @@
 import LoopText
 import LoopTestSupport
 import Testing
+import LoopFoundation
 
 struct LoopSourceTests {
     @Test func linesArePhrasesAndBlankLinesEndGroups() throws {

@@ -6,11 +6,12 @@ import LoopCutting
 import LoopTestSupport
 import LoopWorkflows
 import Testing
+import LoopFoundation
 
 struct AuthoringTests {
     @Test func authoringCopiesTheTakeWhileCuttingAndKeepsNothingWhenTheCutFails() async throws {
-        let library = try LoopLibrary(at: scratch())
-        let authoring = Authoring(library: library)
+        let library = try LibraryStore(at: scratch())
+        let authoring = Authoring(store: library)
         let authored = try await authoring.author(source: try Fixture.source, sourceText: nil, takePath: Fixture.path("clean.flac"))
         #expect(authored.loop.phrases.allSatisfy { $0.audio != nil })
         #expect(try library.check().isHealthy)
@@ -25,38 +26,38 @@ struct AuthoringTests {
     }
 
     @Test func attachCutsANewTakeOntoThePhrasesWaitingAndNamesDoubtfulCutsByTheirPhrases() async throws {
-        let library = try LoopLibrary(at: scratch())
+        let library = try LibraryStore(at: scratch())
         let loop = try library.createLoop(source: try Fixture.source)
-        let attached = try await Authoring(library: library).attach(loop: loop.summary.id, takePath: Fixture.path("clean.flac"))
+        let attached = try await Authoring(store: library).attach(loop: loop.summary.id, takePath: Fixture.path("clean.flac"))
         #expect(attached.loop.phrases.allSatisfy { $0.audio != nil })
         #expect(attached.doubtfulCuts.allSatisfy { $0.after == $0.before + 1 && (1...5).contains($0.before) })
         await #expect {
-            try await Authoring(library: library).attach(loop: loop.summary.id, takePath: Fixture.path("clean.flac"))
+            try await Authoring(store: library).attach(loop: loop.summary.id, takePath: Fixture.path("clean.flac"))
         } throws: { error in
             (error as? LibraryError)?.kind == .nothingToDo
         }
     }
 
     @Test func aTakeAtAnotherRateIsCutOntoThePhrasesThatNeedAudio() async throws {
-        let library = try LoopLibrary(at: scratch())
+        let library = try LibraryStore(at: scratch())
         let loop = try library.createLoop(source: try Fixture.source)
         #expect(loop.summary.phrasesNeedingAudio == 5)
-        let attached = try await Authoring(library: library).attach(loop: loop.summary.id, takePath: Fixture.path("rate-8k.flac"))
+        let attached = try await Authoring(store: library).attach(loop: loop.summary.id, takePath: Fixture.path("rate-8k.flac"))
         #expect(attached.loop.summary.phrasesNeedingAudio == 0)
         #expect(attached.loop.phrases.allSatisfy { $0.audio?.sampleRate == 8_000 })
     }
 
     @Test func whenOnlyPhrasesRecordedForAnEarlierTextAreLeftAttachSaysSo() async throws {
-        let library = try LoopLibrary(at: scratch())
+        let library = try LibraryStore(at: scratch())
         let loop = try library.createLoop(source: try Fixture.source, take: CutTake(path: Fixture.path("clean.flac"), ranges: Fixture.ranges))
         let text = loop.sourceText.replacingOccurrences(of: "Merci.", with: "Merci !")
         _ = try library.replaceSource(ofLoop: loop.summary.id, with: try LoopSource(parsing: text), text: text)
-        await #expect { try await Authoring(library: library).attach(loop: loop.summary.id, takePath: Fixture.path("clean.flac")) } throws: { error in
+        await #expect { try await Authoring(store: library).attach(loop: loop.summary.id, takePath: Fixture.path("clean.flac")) } throws: { error in
             (error as? LibraryError)?.kind == .onlyClipsForEarlierText && "\(error)".contains("1 of them read an earlier text")
         }
         // With the changed phrases included, a take of all five phrases is not a take of "Merci !"
         // alone: it is refused rather than stored as that phrase's clip.
-        await #expect { try await Authoring(library: library).attach(loop: loop.summary.id, takePath: Fixture.path("clean.flac"), includingChanged: true) } throws: { error in
+        await #expect { try await Authoring(store: library).attach(loop: loop.summary.id, takePath: Fixture.path("clean.flac"), includingChanged: true) } throws: { error in
             (error as? SegmentationError)?.kind == .textMismatch
         }
     }

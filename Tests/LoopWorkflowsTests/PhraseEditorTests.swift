@@ -8,8 +8,8 @@ import LoopWorkflows
 import Testing
 
 struct PhraseEditorTests {
-    func fixtureLoop() throws -> (LoopLibrary, LoopDetail) {
-        let library = try LoopLibrary(at: scratch())
+    func fixtureLoop() throws -> (LibraryStore, LoopDetail) {
+        let library = try LibraryStore(at: scratch())
         return (library, try library.createLoop(source: try Fixture.source, take: CutTake(path: Fixture.path("clean.flac"), ranges: Fixture.ranges)))
     }
 
@@ -83,12 +83,12 @@ struct PhraseEditorTests {
     /// to the next, a clip moved by hand is doubtful no more, and the save keeps the doubts of
     /// the clips not touched.
     @Test func oneKeyGoesToTheNextDoubtfulCutAndAMovedClipIsNoLongerDoubtful() async throws {
-        let library = try LoopLibrary(at: scratch())
+        let library = try LibraryStore(at: scratch())
         // Phrases 2 and 3 part at a doubtful cut (0.4), phrase 5 starts after one (0.5).
         let loop = try library.createLoop(source: try Fixture.source, take: CutTake(path: Fixture.path("clean.flac"), ranges: Fixture.ranges,
                                                                                    confidences: [0.9, 0.4, 0.4, 0.5, 0.5]))
         #expect(loop.phrases.map { $0.audio?.cutConfidence } == [0.9, 0.4, 0.4, 0.5, 0.5])
-        let workflow = try PhraseEditingWorkflow(library: library, loop: loop.summary.id)
+        let workflow = try PhraseEditingWorkflow(store: library, loop: loop.summary.id)
         defer { workflow.close() }
         var editor = try workflow.editor()
         var visited: [Int] = []
@@ -112,7 +112,7 @@ struct PhraseEditorTests {
         let (library, loop) = try fixtureLoop()
         let studied = loop.phrases[4]
         try library.recordStudy(loop: loop.summary.id, startedAt: Date(), phrases: [PhraseStudyRecord(phraseId: studied.id, seconds: 12, repetitions: 3)])
-        let workflow = try PhraseEditingWorkflow(library: library, loop: loop.summary.id)
+        let workflow = try PhraseEditingWorkflow(store: library, loop: loop.summary.id)
         defer { workflow.close() }
         var editor = try workflow.editor()
         // "Où est la gare, s'il vous plaît ?" split after the comma: at the pause in its audio.
@@ -149,7 +149,7 @@ struct PhraseEditorTests {
 
     @Test func aSaveAfterAnotherProcessChangedTheLoopIsRefusedWholly() async throws {
         let (library, loop) = try fixtureLoop()
-        let workflow = try PhraseEditingWorkflow(library: library, loop: loop.summary.id)
+        let workflow = try PhraseEditingWorkflow(store: library, loop: loop.summary.id)
         defer { workflow.close() }
         var editor = try workflow.editor()
         try editor.nudge(.end, milliseconds: 50)

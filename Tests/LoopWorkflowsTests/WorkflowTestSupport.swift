@@ -17,8 +17,8 @@ extension Fixture {
 func scratch() -> String { Scratch.path("workflows") }
 
 /// A library with the fixture loop, its identity, and the loop exported to a bundle.
-func exportedBundle() throws -> (library: LoopLibrary, identity: AuthorIdentity, loop: LoopDetail, bundle: String) {
-    let library = try LoopLibrary(at: scratch())
+func exportedBundle() throws -> (library: LibraryStore, identity: AuthorIdentity, loop: LoopDetail, bundle: String) {
+    let library = try LibraryStore(at: scratch())
     let loop = try library.createLoop(source: try Fixture.source, take: CutTake(path: Fixture.path("clean.flac"), ranges: Fixture.ranges))
     let identity = try LibraryIdentity.loadOrCreate(library)
     let bundle = scratch() + ".loop"
@@ -27,16 +27,16 @@ func exportedBundle() throws -> (library: LoopLibrary, identity: AuthorIdentity,
 }
 
 /// A bundle of this loop's newest revision, signed by `identity`.
-func publish(_ library: LoopLibrary, _ identity: AuthorIdentity, _ id: String) throws -> String {
+func publish(_ library: LibraryStore, _ identity: AuthorIdentity, _ id: String) throws -> String {
     let bundle = scratch() + ".loop"
     try BundleWriter(identity: identity).write([try library.loop(id: id)], to: bundle)
     return bundle
 }
 
 /// An author's library with the fixture loop, and a learner's empty library.
-func authorAndLearner() throws -> (author: LoopLibrary, loop: LoopDetail, identity: AuthorIdentity, learner: LoopLibrary) {
+func authorAndLearner() throws -> (author: LibraryStore, loop: LoopDetail, identity: AuthorIdentity, learner: LibraryStore) {
     let (author, identity, loop, _) = try exportedBundle()
-    return (author, loop, identity, try LoopLibrary(at: scratch()))
+    return (author, loop, identity, try LibraryStore(at: scratch()))
 }
 
 /// A bundle rebuilt with its manifest changed by `edit` and signed again by `identity`.

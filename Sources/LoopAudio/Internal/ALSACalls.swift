@@ -2,6 +2,7 @@ internal import CALSA
 internal import CALSALoader
 import Foundation
 import LoopAudioFiles
+import LoopFoundation
 
 /// Every ALSA call of the package goes through here: C types stay inside this file.
 enum ALSA {

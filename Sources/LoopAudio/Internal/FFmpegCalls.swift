@@ -2,6 +2,7 @@ internal import CFFmpeg
 internal import CFFmpegLoader
 import Foundation
 import LoopAudioFiles
+import LoopFoundation
 
 /// Every FFmpeg call of the audio module goes through here (libavformat, libavcodec,
 /// libswresample, opened on first use by CFFmpegLoader): C types stay inside this file.

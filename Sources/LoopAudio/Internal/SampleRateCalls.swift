@@ -1,6 +1,7 @@
 import LoopAudioFiles
 internal import CSampleRate
 internal import CSampleRateLoader
+import LoopFoundation
 
 /// Every libsamplerate call of the package goes through here.
 enum SampleRate {

@@ -1,6 +1,7 @@
 internal import CSndFile
 internal import CSndFileLoader
 import Foundation
+import LoopFoundation
 
 /// Every libsndfile call of the package goes through here: C types stay inside this file.
 enum SndFile {

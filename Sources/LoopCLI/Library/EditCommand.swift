@@ -7,6 +7,9 @@ import LoopReports
 import LoopScreens
 import LoopTerminal
 import LoopWorkflows
+import LoopAudio
+import LoopFoundation
+import LoopModel
 
 struct EditCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

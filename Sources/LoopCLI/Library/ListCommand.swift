@@ -3,6 +3,7 @@ import Foundation
 import LoopModel
 import LoopReports
 import LoopTerminal
+import LoopWorkflows
 
 struct ListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

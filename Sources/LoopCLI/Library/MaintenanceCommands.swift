@@ -5,6 +5,7 @@ import LoopRecording
 import LoopReports
 import LoopTerminal
 import LoopWorkflows
+import LoopModel
 
 struct RemoveCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

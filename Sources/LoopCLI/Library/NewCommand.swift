@@ -7,6 +7,7 @@ import LoopText
 import LoopExchange
 import LoopModel
 import LoopWorkflows
+import LoopFoundation
 
 struct NewCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -5,6 +5,8 @@ import LoopLibraryClient
 import LoopReports
 import LoopTerminal
 import LoopWorkflows
+import LoopFoundation
+import LoopModel
 
 /// `--from`, shared by the commands that read from a Loop Library server.
 struct ServerOptions: ParsableArguments {

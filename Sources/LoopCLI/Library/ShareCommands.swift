@@ -7,6 +7,7 @@ import LoopReports
 import LoopShare
 import LoopTerminal
 import LoopWorkflows
+import LoopLibraryAPI
 
 struct IdentityCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -132,12 +133,7 @@ struct InspectCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await runReportingErrors {
-            let path = bundle
-            let verified = try await BlockingWork.run {
-                // The audio is extracted to be verified, then removed (by the next inspect, if killed).
-                let scratch = try ScratchFolder(in: NSTemporaryDirectory(), prefix: "loop-inspect-")
-                return try BundleReader().read(path, extractingTo: scratch.path + "/bundle")
-            }
+            let verified = try await BundleInspection.inspect(bundle)
             if json { try JSONOutput.print(BundleReport(verified)) } else { verified.lines.forEach { print($0) } }
         }
     }

@@ -5,6 +5,9 @@ import LoopRecording
 import LoopScreens
 import LoopTerminal
 import LoopWorkflows
+import LoopFoundation
+import LoopModel
+import LoopReports
 
 struct RecordCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

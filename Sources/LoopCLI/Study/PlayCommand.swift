@@ -5,6 +5,7 @@ import LoopReports
 import LoopStudy
 import LoopTerminal
 import LoopWorkflows
+import LoopFoundation
 
 struct PlayCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -8,6 +8,7 @@ import LoopScreens
 import LoopTerminal
 import LoopWorkflows
 import Synchronization
+import LoopModel
 
 struct StudyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

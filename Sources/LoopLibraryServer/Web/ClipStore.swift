@@ -11,7 +11,7 @@ import LoopLibraryAPI
 struct ClipStore: Sendable {
     let blobs: BlobStore
 
-    var folder: String { blobs.root + "/clips" }
+    var folder: String { blobs.layout.clips }
 
     /// The clip's file, cut now if it was not yet, and its ETag.
     func clip(_ clip: CatalogLoopDetail.Clip, of take: CatalogLoopDetail.Take) throws -> (path: String, eTag: String) {

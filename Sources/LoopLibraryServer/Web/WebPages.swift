@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import Hummingbird
+import NIOFoundationCompat
 import LoopFoundation
 import LoopLibraryAPI
 import Synchronization

@@ -24,7 +24,7 @@ public struct ReplacementPhrase: Sendable, Equatable {
     }
 }
 
-extension LoopLibrary {
+extension LibraryStore {
     /// Saves a loop's phrases as the phrase editor left them, all in one transaction: new takes
     /// are stored first, then every phrase written, the text rewritten when phrases were split or
     /// merged (its header kept), and the revision moved on. A phrase whose text did not change

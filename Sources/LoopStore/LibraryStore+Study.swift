@@ -28,7 +28,7 @@ public struct StudySessionRecord: Sendable, Equatable {
     }
 }
 
-extension LoopLibrary {
+extension LibraryStore {
     /// Saves one study session of a loop, in one transaction.
     public func recordStudy(loop id: String, startedAt: Date, phrases: [PhraseStudyRecord]) throws {
         guard !phrases.isEmpty else { return }

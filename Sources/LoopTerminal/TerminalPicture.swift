@@ -1,3 +1,5 @@
+import LoopPictureDecoding
+
 /// How a terminal shows pictures.
 public enum TerminalGraphics: Sendable, Equatable, Hashable {
     /// Colours of character art.

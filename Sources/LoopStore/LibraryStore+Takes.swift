@@ -4,9 +4,9 @@ import LoopText
 import LoopFoundation
 
 /// A take copied into the library's incoming folder, hashed and synced on the way, and not yet
-/// in its place: ``LoopLibrary/createLoop(source:title:language:tags:take:received:sourceText:)``
-/// or ``LoopLibrary/attach(loop:phraseIds:take:received:)`` puts it there with the rows that
-/// refer to it, or ``LoopLibrary/discard(_:)`` removes it.
+/// in its place: ``LibraryStore/createLoop(source:title:language:tags:take:received:sourceText:)``
+/// or ``LibraryStore/attach(loop:phraseIds:take:received:)`` puts it there with the rows that
+/// refer to it, or ``LibraryStore/discard(_:)`` removes it.
 public struct ReceivedTake: Sendable {
     /// Where the copy is (inside the library).
     public let path: String
@@ -14,7 +14,7 @@ public struct ReceivedTake: Sendable {
     public let byteCount: Int
 }
 
-extension LoopLibrary {
+extension LibraryStore {
     /// Copies a take into the library while the caller does other work with it (cutting it):
     /// hold ``whileInFlight(_:)-5hl7y`` from here until the rows that refer to it commit, so
     /// that `gc` never takes the copy.

@@ -1,6 +1,8 @@
 internal import CFFmpeg
 internal import CFFmpegLoader
 import Foundation
+import LoopPictures
+import LoopFoundation
 
 /// The FFmpeg calls of the pictures module (libavformat, libavcodec, libswscale, opened on first
 /// use by CFFmpegLoader): a picture's first frame decoded and scaled to RGBA. C types stay

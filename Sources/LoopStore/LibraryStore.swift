@@ -11,7 +11,7 @@ import LoopFoundation
 ///
 /// Every change is one transaction; audio is on disk, synced, before the row that refers to it
 /// commits. A crash at any point leaves a library that opens and checks clean.
-public struct LoopLibrary: Sendable {
+package struct LibraryStore: Sendable {
     /// Where its files are.
     public let layout: LibraryLayout
     /// The library folder.
@@ -527,7 +527,7 @@ public struct LoopLibrary: Sendable {
     }
 }
 
-extension LoopLibrary {
+extension LibraryStore {
     /// Adds many loops without audio in one transaction (bulk imports, benchmarks).
     public func createLoops(_ sources: [LoopSource]) throws {
         let now = Date()

@@ -42,7 +42,7 @@ private struct DatabaseFindings {
     }
 }
 
-extension LoopLibrary {
+extension LibraryStore {
     /// Checks the database's integrity and every audio file against its hash.
     public func check(progress: (@Sendable (Double) -> Void)? = nil) throws -> HealthReport {
         var problems: [HealthReport.Problem] = []

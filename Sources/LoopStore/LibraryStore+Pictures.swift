@@ -2,7 +2,9 @@ import Foundation
 import GRDB
 import LoopModel
 import LoopText
+import LoopPictureDecoding
 import LoopPictures
+import LoopFoundation
 
 /// A picture a bundle brings: where it was extracted and what it is.
 public struct SharedPicture: Sendable {
@@ -18,7 +20,7 @@ public struct SharedPicture: Sendable {
     }
 }
 
-extension LoopLibrary {
+extension LibraryStore {
     /// Gives the loop, one of its groups or one of its phrases the picture at `file` (checked
     /// as hostile input, then stored), replacing any it had; with nil, takes it off. The file
     /// stays in the store until `loop gc`.
@@ -50,7 +52,7 @@ extension LoopLibrary {
     /// Checks the picture at `path` and copies it into the store; its row is for the caller to
     /// insert (in the transaction that refers to it). Call with the library lock held shared.
     func storePicture(_ path: String) throws -> PictureAssetRecord {
-        let info = try PictureFile.check(path)
+        let info = try PictureDecoder.check(path)
         let file = try audio.store(copyOf: path, as: .picture)
         return PictureAssetRecord(sha256: file.sha256, path: file.path, format: info.format.rawValue, width: info.width, height: info.height,
                                   byteCount: file.byteCount, createdAt: Date())

@@ -88,23 +88,6 @@ public struct SharedTake: Sendable {
     }
 }
 
-/// What importing a shared loop does (or, in a dry run, would do).
-public enum ImportOutcome: Sendable, Equatable {
-    case added(id: String)
-    case updated(id: String, from: Int, to: Int)
-    case unchanged(id: String, revision: Int)
-    /// The library holds a newer revision already.
-    case older(id: String, have: Int, offered: Int)
-
-    /// Whether it writes to the library.
-    public var writes: Bool {
-        switch self {
-        case .added, .updated: true
-        case .unchanged, .older: false
-        }
-    }
-}
-
 /// What this library holds of a shared loop's id, for the import rules to judge.
 public struct ExistingLoop: Sendable, Equatable {
     public var title: String
@@ -118,7 +101,7 @@ public struct ExistingLoop: Sendable, Equatable {
     public var editedLocally: Bool
 }
 
-extension LoopLibrary {
+extension LibraryStore {
     /// Imports shared loops; what becomes of each is for `decide` to say (the rules of
     /// ownership, revisions and local edits), given what the library holds of its id. All of it
     /// or none of it: the takes needed are stored first, then one transaction in which every
@@ -246,17 +229,7 @@ extension LoopLibrary {
     }
 }
 
-/// Where an installed loop came from: the Loop Library server that `loop update` asks.
-public struct LoopOrigin: Sendable, Equatable {
-    public var loopId: String
-    public var title: String
-    /// The server's base address (`https://HOST`).
-    public var server: String
-    /// The ETag of the bundle last installed, sent back so an unchanged loop costs no download.
-    public var etag: String?
-}
-
-extension LoopLibrary {
+extension LibraryStore {
     /// Records that the loop was installed from `server` (with the bundle's ETag).
     public func setOrigin(ofLoop id: String, server: String, etag: String?) throws {
         try database.write { db in

@@ -1,3 +1,5 @@
+import LoopPictures
+
 /// A picture's pixels: 8-bit red, green, blue and alpha, row by row.
 public struct RGBAPicture: Sendable, Equatable {
     public var width: Int
@@ -7,6 +9,15 @@ public struct RGBAPicture: Sendable, Equatable {
 
 /// Decodes a picture's first frame (a GIF's first, as the loops want a still).
 public enum PictureDecoder {
+    /// The picture at `path`, checked as hostile input: its header (``PictureFile/checkHeader(_:)``:
+    /// type, size, whole), then its first frame decoded, into a small picture so that memory
+    /// stays small. Throws a ``PictureError`` naming the file and the fault.
+    public static func check(_ path: String) throws(PictureError) -> PictureInfo {
+        let info = try PictureFile.checkHeader(path)
+        _ = try decode(path, info: info, fitting: 64)
+        return info
+    }
+
     /// The picture at `path`, checked (``PictureFile/checkHeader(_:)``), decoded and scaled
     /// down, aspect kept, to fit `size`×`size` pixels.
     public static func decode(_ path: String, fitting size: Int) throws(PictureError) -> RGBAPicture {

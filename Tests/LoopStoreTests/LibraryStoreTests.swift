@@ -5,10 +5,11 @@ import LoopText
 @testable import LoopStore
 import LoopTestSupport
 import Testing
+import LoopFoundation
 
-struct LoopLibraryTests {
+struct LibraryStoreTests {
     @Test func aNewLoopKeepsItsTextGroupsPhrasesAndClips() throws {
-        let library = try LoopLibrary(at: temporaryLibraryFolder())
+        let library = try LibraryStore(at: temporaryLibraryFolder())
         let take = CutTake(path: Fixture.path("clean.flac"), ranges: cleanTakeRanges)
         let loop = try library.createLoop(source: try Fixture.source, tags: ["Gare"], take: take)
         #expect(loop.summary.title == "Fixture")
@@ -25,7 +26,7 @@ struct LoopLibraryTests {
 
     @Test func identicalAudioIsStoredOnce() throws {
         let root = temporaryLibraryFolder()
-        let library = try LoopLibrary(at: root)
+        let library = try LibraryStore(at: root)
         let take = CutTake(path: Fixture.path("clean.flac"), ranges: cleanTakeRanges)
         let first = try library.createLoop(source: try Fixture.source, title: "One", take: take)
         let second = try library.createLoop(source: try Fixture.source, title: "Two", take: take)
@@ -34,7 +35,7 @@ struct LoopLibraryTests {
     }
 
     @Test func listsFilterByLanguageAndTagWithoutRegardToCaseOrAccents() throws {
-        let library = try LoopLibrary(at: temporaryLibraryFolder())
+        let library = try LibraryStore(at: temporaryLibraryFolder())
         _ = try library.createLoop(source: try Fixture.source, title: "Zèbre", tags: ["Café", "voyage"])
         _ = try library.createLoop(source: try LoopSource(parsing: "# language: ES\nHola."), title: "ábaco")
         #expect(try library.loops().map(\.title) == ["ábaco", "Zèbre"], "sorted by title, accents aside")
@@ -47,7 +48,7 @@ struct LoopLibraryTests {
     }
 
     @Test func aLoopIsNamedByAUniqueStartOfItsTitleInAnyScript() throws {
-        let library = try LoopLibrary(at: temporaryLibraryFolder())
+        let library = try LibraryStore(at: temporaryLibraryFolder())
         let ubung = try library.createLoop(source: try Fixture.source, title: "Übung macht")
         let eki = try library.createLoop(source: try Fixture.source, title: "駅で")
         for name in ["übung", "Ubung", "übung m", "ÜBUNG MACHT", " ubung "] {
@@ -69,7 +70,7 @@ struct LoopLibraryTests {
     }
 
     @Test func aLoopIsNamedByAUniqueIdPrefixOrItsTitle() throws {
-        let library = try LoopLibrary(at: temporaryLibraryFolder())
+        let library = try LibraryStore(at: temporaryLibraryFolder())
         let loop = try library.createLoop(source: try Fixture.source, title: "Au Café")
         #expect(try library.resolve(String(loop.summary.id.prefix(6))) == loop.summary.id)
         #expect(try library.resolve("au cafe") == loop.summary.id)
@@ -79,7 +80,7 @@ struct LoopLibraryTests {
     }
 
     @Test func searchIgnoresCaseAndAccentsTakesPrefixesAndRanks() throws {
-        let library = try LoopLibrary(at: temporaryLibraryFolder())
+        let library = try LibraryStore(at: temporaryLibraryFolder())
         let fixture = try library.createLoop(source: try Fixture.source)
         _ = try library.createLoop(source: try LoopSource(parsing: "Un CAFÉ noir. | A black coffee.\nLe thé. | Tea."), title: "Boissons")
         #expect(Set(try library.search("cafe").map(\.text)) == ["Un café, s'il vous plaît.", "Un CAFÉ noir."])
@@ -92,7 +93,7 @@ struct LoopLibraryTests {
     }
 
     @Test func searchReadsEveryWordAsAWordEvenOnesTheIndexReadsAsSyntax() throws {
-        let library = try LoopLibrary(at: temporaryLibraryFolder())
+        let library = try LibraryStore(at: temporaryLibraryFolder())
         _ = try library.createLoop(source: try LoopSource(parsing: "OR, le roi est là. | Now, the king is here.\nNOT NEAR the station. | Pas près de la gare."), title: "Mots")
         #expect(try library.search("OR").map(\.text) == ["OR, le roi est là."], "a word, not the operator")
         #expect(try library.search("NOT near").map(\.text) == ["NOT NEAR the station."])
@@ -101,7 +102,7 @@ struct LoopLibraryTests {
     }
 
     @Test func searchPutsTheBestMatchesFirstAndKeepsToTheLimit() throws {
-        let library = try LoopLibrary(at: temporaryLibraryFolder())
+        let library = try LibraryStore(at: temporaryLibraryFolder())
         let lines = ["Le pain est frais ce matin, et le café de la gare est chaud."]
             + (1...30).map { "Phrase \($0) sans le mot." }
             + ["Café, café !"]
@@ -114,7 +115,7 @@ struct LoopLibraryTests {
     @Test func searchRanksAsSQLitesBM25() throws {
         // loop_rank leaves out the weight bm25 gives a lone word (the same for every row); with
         // several words it weighs them as bm25. Either way the order must be bm25's.
-        let library = try LoopLibrary(at: temporaryLibraryFolder())
+        let library = try LibraryStore(at: temporaryLibraryFolder())
         let lines = (1...40).map { line in
             (Array(repeating: "de", count: line % 3 + 1) + Array(repeating: "mot", count: line % 7)
                 + (line % 2 == 0 ? ["la", "gare"] : []) + (line % 5 == 0 ? ["gare", "du", "nord"] : [])).joined(separator: " ")
@@ -122,7 +123,7 @@ struct LoopLibraryTests {
         }
         _ = try library.createLoop(source: try LoopSource(parsing: lines.joined(separator: "\n")), title: "Rangs")
         for query in ["de", "gar", "de la", "gare nord", "station", "mot de"] {
-            let pattern = try #require(LoopLibrary.prefixPattern(query))
+            let pattern = try #require(LibraryStore.prefixPattern(query))
             let (ranked, byBM25) = try library.database.read { db in
                 func order(_ rank: String) throws -> [Int64] {
                     try Int64.fetchAll(db, sql: "SELECT rowid FROM phraseSearch WHERE phraseSearch MATCH ? ORDER BY \(rank)(phraseSearch), rowid", arguments: [pattern])
@@ -134,7 +135,7 @@ struct LoopLibraryTests {
     }
 
     @Test func searchFindsWordsInsideChineseJapaneseAndThaiText() throws {
-        let library = try LoopLibrary(at: temporaryLibraryFolder())
+        let library = try LibraryStore(at: temporaryLibraryFolder())
         let text = "我想喝咖啡。 | I'd like a coffee.\n咖啡馆在哪里？\n東京タワーはどこですか。\nกาแฟร้อนหนึ่งแก้ว\n학교에 갑니다.\nTokyo駅"
         _ = try library.createLoop(source: try LoopSource(parsing: text), title: "Unspaced")
         #expect(Set(try library.search("咖啡").map(\.text)) == ["我想喝咖啡。", "咖啡馆在哪里？"])
@@ -155,7 +156,7 @@ struct LoopLibraryTests {
     }
 
     @Test func editingTheTextKeepsTheAudioOfUnchangedPhrasesAndTheirHistory() throws {
-        let library = try LoopLibrary(at: temporaryLibraryFolder())
+        let library = try LibraryStore(at: temporaryLibraryFolder())
         let take = CutTake(path: Fixture.path("clean.flac"), ranges: cleanTakeRanges)
         let loop = try library.createLoop(source: try Fixture.source, take: take)
         let gare = loop.phrases[3]
@@ -179,7 +180,7 @@ struct LoopLibraryTests {
     }
 
     @Test func theCountsAListingShowsFollowEveryChange() throws {
-        let library = try LoopLibrary(at: temporaryLibraryFolder())
+        let library = try LibraryStore(at: temporaryLibraryFolder())
         let loop = try library.createLoop(source: try Fixture.source, take: CutTake(path: Fixture.path("clean.flac"), ranges: cleanTakeRanges))
         _ = try library.createLoop(source: try LoopSource(parsing: "# title: Other\n\nUn.\n\nDeux.\n"))
         func listed() throws -> LoopSummary { try #require(try library.loops().first { $0.id == loop.summary.id }) }
@@ -203,7 +204,7 @@ struct LoopLibraryTests {
     }
 
     @Test func aTypoFixKeepsTheClipMarkedAsRecordedForTheEarlierText() throws {
-        let library = try LoopLibrary(at: temporaryLibraryFolder())
+        let library = try LibraryStore(at: temporaryLibraryFolder())
         let loop = try library.createLoop(source: try Fixture.source, take: CutTake(path: Fixture.path("clean.flac"), ranges: cleanTakeRanges))
         let bonjour = loop.phrases[0]
         try library.recordStudy(loop: loop.summary.id, startedAt: Date(), phrases: [PhraseStudyRecord(phraseId: bonjour.id, seconds: 9, repetitions: 2)])
@@ -243,7 +244,7 @@ struct LoopLibraryTests {
     }
 
     @Test func aNewClipClearsTheEarlierTextMark() throws {
-        let library = try LoopLibrary(at: temporaryLibraryFolder())
+        let library = try LibraryStore(at: temporaryLibraryFolder())
         let loop = try library.createLoop(source: try Fixture.source, take: CutTake(path: Fixture.path("clean.flac"), ranges: cleanTakeRanges))
         let text = loop.sourceText.replacingOccurrences(of: "Merci.", with: "Merci !")
         let edited = try library.replaceSource(ofLoop: loop.summary.id, with: try LoopSource(parsing: text), text: text)
@@ -265,7 +266,7 @@ struct LoopLibraryTests {
     }
 
     @Test func aRevisionThatCannotGrowIsAnErrorNotAnOverflow() throws {
-        let library = try LoopLibrary(at: temporaryLibraryFolder())
+        let library = try LibraryStore(at: temporaryLibraryFolder())
         let loop = try library.createLoop(source: try Fixture.source)
         try library.database.write { db in try db.execute(sql: "UPDATE loop SET revision = ? WHERE id = ?", arguments: [Int.max, loop.summary.id]) }
         #expect { try library.updateMetadata(ofLoop: loop.summary.id, title: "Next") } throws: { ($0 as? LibraryError)?.kind == .revisionLimit }
@@ -283,7 +284,7 @@ struct LoopLibraryTests {
     }
 
     @Test func listingReadsLoopsThroughTheirIndexesNeverByScanningAndSorting() throws {
-        let library = try LoopLibrary(at: temporaryLibraryFolder())
+        let library = try LibraryStore(at: temporaryLibraryFolder())
         _ = try library.createLoop(source: try Fixture.source, tags: ["voyage"])
         func plan(_ query: (String, StatementArguments)) throws -> String {
             try library.database.read { db in
@@ -292,18 +293,18 @@ struct LoopLibraryTests {
         }
         // Straight from a covering index, in its order, stopping at the limit: never a sort of
         // them all, never the loop rows themselves.
-        let byTitle = try plan(LoopLibrary.listQuery(language: nil, tag: nil, sort: .title, limit: 40))
+        let byTitle = try plan(LibraryStore.listQuery(language: nil, tag: nil, sort: .title, limit: 40))
         #expect(byTitle.contains("SCAN loop USING COVERING INDEX loop_summary_by_title") && !byTitle.contains("TEMP B-TREE"), "\(byTitle)")
-        let byUpdate = try plan(LoopLibrary.listQuery(language: nil, tag: nil, sort: .updated, limit: 40))
+        let byUpdate = try plan(LibraryStore.listQuery(language: nil, tag: nil, sort: .updated, limit: 40))
         #expect(byUpdate.contains("SCAN loop USING COVERING INDEX loop_summary_by_update") && !byUpdate.contains("TEMP B-TREE"), "\(byUpdate)")
-        let byLanguage = try plan(LoopLibrary.listQuery(language: "fr", tag: nil, sort: .title, limit: nil))
+        let byLanguage = try plan(LibraryStore.listQuery(language: "fr", tag: nil, sort: .title, limit: nil))
         #expect(byLanguage.contains("USING INDEX"), "\(byLanguage)")
-        let byTag = try plan(LoopLibrary.listQuery(language: nil, tag: "voyage", sort: .title, limit: nil))
+        let byTag = try plan(LibraryStore.listQuery(language: nil, tag: "voyage", sort: .title, limit: nil))
         #expect(byTag.contains("loopTag USING") && byTag.contains("INDEX"), "\(byTag)")
     }
 
     @Test func metadataChangesFollowIntoTheStoredText() throws {
-        let library = try LoopLibrary(at: temporaryLibraryFolder())
+        let library = try LibraryStore(at: temporaryLibraryFolder())
         let loop = try library.createLoop(source: try Fixture.source, sourceText: "# title: Fixture\n# language: fr\n\nBonjour.\n")
         let updated = try library.updateMetadata(ofLoop: loop.summary.id, title: "Gare", language: "ES", addTags: ["Train", "voyage"], removeTags: [])
         #expect(updated.summary.title == "Gare" && updated.summary.language == "es" && updated.summary.tags == ["Train", "voyage"])
@@ -313,7 +314,7 @@ struct LoopLibraryTests {
     }
 
     @Test func adjustMovesAClipWithinItsTakeOnly() throws {
-        let library = try LoopLibrary(at: temporaryLibraryFolder())
+        let library = try LibraryStore(at: temporaryLibraryFolder())
         let loop = try library.createLoop(source: try Fixture.source, take: CutTake(path: Fixture.path("clean.flac"), ranges: cleanTakeRanges))
         let moved = try library.adjust(loop: loop.summary.id, phrase: 2, to: 35_000..<60_500)
         #expect(moved.audio?.startFrame == 35_000 && moved.audio?.endFrame == 60_500)
@@ -325,7 +326,7 @@ struct LoopLibraryTests {
 
     @Test func removingALoopKeepsItsAudioUntilGarbageCollection() throws {
         let root = temporaryLibraryFolder()
-        let library = try LoopLibrary(at: root)
+        let library = try LibraryStore(at: root)
         let kept = try library.createLoop(source: try Fixture.source, title: "Kept", take: CutTake(path: Fixture.path("clean.flac"), ranges: cleanTakeRanges))
         let doomed = try library.createLoop(source: try Fixture.source, title: "Doomed", take: CutTake(path: Fixture.path("quiet-30db.flac"), ranges: cleanTakeRanges))
         try library.remove(loop: doomed.summary.id)
@@ -338,7 +339,7 @@ struct LoopLibraryTests {
 
     @Test func doctorFindsMissingAndDamagedAudioAndListsOrphans() throws {
         let root = temporaryLibraryFolder()
-        let library = try LoopLibrary(at: root)
+        let library = try LibraryStore(at: root)
         let one = try library.createLoop(source: try Fixture.source, take: CutTake(path: Fixture.path("clean.flac"), ranges: cleanTakeRanges))
         let two = try library.createLoop(source: try Fixture.source, take: CutTake(path: Fixture.path("clicks.flac"), ranges: cleanTakeRanges))
         #expect(try library.check().isHealthy)
@@ -364,7 +365,7 @@ struct LoopLibraryTests {
 
 struct TakeValidationTests {
     @Test func aClipPastTheEndOfItsTakeIsRefusedAndNothingIsAdded() throws {
-        let library = try LoopLibrary(at: temporaryLibraryFolder())
+        let library = try LibraryStore(at: temporaryLibraryFolder())
         var ranges = cleanTakeRanges
         ranges[4] = 123_400..<400_000
         #expect { try library.createLoop(source: try Fixture.source, take: CutTake(path: Fixture.path("clean.flac"), ranges: ranges)) } throws: { error in

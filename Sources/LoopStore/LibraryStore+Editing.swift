@@ -2,21 +2,9 @@ import Foundation
 import GRDB
 import LoopModel
 import LoopText
+import LoopFoundation
 
-/// What an edit of a loop's text did.
-public struct EditOutcome: Sendable, Equatable {
-    /// Phrases whose text did not change: they keep their audio.
-    public var kept: Int
-    /// Phrases removed from the text.
-    public var removed: Int
-    /// New phrases (and changed ones with no clip), which need audio (`loop attach`).
-    public var needingAudio: [StoredPhrase]
-    /// Changed phrases that kept their clip, now marked as recorded for their earlier text.
-    public var recordedForEarlierText: [StoredPhrase]
-    public var loop: LoopDetail
-}
-
-extension LoopLibrary {
+extension LibraryStore {
     /// Replaces a loop's text. Every phrase whose text is unchanged (matched in order, as a diff
     /// would) keeps its row, audio and study history. A phrase whose text was changed in place
     /// (a typo fixed) keeps its row and its clip, marked as recorded for its earlier text,

@@ -1,0 +1,14 @@
+import ArgumentParser
+import Foundation
+import LoopLibraryAPI
+import LoopLibraryServer
+import Logging
+
+struct Feature: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Feature a loop on the front page.")
+
+    @OptionGroup var storage: StorageOptions
+    @Argument(help: "The loop's id or short id.") var loop: String
+
+    func run() async throws { try await setFeatured(loop, true, storage) }
+}
