@@ -1,17 +1,17 @@
 import ArgumentParser
 import Foundation
+import LoopTerminal
+import LoopWorkflows
 import LoopAudioFiles
 import LoopCutting
-import LoopModel
-import LoopTerminal
-import LoopText
-import LoopFoundation
 import LoopExchange
+import LoopFoundation
 import LoopLibraryClient
+import LoopModel
 import LoopPictures
 import LoopShare
 import LoopStudy
-import LoopWorkflows
+import LoopText
 
 /// Runs a command body; a failure prints `error: <message>` on one line and exits non-zero.
 public func runReportingErrors(_ body: () async throws -> Void) async throws {

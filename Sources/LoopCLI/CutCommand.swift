@@ -1,12 +1,11 @@
 import ArgumentParser
 import Foundation
-import LoopAudioFiles
-import LoopCutting
 import LoopReports
 import LoopTerminal
-import LoopText
 import LoopWorkflows
-import LoopAudio
+import LoopAudioFiles
+import LoopText
+import LoopCutting
 
 struct CutCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -50,17 +49,10 @@ struct CutCommand: AsyncParsableCommand {
             let source = try LoopSource(contentsOf: text, options: .init(splitSentences: textOptions.sentences))
             let phrases = source.phrases.map(\.text)
             let hint = CuttingWorkflow.hint(text: source, count: nil)
-            let input = try await media.open(audio)
-            defer { withExtendedLifetime(input) {} }
-            let directory = outputDirectory, clipFormat = format.audioFormat, language = language
-            let measuring = ProgressBar("segmenting")
-            let writing = ProgressBar("writing clips")
-            let (segmentation, result) = try await input.reading {
-                try await CuttingWorkflow(language: language).cut(take: $0, hint: hint, labels: phrases, into: directory, format: clipFormat,
-                                                measuring: measuring.callback, writing: { measuring.finish(); writing.update($0) })
-            }
-            measuring.finish()
-            writing.finish()
+            let progress = StepProgressBars()
+            let (segmentation, result) = try await CuttingWorkflow(language: language).cut(
+                media: media.file(audio), hint: hint, labels: phrases, into: outputDirectory, format: format.audioFormat, progress: progress.callback)
+            progress.finish()
             let read = segmentation.phrases.map { Array(phrases[$0.clamped(to: phrases.indices)]) } ?? phrases
             if json { try JSONOutput.print(CutReport(take: audio, labels: result.labelsPath, clipPaths: result.clipPaths, texts: read, segmentation: segmentation)) }
             segmentation.doubtfulCutWarnings.forEach(StandardError.write)

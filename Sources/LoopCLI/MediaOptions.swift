@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
-import LoopAudio
-import LoopFoundation
 import LoopTerminal
+import LoopWorkflows
+import Synchronization
 
 /// How a command reads its take: any audio or video file (FFmpeg's libraries decode what
 /// libsndfile does not), and which of its audio streams.
@@ -15,16 +15,50 @@ struct MediaOptions: ParsableArguments {
         if let stream, !(0...99).contains(stream) { throw ValidationError("--stream takes an audio stream number from 0, not \(stream)") }
     }
 
-    /// The take at `path` ready to read: as it is, or its audio decoded into a temporary FLAC
-    /// file (with a progress bar), which goes when the result does. The decoding runs in a
-    /// `loop decode-media` process, so that FFmpeg's memory is not added to what follows.
-    func open(_ path: String) async throws -> MediaInput {
-        let stream = self.stream
-        let progress = ProgressBar("decoding")
+    /// The file at `path` as the workflows read it. Decoding runs in a `loop decode-media`
+    /// process (this program), so that FFmpeg's memory is not added to what follows.
+    func file(_ path: String) -> MediaFile {
         let own = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        let helper = FileManager.default.isExecutableFile(atPath: own) && (own as NSString).lastPathComponent == "loop" ? own : nil
-        let input = try await BlockingWork.run { try MediaInput.open(path, audioStream: stream, helper: helper, progress: progress.callback) }
-        progress.finish()
-        return input
+        let decoder = FileManager.default.isExecutableFile(atPath: own) && (own as NSString).lastPathComponent == "loop" ? own : nil
+        return MediaFile(path, stream: stream, decoder: decoder)
+    }
+}
+
+/// A progress bar for each step of a workflow, named as the command names it; a step's bar is
+/// cleared when the next step begins.
+final class StepProgressBars: Sendable {
+    private let names: [WorkStep: String]
+    private let current = Mutex<(step: WorkStep, bar: ProgressBar)?>(nil)
+
+    init(_ names: [WorkStep: String] = [:]) {
+        self.names = names
+    }
+
+    /// The callback a workflow reports to.
+    var callback: WorkProgress {
+        { [self] step, fraction in
+            let bar = current.withLock { current -> ProgressBar in
+                if let current, current.step == step { return current.bar }
+                current?.bar.finish()
+                let bar = ProgressBar(names[step] ?? Self.defaultName(step))
+                current = (step, bar)
+                return bar
+            }
+            bar.update(fraction)
+        }
+    }
+
+    /// Clears the bar shown, if any.
+    func finish() {
+        current.withLock { $0?.bar.finish() }
+    }
+
+    private static func defaultName(_ step: WorkStep) -> String {
+        switch step {
+        case .decoding: "decoding"
+        case .importing: "importing"
+        case .cutting: "segmenting"
+        case .writing: "writing clips"
+        }
     }
 }

@@ -1,11 +1,10 @@
 import ArgumentParser
 import Foundation
-import LoopCutting
 import LoopReports
 import LoopTerminal
-import LoopText
 import LoopWorkflows
-import LoopAudio
+import LoopCutting
+import LoopText
 
 struct SegmentCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -66,12 +65,10 @@ struct SegmentCommand: AsyncParsableCommand {
         try await runReportingErrors {
             let source = try text.map { try LoopSource(contentsOf: $0, options: .init(splitSentences: textOptions.sentences)) }
             let hint = CuttingWorkflow.hint(text: source, count: count)
-            let progress = ProgressBar("segmenting")
             let path = audio
-            let input = try await media.open(path)
-            defer { withExtendedLifetime(input) {} }
+            let progress = StepProgressBars()
             let cutting = CuttingWorkflow(minimumPause: minimumPause, threads: threads, language: language)
-            let (envelope, segmentation) = try await input.reading { try await cutting.segment(take: $0, named: path, hint: hint, progress: progress.callback) }
+            let (envelope, segmentation) = try await cutting.segment(media: media.file(path), hint: hint, progress: progress.callback)
             progress.finish()
             let phraseTexts = source?.phrases.map(\.text)
             if json {

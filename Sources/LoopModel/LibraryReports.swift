@@ -129,3 +129,16 @@ public struct LoopOrigin: Sendable, Equatable {
         self.etag = etag
     }
 }
+
+/// The other loops titled as a loop just added is: from now on the title names them all.
+public struct Namesakes: Sendable, Equatable {
+    /// Their ids.
+    public var others: [String]
+    /// A title no loop has yet, to tell the new one apart (nil when no other loop has its title).
+    public var distinctTitle: String?
+
+    public init(others: [String] = [], distinctTitle: String? = nil) {
+        self.others = others
+        self.distinctTitle = distinctTitle
+    }
+}

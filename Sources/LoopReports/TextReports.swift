@@ -96,6 +96,16 @@ extension AuthoredLoop {
             + (withTake ? (notFound.isEmpty ? ", each cut from the take" : ", \(cut) cut from the take") + doubtful : ", no audio yet (`loop attach LOOP --audio TAKE` adds a take)")
     }
 
+    /// A warning when other loops have its title (from now on the title names them all), with
+    /// the edit that tells it apart; nil when none has.
+    public var namesakeWarning: String? {
+        guard let distinct = namesakes.distinctTitle, !namesakes.others.isEmpty else { return nil }
+        let others = namesakes.others
+        let summary = loop.summary
+        return "warning: \(others.count == 1 ? "a loop" : "\(others.count) loops") titled '\(Terminal.inert(summary.title))' \(others.count == 1 ? "is" : "are") already in the library (\(others.map { String($0.prefix(8)) }.joined(separator: ", "))); "
+            + "name them by id, or give this one a title of its own: loop edit \(summary.id.prefix(8)) --title '\(Terminal.inert(distinct))'\n"
+    }
+
     /// What to know about how the take was cut: its notes, and the phrases it does not read
     /// (`5 of 10 phrases found in the take; 6-10 still need audio: loop attach ...`).
     public func cuttingLines(loopId: String) -> [String] {

@@ -1,4 +1,5 @@
 import Foundation
+import LoopAudioFiles
 
 /// A take cut into phrase ranges, ready to store.
 public struct CutTake: Sendable {
@@ -7,11 +8,15 @@ public struct CutTake: Sendable {
     public var ranges: [Range<Int>]
     /// How sure the cutter was of each range's edges (0...1), when a cutter placed them.
     public var confidences: [Double]?
+    /// The take's format, when the caller has read it already (so that storing it does not
+    /// open the file again).
+    public var info: AudioFileInfo?
 
-    public init(path: String, ranges: [Range<Int>], confidences: [Double]? = nil) {
+    public init(path: String, ranges: [Range<Int>], confidences: [Double]? = nil, info: AudioFileInfo? = nil) {
         self.path = path
         self.ranges = ranges
         self.confidences = confidences?.count == ranges.count ? confidences : nil
+        self.info = info
     }
 
     /// How sure the cutter was of the edges of the range at `index`.

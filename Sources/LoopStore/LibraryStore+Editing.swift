@@ -87,14 +87,15 @@ extension LibraryStore {
     }
 
     /// Gives the phrases with these ids (in order) their clips from a new take, copied into
-    /// the library first (or, `received`, copied already).
+    /// the library first (or, `received`, copied already: then call it inside
+    /// ``whileInFlight(_:)-5hl7y``, which holds the lock this takes otherwise).
     public func attach(loop id: String, phraseIds: [Int64], take: CutTake, received: ReceivedTake? = nil,
                        progress: (@Sendable (Double) -> Void)? = nil) throws -> LoopDetail {
         try storing(needing: received?.byteCount ?? Self.fileSize(take.path)) {
             guard take.ranges.count == phraseIds.count else {
                 throw LibraryError(.invalidRange, "the take has \(take.ranges.count) clips for \(phraseIds.count) phrases")
             }
-            let lock = try LibraryLock(layout, exclusive: false)
+            let lock = received == nil ? try LibraryLock(layout, exclusive: false) : nil
             let stored = try received.map { try adopt($0, for: take) } ?? storeTake(take, progress: progress)
             try database.write { db in
                 guard var loop = try LoopRecord.fetchOne(db, key: id) else { throw LibraryError(.loopNotFound, "no loop with id \(id)") }

@@ -29,17 +29,16 @@ extension LibraryStore {
     }
 
     /// Adds a loop whose take was received already: the take moves into its place, then one
-    /// transaction adds the loop. `take.path` names the original (for the ranges' check).
+    /// transaction adds the loop. `take.path` names the original (for the ranges' check, unless
+    /// `take.info` says its format). Call it inside ``whileInFlight(_:)-5hl7y``, whose lock
+    /// keeps `gc` away from the received take and the pictures until the rows commit.
     public func createLoop(
         source: LoopSource, title: String? = nil, language: String? = nil, tags: [String] = [],
         take: CutTake, received: ReceivedTake, sourceText: String? = nil
     ) throws -> LoopDetail {
         try storing(needing: received.byteCount) {
-            try Self.checkClipCount(take, source)
-            let lock = try LibraryLock(layout, exclusive: false)
             let pictures = try storePictures(namedIn: source)
             let stored = try adopt(received, for: take)
-            defer { withExtendedLifetime(lock) {} }
             return try insertLoop(source: source, title: title, language: language, tags: tags, take: take, stored: stored, pictures: pictures, sourceText: sourceText)
         }
     }

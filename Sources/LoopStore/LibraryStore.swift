@@ -264,7 +264,7 @@ package struct LibraryStore: Sendable {
 
     /// The take's format, once every range is known to lie inside it.
     func checkRanges(of take: CutTake) throws -> AudioFileInfo {
-        let info = try AudioFileReader(path: take.path).info
+        let info = try take.info ?? AudioFileReader(path: take.path).info
         // Compressed formats announce an estimated length: allow a clip a tenth of a second past it.
         let limit = info.format.isLossless ? info.frameCount : info.frameCount + info.sampleRate / 10
         for range in take.ranges where range.lowerBound < 0 || range.upperBound > limit || range.isEmpty {
@@ -385,8 +385,22 @@ package struct LibraryStore: Sendable {
 
     /// The ids of the loops whose title is `title`, case and accents aside.
     public func loopIDs(titled title: String) throws -> [String] {
+        try database.read { db in try Self.loopIDs(titled: title, db) }
+    }
+
+    static func loopIDs(titled title: String, _ db: Database) throws -> [String] {
+        try String.fetchAll(db, sql: "SELECT id FROM loop WHERE titleKey = ? ORDER BY id", arguments: [matchingKey(title)])
+    }
+
+    /// The loop `id`, whole, and the other loops titled as it is, in one read.
+    public func loopAndNamesakes(id: String) throws -> (LoopDetail, Namesakes) {
         try database.read { db in
-            try String.fetchAll(db, sql: "SELECT id FROM loop WHERE titleKey = ? ORDER BY id", arguments: [matchingKey(title)])
+            let detail = try Self.detail(db, id: id, root: root)
+            let title = detail.summary.title
+            let others = try Self.loopIDs(titled: title, db).filter { $0 != id }
+            var number = others.count + 1
+            while !others.isEmpty, try !Self.loopIDs(titled: "\(title) \(number)", db).isEmpty { number += 1 }
+            return (detail, Namesakes(others: others, distinctTitle: others.isEmpty ? nil : "\(title) \(number)"))
         }
     }
 

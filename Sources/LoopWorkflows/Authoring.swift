@@ -1,4 +1,5 @@
 import Foundation
+import LoopAudioFiles
 import LoopCutting
 import LoopModel
 import LoopText
@@ -19,6 +20,8 @@ public struct AuthoredLoop: Sendable {
     public var method: CuttingMethod = .pauses
     /// What the user should know about the cutting, once.
     public var notes: [String] = []
+    /// The other loops with its title, found in the read that returned it.
+    public var namesakes = Namesakes()
 }
 
 /// A cut the segmenter was unsure of.
@@ -44,6 +47,38 @@ public struct Authoring: Sendable {
         self.language = language
     }
 
+    /// Adds a loop from the text in `textFile` (`-`: standard input) and, with `media`, its take
+    /// (any audio or video file, decoded first when it must be), cut so that every phrase gets
+    /// its clip. `splitSentences` also splits long lines at sentence ends.
+    public func author(
+        textFile: String, splitSentences: Bool = false, media: MediaFile?, title: String? = nil, language: String? = nil,
+        tags: [String] = [], progress: WorkProgress? = nil
+    ) async throws -> AuthoredLoop {
+        let written = try LoopSource.readText(at: textFile)
+        let source = try LoopSource(parsing: written, from: textFile, options: LoopSource.ParseOptions(splitSentences: splitSentences))
+        // The text as written is kept, unless sentences were split out of its lines.
+        let sourceText = splitSentences ? nil : written
+        let importing = progress.map { report in { @Sendable (fraction: Double) in report(.importing, fraction) } }
+        guard let media else {
+            return try await author(source: source, sourceText: sourceText, takePath: nil, title: title, language: language, tags: tags)
+        }
+        return try await media.reading(progress: progress) { take in
+            try await author(source: source, sourceText: sourceText, takePath: take, title: title, language: language, tags: tags,
+                             progress: importing)
+        }
+    }
+
+    /// Cuts a new take (any audio or video file) onto the phrases that need audio: see
+    /// ``attach(loop:takePath:group:includingChanged:progress:)``.
+    public func attach(
+        loop id: String, media: MediaFile, group: Int? = nil, includingChanged: Bool = false, progress: WorkProgress? = nil
+    ) async throws -> AuthoredLoop {
+        let importing = progress.map { report in { @Sendable (fraction: Double) in report(.importing, fraction) } }
+        return try await media.reading(progress: progress) { take in
+            try await attach(loop: id, takePath: take, group: group, includingChanged: includingChanged, progress: importing)
+        }
+    }
+
     /// Adds a loop from its text and, with `takePath`, its take cut so that every phrase gets
     /// its clip. `progress` follows the cutting and copying (0...1).
     public func author(
@@ -52,24 +87,38 @@ public struct Authoring: Sendable {
     ) async throws -> AuthoredLoop {
         let store = self.store
         guard let takePath else {
-            let loop = try await BlockingWork.run {
-                try store.createLoop(source: source, title: title, language: language, tags: tags, sourceText: sourceText)
+            let (loop, namesakes) = try await BlockingWork.run {
+                let loop = try store.createLoop(source: source, title: title, language: language, tags: tags, sourceText: sourceText)
+                return try store.loopAndNamesakes(id: loop.summary.id)
             }
-            return AuthoredLoop(loop: loop, doubtfulCuts: [])
+            return AuthoredLoop(loop: loop, doubtfulCuts: [], namesakes: namesakes)
         }
         let texts = source.phrases.map(\.text)
-        return try await cutAndStore(takePath: takePath, texts: texts, language: language ?? source.language, progress: progress) { take, found, received in
-            guard found.count < texts.count else {
-                return try store.createLoop(source: source, title: title, language: language, tags: tags, take: take, received: received, sourceText: sourceText)
+        return try await withTakeInFlight(takePath) {
+            let (take, found, segmentation, received) = try await receiveAndCut(
+                takePath: takePath, texts: texts, language: language ?? source.language, progress: progress)
+            let (loop, namesakes) = try await keeping(received) {
+                let id: String
+                if found.count == texts.count {
+                    id = try store.createLoop(source: source, title: title, language: language, tags: tags, take: take, received: received,
+                                              sourceText: sourceText).summary.id
+                } else {
+                    // A take of some of the phrases: the loop with its text, then their clips.
+                    let loop = try store.createLoop(source: source, title: title, language: language, tags: tags, sourceText: sourceText)
+                    do {
+                        _ = try store.attach(loop: loop.summary.id, phraseIds: loop.phrases[found].map(\.id), take: take, received: received)
+                    } catch {
+                        try? store.remove(loop: loop.summary.id)
+                        throw error
+                    }
+                    id = loop.summary.id
+                }
+                return try store.loopAndNamesakes(id: id)
             }
-            // A take of some of the phrases: the loop with its text, then their clips.
-            let loop = try store.createLoop(source: source, title: title, language: language, tags: tags, sourceText: sourceText)
-            do {
-                return try store.attach(loop: loop.summary.id, phraseIds: loop.phrases[found].map(\.id), take: take, received: received)
-            } catch {
-                try? store.remove(loop: loop.summary.id)
-                throw error
-            }
+            progress?(1)
+            var authored = Self.authored(loop, segmentation: segmentation, found: found, asked: texts.count)
+            authored.namesakes = namesakes
+            return authored
         }
     }
 
@@ -81,8 +130,14 @@ public struct Authoring: Sendable {
         let store = self.store
         let detail = try await BlockingWork.run { try store.loop(id: id) }
         let waiting = try Self.phrasesWaiting(in: detail, group: group, includingChanged: includingChanged)
-        let authored = try await cutAndStore(takePath: takePath, texts: waiting.map(\.text), language: detail.summary.language, progress: progress) { take, found, received in
-            try store.attach(loop: id, phraseIds: waiting[found].map(\.id), take: take, received: received)
+        let authored = try await withTakeInFlight(takePath) {
+            let (take, found, segmentation, received) = try await receiveAndCut(
+                takePath: takePath, texts: waiting.map(\.text), language: detail.summary.language, progress: progress)
+            let loop = try await keeping(received) {
+                try store.attach(loop: id, phraseIds: waiting[found].map(\.id), take: take, received: received)
+            }
+            progress?(1)
+            return Self.authored(loop, segmentation: segmentation, found: found, asked: waiting.count)
         }
         // The cuts are between the waiting phrases: name them by their numbers in the loop.
         var named = authored
@@ -108,55 +163,67 @@ public struct Authoring: Sendable {
         throw LibraryError(.nothingToDo, message)
     }
 
-    /// Copies the take into the library while cutting it with `texts`, then `save` writes the
-    /// rows; the copy is removed if anything fails. The library's in-flight lock is held
-    /// throughout, so that `gc` never takes the copy.
-    private func cutAndStore(
-        takePath: String, texts: [String], language: String?, progress: (@Sendable (Double) -> Void)?,
-        save: @escaping @Sendable (CutTake, Range<Int>, ReceivedTake) throws -> LoopDetail
-    ) async throws -> AuthoredLoop {
+    /// The take at `takePath` copied into the library while it is cut by `texts`: the clips
+    /// (with the take's format, read once), the phrases found, the segmentation, and the copy.
+    /// Call it inside ``withTakeInFlight(_:_:)``; the copy is removed if the cut fails.
+    private func receiveAndCut(
+        takePath: String, texts: [String], language: String?, progress: (@Sendable (Double) -> Void)?
+    ) async throws -> (take: CutTake, found: Range<Int>, segmentation: Segmentation, received: ReceivedTake) {
         let cutter = TakeCutter(segmenter: segmenter, language: self.language)
-        let (loop, segmentation) = try await receiving(takePath: takePath, progress: progress) {
-            try cutter.cut(path: takePath, hint: .text(texts, language: language),
-                           progress: progress.map { report in { @Sendable in report($0 * 0.9) } })
-        } save: { segmentation, file in
-            let found = segmentation.phrases ?? 0..<texts.count
-            return try save(CutTake(path: takePath, ranges: segmentation.segments.map { $0.startFrame..<$0.endFrame },
-                                     confidences: segmentation.clipConfidences), found, file)
+        let (received, (segmentation, info)) = try await receive(takePath: takePath, progress: progress) {
+            let info = try AudioFileReader(path: takePath).info
+            let segmentation = try cutter.cut(path: takePath, hint: .text(texts, language: language),
+                                              progress: progress.map { report in { @Sendable in report($0 * 0.9) } })
+            return (segmentation, info)
         }
         let found = segmentation.phrases ?? 0..<texts.count
-        // Doubtful cuts by the numbers of the phrases the take was for.
-        let doubtful = Self.doubtfulCuts(segmentation).map {
-            DoubtfulCut(before: $0.before + found.lowerBound, after: $0.after + found.lowerBound, confidence: $0.confidence)
-        }
-        let notFound = texts.indices.filter { !found.contains($0) }.map { $0 + 1 }
-        return AuthoredLoop(loop: loop, doubtfulCuts: doubtful, notFound: notFound, phrasesAsked: texts.count, method: segmentation.method, notes: segmentation.notes)
+        let take = CutTake(path: takePath, ranges: segmentation.segments.map { $0.startFrame..<$0.endFrame },
+                           confidences: segmentation.clipConfidences, info: info)
+        return (take, found, segmentation, received)
     }
 
-    /// Copies the take into the library while `cut` finds its clips, then `save`s the loop;
-    /// the copy is discarded when either fails.
-    func receiving<Cut: Sendable>(
-        takePath: String, progress: (@Sendable (Double) -> Void)?, cut: @escaping @Sendable () throws -> Cut,
-        save: @escaping @Sendable (Cut, ReceivedTake) throws -> LoopDetail
-    ) async throws -> (LoopDetail, Cut) {
+    /// What a cut of `asked` phrases gave: the loop, the doubtful cuts and the phrases not
+    /// found, by the numbers of the phrases the take was for.
+    private static func authored(_ loop: LoopDetail, segmentation: Segmentation, found: Range<Int>, asked: Int) -> AuthoredLoop {
+        let doubtful = doubtfulCuts(segmentation).map {
+            DoubtfulCut(before: $0.before + found.lowerBound, after: $0.after + found.lowerBound, confidence: $0.confidence)
+        }
+        let notFound = (0..<asked).filter { !found.contains($0) }.map { $0 + 1 }
+        return AuthoredLoop(loop: loop, doubtfulCuts: doubtful, notFound: notFound, phrasesAsked: asked, method: segmentation.method,
+                            notes: segmentation.notes)
+    }
+
+    /// Runs `body` while a take's copy is in flight: the library's shared lock held (so `gc`
+    /// never takes the copy), and a full disk reported as such.
+    func withTakeInFlight<T: Sendable>(_ takePath: String, _ body: () async throws -> T) async throws -> T {
+        try await store.reportingFullDisk(needing: RegularFile.size(takePath)) { try await store.whileInFlight(body) }
+    }
+
+    /// Copies the take into the library while `cut` finds its clips, both at once; the copy is
+    /// removed when either fails.
+    func receive<Cut: Sendable>(
+        takePath: String, progress: (@Sendable (Double) -> Void)?, cut: @escaping @Sendable () throws -> Cut
+    ) async throws -> (ReceivedTake, Cut) {
         let store = self.store
-        return try await store.reportingFullDisk(needing: RegularFile.size(takePath)) {
-            try await store.whileInFlight {
-                async let copy = BlockingWork.run("loop copy take") { try store.receiveTake(copyOf: takePath) }
-                let found = await Result(catching: { try await BlockingWork.run("loop cut take", cut) })
-                let received: Result<ReceivedTake, any Error>
-                do { received = .success(try await copy) } catch { received = .failure(error) }
-                do {
-                    let result = try found.get()
-                    let file = try received.get()
-                    let loop = try await BlockingWork.run("loop store take") { try save(result, file) }
-                    progress?(1)
-                    return (loop, result)
-                } catch {
-                    if case .success(let file) = received { store.discard(file) }
-                    throw error
-                }
-            }
+        async let copy = BlockingWork.run("loop copy take") { try store.receiveTake(copyOf: takePath) }
+        let found = await Result(catching: { try await BlockingWork.run("loop cut take", cut) })
+        let received: Result<ReceivedTake, any Error>
+        do { received = .success(try await copy) } catch { received = .failure(error) }
+        do {
+            return (try received.get(), try found.get())
+        } catch {
+            if case .success(let file) = received { store.discard(file) }
+            throw error
+        }
+    }
+
+    /// Stores what `save` writes with the received take; the copy is removed if it fails.
+    func keeping<T: Sendable>(_ received: ReceivedTake, _ save: @escaping @Sendable () throws -> T) async throws -> T {
+        do {
+            return try await BlockingWork.run("loop store take", save)
+        } catch {
+            store.discard(received)
+            throw error
         }
     }
 

@@ -27,6 +27,26 @@ public struct CuttingWorkflow: Sendable {
         return .none
     }
 
+    /// The take (any audio or video file) measured and cut into phrases.
+    public func segment(media: MediaFile, hint: SegmentationHint, progress: WorkProgress? = nil) async throws
+        -> (envelope: EnergyEnvelope, segmentation: Segmentation) {
+        let cutting = progress.map { report in { @Sendable (fraction: Double) in report(.cutting, fraction) } }
+        return try await media.reading(progress: progress) { take in
+            try await segment(take: take, named: media.path, hint: hint, progress: cutting)
+        }
+    }
+
+    /// The take (any audio or video file) cut into a clip per phrase of `labels`: see
+    /// ``cut(take:hint:labels:into:format:measuring:writing:)``.
+    public func cut(media: MediaFile, hint: SegmentationHint, labels: [String], into folder: String, format: AudioFileFormat,
+                    progress: WorkProgress? = nil) async throws -> (segmentation: Segmentation, clips: PhraseClipExporter.Result) {
+        let measuring = progress.map { report in { @Sendable (fraction: Double) in report(.cutting, fraction) } }
+        let writing = progress.map { report in { @Sendable (fraction: Double) in report(.writing, fraction) } }
+        return try await media.reading(progress: progress) { take in
+            try await cut(take: take, hint: hint, labels: labels, into: folder, format: format, measuring: measuring, writing: writing)
+        }
+    }
+
     /// The take at `take` measured and cut into phrases; errors name it `name`.
     public func segment(take: String, named name: String, hint: SegmentationHint,
                         progress: (@Sendable (Double) -> Void)? = nil) async throws -> (envelope: EnergyEnvelope, segmentation: Segmentation) {

@@ -29,6 +29,28 @@ public struct RecordingWorkflow: Sendable {
         return Plan(loop: detail, phrases: detail.phrases.filter { group == nil || $0.group == group })
     }
 
+    /// Where a recording comes from.
+    public enum Input: Sendable {
+        /// The sound card's capture device (ALSA), at `sampleRate`, one channel.
+        case microphone(device: String, sampleRate: Int)
+        /// A recording read from a file (any audio or video file), in real time or as fast as
+        /// it reads.
+        case file(MediaFile, realTime: Bool)
+    }
+
+    /// A recorder for the plan's phrases reading `input`: see ``recorder(for:source:perPhrase:)``.
+    public func recorder(for plan: Plan, input: Input, perPhrase: Bool = false, progress: WorkProgress? = nil) async throws -> TakeRecorder {
+        let source: any RecordingSource
+        switch input {
+        case .microphone(let device, let sampleRate):
+            source = try CaptureSource(device: device, sampleRate: sampleRate, channelCount: 1)
+        case .file(let media, let realTime):
+            // The source holds the file open: a decoded copy may go once it is open.
+            source = try await media.reading(progress: progress) { try FileSource(path: $0, realTime: realTime) }
+        }
+        return try recorder(for: plan, source: source, perPhrase: perPhrase)
+    }
+
     /// A recorder for the plan's phrases, reading `source`, its take kept in the library's
     /// recordings folder as it is captured.
     public func recorder(for plan: Plan, source: sending any RecordingSource, perPhrase: Bool = false) throws -> TakeRecorder {

@@ -1,15 +1,13 @@
 import ArgumentParser
 import Foundation
-import LoopCutting
-import LoopPlayback
-import LoopRecording
 import LoopReports
 import LoopScreens
 import LoopTerminal
 import LoopWorkflows
-import LoopAudio
 import LoopFoundation
 import LoopModel
+import LoopPlayback
+import LoopRecording
 
 struct EditCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -200,12 +198,9 @@ struct AttachCommand: AsyncParsableCommand {
         try await runReportingErrors {
             let library = try libraryOptions.open()
             let id = try library.resolve(loop)
-            let progress = ProgressBar("attaching")
-            let input = try await media.open(audio)
-            defer { withExtendedLifetime(input) {} }
-            let authored = try await input.reading { take in
-                try await Authoring(library: library).attach(loop: id, takePath: take, group: group, includingChanged: changed, progress: progress.callback)
-            }
+            let progress = StepProgressBars([.importing: "attaching"])
+            let authored = try await Authoring(library: library).attach(
+                loop: id, media: media.file(audio), group: group, includingChanged: changed, progress: progress.callback)
             progress.finish()
             authored.doubtfulCutWarnings(adjusting: false).forEach(StandardError.write)
             authored.cuttingLines(loopId: id).forEach(StandardError.write)

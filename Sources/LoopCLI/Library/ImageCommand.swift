@@ -1,6 +1,6 @@
 import ArgumentParser
-import LoopModel
 import LoopWorkflows
+import LoopModel
 
 /// `loop image`: a picture for a loop, a group or a phrase.
 struct ImageCommand: AsyncParsableCommand {

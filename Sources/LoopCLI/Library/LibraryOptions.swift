@@ -1,7 +1,5 @@
 import ArgumentParser
 import Foundation
-import LoopModel
-import LoopPictures
 import LoopTerminal
 import LoopWorkflows
 

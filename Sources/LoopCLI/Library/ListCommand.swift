@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
-import LoopModel
 import LoopReports
 import LoopTerminal
 import LoopWorkflows
+import LoopModel
 
 struct ListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,11 +1,11 @@
 import ArgumentParser
 import Foundation
-import LoopFoundation
-import LoopRecording
 import LoopReports
 import LoopTerminal
 import LoopWorkflows
+import LoopFoundation
 import LoopModel
+import LoopRecording
 
 struct RemoveCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

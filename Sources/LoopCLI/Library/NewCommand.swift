@@ -1,13 +1,10 @@
 import ArgumentParser
-import LoopAudio
 import Foundation
 import LoopReports
 import LoopTerminal
-import LoopText
+import LoopWorkflows
 import LoopExchange
 import LoopModel
-import LoopWorkflows
-import LoopFoundation
 
 struct NewCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -83,74 +80,36 @@ struct NewCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        if let subtitles, let audio {
-            try await runReportingErrors { try await fromSubtitles(subtitles, media: audio) }
-            return
-        }
-        guard let text else { return }
         try await runReportingErrors {
-            let options = LoopSource.ParseOptions(splitSentences: textOptions.sentences)
-            if text == "-" && isatty(STDIN_FILENO) == 1 {
-                StandardError.write("Paste or type the text, then press Ctrl-D on a line of its own.\n")
-            }
-            let written = try LoopSource.readText(at: text)
-            let source = try LoopSource(parsing: written, from: text, options: options)
-            let raw = textOptions.sentences ? nil : written
             let library = try libraryOptions.open()
-            let progress = ProgressBar("importing")
-            var input: MediaInput?
-            if let audio { input = try await media.open(audio) }
-            defer { withExtendedLifetime(input) {} }   // its temporary file, if any, lives until the take is stored
-            let take = input?.path
-            let author = { (take: String?) in
-                try await Authoring(library: library).author(
-                    source: source, sourceText: raw, takePath: take, title: title, language: language, tags: tags, progress: progress.callback)
+            let progress = StepProgressBars()
+            defer { progress.finish() }
+            let authoring = Authoring(library: library)
+            let authored: AuthoredLoop
+            if let subtitles, let audio {
+                authored = try await authoring.author(
+                    subtitleFile: subtitles, translationFile: translation, shift: Double(shift) / 1000, media: media.file(audio),
+                    alignment: SubtitleAlignment(groupPause: groupPause, groupSize: groupSize), title: title, language: language,
+                    translationLanguage: translationLanguage, tags: tags, progress: progress.callback)
+            } else if let text {
+                if text == "-" && isatty(STDIN_FILENO) == 1 {
+                    StandardError.write("Paste or type the text, then press Ctrl-D on a line of its own.\n")
+                }
+                authored = try await authoring.author(
+                    textFile: text, splitSentences: textOptions.sentences, media: audio.map(media.file), title: title, language: language,
+                    tags: tags, progress: progress.callback)
+            } else {
+                return
             }
-            let authored = if let input { try await input.reading(author) } else { try await author(nil) }
             progress.finish()
-            authored.doubtfulCutWarnings(adjusting: true).forEach(StandardError.write)
+            if subtitles == nil { authored.doubtfulCutWarnings(adjusting: true).forEach(StandardError.write) }
             authored.cuttingLines(loopId: authored.loop.summary.id).forEach(StandardError.write)
-            try report(authored, take: take, library: library)
-        }
-    }
-
-    /// `--media FILE --subtitles FILE [--translation FILE]`.
-    private func fromSubtitles(_ subtitles: String, media path: String) async throws {
-        let seconds = Double(shift) / 1000
-        let cues = try SubtitleReader.read(subtitles, shift: seconds)
-        guard !cues.isEmpty else { throw CLIError(.refused, "\(subtitles): the subtitles hold no cue with words") }
-        let translations = try translation.map { try SubtitleReader.read($0, shift: seconds) } ?? []
-        let library = try libraryOptions.open()
-        let input = try await media.open(path)
-        defer { withExtendedLifetime(input) {} }
-        let progress = ProgressBar("importing")
-        let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
-        let authored = try await input.reading { take in try await Authoring(library: library).author(
-            subtitles: cues, translations: translations, takePath: take, alignment: SubtitleAlignment(groupPause: groupPause, groupSize: groupSize),
-            title: title ?? name, language: language, translationLanguage: translationLanguage, tags: tags, progress: progress.callback) }
-        progress.finish()
-        authored.cuttingLines(loopId: authored.loop.summary.id).forEach(StandardError.write)
-        try report(authored, take: path, library: library)
-    }
-
-    /// A second loop with a title already in the library is added, with a warning: from now
-    /// on the title names both, so it says how to tell them apart.
-    static func warnOfSameTitle(_ added: LoopSummary, in library: Library) throws {
-        let others = try library.loopIDs(titled: added.title).filter { $0 != added.id }
-        guard !others.isEmpty else { return }
-        var number = others.count + 1
-        while try !library.loopIDs(titled: "\(added.title) \(number)").isEmpty { number += 1 }
-        let distinct = "\(added.title) \(number)"
-        StandardError.write("warning: \(others.count == 1 ? "a loop" : "\(others.count) loops") titled '\(Terminal.inert(added.title))' \(others.count == 1 ? "is" : "are") already in the library (\(others.map { String($0.prefix(8)) }.joined(separator: ", "))); "
-            + "name them by id, or give this one a title of its own: loop edit \(added.id.prefix(8)) --title '\(Terminal.inert(distinct))'\n")
-    }
-
-    private func report(_ authored: AuthoredLoop, take: String?, library: Library) throws {
-        try Self.warnOfSameTitle(authored.loop.summary, in: library)
-        if json {
-            try JSONOutput.print(LoopDetailReport(authored.loop))
-        } else {
-            print(authored.addedLine(withTake: take != nil))
+            authored.namesakeWarning.map(StandardError.write)
+            if json {
+                try JSONOutput.print(LoopDetailReport(authored.loop))
+            } else {
+                print(authored.addedLine(withTake: audio != nil))
+            }
         }
     }
 }

@@ -1,10 +1,10 @@
 import ArgumentParser
 import Foundation
-import LoopLibraryAPI
-import LoopLibraryClient
 import LoopReports
 import LoopTerminal
 import LoopWorkflows
+import LoopLibraryAPI
+import LoopLibraryClient
 import LoopFoundation
 import LoopModel
 

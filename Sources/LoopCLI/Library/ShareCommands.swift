@@ -1,13 +1,13 @@
 import ArgumentParser
 import Foundation
+import LoopReports
+import LoopTerminal
+import LoopWorkflows
 import LoopExchange
 import LoopFoundation
 import LoopLibraryClient
-import LoopReports
-import LoopShare
-import LoopTerminal
-import LoopWorkflows
 import LoopLibraryAPI
+import LoopShare
 
 struct IdentityCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,13 +1,12 @@
 import ArgumentParser
 import Foundation
-import LoopAudio
-import LoopRecording
 import LoopScreens
 import LoopTerminal
 import LoopWorkflows
+import LoopReports
+import LoopRecording
 import LoopFoundation
 import LoopModel
-import LoopReports
 
 struct RecordCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -83,20 +82,15 @@ struct RecordCommand: AsyncParsableCommand {
                 StandardError.write(String(format: "note: an interrupted recording of this loop (%.1f s) is kept; `loop record %@ --recover` saves it\n", found.seconds, String(id.prefix(8))))
             }
             let plan = try recording.plan(loop: id, group: group)
-            var replayed: MediaInput?
-            if let input { replayed = try await media.open(input) }
-            defer { withExtendedLifetime(replayed) {} }
-            let fast = fast
-            let source: any RecordingSource = if let replayed {
-                try await replayed.reading { try FileSource(path: $0, realTime: !fast) }
-            } else {
-                try CaptureSource(device: device, sampleRate: rate, channelCount: 1)
-            }
             let interactive = isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
             let choice = PictureChoice(plan.loop)
             let pictures = interactive && !noImages ? (choice, await PictureShelf.decode(choice.files)) : nil
             // Without a terminal no key can resume a per-phrase pause: read straight through.
-            let recorder = try recording.recorder(for: plan, source: source, perPhrase: perPhrase && interactive)
+            let decoding = StepProgressBars()
+            let recorder = try await recording.recorder(
+                for: plan, input: input.map { .file(media.file($0), realTime: !fast) } ?? .microphone(device: device, sampleRate: rate),
+                perPhrase: perPhrase && interactive, progress: decoding.callback)
+            decoding.finish()
             let stop = interactive
                 ? try await RecordingView.run(recorder: recorder, title: plan.loop.summary.title, phrases: plan.phrases, pictures: pictures)
                 : try await Self.runPlain(recorder)

@@ -1,10 +1,10 @@
 import ArgumentParser
 import Foundation
-import LoopPlayback
 import LoopReports
-import LoopStudy
 import LoopTerminal
 import LoopWorkflows
+import LoopPlayback
+import LoopStudy
 import LoopFoundation
 
 struct PlayCommand: AsyncParsableCommand {

@@ -1,13 +1,12 @@
 import ArgumentParser
 import Foundation
+import LoopScreens
+import LoopTerminal
+import LoopWorkflows
 import LoopAudioFiles
 import LoopFoundation
 import LoopPlayback
 import LoopStudy
-import LoopScreens
-import LoopTerminal
-import LoopWorkflows
-import Synchronization
 import LoopModel
 
 struct StudyCommand: AsyncParsableCommand {
