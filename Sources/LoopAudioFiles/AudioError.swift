@@ -17,7 +17,7 @@ public enum AudioFailure: String, LoopErrorKind {
     /// A system library the work needs is not installed (the message names the package).
     case libraryMissing
 
-    public static let domain = "audio"
+    public static let domain = ErrorDomain.audio
 }
 
 /// An error from reading or writing audio, worded for the person who named the file.

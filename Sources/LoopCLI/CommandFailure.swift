@@ -38,24 +38,44 @@ func describe(_ error: any Error) -> String {
 }
 
 /// What to do next, in this interface's words, for the kinds of failure the libraries report
-/// (they describe what went wrong; they never name a command or an option). Each domain's
-/// kinds are switched over exhaustively: a new kind does not compile until it is given a step
-/// here, or `nil` on purpose.
+/// (they describe what went wrong; they never name a command or an option). The domains, and
+/// each domain's kinds, are switched over exhaustively: a new domain or kind does not compile
+/// until it is given a step here, or `nil` on purpose.
 enum NextStep {
     static func after(_ error: any DescribedError) -> String? {
-        switch error {
-        case let error as LibraryError: after(error.kind)
-        case let error as ShareError: after(error.kind)
-        case let error as ClientError: after(error.kind.reason)
-        case let error as StudyError: after(error.kind)
-        case let error as AudioError: after(error.kind)
-        case let error as SegmentationError: after(error.kind)
-        case let error as PictureError: after(error.kind)
-        case let error as ExchangeError: after(error.kind)
-        case let error as WorkflowError: after(error.kind)
-        case let error as LoopSourceError: after(error.kind)
-        case let error as TerminalError: after(error.kind)
+        switch error.domain {
+        case .library: (error as? LibraryError).flatMap { after($0.kind) }
+        case .share: (error as? ShareError).flatMap { after($0.kind) }
+        case .server: (error as? ClientError).flatMap { after($0.kind.reason) }
+        case .study: (error as? StudyError).flatMap { after($0.kind) }
+        case .audio: (error as? AudioError).flatMap { after($0.kind) }
+        case .segmentation: (error as? SegmentationError).flatMap { after($0.kind) }
+        case .picture: (error as? PictureError).flatMap { after($0.kind) }
+        case .exchange: (error as? ExchangeError).flatMap { after($0.kind) }
+        case .workflow: (error as? WorkflowError).flatMap { after($0.kind) }
+        case .text: (error as? LoopSourceError).flatMap { after($0.kind) }
+        case .terminal: (error as? TerminalError).flatMap { after($0.kind) }
+        case .file: (error as? FileSystemError).flatMap { after($0.kind) }
+        case .cli: (error as? CLIError).flatMap { after($0.kind) }
+        // The synthesizer's failures say what is missing (its data, a voice); loop then cuts
+        // at pauses, and says so.
+        case .speech: nil
+        // The server's own: a client meets them as `server` errors, with their statuses.
+        case .publish, .catalog: nil
+        }
+    }
+
+    static func after(_ kind: FileSystemFailure) -> String? {
+        switch kind.errno {
+        case ENOSPC, EDQUOT: "free some space and try again"
+        case EACCES, EPERM, EROFS: "check the permissions of the file and its folder"
         default: nil
+        }
+    }
+
+    static func after(_ kind: CommandLineFailure) -> String? {
+        switch kind {
+        case .refused: nil
         }
     }
 
@@ -160,7 +180,7 @@ public enum CommandLineFailure: String, LoopErrorKind {
     /// Arguments that cannot be honoured together, or a file they name that cannot be used.
     case refused
 
-    public static let domain = "cli"
+    public static let domain = ErrorDomain.cli
 }
 
 /// A failure found by the command line itself.

@@ -87,7 +87,7 @@ public enum SegmentationFailure: String, LoopErrorKind {
     /// What aligns a take with its text is missing (FFmpeg's transform).
     case alignerMissing
 
-    public static let domain = "segmentation"
+    public static let domain = ErrorDomain.segmentation
 }
 
 /// Why a take could not be cut.

@@ -31,7 +31,7 @@ public enum ExchangeFailure: String, LoopErrorKind {
     /// An export that would overwrite what it must not, or cannot be written.
     case exportRefused
 
-    public static let domain = "exchange"
+    public static let domain = ErrorDomain.exchange
 }
 
 /// Why a subtitle file or an export was refused: its file, the line, and what is wrong there.

@@ -109,7 +109,7 @@ public struct FileSystemFailure: LoopErrorKind {
 
     public init(errno: Int32) { self.errno = errno }
 
-    public static let domain = "file"
+    public static let domain = ErrorDomain.file
     public var name: String { "system" }
 }
 

@@ -4,14 +4,51 @@ import Foundation
 /// each domain defines, so that an interface can `switch` over them exhaustively and the compiler
 /// shows a new kind that has no next step.
 public protocol LoopErrorKind: Sendable, Hashable {
-    /// The domain's name in ``LoopError/identifier`` (`library`, `audio`).
-    static var domain: String { get }
+    /// The domain: its name is the first part of ``LoopError/identifier`` (`library`, `audio`).
+    static var domain: ErrorDomain { get }
     /// This kind's name within its domain (`loopNotFound`), stable across versions.
     var name: String { get }
 }
 
 extension LoopErrorKind where Self: RawRepresentable, RawValue == String {
     public var name: String { rawValue }
+}
+
+/// Every domain of loop's errors, one a module that reports failures: an interface switches
+/// over them (a new domain does not compile until each interface says what it does with it).
+public enum ErrorDomain: String, Sendable, CaseIterable {
+    /// The library (LoopModel's `LibraryFailure`).
+    case library
+    /// Bundles (LoopShare).
+    case share
+    /// A Loop Library as its client meets it (LoopLibraryClient).
+    case server
+    /// The study engine (LoopStudy).
+    case study
+    /// Audio files and devices (LoopAudioFiles).
+    case audio
+    /// Cutting a take (LoopCutting).
+    case segmentation
+    /// Pictures (LoopPictures).
+    case picture
+    /// Subtitles, labels, Anki (LoopExchange).
+    case exchange
+    /// The workflows (LoopWorkflows).
+    case workflow
+    /// A loop's text (LoopText).
+    case text
+    /// The terminal (LoopTerminal).
+    case terminal
+    /// The speech synthesizer (LoopSpeech).
+    case speech
+    /// A system call on a file (LoopFoundation).
+    case file
+    /// A publish refused by a Loop Library (LoopLibraryServer).
+    case publish
+    /// A Loop Library's catalog (LoopLibraryServer).
+    case catalog
+    /// The command line itself (LoopCLI).
+    case cli
 }
 
 /// Any of loop's errors, whatever its domain: what an interface prints and logs.
@@ -21,14 +58,17 @@ extension LoopErrorKind where Self: RawRepresentable, RawValue == String {
 public protocol DescribedError: Error, CustomStringConvertible, Sendable {
     /// Which failure this is, as `domain.name` (`library.loopNotFound`): for logs and scripts.
     var identifier: String { get }
+    /// Its domain.
+    var domain: ErrorDomain { get }
     /// The file, folder or value concerned, as the person named it.
     var subject: String? { get }
     /// What went wrong and, where it lies in the library's own terms, what to do about it.
     var message: String { get }
     /// The underlying library's or system's own words, kept for debugging.
     var cause: String? { get }
-    /// This error with the file `name` called `given` instead, wherever it names it: a reader
-    /// of a decoded copy knows only the copy's name, not the one the person gave.
+    /// This error with the file `name` called `given` instead, where its subject is that file: a
+    /// reader of a decoded copy knows only the copy's name, not the one the person gave. (A
+    /// message never spells its file: the subject does.)
     func naming(_ name: String, as given: String) -> Self
 }
 
@@ -61,7 +101,9 @@ public struct LoopError<Kind: LoopErrorKind>: DescribedError, Equatable {
     /// The file or value concerned, with its line where there is one (`notes.txt:3`).
     public var path: String? { subject.map { file in line.map { "\(file):\($0)" } ?? file } }
 
-    public var identifier: String { Kind.domain + "." + kind.name }
+    public var identifier: String { Kind.domain.rawValue + "." + kind.name }
+
+    public var domain: ErrorDomain { Kind.domain }
 
     /// One line: the path, then the message.
     public var description: String { path.map { "\($0): \(message)" } ?? message }
@@ -69,7 +111,6 @@ public struct LoopError<Kind: LoopErrorKind>: DescribedError, Equatable {
     public func naming(_ name: String, as given: String) -> Self {
         var error = self
         if subject == name { error.subject = given }
-        error.message = message.replacingOccurrences(of: name, with: given)
         return error
     }
 }

@@ -31,7 +31,7 @@ public struct ClientFailure: LoopErrorKind {
         self.status = status
     }
 
-    public static let domain = "server"
+    public static let domain = ErrorDomain.server
     public var name: String { reason.rawValue }
 
     public static let unreachable = ClientFailure(.unreachable)

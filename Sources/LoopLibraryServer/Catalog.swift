@@ -174,7 +174,7 @@ public enum CatalogFailure: String, LoopErrorKind {
     /// A templates folder that cannot serve pages.
     case templates
 
-    public static let domain = "catalog"
+    public static let domain = ErrorDomain.catalog
 }
 
 /// Why the catalog refused a change, or the server cannot serve.

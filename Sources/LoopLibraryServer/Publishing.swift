@@ -23,7 +23,7 @@ public enum PublishFailure: String, LoopErrorKind {
     /// The bundle failed a check `loop import` makes.
     case badBundle
 
-    public static let domain = "publish"
+    public static let domain = ErrorDomain.publish
 }
 
 /// Why a publish or unpublish was refused before the catalog judged it: the request itself.

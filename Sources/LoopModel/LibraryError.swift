@@ -27,7 +27,7 @@ public enum LibraryFailure: String, LoopErrorKind {
     /// The disk holding the library is full; nothing was changed.
     case noSpace
 
-    public static let domain = "library"
+    public static let domain = ErrorDomain.library
 }
 
 /// A problem with the library, worded for the person using it.

@@ -41,7 +41,7 @@ public enum PictureFailure: String, LoopErrorKind {
     /// It cannot be read.
     case unreadable
 
-    public static let domain = "picture"
+    public static let domain = ErrorDomain.picture
 }
 
 /// Why a file is not a picture a loop may carry.

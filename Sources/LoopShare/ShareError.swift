@@ -4,7 +4,7 @@ import LoopFoundation
 public enum ShareFailure: String, LoopErrorKind {
     case unsafeEntry, tooLarge, corrupt, newerFormat, badManifest, badSignature, badAudio, badPicture, identity, writeFailed
 
-    public static let domain = "share"
+    public static let domain = ErrorDomain.share
 }
 
 /// Why a bundle cannot be written, read or imported.

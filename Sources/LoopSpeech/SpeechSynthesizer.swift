@@ -119,7 +119,7 @@ public enum SpeechFailure: String, LoopErrorKind {
     /// The synthesizer has no voice for the language.
     case voiceMissing
 
-    public static let domain = "speech"
+    public static let domain = ErrorDomain.speech
 }
 
 /// Why speech could not be rendered.

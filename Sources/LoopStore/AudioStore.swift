@@ -118,7 +118,7 @@ struct AudioStore: Sendable {
 
     private func copyHashing(from source: String, to destination: String, progress: (@Sendable (Double) -> Void)?) throws -> (String, Int) {
         guard let input = FileHandle(forReadingAtPath: source) else {
-            throw LibraryError(.storageFailed, "\(source): cannot read the file")
+            throw LibraryError(.storageFailed, "cannot read the file", path: source)
         }
         defer { try? input.close() }
         let total = (try? FileManager.default.attributesOfItem(atPath: source)[.size] as? Int) ?? nil

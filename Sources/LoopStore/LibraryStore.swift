@@ -268,7 +268,7 @@ package struct LibraryStore: Sendable {
         // Compressed formats announce an estimated length: allow a clip a tenth of a second past it.
         let limit = info.format.isLossless ? info.frameCount : info.frameCount + info.sampleRate / 10
         for range in take.ranges where range.lowerBound < 0 || range.upperBound > limit || range.isEmpty {
-            throw LibraryError(.invalidRange, "\(take.path): a clip (frames \(range.lowerBound)-\(range.upperBound)) lies outside the take (\(info.frameCount) frames)")
+            throw LibraryError(.invalidRange, "a clip (frames \(range.lowerBound)-\(range.upperBound)) lies outside the take (\(info.frameCount) frames)", path: take.path)
         }
         return info
     }

@@ -280,7 +280,7 @@ public enum StudyFailure: String, LoopErrorKind {
     case noSuchGroup
     case invalidSettings
 
-    public static let domain = "study"
+    public static let domain = ErrorDomain.study
 }
 
 /// Why a study session cannot start.

@@ -132,7 +132,7 @@ public enum TerminalFailure: String, LoopErrorKind {
     /// The person's editor ($VISUAL, $EDITOR) could not start, or failed.
     case editorFailed
 
-    public static let domain = "terminal"
+    public static let domain = ErrorDomain.terminal
 }
 
 /// Why a full-screen view cannot start.

@@ -68,7 +68,7 @@ public enum TextFailure: String, LoopErrorKind {
     /// The text cannot be made into phrases (the message says where and why).
     case invalid
 
-    public static let domain = "text"
+    public static let domain = ErrorDomain.text
 }
 
 /// A problem in a loop's source text, with the line it is on.

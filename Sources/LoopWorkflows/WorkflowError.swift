@@ -11,7 +11,7 @@ public enum WorkflowFailure: String, LoopErrorKind {
     /// A progress file (from a loop's page) that cannot be read or is not one.
     case badProgress
 
-    public static let domain = "workflow"
+    public static let domain = ErrorDomain.workflow
 }
 
 /// A failure of a workflow itself (the libraries under it report their own).
