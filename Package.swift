@@ -4,8 +4,11 @@ import PackageDescription
 /// Where Debian puts chafa's headers and GLib's (which chafa's include). They are named here
 /// rather than taken from pkg-config, whose flags would also link both libraries into `loop`,
 /// which opens chafa only when it first draws a picture (CChafaLoader).
-let chafaHeaders = ["/usr/include/chafa", "/usr/include/glib-2.0"]
-    + ["x86_64", "aarch64"].flatMap { ["/usr/lib/\($0)-linux-gnu/chafa/include", "/usr/lib/\($0)-linux-gnu/glib-2.0/include"] }
+let chafaHeaders =
+    ["/usr/include/chafa", "/usr/include/glib-2.0"]
+    + ["x86_64", "aarch64"].flatMap {
+        ["/usr/lib/\($0)-linux-gnu/chafa/include", "/usr/lib/\($0)-linux-gnu/glib-2.0/include"]
+    }
 
 let package = Package(
     name: "LoopLearn",
@@ -74,7 +77,9 @@ let package = Package(
         .systemLibrary(name: "CSampleRate", providers: [.apt(["libsamplerate0-dev"])]),
         .target(name: "CSampleRateLoader", dependencies: ["CDynamicLibrary"]),
         .systemLibrary(name: "CChafa", providers: [.apt(["libchafa-dev", "libglib2.0-dev"])]),
-        .target(name: "CChafaLoader", dependencies: ["CChafa", "CDynamicLibrary"], cSettings: [.unsafeFlags(chafaHeaders.map { "-I" + $0 })]),
+        .target(
+            name: "CChafaLoader", dependencies: ["CChafa", "CDynamicLibrary"],
+            cSettings: [.unsafeFlags(chafaHeaders.map { "-I" + $0 })]),
         // SoundTouch's C API (playback at another speed): its header only; CSoundTouchLoader
         // defines the functions called and opens the library on first use, so that `loop` does
         // not start a C++ library at every start.
@@ -84,7 +89,9 @@ let package = Package(
         // pictures. Their headers only: CFFmpegLoader defines the functions called and opens the
         // libraries on first use, so that `loop` does not load them (and the hundred-odd
         // libraries they need) at every start.
-        .systemLibrary(name: "CFFmpeg", providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswresample-dev", "libswscale-dev"])]),
+        .systemLibrary(
+            name: "CFFmpeg",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswresample-dev", "libswscale-dev"])]),
         .target(name: "CFFmpegLoader", dependencies: ["CFFmpeg"], linkerSettings: [.linkedLibrary("dl")]),
         // The C library's `wcwidth`, which Swift's Glibc module leaves out (the terminal views).
         .systemLibrary(name: "CTerminal"),
@@ -98,7 +105,8 @@ let package = Package(
         .target(
             name: "LoopAudio",
             dependencies: [
-                "LoopFoundation", "LoopAudioFiles", "CALSA", "CALSALoader", "CSoundTouch", "CSoundTouchLoader", "CSampleRate",
+                "LoopFoundation", "LoopAudioFiles", "CALSA", "CALSALoader", "CSoundTouch", "CSoundTouchLoader",
+                "CSampleRate",
                 "CSampleRateLoader", "CFFmpeg", "CFFmpegLoader",
             ]
         ),
@@ -106,7 +114,8 @@ let package = Package(
         // Pictures as audio is split: what a picture is (formats, header checks: no C, for the
         // model, the bundles and the server), decoding it (FFmpeg), and drawing it (LoopTerminal).
         .target(name: "LoopPictures", dependencies: ["LoopFoundation"]),
-        .target(name: "LoopPictureDecoding", dependencies: ["LoopFoundation", "LoopPictures", "CFFmpeg", "CFFmpegLoader"]),
+        .target(
+            name: "LoopPictureDecoding", dependencies: ["LoopFoundation", "LoopPictures", "CFFmpeg", "CFFmpegLoader"]),
 
         .target(name: "LoopStudy", dependencies: ["LoopFoundation"]),
 
@@ -121,16 +130,23 @@ let package = Package(
         .systemLibrary(name: "CMeCab", providers: [.apt(["libmecab-dev"])]),
         .target(name: "CMeCabLoader", dependencies: ["CDynamicLibrary"]),
 
-        .target(name: "LoopSpeech", dependencies: ["LoopFoundation", "CEspeakNG", "CEspeakNGLoader", "CMeCab", "CMeCabLoader"]),
+        .target(
+            name: "LoopSpeech",
+            dependencies: ["LoopFoundation", "CEspeakNG", "CEspeakNGLoader", "CMeCab", "CMeCabLoader"]),
 
-        .target(name: "LoopCutting", dependencies: ["LoopFoundation", "LoopAudioFiles", "LoopSpeech", "CFFmpeg", "CFFmpegLoader"]),
+        .target(
+            name: "LoopCutting",
+            dependencies: ["LoopFoundation", "LoopAudioFiles", "LoopSpeech", "CFFmpeg", "CFFmpegLoader"]),
 
-        .target(name: "LoopModel", dependencies: ["LoopFoundation", "LoopPictures", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(
+            name: "LoopModel",
+            dependencies: ["LoopFoundation", "LoopPictures", .product(name: "Crypto", package: "swift-crypto")]),
 
         .target(
             name: "LoopStore",
             dependencies: [
-                "LoopFoundation", "CPhraseRank", "LoopModel", "LoopAudioFiles", "LoopText", "LoopPictures", "LoopPictureDecoding",
+                "LoopFoundation", "CPhraseRank", "LoopModel", "LoopAudioFiles", "LoopText", "LoopPictures",
+                "LoopPictureDecoding",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
@@ -158,8 +174,9 @@ let package = Package(
         .target(
             name: "LoopWorkflows",
             dependencies: [
-                "LoopFoundation", "LoopAudioFiles", "LoopCutting", "LoopText", "LoopModel", "LoopStore", "LoopShare", "LoopPictures",
-                "LoopPictureDecoding", "LoopStudy", "LoopPlayback", "LoopRecording", "LoopExchange", "LoopLibraryClient", "LoopLibraryAPI",
+                "LoopFoundation", "LoopAudio", "LoopAudioFiles", "LoopCutting", "LoopText", "LoopModel", "LoopStore",
+                "LoopShare", "LoopPictures", "LoopPictureDecoding", "LoopStudy", "LoopPlayback", "LoopRecording",
+                "LoopExchange", "LoopLibraryClient", "LoopLibraryAPI",
             ]
         ),
 
@@ -168,7 +185,9 @@ let package = Package(
         .target(name: "CCurlLoader", linkerSettings: [.linkedLibrary("dl")]),
         .target(
             name: "LoopLibraryClient",
-            dependencies: ["LoopFoundation", "LoopLibraryAPI", "CCurlLoader", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: [
+                "LoopFoundation", "LoopLibraryAPI", "CCurlLoader", .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
 
         .target(
@@ -211,7 +230,8 @@ let package = Package(
         .target(
             name: "LoopScreens",
             dependencies: [
-                "LoopModel", "LoopTerminal", "LoopPictureDecoding", "LoopStudy", "LoopPlayback", "LoopRecording", "LoopCutting",
+                "LoopModel", "LoopTerminal", "LoopPictureDecoding", "LoopStudy", "LoopPlayback", "LoopRecording",
+                "LoopCutting",
                 "LoopWorkflows",
             ]
         ),
@@ -219,7 +239,8 @@ let package = Package(
         .target(
             name: "LoopReports",
             dependencies: [
-                "LoopModel", "LoopText", "LoopCutting", "LoopSpeech", "LoopShare", "LoopPictures", "LoopTerminal", "LoopWorkflows",
+                "LoopModel", "LoopText", "LoopCutting", "LoopSpeech", "LoopShare", "LoopPictures", "LoopTerminal",
+                "LoopWorkflows",
                 "LoopLibraryAPI",
             ]
         ),
@@ -246,13 +267,16 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .executableTarget(name: "loop", dependencies: ["LoopCLI", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        .executableTarget(
+            name: "loop", dependencies: ["LoopCLI", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 
         .executableTarget(
             name: "loop-benchmark",
             dependencies: [
-                "LoopCLI", "LoopTerminal", "LoopReports", "LoopWorkflows", "LoopAudio", "LoopAudioFiles", "LoopCutting", "LoopText",
-                "LoopModel", "LoopStore", "LoopStudy", "LoopPlayback", "LoopRecording", "LoopSpeech", "LoopExchange", "LoopFoundation",
+                "LoopCLI", "LoopTerminal", "LoopReports", "LoopWorkflows", "LoopAudio", "LoopAudioFiles", "LoopCutting",
+                "LoopText",
+                "LoopModel", "LoopStore", "LoopStudy", "LoopPlayback", "LoopRecording", "LoopSpeech", "LoopExchange",
+                "LoopFoundation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/LoopBenchmarks"
@@ -261,22 +285,35 @@ let package = Package(
         .target(name: "LoopTestSupport", dependencies: ["LoopSpeech", "LoopAudioFiles"]),
 
         .testTarget(name: "ArchitectureTests"),
-        .testTarget(name: "LoopAudioTests", dependencies: ["LoopTestSupport", "LoopFoundation", "LoopAudio", "LoopAudioFiles"]),
+        .testTarget(
+            name: "LoopAudioTests", dependencies: ["LoopTestSupport", "LoopFoundation", "LoopAudio", "LoopAudioFiles"]),
         .testTarget(name: "LoopTextTests", dependencies: ["LoopTestSupport", "LoopFoundation", "LoopText"]),
-        .testTarget(name: "LoopCuttingTests", dependencies: ["LoopTestSupport", "LoopFoundation", "LoopCutting", "LoopSpeech", "LoopAudioFiles"]),
+        .testTarget(
+            name: "LoopCuttingTests",
+            dependencies: ["LoopTestSupport", "LoopFoundation", "LoopCutting", "LoopSpeech", "LoopAudioFiles"]),
         .testTarget(
             name: "LoopStoreTests",
-            dependencies: ["LoopTestSupport", "LoopFoundation", "LoopModel", "LoopStore", "LoopText", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "LoopTestSupport", "LoopFoundation", "LoopModel", "LoopStore", "LoopText",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
-        .testTarget(name: "LoopPicturesTests", dependencies: ["LoopTestSupport", "LoopFoundation", "LoopPictures", "LoopPictureDecoding", "LoopTerminal"]),
+        .testTarget(
+            name: "LoopPicturesTests",
+            dependencies: ["LoopTestSupport", "LoopFoundation", "LoopPictures", "LoopPictureDecoding", "LoopTerminal"]),
         .testTarget(name: "LoopStudyTests", dependencies: ["LoopTestSupport", "LoopStudy"]),
-        .testTarget(name: "LoopRecordingTests", dependencies: ["LoopTestSupport", "LoopRecording", "LoopCutting", "LoopAudioFiles"]),
-        .testTarget(name: "LoopPlaybackTests", dependencies: ["LoopTestSupport", "LoopPlayback", "LoopStudy", "LoopAudio", "LoopAudioFiles"]),
+        .testTarget(
+            name: "LoopRecordingTests",
+            dependencies: ["LoopTestSupport", "LoopRecording", "LoopCutting", "LoopAudioFiles"]),
+        .testTarget(
+            name: "LoopPlaybackTests",
+            dependencies: ["LoopTestSupport", "LoopPlayback", "LoopStudy", "LoopAudio", "LoopAudioFiles"]),
         .testTarget(name: "LoopExchangeTests", dependencies: ["LoopFoundation", "LoopExchange"]),
         .testTarget(
             name: "LoopShareTests",
             dependencies: [
-                "LoopTestSupport", "LoopFoundation", "LoopShare", "LoopModel", "LoopStore", "LoopText", "LoopPictures", "LoopPictureDecoding",
+                "LoopTestSupport", "LoopFoundation", "LoopShare", "LoopModel", "LoopStore", "LoopText", "LoopPictures",
+                "LoopPictureDecoding",
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
@@ -284,7 +321,8 @@ let package = Package(
         .testTarget(
             name: "LoopWorkflowsTests",
             dependencies: [
-                "LoopTestSupport", "LoopFoundation", "LoopWorkflows", "LoopShare", "LoopModel", "LoopStore", "LoopCutting", "LoopText", "LoopPlayback",
+                "LoopTestSupport", "LoopFoundation", "LoopWorkflows", "LoopShare", "LoopModel", "LoopStore",
+                "LoopCutting", "LoopText", "LoopPlayback",
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
@@ -292,7 +330,8 @@ let package = Package(
         .testTarget(
             name: "LoopCLITests",
             dependencies: [
-                "LoopTestSupport", "LoopCLI", "LoopTerminal", "LoopScreens", "LoopReports", "LoopAudioFiles", "LoopStudy", "LoopShare",
+                "LoopTestSupport", "LoopCLI", "LoopTerminal", "LoopScreens", "LoopReports", "LoopAudioFiles",
+                "LoopStudy", "LoopShare",
                 "LoopModel", "LoopStore", "LoopLibraryAPI", "LoopLibraryClient", "LoopFoundation",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -313,5 +352,9 @@ for target in package.targets where target.type != .system {
 // gold, Linux's default: the release `loop` links in 6 s instead of 28 s, and starts about 1 ms
 // sooner; its relative relocations are packed (DT_RELR, glibc 2.36), 0.2-0.5 ms more (README, "Speed").
 for target in package.targets where target.type == .executable || target.type == .test {
-    target.linkerSettings = (target.linkerSettings ?? []) + [.unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"], .when(platforms: [.linux]))]
+    target.linkerSettings =
+        (target.linkerSettings ?? []) + [
+            .unsafeFlags(
+                ["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"], .when(platforms: [.linux]))
+        ]
 }

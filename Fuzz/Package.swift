@@ -12,21 +12,37 @@ let package = Package(
     ],
     targets: [
         .target(name: "LibFuzzerDriver"),
-        .executableTarget(name: "ManifestFuzzer", dependencies: ["LibFuzzerDriver", .product(name: "LoopShare", package: "LoopLearn")]),
-        .executableTarget(name: "ArchiveFuzzer", dependencies: ["LibFuzzerDriver", .product(name: "LoopShare", package: "LoopLearn")]),
-        .executableTarget(name: "PictureFuzzer", dependencies: ["LibFuzzerDriver", .product(name: "LoopPictures", package: "LoopLearn")]),
-        .executableTarget(name: "TextFuzzer", dependencies: ["LibFuzzerDriver", .product(name: "LoopText", package: "LoopLearn")]),
-        .executableTarget(name: "SubtitleFuzzer", dependencies: [
-            "LibFuzzerDriver", .product(name: "LoopExchange", package: "LoopLearn"), .product(name: "LoopText", package: "LoopLearn"),
-        ]),
-        .executableTarget(name: "AudioHeaderFuzzer", dependencies: ["LibFuzzerDriver", .product(name: "LoopAudioFiles", package: "LoopLearn")]),
-        .executableTarget(name: "ServerAnswerFuzzer", dependencies: [
-            "LibFuzzerDriver", .product(name: "LoopLibraryAPI", package: "LoopLearn"), .product(name: "LoopReports", package: "LoopLearn"),
-        ]),
-        .executableTarget(name: "OptionsFuzzer", dependencies: [
-            "LibFuzzerDriver", .product(name: "LoopCLI", package: "LoopLearn"),
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ]),
+        .executableTarget(
+            name: "ManifestFuzzer",
+            dependencies: ["LibFuzzerDriver", .product(name: "LoopShare", package: "LoopLearn")]),
+        .executableTarget(
+            name: "ArchiveFuzzer", dependencies: ["LibFuzzerDriver", .product(name: "LoopShare", package: "LoopLearn")]),
+        .executableTarget(
+            name: "PictureFuzzer",
+            dependencies: ["LibFuzzerDriver", .product(name: "LoopPictures", package: "LoopLearn")]),
+        .executableTarget(
+            name: "TextFuzzer", dependencies: ["LibFuzzerDriver", .product(name: "LoopText", package: "LoopLearn")]),
+        .executableTarget(
+            name: "SubtitleFuzzer",
+            dependencies: [
+                "LibFuzzerDriver", .product(name: "LoopExchange", package: "LoopLearn"),
+                .product(name: "LoopText", package: "LoopLearn"),
+            ]),
+        .executableTarget(
+            name: "AudioHeaderFuzzer",
+            dependencies: ["LibFuzzerDriver", .product(name: "LoopAudioFiles", package: "LoopLearn")]),
+        .executableTarget(
+            name: "ServerAnswerFuzzer",
+            dependencies: [
+                "LibFuzzerDriver", .product(name: "LoopLibraryAPI", package: "LoopLearn"),
+                .product(name: "LoopReports", package: "LoopLearn"),
+            ]),
+        .executableTarget(
+            name: "OptionsFuzzer",
+            dependencies: [
+                "LibFuzzerDriver", .product(name: "LoopCLI", package: "LoopLearn"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 import LoopAudioFiles
+
 /// A microphone through ALSA: interleaved float frames, as they arrive.
 public final class AudioCapture {
     public let name: String
@@ -11,8 +12,11 @@ public final class AudioCapture {
     private let pcm: ALSA.PCM
 
     /// Opens `name` (`default`, `hw:1`, `plughw:1,0`, ...) for capture at the given format.
-    public init(name: String = "default", sampleRate: Int = 48_000, channelCount: Int = 1, latency: Duration = .milliseconds(50)) throws(AudioError) {
-        let (pcm, negotiated) = try ALSA.openCapture(device: name, sampleRate: sampleRate, channelCount: channelCount, latency: latency)
+    public init(
+        name: String = "default", sampleRate: Int = 48_000, channelCount: Int = 1, latency: Duration = .milliseconds(50)
+    ) throws(AudioError) {
+        let (pcm, negotiated) = try ALSA.openCapture(
+            device: name, sampleRate: sampleRate, channelCount: channelCount, latency: latency)
         self.name = name
         self.sampleRate = sampleRate
         self.channelCount = channelCount
@@ -27,7 +31,8 @@ public final class AudioCapture {
     public func read(into buffer: UnsafeMutableBufferPointer<Float>) throws(AudioError) -> Int {
         guard let base = buffer.baseAddress else { return 0 }
         var overrun = false
-        let frames = try ALSA.read(pcm, into: base, frames: min(buffer.count / channelCount, periodFrames), overrun: &overrun)
+        let frames = try ALSA.read(
+            pcm, into: base, frames: min(buffer.count / channelCount, periodFrames), overrun: &overrun)
         if overrun { overruns += 1 }
         return frames
     }

@@ -1,5 +1,6 @@
 import LoopAudioFiles
 import LoopFoundation
+
 /// A sound card output through ALSA: interleaved float frames in, sound out.
 ///
 /// Writes block until the device has room, so the device paces whoever writes. ``stop()``
@@ -18,8 +19,11 @@ public final class AudioDevice {
     /// given format; ALSA converts to the card's own rate where it must. `latency` is the
     /// buffer length asked for: short enough for keys to feel immediate, long enough not to
     /// run dry.
-    public init(name: String = "default", sampleRate: Int, channelCount: Int, latency: Duration = .milliseconds(40)) throws(AudioError) {
-        let (pcm, negotiated) = try ALSA.openPlayback(device: name, sampleRate: sampleRate, channelCount: channelCount, latency: latency)
+    public init(name: String = "default", sampleRate: Int, channelCount: Int, latency: Duration = .milliseconds(40))
+        throws(AudioError)
+    {
+        let (pcm, negotiated) = try ALSA.openPlayback(
+            device: name, sampleRate: sampleRate, channelCount: channelCount, latency: latency)
         self.name = name
         self.sampleRate = sampleRate
         self.channelCount = channelCount
@@ -57,8 +61,12 @@ public final class TimeStretcher {
         guard (0.25...4).contains(speed), sampleRate > 0 else {
             throw AudioError(.invalidArgument, path: nil, message: "cannot play at speed \(speed)")
         }
-        if let missing = SoundTouch.loadError { throw AudioError(.libraryMissing, path: nil, message: "cannot play at speed \(speed): \(missing)") }
-        guard let instance = SoundTouch.create(sampleRate: sampleRate, channelCount: channelCount, tempo: speed, rate: 1) else {
+        if let missing = SoundTouch.loadError {
+            throw AudioError(.libraryMissing, path: nil, message: "cannot play at speed \(speed): \(missing)")
+        }
+        guard
+            let instance = SoundTouch.create(sampleRate: sampleRate, channelCount: channelCount, tempo: speed, rate: 1)
+        else {
             throw AudioError(.invalidArgument, path: nil, message: "cannot play at speed \(speed)")
         }
         self.speed = speed

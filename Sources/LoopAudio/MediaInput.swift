@@ -49,8 +49,10 @@ public final class MediaInput: Sendable {
     ///
     /// A helper that says nothing (no progress line) for `helperSilence` seconds, one stopped
     /// or stuck in FFmpeg, is killed and the decoding fails, rather than waited on for ever.
-    public static func open(_ path: String, audioStream: Int? = nil, helper: String? = nil, helperSilence: Int = 60,
-                            progress: (@Sendable (Double) -> Void)? = nil) throws -> MediaInput {
+    public static func open(
+        _ path: String, audioStream: Int? = nil, helper: String? = nil, helperSilence: Int = 60,
+        progress: (@Sendable (Double) -> Void)? = nil
+    ) throws -> MediaInput {
         if audioStream == nil {
             do {
                 _ = try AudioFileReader(path: path)
@@ -63,13 +65,20 @@ public final class MediaInput: Sendable {
         // The decoded copy goes to the temporary folder: a missing one is named as such, not
         // blamed on the file being read.
         if let problem = TemporaryFolder.problem {
-            throw AudioError(.writeFailed, path: TemporaryFolder.path, message: "the temporary folder is \(problem), and the decoded audio goes there: set TMPDIR to a folder you can write")
+            throw AudioError(
+                .writeFailed, path: TemporaryFolder.path,
+                message:
+                    "the temporary folder is \(problem), and the decoded audio goes there: set TMPDIR to a folder you can write"
+            )
         }
         removeLeftovers(in: NSTemporaryDirectory())
-        let temporary = NSTemporaryDirectory() + "/\(temporaryPrefix)\(getpid())-\(UUID().uuidString.prefix(8))-\(Slug.file(name)).flac"
+        let temporary =
+            NSTemporaryDirectory()
+            + "/\(temporaryPrefix)\(getpid())-\(UUID().uuidString.prefix(8))-\(Slug.file(name)).flac"
         let description: String
         if let helper {
-            description = try decodeInHelper(helper, path, audioStream: audioStream, to: temporary, silence: helperSilence, progress: progress)
+            description = try decodeInHelper(
+                helper, path, audioStream: audioStream, to: temporary, silence: helperSilence, progress: progress)
         } else {
             description = try decode(path, audioStream: audioStream, to: temporary, progress: progress)
         }
@@ -89,8 +98,9 @@ public final class MediaInput: Sendable {
         for name in names {
             let bare = name.hasPrefix(".") ? String(name.dropFirst()) : name
             guard bare.hasPrefix(temporaryPrefix),
-                  let pid = Int32(bare.dropFirst(temporaryPrefix.count).prefix { $0.isNumber }),
-                  pid > 0, kill(pid, 0) != 0, errno == ESRCH else { continue }
+                let pid = Int32(bare.dropFirst(temporaryPrefix.count).prefix { $0.isNumber }),
+                pid > 0, kill(pid, 0) != 0, errno == ESRCH
+            else { continue }
             let path = folder + "/" + name
             if unlink(path) == 0 { removed.append(path) }
         }
@@ -100,19 +110,24 @@ public final class MediaInput: Sendable {
     /// Decodes `path`'s audio into a FLAC file at `output` (atomically); returns how FFmpeg's
     /// libraries described the stream.
     /// `heartbeat` is called every 10 s of audio decoded, whether the length is known or not.
-    public static func decode(_ path: String, audioStream: Int?, to output: String, progress: (@Sendable (Double) -> Void)? = nil,
-                              heartbeat: (@Sendable () -> Void)? = nil) throws -> String {
+    public static func decode(
+        _ path: String, audioStream: Int?, to output: String, progress: (@Sendable (Double) -> Void)? = nil,
+        heartbeat: (@Sendable () -> Void)? = nil
+    ) throws -> String {
         let decoder: FFmpegDecoder
         do {
             decoder = try FFmpegDecoder(path: path, audioStream: audioStream)
-        } catch where error.kind == .invalidArgument || error.kind == .fileNotFound {
+        } catch  where error.kind == .invalidArgument || error.kind == .fileNotFound {
             throw error
-        } catch where error.message == FFmpegDecoder.noAudioStream {
+        } catch  where error.message == FFmpegDecoder.noAudioStream {
             throw error
         } catch {
-            throw AudioError(.unsupportedFormat, path: path, message: "not an audio or video file this tool reads (\(error.message))", cause: error.cause)
+            throw AudioError(
+                .unsupportedFormat, path: path,
+                message: "not an audio or video file this tool reads (\(error.message))", cause: error.cause)
         }
-        var writer = try AudioFileWriter(path: output, format: .flac, sampleRate: decoder.sampleRate, channelCount: decoder.channelCount)
+        var writer = try AudioFileWriter(
+            path: output, format: .flac, sampleRate: decoder.sampleRate, channelCount: decoder.channelCount)
         let total = decoder.duration.map { $0 * Double(decoder.sampleRate) } ?? 0
         var frames = 0, reported = 0
         try decoder.decode { block in
@@ -125,7 +140,9 @@ public final class MediaInput: Sendable {
                 if total > 0 { progress?(min(1, Double(frames) / total)) }
             }
         }
-        guard frames > 0 else { throw AudioError(.emptyFile, path: path, message: "the file's audio stream holds no audio") }
+        guard frames > 0 else {
+            throw AudioError(.emptyFile, path: path, message: "the file's audio stream holds no audio")
+        }
         try writer.commit()
         progress?(1)
         return decoder.description
@@ -133,8 +150,10 @@ public final class MediaInput: Sendable {
 
     /// Runs `helper decode-media PATH OUTPUT [--stream N]`, which prints `progress SHARE` and `alive` lines
     /// and, last, `decoded DESCRIPTION`; or, failing, `error CODE MESSAGE` on standard error.
-    static func decodeInHelper(_ helper: String, _ path: String, audioStream: Int?, to output: String, silence: Int,
-                               progress: (@Sendable (Double) -> Void)?) throws -> String {
+    static func decodeInHelper(
+        _ helper: String, _ path: String, audioStream: Int?, to output: String, silence: Int,
+        progress: (@Sendable (Double) -> Void)?
+    ) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: helper)
         process.arguments = ["decode-media", path, output] + (audioStream.map { ["--stream", String($0)] } ?? [])
@@ -143,7 +162,9 @@ public final class MediaInput: Sendable {
         process.standardError = errors
         process.standardInput = FileHandle.nullDevice
         // The helper watches for this process to go (killed, even by SIGKILL), and goes too.
-        process.environment = ProcessInfo.processInfo.environment.merging([DecoderHelper.parentVariable: String(getpid())]) { $1 }
+        process.environment = ProcessInfo.processInfo.environment.merging([
+            DecoderHelper.parentVariable: String(getpid())
+        ]) { $1 }
         do {
             try process.run()
         } catch {
@@ -180,19 +201,29 @@ public final class MediaInput: Sendable {
         guard process.terminationStatus == 0, !description.isEmpty else {
             unlink(output)
             if stalled {
-                throw AudioError(.decodeFailed, path: path,
-                                 message: "the decoder (\(helper) decode-media) said nothing for \(silence) s and was stopped: is the file on a drive or share that stalled?")
+                throw AudioError(
+                    .decodeFailed, path: path,
+                    message:
+                        "the decoder (\(helper) decode-media) said nothing for \(silence) s and was stopped: is the file on a drive or share that stalled?"
+                )
             }
             let parts = failure.split(separator: " ", maxSplits: 2).map(String.init)
             if parts.count == 3, parts[0] == "error", let code = AudioFailure(rawValue: parts[1]) {
                 throw AudioError(code, path: path, message: parts[2].trimmingCharacters(in: .newlines))
             }
             if process.terminationReason == .uncaughtSignal {
-                throw AudioError(.decodeFailed, path: path,
-                                 message: "the decoder (\(helper) decode-media) was killed by signal \(process.terminationStatus) before it finished: try again, and if it happens again the file may be what kills it")
+                throw AudioError(
+                    .decodeFailed, path: path,
+                    message:
+                        "the decoder (\(helper) decode-media) was killed by signal \(process.terminationStatus) before it finished: try again, and if it happens again the file may be what kills it"
+                )
             }
             let said = failure.trimmingCharacters(in: .whitespacesAndNewlines).prefix(200)
-            throw AudioError(.decodeFailed, path: path, message: said.isEmpty ? "the decoder failed and said nothing (status \(process.terminationStatus))" : "the decoder failed (\(said))")
+            throw AudioError(
+                .decodeFailed, path: path,
+                message: said.isEmpty
+                    ? "the decoder failed and said nothing (status \(process.terminationStatus))"
+                    : "the decoder failed (\(said))")
         }
         return description
     }
@@ -210,7 +241,9 @@ public final class MediaInput: Sendable {
 private enum Slug {
     /// A name safe in a file name: letters and digits, the rest as `-`, at most 40.
     static func file(_ text: String) -> String {
-        String(text.unicodeScalars.map { $0.isASCII && CharacterSet.alphanumerics.contains($0) ? Character($0) : "-" }.prefix(40))
+        String(
+            text.unicodeScalars.map { $0.isASCII && CharacterSet.alphanumerics.contains($0) ? Character($0) : "-" }
+                .prefix(40))
     }
 }
 
@@ -224,7 +257,8 @@ public enum DecoderHelper {
     /// must not go on writing an hour of audio that nobody will read. Its half-written file is
     /// named for the parent, and the next `loop` that decodes removes it.
     public static func endWithParent() {
-        guard let value = ProcessInfo.processInfo.environment[parentVariable], let parent = pid_t(value), parent > 1 else { return }
+        guard let value = ProcessInfo.processInfo.environment[parentVariable], let parent = pid_t(value), parent > 1
+        else { return }
         guard getppid() == parent else { _exit(1) }
         Thread.detachNewThread {
             while true {

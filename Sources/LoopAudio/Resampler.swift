@@ -1,5 +1,6 @@
 import LoopAudioFiles
 import LoopFoundation
+
 /// Converts audio from one sample rate to another (libsamplerate, its best sinc converter):
 /// clips of a take recorded at another rate than the session's, made to play in it.
 public struct Resampler: Sendable {
@@ -9,7 +10,8 @@ public struct Resampler: Sendable {
 
     public init(from inputRate: Int, to outputRate: Int, channelCount: Int) throws(AudioError) {
         guard inputRate > 0, outputRate > 0, channelCount > 0, Double(outputRate) / Double(inputRate) <= 256,
-              Double(inputRate) / Double(outputRate) <= 256 else {
+            Double(inputRate) / Double(outputRate) <= 256
+        else {
             throw AudioError(.invalidArgument, path: nil, message: "cannot convert \(inputRate) Hz to \(outputRate) Hz")
         }
         self.inputRate = inputRate
@@ -27,7 +29,8 @@ public struct Resampler: Sendable {
         var output = [Float](repeating: 0, count: capacity * channelCount)
         let converted = interleaved.withUnsafeBufferPointer { input in
             output.withUnsafeMutableBufferPointer { buffer in
-                SampleRate.convert(input, frames: frames, into: buffer, capacity: capacity, ratio: ratio, channelCount: channelCount)
+                SampleRate.convert(
+                    input, frames: frames, into: buffer, capacity: capacity, ratio: ratio, channelCount: channelCount)
             }
         }
         let written = try converted.get()

@@ -23,8 +23,11 @@ public struct AudioFileReader: ~Copyable {
         // What a header declares is checked before anything is sized by it.
         guard Self.sampleRates.contains(opened.info.sampleRate) else {
             SndFile.close(opened.handle)
-            throw AudioError(.unsupportedFormat, path: path,
-                             message: "it declares a sample rate of \(opened.info.sampleRate) Hz: audio runs at 4,000 to 768,000 Hz (is the file damaged?)")
+            throw AudioError(
+                .unsupportedFormat, path: path,
+                message:
+                    "it declares a sample rate of \(opened.info.sampleRate) Hz: audio runs at 4,000 to 768,000 Hz (is the file damaged?)"
+            )
         }
         self.path = path
         self.info = opened.info
@@ -49,9 +52,14 @@ public struct AudioFileReader: ~Copyable {
         guard SndFile.seek(handle, toFrame: frame) else {
             // Within what the header announces, a place that cannot be reached means the file
             // holds less than it says (a FLAC that announces 10 hours and holds 10 seconds).
-            guard frame < info.frameCount else { throw AudioError(.decodeFailed, path: path, message: "cannot seek to frame \(frame)") }
-            throw AudioError(.truncated, path: path,
-                             message: "the file is truncated or damaged: it announces \(formatSeconds(info.frameCount)) of audio but cannot be read at \(formatSeconds(frame))")
+            guard frame < info.frameCount else {
+                throw AudioError(.decodeFailed, path: path, message: "cannot seek to frame \(frame)")
+            }
+            throw AudioError(
+                .truncated, path: path,
+                message:
+                    "the file is truncated or damaged: it announces \(formatSeconds(info.frameCount)) of audio but cannot be read at \(formatSeconds(frame))"
+            )
         }
         framesRead = frame
     }
@@ -69,10 +77,16 @@ public struct AudioFileReader: ~Copyable {
             return count
         }
         if let cause = SndFile.pendingError(handle) {
-            throw AudioError(.decodeFailed, path: path, message: "the audio data is damaged after \(formatSeconds(framesRead)) (\(cause))", cause: cause)
+            throw AudioError(
+                .decodeFailed, path: path,
+                message: "the audio data is damaged after \(formatSeconds(framesRead)) (\(cause))", cause: cause)
         }
         if info.format.isLossless, info.frameCount > 0, framesRead < info.frameCount {
-            throw AudioError(.truncated, path: path, message: "the file is truncated: it announces \(formatSeconds(info.frameCount)) of audio but ends after \(formatSeconds(framesRead))")
+            throw AudioError(
+                .truncated, path: path,
+                message:
+                    "the file is truncated: it announces \(formatSeconds(info.frameCount)) of audio but ends after \(formatSeconds(framesRead))"
+            )
         }
         return 0
     }
@@ -152,7 +166,9 @@ public enum AudioDownmix {
 extension AudioFileReader {
     /// Decodes the whole file to prove it decodes, on `parallelism` threads at once for formats
     /// that seek exactly; throws the first decoding error.
-    public static func verifyDecodes(path: String, parallelism: Int = ProcessInfo.processInfo.activeProcessorCount) throws {
+    public static func verifyDecodes(path: String, parallelism: Int = ProcessInfo.processInfo.activeProcessorCount)
+        throws
+    {
         let reader = try AudioFileReader(path: path)
         let info = reader.info
         let parts = reader.seeksExactly && info.frameCount > 10 * info.sampleRate ? min(max(parallelism, 1), 8) : 1
@@ -164,7 +180,9 @@ extension AudioFileReader {
                 let start = part * perPart
                 if start > 0 { try reader.seek(toFrame: start) }
                 var frames = 0
-                try reader.forEachBlock(limit: parts == 1 ? .max : min(perPart, info.frameCount - start)) { _, count in frames += count }
+                try reader.forEachBlock(limit: parts == 1 ? .max : min(perPart, info.frameCount - start)) { _, count in
+                    frames += count
+                }
                 if parts > 1, frames != min(perPart, info.frameCount - start) {
                     throw AudioError(.truncated, path: path, message: "the audio ends before the length it announces")
                 }

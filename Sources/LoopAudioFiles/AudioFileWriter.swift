@@ -14,7 +14,9 @@ public struct AudioFileWriter: ~Copyable {
     /// Starts a file of `format` at `path` (WAV, FLAC and AIFF 16-bit; Ogg Vorbis, Opus, MP3).
     public init(path: String, format: AudioFileFormat, sampleRate: Int, channelCount: Int) throws(AudioError) {
         guard sampleRate > 0, channelCount > 0 else {
-            throw AudioError(.invalidArgument, path: path, message: "cannot write audio with \(channelCount) channels at \(sampleRate) Hz")
+            throw AudioError(
+                .invalidArgument, path: path,
+                message: "cannot write audio with \(channelCount) channels at \(sampleRate) Hz")
         }
         // Refused before any audio is made, not after: only a regular file is ever replaced.
         do {
@@ -25,7 +27,8 @@ public struct AudioFileWriter: ~Copyable {
             throw AudioError(.writeFailed, path: path, message: "\(error)")
         }
         let temporaryPath = DurableFile.temporaryPath(besides: path)
-        let handle = try SndFile.openForWriting(path: temporaryPath, format: format, sampleRate: sampleRate, channelCount: channelCount)
+        let handle = try SndFile.openForWriting(
+            path: temporaryPath, format: format, sampleRate: sampleRate, channelCount: channelCount)
         self.path = path
         self.channelCount = channelCount
         self.temporaryPath = temporaryPath
@@ -46,7 +49,8 @@ public struct AudioFileWriter: ~Copyable {
         let written = SndFile.writeFrames(handle, base, frames: frames)
         if written != frames {
             let cause = SndFile.pendingError(handle) ?? "short write"
-            throw AudioError(.writeFailed, path: path, message: "cannot write audio (\(cause)); is the disk full?", cause: cause)
+            throw AudioError(
+                .writeFailed, path: path, message: "cannot write audio (\(cause)); is the disk full?", cause: cause)
         }
     }
 
@@ -65,7 +69,8 @@ public struct AudioFileWriter: ~Copyable {
             try DurableFile.syncAndRename(temporaryPath, to: path)
         } catch {
             unlink(temporaryPath)
-            throw AudioError(.writeFailed, path: path, message: "cannot put the file in place (\(error))", cause: "\(error)")
+            throw AudioError(
+                .writeFailed, path: path, message: "cannot put the file in place (\(error))", cause: "\(error)")
         }
     }
 }

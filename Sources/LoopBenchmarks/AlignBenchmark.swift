@@ -31,10 +31,14 @@ struct AlignBenchmark: AsyncParsableCommand {
     @Option(help: "Keep the generated takes in this folder and reuse them next time.")
     var keep: String?
 
-    private var lengths: [Double] { minutes.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) } }
+    private var lengths: [Double] {
+        minutes.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+    }
 
     func validate() throws {
-        guard !lengths.isEmpty, lengths.allSatisfy({ $0 > 0 && $0 <= 240 }) else { throw ValidationError("--minutes takes lengths of 0 to 240, comma-separated") }
+        guard !lengths.isEmpty, lengths.allSatisfy({ $0 > 0 && $0 <= 240 }) else {
+            throw ValidationError("--minutes takes lengths of 0 to 240, comma-separated")
+        }
         guard (1...100).contains(runs) else { throw ValidationError("--runs takes 1 to 100") }
     }
 
@@ -63,29 +67,47 @@ struct AlignBenchmark: AsyncParsableCommand {
         var reports: [ChildProcessReport] = []
         for _ in 0..<runs {
             let report = try ChildProcess.run(LoopProgram.path, arguments)
-            guard report.status == 0 else { throw CLIError(.refused, "loop \(arguments.joined(separator: " ")) failed with status \(report.status)") }
+            guard report.status == 0 else {
+                throw CLIError(.refused, "loop \(arguments.joined(separator: " ")) failed with status \(report.status)")
+            }
             reports.append(report)
         }
         reports.sort { $0.seconds < $1.seconds }
         return reports[reports.count / 2]
     }
 
-    private func report(label: String, read: ReadText, aligner: ChildProcessReport, pauses: ChildProcessReport, accuracy: (within: Int, of: Int)) -> String {
+    private func report(
+        label: String, read: ReadText, aligner: ChildProcessReport, pauses: ChildProcessReport,
+        accuracy: (within: Int, of: Int)
+    ) -> String {
         let seconds = read.seconds
         let size = ((try? FileManager.default.attributesOfItem(atPath: read.take)[.size] as? Int) ?? nil) ?? 0
-        var lines = [String(format: "%@ min read without pauses, %d sentences (44.1 kHz stereo FLAC, %.1f MB), median of %d runs",
-                            label, accuracy.of + 1, Double(size) / 1e6, runs)]
+        var lines = [
+            String(
+                format: "%@ min read without pauses, %d sentences (44.1 kHz stereo FLAC, %.1f MB), median of %d runs",
+                label, accuracy.of + 1, Double(size) / 1e6, runs)
+        ]
         lines.append("  program                          time   realtime   peak memory")
         for (name, row) in [("loop segment --text (aligner)", aligner), ("loop segment (pauses)", pauses)] {
-            lines.append("  " + name.padding(toLength: 29, withPad: " ", startingAt: 0)
-                         + String(format: " %8.2f s %8.0fx %9.1f MiB", row.seconds, seconds / row.seconds, Double(row.peakMemory) / 1_048_576))
+            lines.append(
+                "  " + name.padding(toLength: 29, withPad: " ", startingAt: 0)
+                    + String(
+                        format: " %8.2f s %8.0fx %9.1f MiB", row.seconds, seconds / row.seconds,
+                        Double(row.peakMemory) / 1_048_576))
         }
-        lines.append(String(format: "  aligner's cuts within 100 ms of the sentence ends: %d of %d (%.3f)",
-                            accuracy.within, accuracy.of, Double(accuracy.within) / Double(max(accuracy.of, 1))))
+        lines.append(
+            String(
+                format: "  aligner's cuts within 100 ms of the sentence ends: %d of %d (%.3f)",
+                accuracy.within, accuracy.of, Double(accuracy.within) / Double(max(accuracy.of, 1))))
         let speed = seconds / aligner.seconds
-        lines.append(String(format: "  goal: at least 600x realtime ............ %.0fx %@", speed, speed >= 600 ? "met" : "missed"))
-        lines.append(String(format: "  goal: peak memory under 150 MiB .......... %.1f MiB %@", Double(aligner.peakMemory) / 1_048_576,
-                            aligner.peakMemory < 150 << 20 ? "met" : "missed"))
+        lines.append(
+            String(
+                format: "  goal: at least 600x realtime ............ %.0fx %@", speed, speed >= 600 ? "met" : "missed"))
+        lines.append(
+            String(
+                format: "  goal: peak memory under 150 MiB .......... %.1f MiB %@",
+                Double(aligner.peakMemory) / 1_048_576,
+                aligner.peakMemory < 150 << 20 ? "met" : "missed"))
         return lines.joined(separator: "\n")
     }
 }
@@ -121,7 +143,9 @@ struct ReadText {
         while written < target {
             let sentence = sentences.next()
             let spoken = try SpeechSynthesizer.shared.render([sentence], voice: "en-us+m3", wordsPerMinute: 165)[0]
-            if writer == nil { writer = try AudioFileWriter(path: take + ".part", format: .flac, sampleRate: 44_100, channelCount: 2) }
+            if writer == nil {
+                writer = try AudioFileWriter(path: take + ".part", format: .flac, sampleRate: 44_100, channelCount: 2)
+            }
             let first = spoken.samples.firstIndex { abs($0) > 0.001 } ?? 0
             let last = spoken.samples.lastIndex { abs($0) > 0.001 } ?? spoken.samples.count - 1
             let gap = written == 0 ? 22_050 : Int(random.uniform() * 0.15 * 44_100)
@@ -176,19 +200,38 @@ struct SentenceMaker {
 
     mutating func uniform() -> Double { random.nextUnit() }
 
-    private mutating func pick(_ words: [String]) -> String { words[min(words.count - 1, Int(uniform() * Double(words.count)))] }
+    private mutating func pick(_ words: [String]) -> String {
+        words[min(words.count - 1, Int(uniform() * Double(words.count)))]
+    }
 
-    static let people = ["my neighbour", "the old teacher", "our youngest daughter", "a tired driver", "the new doctor", "her brother",
-                         "the baker on the corner", "a group of students", "the manager", "my grandmother", "the fisherman", "his cousin"]
-    static let verbs = ["found", "painted", "carried", "forgot", "borrowed", "repaired", "sold", "described", "opened", "cleaned", "ordered", "lost"]
-    static let things = ["a small red book", "the wooden chair", "an old bicycle", "the kitchen window", "a basket of apples", "the broken clock",
-                         "a warm blanket", "the blue umbrella", "a letter from Paris", "the garden gate", "a box of candles", "the heavy suitcase"]
-    static let places = ["near the station", "in the market", "behind the church", "at the harbour", "on the bus", "in the library",
-                         "by the river", "at the village school", "in the back garden", "outside the museum"]
-    static let times = ["early this morning", "last Tuesday", "after lunch", "before the storm", "during the holidays", "late at night",
-                        "on Sunday afternoon", "three weeks ago"]
-    static let clauses = ["because it was raining", "while everyone was asleep", "although nobody asked", "so that the children could play",
-                          "when the shops were closing", "and then went straight home"]
+    static let people = [
+        "my neighbour", "the old teacher", "our youngest daughter", "a tired driver", "the new doctor", "her brother",
+        "the baker on the corner", "a group of students", "the manager", "my grandmother", "the fisherman",
+        "his cousin",
+    ]
+    static let verbs = [
+        "found", "painted", "carried", "forgot", "borrowed", "repaired", "sold", "described", "opened", "cleaned",
+        "ordered", "lost",
+    ]
+    static let things = [
+        "a small red book", "the wooden chair", "an old bicycle", "the kitchen window", "a basket of apples",
+        "the broken clock",
+        "a warm blanket", "the blue umbrella", "a letter from Paris", "the garden gate", "a box of candles",
+        "the heavy suitcase",
+    ]
+    static let places = [
+        "near the station", "in the market", "behind the church", "at the harbour", "on the bus", "in the library",
+        "by the river", "at the village school", "in the back garden", "outside the museum",
+    ]
+    static let times = [
+        "early this morning", "last Tuesday", "after lunch", "before the storm", "during the holidays", "late at night",
+        "on Sunday afternoon", "three weeks ago",
+    ]
+    static let clauses = [
+        "because it was raining", "while everyone was asleep", "although nobody asked",
+        "so that the children could play",
+        "when the shops were closing", "and then went straight home",
+    ]
 
     /// The next sentence: who did what, where and when, sometimes why.
     mutating func next() -> String {

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
-import LoopCLI
 import LoopAudio
 import LoopAudioFiles
+import LoopCLI
 import LoopFoundation
 import LoopTerminal
 
@@ -14,15 +14,20 @@ struct BenchmarkCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "loop-benchmark",
         abstract: "Measure loop's speed and memory (prints figures; not a test).",
-        discussion: "Run from the repository, after `swift build -c release --static-swift-stdlib --product P` for P in loop, loop-benchmark and loop-server: it runs the `loop` built beside it.",
-        subcommands: [SegmentBenchmark.self, AlignBenchmark.self, LibraryBenchmark.self, StudyBenchmark.self, RecordBenchmark.self, ShareBenchmark.self, ServerBenchmark.self, DecodeBenchmark.self]
+        discussion:
+            "Run from the repository, after `swift build -c release --static-swift-stdlib --product P` for P in loop, loop-benchmark and loop-server: it runs the `loop` built beside it.",
+        subcommands: [
+            SegmentBenchmark.self, AlignBenchmark.self, LibraryBenchmark.self, StudyBenchmark.self,
+            RecordBenchmark.self, ShareBenchmark.self, ServerBenchmark.self, DecodeBenchmark.self,
+        ]
     )
 }
 
 /// The `loop` program measured: the one built beside this benchmark.
 enum LoopProgram {
     static var path: String {
-        URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("loop").path
+        URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+            .appendingPathComponent("loop").path
     }
 }
 
@@ -51,9 +56,13 @@ struct BenchmarkTake {
             for frame in 0..<frames {
                 let sample = resampled[cursor]
                 cursor = (cursor + 1) % resampled.count
-                for channel in 0..<channelCount { block[frame * channelCount + channel] = channel == 0 ? sample : sample * 0.9 }
+                for channel in 0..<channelCount {
+                    block[frame * channelCount + channel] = channel == 0 ? sample : sample * 0.9
+                }
             }
-            try block.withUnsafeBufferPointer { try writer.write(UnsafeBufferPointer(rebasing: $0[0..<(frames * channelCount)])) }
+            try block.withUnsafeBufferPointer {
+                try writer.write(UnsafeBufferPointer(rebasing: $0[0..<(frames * channelCount)]))
+            }
             written += frames
             progress.update(Double(written) / Double(total))
         }
@@ -125,8 +134,13 @@ struct SegmentBenchmark: AsyncParsableCommand {
             let self_ = LoopProgram.path
             let minutesLabel = minutes == minutes.rounded() ? "\(Int(minutes))" : "\(minutes)"
             let takes = [
-                BenchmarkTake(label: "\(minutesLabel) min, 16 kHz mono", path: folder + "/take-16k-mono-\(minutesLabel)m.flac", sampleRate: 16_000, channelCount: 1, minutes: minutes),
-                BenchmarkTake(label: "\(minutesLabel) min, 44.1 kHz stereo", path: folder + "/take-44k-stereo-\(minutesLabel)m.flac", sampleRate: 44_100, channelCount: 2, minutes: minutes),
+                BenchmarkTake(
+                    label: "\(minutesLabel) min, 16 kHz mono", path: folder + "/take-16k-mono-\(minutesLabel)m.flac",
+                    sampleRate: 16_000, channelCount: 1, minutes: minutes),
+                BenchmarkTake(
+                    label: "\(minutesLabel) min, 44.1 kHz stereo",
+                    path: folder + "/take-44k-stereo-\(minutesLabel)m.flac", sampleRate: 44_100, channelCount: 2,
+                    minutes: minutes),
             ]
             let hasFFmpeg = ChildProcess.exists("ffmpeg")
             for take in takes {
@@ -135,9 +149,19 @@ struct SegmentBenchmark: AsyncParsableCommand {
                 // Both: on every core (what a user gets), and on one, as ffmpeg and the decode run.
                 let threads = min(ProcessInfo.processInfo.activeProcessorCount, 8)
                 rows.append(("loop segment (\(threads) thr)", try median(self_, ["segment", take.path, "--json"])))
-                rows.append(("loop segment (1 thr)", try median(self_, ["segment", take.path, "--json", "--threads", "1"])))
+                rows.append(
+                    ("loop segment (1 thr)", try median(self_, ["segment", take.path, "--json", "--threads", "1"])))
                 if hasFFmpeg {
-                    rows.append(("ffmpeg silencedetect", try median("ffmpeg", ["-nostdin", "-hide_banner", "-nostats", "-i", take.path, "-af", "silencedetect=n=-50dB:d=0.2", "-f", "null", "-"])))
+                    rows.append(
+                        (
+                            "ffmpeg silencedetect",
+                            try median(
+                                "ffmpeg",
+                                [
+                                    "-nostdin", "-hide_banner", "-nostats", "-i", take.path, "-af",
+                                    "silencedetect=n=-50dB:d=0.2", "-f", "null", "-",
+                                ])
+                        ))
                 }
                 let benchmark = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
                 rows.append(("libsndfile decode (1 thr)", try median(benchmark, ["decode", take.path])))
@@ -152,7 +176,8 @@ struct SegmentBenchmark: AsyncParsableCommand {
     private func mediaReport(from take: BenchmarkTake, folder: String, label: String) throws {
         let media = folder + "/take-44k-stereo-\(label)m.m4a"
         if !FileManager.default.fileExists(atPath: media) {
-            let made = try ChildProcess.run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-i", take.path, "-c:a", "aac", "-b:a", "96k", media])
+            let made = try ChildProcess.run(
+                "ffmpeg", ["-nostdin", "-v", "error", "-y", "-i", take.path, "-c:a", "aac", "-b:a", "96k", media])
             guard made.status == 0 else { throw CLIError(.refused, "ffmpeg could not make \(media)") }
         }
         let benchmark = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
@@ -161,15 +186,31 @@ struct SegmentBenchmark: AsyncParsableCommand {
         let ffmpeg = try median("ffmpeg", ["-nostdin", "-hide_banner", "-nostats", "-i", media, "-f", "null", "-"])
         let size = ((try? FileManager.default.attributesOfItem(atPath: media)[.size] as? Int) ?? nil) ?? 0
         let audioSeconds = take.minutes * 60
-        var lines = [String(format: "%@ min, 44.1 kHz stereo as m4a (AAC 96 kb/s, %.1f MB), median of %d runs", label, Double(size) / 1e6, runs)]
+        var lines = [
+            String(
+                format: "%@ min, 44.1 kHz stereo as m4a (AAC 96 kb/s, %.1f MB), median of %d runs", label,
+                Double(size) / 1e6, runs)
+        ]
         lines.append("  program                    time   realtime   peak memory")
-        for (name, row) in [("loop segment (m4a)", segment), ("FFmpeg libs decode", decode), ("ffmpeg -f null", ffmpeg)] {
+        for (name, row) in [
+            ("loop segment (m4a)", segment), ("FFmpeg libs decode", decode), ("ffmpeg -f null", ffmpeg),
+        ] {
             let padded = name.padding(toLength: 22, withPad: " ", startingAt: 0)
-            lines.append("  " + padded + String(format: " %8.2f s %8.0fx %9.1f MiB", row.seconds, audioSeconds / row.seconds, Double(row.peakMemory) / 1_048_576))
+            lines.append(
+                "  " + padded
+                    + String(
+                        format: " %8.2f s %8.0fx %9.1f MiB", row.seconds, audioSeconds / row.seconds,
+                        Double(row.peakMemory) / 1_048_576))
         }
         let ratio = decode.seconds / ffmpeg.seconds
-        lines.append(String(format: "  goal: decode within 1.3x of ffmpeg ....... %.2fx %@", ratio, ratio <= 1.3 ? "met" : "missed"))
-        lines.append(String(format: "  goal: peak memory under 64 MiB ........... %.1f MiB %@", Double(segment.peakMemory) / 1_048_576, segment.peakMemory < 64 << 20 ? "met" : "missed"))
+        lines.append(
+            String(
+                format: "  goal: decode within 1.3x of ffmpeg ....... %.2fx %@", ratio, ratio <= 1.3 ? "met" : "missed")
+        )
+        lines.append(
+            String(
+                format: "  goal: peak memory under 64 MiB ........... %.1f MiB %@",
+                Double(segment.peakMemory) / 1_048_576, segment.peakMemory < 64 << 20 ? "met" : "missed"))
         print(lines.joined(separator: "\n"))
     }
 
@@ -177,7 +218,10 @@ struct SegmentBenchmark: AsyncParsableCommand {
         var reports: [ChildProcessReport] = []
         for _ in 0..<runs {
             let report = try ChildProcess.run(executable, arguments)
-            guard report.status == 0 else { throw CLIError(.refused, "\(executable) \(arguments.joined(separator: " ")) failed with status \(report.status)") }
+            guard report.status == 0 else {
+                throw CLIError(
+                    .refused, "\(executable) \(arguments.joined(separator: " ")) failed with status \(report.status)")
+            }
             reports.append(report)
         }
         reports.sort { $0.seconds < $1.seconds }
@@ -191,19 +235,32 @@ struct SegmentBenchmark: AsyncParsableCommand {
         lines.append("  program                    time   realtime   peak memory")
         for (name, row) in rows {
             let padded = name.padding(toLength: 22, withPad: " ", startingAt: 0)
-            lines.append("  " + padded + String(format: " %8.2f s %8.0fx %9.1f MiB", row.seconds, audioSeconds / row.seconds, Double(row.peakMemory) / 1_048_576))
+            lines.append(
+                "  " + padded
+                    + String(
+                        format: " %8.2f s %8.0fx %9.1f MiB", row.seconds, audioSeconds / row.seconds,
+                        Double(row.peakMemory) / 1_048_576))
         }
         // Like with like: one thread against one thread.
         let ours = rows.first { $0.0.hasSuffix("(1 thr)") }?.1 ?? rows[0].1
         if hasFFmpeg, let ffmpeg = rows.first(where: { $0.0.hasPrefix("ffmpeg") })?.1 {
-            lines.append(String(format: "  goal: at least 2x ffmpeg's speed ........ %.2fx %@", ffmpeg.seconds / ours.seconds, ffmpeg.seconds / ours.seconds >= 2 ? "met" : "missed"))
+            lines.append(
+                String(
+                    format: "  goal: at least 2x ffmpeg's speed ........ %.2fx %@", ffmpeg.seconds / ours.seconds,
+                    ffmpeg.seconds / ours.seconds >= 2 ? "met" : "missed"))
         } else {
             lines.append("  (ffmpeg is not installed: `apt-get install ffmpeg` to compare with it)")
         }
         if let decode = rows.last?.1 {
-            lines.append(String(format: "  goal: within 1.5x of a plain decode ...... %.2fx %@", ours.seconds / decode.seconds, ours.seconds / decode.seconds <= 1.5 ? "met" : "missed"))
+            lines.append(
+                String(
+                    format: "  goal: within 1.5x of a plain decode ...... %.2fx %@", ours.seconds / decode.seconds,
+                    ours.seconds / decode.seconds <= 1.5 ? "met" : "missed"))
         }
-        lines.append(String(format: "  goal: peak memory under 64 MiB ........... %.1f MiB %@", Double(ours.peakMemory) / 1_048_576, ours.peakMemory < 64 << 20 ? "met" : "missed"))
+        lines.append(
+            String(
+                format: "  goal: peak memory under 64 MiB ........... %.1f MiB %@", Double(ours.peakMemory) / 1_048_576,
+                ours.peakMemory < 64 << 20 ? "met" : "missed"))
         return lines.joined(separator: "\n")
     }
 }
@@ -211,7 +268,8 @@ struct SegmentBenchmark: AsyncParsableCommand {
 struct DecodeBenchmark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "decode",
-        abstract: "Decode an audio file with libsndfile (or with --media, FFmpeg's libraries) and discard it (the benchmark's baselines)."
+        abstract:
+            "Decode an audio file with libsndfile (or with --media, FFmpeg's libraries) and discard it (the benchmark's baselines)."
     )
 
     @Argument(help: "The audio file.")
@@ -239,7 +297,9 @@ struct DecodeBenchmark: AsyncParsableCommand {
 enum RepositoryFiles {
     static func locate(_ relativePath: String) -> String? {
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        for start in [executable.deletingLastPathComponent(), URL(fileURLWithPath: FileManager.default.currentDirectoryPath)] {
+        for start in [
+            executable.deletingLastPathComponent(), URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
+        ] {
             var folder = start
             for _ in 0..<6 {
                 let candidate = folder.appendingPathComponent(relativePath).path

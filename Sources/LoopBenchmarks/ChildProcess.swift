@@ -26,15 +26,23 @@ enum ChildProcess {
         var pid: pid_t = 0
         let started = Date()
         let spawned = posix_spawnp(&pid, executable, &actions, nil, argv, environ)
-        guard spawned == 0 else { throw CLIError(.refused, "cannot run \(executable): \(String(cString: strerror(spawned)))") }
+        guard spawned == 0 else {
+            throw CLIError(.refused, "cannot run \(executable): \(String(cString: strerror(spawned)))")
+        }
         var status: Int32 = 0
         var usage = rusage()
         while wait4(pid, &status, 0, &usage) < 0 {
-            if errno != EINTR { throw CLIError(.refused, "cannot wait for \(executable): \(String(cString: strerror(errno)))") }
+            if errno != EINTR {
+                throw CLIError(.refused, "cannot wait for \(executable): \(String(cString: strerror(errno)))")
+            }
         }
         let exitStatus = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-        let cpu = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
-        return ChildProcessReport(status: exitStatus, seconds: Date().timeIntervalSince(started), peakMemory: Int(usage.ru_maxrss) * 1024, cpuSeconds: cpu)
+        let cpu =
+            Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(
+                usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+        return ChildProcessReport(
+            status: exitStatus, seconds: Date().timeIntervalSince(started), peakMemory: Int(usage.ru_maxrss) * 1024,
+            cpuSeconds: cpu)
     }
 
     /// Whether `name` is a program on the PATH.

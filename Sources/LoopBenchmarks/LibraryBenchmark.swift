@@ -2,11 +2,11 @@ import ArgumentParser
 import Foundation
 import LoopCLI
 import LoopCutting
+import LoopFoundation
+import LoopModel
+import LoopStore
 import LoopTerminal
 import LoopText
-import LoopFoundation
-import LoopStore
-import LoopModel
 
 struct LibraryBenchmark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -56,14 +56,16 @@ struct LibraryBenchmark: AsyncParsableCommand {
                 let (loops, phrases) = (self.loops, self.phrases)
                 try await BlockingWork.run {
                     for batch in stride(from: 0, to: loops, by: 500) {
-                        try library.createLoops((batch..<min(loops, batch + 500)).map { Self.syntheticLoop($0, phrases: phrases) })
+                        try library.createLoops(
+                            (batch..<min(loops, batch + 500)).map { Self.syntheticLoop($0, phrases: phrases) })
                         progress.update(Double(batch + 500) / Double(loops))
                     }
                 }
                 progress.finish()
             }
             guard let target = try library.loops(tag: "benchmark").dropFirst(loops / 2).first?.id else {
-                throw CLIError(.refused, "\(libraryPath): the benchmark library holds no loops; remove it and run again")
+                throw CLIError(
+                    .refused, "\(libraryPath): the benchmark library holds no loops; remove it and run again")
             }
             let executable = LoopProgram.path
             let common = ["--library", libraryPath]
@@ -71,51 +73,90 @@ struct LibraryBenchmark: AsyncParsableCommand {
             print("  query                          in process   whole command   goal")
             let rows: [(String, [String], () throws -> Void, Double)] = [
                 ("search \"cafe\"", ["search", "cafe"] + common, { _ = try library.search("cafe") }, 0.020),
-                ("search \"de\" (in half the phrases)", ["search", "de"] + common, { _ = try library.search("de") }, 0.020),
-                ("search \"gare tren\" (prefixes)", ["search", "gare tren"] + common, { _ = try library.search("gare tren") }, 0.020),
-                ("show LOOP", ["show", String(target.prefix(8))] + common, { _ = try library.loop(id: try library.resolve(String(target.prefix(8)))) }, 0.020),
+                (
+                    "search \"de\" (in half the phrases)", ["search", "de"] + common, { _ = try library.search("de") },
+                    0.020
+                ),
+                (
+                    "search \"gare tren\" (prefixes)", ["search", "gare tren"] + common,
+                    { _ = try library.search("gare tren") }, 0.020
+                ),
+                (
+                    "show LOOP", ["show", String(target.prefix(8))] + common,
+                    { _ = try library.loop(id: try library.resolve(String(target.prefix(8)))) }, 0.020
+                ),
                 ("list", ["list"] + common, { _ = try library.loops() }, 0.100),
-                ("list --tag x --sort updated", ["list", "--tag", "x", "--sort", "updated"] + common, { _ = try library.loops(tag: "x", sort: .updated) }, 0.100),
+                (
+                    "list --tag x --sort updated", ["list", "--tag", "x", "--sort", "updated"] + common,
+                    { _ = try library.loops(tag: "x", sort: .updated) }, 0.100
+                ),
             ]
             for (name, arguments, query, goal) in rows {
                 let inside = try Self.median(runs) { try query() }
                 let whole = try Self.median(runs) {
                     let report = try ChildProcess.run(executable, arguments)
-                    guard report.status == 0 else { throw CLIError(.refused, "loop \(arguments.joined(separator: " ")) failed") }
+                    guard report.status == 0 else {
+                        throw CLIError(.refused, "loop \(arguments.joined(separator: " ")) failed")
+                    }
                 }
-                print("  " + name.padding(toLength: 30, withPad: " ", startingAt: 0)
-                      + String(format: " %8.1f ms   %10.1f ms   < %3.0f ms %@", inside * 1000, whole * 1000, goal * 1000, whole < goal ? "met" : "missed"))
+                print(
+                    "  " + name.padding(toLength: 30, withPad: " ", startingAt: 0)
+                        + String(
+                            format: " %8.1f ms   %10.1f ms   < %3.0f ms %@", inside * 1000, whole * 1000, goal * 1000,
+                            whole < goal ? "met" : "missed"))
             }
             // The goal is the wait a user sees: the whole command, process start included.
-            print("  (goals judged on the whole command; this binary links the Swift runtime \(Self.swiftRuntimeIsStatic ? "statically" : "dynamically, which adds about 10 ms to every start: build with --static-swift-stdlib"))")
+            print(
+                "  (goals judged on the whole command; this binary links the Swift runtime \(Self.swiftRuntimeIsStatic ? "statically" : "dynamically, which adds about 10 ms to every start: build with --static-swift-stdlib"))"
+            )
             if minutes > 0 { try await importBenchmark(folder: folder, executable: executable) }
         }
     }
 
     private func importBenchmark(folder: String, executable: String) async throws {
-        guard let source = RepositoryFiles.locate("loops/au-cafe/take.flac"), let text = RepositoryFiles.locate("loops/au-cafe/text.txt") else {
+        guard let source = RepositoryFiles.locate("loops/au-cafe/take.flac"),
+            let text = RepositoryFiles.locate("loops/au-cafe/text.txt")
+        else {
             throw CLIError(.refused, "the bundled sample loop was not found; run from the repository")
         }
         let label = minutes == minutes.rounded() ? "\(Int(minutes))" : "\(minutes)"
-        let take = BenchmarkTake(label: "\(label) min, 16 kHz mono", path: folder + "/take-16k-mono-\(label)m.flac", sampleRate: 16_000, channelCount: 1, minutes: minutes)
+        let take = BenchmarkTake(
+            label: "\(label) min, 16 kHz mono", path: folder + "/take-16k-mono-\(label)m.flac", sampleRate: 16_000,
+            channelCount: 1, minutes: minutes)
         try await take.ensureGenerated(from: source)
         // The take repeats the sample loop: its text, as many times over.
         let sampleSeconds = Double(try EnergyEnvelope.measure(path: source).frameCount) / 16_000
         let copies = Int((minutes * 60 / sampleSeconds).rounded(.down))
-        let body = try String(contentsOfFile: text, encoding: .utf8).split(separator: "\n").filter { !$0.hasPrefix("#") }.joined(separator: "\n")
+        let body = try String(contentsOfFile: text, encoding: .utf8).split(separator: "\n").filter {
+            !$0.hasPrefix("#")
+        }.joined(separator: "\n")
         let longText = folder + "/take-\(label)m.txt"
-        try (["# title: Benchmark take", "# language: fr"] + Array(repeating: body.trimmingCharacters(in: .newlines), count: copies))
+        try
+            (["# title: Benchmark take", "# language: fr"]
+            + Array(repeating: body.trimmingCharacters(in: .newlines), count: copies))
             .joined(separator: "\n\n").write(toFile: longText, atomically: true, encoding: .utf8)
 
         let segment = try ChildProcess.run(executable, ["segment", take.path, "--text", longText, "--json"])
         let importLibrary = folder + "/import-" + UUID().uuidString
-        let imported = try ChildProcess.run(executable, ["new", "--text", longText, "--audio", take.path, "--library", importLibrary])
+        let imported = try ChildProcess.run(
+            executable, ["new", "--text", longText, "--audio", take.path, "--library", importLibrary])
         try? FileManager.default.removeItem(atPath: importLibrary)
-        guard segment.status == 0, imported.status == 0 else { throw CLIError(.refused, "the import benchmark failed (segment \(segment.status), new \(imported.status))") }
+        guard segment.status == 0, imported.status == 0 else {
+            throw CLIError(.refused, "the import benchmark failed (segment \(segment.status), new \(imported.status))")
+        }
         print("import: \(take.label) take, \(copies * 9) phrases")
-        print(String(format: "  loop segment --text   %6.2f s   %6.1f MiB", segment.seconds, Double(segment.peakMemory) / 1_048_576))
-        print(String(format: "  loop new --audio      %6.2f s   %6.1f MiB", imported.seconds, Double(imported.peakMemory) / 1_048_576))
-        print(String(format: "  goal: import under 1.5x segmentation ... %.2fx %@", imported.seconds / segment.seconds, imported.seconds / segment.seconds < 1.5 ? "met" : "missed"))
+        print(
+            String(
+                format: "  loop segment --text   %6.2f s   %6.1f MiB", segment.seconds,
+                Double(segment.peakMemory) / 1_048_576))
+        print(
+            String(
+                format: "  loop new --audio      %6.2f s   %6.1f MiB", imported.seconds,
+                Double(imported.peakMemory) / 1_048_576))
+        print(
+            String(
+                format: "  goal: import under 1.5x segmentation ... %.2fx %@", imported.seconds / segment.seconds,
+                imported.seconds / segment.seconds < 1.5 ? "met" : "missed"))
     }
 
     /// A loop of made-up phrases whose words follow Zipf's law over a 3,000-word vocabulary, as
@@ -124,12 +165,17 @@ struct LibraryBenchmark: AsyncParsableCommand {
     static func syntheticLoop(_ index: Int, phrases: Int) -> LoopSource {
         var random = SplitMix64(seed: UInt64(index) &* 0x9E37_79B9 &+ 1)
         let phraseList = (0..<phrases).map { k -> Phrase in
-            let text = (0..<6).map { _ in Vocabulary.word(Vocabulary.zipfRank(random.nextUnit())) }.joined(separator: " ") + " \(index)-\(k)."
+            let text =
+                (0..<6).map { _ in Vocabulary.word(Vocabulary.zipfRank(random.nextUnit())) }.joined(separator: " ")
+                + " \(index)-\(k)."
             return Phrase(text: text, translation: k % 2 == 0 ? "translation \(index) \(k)" : nil, line: k + 1)
         }
-        let groups = stride(from: 0, to: phrases, by: 5).map { PhraseGroup(phrases: Array(phraseList[$0..<min(phrases, $0 + 5)])) }
-        return LoopSource(title: "Loop \(index) \(Vocabulary.word(index % 500))", language: ["fr", "es", "de", "ru"][index % 4],
-                          tags: ["benchmark", index % 10 == 0 ? "x" : "y"], groups: groups)
+        let groups = stride(from: 0, to: phrases, by: 5).map {
+            PhraseGroup(phrases: Array(phraseList[$0..<min(phrases, $0 + 5)]))
+        }
+        return LoopSource(
+            title: "Loop \(index) \(Vocabulary.word(index % 500))", language: ["fr", "es", "de", "ru"][index % 4],
+            tags: ["benchmark", index % 10 == 0 ? "x" : "y"], groups: groups)
     }
 
     /// Whether this process carries its own Swift runtime (no libswiftCore.so mapped).
@@ -152,7 +198,10 @@ struct LibraryBenchmark: AsyncParsableCommand {
 /// The benchmark's words: a few real ones at set ranks, made-up ones elsewhere.
 enum Vocabulary {
     static let size = 3_000
-    static let real: [Int: String] = [0: "de", 1: "la", 2: "el", 3: "und", 5: "le", 120: "café", 300: "gare", 900: "tren", 1_500: "Bahnhof", 2_500: "вокзал"]
+    static let real: [Int: String] = [
+        0: "de", 1: "la", 2: "el", 3: "und", 5: "le", 120: "café", 300: "gare", 900: "tren", 1_500: "Bahnhof",
+        2_500: "вокзал",
+    ]
     private static let harmonic = (1...size).reduce(0.0) { $0 + 1 / Double($1) }
 
     static func word(_ rank: Int) -> String {
@@ -174,4 +223,3 @@ enum Vocabulary {
         return rank
     }
 }
-

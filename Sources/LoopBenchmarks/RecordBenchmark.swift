@@ -1,14 +1,14 @@
 import ArgumentParser
 import Foundation
-import LoopCLI
 import LoopAudioFiles
+import LoopCLI
 import LoopCutting
-import LoopReports
-import LoopText
-import LoopRecording
-import LoopStore
 import LoopFoundation
 import LoopModel
+import LoopRecording
+import LoopReports
+import LoopStore
+import LoopText
 
 struct RecordBenchmark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -32,36 +32,58 @@ struct RecordBenchmark: AsyncParsableCommand {
 
     func run() async throws {
         try await runReportingErrors {
-            guard let sample = RepositoryFiles.locate("loops/au-cafe/take.flac"), let text = RepositoryFiles.locate("loops/au-cafe/text.txt") else {
+            guard let sample = RepositoryFiles.locate("loops/au-cafe/take.flac"),
+                let text = RepositoryFiles.locate("loops/au-cafe/text.txt")
+            else {
                 throw CLIError(.refused, "the bundled sample loop was not found; run from the repository")
             }
             let folder = NSTemporaryDirectory() + "loop-benchmark-" + UUID().uuidString
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(atPath: folder) }
-            let take = BenchmarkTake(label: "\(minutes) min, 48 kHz stereo", path: folder + "/take.flac", sampleRate: 48_000, channelCount: 2, minutes: minutes)
+            let take = BenchmarkTake(
+                label: "\(minutes) min, 48 kHz stereo", path: folder + "/take.flac", sampleRate: 48_000,
+                channelCount: 2, minutes: minutes)
             try await take.ensureGenerated(from: sample)
             let copies = Int((minutes * 60 / 20.01).rounded(.down))
-            let body = try String(contentsOfFile: text, encoding: .utf8).split(separator: "\n").filter { !$0.hasPrefix("#") }.joined(separator: "\n")
-            let longText = (["# title: Benchmark", "# language: fr"] + Array(repeating: body.trimmingCharacters(in: .newlines), count: max(copies, 1))).joined(separator: "\n\n")
+            let body = try String(contentsOfFile: text, encoding: .utf8).split(separator: "\n").filter {
+                !$0.hasPrefix("#")
+            }.joined(separator: "\n")
+            let longText =
+                (["# title: Benchmark", "# language: fr"]
+                + Array(repeating: body.trimmingCharacters(in: .newlines), count: max(copies, 1))).joined(
+                    separator: "\n\n")
             let library = try LibraryStore(at: folder + "/library")
             let loop = try library.createLoop(source: try LoopSource(parsing: longText))
 
             let executable = LoopProgram.path
-            let report = try ChildProcess.run(executable, ["record", String(loop.summary.id.prefix(8)), "--input", take.path, "--fast", "--library", folder + "/library"])
+            let report = try ChildProcess.run(
+                executable,
+                [
+                    "record", String(loop.summary.id.prefix(8)), "--input", take.path, "--fast", "--library",
+                    folder + "/library",
+                ])
             guard report.status == 0 else { throw CLIError(.refused, "loop record failed (status \(report.status))") }
             let share = report.cpuSeconds / (minutes * 60) * 100
 
             // In process: the live pipeline's own work per block (levels, then the state that
             // decides a phrase has ended), from a block's arrival to the highlight moving on.
-            let draft = RecordingDraft(loopId: loop.summary.id, phraseIds: loop.phrases.map(\.id), phraseTexts: loop.phrases.map(\.text),
-                                       language: "fr", sampleRate: 48_000, channelCount: 2)
+            let draft = RecordingDraft(
+                loopId: loop.summary.id, phraseIds: loop.phrases.map(\.id), phraseTexts: loop.phrases.map(\.text),
+                language: "fr", sampleRate: 48_000, channelCount: 2)
             let delays = try Self.highlightDelays(take: take.path, draft: draft).sorted()
             print("live recording pipeline, \(take.label) (\(loop.summary.phraseCount) phrases)")
-            print(String(format: "  CPU: %.2f s for %.0f s of audio = %.2f%% of one core at real time (goal < 5%%: %@)", report.cpuSeconds, minutes * 60, share, share < 5 ? "met" : "missed"))
+            print(
+                String(
+                    format: "  CPU: %.2f s for %.0f s of audio = %.2f%% of one core at real time (goal < 5%%: %@)",
+                    report.cpuSeconds, minutes * 60, share, share < 5 ? "met" : "missed"))
             if let worst = delays.last {
                 let median = delays[delays.count / 2]
-                print(String(format: "  highlight after the pause threshold: median %.2f ms, slowest %.2f ms, plus up to one capture period (50 ms) (goal < 400 ms: %@)",
-                             median / .milliseconds(1), worst / .milliseconds(1), worst + .milliseconds(50) < .milliseconds(400) ? "met" : "missed"))
+                print(
+                    String(
+                        format:
+                            "  highlight after the pause threshold: median %.2f ms, slowest %.2f ms, plus up to one capture period (50 ms) (goal < 400 ms: %@)",
+                        median / .milliseconds(1), worst / .milliseconds(1),
+                        worst + .milliseconds(50) < .milliseconds(400) ? "met" : "missed"))
             }
         }
     }
@@ -85,13 +107,17 @@ struct RecordBenchmark: AsyncParsableCommand {
             let peak = samples[0..<(frames * channels)].reduce(Float(0)) { max($0, abs($1)) }
             let levels = samples.withUnsafeBufferPointer { block in
                 mono.withUnsafeMutableBufferPointer { mono in
-                    AudioDownmix.mean(UnsafeBufferPointer(rebasing: block[0..<(frames * channels)]), channels: channels, frames: frames,
-                                      scale: 1 / Float(channels), into: mono)
+                    AudioDownmix.mean(
+                        UnsafeBufferPointer(rebasing: block[0..<(frames * channels)]), channels: channels,
+                        frames: frames,
+                        scale: 1 / Float(channels), into: mono)
                     return envelope.consume(UnsafeBufferPointer(rebasing: mono[0..<frames]))
                 }
             }
             let actions = recording.captured(frames: frames, levels: levels, peak: peak, overruns: 0)
-            if actions.contains(where: { if case .phraseEnded = $0 { true } else { false } }) { delays.append(clock.now - arrived) }
+            if actions.contains(where: { if case .phraseEnded = $0 { true } else { false } }) {
+                delays.append(clock.now - arrived)
+            }
         }
         return delays
     }

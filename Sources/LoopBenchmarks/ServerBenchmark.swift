@@ -2,16 +2,18 @@ import ArgumentParser
 import Foundation
 import LoopCLI
 import LoopStore
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
-import LoopFoundation
-import LoopModel
+    import FoundationNetworking
+    import LoopFoundation
+    import LoopModel
 #endif
 
 struct ServerBenchmark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "server",
-        abstract: "Measure a Loop Library server: requests/s and latency, downloads next to nginx, publish next to import, memory.",
+        abstract:
+            "Measure a Loop Library server: requests/s and latency, downloads next to nginx, publish next to import, memory.",
         discussion: """
             Starts `loop-server` (built beside this benchmark) on loopback with a catalog of \
             --loops loops (SQLite), and measures with wrk (--connections connections, 2 threads, \
@@ -61,17 +63,24 @@ struct ServerBenchmark: AsyncParsableCommand {
         guard minutes > 0, minutes <= 600 else { throw ValidationError("--minutes takes 0 to 600") }
         guard (1...100).contains(runs) else { throw ValidationError("--runs takes 1 to 100") }
         guard (1...5_000).contains(slowReaders) else { throw ValidationError("--slow-readers takes 1 to 5000") }
-        guard (1...5_000).contains(slowlorisConnections) else { throw ValidationError("--slowloris-connections takes 1 to 5000") }
+        guard (1...5_000).contains(slowlorisConnections) else {
+            throw ValidationError("--slowloris-connections takes 1 to 5000")
+        }
     }
 
     func run() async throws {
         try await runReportingErrors {
             guard ChildProcess.exists("wrk"), FileManager.default.isExecutableFile(atPath: "/usr/sbin/nginx") else {
-                throw CLIError(.refused, "wrk and nginx are needed: `apt-get install wrk nginx-light` (Scripts/setup --dev)")
+                throw CLIError(
+                    .refused, "wrk and nginx are needed: `apt-get install wrk nginx-light` (Scripts/setup --dev)")
             }
-            let serverProgram = URL(fileURLWithPath: LoopProgram.path).deletingLastPathComponent().appendingPathComponent("loop-server").path
+            let serverProgram = URL(fileURLWithPath: LoopProgram.path).deletingLastPathComponent()
+                .appendingPathComponent("loop-server").path
             guard FileManager.default.isExecutableFile(atPath: serverProgram) else {
-                throw CLIError(.refused, "\(serverProgram): not built; run `swift build -c release --static-swift-stdlib --product loop-server` first")
+                throw CLIError(
+                    .refused,
+                    "\(serverProgram): not built; run `swift build -c release --static-swift-stdlib --product loop-server` first"
+                )
             }
             let folder = NSTemporaryDirectory() + "loop-benchmark-server-" + UUID().uuidString
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -82,36 +91,52 @@ struct ServerBenchmark: AsyncParsableCommand {
 
             // The sample loop (two minutes, 18 phrases) published and copied into a large
             // catalog of loops like it; the long loop published beside them.
-            guard let sampleText = RepositoryFiles.locate("loops/au-cafe/text.txt"), let sampleTake = RepositoryFiles.locate("loops/au-cafe/take.flac") else {
+            guard let sampleText = RepositoryFiles.locate("loops/au-cafe/text.txt"),
+                let sampleTake = RepositoryFiles.locate("loops/au-cafe/take.flac")
+            else {
                 throw CLIError(.refused, "the bundled sample loop was not found; run from the repository")
             }
-            try ShareBenchmark.run(LoopProgram.path, ["new", "--text", sampleText, "--audio", sampleTake, "--title", "Sample", "--library", library])
+            try ShareBenchmark.run(
+                LoopProgram.path,
+                ["new", "--text", sampleText, "--audio", sampleTake, "--title", "Sample", "--library", library])
             var server = try RunningServer(program: serverProgram, data: data)
-            try ShareBenchmark.run(LoopProgram.path, ["publish", "Sample", "--to", server.address, "--library", library])
+            try ShareBenchmark.run(
+                LoopProgram.path, ["publish", "Sample", "--to", server.address, "--library", library])
             try ShareBenchmark.run(LoopProgram.path, ["publish", loopID, "--to", server.address, "--library", library])
             let sampleID = try await Self.catalogIDs(server.address, count: 2).first { $0 != loop.summary.id } ?? ""
             server.stop()
-            try ShareBenchmark.run(serverProgram, ["seed-benchmark", "--data", data, "--from", sampleID, "--count", String(loops - 2)])
+            try ShareBenchmark.run(
+                serverProgram, ["seed-benchmark", "--data", data, "--from", sampleID, "--count", String(loops - 2)])
             server = try RunningServer(program: serverProgram, data: data)
             defer { server.stop() }
 
             // Each request names a loop or a search at random, so no cache is hit twice in a row.
             let ids = try await Self.catalogIDs(server.address, count: loops)
-            let metadataScript = try Wrk.randomPathScript(folder + "/metadata.lua", paths: ids.map { "/api/loops/" + $0 })
+            let metadataScript = try Wrk.randomPathScript(
+                folder + "/metadata.lua", paths: ids.map { "/api/loops/" + $0 })
             // Title and tag words (each in about one loop in seven; every seeded loop has the
             // same phrases, so a phrase word would match all 10,000).
-            let searches = ["bahnhof", "estacion", "stazione", "hotel", "mercado", "piazza", "bahnhof+markt", "estacion+mercado", "marche", "train"]
-            let searchScript = try Wrk.randomPathScript(folder + "/search.lua", paths: searches.map { "/api/loops?q=\($0)&limit=20" })
-            let metadata = try Wrk.run(server.address, script: metadataScript, connections: connections, seconds: seconds)
+            let searches = [
+                "bahnhof", "estacion", "stazione", "hotel", "mercado", "piazza", "bahnhof+markt", "estacion+mercado",
+                "marche", "train",
+            ]
+            let searchScript = try Wrk.randomPathScript(
+                folder + "/search.lua", paths: searches.map { "/api/loops?q=\($0)&limit=20" })
+            let metadata = try Wrk.run(
+                server.address, script: metadataScript, connections: connections, seconds: seconds)
             let search = try Wrk.run(server.address, script: searchScript, connections: connections, seconds: seconds)
             // The web pages: a preview page of any loop, twice: in the first run most pages are
             // rendered on their first request; in the second they are kept (until the catalog
             // changes). Then the front page.
             let previewScript = try Wrk.randomPathScript(folder + "/preview.lua", paths: ids.map { "/" + $0 })
-            let previewFirst = try Wrk.run(server.address, script: previewScript, connections: connections, seconds: seconds)
-            let previewKept = try Wrk.run(server.address, script: previewScript, connections: connections, seconds: seconds)
+            let previewFirst = try Wrk.run(
+                server.address, script: previewScript, connections: connections, seconds: seconds)
+            let previewKept = try Wrk.run(
+                server.address, script: previewScript, connections: connections, seconds: seconds)
             // As a browser asks: gzipped (each kept page gzipped on its first such request, then kept).
-            let previewGzipped = try Wrk.run(server.address, script: previewScript, headers: ["Accept-Encoding: gzip"], connections: connections, seconds: seconds)
+            let previewGzipped = try Wrk.run(
+                server.address, script: previewScript, headers: ["Accept-Encoding: gzip"], connections: connections,
+                seconds: seconds)
             let front = try Wrk.run(server.address + "/", connections: connections, seconds: seconds)
             let bundleSHA = try await Self.bundleSHA(server.address, loop.summary.id)
             // The downloads on a server started again, so that their memory is not the pages
@@ -121,13 +146,15 @@ struct ServerBenchmark: AsyncParsableCommand {
             server = try RunningServer(program: serverProgram, data: data)
             let idleMemory = server.memory
             server.resetPeakMemory()
-            let download = try Wrk.run(server.address + "/blobs/\(bundleSHA).loop", connections: connections, seconds: seconds)
+            let download = try Wrk.run(
+                server.address + "/blobs/\(bundleSHA).loop", connections: connections, seconds: seconds)
             let downloadPeak = server.peakMemory
             peak = max(peak, downloadPeak)
 
             // 256 readers taking the bundle at 100 KB/s each: the server's memory meanwhile.
             server.resetPeakMemory()
-            let readers = try SlowClients.readers(port: server.port, path: "/blobs/\(bundleSHA).loop", count: slowReaders, bytesPerSecond: 100_000)
+            let readers = try SlowClients.readers(
+                port: server.port, path: "/blobs/\(bundleSHA).loop", count: slowReaders, bytesPerSecond: 100_000)
             try await Task.sleep(for: .seconds(seconds))
             let slowPeak = server.peakMemory
             peak = max(peak, slowPeak)
@@ -147,7 +174,8 @@ struct ServerBenchmark: AsyncParsableCommand {
             }
             slowloris.stop()
             honest.sort()
-            let nginx = try Nginx(folder: folder + "/nginx", serving: data + "/blobs/" + bundleSHA.prefix(2) + "/" + bundleSHA + ".loop")
+            let nginx = try Nginx(
+                folder: folder + "/nginx", serving: data + "/blobs/" + bundleSHA.prefix(2) + "/" + bundleSHA + ".loop")
             let nginxDownload = try Wrk.run(nginx.address + "/bundle.loop", connections: connections, seconds: seconds)
             nginx.stop()
 
@@ -156,7 +184,8 @@ struct ServerBenchmark: AsyncParsableCommand {
             for run in 0..<runs {
                 try ShareBenchmark.run(LoopProgram.path, ["edit", loopID, "--tag", "run\(run)", "--library", library])
                 let started = Date()
-                try ShareBenchmark.run(LoopProgram.path, ["publish", loopID, "--to", server.address, "--library", library])
+                try ShareBenchmark.run(
+                    LoopProgram.path, ["publish", loopID, "--to", server.address, "--library", library])
                 publishTimes.append(Date().timeIntervalSince(started))
             }
             let bundle = folder + "/loop.loop"
@@ -172,31 +201,63 @@ struct ServerBenchmark: AsyncParsableCommand {
 
             let publish = publishTimes.sorted()[runs / 2], importTime = importTimes.sorted()[runs / 2]
             let bundleBytes = (try FileManager.default.attributesOfItem(atPath: bundle)[.size] as? Int) ?? 0
-            print(String(format: "Loop Library server, %d loops like the sample loop (SQLite), wrk with %d connections for %d s; a %.0f-minute loop (bundle %.1f MB)",
-                         loops, connections, seconds, minutes, Double(bundleBytes) / 1e6))
+            print(
+                String(
+                    format:
+                        "Loop Library server, %d loops like the sample loop (SQLite), wrk with %d connections for %d s; a %.0f-minute loop (bundle %.1f MB)",
+                    loops, connections, seconds, minutes, Double(bundleBytes) / 1e6))
             func goal(_ met: Bool) -> String { met ? "met" : "missed" }
-            print(String(format: "  metadata  %8.0f req/s   p50 %6.2f ms   p99 %6.2f ms   (goal >= 5000 req/s, p99 < 25 ms: %@)",
-                         metadata.requestsPerSecond, metadata.p50 * 1000, metadata.p99 * 1000, goal(metadata.requestsPerSecond >= 5000 && metadata.p99 < 0.025)))
-            for (name, figures) in [("preview ", previewFirst), ("  again ", previewKept), ("  gzip  ", previewGzipped), ("front   ", front)] {
-                print(String(format: "  %@  %8.0f req/s   p50 %6.2f ms   p99 %6.2f ms   (goal >= 5000 req/s, p99 < 25 ms: %@)", name,
-                             figures.requestsPerSecond, figures.p50 * 1000, figures.p99 * 1000, goal(figures.requestsPerSecond >= 5000 && figures.p99 < 0.025)))
+            print(
+                String(
+                    format:
+                        "  metadata  %8.0f req/s   p50 %6.2f ms   p99 %6.2f ms   (goal >= 5000 req/s, p99 < 25 ms: %@)",
+                    metadata.requestsPerSecond, metadata.p50 * 1000, metadata.p99 * 1000,
+                    goal(metadata.requestsPerSecond >= 5000 && metadata.p99 < 0.025)))
+            for (name, figures) in [
+                ("preview ", previewFirst), ("  again ", previewKept), ("  gzip  ", previewGzipped),
+                ("front   ", front),
+            ] {
+                print(
+                    String(
+                        format:
+                            "  %@  %8.0f req/s   p50 %6.2f ms   p99 %6.2f ms   (goal >= 5000 req/s, p99 < 25 ms: %@)",
+                        name,
+                        figures.requestsPerSecond, figures.p50 * 1000, figures.p99 * 1000,
+                        goal(figures.requestsPerSecond >= 5000 && figures.p99 < 0.025)))
             }
-            print(String(format: "  search    %8.0f req/s   p50 %6.2f ms   p99 %6.2f ms   (title and tag words, 20 a page, with the total)",
-                         search.requestsPerSecond, search.p50 * 1000, search.p99 * 1000))
+            print(
+                String(
+                    format:
+                        "  search    %8.0f req/s   p50 %6.2f ms   p99 %6.2f ms   (title and tag words, 20 a page, with the total)",
+                    search.requestsPerSecond, search.p50 * 1000, search.p99 * 1000))
             let ratio = download.bytesPerSecond / max(1, nginxDownload.bytesPerSecond)
-            print(String(format: "  download  %8.0f MB/s    nginx %8.0f MB/s      %.0f%% of nginx (goal >= 80%%: %@)",
-                         download.bytesPerSecond / 1e6, nginxDownload.bytesPerSecond / 1e6, ratio * 100, goal(ratio >= 0.8)))
-            print(String(format: "  publish   %8.2f s       loop import %6.2f s     %.2fx (goal 1.5x: %@)  median of %d",
-                         publish, importTime, publish / importTime, goal(publish / importTime <= 1.5), runs))
-            print(String(format: "  memory    %8.0f MiB peak over it all (goal < 200 MiB: %@); %.0f MiB idle when started again for the downloads",
-                         Double(peak) / 1_048_576, goal(peak < 200 << 20), Double(idleMemory) / 1_048_576))
-            print(String(format: "  downloads %8.0f MiB peak with %d downloads at once (goal <= 100 MiB: %@)",
-                         Double(downloadPeak) / 1_048_576, connections, goal(downloadPeak <= 100 << 20)))
-            print(String(format: "  slow      %8.0f MiB peak with %d readers at 100 KB/s for %d s (goal <= 100 MiB: %@)",
-                         Double(slowPeak) / 1_048_576, slowReaders, seconds, goal(slowPeak <= 100 << 20)))
+            print(
+                String(
+                    format: "  download  %8.0f MB/s    nginx %8.0f MB/s      %.0f%% of nginx (goal >= 80%%: %@)",
+                    download.bytesPerSecond / 1e6, nginxDownload.bytesPerSecond / 1e6, ratio * 100, goal(ratio >= 0.8)))
+            print(
+                String(
+                    format: "  publish   %8.2f s       loop import %6.2f s     %.2fx (goal 1.5x: %@)  median of %d",
+                    publish, importTime, publish / importTime, goal(publish / importTime <= 1.5), runs))
+            print(
+                String(
+                    format:
+                        "  memory    %8.0f MiB peak over it all (goal < 200 MiB: %@); %.0f MiB idle when started again for the downloads",
+                    Double(peak) / 1_048_576, goal(peak < 200 << 20), Double(idleMemory) / 1_048_576))
+            print(
+                String(
+                    format: "  downloads %8.0f MiB peak with %d downloads at once (goal <= 100 MiB: %@)",
+                    Double(downloadPeak) / 1_048_576, connections, goal(downloadPeak <= 100 << 20)))
+            print(
+                String(
+                    format: "  slow      %8.0f MiB peak with %d readers at 100 KB/s for %d s (goal <= 100 MiB: %@)",
+                    Double(slowPeak) / 1_048_576, slowReaders, seconds, goal(slowPeak <= 100 << 20)))
             let p50 = honest[honest.count / 2], worst = honest.last ?? 0
-            print(String(format: "  slowloris %d connections: an honest request p50 %.2f ms, slowest %.2f ms of %d (goal < 100 ms: %@)",
-                         slowlorisConnections, p50 * 1000, worst * 1000, honest.count, goal(worst < 0.1)))
+            print(
+                String(
+                    format:
+                        "  slowloris %d connections: an honest request p50 %.2f ms, slowest %.2f ms of %d (goal < 100 ms: %@)",
+                    slowlorisConnections, p50 * 1000, worst * 1000, honest.count, goal(worst < 0.1)))
         }
     }
 
@@ -223,8 +284,10 @@ struct ServerBenchmark: AsyncParsableCommand {
 
     static func bundleSHA(_ address: String, _ id: String) async throws -> String {
         let data = try await get(address + "/api/loops/" + id)
-        guard let detail = try JSONSerialization.jsonObject(with: data) as? [String: Any], let bundle = detail["bundle"] as? [String: Any],
-              let sha = bundle["sha256"] as? String else { throw CLIError(.refused, "the server's detail of \(id) has no bundle") }
+        guard let detail = try JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let bundle = detail["bundle"] as? [String: Any],
+            let sha = bundle["sha256"] as? String
+        else { throw CLIError(.refused, "the server's detail of \(id) has no bundle") }
         return sha
     }
 }
@@ -249,7 +312,9 @@ struct RunningServer {
             line += chunk
         }
         let text = String(decoding: line, as: UTF8.self)
-        guard let range = text.range(of: #"http://127\.0\.0\.1:\d+"#, options: .regularExpression) else { throw CLIError(.refused, "loop-server printed no address: \(text)") }
+        guard let range = text.range(of: #"http://127\.0\.0\.1:\d+"#, options: .regularExpression) else {
+            throw CLIError(.refused, "loop-server printed no address: \(text)")
+        }
         address = String(text[range])
     }
 
@@ -308,7 +373,9 @@ struct Nginx {
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
         }
     }
 
@@ -320,7 +387,9 @@ struct Nginx {
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0 }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
+            }
         }
         guard bound else { throw CLIError(.refused, "no free port for nginx") }
         return Int(UInt16(bigEndian: address.sin_port))
@@ -353,10 +422,14 @@ struct Wrk {
         return file
     }
 
-    static func run(_ url: String, script: String? = nil, headers: [String] = [], connections: Int, seconds: Int) throws -> Wrk {
+    static func run(_ url: String, script: String? = nil, headers: [String] = [], connections: Int, seconds: Int) throws
+        -> Wrk
+    {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/wrk")
-        process.arguments = ["-t2", "-c\(connections)", "-d\(seconds)s", "--latency"] + headers.flatMap { ["-H", $0] } + (script.map { ["-s", $0] } ?? []) + [url]
+        process.arguments =
+            ["-t2", "-c\(connections)", "-d\(seconds)s", "--latency"] + headers.flatMap { ["-H", $0] }
+            + (script.map { ["-s", $0] } ?? []) + [url]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
@@ -365,17 +438,22 @@ struct Wrk {
         process.waitUntilExit()
         guard process.terminationStatus == 0 else { throw CLIError(.refused, "wrk \(url) failed: \(text)") }
         if let errors = text.split(separator: "\n").first(where: { $0.contains("Non-2xx") }) {
-            throw CLIError(.refused, "wrk \(url): the server answered errors (\(errors.trimmingCharacters(in: .whitespaces)))")
+            throw CLIError(
+                .refused, "wrk \(url): the server answered errors (\(errors.trimmingCharacters(in: .whitespaces)))")
         }
         func value(after label: String) -> Substring? {
             text.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix(label) }?
                 .trimmingCharacters(in: .whitespaces).dropFirst(label.count).split(separator: " ").first
         }
-        guard let rate = value(after: "Requests/sec:").flatMap({ Double($0) }), let transfer = value(after: "Transfer/sec:"),
-              let p50 = value(after: "50%"), let p99 = value(after: "99%") else { throw CLIError(.refused, "cannot read wrk's output: \(text)") }
-        return Wrk(requestsPerSecond: rate, bytesPerSecond: Self.quantity(transfer, units: ["B": 1, "KB": 1024, "MB": 1_048_576, "GB": 1_073_741_824]),
-                   p50: Self.quantity(p50, units: ["us": 1e-6, "ms": 1e-3, "s": 1, "m": 60]),
-                   p99: Self.quantity(p99, units: ["us": 1e-6, "ms": 1e-3, "s": 1, "m": 60]))
+        guard let rate = value(after: "Requests/sec:").flatMap({ Double($0) }),
+            let transfer = value(after: "Transfer/sec:"),
+            let p50 = value(after: "50%"), let p99 = value(after: "99%")
+        else { throw CLIError(.refused, "cannot read wrk's output: \(text)") }
+        return Wrk(
+            requestsPerSecond: rate,
+            bytesPerSecond: Self.quantity(transfer, units: ["B": 1, "KB": 1024, "MB": 1_048_576, "GB": 1_073_741_824]),
+            p50: Self.quantity(p50, units: ["us": 1e-6, "ms": 1e-3, "s": 1, "m": 60]),
+            p99: Self.quantity(p99, units: ["us": 1e-6, "ms": 1e-3, "s": 1, "m": 60]))
     }
 
     /// `12.5ms`, `3.2GB`: the number times its unit's factor (the longest unit that matches).

@@ -3,12 +3,12 @@ import Foundation
 import LoopAudioFiles
 import LoopCLI
 import LoopExchange
+import LoopFoundation
 import LoopModel
+import LoopStore
 import LoopTerminal
 import LoopText
-import LoopStore
 import LoopWorkflows
-import LoopFoundation
 
 struct ShareBenchmark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -38,7 +38,12 @@ struct ShareBenchmark: AsyncParsableCommand {
 
     func run() async throws {
         try await runReportingErrors {
-            guard ["zip", "unzip", "flac"].allSatisfy(ChildProcess.exists) else { throw CLIError(.refused, "zip, unzip and flac are needed for the comparison: `apt-get install zip unzip flac` (Scripts/setup --dev)") }
+            guard ["zip", "unzip", "flac"].allSatisfy(ChildProcess.exists) else {
+                throw CLIError(
+                    .refused,
+                    "zip, unzip and flac are needed for the comparison: `apt-get install zip unzip flac` (Scripts/setup --dev)"
+                )
+            }
             let folder = NSTemporaryDirectory() + "loop-benchmark-" + UUID().uuidString
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -47,25 +52,43 @@ struct ShareBenchmark: AsyncParsableCommand {
 
             let executable = LoopProgram.path
             let bundle = folder + "/loop.loop"
-            let export = try median(work: { try Self.run(executable, ["export", String(loop.summary.id.prefix(8)), "-o", bundle, "--library", folder + "/library"]) })
+            let export = try median(work: {
+                try Self.run(
+                    executable,
+                    ["export", String(loop.summary.id.prefix(8)), "-o", bundle, "--library", folder + "/library"])
+            })
             // zip of the same files, stored as loop stores them: the take and a manifest-sized text.
             try longText.write(toFile: folder + "/manifest.json", atomically: true, encoding: .utf8)
             let zip = try median(
                 prepare: { try? FileManager.default.removeItem(atPath: folder + "/same.zip") },
-                work: { try Self.run("zip", ["-q", "-0", "-j", folder + "/same.zip", take.path, folder + "/manifest.json"]) })
+                work: {
+                    try Self.run("zip", ["-q", "-0", "-j", folder + "/same.zip", take.path, folder + "/manifest.json"])
+                })
             let target = folder + "/target"
             let clear: () -> Void = { try? FileManager.default.removeItem(atPath: target) }
-            let importTime = try median(prepare: clear, work: { try Self.run(executable, ["import", bundle, "--library", target]) })
+            let importTime = try median(
+                prepare: clear, work: { try Self.run(executable, ["import", bundle, "--library", target]) })
             let unzip = try median(prepare: clear, work: { try Self.run("unzip", ["-q", bundle, "-d", target]) })
             // The full decode check loop import makes, on the take unzip extracted.
-            let extracted = try FileManager.default.contentsOfDirectory(atPath: target + "/audio").filter { $0.hasSuffix(".flac") }.map { target + "/audio/" + $0 }
+            let extracted = try FileManager.default.contentsOfDirectory(atPath: target + "/audio").filter {
+                $0.hasSuffix(".flac")
+            }.map { target + "/audio/" + $0 }
             let decode = try median(work: { try Self.run("flac", ["-t", "-s"] + extracted) })
             clear()
             let bytes = (try FileManager.default.attributesOfItem(atPath: bundle)[.size] as? Int) ?? 0
-            print(String(format: "a loop of %.0f minutes: %d phrases, bundle %.1f MB; median of %d runs", minutes, loop.summary.phraseCount, Double(bytes) / 1e6, runs))
-            print(String(format: "  loop export   %6.2f s    zip -0                %6.2f s    %.2fx (goal 1.5x: %@)", export, zip, export / zip, export / zip <= 1.5 ? "met" : "missed"))
+            print(
+                String(
+                    format: "a loop of %.0f minutes: %d phrases, bundle %.1f MB; median of %d runs", minutes,
+                    loop.summary.phraseCount, Double(bytes) / 1e6, runs))
+            print(
+                String(
+                    format: "  loop export   %6.2f s    zip -0                %6.2f s    %.2fx (goal 1.5x: %@)", export,
+                    zip, export / zip, export / zip <= 1.5 ? "met" : "missed"))
             let unpacked = unzip + decode
-            print(String(format: "  loop import   %6.2f s    unzip + flac -t       %6.2f s    %.2fx (goal 1.2x: %@)", importTime, unpacked, importTime / unpacked, importTime / unpacked <= 1.2 ? "met" : "missed"))
+            print(
+                String(
+                    format: "  loop import   %6.2f s    unzip + flac -t       %6.2f s    %.2fx (goal 1.2x: %@)",
+                    importTime, unpacked, importTime / unpacked, importTime / unpacked <= 1.2 ? "met" : "missed"))
             print(String(format: "                           (unzip %.2f s, flac -t %.2f s)", unzip, decode))
         }
     }
@@ -73,7 +96,10 @@ struct ShareBenchmark: AsyncParsableCommand {
     /// Runs a program to its end; a failure stops the benchmark rather than timing an error.
     static func run(_ program: String, _ arguments: [String]) throws {
         let report = try ChildProcess.run(program, arguments)
-        guard report.status == 0 else { throw CLIError(.refused, "\(program) \(arguments.joined(separator: " ")) failed with status \(report.status)") }
+        guard report.status == 0 else {
+            throw CLIError(
+                .refused, "\(program) \(arguments.joined(separator: " ")) failed with status \(report.status)")
+        }
     }
 
     /// The median time of `work`, each run after `prepare` (untimed).
@@ -96,31 +122,42 @@ enum LongLoop {
     /// times. The copies are placed as subtitles at the sample's own cut times (a text read
     /// many times over is no text to align: each phrase matches every copy of itself).
     static func make(minutes: Double, in folder: String) async throws -> (loop: LoopDetail, take: BenchmarkTake) {
-        guard let sample = RepositoryFiles.locate("loops/au-cafe/take.flac"), let text = RepositoryFiles.locate("loops/au-cafe/text.txt") else {
+        guard let sample = RepositoryFiles.locate("loops/au-cafe/take.flac"),
+            let text = RepositoryFiles.locate("loops/au-cafe/text.txt")
+        else {
             throw CLIError(.refused, "the bundled sample loop was not found; run from the repository")
         }
         let sampleSeconds = try AudioFileReader(path: sample).info.duration
         let copies = max(1, Int((minutes * 60 / sampleSeconds).rounded(.down)))
-        let take = BenchmarkTake(label: "\(Int(minutes)) min", path: folder + "/take.flac", sampleRate: 16_000, channelCount: 1,
-                                 minutes: Double(copies) * sampleSeconds / 60)
+        let take = BenchmarkTake(
+            label: "\(Int(minutes)) min", path: folder + "/take.flac", sampleRate: 16_000, channelCount: 1,
+            minutes: Double(copies) * sampleSeconds / 60)
         try await take.ensureGenerated(from: sample)
         let library = try LibraryStore(at: folder + "/library")
         // Its phrases, without its pictures (named relative to its folder).
-        let sampleText = try String(contentsOfFile: text, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
-            .filter { !$0.hasPrefix("# group-image") && !$0.hasPrefix("# image") }.joined(separator: "\n")
-        let cut = try await Authoring(store: library).author(source: try LoopSource(parsing: sampleText), sourceText: sampleText, takePath: sample).loop
+        let sampleText = try String(contentsOfFile: text, encoding: .utf8).split(
+            separator: "\n", omittingEmptySubsequences: false
+        )
+        .filter { !$0.hasPrefix("# group-image") && !$0.hasPrefix("# image") }.joined(separator: "\n")
+        let cut = try await Authoring(store: library).author(
+            source: try LoopSource(parsing: sampleText), sourceText: sampleText, takePath: sample
+        ).loop
         let cues = (0..<copies).flatMap { copy in
             cut.phrases.compactMap { phrase -> SubtitleCue? in
                 guard let audio = phrase.audio else { return nil }
                 let offset = Double(copy) * sampleSeconds, rate = Double(audio.sampleRate)
-                return SubtitleCue(start: offset + Double(audio.startFrame) / rate, end: offset + Double(audio.endFrame) / rate, text: phrase.text)
+                return SubtitleCue(
+                    start: offset + Double(audio.startFrame) / rate, end: offset + Double(audio.endFrame) / rate,
+                    text: phrase.text)
             }
         }
         try library.remove(loop: cut.summary.id)
         let progress = ProgressBar("authoring the loop")
         let loop = try await Authoring(store: library).author(
-            subtitles: cues, translations: [], takePath: take.path, alignment: SubtitleAlignment(), title: "Benchmark", language: "fr",
-            translationLanguage: nil, tags: [], progress: progress.callback).loop
+            subtitles: cues, translations: [], takePath: take.path, alignment: SubtitleAlignment(), title: "Benchmark",
+            language: "fr",
+            translationLanguage: nil, tags: [], progress: progress.callback
+        ).loop
         progress.finish()
         return (loop, take)
     }

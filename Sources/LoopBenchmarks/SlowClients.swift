@@ -16,7 +16,9 @@ final class SlowClients: @unchecked Sendable {
     static func readers(port: Int, path: String, count: Int, bytesPerSecond: Int) throws -> SlowClients {
         let clients = SlowClients()
         let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
-        for _ in 0..<count { clients.sockets.append(try clients.connect(port: port, receiveBuffer: 16 << 10, sending: request)) }
+        for _ in 0..<count {
+            clients.sockets.append(try clients.connect(port: port, receiveBuffer: 16 << 10, sending: request))
+        }
         clients.run(every: 0.1) { index, socket in
             var buffer = [UInt8](repeating: 0, count: bytesPerSecond / 10)
             let received = recv(socket, &buffer, buffer.count, Int32(MSG_DONTWAIT))
@@ -56,7 +58,9 @@ final class SlowClients: @unchecked Sendable {
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard connected == 0 else {
             close(descriptor)

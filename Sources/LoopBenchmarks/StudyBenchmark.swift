@@ -1,17 +1,17 @@
 import ArgumentParser
 import Foundation
-import LoopCLI
-import LoopReports
-import LoopTerminal
-import LoopText
-import LoopPlayback
-import LoopStore
-import LoopStudy
-import LoopWorkflows
-import Synchronization
 import LoopAudio
+import LoopCLI
 import LoopFoundation
 import LoopModel
+import LoopPlayback
+import LoopReports
+import LoopStore
+import LoopStudy
+import LoopTerminal
+import LoopText
+import LoopWorkflows
+import Synchronization
 
 struct StudyBenchmark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -39,14 +39,19 @@ struct StudyBenchmark: AsyncParsableCommand {
 
     func run() async throws {
         try await runReportingErrors {
-            guard let take = RepositoryFiles.locate("loops/au-cafe/take.flac"), let text = RepositoryFiles.locate("loops/au-cafe/text.txt"),
-                  let config = RepositoryFiles.locate("Resources/alsa/file-output.conf") else {
-                throw CLIError(.refused, "the bundled sample loop or Resources/alsa was not found; run from the repository")
+            guard let take = RepositoryFiles.locate("loops/au-cafe/take.flac"),
+                let text = RepositoryFiles.locate("loops/au-cafe/text.txt"),
+                let config = RepositoryFiles.locate("Resources/alsa/file-output.conf")
+            else {
+                throw CLIError(
+                    .refused, "the bundled sample loop or Resources/alsa was not found; run from the repository")
             }
             let folder = NSTemporaryDirectory() + "loop-benchmark-" + UUID().uuidString
             defer { try? FileManager.default.removeItem(atPath: folder) }
             let library = try LibraryStore(at: folder + "/library")
-            let loop = try await Authoring(store: library).author(source: try LoopSource(contentsOf: text), sourceText: nil, takePath: take).loop
+            let loop = try await Authoring(store: library).author(
+                source: try LoopSource(contentsOf: text), sourceText: nil, takePath: take
+            ).loop
             let deviceName = device ?? "file:FILE=/dev/null,FORMAT=raw"
 
             // Key to sound, in process: the time from an event to the first frame of its new
@@ -54,8 +59,11 @@ struct StudyBenchmark: AsyncParsableCommand {
             let prepared = try await StudyWorkflow(store: library).prepare(loop: loop.summary.id)
             let session = try StudySession(groups: prepared.groups, settings: StudySettings())
             let probe = ResponseProbe()
-            let output = TimedOutput(try DeviceOutput(device: deviceName, sampleRate: prepared.audio.sampleRate, channelCount: prepared.audio.channelCount),
-                                     probe: probe)
+            let output = TimedOutput(
+                try DeviceOutput(
+                    device: deviceName, sampleRate: prepared.audio.sampleRate, channelCount: prepared.audio.channelCount
+                ),
+                probe: probe)
             let player = StudyPlayer(session: session, audio: prepared.audio, output: output, realTime: true)
             let playing = Task { try await player.play() }
             var responses: [Duration] = []
@@ -78,7 +86,9 @@ struct StudyBenchmark: AsyncParsableCommand {
                 let played = folder + "/played-\(UUID().uuidString).raw"
                 let process = Process()
                 process.executableURL = URL(fileURLWithPath: executable)
-                process.arguments = ["study", String(loop.summary.id.prefix(8)), "--library", folder + "/library"] + (device.map { ["--device", $0] } ?? [])
+                process.arguments =
+                    ["study", String(loop.summary.id.prefix(8)), "--library", folder + "/library"]
+                    + (device.map { ["--device", $0] } ?? [])
                 var environment = ProcessInfo.processInfo.environment
                 environment["ALSA_CONFIG_PATH"] = "/usr/share/alsa/alsa.conf:" + config
                 environment["LOOP_ALSA_OUTPUT"] = played
@@ -97,7 +107,11 @@ struct StudyBenchmark: AsyncParsableCommand {
             }
             print("sound: \(device ?? "ALSA file plugin over null (no sound card)")")
             print(Self.row("key press to its sound", responses, goal: .milliseconds(50)))
-            if missing > 0 { print("  (\(missing) of \(runs) key presses brought no new sound within 60 ms: left out of the figures above)") }
+            if missing > 0 {
+                print(
+                    "  (\(missing) of \(runs) key presses brought no new sound within 60 ms: left out of the figures above)"
+                )
+            }
             print(Self.row("`loop study` to first sound", firstSounds, goal: .milliseconds(150)))
         }
     }
@@ -108,7 +122,9 @@ struct StudyBenchmark: AsyncParsableCommand {
         let median = sorted[sorted.count / 2]
         func ms(_ duration: Duration) -> Double { duration / .milliseconds(1) }
         return "  " + name.padding(toLength: 30, withPad: " ", startingAt: 0)
-            + String(format: "median %6.1f ms   slowest %6.1f ms   goal < %.0f ms %@", ms(median), ms(worst), ms(goal), worst < goal ? "met" : (median < goal ? "met by the median" : "missed"))
+            + String(
+                format: "median %6.1f ms   slowest %6.1f ms   goal < %.0f ms %@", ms(median), ms(worst), ms(goal),
+                worst < goal ? "met" : (median < goal ? "met by the median" : "missed"))
     }
 }
 

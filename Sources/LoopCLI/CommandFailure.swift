@@ -1,7 +1,5 @@
 import ArgumentParser
 import Foundation
-import LoopTerminal
-import LoopWorkflows
 import LoopAudioFiles
 import LoopCutting
 import LoopExchange
@@ -11,7 +9,9 @@ import LoopModel
 import LoopPictures
 import LoopShare
 import LoopStudy
+import LoopTerminal
 import LoopText
+import LoopWorkflows
 
 /// Runs a command body; a failure prints `error: <message>` on one line and exits non-zero.
 public func runReportingErrors(_ body: () async throws -> Void) async throws {
@@ -86,10 +86,11 @@ enum NextStep {
         case .nothingToDo: "`loop adjust LOOP PHRASE --shift MS` moves a clip"
         case .onlyClipsForEarlierText: "`loop attach LOOP --changed --audio TAKE` records them again"
         case .notTheAuthor: "`loop import SOURCE --as-copy` installs it as a new loop of your own"
-        case .editedHere: "`loop import SOURCE --as-copy` installs it as a new loop; `loop update LOOP --force` (or `loop import SOURCE --force`) replaces your edits"
+        case .editedHere:
+            "`loop import SOURCE --as-copy` installs it as a new loop; `loop update LOOP --force` (or `loop import SOURCE --force`) replaces your edits"
         case .revisionLimit: "`loop export LOOP -o FILE`, then `loop import FILE --as-copy`, goes on with a new loop"
         case .newerSchema, .audioMissing, .cannotOpen, .ambiguousLoop, .phraseNotFound, .invalidRange, .storageFailed,
-             .invalidQuery, .invalidText, .noSpace:
+            .invalidQuery, .invalidText, .noSpace:
             nil
         }
     }
@@ -97,13 +98,16 @@ enum NextStep {
     static func after(_ kind: ShareFailure) -> String? {
         switch kind {
         case .identity: "`loop export LOOP -o FILE` shares a copy"
-        case .unsafeEntry, .tooLarge, .corrupt, .newerFormat, .badManifest, .badSignature, .badAudio, .badPicture, .writeFailed: nil
+        case .unsafeEntry, .tooLarge, .corrupt, .newerFormat, .badManifest, .badSignature, .badAudio, .badPicture,
+            .writeFailed:
+            nil
         }
     }
 
     static func after(_ kind: ClientFailure.Reason) -> String? {
         switch kind {
-        case .forbidden: "only its author can publish it; `loop publish LOOP --to URL --as-copy` publishes a copy of your own"
+        case .forbidden:
+            "only its author can publish it; `loop publish LOOP --to URL --as-copy` publishes a copy of your own"
         case .unreachable: "is the server running, and the address right?"
         case .notFound, .conflict, .refused, .server, .local: nil
         }
@@ -118,10 +122,11 @@ enum NextStep {
 
     static func after(_ kind: AudioFailure) -> String? {
         switch kind {
-        case .noPlaybackDevice: "choose one with --device NAME (see `aplay -L`), or render to a file with --output FILE.wav (or --output null)"
+        case .noPlaybackDevice:
+            "choose one with --device NAME (see `aplay -L`), or render to a file with --output FILE.wav (or --output null)"
         case .noCaptureDevice: "choose one with --device NAME (see `arecord -L`), or read a recording with --input FILE"
         case .fileNotFound, .notReadable, .emptyFile, .unsupportedFormat, .truncated, .decodeFailed, .writeFailed,
-             .invalidArgument, .libraryMissing:
+            .invalidArgument, .libraryMissing:
             nil
         }
     }
@@ -130,7 +135,8 @@ enum NextStep {
         switch kind {
         case .silentTake, .tooFewPauses, .invalidCount: nil
         case .textMismatch: "check the take, the text and its language (`loop edit LOOP --language L` sets a loop's)"
-        case .alignerMissing: "install FFmpeg's libavutil (Debian: libavutil57), or cut at pauses (`loop segment AUDIO --count N`)"
+        case .alignerMissing:
+            "install FFmpeg's libavutil (Debian: libavutil57), or cut at pauses (`loop segment AUDIO --count N`)"
         }
     }
 

@@ -1,11 +1,11 @@
 import ArgumentParser
 import Foundation
+import LoopAudioFiles
+import LoopCutting
 import LoopReports
 import LoopTerminal
-import LoopWorkflows
-import LoopAudioFiles
 import LoopText
-import LoopCutting
+import LoopWorkflows
 
 struct CutCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -18,13 +18,19 @@ struct CutCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "The take: any audio file (WAV, FLAC, MP3, Ogg, Opus, m4a/AAC, ...) or a video's audio (mp4, mkv, webm, mov, ...).")
+    @Argument(
+        help:
+            "The take: any audio file (WAV, FLAC, MP3, Ogg, Opus, m4a/AAC, ...) or a video's audio (mp4, mkv, webm, mov, ...)."
+    )
     var audio: String
 
     @Option(help: "The loop's text: one phrase per line.")
     var text: String
 
-    @Option(help: "The text's language (es, fr, cmn, ja, ...), when the text does not say it (# language:) and its script would be guessed wrong.")
+    @Option(
+        help:
+            "The text's language (es, fr, cmn, ja, ...), when the text does not say it (# language:) and its script would be guessed wrong."
+    )
     var language: String?
 
     @Option(name: .customLong("out"), help: "The folder for the clips (created if needed).")
@@ -51,10 +57,16 @@ struct CutCommand: AsyncParsableCommand {
             let hint = CuttingWorkflow.hint(text: source, count: nil)
             let progress = StepProgressBars()
             let (segmentation, result) = try await CuttingWorkflow(language: language).cut(
-                media: media.file(audio), hint: hint, labels: phrases, into: outputDirectory, format: format.audioFormat, progress: progress.callback)
+                media: media.file(audio), hint: hint, labels: phrases, into: outputDirectory,
+                format: format.audioFormat, progress: progress.callback)
             progress.finish()
             let read = segmentation.phrases.map { Array(phrases[$0.clamped(to: phrases.indices)]) } ?? phrases
-            if json { try JSONOutput.print(CutReport(take: audio, labels: result.labelsPath, clipPaths: result.clipPaths, texts: read, segmentation: segmentation)) }
+            if json {
+                try JSONOutput.print(
+                    CutReport(
+                        take: audio, labels: result.labelsPath, clipPaths: result.clipPaths, texts: read,
+                        segmentation: segmentation))
+            }
             segmentation.doubtfulCutWarnings.forEach(StandardError.write)
             segmentation.cuttingLines(phraseCount: phrases.count).forEach(StandardError.write)
         }

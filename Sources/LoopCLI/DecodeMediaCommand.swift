@@ -11,7 +11,8 @@ import LoopFoundation
 /// status 1.
 struct DecodeMediaCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "decode-media", abstract: "Decode a media file's audio into FLAC (used by the commands that read a take).",
+        commandName: "decode-media",
+        abstract: "Decode a media file's audio into FLAC (used by the commands that read a take).",
         shouldDisplay: false)
 
     @Argument(help: "The media file.") var input: String
@@ -24,8 +25,9 @@ struct DecodeMediaCommand: ParsableCommand {
         @Sendable func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
         do {
             // `alive` lines tell the parent the decoding moves when its share cannot be told.
-            let description = try MediaInput.decode(input, audioStream: stream, to: output,
-                                                    progress: { say(String(format: "progress %.4f", $0)) }, heartbeat: { say("alive") })
+            let description = try MediaInput.decode(
+                input, audioStream: stream, to: output,
+                progress: { say(String(format: "progress %.4f", $0)) }, heartbeat: { say("alive") })
             say("decoded " + description)
         } catch let error as AudioError {
             FileHandle.standardError.write(Data("error \(error.kind.rawValue) \(error.message)\n".utf8))

@@ -17,7 +17,8 @@ public struct LoopCommand: AsyncParsableCommand {
         subcommands: [
             SplitCommand.self, SegmentCommand.self, CutCommand.self,
             NewCommand.self, ListCommand.self, ShowCommand.self, SearchCommand.self, EditCommand.self,
-            AdjustCommand.self, AttachCommand.self, ImageCommand.self, RemoveCommand.self, GarbageCommand.self, DoctorCommand.self,
+            AdjustCommand.self, AttachCommand.self, ImageCommand.self, RemoveCommand.self, GarbageCommand.self,
+            DoctorCommand.self,
             RecordCommand.self, StudyCommand.self, PlayCommand.self, StatsCommand.self,
             IdentityCommand.self, ExportCommand.self, ImportCommand.self, InspectCommand.self, PublishCommand.self,
             UnpublishCommand.self, UpdateCommand.self, BrowseCommand.self, ServeCommand.self,

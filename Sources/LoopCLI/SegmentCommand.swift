@@ -1,10 +1,10 @@
 import ArgumentParser
 import Foundation
+import LoopCutting
 import LoopReports
 import LoopTerminal
-import LoopWorkflows
-import LoopCutting
 import LoopText
+import LoopWorkflows
 
 struct SegmentCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -26,7 +26,10 @@ struct SegmentCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "The take: any audio file (WAV, FLAC, MP3, Ogg, Opus, m4a/AAC, ...) or a video's audio (mp4, mkv, webm, mov, ...).")
+    @Argument(
+        help:
+            "The take: any audio file (WAV, FLAC, MP3, Ogg, Opus, m4a/AAC, ...) or a video's audio (mp4, mkv, webm, mov, ...)."
+    )
     var audio: String
 
     @Option(parsing: .unconditional, help: "The number of phrases the take holds.")
@@ -35,13 +38,20 @@ struct SegmentCommand: AsyncParsableCommand {
     @Option(help: "The loop's text; its phrase count and lengths guide the cuts.")
     var text: String?
 
-    @Option(help: "The text's language (es, fr, cmn, ja, ...), when the text does not say it (# language:) and its script would be guessed wrong.")
+    @Option(
+        help:
+            "The text's language (es, fr, cmn, ja, ...), when the text does not say it (# language:) and its script would be guessed wrong."
+    )
     var language: String?
 
-    @Option(name: .customLong("min-pause"), parsing: .unconditional, help: "Without --count or --text, the pause (seconds) that ends a phrase.")
+    @Option(
+        name: .customLong("min-pause"), parsing: .unconditional,
+        help: "Without --count or --text, the pause (seconds) that ends a phrase.")
     var minimumPause: Double?
 
-    @Option(parsing: .unconditional, help: "Measure a long take on at most this many threads: 1 to 64 (default: every core).")
+    @Option(
+        parsing: .unconditional,
+        help: "Measure a long take on at most this many threads: 1 to 64 (default: every core).")
     var threads: Int?
 
     @OptionGroup var textOptions: TextOptions
@@ -55,20 +65,27 @@ struct SegmentCommand: AsyncParsableCommand {
 
     func validate() throws {
         if count != nil && text != nil { throw ValidationError("give --count or --text, not both") }
-        if let count, !(1...10_000).contains(count) { throw ValidationError("--count takes 1 to 10000 phrases, not \(count)") }
+        if let count, !(1...10_000).contains(count) {
+            throw ValidationError("--count takes 1 to 10000 phrases, not \(count)")
+        }
         if json && labels { throw ValidationError("give --json or --labels, not both") }
-        if let minimumPause, !(0.05...5).contains(minimumPause) { throw ValidationError("--min-pause takes seconds between 0.05 and 5") }
+        if let minimumPause, !(0.05...5).contains(minimumPause) {
+            throw ValidationError("--min-pause takes seconds between 0.05 and 5")
+        }
         if let threads, !(1...64).contains(threads) { throw ValidationError("--threads takes 1 to 64, not \(threads)") }
     }
 
     func run() async throws {
         try await runReportingErrors {
-            let source = try text.map { try LoopSource(contentsOf: $0, options: .init(splitSentences: textOptions.sentences)) }
+            let source = try text.map {
+                try LoopSource(contentsOf: $0, options: .init(splitSentences: textOptions.sentences))
+            }
             let hint = CuttingWorkflow.hint(text: source, count: count)
             let path = audio
             let progress = StepProgressBars()
             let cutting = CuttingWorkflow(minimumPause: minimumPause, threads: threads, language: language)
-            let (envelope, segmentation) = try await cutting.segment(media: media.file(path), hint: hint, progress: progress.callback)
+            let (envelope, segmentation) = try await cutting.segment(
+                media: media.file(path), hint: hint, progress: progress.callback)
             progress.finish()
             let phraseTexts = source?.phrases.map(\.text)
             if json {

@@ -46,7 +46,10 @@ struct SourceView {
         if let language = source.language {
             heading += " (" + language + (source.translationLanguage.map { " → " + $0 } ?? "") + ")"
         }
-        var lines = [terminal.paint(heading, .bold) + "  \(groups) group\(groups == 1 ? "" : "s"), \(phrases) phrase\(phrases == 1 ? "" : "s")"]
+        var lines = [
+            terminal.paint(heading, .bold)
+                + "  \(groups) group\(groups == 1 ? "" : "s"), \(phrases) phrase\(phrases == 1 ? "" : "s")"
+        ]
         if !source.tags.isEmpty { lines.append("tags: " + source.tags.joined(separator: ", ")) }
         let width = String(phrases).count
         var number = 0

@@ -14,7 +14,9 @@ public struct AudacityLabels: Sendable {
     public var text: String {
         segmentation.segments.enumerated().map { index, segment in
             let label = index < labels.count ? labels[index] : String(index + 1)
-            return Self.line(start: segmentation.seconds(segment.startFrame), end: segmentation.seconds(segment.endFrame), label: label)
+            return Self.line(
+                start: segmentation.seconds(segment.startFrame), end: segmentation.seconds(segment.endFrame),
+                label: label)
         }.joined()
     }
 

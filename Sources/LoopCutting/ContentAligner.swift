@@ -145,12 +145,19 @@ struct ContentAligner {
         // first, with every phrase; it runs again if only some are found.
         // A long take's two alignments run one after the other, for memory.
         let reversedWhole = rendering.reversedPhrases()
-        let forwardPass: @Sendable () -> [(row: Int32, column: Int32)] = { warping.align(take: take, rendering: rendering.frames, skipCost: parameters.skipCost * scale) }
-        let reversedPass: @Sendable () -> [(row: Int32, column: Int32)] = { warping.align(take: take, rendering: reversedWhole.frames) }
-        var (path, reversedPath) = take.count > parameters.longTake ? (forwardPass(), reversedPass()) : bothAtOnce(forwardPass, reversedPass)
+        let forwardPass: @Sendable () -> [(row: Int32, column: Int32)] = {
+            warping.align(take: take, rendering: rendering.frames, skipCost: parameters.skipCost * scale)
+        }
+        let reversedPass: @Sendable () -> [(row: Int32, column: Int32)] = {
+            warping.align(take: take, rendering: reversedWhole.frames)
+        }
+        var (path, reversedPath) =
+            take.count > parameters.longTake ? (forwardPass(), reversedPass()) : bothAtOnce(forwardPass, reversedPass)
         var onPath = [Bool](repeating: false, count: rendering.frames.count)
         for cell in path { onPath[Int(cell.column)] = true }
-        let isFound = rendering.phrases.map { span in span.isEmpty || Double(span.filter { onPath[$0] }.count) >= parameters.foundShare * Double(span.count) }
+        let isFound = rendering.phrases.map { span in
+            span.isEmpty || Double(span.filter { onPath[$0] }.count) >= parameters.foundShare * Double(span.count)
+        }
         var best = 0..<0, runStart: Int?
         for index in 0...isFound.count {
             if index < isFound.count && isFound[index] {
@@ -166,21 +173,31 @@ struct ContentAligner {
             let offset = rendering.phrases[best.lowerBound].lowerBound - parameters.joinFrames
             let last = rendering.phrases[best.upperBound - 1].upperBound + parameters.joinFrames
             part = Rendering(
-                frames: .init(features: Array(rendering.frames.features[(offset * FeatureMatrix.dimension)..<(last * FeatureMatrix.dimension)]),
-                              quiet: Array(rendering.frames.quiet[offset..<last])),
+                frames: .init(
+                    features: Array(
+                        rendering.frames.features[(offset * FeatureMatrix.dimension)..<(last * FeatureMatrix.dimension)]
+                    ),
+                    quiet: Array(rendering.frames.quiet[offset..<last])),
                 phrases: rendering.phrases[best].map { ($0.lowerBound - offset)..<($0.upperBound - offset) })
             reversed = part.reversedPhrases()
             let partFrames = part.frames, reversedFrames = reversed.frames
-            let forwardPart: @Sendable () -> [(row: Int32, column: Int32)] = { warping.align(take: take, rendering: partFrames) }
-            let reversedPart: @Sendable () -> [(row: Int32, column: Int32)] = { warping.align(take: take, rendering: reversedFrames) }
-            (path, reversedPath) = take.count > parameters.longTake ? (forwardPart(), reversedPart()) : bothAtOnce(forwardPart, reversedPart)
+            let forwardPart: @Sendable () -> [(row: Int32, column: Int32)] = {
+                warping.align(take: take, rendering: partFrames)
+            }
+            let reversedPart: @Sendable () -> [(row: Int32, column: Int32)] = {
+                warping.align(take: take, rendering: reversedFrames)
+            }
+            (path, reversedPath) =
+                take.count > parameters.longTake
+                ? (forwardPart(), reversedPart()) : bothAtOnce(forwardPart, reversedPart)
         }
 
         // The take's rows on each join between two phrases.
         var rowsOfColumn = [ClosedRange<Int>?](repeating: nil, count: part.frames.count)
         for cell in path {
             let column = Int(cell.column), row = Int(cell.row)
-            rowsOfColumn[column] = rowsOfColumn[column].map { min($0.lowerBound, row)...max($0.upperBound, row) } ?? row...row
+            rowsOfColumn[column] =
+                rowsOfColumn[column].map { min($0.lowerBound, row)...max($0.upperBound, row) } ?? row...row
         }
         let joins = part.phrases.indices.dropLast().map { phrase -> ClosedRange<Int> in
             let gap = part.phrases[phrase].upperBound..<part.phrases[phrase + 1].lowerBound
@@ -193,25 +210,34 @@ struct ContentAligner {
         }
 
         let forwardCosts = Self.windowed(rowCosts(path, take: take, rendering: part.frames, warping.parameters))
-        let reversedCosts = Self.windowed(rowCosts(reversedPath, take: take, rendering: reversed.frames, warping.parameters))
+        let reversedCosts = Self.windowed(
+            rowCosts(reversedPath, take: take, rendering: reversed.frames, warping.parameters))
         let speechRows = (0..<take.count).filter { !take.quiet[$0] }
-        let agreement = speechRows.isEmpty ? 0 : Double(speechRows.filter { forwardCosts[$0] < reversedCosts[$0] }.count) / Double(speechRows.count)
+        let agreement =
+            speechRows.isEmpty
+            ? 0 : Double(speechRows.filter { forwardCosts[$0] < reversedCosts[$0] }.count) / Double(speechRows.count)
         let advantage = joins.map { rows -> Double in
             let centre = (rows.lowerBound + rows.upperBound) / 2
-            let forward = forwardCosts[min(max(centre, 0), take.count - 1)], backward = reversedCosts[min(max(centre, 0), take.count - 1)]
+            let forward = forwardCosts[min(max(centre, 0), take.count - 1)],
+                backward = reversedCosts[min(max(centre, 0), take.count - 1)]
             return Double((backward - forward) / max(backward, 1e-3))
         }
         let logShares = Self.speechShares(path, take: take, rendering: part).filter { $0 > 0 }.map { log($0) }
         let meanLog = logShares.reduce(0, +) / Double(max(logShares.count, 1))
-        let spread = (logShares.map { ($0 - meanLog) * ($0 - meanLog) }.reduce(0, +) / Double(max(logShares.count, 1))).squareRoot()
+        let spread = (logShares.map { ($0 - meanLog) * ($0 - meanLog) }.reduce(0, +) / Double(max(logShares.count, 1)))
+            .squareRoot()
         return Alignment(found: best, joins: joins, advantage: advantage, agreement: agreement, lengthSpread: spread)
     }
 
     /// Per take row, the cost of its first cell on the path.
-    func rowCosts(_ path: [(row: Int32, column: Int32)], take: DynamicTimeWarping.Frames, rendering: DynamicTimeWarping.Frames,
-                  _ parameters: DynamicTimeWarping.Parameters) -> [Float] {
+    func rowCosts(
+        _ path: [(row: Int32, column: Int32)], take: DynamicTimeWarping.Frames, rendering: DynamicTimeWarping.Frames,
+        _ parameters: DynamicTimeWarping.Parameters
+    ) -> [Float] {
         var costs = [Float](repeating: 0, count: take.count)
-        for cell in path.reversed() { costs[Int(cell.row)] = distance(take, Int(cell.row), rendering, Int(cell.column), parameters) }
+        for cell in path.reversed() {
+            costs[Int(cell.row)] = distance(take, Int(cell.row), rendering, Int(cell.column), parameters)
+        }
         return costs
     }
 
@@ -226,7 +252,9 @@ struct ContentAligner {
     }
 
     /// For each phrase, the take's speech frames the path puts on it against its rendering's speech frames.
-    static func speechShares(_ path: [(row: Int32, column: Int32)], take: DynamicTimeWarping.Frames, rendering: Rendering) -> [Double] {
+    static func speechShares(
+        _ path: [(row: Int32, column: Int32)], take: DynamicTimeWarping.Frames, rendering: Rendering
+    ) -> [Double] {
         var phraseOfColumn = [Int](repeating: -1, count: rendering.frames.count)
         for (index, span) in rendering.phrases.enumerated() { for column in span { phraseOfColumn[column] = index } }
         var speech = [Int](repeating: 0, count: rendering.phrases.count)
@@ -242,8 +270,10 @@ struct ContentAligner {
         }
     }
 
-    func distance(_ take: DynamicTimeWarping.Frames, _ row: Int, _ rendering: DynamicTimeWarping.Frames, _ column: Int,
-                          _ p: DynamicTimeWarping.Parameters) -> Float {
+    func distance(
+        _ take: DynamicTimeWarping.Frames, _ row: Int, _ rendering: DynamicTimeWarping.Frames, _ column: Int,
+        _ p: DynamicTimeWarping.Parameters
+    ) -> Float {
         switch (take.quiet[row], rendering.quiet[column]) {
         case (true, true): return 0
         case (false, true): return p.speechAgainstSilence

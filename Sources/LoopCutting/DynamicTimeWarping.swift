@@ -69,7 +69,9 @@ struct DynamicTimeWarping {
     static func distance(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer) -> Float {
         var sum = SIMD8<Float>()
         for lane in stride(from: 0, to: dimension * 4, by: 32) {
-            let difference = a.loadUnaligned(fromByteOffset: lane, as: SIMD8<Float>.self) - b.loadUnaligned(fromByteOffset: lane, as: SIMD8<Float>.self)
+            let difference =
+                a.loadUnaligned(fromByteOffset: lane, as: SIMD8<Float>.self)
+                - b.loadUnaligned(fromByteOffset: lane, as: SIMD8<Float>.self)
             sum += difference * difference
         }
         return sum.sum().squareRoot()
@@ -81,7 +83,9 @@ struct DynamicTimeWarping {
     /// left out before or after costing that much (a take that reads only some of the text).
     func align(take: Frames, rendering: Frames, skipCost: Float? = nil) -> [(row: Int32, column: Int32)] {
         var factor = 1
-        while (take.count / factor) * (rendering.count / factor) > parameters.coarseCells, factor < 1 << 12 { factor *= 2 }
+        while (take.count / factor) * (rendering.count / factor) > parameters.coarseCells, factor < 1 << 12 {
+            factor *= 2
+        }
         // Each level is four times finer than the one before (the first step may be two), made
         // from the frames when it is needed and let go after: the memory of one coarser copy
         // at a time, the largest a quarter of the frames.
@@ -89,9 +93,16 @@ struct DynamicTimeWarping {
         var f = factor, coarser = factor
         while true {
             let rows = take.coarsened(by: f), columns = rendering.coarsened(by: f)
-            let band = path.map { Self.band(around: $0, scale: coarser / f, rows: rows.count, columns: columns.count, radius: parameters.bandRadius) }
+            let band =
+                path.map {
+                    Self.band(
+                        around: $0, scale: coarser / f, rows: rows.count, columns: columns.count,
+                        radius: parameters.bandRadius)
+                }
                 ?? Array(repeating: 0..<columns.count, count: rows.count)
-            path = warp(rows, columns, band: band, skipCost: skipCost.map { $0 * Float(rendering.count) / Float(columns.count) })
+            path = warp(
+                rows, columns, band: band, skipCost: skipCost.map { $0 * Float(rendering.count) / Float(columns.count) }
+            )
             guard f > 1 else { break }
             coarser = f
             f = f % 4 == 0 ? f / 4 : f / 2
@@ -100,7 +111,9 @@ struct DynamicTimeWarping {
     }
 
     /// The band a path drawn at `scale` times coarser covers, widened by `radius` frames.
-    static func band(around path: [(row: Int32, column: Int32)], scale: Int, rows: Int, columns: Int, radius: Int) -> [Range<Int>] {
+    static func band(around path: [(row: Int32, column: Int32)], scale: Int, rows: Int, columns: Int, radius: Int)
+        -> [Range<Int>]
+    {
         var low = [Int32](repeating: .max, count: rows), high = [Int32](repeating: .min, count: rows)
         for cell in path {
             let column = Int(cell.column) * scale
@@ -124,7 +137,9 @@ struct DynamicTimeWarping {
             widenedHigh[row] = min(Int32(columns), high[near.upperBound] + Int32(radius))
         }
         // Monotone edges, so every row's band meets the next.
-        for row in stride(from: rows - 2, through: 0, by: -1) { widenedLow[row] = min(widenedLow[row], widenedLow[row + 1]) }
+        for row in stride(from: rows - 2, through: 0, by: -1) {
+            widenedLow[row] = min(widenedLow[row], widenedLow[row + 1])
+        }
         for row in 1..<max(rows, 1) { widenedHigh[row] = max(widenedHigh[row], widenedHigh[row - 1]) }
         return (0..<rows).map { Int(widenedLow[$0])..<Int(max(widenedHigh[$0], widenedLow[$0] + 1)) }
     }
@@ -132,12 +147,16 @@ struct DynamicTimeWarping {
     /// The cheapest path within `band` (per row, the columns it may visit) from the first cell
     /// of the first row to the last cell of the last; with `skipCost`, from any cell of the first
     /// row to any of the last, at that cost per speech column left out.
-    func warp(_ take: Frames, _ rendering: Frames, band: [Range<Int>], skipCost: Float? = nil) -> [(row: Int32, column: Int32)] {
+    func warp(_ take: Frames, _ rendering: Frames, band: [Range<Int>], skipCost: Float? = nil) -> [(
+        row: Int32, column: Int32
+    )] {
         let rows = take.count, columns = rendering.count
         guard rows > 0, columns > 0 else { return [] }
         // Speech columns before each column, for the cost of leaving them out.
         var speechBefore = [Float](repeating: 0, count: columns + 1)
-        for column in 0..<columns { speechBefore[column + 1] = speechBefore[column] + (rendering.quiet[column] ? 0 : 1) }
+        for column in 0..<columns {
+            speechBefore[column + 1] = speechBefore[column] + (rendering.quiet[column] ? 0 : 1)
+        }
         var offsets = [Int](repeating: 0, count: rows + 1)
         for row in 0..<rows { offsets[row + 1] = offsets[row] + band[row].count }
         // Per cell, two bits: 0 diagonal, 1 from the row before (take advanced), 2 from the
@@ -146,69 +165,73 @@ struct DynamicTimeWarping {
         // The row before and this row's costs, by column; outside a row's band, infinity.
         var previous = [Float](repeating: .infinity, count: columns + 1)
         var current = [Float](repeating: .infinity, count: columns + 1)
-        let speechAgainstSilence = parameters.speechAgainstSilence, silenceAgainstSpeech = parameters.silenceAgainstSpeech
+        let speechAgainstSilence = parameters.speechAgainstSilence,
+            silenceAgainstSpeech = parameters.silenceAgainstSpeech
         let penalty = parameters.stepPenalty
         take.features.withUnsafeBufferPointer { takeFeatures in
-        rendering.features.withUnsafeBufferPointer { renderingFeatures in
-        rendering.quiet.withUnsafeBufferPointer { renderingQuiet in
-        speechBefore.withUnsafeBufferPointer { speechBefore in
-        steps.withUnsafeMutableBufferPointer { steps in
-            var previousBand = 0..<0
-            for row in 0..<rows {
-                let span = band[row]
-                let takeQuiet = take.quiet[row]
-                let vector = UnsafeRawPointer(takeFeatures.baseAddress! + take.offset(row))
-                let rowStart = offsets[row] - span.lowerBound
-                previous.withUnsafeMutableBufferPointer { previous in
-                current.withUnsafeMutableBufferPointer { current in
-                    // Column c's cost sits at c + 1, so column -1 (infinity) needs no test.
-                    let before = previous.baseAddress! + 1, here = current.baseAddress! + 1
-                    here[span.lowerBound - 1] = .infinity
-                    for column in span {
-                        let quietColumn = renderingQuiet[column]
-                        let free = takeQuiet && quietColumn
-                        let cost: Float
-                        if free {
-                            cost = 0
-                        } else if quietColumn {
-                            cost = speechAgainstSilence
-                        } else if takeQuiet {
-                            cost = silenceAgainstSpeech
-                        } else {
-                            cost = Self.distance(vector, UnsafeRawPointer(renderingFeatures.baseAddress! + rendering.offset(column)))
-                        }
-                        let stepCost: Float = free ? 0 : penalty
-                        var best: Float, step: UInt8 = 0
-                        if row == 0 {
-                            if let skipCost {
-                                best = skipCost * speechBefore[column]
-                            } else {
-                                best = column == span.lowerBound ? 0 : here[column - 1] + stepCost
-                                step = column == span.lowerBound ? 0 : 2
+            rendering.features.withUnsafeBufferPointer { renderingFeatures in
+                rendering.quiet.withUnsafeBufferPointer { renderingQuiet in
+                    speechBefore.withUnsafeBufferPointer { speechBefore in
+                        steps.withUnsafeMutableBufferPointer { steps in
+                            var previousBand = 0..<0
+                            for row in 0..<rows {
+                                let span = band[row]
+                                let takeQuiet = take.quiet[row]
+                                let vector = UnsafeRawPointer(takeFeatures.baseAddress! + take.offset(row))
+                                let rowStart = offsets[row] - span.lowerBound
+                                previous.withUnsafeMutableBufferPointer { previous in
+                                    current.withUnsafeMutableBufferPointer { current in
+                                        // Column c's cost sits at c + 1, so column -1 (infinity) needs no test.
+                                        let before = previous.baseAddress! + 1, here = current.baseAddress! + 1
+                                        here[span.lowerBound - 1] = .infinity
+                                        for column in span {
+                                            let quietColumn = renderingQuiet[column]
+                                            let free = takeQuiet && quietColumn
+                                            let cost: Float
+                                            if free {
+                                                cost = 0
+                                            } else if quietColumn {
+                                                cost = speechAgainstSilence
+                                            } else if takeQuiet {
+                                                cost = silenceAgainstSpeech
+                                            } else {
+                                                cost = Self.distance(
+                                                    vector,
+                                                    UnsafeRawPointer(
+                                                        renderingFeatures.baseAddress! + rendering.offset(column)))
+                                            }
+                                            let stepCost: Float = free ? 0 : penalty
+                                            var best: Float, step: UInt8 = 0
+                                            if row == 0 {
+                                                if let skipCost {
+                                                    best = skipCost * speechBefore[column]
+                                                } else {
+                                                    best = column == span.lowerBound ? 0 : here[column - 1] + stepCost
+                                                    step = column == span.lowerBound ? 0 : 2
+                                                }
+                                            } else {
+                                                // Outside the bands every cost is infinity: no step from there wins.
+                                                best = before[column - 1]
+                                                let up = before[column] + stepCost
+                                                if up < best { best = up; step = 1 }
+                                                let left = here[column - 1] + stepCost
+                                                if left < best { best = left; step = 2 }
+                                            }
+                                            here[column] = best + cost
+                                            let cell = rowStart + column
+                                            steps[cell >> 2] |= step << UInt8((cell & 3) << 1)
+                                        }
+                                        // The row before's band is no longer read: back to infinity for reuse.
+                                        for column in previousBand { before[column] = .infinity }
+                                    }
+                                }
+                                swap(&previous, &current)
+                                previousBand = span
                             }
-                        } else {
-                            // Outside the bands every cost is infinity: no step from there wins.
-                            best = before[column - 1]
-                            let up = before[column] + stepCost
-                            if up < best { best = up; step = 1 }
-                            let left = here[column - 1] + stepCost
-                            if left < best { best = left; step = 2 }
                         }
-                        here[column] = best + cost
-                        let cell = rowStart + column
-                        steps[cell >> 2] |= step << UInt8((cell & 3) << 1)
                     }
-                    // The row before's band is no longer read: back to infinity for reuse.
-                    for column in previousBand { before[column] = .infinity }
                 }
-                }
-                swap(&previous, &current)
-                previousBand = span
             }
-        }
-        }
-        }
-        }
         }
         // Back from the last cell (or the cheapest end).
         let lastSpan = band[rows - 1]

@@ -39,8 +39,11 @@ public struct EnergyEnvelope: Sendable {
     ) throws -> EnergyEnvelope {
         let sampleRate = reader.info.sampleRate
         let hop = hopFrames(sampleRate: sampleRate)
-        let (frames, levels) = try TakeReading.read(&reader, meter: SpeechBandMeter(sampleRate: sampleRate, hopFrames: hop), progress: progress)
-        return EnergyEnvelope(hopFrames: hop, sampleRate: sampleRate, channelCount: reader.info.channelCount, frameCount: frames, levels: levels)
+        let (frames, levels) = try TakeReading.read(
+            &reader, meter: SpeechBandMeter(sampleRate: sampleRate, hopFrames: hop), progress: progress)
+        return EnergyEnvelope(
+            hopFrames: hop, sampleRate: sampleRate, channelCount: reader.info.channelCount, frameCount: frames,
+            levels: levels)
     }
 
     /// Opens and measures the file at `path`.
@@ -52,11 +55,14 @@ public struct EnergyEnvelope: Sendable {
         path: String, parallelism: Int = ProcessInfo.processInfo.activeProcessorCount,
         progress: (@Sendable (Double) -> Void)? = nil
     ) throws -> EnergyEnvelope {
-        let (info, frames, parts) = try TakeReading.read(path: path, parallelism: parallelism, progress: progress) { info in
+        let (info, frames, parts) = try TakeReading.read(path: path, parallelism: parallelism, progress: progress) {
+            info in
             SpeechBandMeter(sampleRate: info.sampleRate, hopFrames: hopFrames(sampleRate: info.sampleRate))
         }
-        return EnergyEnvelope(hopFrames: hopFrames(sampleRate: info.sampleRate), sampleRate: info.sampleRate, channelCount: info.channelCount,
-                              frameCount: frames, levels: parts.flatMap { $0 })
+        return EnergyEnvelope(
+            hopFrames: hopFrames(sampleRate: info.sampleRate), sampleRate: info.sampleRate,
+            channelCount: info.channelCount,
+            frameCount: frames, levels: parts.flatMap { $0 })
     }
 
     /// Audio frames per 10 ms hop.

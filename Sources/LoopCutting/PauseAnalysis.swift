@@ -74,7 +74,9 @@ struct PauseAnalysis {
         var ruledOutDepth = 0.5
     }
 
-    init(envelope: EnergyEnvelope, reference: Reference = .global, parameters: Parameters = Parameters()) throws(SegmentationError) {
+    init(envelope: EnergyEnvelope, reference: Reference = .global, parameters: Parameters = Parameters())
+        throws(SegmentationError)
+    {
         self.envelope = envelope
         let hop = envelope.hopDuration
         let thresholds = parameters.thresholds
@@ -91,14 +93,16 @@ struct PauseAnalysis {
         // With the local reference, how far each hop lies below its neighbourhood's peak.
         var contrast = [Float](repeating: 0, count: smoothed.count)
         if reference == .local {
-            let peaks = PauseThresholds.slidingMaximum(smoothed, radius: Int((thresholds.contrastWindow / hop).rounded()))
+            let peaks = PauseThresholds.slidingMaximum(
+                smoothed, radius: Int((thresholds.contrastWindow / hop).rounded()))
             for i in smoothed.indices { contrast[i] = peaks[i] - smoothed[i] }
         }
         self.contrast = contrast
         self.contrastQuiet = thresholds.contrastQuiet
 
         let isSpeech = Self.speech(
-            smoothed, contrast: contrast, reference: reference, soundThreshold: soundThreshold, speechLevel: speech, hop: hop, parameters: parameters)
+            smoothed, contrast: contrast, reference: reference, soundThreshold: soundThreshold, speechLevel: speech,
+            hop: hop, parameters: parameters)
         self.isSpeech = isSpeech
         var before = [Int](repeating: 0, count: isSpeech.count + 1)
         for i in isSpeech.indices { before[i + 1] = before[i] + (isSpeech[i] ? 1 : 0) }
@@ -127,15 +131,22 @@ struct PauseAnalysis {
     }
 
     /// The noise floor and the speech level of a take, or an error when it holds no speech.
-    static func levels(of smoothed: [Float], parameters: Parameters) throws(SegmentationError) -> (floor: Float, speech: Float) {
+    static func levels(of smoothed: [Float], parameters: Parameters) throws(SegmentationError) -> (
+        floor: Float, speech: Float
+    ) {
         let sorted = smoothed.sorted()
         let rawFloor = percentile(sorted, parameters.floorPercentile)
         // The loud end among the hops above the floor, so a take that is mostly silence (a
         // recording left running) still finds its speech.
         let aboveFloor = Array(sorted.drop(while: { $0 <= rawFloor + 6 }))
-        let loud = aboveFloor.count >= 10 ? percentile(aboveFloor, parameters.loudPercentile) : percentile(sorted, parameters.loudPercentile)
+        let loud =
+            aboveFloor.count >= 10
+            ? percentile(aboveFloor, parameters.loudPercentile) : percentile(sorted, parameters.loudPercentile)
         guard loud > -75, loud - rawFloor > 8 else {
-            throw SegmentationError(.silentTake, "no speech found: the take is silent or holds only steady noise (loudest part \(Int(loud.rounded())) dBFS, \(Int((loud - rawFloor).rounded())) dB above its floor)")
+            throw SegmentationError(
+                .silentTake,
+                "no speech found: the take is silent or holds only steady noise (loudest part \(Int(loud.rounded())) dBFS, \(Int((loud - rawFloor).rounded())) dB above its floor)"
+            )
         }
         let midpoint = (rawFloor + loud) / 2
         let speech = percentile(Array(sorted.drop(while: { $0 <= midpoint })), 0.5)
@@ -146,7 +157,8 @@ struct PauseAnalysis {
     /// (a short sound, unless it sits right beside a word: a consonant) or a faint breath
     /// standing alone between silences.
     static func speech(
-        _ smoothed: [Float], contrast: [Float], reference: Reference, soundThreshold: Float, speechLevel: Float, hop: Double,
+        _ smoothed: [Float], contrast: [Float], reference: Reference, soundThreshold: Float, speechLevel: Float,
+        hop: Double,
         parameters: Parameters
     ) -> [Bool] {
         let count = smoothed.count
@@ -176,9 +188,11 @@ struct PauseAnalysis {
             var end = start
             var peak: Float = -120
             while end < count, isSpeech[end] { peak = max(peak, smoothed[end]); end += 1 }
-            let isolated = !sounding[max(0, start - isolationHops)..<start].contains(true)
+            let isolated =
+                !sounding[max(0, start - isolationHops)..<start].contains(true)
                 && !sounding[end..<min(count, end + isolationHops)].contains(true)
-            let attached = longSound[max(0, start - attachedHops)..<start].contains(true)
+            let attached =
+                longSound[max(0, start - attachedHops)..<start].contains(true)
                 || longSound[end..<min(count, end + attachedHops)].contains(true)
             if (end - start <= maxClickHops && !attached) || (peak < faint && end - start <= maxFaintHops && isolated) {
                 for i in start..<end { isSpeech[i] = false }
@@ -209,7 +223,8 @@ struct PauseAnalysis {
                 let level = smoothed[end]
                 let below = min(max((soundThreshold - level) / width, 0), 1)
                 let beneath = min(max((contrast[end] - thresholds.contrastQuiet) / contrastSpan, 0), 1)
-                let depth = level >= soundThreshold && beneath == 0 ? parameters.ruledOutDepth : Double(max(below, beneath))
+                let depth =
+                    level >= soundThreshold && beneath == 0 ? parameters.ruledOutDepth : Double(max(below, beneath))
                 silent += depth
                 if level < soundThreshold || beneath > 0 { run += 1 } else { run = 0 }
                 if run > bestRun { bestRun = run; bestRunStart = end - run + 1 }

@@ -63,11 +63,19 @@ struct PhraseAligner {
     func choose(hint: SegmentationHint) throws(SegmentationError) -> Choice {
         switch hint {
         case .none:
-            let chosen = analysis.pauses.indices.filter { analysis.pauses[$0].silentDuration >= parameters.minimumPause }
+            let chosen = analysis.pauses.indices.filter {
+                analysis.pauses[$0].silentDuration >= parameters.minimumPause
+            }
             let kept = enforceMinimumSpeech(chosen)
-            return Choice(pauses: kept, confidences: kept.map { absoluteConfidence(analysis.pauses[$0].silentDuration, against: parameters.minimumPause) })
+            return Choice(
+                pauses: kept,
+                confidences: kept.map {
+                    absoluteConfidence(analysis.pauses[$0].silentDuration, against: parameters.minimumPause)
+                })
         case .count(let count):
-            guard count >= 1 else { throw SegmentationError(.invalidCount, "the phrase count must be at least 1, not \(count)") }
+            guard count >= 1 else {
+                throw SegmentationError(.invalidCount, "the phrase count must be at least 1, not \(count)")
+            }
             let chosen = try chooseByCount(count)
             return Choice(pauses: chosen, confidences: rankConfidences(chosen))
         case .text(let phrases, _):
@@ -82,7 +90,9 @@ struct PhraseAligner {
 
     private func chooseByCount(_ count: Int) throws(SegmentationError) -> [Int] {
         try requireViablePauses(count)
-        let ranked = analysis.pauses.indices.sorted { analysis.pauses[$0].silentDuration > analysis.pauses[$1].silentDuration }
+        let ranked = analysis.pauses.indices.sorted {
+            analysis.pauses[$0].silentDuration > analysis.pauses[$1].silentDuration
+        }
         var chosen: [Int] = []
         for candidate in ranked where chosen.count < count - 1 {
             let trial = (chosen + [candidate]).sorted()
@@ -120,18 +130,23 @@ struct PhraseAligner {
         guard overlong.count == 1, let phrase = overlong.first else { return chosen }
         let start = phrase == 0 ? analysis.speechRange.lowerBound : analysis.pauses[chosen[phrase - 1]].cutHop
         let end = phrase == chosen.count ? analysis.speechRange.upperBound : analysis.pauses[chosen[phrase]].cutHop
-        let inside = analysis.pauses.indices.filter { start < analysis.pauses[$0].cutHop && analysis.pauses[$0].cutHop < end }
+        let inside = analysis.pauses.indices.filter {
+            start < analysis.pauses[$0].cutHop && analysis.pauses[$0].cutHop < end
+        }
         var best = chosen, bestLoss = Double.infinity
-        for (position, dropped) in chosen.enumerated() where min(ratios[position], ratios[position + 1]) >= parameters.halfPhraseRatio {
+        for (position, dropped) in chosen.enumerated()
+        where min(ratios[position], ratios[position + 1]) >= parameters.halfPhraseRatio {
             let droppedSilence = analysis.pauses[dropped].silentDuration
             for added in inside {
                 let addedSilence = analysis.pauses[added].silentDuration
-                guard addedSilence >= parameters.viablePause, droppedSilence <= addedSilence * parameters.swapRatio else { continue }
+                guard addedSilence >= parameters.viablePause, droppedSilence <= addedSilence * parameters.swapRatio
+                else { continue }
                 let loss = log(droppedSilence / addedSilence)
                 guard loss < bestLoss else { continue }
                 let trial = (chosen.filter { $0 != dropped } + [added]).sorted()
                 guard leavesEnoughSpeech(trial), let trialLongest = phraseRatios(trial, average: average).max(),
-                      trialLongest < parameters.overlongRatio else { continue }
+                    trialLongest < parameters.overlongRatio
+                else { continue }
                 best = trial
                 bestLoss = loss
             }
@@ -190,7 +205,10 @@ struct PhraseAligner {
     }
 
     private func tooFewPauses(needed: Int, found: Int) -> SegmentationError {
-        SegmentationError(.tooFewPauses, "the take has \(found) clear pause\(found == 1 ? "" : "s") but \(needed + 1) phrases need \(needed); cutting anyway would cut inside speech. Record again with a short pause after each phrase, or check that the text matches the take")
+        SegmentationError(
+            .tooFewPauses,
+            "the take has \(found) clear pause\(found == 1 ? "" : "s") but \(needed + 1) phrases need \(needed); cutting anyway would cut inside speech. Record again with a short pause after each phrase, or check that the text matches the take"
+        )
     }
 
     // MARK: Text
@@ -204,7 +222,8 @@ struct PhraseAligner {
         guard phraseCount > 1 else { return Choice(pauses: [], confidences: []) }
         let candidates = analysis.pauses.indices.filter { analysis.pauses[$0].silentDuration >= parameters.viablePause }
         // Boundaries: 0 = speech start, 1...K = candidates, K+1 = speech end.
-        let boundaryHops = [analysis.speechRange.lowerBound]
+        let boundaryHops =
+            [analysis.speechRange.lowerBound]
             + candidates.map { analysis.pauses[$0].cutHop }
             + [analysis.speechRange.upperBound]
         let totalSpeech = Double(analysis.speechHops(in: analysis.speechRange))
@@ -233,7 +252,11 @@ struct PhraseAligner {
         var back = [Int32](repeating: -1, count: phraseCount * width)
         for b in 1...lastBoundary {
             guard let value = fit(0, from: 0, to: b) else {
-                if Double(analysis.speechHops(in: boundaryHops[0]..<boundaryHops[b])) > weights[0] * hopsPerWeight * maximumRatio { break }
+                if Double(analysis.speechHops(in: boundaryHops[0]..<boundaryHops[b])) > weights[0] * hopsPerWeight
+                    * maximumRatio
+                {
+                    break
+                }
                 continue
             }
             previous[b] = value + evidence[b]
@@ -268,20 +291,23 @@ struct PhraseAligner {
             boundaries.append(boundary)
         }
         boundaries.append(0)
-        boundaries.reverse()   // 0, cut 1, ..., cut N-1, last
+        boundaries.reverse() // 0, cut 1, ..., cut N-1, last
 
         var confidences: [Double] = []
         for j in 1..<phraseCount {
             let before = boundaries[j - 1], chosen = boundaries[j], after = boundaries[j + 1]
             func local(_ c: Int) -> Double? {
-                guard let left = fit(j - 1, from: before, to: c), let right = fit(j, from: c, to: after) else { return nil }
+                guard let left = fit(j - 1, from: before, to: c), let right = fit(j, from: c, to: after) else {
+                    return nil
+                }
                 return left + right + evidence[c]
             }
             let mine = local(chosen) ?? 0
             let rival = (before + 1..<after).filter { $0 != chosen }.compactMap(local).max()
             let margin = rival.map { mine - $0 } ?? parameters.unrivalledMargin
             let silence = analysis.pauses[candidates[chosen - 1]].silentDuration
-            confidences.append(min(logistic(margin), absoluteConfidence(silence, against: parameters.textSilenceReference)))
+            confidences.append(
+                min(logistic(margin), absoluteConfidence(silence, against: parameters.textSilenceReference)))
         }
         return Choice(pauses: boundaries[1..<phraseCount].map { candidates[$0 - 1] }, confidences: confidences)
     }
@@ -296,7 +322,9 @@ struct PhraseAligner {
     /// Against the strongest pause not chosen, and against a plain minimum.
     private func rankConfidences(_ chosen: [Int]) -> [Double] {
         let chosenSet = Set(chosen)
-        let strongestRejected = analysis.pauses.indices.filter { !chosenSet.contains($0) }.map { analysis.pauses[$0].silentDuration }.max()
+        let strongestRejected = analysis.pauses.indices.filter { !chosenSet.contains($0) }.map {
+            analysis.pauses[$0].silentDuration
+        }.max()
         return chosen.map { index in
             let silence = analysis.pauses[index].silentDuration
             var confidence = absoluteConfidence(silence, against: parameters.countSilenceReference)
@@ -329,7 +357,9 @@ struct PhraseAligner {
     /// Drops the weakest cuts that would leave a phrase with almost no speech.
     private func enforceMinimumSpeech(_ chosen: [Int]) -> [Int] {
         var kept = chosen
-        while !leavesEnoughSpeech(kept), let weakest = kept.min(by: { analysis.pauses[$0].silentDuration < analysis.pauses[$1].silentDuration }) {
+        while !leavesEnoughSpeech(kept),
+            let weakest = kept.min(by: { analysis.pauses[$0].silentDuration < analysis.pauses[$1].silentDuration })
+        {
             kept.removeAll { $0 == weakest }
         }
         return kept

@@ -30,18 +30,21 @@ public struct PhraseClipExporter: Sendable {
         do {
             try manager.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
-            throw AudioError(.writeFailed, path: directory, message: "cannot create the folder (\(error.localizedDescription))")
+            throw AudioError(
+                .writeFailed, path: directory, message: "cannot create the folder (\(error.localizedDescription))")
         }
         // Removed when done; if this process is killed, by the next cut into this folder.
         let stagingFolder: ScratchFolder
         do {
             stagingFolder = try ScratchFolder(in: directory, prefix: ".loop-cut-")
         } catch {
-            throw AudioError(.writeFailed, path: directory, message: "cannot write in the folder (\(FileSystemError.reason(error)))")
+            throw AudioError(
+                .writeFailed, path: directory, message: "cannot write in the folder (\(FileSystemError.reason(error)))")
         }
         let staging = stagingFolder.path
 
-        let names = Self.clipNames(count: segmentation.segments.count, labels: labels, fileExtension: format.fileExtension)
+        let names = Self.clipNames(
+            count: segmentation.segments.count, labels: labels, fileExtension: format.fileExtension)
         var reader = try AudioFileReader(path: takePath)
         let channels = reader.info.channelCount
         let segments = segmentation.segments
@@ -60,7 +63,9 @@ public struct PhraseClipExporter: Sendable {
                     continue
                 }
                 if writer == nil {
-                    writer = try AudioFileWriter(path: staging + "/" + names[index], format: format, sampleRate: segmentation.sampleRate, channelCount: channels)
+                    writer = try AudioFileWriter(
+                        path: staging + "/" + names[index], format: format, sampleRate: segmentation.sampleRate,
+                        channelCount: channels)
                 }
                 let until = min(position, segment.endFrame)
                 let from = (cursor - blockStart) * channels, to = (until - blockStart) * channels
@@ -79,7 +84,8 @@ public struct PhraseClipExporter: Sendable {
             index += 1
         }
         guard index == segments.count else {
-            throw AudioError(.truncated, path: takePath, message: "the take ends before phrase \(index + 1) of \(segments.count)")
+            throw AudioError(
+                .truncated, path: takePath, message: "the take ends before phrase \(index + 1) of \(segments.count)")
         }
 
         let labelTrack = AudacityLabels(segmentation: segmentation, labels: labels).text
@@ -91,7 +97,9 @@ public struct PhraseClipExporter: Sendable {
         for name in names + ["labels.txt"] {
             let destination = directory + "/" + name
             guard rename(staging + "/" + name, destination) == 0 else {
-                throw AudioError(.writeFailed, path: destination, message: "cannot move the clip into place (\(String(cString: strerror(errno))))")
+                throw AudioError(
+                    .writeFailed, path: destination,
+                    message: "cannot move the clip into place (\(String(cString: strerror(errno))))")
             }
             if name != "labels.txt" { clipPaths.append(destination) }
         }

@@ -36,8 +36,11 @@ public struct PhraseLengthModel: Sendable {
             }
             if scalar.properties.generalCategory == .nonspacingMark { continue }
             inVowelGroup = false
-            if scalar.properties.numericType != nil { weight += 1.5 }
-            else if ",;:—–、，；：".unicodeScalars.contains(scalar) { weight += 0.5 }
+            if scalar.properties.numericType != nil {
+                weight += 1.5
+            } else if ",;:—–、，；：".unicodeScalars.contains(scalar) {
+                weight += 0.5
+            }
         }
         // Scripts with no vowel letters we know (Arabic, Hebrew, Hindi, ...): about 2.5 letters a syllable.
         if weight == 0 && letters > 0 { weight = Double(letters) / 2.5 }
@@ -62,7 +65,8 @@ public struct PhraseLengthModel: Sendable {
     /// Han and hangul characters: about one syllable each.
     private static func isSyllabic(_ value: UInt32) -> Bool {
         (0x3400...0x4DBF).contains(value) || (0x4E00...0x9FFF).contains(value)
-            || (0xAC00...0xD7AF).contains(value) || (0xF900...0xFAFF).contains(value) || (0x20000...0x2FA1F).contains(value)
+            || (0xAC00...0xD7AF).contains(value) || (0xF900...0xFAFF).contains(value)
+            || (0x20000...0x2FA1F).contains(value)
     }
 
     private static let vowels: Set<Character> = [

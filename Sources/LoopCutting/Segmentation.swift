@@ -1,5 +1,6 @@
 import LoopFoundation
 import LoopSpeech
+
 /// What the segmenter knows about the take's content.
 public enum SegmentationHint: Sendable, Equatable {
     /// Nothing: cut at every pause long enough to end a phrase.

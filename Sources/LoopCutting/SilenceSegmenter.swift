@@ -37,13 +37,17 @@ public struct SilenceSegmenter: Sendable {
     }
 
     /// Cuts the take at `path`. `progress` receives the share decoded (0...1).
-    public func segment(path: String, hint: SegmentationHint, progress: (@Sendable (Double) -> Void)? = nil) throws -> Segmentation {
+    public func segment(path: String, hint: SegmentationHint, progress: (@Sendable (Double) -> Void)? = nil) throws
+        -> Segmentation
+    {
         let envelope = try EnergyEnvelope.measure(path: path, parallelism: parameters.threads, progress: progress)
         return try segment(envelope, hint: hint, path: path)
     }
 
     /// Cuts a measured take; `path` names the take in errors.
-    public func segment(_ envelope: EnergyEnvelope, hint: SegmentationHint, path: String? = nil) throws(SegmentationError) -> Segmentation {
+    public func segment(_ envelope: EnergyEnvelope, hint: SegmentationHint, path: String? = nil)
+        throws(SegmentationError) -> Segmentation
+    {
         let choice: PhraseAligner.Choice
         let analysis: PauseAnalysis
         do {
@@ -55,23 +59,30 @@ public struct SilenceSegmenter: Sendable {
         }
 
         let cutHops = choice.pauses.map { analysis.pauses[$0].cutHop }
-        return segmentation(analysis, cutHops: cutHops, confidences: choice.confidences,
-                            pauseDurations: choice.pauses.map { analysis.pauses[$0].silentDuration })
+        return segmentation(
+            analysis, cutHops: cutHops, confidences: choice.confidences,
+            pauseDurations: choice.pauses.map { analysis.pauses[$0].silentDuration })
     }
 
     /// The segments between cuts at `cutHops`: each from its first to its last sound, padded.
-    func segmentation(_ analysis: PauseAnalysis, cutHops: [Int], confidences: [Double], pauseDurations: [Double]) -> Segmentation {
+    func segmentation(_ analysis: PauseAnalysis, cutHops: [Int], confidences: [Double], pauseDurations: [Double])
+        -> Segmentation
+    {
         let envelope = analysis.envelope
         let halfHop = envelope.hopFrames / 2
         // Within the take and in order, whatever hops the caller gives (a cut in the last, short hop).
         var cutFrames = cutHops.map { min(envelope.frame(ofHop: $0) + halfHop, envelope.frameCount) }
-        for index in cutFrames.indices.dropFirst() where cutFrames[index] < cutFrames[index - 1] { cutFrames[index] = cutFrames[index - 1] }
+        for index in cutFrames.indices.dropFirst() where cutFrames[index] < cutFrames[index - 1] {
+            cutFrames[index] = cutFrames[index - 1]
+        }
         let lead = Int(parameters.leadingPadding * Double(envelope.sampleRate))
         let trail = Int(parameters.trailingPadding * Double(envelope.sampleRate))
 
         var segments: [Segment] = []
         var hopBounds = [0] + cutHops.map { min(max($0, 0), envelope.levels.count) } + [envelope.levels.count]
-        for index in hopBounds.indices.dropFirst() where hopBounds[index] < hopBounds[index - 1] { hopBounds[index] = hopBounds[index - 1] }
+        for index in hopBounds.indices.dropFirst() where hopBounds[index] < hopBounds[index - 1] {
+            hopBounds[index] = hopBounds[index - 1]
+        }
         let frameBounds = [0] + cutFrames + [envelope.frameCount]
         for phrase in 0..<(hopBounds.count - 1) {
             let hops = hopBounds[phrase]..<hopBounds[phrase + 1]
@@ -85,14 +96,20 @@ public struct SilenceSegmenter: Sendable {
             segments.append(Segment(startFrame: start, endFrame: max(end, start + 1)))
         }
         let cuts = cutFrames.indices.map { index in
-            Cut(frame: cutFrames[index], confidence: (confidences[index] * 100).rounded() / 100, pauseDuration: pauseDurations[index])
+            Cut(
+                frame: cutFrames[index], confidence: (confidences[index] * 100).rounded() / 100,
+                pauseDuration: pauseDurations[index])
         }
-        return Segmentation(sampleRate: envelope.sampleRate, channelCount: envelope.channelCount, frameCount: envelope.frameCount, segments: segments, cuts: cuts)
+        return Segmentation(
+            sampleRate: envelope.sampleRate, channelCount: envelope.channelCount, frameCount: envelope.frameCount,
+            segments: segments, cuts: cuts)
     }
 
     /// Chooses the cuts against the noise floor; when that finds too few pauses for the phrases
     /// (a reverberant room fills them), against each hop's neighbourhood instead.
-    private func choose(_ envelope: EnergyEnvelope, hint: SegmentationHint) throws(SegmentationError) -> (PauseAnalysis, PhraseAligner.Choice) {
+    private func choose(_ envelope: EnergyEnvelope, hint: SegmentationHint) throws(SegmentationError) -> (
+        PauseAnalysis, PhraseAligner.Choice
+    ) {
         var firstError: SegmentationError?
         for reference in [PauseAnalysis.Reference.global, .local] {
             var analysisParameters = PauseAnalysis.Parameters()
@@ -106,7 +123,7 @@ public struct SilenceSegmenter: Sendable {
             if reference == .local { aligner.parameters.viablePause = parameters.thresholds.minimumReverberantPause }
             do {
                 return (analysis, try aligner.choose(hint: hint))
-            } catch where error.kind == .tooFewPauses && hint != .none {
+            } catch  where error.kind == .tooFewPauses && hint != .none {
                 firstError = firstError ?? error
             }
         }
@@ -118,7 +135,8 @@ public struct SilenceSegmenter: Sendable {
     /// consonant after a stop closure), so no word start or tail is clipped.
     private func soundingHops(in hops: Range<Int>, _ analysis: PauseAnalysis) -> Range<Int>? {
         guard let first = hops.first(where: { analysis.isSpeech[$0] }),
-              let last = hops.reversed().first(where: { analysis.isSpeech[$0] }) else { return nil }
+            let last = hops.reversed().first(where: { analysis.isSpeech[$0] })
+        else { return nil }
         let hop = analysis.envelope.hopDuration
         let leadingReach = Int((parameters.leadingEdgeReach / hop).rounded())
         let trailingReach = Int((parameters.trailingEdgeReach / hop).rounded())

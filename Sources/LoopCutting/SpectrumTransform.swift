@@ -16,9 +16,12 @@ final class SpectrumTransform {
         var context: OpaquePointer?
         var function: av_tx_fn?
         var scale: Float = 1
-        let status = av_tx_init(&context, &function, AV_TX_FLOAT_RDFT, 0, Int32(length), &scale, UInt64(AV_TX_UNALIGNED.rawValue))
+        let status = av_tx_init(
+            &context, &function, AV_TX_FLOAT_RDFT, 0, Int32(length), &scale, UInt64(AV_TX_UNALIGNED.rawValue))
         guard status >= 0, let context, let function else {
-            let reason = loop_ffmpeg_transforms_load_error().map { String(cString: $0) } ?? "FFmpeg's av_tx refused a transform of \(length)"
+            let reason =
+                loop_ffmpeg_transforms_load_error().map { String(cString: $0) }
+                ?? "FFmpeg's av_tx refused a transform of \(length)"
             throw SegmentationError(.alignerMissing, reason)
         }
         self.context = context
@@ -27,8 +30,10 @@ final class SpectrumTransform {
         input = UnsafeMutableRawPointer.allocate(byteCount: (length + 16) * MemoryLayout<Float>.stride, alignment: 64)
             .bindMemory(to: Float.self, capacity: length + 16).asBuffer(count: length + 16)
         input.initialize(repeating: 0)
-        output = UnsafeMutableRawPointer.allocate(byteCount: (length / 2 + 16) * MemoryLayout<AVComplexFloat>.stride, alignment: 64)
-            .bindMemory(to: AVComplexFloat.self, capacity: length / 2 + 16).asBuffer(count: length / 2 + 16)
+        output = UnsafeMutableRawPointer.allocate(
+            byteCount: (length / 2 + 16) * MemoryLayout<AVComplexFloat>.stride, alignment: 64
+        )
+        .bindMemory(to: AVComplexFloat.self, capacity: length / 2 + 16).asBuffer(count: length / 2 + 16)
         output.initialize(repeating: AVComplexFloat(re: 0, im: 0))
     }
 
@@ -53,5 +58,7 @@ final class SpectrumTransform {
 }
 
 extension UnsafeMutablePointer {
-    fileprivate func asBuffer(count: Int) -> UnsafeMutableBufferPointer<Pointee> { UnsafeMutableBufferPointer(start: self, count: count) }
+    fileprivate func asBuffer(count: Int) -> UnsafeMutableBufferPointer<Pointee> {
+        UnsafeMutableBufferPointer(start: self, count: count)
+    }
 }

@@ -52,7 +52,8 @@ struct FeatureMatrix: Sendable {
             }
             // Deltas: the regression slope over +-2 frames.
             for frame in 0..<frames {
-                let a = max(frame - 2, 0), b = max(frame - 1, 0), e = min(frame + 1, frames - 1), f = min(frame + 2, frames - 1)
+                let a = max(frame - 2, 0), b = max(frame - 1, 0), e = min(frame + 1, frames - 1),
+                    f = min(frame + 2, frames - 1)
                 for k in 0..<c {
                     let slope = (v[e * d + k] - v[b * d + k]) + 2 * (v[f * d + k] - v[a * d + k])
                     v[frame * d + c + k] = slope / 10
@@ -113,7 +114,9 @@ struct CepstrumMeter: TakeMeter {
         span = windowLength * step
         let length = windowLength
         transform = try SpectrumTransform(length: length)
-        window = (0..<windowLength).map { Float(0.54 - 0.46 * cos(2 * Double.pi * Double($0) / Double(windowLength - 1))) }
+        window = (0..<windowLength).map {
+            Float(0.54 - 0.46 * cos(2 * Double.pi * Double($0) / Double(windowLength - 1)))
+        }
         power = [Float](repeating: 0, count: length / 2 + 1)
         melLog = [Float](repeating: 0, count: Self.melBands)
         frame = [Float](repeating: 0, count: windowLength)
@@ -193,43 +196,44 @@ struct CepstrumMeter: TakeMeter {
     private mutating func computeFrame(at start: Int) {
         let windowLength = windowLength, step = step
         pending.withUnsafeBufferPointer { pending in
-        window.withUnsafeBufferPointer { window in
-        frame.withUnsafeMutableBufferPointer { frame in
-            if step == 1 {
-                for index in 0..<windowLength { frame[index] = pending[start + index] * window[index] }
-            } else {
-                let scale = 1 / Float(step)
-                for index in 0..<windowLength {
-                    var sum: Float = 0
-                    for offset in 0..<step { sum += pending[start + index * step + offset] }
-                    frame[index] = sum * scale * window[index]
+            window.withUnsafeBufferPointer { window in
+                frame.withUnsafeMutableBufferPointer { frame in
+                    if step == 1 {
+                        for index in 0..<windowLength { frame[index] = pending[start + index] * window[index] }
+                    } else {
+                        let scale = 1 / Float(step)
+                        for index in 0..<windowLength {
+                            var sum: Float = 0
+                            for offset in 0..<step { sum += pending[start + index * step + offset] }
+                            frame[index] = sum * scale * window[index]
+                        }
+                    }
+                    power.withUnsafeMutableBufferPointer { transform.power(of: UnsafeBufferPointer(frame), into: $0) }
                 }
             }
-            power.withUnsafeMutableBufferPointer { transform.power(of: UnsafeBufferPointer(frame), into: $0) }
-        }
-        }
         }
         power.withUnsafeBufferPointer { power in
-        filterWeights.withUnsafeBufferPointer { weights in
-        melLog.withUnsafeMutableBufferPointer { melLog in
-            for band in 0..<Self.melBands {
-                let first = filterFirstBin[band], from = filterWeightStart[band], to = filterWeightStart[band + 1]
-                var energy: Float = 0
-                for index in from..<to { energy += weights[index] * power[first + index - from] }
-                melLog[band] = log(energy + 1e-10)
+            filterWeights.withUnsafeBufferPointer { weights in
+                melLog.withUnsafeMutableBufferPointer { melLog in
+                    for band in 0..<Self.melBands {
+                        let first = filterFirstBin[band], from = filterWeightStart[band],
+                            to = filterWeightStart[band + 1]
+                        var energy: Float = 0
+                        for index in from..<to { energy += weights[index] * power[first + index - from] }
+                        melLog[band] = log(energy + 1e-10)
+                    }
+                }
             }
-        }
-        }
         }
         let c = FeatureMatrix.cepstra, m = Self.melBands
         dct.withUnsafeBufferPointer { dct in
-        melLog.withUnsafeBufferPointer { melLog in
-            for k in 0..<c {
-                var sum: Float = 0
-                for n in 0..<m { sum += dct[k * m + n] * melLog[n] }
-                values.append(sum)
+            melLog.withUnsafeBufferPointer { melLog in
+                for k in 0..<c {
+                    var sum: Float = 0
+                    for n in 0..<m { sum += dct[k * m + n] * melLog[n] }
+                    values.append(sum)
+                }
             }
-        }
         }
         // Room for the deltas, filled in by the normalisation.
         values.append(contentsOf: repeatElement(0, count: c))

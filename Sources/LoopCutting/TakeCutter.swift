@@ -52,21 +52,28 @@ public struct TakeCutter: Sendable {
     }
 
     /// Cuts the take at `path`. `progress` receives the share done (0...1).
-    public func cut(path: String, hint: SegmentationHint, progress: (@Sendable (Double) -> Void)? = nil) throws -> Segmentation {
+    public func cut(path: String, hint: SegmentationHint, progress: (@Sendable (Double) -> Void)? = nil) throws
+        -> Segmentation
+    {
         try measureAndCut(path: path, hint: hint, progress: progress).segmentation
     }
 
     /// Cuts the take at `path`, with its measured levels (for drawing it).
-    public func measureAndCut(path: String, hint: SegmentationHint, progress: (@Sendable (Double) -> Void)? = nil) throws
-        -> (envelope: EnergyEnvelope, segmentation: Segmentation) {
+    public func measureAndCut(path: String, hint: SegmentationHint, progress: (@Sendable (Double) -> Void)? = nil)
+        throws
+        -> (envelope: EnergyEnvelope, segmentation: Segmentation)
+    {
         let atPauses = { (note: String?) throws -> (envelope: EnergyEnvelope, segmentation: Segmentation) in
-            let envelope = try EnergyEnvelope.measure(path: path, parallelism: segmenter.parameters.threads, progress: progress)
+            let envelope = try EnergyEnvelope.measure(
+                path: path, parallelism: segmenter.parameters.threads, progress: progress)
             var segmentation = try segmenter.segment(envelope, hint: hint, path: path)
             if let note { segmentation.notes.append(note) }
             return (envelope, segmentation)
         }
         guard case .text(let phrases, let loopLanguage) = hint, !phrases.isEmpty else { return try atPauses(nil) }
-        guard let language = SpeechLanguage.resolve(given: language, loop: loopLanguage, text: phrases) else { return try atPauses(nil) }
+        guard let language = SpeechLanguage.resolve(given: language, loop: loopLanguage, text: phrases) else {
+            return try atPauses(nil)
+        }
         let renderingRate: Int
         do {
             renderingRate = try SpeechSynthesizer.shared.outputRate()
@@ -74,9 +81,12 @@ public struct TakeCutter: Sendable {
             return try atPauses("\(error.message): cut at its pauses instead of following the text")
         }
         // The text is rendered while the take is read.
-        let upper = CepstrumMeter.upperFrequency(sampleRates: [try AudioFileReader(path: path).info.sampleRate, renderingRate])
-        let (rendering, measuring) = bothAtOnce({ Result { try ContentAligner().render(phrases, in: language, upperFrequency: upper) } },
-                                                { Result { try measure(path: path, renderingRate: renderingRate, progress: progress) } })
+        let upper = CepstrumMeter.upperFrequency(sampleRates: [
+            try AudioFileReader(path: path).info.sampleRate, renderingRate,
+        ])
+        let (rendering, measuring) = bothAtOnce(
+            { Result { try ContentAligner().render(phrases, in: language, upperFrequency: upper) } },
+            { Result { try measure(path: path, renderingRate: renderingRate, progress: progress) } })
         let take = try measuring.get()
         switch rendering {
         case .failure(let error as SpeechError):
@@ -99,20 +109,25 @@ public struct TakeCutter: Sendable {
         func frames(_ hops: Range<Int>) -> DynamicTimeWarping.Frames {
             let d = FeatureMatrix.dimension
             // The whole take shares its features rather than copying them.
-            let values = hops == 0..<features.frameCount ? features.values : Array(features.values[(hops.lowerBound * d)..<(hops.upperBound * d)])
+            let values =
+                hops == 0..<features.frameCount
+                ? features.values : Array(features.values[(hops.lowerBound * d)..<(hops.upperBound * d)])
             return .init(features: values, quiet: analysis.isSpeech[hops].map { !$0 })
         }
     }
 
     /// Reads the take once: levels and features in one parallel pass.
     func measure(path: String, renderingRate: Int, progress: (@Sendable (Double) -> Void)?) throws -> MeasuredTake {
-        var (info, frames, parts) = try TakeReading.read(path: path, parallelism: segmenter.parameters.threads, progress: progress) { info in
+        var (info, frames, parts) = try TakeReading.read(
+            path: path, parallelism: segmenter.parameters.threads, progress: progress
+        ) { info in
             let upper = CepstrumMeter.upperFrequency(sampleRates: [info.sampleRate, renderingRate])
             return try AlignmentMeter(sampleRate: info.sampleRate, upperFrequency: upper)
         }
         let hop = EnergyEnvelope.hopFrames(sampleRate: info.sampleRate)
-        let envelope = EnergyEnvelope(hopFrames: hop, sampleRate: info.sampleRate, channelCount: info.channelCount,
-                                      frameCount: frames, levels: parts.flatMap(\.levels))
+        let envelope = EnergyEnvelope(
+            hopFrames: hop, sampleRate: info.sampleRate, channelCount: info.channelCount,
+            frameCount: frames, levels: parts.flatMap(\.levels))
         let analysis: PauseAnalysis
         do {
             analysis = try PauseAnalysis(envelope: envelope)
@@ -132,11 +147,16 @@ public struct TakeCutter: Sendable {
         }
         var features = FeatureMatrix(values: values)
         values = []
-        if features.frameCount > hops { features.values.removeLast((features.frameCount - hops) * FeatureMatrix.dimension) }
-        while features.frameCount < hops { features.values.append(contentsOf: repeatElement(0, count: FeatureMatrix.dimension)) }
+        if features.frameCount > hops {
+            features.values.removeLast((features.frameCount - hops) * FeatureMatrix.dimension)
+        }
+        while features.frameCount < hops {
+            features.values.append(contentsOf: repeatElement(0, count: FeatureMatrix.dimension))
+        }
         features.normalise { analysis.isSpeech[$0] }
-        return MeasuredTake(envelope: envelope, analysis: analysis, features: features,
-                            upperFrequency: CepstrumMeter.upperFrequency(sampleRates: [info.sampleRate, renderingRate]))
+        return MeasuredTake(
+            envelope: envelope, analysis: analysis, features: features,
+            upperFrequency: CepstrumMeter.upperFrequency(sampleRates: [info.sampleRate, renderingRate]))
     }
 
     /// A run of phrases placed in the take: the cut hops between them and how sure each is.
@@ -160,9 +180,10 @@ public struct TakeCutter: Sendable {
         let alignment = ContentAligner().align(take: take.frames(hops), rendering: rendering)
         let partial = alignment.found.count < rendering.phrases.count
         guard !alignment.found.isEmpty,
-              alignment.agreement >= (partial ? parameters.minimumPartialAgreement : parameters.minimumAgreement),
-              alignment.lengthSpread <= parameters.maximumSpread,
-              alignment.lengthSpread <= parameters.maximumWeakSpread || alignment.agreement >= parameters.strongAgreement else {
+            alignment.agreement >= (partial ? parameters.minimumPartialAgreement : parameters.minimumAgreement),
+            alignment.lengthSpread <= parameters.maximumSpread,
+            alignment.lengthSpread <= parameters.maximumWeakSpread || alignment.agreement >= parameters.strongAgreement
+        else {
             throw Mismatch(agreement: alignment.agreement, foundAll: !partial)
         }
         var run = PlacedRun(found: alignment.found, cutHops: [], confidences: [], silences: [])
@@ -180,8 +201,10 @@ public struct TakeCutter: Sendable {
         return run
     }
 
-    private func align(_ take: MeasuredTake, path: String, phrases: [String], rendering: ContentAligner.Rendering,
-                       language: SpeechLanguage) throws -> (envelope: EnergyEnvelope, segmentation: Segmentation) {
+    private func align(
+        _ take: MeasuredTake, path: String, phrases: [String], rendering: ContentAligner.Rendering,
+        language: SpeechLanguage
+    ) throws -> (envelope: EnergyEnvelope, segmentation: Segmentation) {
         let name = language.origin == .guessed ? "\(language.code) (guessed from the text)" : language.code
         let run: PlacedRun
         do {
@@ -192,15 +215,24 @@ public struct TakeCutter: Sendable {
             // The alignment must not have left phrases out, and the clips' lengths must keep
             // the proportions of their phrases'.
             if mismatch.agreement >= parameters.minimumPausedAgreement, mismatch.foundAll,
-               var paused = try? segmenter.segment(take.envelope, hint: .text(phrases, language: language.code), path: path),
-               paused.cuts.allSatisfy({ $0.pauseDuration >= parameters.clearPause }),
-               lengthSpread(of: paused, in: take, against: rendering) <= parameters.maximumPausedSpread {
-                paused.notes.append("its words could not be matched with the text (in \(name)): cut at its \(paused.cuts.count) clear pauses")
+                var paused = try? segmenter.segment(
+                    take.envelope, hint: .text(phrases, language: language.code), path: path),
+                paused.cuts.allSatisfy({ $0.pauseDuration >= parameters.clearPause }),
+                lengthSpread(of: paused, in: take, against: rendering) <= parameters.maximumPausedSpread
+            {
+                paused.notes.append(
+                    "its words could not be matched with the text (in \(name)): cut at its \(paused.cuts.count) clear pauses"
+                )
                 return (take.envelope, paused)
             }
-            throw SegmentationError(.textMismatch, path: path, message: "the take does not read its text (in \(name)): is it the right take, the right text, the right language?")
+            throw SegmentationError(
+                .textMismatch, path: path,
+                message:
+                    "the take does not read its text (in \(name)): is it the right take, the right text, the right language?"
+            )
         }
-        var segmentation = segmenter.segmentation(take.analysis, cutHops: run.cutHops, confidences: run.confidences, pauseDurations: run.silences)
+        var segmentation = segmenter.segmentation(
+            take.analysis, cutHops: run.cutHops, confidences: run.confidences, pauseDurations: run.silences)
         segmentation.method = .text(language)
         segmentation.phrases = run.found
         return (take.envelope, segmentation)
@@ -208,7 +240,9 @@ public struct TakeCutter: Sendable {
 
     /// How much the ratio of each clip's speech to its phrase's rendered speech varies (the
     /// standard deviation of its log): small when the clips hold their phrases.
-    private func lengthSpread(of segmentation: Segmentation, in take: MeasuredTake, against rendering: ContentAligner.Rendering) -> Double {
+    private func lengthSpread(
+        of segmentation: Segmentation, in take: MeasuredTake, against rendering: ContentAligner.Rendering
+    ) -> Double {
         let hop = take.envelope.hopFrames, hops = take.analysis.isSpeech.count
         let logRatios = zip(segmentation.segments, rendering.phrases).map { segment, span -> Double in
             let first = min(segment.startFrame / hop, hops), last = min(max(segment.endFrame / hop, first), hops)
@@ -227,10 +261,13 @@ public struct TakeCutter: Sendable {
     /// is aligned with its texts, and the clips between its phrases are cut where the words
     /// change. A run whose words do not match its texts (music, another language, a cue that
     /// is not said) gets nil: its phrases keep the clips they had.
-    public func cutRuns(path: String, runs: [(texts: [String], frames: Range<Int>)], loopLanguage: String?,
-                        progress: (@Sendable (Double) -> Void)? = nil) throws -> (runs: [[Range<Int>]?], method: CuttingMethod, notes: [String]) {
+    public func cutRuns(
+        path: String, runs: [(texts: [String], frames: Range<Int>)], loopLanguage: String?,
+        progress: (@Sendable (Double) -> Void)? = nil
+    ) throws -> (runs: [[Range<Int>]?], method: CuttingMethod, notes: [String]) {
         let texts = runs.flatMap(\.texts)
-        guard !texts.isEmpty, let language = SpeechLanguage.resolve(given: language, loop: loopLanguage, text: texts) else {
+        guard !texts.isEmpty, let language = SpeechLanguage.resolve(given: language, loop: loopLanguage, text: texts)
+        else {
             return (runs.map { _ in nil }, .pauses, [])
         }
         let renderingRate: Int
@@ -238,30 +275,43 @@ public struct TakeCutter: Sendable {
             renderingRate = try SpeechSynthesizer.shared.outputRate()
             _ = try SpeechSynthesizer.shared.render([texts[0]], in: language)
         } catch {
-            return (runs.map { _ in nil }, .pauses, ["\(error.message): each cue keeps the speech around its own times"])
+            return (
+                runs.map { _ in nil }, .pauses, ["\(error.message): each cue keeps the speech around its own times"]
+            )
         }
         let take = try measure(path: path, renderingRate: renderingRate, progress: progress)
         let envelope = take.envelope
         var clips: [[Range<Int>]?] = []
         for run in runs {
-            let hops = (run.frames.lowerBound / envelope.hopFrames)..<min(envelope.levels.count, (run.frames.upperBound + envelope.hopFrames - 1) / envelope.hopFrames)
+            let firstHop = run.frames.lowerBound / envelope.hopFrames
+            let endHop = min(
+                envelope.levels.count, (run.frames.upperBound + envelope.hopFrames - 1) / envelope.hopFrames)
+            let hops = firstHop..<endHop
             guard run.texts.count > 1, hops.count > 2,
-                  let rendering = try? ContentAligner().render(run.texts, in: language, upperFrequency: take.upperFrequency),
-                  let placed = try? place(rendering, in: take, hops: hops),
-                  placed.found.count == run.texts.count else {
+                let rendering = try? ContentAligner().render(
+                    run.texts, in: language, upperFrequency: take.upperFrequency),
+                let placed = try? place(rendering, in: take, hops: hops),
+                placed.found.count == run.texts.count
+            else {
                 clips.append(nil)
                 continue
             }
             // The run's own edges stay; between them, each phrase's speech with its padding. The
             // bounds stay inside the run and in order (a run may end on the take's last frame).
-            var bounds = ([hops.lowerBound] + placed.cutHops + [hops.upperBound]).map { min(max($0, hops.lowerBound), hops.upperBound) }
-            for index in bounds.indices.dropFirst() where bounds[index] < bounds[index - 1] { bounds[index] = bounds[index - 1] }
-            let cuts = segmenter.segmentation(take.analysis, cutHops: bounds,
-                                              confidences: Array(repeating: 1, count: placed.cutHops.count + 2),
-                                              pauseDurations: Array(repeating: 0, count: placed.cutHops.count + 2))
+            var bounds = ([hops.lowerBound] + placed.cutHops + [hops.upperBound]).map {
+                min(max($0, hops.lowerBound), hops.upperBound)
+            }
+            for index in bounds.indices.dropFirst() where bounds[index] < bounds[index - 1] {
+                bounds[index] = bounds[index - 1]
+            }
+            let cuts = segmenter.segmentation(
+                take.analysis, cutHops: bounds,
+                confidences: Array(repeating: 1, count: placed.cutHops.count + 2),
+                pauseDurations: Array(repeating: 0, count: placed.cutHops.count + 2))
             var ranges = cuts.segments.dropFirst().dropLast().map { $0.startFrame..<$0.endFrame }
             ranges[0] = run.frames.lowerBound..<max(ranges[0].upperBound, run.frames.lowerBound + 1)
-            ranges[ranges.count - 1] = min(ranges[ranges.count - 1].lowerBound, run.frames.upperBound - 1)..<run.frames.upperBound
+            ranges[ranges.count - 1] =
+                min(ranges[ranges.count - 1].lowerBound, run.frames.upperBound - 1)..<run.frames.upperBound
             clips.append(ranges)
         }
         return (clips, .text(language), [])
@@ -269,23 +319,39 @@ public struct TakeCutter: Sendable {
 
     /// Where the cut for an aligned join goes: onto a real pause near it (the one with the most
     /// silence, nearer ones first), else onto the quietest point close to it; and the silence there.
-    private func place(_ join: ClosedRange<Int>, _ analysis: PauseAnalysis, within hops: Range<Int>) -> (hop: Int, silence: Double) {
+    private func place(_ join: ClosedRange<Int>, _ analysis: PauseAnalysis, within hops: Range<Int>) -> (
+        hop: Int, silence: Double
+    ) {
         let hopDuration = analysis.envelope.hopDuration
         let reach = Int((parameters.pauseReach / hopDuration).rounded())
         let centre = (join.lowerBound + join.upperBound) / 2
         let near = (join.lowerBound - reach)...(join.upperBound + reach)
-        let candidates = analysis.pauses.filter { hops.contains($0.cutHop) && near.overlaps($0.range.lowerBound...max($0.range.lowerBound, $0.range.upperBound - 1)) }
+        let candidates = analysis.pauses.filter {
+            hops.contains($0.cutHop)
+                && near.overlaps($0.range.lowerBound...max($0.range.lowerBound, $0.range.upperBound - 1))
+        }
         let scored = candidates.map { pause -> (PauseAnalysis.Pause, Double) in
             let inside = join.overlaps(pause.range.lowerBound...max(pause.range.lowerBound, pause.range.upperBound - 1))
-            let distance = inside ? 0 : Double(min(abs(pause.range.lowerBound - centre), abs(pause.range.upperBound - 1 - centre))) * hopDuration
+            let distance =
+                inside
+                ? 0
+                : Double(min(abs(pause.range.lowerBound - centre), abs(pause.range.upperBound - 1 - centre)))
+                    * hopDuration
             return (pause, pause.silentDuration - distance * 0.5)
         }
         if let (pause, _) = scored.max(by: { $0.1 < $1.1 }), pause.silentDuration >= 0.03 {
             return (pause.cutHop, pause.silentDuration)
         }
         let quietReach = Int((parameters.quietReach / hopDuration).rounded())
-        let window = max(hops.lowerBound, join.lowerBound - quietReach)...min(hops.upperBound - 1, analysis.smoothed.count - 1, join.upperBound + quietReach)
-        let quietest = window.min { analysis.smoothed[$0] < analysis.smoothed[$1] || (analysis.smoothed[$0] == analysis.smoothed[$1] && abs($0 - centre) < abs($1 - centre)) } ?? centre
+        let window =
+            max(
+                hops.lowerBound, join.lowerBound - quietReach)...min(
+                hops.upperBound - 1, analysis.smoothed.count - 1, join.upperBound + quietReach)
+        let quietest =
+            window.min {
+                analysis.smoothed[$0] < analysis.smoothed[$1]
+                    || (analysis.smoothed[$0] == analysis.smoothed[$1] && abs($0 - centre) < abs($1 - centre))
+            } ?? centre
         return (quietest, 0)
     }
 

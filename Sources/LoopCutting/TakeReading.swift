@@ -1,7 +1,7 @@
 import Foundation
 import LoopAudioFiles
-import Synchronization
 import LoopFoundation
+import Synchronization
 
 /// Something measured from a take in one streaming pass of its mono samples, hop by hop.
 protocol TakeMeter: SendableMetatype {
@@ -90,7 +90,9 @@ enum TakeReading {
                     }
                 }
                 guard meter.framesConsumed == end - start else {
-                    throw AudioError(.truncated, path: path, message: "the file is truncated: it ends before the length it announces")
+                    throw AudioError(
+                        .truncated, path: path, message: "the file is truncated: it ends before the length it announces"
+                    )
                 }
                 let reading = UnsafeSendable(value: meter.finish())
                 results.withLock { $0[part] = reading }
@@ -123,7 +125,9 @@ func bothAtOnce<A, B>(_ first: @Sendable () -> A, _ second: @Sendable () -> B) -
             b.withLock { $0 = result }
         }
     }
-    guard let resultA = a.withLock({ $0 }), let resultB = b.withLock({ $0 }) else { preconditionFailure("concurrentPerform runs both") }
+    guard let resultA = a.withLock({ $0 }), let resultB = b.withLock({ $0 }) else {
+        preconditionFailure("concurrentPerform runs both")
+    }
     return (resultA.value, resultB.value)
 }
 

@@ -4,9 +4,9 @@ import GRDB
 import LoopAudioFiles
 import LoopFoundation
 import LoopModel
+import LoopPictures
 import LoopStore
 import ZIPFoundation
-import LoopPictures
 
 /// A loop as an Anki package (`.apkg`): a deck named after the loop, one note per phrase with
 /// its clip, text, translation and picture, in a note type of its own ("LoopLearn phrase":
@@ -32,9 +32,15 @@ public struct AnkiPackage: Sendable {
     /// starts from the clip).
     public func write(_ loop: LoopDetail, to path: String, now: Date = Date()) throws {
         let phrases = loop.phrases.filter { $0.audio != nil }
-        guard !phrases.isEmpty else { throw ExchangeError(.exportRefused, path: path, message: "'\(loop.summary.title)' has no audio yet: record or attach a take first") }
-        let scratch = try ScratchFolder(in: (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent,
-                                        prefix: ".loop-anki-")
+        guard !phrases.isEmpty else {
+            throw ExchangeError(
+                .exportRefused, path: path,
+                message: "'\(loop.summary.title)' has no audio yet: record or attach a take first")
+        }
+        let scratch = try ScratchFolder(
+            in: (path as NSString).deletingLastPathComponent.isEmpty
+                ? "." : (path as NSString).deletingLastPathComponent,
+            prefix: ".loop-anki-")
         let folder = scratch.path
         var media: [String: String] = [:]
         var audioNames: [Int64: String] = [:]
@@ -42,7 +48,9 @@ public struct AnkiPackage: Sendable {
             guard let audio = phrase.audio else { continue }
             let index = String(media.count)
             let name = "looplearn-\(loop.summary.id.prefix(8))-\(phrase.id).flac"
-            var writer = try AudioFileWriter(path: folder + "/" + index, format: .flac, sampleRate: audio.sampleRate, channelCount: audio.channelCount)
+            var writer = try AudioFileWriter(
+                path: folder + "/" + index, format: .flac, sampleRate: audio.sampleRate,
+                channelCount: audio.channelCount)
             try writer.append(frames: audio.startFrame..<audio.endFrame, of: audio.path)
             try writer.commit()
             media[index] = name
@@ -58,15 +66,20 @@ public struct AnkiPackage: Sendable {
                 do {
                     try FileManager.default.copyItem(atPath: picture.path, toPath: folder + "/" + index)
                 } catch {
-                    throw ExchangeError(.exportRefused, path: picture.path, message: "cannot read the picture (\(error.localizedDescription))")
+                    throw ExchangeError(
+                        .exportRefused, path: picture.path,
+                        message: "cannot read the picture (\(error.localizedDescription))")
                 }
                 media[index] = name
                 storedPictures[picture.sha256] = name
             }
             pictureNames[phrase.id] = storedPictures[picture.sha256]
         }
-        try writeCollection(loop, phrases: phrases, audioNames: audioNames, pictureNames: pictureNames, to: folder + "/collection.anki2", now: now)
-        try JSONSerialization.data(withJSONObject: media, options: [.sortedKeys]).write(to: URL(fileURLWithPath: folder + "/media"))
+        try writeCollection(
+            loop, phrases: phrases, audioNames: audioNames, pictureNames: pictureNames,
+            to: folder + "/collection.anki2", now: now)
+        try JSONSerialization.data(withJSONObject: media, options: [.sortedKeys]).write(
+            to: URL(fileURLWithPath: folder + "/media"))
 
         let temporary = folder + "/package.apkg"
         let archive: Archive
@@ -84,18 +97,24 @@ public struct AnkiPackage: Sendable {
         _ = consume scratch
     }
 
-    private func writeCollection(_ loop: LoopDetail, phrases: [StoredPhrase], audioNames: [Int64: String], pictureNames: [Int64: String],
-                                 to path: String, now: Date) throws {
+    private func writeCollection(
+        _ loop: LoopDetail, phrases: [StoredPhrase], audioNames: [Int64: String], pictureNames: [Int64: String],
+        to path: String, now: Date
+    ) throws {
         let database = try DatabaseQueue(path: path)
         let seconds = Int64(now.timeIntervalSince1970)
         let deckID = Self.stableID("deck", loop.summary.id)
         try database.write { db in
             try db.execute(sql: Self.schema)
-            try db.execute(sql: "INSERT INTO col VALUES (1, ?, ?, ?, 11, 0, 0, 0, ?, ?, ?, ?, '{}')", arguments: [
-                seconds / 86_400 * 86_400, seconds * 1000, seconds * 1000, try Self.json(Self.configuration(deckID: deckID)),
-                try Self.json([String(Self.noteTypeID): Self.noteType(deckID: deckID, now: seconds)]),
-                try Self.json(Self.decks(deckID: deckID, name: loop.summary.title, now: seconds)), try Self.json(Self.deckOptions()),
-            ])
+            try db.execute(
+                sql: "INSERT INTO col VALUES (1, ?, ?, ?, 11, 0, 0, 0, ?, ?, ?, ?, '{}')",
+                arguments: [
+                    seconds / 86_400 * 86_400, seconds * 1000, seconds * 1000,
+                    try Self.json(Self.configuration(deckID: deckID)),
+                    try Self.json([String(Self.noteTypeID): Self.noteType(deckID: deckID, now: seconds)]),
+                    try Self.json(Self.decks(deckID: deckID, name: loop.summary.title, now: seconds)),
+                    try Self.json(Self.deckOptions()),
+                ])
             let tags = ([loop.summary.language.map { "lang::\($0)" }].compactMap { $0 } + loop.summary.tags)
                 .map { $0.replacingOccurrences(of: " ", with: "_") }
             let tagText = tags.isEmpty ? "" : " " + tags.joined(separator: " ") + " "
@@ -103,14 +122,21 @@ public struct AnkiPackage: Sendable {
                 let noteID = seconds * 1000 + Int64(position)
                 let audio = audioNames[phrase.id].map { "[sound:\($0)]" } ?? ""
                 let picture = pictureNames[phrase.id].map { "<img src=\"\($0)\">" } ?? ""
-                let values = [phrase.text, phrase.translation ?? "", audio, loop.summary.title, String(phrase.group), String(phrase.number)]
+                let values =
+                    [
+                        phrase.text, phrase.translation ?? "", audio, loop.summary.title, String(phrase.group),
+                        String(phrase.number),
+                    ]
                     .map(Self.html) + [picture]
-                try db.execute(sql: "INSERT INTO notes VALUES (?, ?, ?, ?, -1, ?, ?, ?, ?, 0, '')", arguments: [
-                    noteID, Self.guid(loop: loop.summary.id, phrase: phrase.id), Self.noteTypeID, seconds, tagText,
-                    values.joined(separator: "\u{1F}"), values[0], Self.checksum(phrase.text),
-                ])
-                try db.execute(sql: "INSERT INTO cards VALUES (?, ?, ?, 0, ?, -1, 0, 0, ?, 0, 0, 0, 0, 0, 0, 0, 0, '')",
-                               arguments: [noteID, noteID, deckID, seconds, position + 1])
+                try db.execute(
+                    sql: "INSERT INTO notes VALUES (?, ?, ?, ?, -1, ?, ?, ?, ?, 0, '')",
+                    arguments: [
+                        noteID, Self.guid(loop: loop.summary.id, phrase: phrase.id), Self.noteTypeID, seconds, tagText,
+                        values.joined(separator: "\u{1F}"), values[0], Self.checksum(phrase.text),
+                    ])
+                try db.execute(
+                    sql: "INSERT INTO cards VALUES (?, ?, ?, 0, ?, -1, 0, 0, ?, 0, 0, 0, 0, 0, 0, 0, 0, '')",
+                    arguments: [noteID, noteID, deckID, seconds, position + 1])
             }
         }
         try database.close()
@@ -119,7 +145,9 @@ public struct AnkiPackage: Sendable {
     /// A phrase's note GUID: the same for the same phrase of the same loop in every export.
     static func guid(loop: String, phrase: Int64) -> String {
         let digest = SHA256.hash(data: Data("looplearn:\(loop):\(phrase)".utf8))
-        return "ll" + Data(digest.prefix(9)).base64EncodedString().replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "+", with: "-")
+        return "ll"
+            + Data(digest.prefix(9)).base64EncodedString().replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "+", with: "-")
     }
 
     /// An id (positive, below 2^53 as Anki's JSON wants) from names that do not change.
@@ -136,7 +164,8 @@ public struct AnkiPackage: Sendable {
 
     /// Text as Anki's fields hold it (HTML).
     static func html(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;")
     }
 
     static func json(_ value: Any) throws -> String {
@@ -145,38 +174,63 @@ public struct AnkiPackage: Sendable {
 
     static func noteType(deckID: Int64, now: Int64) -> [String: Any] {
         [
-            "id": noteTypeID, "name": noteTypeName, "type": 0, "mod": now, "usn": -1, "sortf": 0, "did": deckID, "tags": [String](), "vers": [Int](),
+            "id": noteTypeID, "name": noteTypeName, "type": 0, "mod": now, "usn": -1, "sortf": 0, "did": deckID,
+            "tags": [String](), "vers": [Int](),
             "latexPre": "", "latexPost": "", "req": [[0, "any", [0, 2]]],
-            "css": ".card { font-family: sans-serif; font-size: 24px; text-align: center; }\n.translation { color: #555; font-size: 18px; }\n.picture img { max-width: 100%; max-height: 50vh; }",
+            "css":
+                ".card { font-family: sans-serif; font-size: 24px; text-align: center; }\n.translation { color: #555; font-size: 18px; }\n.picture img { max-width: 100%; max-height: 50vh; }",
             "flds": fields.enumerated().map { index, name in
-                ["name": name, "ord": index, "font": "Arial", "size": 20, "media": [String](), "rtl": false, "sticky": false] as [String: Any]
+                [
+                    "name": name, "ord": index, "font": "Arial", "size": 20, "media": [String](), "rtl": false,
+                    "sticky": false,
+                ] as [String: Any]
             },
-            "tmpls": [[
-                "name": "Listen, then read", "ord": 0, "did": NSNull(), "bqfmt": "", "bafmt": "",
-                "qfmt": "{{Audio}}",
-                "afmt": "{{FrontSide}}<hr id=answer><div>{{Text}}</div><div class=translation>{{Translation}}</div><div class=picture>{{Picture}}</div>",
-            ] as [String: Any]],
+            "tmpls": [
+                [
+                    "name": "Listen, then read", "ord": 0, "did": NSNull(), "bqfmt": "", "bafmt": "",
+                    "qfmt": "{{Audio}}",
+                    "afmt":
+                        "{{FrontSide}}<hr id=answer><div>{{Text}}</div><div class=translation>{{Translation}}</div><div class=picture>{{Picture}}</div>",
+                ] as [String: Any]
+            ],
         ]
     }
 
     static func decks(deckID: Int64, name: String, now: Int64) -> [String: Any] {
         func deck(_ id: Int64, _ name: String) -> [String: Any] {
-            ["id": id, "name": name, "desc": "", "conf": 1, "dyn": 0, "collapsed": false, "extendNew": 10, "extendRev": 50, "mod": now, "usn": -1,
-             "newToday": [0, 0], "revToday": [0, 0], "lrnToday": [0, 0], "timeToday": [0, 0]]
+            [
+                "id": id, "name": name, "desc": "", "conf": 1, "dyn": 0, "collapsed": false, "extendNew": 10,
+                "extendRev": 50, "mod": now, "usn": -1,
+                "newToday": [0, 0], "revToday": [0, 0], "lrnToday": [0, 0], "timeToday": [0, 0],
+            ]
         }
         return ["1": deck(1, "Default"), String(deckID): deck(deckID, name.replacingOccurrences(of: "::", with: ":"))]
     }
 
     static func configuration(deckID: Int64) -> [String: Any] {
-        ["activeDecks": [deckID], "curDeck": deckID, "curModel": String(noteTypeID), "nextPos": 1, "sortType": "noteFld", "sortBackwards": false,
-         "addToCur": true, "collapseTime": 1200, "dueCounts": true, "estTimes": true, "newSpread": 0, "timeLim": 0]
+        [
+            "activeDecks": [deckID], "curDeck": deckID, "curModel": String(noteTypeID), "nextPos": 1,
+            "sortType": "noteFld", "sortBackwards": false,
+            "addToCur": true, "collapseTime": 1200, "dueCounts": true, "estTimes": true, "newSpread": 0, "timeLim": 0,
+        ]
     }
 
     static func deckOptions() -> [String: Any] {
-        ["1": ["id": 1, "name": "Default", "mod": 0, "usn": 0, "maxTaken": 60, "autoplay": true, "timer": 0, "replayq": true, "dyn": false,
-               "new": ["delays": [1, 10], "ints": [1, 4, 7], "initialFactor": 2500, "order": 1, "perDay": 20, "bury": true, "separate": true] as [String: Any],
-               "rev": ["perDay": 200, "ease4": 1.3, "fuzz": 0.05, "ivlFct": 1, "maxIvl": 36500, "minSpace": 1, "bury": true] as [String: Any],
-               "lapse": ["delays": [10], "mult": 0, "minInt": 1, "leechFails": 8, "leechAction": 0] as [String: Any]] as [String: Any]]
+        [
+            "1": [
+                "id": 1, "name": "Default", "mod": 0, "usn": 0, "maxTaken": 60, "autoplay": true, "timer": 0,
+                "replayq": true, "dyn": false,
+                "new": [
+                    "delays": [1, 10], "ints": [1, 4, 7], "initialFactor": 2500, "order": 1, "perDay": 20, "bury": true,
+                    "separate": true,
+                ] as [String: Any],
+                "rev": [
+                    "perDay": 200, "ease4": 1.3, "fuzz": 0.05, "ivlFct": 1, "maxIvl": 36500, "minSpace": 1,
+                    "bury": true,
+                ] as [String: Any],
+                "lapse": ["delays": [10], "mult": 0, "minInt": 1, "leechFails": 8, "leechAction": 0] as [String: Any],
+            ] as [String: Any]
+        ]
     }
 
     static let schema = """

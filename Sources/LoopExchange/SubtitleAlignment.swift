@@ -39,12 +39,19 @@ public struct SubtitleAlignment: Sendable {
         public var ranges: [Range<Int>]
     }
 
-    public func align(_ cues: [SubtitleCue], translations: [SubtitleCue], envelope: EnergyEnvelope, speech: [Segment]) -> Result {
+    public func align(_ cues: [SubtitleCue], translations: [SubtitleCue], envelope: EnergyEnvelope, speech: [Segment])
+        -> Result
+    {
         let rate = Double(envelope.sampleRate)
         let speaking = speech.map { Double($0.startFrame) / rate..<Double($0.endFrame) / rate }
-        let offset = Self.offset(of: cues, over: speaking), translationOffset = Self.offset(of: translations, over: speaking)
-        let cues = cues.map { SubtitleCue(start: max(0, $0.start + offset), end: max(0, $0.end + offset), text: $0.text) }
-        let translations = translations.map { SubtitleCue(start: $0.start + translationOffset, end: $0.end + translationOffset, text: $0.text) }
+        let offset = Self.offset(of: cues, over: speaking),
+            translationOffset = Self.offset(of: translations, over: speaking)
+        let cues = cues.map {
+            SubtitleCue(start: max(0, $0.start + offset), end: max(0, $0.end + offset), text: $0.text)
+        }
+        let translations = translations.map {
+            SubtitleCue(start: $0.start + translationOffset, end: $0.end + translationOffset, text: $0.text)
+        }
         func frame(_ seconds: Double) -> Int { min(envelope.frameCount, max(0, Int((seconds * rate).rounded()))) }
         let spans = cues.map { frame($0.start)..<max(frame($0.start) + 1, frame($0.end)) }
         let pieces = split(speech.map { $0.startFrame..<$0.endFrame }, at: spans, envelope: envelope)
@@ -53,7 +60,8 @@ public struct SubtitleAlignment: Sendable {
         var owned = [[Range<Int>]](repeating: [], count: cues.count)
         for piece in pieces {
             var best: (index: Int, overlap: Int)?
-            for (index, span) in spans.enumerated() where span.lowerBound < piece.upperBound && piece.lowerBound < span.upperBound {
+            for (index, span) in spans.enumerated()
+            where span.lowerBound < piece.upperBound && piece.lowerBound < span.upperBound {
                 let overlap = min(span.upperBound, piece.upperBound) - max(span.lowerBound, piece.lowerBound)
                 if overlap > (best?.overlap ?? 0) { best = (index, overlap) }
             }
@@ -64,8 +72,12 @@ public struct SubtitleAlignment: Sendable {
         for (index, span) in spans.enumerated() {
             var start = span.lowerBound, end = span.upperBound
             if let first = owned[index].first, let last = owned[index].last {
-                start = first.lowerBound < span.lowerBound - reach ? quietest(near: span.lowerBound, envelope: envelope) : first.lowerBound
-                end = last.upperBound > span.upperBound + reach ? quietest(near: span.upperBound, envelope: envelope) : last.upperBound
+                start =
+                    first.lowerBound < span.lowerBound - reach
+                    ? quietest(near: span.lowerBound, envelope: envelope) : first.lowerBound
+                end =
+                    last.upperBound > span.upperBound + reach
+                    ? quietest(near: span.upperBound, envelope: envelope) : last.upperBound
             }
             // Never into the clip before.
             if let previous = ranges.last, start < previous.upperBound { start = previous.upperBound }
@@ -85,7 +97,9 @@ public struct SubtitleAlignment: Sendable {
 
         var groups: [[Phrase]] = [[]]
         for (index, cue) in cues.enumerated() {
-            let phrase = Phrase(text: cue.text, translation: translated[index].isEmpty ? nil : translated[index].joined(separator: " "), line: index + 1)
+            let phrase = Phrase(
+                text: cue.text, translation: translated[index].isEmpty ? nil : translated[index].joined(separator: " "),
+                line: index + 1)
             let full = groupSize.map { groups[groups.count - 1].count >= $0 } ?? false
             let paused = groupSize == nil && index > 0 && cue.start - cues[index - 1].end > groupPause
             if !groups[groups.count - 1].isEmpty && (full || paused) { groups.append([]) }
@@ -97,21 +111,29 @@ public struct SubtitleAlignment: Sendable {
     /// Cuts between the cues of each run of speech where the words change: the run's audio
     /// aligned with the cues' texts by `cutter`, which also says which language it heard them
     /// in. Runs whose words do not match (music, a cue that is not said) keep their clips.
-    public func followingTheWords(_ result: Result, path: String, sampleRate: Int, cutter: TakeCutter, language: String?,
-                                  progress: (@Sendable (Double) -> Void)? = nil) throws -> (result: Result, method: CuttingMethod, notes: [String]) {
+    public func followingTheWords(
+        _ result: Result, path: String, sampleRate: Int, cutter: TakeCutter, language: String?,
+        progress: (@Sendable (Double) -> Void)? = nil
+    ) throws -> (result: Result, method: CuttingMethod, notes: [String]) {
         let phrases = result.groups.flatMap { $0 }
         guard phrases.count == result.ranges.count else { return (result, .pauses, []) }
         let gap = Int(runGap * Double(sampleRate))
         var runs: [Range<Int>] = []
         var start = 0
-        for index in 1...phrases.count where index == phrases.count || result.ranges[index].lowerBound - result.ranges[index - 1].upperBound >= gap {
+        for index in 1...phrases.count
+        where index == phrases.count || result.ranges[index].lowerBound - result.ranges[index - 1].upperBound >= gap {
             if index - start > 1 { runs.append(start..<index) }
             start = index
         }
         guard !runs.isEmpty else { return (result, .pauses, []) }
-        let cut = try cutter.cutRuns(path: path, runs: runs.map { run in
-            (texts: run.map { phrases[$0].text }, frames: result.ranges[run.lowerBound].lowerBound..<result.ranges[run.upperBound - 1].upperBound)
-        }, loopLanguage: language, progress: progress)
+        let cut = try cutter.cutRuns(
+            path: path,
+            runs: runs.map { run in
+                (
+                    texts: run.map { phrases[$0].text },
+                    frames: result.ranges[run.lowerBound].lowerBound..<result.ranges[run.upperBound - 1].upperBound
+                )
+            }, loopLanguage: language, progress: progress)
         var refined = result
         for (run, clips) in zip(runs, cut.runs) {
             if let clips { refined.ranges.replaceSubrange(run, with: clips) }
@@ -143,7 +165,9 @@ public struct SubtitleAlignment: Sendable {
             let shift = Double(step) / 100
             let value = covered(shift)
             // Ties go to the smaller shift.
-            if value > best.covered + 1e-9 || (abs(value - best.covered) <= 1e-9 && abs(shift) < abs(best.shift)) { best = (shift, value) }
+            if value > best.covered + 1e-9 || (abs(value - best.covered) <= 1e-9 && abs(shift) < abs(best.shift)) {
+                best = (shift, value)
+            }
         }
         return best.covered > none * 1.1 ? best.shift : 0
     }
@@ -173,7 +197,9 @@ public struct SubtitleAlignment: Sendable {
         let center = frame / envelope.hopFrames
         let radius = max(1, Int(seconds / envelope.hopDuration))
         let range = max(0, center - radius)...min(hops - 1, center + radius)
-        guard !range.isEmpty, let best = range.min(by: { envelope.levels[$0] < envelope.levels[$1] }) else { return frame }
+        guard !range.isEmpty, let best = range.min(by: { envelope.levels[$0] < envelope.levels[$1] }) else {
+            return frame
+        }
         return min(envelope.frameCount, best * envelope.hopFrames + envelope.hopFrames / 2)
     }
 }

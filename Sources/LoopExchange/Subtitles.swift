@@ -46,9 +46,10 @@ public enum SubtitleWriter {
                 "\(index + 1)\n\(time(cue.start, separator: ",")) --> \(time(cue.end, separator: ","))\n\(srtText(cue.text))\n"
             }.joined(separator: "\n")
         case .vtt:
-            return "WEBVTT\n\n" + cues.enumerated().map { index, cue in
-                "\(index + 1)\n\(time(cue.start, separator: ".")) --> \(time(cue.end, separator: "."))\n\(vttText(cue.text))\n"
-            }.joined(separator: "\n")
+            return "WEBVTT\n\n"
+                + cues.enumerated().map { index, cue in
+                    "\(index + 1)\n\(time(cue.start, separator: ".")) --> \(time(cue.end, separator: "."))\n\(vttText(cue.text))\n"
+                }.joined(separator: "\n")
         }
     }
 
@@ -57,7 +58,8 @@ public enum SubtitleWriter {
         let milliseconds = max(0, Int((seconds * 1000).rounded()))
         func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
         let fraction = milliseconds % 1000
-        return two(milliseconds / 3_600_000) + ":" + two(milliseconds / 60_000 % 60) + ":" + two(milliseconds / 1000 % 60) + separator
+        return two(milliseconds / 3_600_000) + ":" + two(milliseconds / 60_000 % 60) + ":"
+            + two(milliseconds / 1000 % 60) + separator
             + (fraction < 10 ? "00" : fraction < 100 ? "0" : "") + "\(fraction)"
     }
 

@@ -1,7 +1,7 @@
 import Foundation
-import LoopFoundation
 import LoopAudioFiles
 import LoopCutting
+import LoopFoundation
 import LoopModel
 import LoopStore
 
@@ -36,7 +36,11 @@ public struct TimedTextExport: Sendable {
     /// Writes `loop` to `path` (atomically); returns the files written.
     public func write(_ loop: LoopDetail, to path: String) throws -> [String] {
         let voiced = loop.phrases.filter { $0.audio != nil }
-        guard !voiced.isEmpty else { throw ExchangeError(.exportRefused, path: path, message: "'\(loop.summary.title)' has no audio yet: record or attach a take first") }
+        guard !voiced.isEmpty else {
+            throw ExchangeError(
+                .exportRefused, path: path,
+                message: "'\(loop.summary.title)' has no audio yet: record or attach a take first")
+        }
         var cues: [SubtitleCue] = []
         var written: [String] = []
         if joinedClips {
@@ -46,7 +50,11 @@ public struct TimedTextExport: Sendable {
         } else {
             let takes = Set(voiced.compactMap { $0.audio?.sha256 })
             guard takes.count == 1 else {
-                throw ExchangeError(.exportRefused, path: path, message: "'\(loop.summary.title)' is cut from \(takes.count) takes, so no one recording has every phrase's time: --clips writes the clips as one audio file the subtitles follow")
+                throw ExchangeError(
+                    .exportRefused, path: path,
+                    message:
+                        "'\(loop.summary.title)' is cut from \(takes.count) takes, so no one recording has every phrase's time: --clips writes the clips as one audio file the subtitles follow"
+                )
             }
             cues = voiced.map { phrase in
                 SubtitleCue(start: phrase.audio!.startSeconds, end: phrase.audio!.endSeconds, text: "")
@@ -72,20 +80,29 @@ public struct TimedTextExport: Sendable {
     /// the joined file.
     static func joinClips(_ phrases: [StoredPhrase], to path: String) throws -> [SubtitleCue] {
         guard let first = phrases.first?.audio else { return [] }
-        if let other = phrases.compactMap(\.audio).first(where: { $0.sampleRate != first.sampleRate || $0.channelCount != first.channelCount }) {
-            throw ExchangeError(.exportRefused, path: path, message: "the loop's takes differ (\(first.sampleRate) Hz, \(first.channelCount) channels and \(other.sampleRate) Hz, \(other.channelCount) channels): they cannot be joined into one file")
+        if let other = phrases.compactMap(\.audio).first(where: {
+            $0.sampleRate != first.sampleRate || $0.channelCount != first.channelCount
+        }) {
+            throw ExchangeError(
+                .exportRefused, path: path,
+                message:
+                    "the loop's takes differ (\(first.sampleRate) Hz, \(first.channelCount) channels and \(other.sampleRate) Hz, \(other.channelCount) channels): they cannot be joined into one file"
+            )
         }
-        var writer = try AudioFileWriter(path: path, format: .flac, sampleRate: first.sampleRate, channelCount: first.channelCount)
+        var writer = try AudioFileWriter(
+            path: path, format: .flac, sampleRate: first.sampleRate, channelCount: first.channelCount)
         var cues: [SubtitleCue] = []
         var position = 0
         for phrase in phrases {
             guard let audio = phrase.audio else { continue }
             let start = position
             position += try writer.append(frames: audio.startFrame..<audio.endFrame, of: audio.path)
-            cues.append(SubtitleCue(start: Double(start) / Double(first.sampleRate), end: Double(position) / Double(first.sampleRate), text: ""))
+            cues.append(
+                SubtitleCue(
+                    start: Double(start) / Double(first.sampleRate), end: Double(position) / Double(first.sampleRate),
+                    text: ""))
         }
         try writer.commit()
         return cues
     }
 }
-

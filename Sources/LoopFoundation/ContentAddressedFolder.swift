@@ -47,7 +47,8 @@ public struct ContentAddressedFolder: Sendable {
         guard Self.isSHA256(sha256) else { return nil }
         switch naming {
         case .restOfHash: return sha256.prefix(2) + "/" + sha256.dropFirst(2)
-        case .hashAndExtension: return sha256.prefix(2) + "/" + sha256 + (fileExtension.isEmpty ? "" : "." + fileExtension)
+        case .hashAndExtension:
+            return sha256.prefix(2) + "/" + sha256 + (fileExtension.isEmpty ? "" : "." + fileExtension)
         }
     }
 
@@ -90,7 +91,8 @@ public struct ContentAddressedFolder: Sendable {
     public func entries() -> [Entry] {
         let manager = FileManager.default
         var entries: [Entry] = []
-        for shard in (try? manager.contentsOfDirectory(atPath: root)) ?? [] where shard.utf8.count == 2 && !shard.hasPrefix(".") {
+        for shard in (try? manager.contentsOfDirectory(atPath: root)) ?? []
+        where shard.utf8.count == 2 && !shard.hasPrefix(".") {
             for name in (try? manager.contentsOfDirectory(atPath: root + "/" + shard)) ?? [] {
                 var hash: String, fileExtension = ""
                 switch naming {
@@ -102,7 +104,8 @@ public struct ContentAddressedFolder: Sendable {
                     fileExtension = parts.count == 2 ? parts[1] : ""
                 }
                 let valid = Self.isSHA256(hash) && hash.hasPrefix(shard)
-                entries.append(Entry(relativePath: shard + "/" + name, sha256: valid ? hash : nil, fileExtension: fileExtension))
+                entries.append(
+                    Entry(relativePath: shard + "/" + name, sha256: valid ? hash : nil, fileExtension: fileExtension))
             }
         }
         return entries.sorted { $0.relativePath < $1.relativePath }

@@ -31,13 +31,20 @@ public enum DiskSpace {
     /// says the disk is full.
     public static func isOutOfSpace(_ error: any Error) -> Bool {
         if let error = error as? FileSystemError { return error.code == ENOSPC || error.code == EDQUOT }
-        if let error = error as? any DescribedError, let cause = error.cause, cause.contains("No space left") { return true }
+        if let error = error as? any DescribedError, let cause = error.cause, cause.contains("No space left") {
+            return true
+        }
         let bridged = error as NSError
-        if bridged.domain == NSPOSIXErrorDomain, bridged.code == Int(ENOSPC) || bridged.code == Int(EDQUOT) { return true }
+        if bridged.domain == NSPOSIXErrorDomain, bridged.code == Int(ENOSPC) || bridged.code == Int(EDQUOT) {
+            return true
+        }
         if bridged.domain == NSCocoaErrorDomain, bridged.code == NSFileWriteOutOfSpaceError { return true }
-        if let underlying = bridged.userInfo[NSUnderlyingErrorKey] as? any Error, isOutOfSpace(underlying) { return true }
+        if let underlying = bridged.userInfo[NSUnderlyingErrorKey] as? any Error, isOutOfSpace(underlying) {
+            return true
+        }
         let text = "\(error)"
-        return text.contains("No space left on device") || text.contains("database or disk is full") || text.contains("SQLITE_FULL")
+        return text.contains("No space left on device") || text.contains("database or disk is full")
+            || text.contains("SQLITE_FULL")
     }
 
     /// "no space left on the device holding PATH (mounted at /data; 2.1 MB needed, 12 KB free)".
@@ -46,7 +53,8 @@ public enum DiskSpace {
         if let bytes { figures.append(size(bytes) + " needed") }
         if let free = available(at: path) { figures.append(size(free) + " free") }
         let mount = mountPoint(of: path).map { "mounted at \($0)" }
-        let details = ([mount].compactMap { $0 } + [figures.joined(separator: ", ")]).filter { !$0.isEmpty }.joined(separator: "; ")
+        let details = ([mount].compactMap { $0 } + [figures.joined(separator: ", ")]).filter { !$0.isEmpty }.joined(
+            separator: "; ")
         return "no space left on the device holding \(path)" + (details.isEmpty ? "" : " (" + details + ")")
     }
 

@@ -71,7 +71,7 @@ public enum DurableFile {
     /// at `path` is refused, and so is a symbolic link (loop does not write through links).
     public static func checkReplaceable(_ path: String) throws {
         var status = stat()
-        guard lstat(path, &status) == 0 else { return }   // nothing there yet
+        guard lstat(path, &status) == 0 else { return } // nothing there yet
         let kind = status.st_mode & S_IFMT
         guard kind != S_IFREG else { return }
         let what: String
@@ -133,7 +133,9 @@ extension LoopError where Kind == FileSystemFailure {
         if let error = error as? FileSystemError { return String(cString: strerror(error.code)) }
         let bridged = error as NSError
         if bridged.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(bridged.code))) }
-        if let underlying = (bridged.userInfo[NSUnderlyingErrorKey] as? any Error).map({ $0 as NSError }), underlying.domain == NSPOSIXErrorDomain {
+        if let underlying = (bridged.userInfo[NSUnderlyingErrorKey] as? any Error).map({ $0 as NSError }),
+            underlying.domain == NSPOSIXErrorDomain
+        {
             return String(cString: strerror(Int32(underlying.code)))
         }
         return bridged.domain == NSCocoaErrorDomain ? bridged.localizedDescription : "\(error)"

@@ -26,9 +26,12 @@ public struct ScratchFolder: ~Copyable, Sendable {
             // never Foundation's error dump.
             let bridged = error as NSError
             let underlying = (bridged.userInfo[NSUnderlyingErrorKey] as? any Error).map { $0 as NSError }
-            let code = bridged.domain == NSPOSIXErrorDomain ? Int32(bridged.code) : underlying.map { Int32($0.code) } ?? EIO
+            let code =
+                bridged.domain == NSPOSIXErrorDomain ? Int32(bridged.code) : underlying.map { Int32($0.code) } ?? EIO
             let hint = parent == TemporaryFolder.path ? "; set TMPDIR to a folder you can write" : ""
-            throw FileSystemError(FileSystemFailure(errno: code), "cannot make a work folder in it (\(String(cString: strerror(code))))\(hint)", path: parent)
+            throw FileSystemError(
+                FileSystemFailure(errno: code),
+                "cannot make a work folder in it (\(String(cString: strerror(code))))\(hint)", path: parent)
         }
         let owner = open(path + "/" + Self.ownerFile, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard owner >= 0, flock(owner, LOCK_EX | LOCK_NB) == 0 else {

@@ -34,7 +34,9 @@ public enum TestStop {
     /// thread that other work (an event loop) needs.
     public static func reachedWithoutBlocking(_ name: String) async {
         guard let marker = stop(at: name) else { return }
-        for _ in 0..<6_000 where FileManager.default.fileExists(atPath: marker) { try? await Task.sleep(for: .milliseconds(10)) }
+        for _ in 0..<6_000 where FileManager.default.fileExists(atPath: marker) {
+            try? await Task.sleep(for: .milliseconds(10))
+        }
     }
 
     /// Traces the step, kills the process if asked, and returns the marker file of a pause to

@@ -25,9 +25,12 @@ public struct CatalogLoop: Codable, Equatable, Sendable {
     public var recentDownloads: Int
     public var featured: Bool
 
-    public init(id: String, shortID: String, title: String, language: String?, translationLanguage: String?, tags: [String], revision: Int,
-                author: String?, authorFingerprint: String, groupCount: Int, phraseCount: Int, seconds: Double,
-                published: String, updated: String, recentDownloads: Int, featured: Bool) {
+    public init(
+        id: String, shortID: String, title: String, language: String?, translationLanguage: String?, tags: [String],
+        revision: Int,
+        author: String?, authorFingerprint: String, groupCount: Int, phraseCount: Int, seconds: Double,
+        published: String, updated: String, recentDownloads: Int, featured: Bool
+    ) {
         self.id = id
         self.shortID = shortID
         self.title = title
@@ -169,8 +172,11 @@ public struct CatalogQuery: Equatable, Sendable {
 
     public static let maximumLimit = 100
 
-    public init(text: String = "", language: String? = nil, translationLanguage: String? = nil, tag: String? = nil, author: String? = nil,
-                featuredOnly: Bool = false, sort: Sort = .latest, offset: Int = 0, limit: Int = 20) {
+    public init(
+        text: String = "", language: String? = nil, translationLanguage: String? = nil, tag: String? = nil,
+        author: String? = nil,
+        featuredOnly: Bool = false, sort: Sort = .latest, offset: Int = 0, limit: Int = 20
+    ) {
         self.text = text
         self.language = language
         self.translationLanguage = translationLanguage

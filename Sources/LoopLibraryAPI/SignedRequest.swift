@@ -45,8 +45,11 @@ public enum SignedRequest {
         public var revision: Int?
         public var authorName: String?
 
-        public init(method: String, authority: String, path: String, timestamp: Int, nonce: String, bodyLength: Int, bodySHA256: String,
-                    loopID: String? = nil, revision: Int? = nil, authorName: String? = nil) {
+        public init(
+            method: String, authority: String, path: String, timestamp: Int, nonce: String, bodyLength: Int,
+            bodySHA256: String,
+            loopID: String? = nil, revision: Int? = nil, authorName: String? = nil
+        ) {
             self.method = method
             self.authority = authority
             self.path = path
@@ -61,8 +64,12 @@ public enum SignedRequest {
 
         /// The text signed: one line each, absent values empty (docs/server.md).
         public var canonicalText: Data {
-            Data(["loop-library-request-v2", method.uppercased(), authority, path, String(timestamp), nonce, String(bodyLength), bodySHA256,
-                  loopID ?? "", revision.map(String.init) ?? "", authorName ?? ""].joined(separator: "\n").utf8)
+            Data(
+                [
+                    "loop-library-request-v2", method.uppercased(), authority, path, String(timestamp), nonce,
+                    String(bodyLength), bodySHA256,
+                    loopID ?? "", revision.map(String.init) ?? "", authorName ?? "",
+                ].joined(separator: "\n").utf8)
         }
     }
 
@@ -126,7 +133,10 @@ public enum AuthorName {
     public static func validated(_ name: String) -> String? {
         let trimmed = name.trimmingCharacters(in: .whitespaces)
         guard (1...40).contains(trimmed.count),
-              trimmed.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) || " .-_".unicodeScalars.contains($0) }) else { return nil }
+            trimmed.unicodeScalars.allSatisfy({
+                CharacterSet.alphanumerics.contains($0) || " .-_".unicodeScalars.contains($0)
+            })
+        else { return nil }
         return trimmed
     }
 }

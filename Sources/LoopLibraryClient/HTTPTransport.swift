@@ -44,7 +44,7 @@ enum HTTPTransport {
         do {
             result = try await BlockingWork.run("loop HTTP request") { perform(request) }
         } catch {
-            throw TransferFailure(reason: String(describing: error), isLocal: true)   // perform itself never throws
+            throw TransferFailure(reason: String(describing: error), isLocal: true) // perform itself never throws
         }
         return try result.get()
     }
@@ -72,8 +72,12 @@ enum HTTPTransport {
             let answer = try await send(current)
             guard let target = answer.redirect else { return answer }
             guard current.method == "GET", let next = URL(string: target, relativeTo: current.url)?.absoluteURL,
-                  isAllowedRedirect(from: current.url, to: next) else {
-                throw TransferFailure(reason: "it redirected to \(target), which loop does not follow (only the same host, over http or https)", isServersFault: true)
+                isAllowedRedirect(from: current.url, to: next)
+            else {
+                throw TransferFailure(
+                    reason:
+                        "it redirected to \(target), which loop does not follow (only the same host, over http or https)",
+                    isServersFault: true)
             }
             current.url = next
         }
@@ -84,7 +88,8 @@ enum HTTPTransport {
     /// or https, without going from https to http.
     static func isAllowedRedirect(from origin: URL, to target: URL) -> Bool {
         guard let scheme = target.scheme?.lowercased(), ["http", "https"].contains(scheme),
-              let fromHost = origin.host?.lowercased(), let toHost = target.host?.lowercased(), fromHost == toHost else { return false }
+            let fromHost = origin.host?.lowercased(), let toHost = target.host?.lowercased(), fromHost == toHost
+        else { return false }
         let fromScheme = origin.scheme?.lowercased() ?? "http"
         if fromScheme == "https" && scheme == "http" { return false }
         let defaultPort = { (scheme: String) in scheme == "https" ? 443 : 80 }
@@ -106,7 +111,8 @@ enum HTTPTransport {
                         cLines.withUnsafeMutableBufferPointer { buffer in
                             buffer.withMemoryRebound(to: UnsafePointer<CChar>?.self) { headers in
                                 var cRequest = loop_http_request(
-                                    method: method, url: url, headers: headers.baseAddress, header_count: Int32(headers.count),
+                                    method: method, url: url, headers: headers.baseAddress,
+                                    header_count: Int32(headers.count),
                                     upload_path: upload, download_path: download, timeout_seconds: request.timeout,
                                     deadline_seconds: request.deadline, max_body_bytes: request.maxBodyBytes)
                                 return loop_http_perform(&cRequest, &response)
@@ -118,10 +124,18 @@ enum HTTPTransport {
         }
         guard status == 0 else {
             if response.too_large != 0 {
-                return .failure(TransferFailure(reason: "its answer is larger than \(request.maxBodyBytes >> 20) MiB, more than loop takes for it", isServersFault: true))
+                return .failure(
+                    TransferFailure(
+                        reason:
+                            "its answer is larger than \(request.maxBodyBytes >> 20) MiB, more than loop takes for it",
+                        isServersFault: true))
             }
             if response.timed_out != 0 {
-                return .failure(TransferFailure(reason: "it sent too little within \(request.deadline) s, or crawled below 512 bytes a second for \(request.timeout) s", isServersFault: true))
+                return .failure(
+                    TransferFailure(
+                        reason:
+                            "it sent too little within \(request.deadline) s, or crawled below 512 bytes a second for \(request.timeout) s",
+                        isServersFault: true))
             }
             let reason = withUnsafeBytes(of: response.error) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
             return .failure(TransferFailure(reason: reason, isLocal: response.local_failure != 0))

@@ -93,7 +93,8 @@ public struct LibraryClient: Sendable {
         var text = address.trimmingCharacters(in: .whitespaces)
         while text.hasSuffix("/") { text.removeLast() }
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
-              let host = url.host, !host.isEmpty else {
+            let host = url.host, !host.isEmpty
+        else {
             if let suggested = Self.suggestedAddress(for: text) {
                 throw ClientError(.unreachable, "not a Loop Library address: did you mean \(suggested)?", path: address)
             }
@@ -110,15 +111,20 @@ public struct LibraryClient: Sendable {
         let hostAndPort = text.prefix { $0 != "/" }
         let parts = hostAndPort.split(separator: ":", omittingEmptySubsequences: false)
         guard let host = parts.first, !host.isEmpty, parts.count <= 2,
-              host.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") }) else { return nil }
+            host.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") })
+        else { return nil }
         if parts.count == 2 {
             guard let port = Int(parts[1]), (1...65_535).contains(port) else { return nil }
             return "http://" + text
         }
         // A name with a dot and a last label of letters (a domain), localhost, or an IPv4 address.
         let labels = host.split(separator: ".")
-        if host == "localhost" || (labels.count == 4 && labels.allSatisfy { UInt8($0) != nil }) { return "http://" + text }
-        guard labels.count >= 2, let last = labels.last, last.count >= 2, last.allSatisfy(\.isLetter) else { return nil }
+        if host == "localhost" || (labels.count == 4 && labels.allSatisfy { UInt8($0) != nil }) {
+            return "http://" + text
+        }
+        guard labels.count >= 2, let last = labels.last, last.count >= 2, last.allSatisfy(\.isLetter) else {
+            return nil
+        }
         return "https://" + text
     }
 
@@ -128,7 +134,9 @@ public struct LibraryClient: Sendable {
     /// A loop named by a link or a reference: a preview link (`https://HOST/9ddbb9`), an API
     /// link (`https://HOST/api/loops/ID`), or an id or short id on `server`.
     public static func parseLink(_ link: String) -> (server: String, ref: String)? {
-        guard let url = URL(string: link), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host != nil else { return nil }
+        guard let url = URL(string: link), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
+            url.host != nil
+        else { return nil }
         var parts = url.path.split(separator: "/").map(String.init)
         if parts.last == "bundle" { parts.removeLast() }
         guard let ref = parts.last, !ref.isEmpty, ref.allSatisfy({ $0.isHexDigit || $0 == "-" }) else { return nil }
@@ -169,7 +177,9 @@ public struct LibraryClient: Sendable {
     }
 
     /// Downloads a loop's current bundle to `path`, unless its ETag is `ifNoneMatch`.
-    public func downloadBundle(_ ref: String, to path: String, ifNoneMatch: String? = nil) async throws(ClientError) -> Download {
+    public func downloadBundle(_ ref: String, to path: String, ifNoneMatch: String? = nil) async throws(ClientError)
+        -> Download
+    {
         var request = HTTPRequest(url(LoopLibraryPaths.bundle(escape(ref))))
         request.deadline = Self.bundleDeadline
         request.maxBodyBytes = Self.maxBundleBytes
@@ -198,68 +208,94 @@ public struct LibraryClient: Sendable {
     /// Publishes the bundle at `path`, which holds revision `revision` of loop `loopID`, signed
     /// by `signer`'s key. The request's headers say all that (signed, with the bundle's length
     /// and hash), so a server refuses a publish it will not take before the bundle is sent.
-    public func publish(bundle path: String, loopID: String, revision: Int, signer: RequestSigner) async throws(ClientError) -> PublishResult {
+    public func publish(bundle path: String, loopID: String, revision: Int, signer: RequestSigner)
+        async throws(ClientError) -> PublishResult
+    {
         let sha256: String, length: Int
         do {
             (sha256, length) = try Self.sha256(ofFile: path)
         } catch {
             throw ClientError(.refused, "cannot read the bundle (\(error.localizedDescription))", path: path)
         }
-        var request = try signed("POST", LoopLibraryPaths.loops, bodyLength: length, bodySHA256: sha256, loopID: loopID, revision: revision, signer: signer)
+        var request = try signed(
+            "POST", LoopLibraryPaths.loops, bodyLength: length, bodySHA256: sha256, loopID: loopID, revision: revision,
+            signer: signer)
         request.setHeader("Content-Type", "application/vnd.looplearn.loop+zip")
         request.deadline = Self.bundleDeadline
         request.uploadPath = path
         let response = try await send(request)
-        guard response.status == 200 || response.status == 201 else { throw Self.error(status: response.status, body: response.body, what: path) }
+        guard response.status == 200 || response.status == 201 else {
+            throw Self.error(status: response.status, body: response.body, what: path)
+        }
         return try decode(response.body)
     }
 
     /// Takes a loop off the server (its author only).
     public func unpublish(id: String, signer: RequestSigner) async throws(ClientError) {
-        let request = try signed("DELETE", LoopLibraryPaths.loop(id), bodyLength: 0, bodySHA256: SignedRequest.emptyBodySHA256, signer: signer)
+        let request = try signed(
+            "DELETE", LoopLibraryPaths.loop(id), bodyLength: 0, bodySHA256: SignedRequest.emptyBodySHA256,
+            signer: signer)
         let response = try await send(request)
-        guard response.status == 204 || response.status == 200 else { throw Self.error(status: response.status, body: response.body, what: id) }
+        guard response.status == 204 || response.status == 200 else {
+            throw Self.error(status: response.status, body: response.body, what: id)
+        }
     }
 
     // MARK: Plumbing
 
     private func url(_ path: String) -> URL { URL(string: server.absoluteString + path)! }
 
-    private func escape(_ ref: String) -> String { ref.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(["-"])) ?? ref }
+    private func escape(_ ref: String) -> String {
+        ref.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(["-"])) ?? ref
+    }
 
-    private func signed(_ method: String, _ path: String, bodyLength: Int, bodySHA256: String, loopID: String? = nil, revision: Int? = nil,
-                        signer: RequestSigner) throws(ClientError) -> HTTPRequest {
+    private func signed(
+        _ method: String, _ path: String, bodyLength: Int, bodySHA256: String, loopID: String? = nil,
+        revision: Int? = nil,
+        signer: RequestSigner
+    ) throws(ClientError) -> HTTPRequest {
         var request = HTTPRequest(url(path))
         request.method = method
         let content = SignedRequest.Content(
             method: method, authority: SignedRequest.authority(of: server) ?? "",
             // The path as the server sees it: after any prefix of the server's address.
-            path: server.path + path, timestamp: Int(Date().timeIntervalSince1970), nonce: Hex.string((0..<16).map { _ in UInt8.random(in: 0...255) }),
-            bodyLength: bodyLength, bodySHA256: bodySHA256, loopID: loopID, revision: revision, authorName: signer.authorName)
+            path: server.path + path, timestamp: Int(Date().timeIntervalSince1970),
+            nonce: Hex.string((0..<16).map { _ in UInt8.random(in: 0...255) }),
+            bodyLength: bodyLength, bodySHA256: bodySHA256, loopID: loopID, revision: revision,
+            authorName: signer.authorName)
         for (name, value) in try Self.signatureHeaders(content, signer: signer) { request.setHeader(name, value) }
         return request
     }
 
     /// The headers that carry `content`, signed by `signer` (docs/server.md).
-    public static func signatureHeaders(_ content: SignedRequest.Content, signer: RequestSigner) throws(ClientError) -> [(String, String)] {
+    public static func signatureHeaders(_ content: SignedRequest.Content, signer: RequestSigner) throws(ClientError)
+        -> [(String, String)]
+    {
         let signature: Data
         do {
             signature = try signer.sign(content.canonicalText)
         } catch {
             throw ClientError(.refused, "cannot sign the request (\(error))")
         }
-        var headers = [(SignedRequest.keyHeader, signer.publicKey.base64EncodedString()), (SignedRequest.timestampHeader, String(content.timestamp)),
-                       (SignedRequest.nonceHeader, content.nonce), (SignedRequest.contentSHA256Header, content.bodySHA256),
-                       (SignedRequest.signatureHeader, signature.base64EncodedString())]
+        var headers = [
+            (SignedRequest.keyHeader, signer.publicKey.base64EncodedString()),
+            (SignedRequest.timestampHeader, String(content.timestamp)),
+            (SignedRequest.nonceHeader, content.nonce), (SignedRequest.contentSHA256Header, content.bodySHA256),
+            (SignedRequest.signatureHeader, signature.base64EncodedString()),
+        ]
         if let loopID = content.loopID { headers.append((SignedRequest.loopIDHeader, loopID)) }
         if let revision = content.revision { headers.append((SignedRequest.revisionHeader, String(revision))) }
-        if let name = content.authorName { headers.append((SignedRequest.authorNameHeader, SignedRequest.encodeName(name))) }
+        if let name = content.authorName {
+            headers.append((SignedRequest.authorNameHeader, SignedRequest.encodeName(name)))
+        }
         return headers
     }
 
     private func getJSON<Value: Decodable>(_ url: URL) async throws(ClientError) -> Value {
         let response = try await send(HTTPRequest(url))
-        guard response.status == 200 else { throw Self.error(status: response.status, body: response.body, what: url.path) }
+        guard response.status == 200 else {
+            throw Self.error(status: response.status, body: response.body, what: url.path)
+        }
         return try decode(response.body)
     }
 
@@ -278,9 +314,9 @@ public struct LibraryClient: Sendable {
         if request.uploadPath == nil && request.downloadPath == nil { request.deadline = Self.jsonDeadline }
         do {
             return try await HTTPTransport.sendFollowingRedirects(request)
-        } catch where error.isLocal {
+        } catch  where error.isLocal {
             throw ClientError(.local, "\(error.reason) (a request to \(server.absoluteString))")
-        } catch where error.isServersFault {
+        } catch  where error.isServersFault {
             throw ClientError(.server, "\(server.absoluteString): \(error.reason)")
         } catch {
             throw ClientError(.unreachable, "no answer from \(server.absoluteString) (\(error.reason))")
@@ -290,13 +326,14 @@ public struct LibraryClient: Sendable {
     /// The error for a status, with the server's message when its body is `{"error": "..."}`.
     static func error(status: Int, body: Data, what: String) -> ClientError {
         let message = (try? JSONDecoder().decode(ErrorBody.self, from: body))?.error ?? "the server answered \(status)"
-        let reason: ClientFailure.Reason = switch status {
-        case 404, 410: .notFound
-        case 403: .forbidden
-        case 409: .conflict
-        case 400..<500: .refused
-        default: .server
-        }
+        let reason: ClientFailure.Reason =
+            switch status {
+            case 404, 410: .notFound
+            case 403: .forbidden
+            case 409: .conflict
+            case 400..<500: .refused
+            default: .server
+            }
         return ClientError(reason, message, status: status)
     }
 

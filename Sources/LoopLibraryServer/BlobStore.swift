@@ -71,7 +71,9 @@ public struct BlobStore: Sendable {
     /// before `storedBefore`. `referenced` is asked after the folder is read, so a blob a
     /// publish stores meanwhile is either young (kept) or referred to (kept); each file is
     /// looked at again just before it goes. Safe while servers run, from any of them.
-    public func collect(storedBefore: Date, dryRun: Bool, referenced: () async throws -> Set<String>) async throws -> Collection {
+    public func collect(storedBefore: Date, dryRun: Bool, referenced: () async throws -> Set<String>) async throws
+        -> Collection
+    {
         let limit = storedBefore.timeIntervalSince1970
         var candidates: [(path: String, sha256: String)] = []
         var collection = Collection()
@@ -83,7 +85,8 @@ public struct BlobStore: Sendable {
         }
         let keep = try await referenced()
         for candidate in candidates {
-            guard !keep.contains(candidate.sha256), let modified = Self.modified(candidate.path), modified < limit else {
+            guard !keep.contains(candidate.sha256), let modified = Self.modified(candidate.path), modified < limit
+            else {
                 collection.kept += 1
                 continue
             }

@@ -153,7 +153,7 @@ public struct StoredLoop: Sendable {
         json += Data(",\"loop\":".utf8)
         json += try CatalogText.encoder.encode(summary)
         json += Data(",".utf8)
-        json += content.dropFirst()   // `{"groups":...,"takes":...}` without its opening brace
+        json += content.dropFirst() // `{"groups":...,"takes":...}` without its opening brace
         return json
     }
 }
@@ -216,12 +216,16 @@ public enum CatalogText {
 
     /// The words of a search, folded; each must appear.
     public static func searchTerms(_ text: String) -> [String] {
-        fold(text).split(whereSeparator: { $0.isWhitespace }).map(String.init).filter { !$0.isEmpty }.prefix(8).map { $0 }
+        fold(text).split(whereSeparator: { $0.isWhitespace }).map(String.init).filter { !$0.isEmpty }.prefix(8).map {
+            $0
+        }
     }
 
     /// A term as a LIKE pattern that matches it anywhere, `\` escaping the wildcards.
     public static func likePattern(_ term: String) -> String {
-        "%" + term.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_") + "%"
+        "%"
+            + term.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+            .replacingOccurrences(of: "_", with: "\\_") + "%"
     }
 
     /// Tags as stored for matching: `|tag one|tag two|`, folded.
@@ -253,7 +257,8 @@ public enum CatalogText {
             let text = String(value)
             return String(repeating: "0", count: max(0, count - text.count)) + text
         }
-        return digits(parts.tm_year + 1900, 4) + "-" + digits(parts.tm_mon + 1, 2) + "-" + digits(parts.tm_mday, 2) + "T"
+        return digits(parts.tm_year + 1900, 4) + "-" + digits(parts.tm_mon + 1, 2) + "-" + digits(parts.tm_mday, 2)
+            + "T"
             + digits(parts.tm_hour, 2) + ":" + digits(parts.tm_min, 2) + ":" + digits(parts.tm_sec, 2) + "Z"
     }
 

@@ -1,17 +1,20 @@
 import Crypto
 import Foundation
 import Hummingbird
+import Logging
 import LoopFoundation
 import LoopLibraryAPI
-import Logging
 import NIOCore
 import Prometheus
 
 // Files: served with their ETag, byte ranges and cache headers, streamed in bounded memory.
 extension LibraryServer {
     /// A file, with its ETag, Range support and the cache headers given.
-    func serveFile(_ request: Request, context: LibraryRequestContext, path: String, eTag: String, contentType: String, cacheControl: String,
-                   downloadName: String? = nil) async throws -> Response {
+    func serveFile(
+        _ request: Request, context: LibraryRequestContext, path: String, eTag: String, contentType: String,
+        cacheControl: String,
+        downloadName: String? = nil
+    ) async throws -> Response {
         guard let size = Self.fileSize(path) else { throw APIError.notFound("no such file") }
         var headers = HTTPFields()
         headers[.eTag] = eTag
@@ -36,7 +39,9 @@ extension LibraryServer {
         }
         headers[.contentLength] = String(range.count)
         if request.method == .head { return Response(status: status, headers: headers) }
-        return Response(status: status, headers: headers, body: Self.fileBody(path: path, range: range, connection: context.channel))
+        return Response(
+            status: status, headers: headers, body: Self.fileBody(path: path, range: range, connection: context.channel)
+        )
     }
 
     /// The bytes `range` of the file, read a 128 KiB chunk at a time, each once `connection`
@@ -44,7 +49,9 @@ extension LibraryServer {
     /// however slow its reader, never the file. (The response writer hands each chunk to the
     /// connection's event loop and returns at once: read as fast as the disk gives it, the
     /// whole file was queued there for each slow reader, and 256 of them held a gigabyte.)
-    static func fileBody(path: String, range: ClosedRange<Int>, connection: (any Channel)?, chunkLength: Int = 128 << 10) -> ResponseBody {
+    static func fileBody(
+        path: String, range: ClosedRange<Int>, connection: (any Channel)?, chunkLength: Int = 128 << 10
+    ) -> ResponseBody {
         ResponseBody(contentLength: range.count) { writer in
             let descriptor = open(path, O_RDONLY | O_CLOEXEC)
             guard descriptor >= 0 else { throw FileSystemError(code: errno, path: path) }
@@ -88,7 +95,10 @@ extension LibraryServer {
 
     static func matches(_ ifNoneMatch: String?, _ tag: String) -> Bool {
         guard let ifNoneMatch else { return false }
-        return ifNoneMatch == "*" || ifNoneMatch.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "W/", with: "") == tag }
+        return ifNoneMatch == "*"
+            || ifNoneMatch.split(separator: ",").contains {
+                $0.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "W/", with: "") == tag
+            }
     }
 
     static func fileSize(_ path: String) -> Int? {

@@ -1,12 +1,12 @@
 import Crypto
 import Foundation
 import Hummingbird
+import Logging
 import LoopFoundation
 import LoopLibraryAPI
-import Logging
+import Metrics
 import NIOCore
 import Prometheus
-import Metrics
 
 // Changing: publishing and unpublishing, judged on their signed headers before a body is read.
 extension LibraryServer {
@@ -19,33 +19,50 @@ extension LibraryServer {
     func publish(_ request: Request, context: LibraryRequestContext) async throws -> Response {
         let signed = try RequestSignature { Self.header(request, $0) }
         guard let loopID = signed.loopID, let revision = signed.revision else {
-            throw PublishError(.badRequest, "a publish names its loop and revision (\(SignedRequest.loopIDHeader), \(SignedRequest.revisionHeader))")
+            throw PublishError(
+                .badRequest,
+                "a publish names its loop and revision (\(SignedRequest.loopIDHeader), \(SignedRequest.revisionHeader))"
+            )
         }
         guard let length = request.headers[.contentLength].flatMap(Int.init), length > 0 else {
             throw PublishError(.lengthRequired, "a publish gives its body's length (Content-Length)")
         }
         guard length <= limits.maxUploadBytes else {
-            throw PublishError(.tooLarge, "the bundle is \(length >> 20) MiB; this server takes at most \(limits.maxUploadBytes >> 20) MiB")
+            throw PublishError(
+                .tooLarge,
+                "the bundle is \(length >> 20) MiB; this server takes at most \(limits.maxUploadBytes >> 20) MiB")
         }
         let now = Date()
-        try signed.verify(method: "POST", authority: authority(of: request), path: LoopLibraryPaths.loops, bodyLength: length, now: now)
+        try signed.verify(
+            method: "POST", authority: authority(of: request), path: LoopLibraryPaths.loops, bodyLength: length,
+            now: now)
         await TestStop.reachedWithoutBlocking("publish.verified")
         let address = Self.clientKey(context.clientAddress)
         try allowChange(by: signed, from: address)
-        guard try await catalog.useNonce(signed.nonce, expires: now.addingTimeInterval(SignedRequest.allowedSkew * 2), now: now) else {
+        guard
+            try await catalog.useNonce(
+                signed.nonce, expires: now.addingTimeInterval(SignedRequest.allowedSkew * 2), now: now)
+        else {
             throw PublishError(.unauthorized, "this request was sent before (a replay)")
         }
         try await catalog.judge(publishOf: loopID, revision: revision, authorKey: signed.keyBase64)
-        try limits.keyQuota.check(try await catalog.usage(ofKey: signed.keyBase64, loop: loopID, now: now), bytes: length, now: now)
+        try limits.keyQuota.check(
+            try await catalog.usage(ofKey: signed.keyBase64, loop: loopID, now: now), bytes: length, now: now)
         guard addressBudget.take(length, from: address, now: now) else {
             LibraryMetrics.quotaHit("addressBytes")
-            throw PublishError(.quota, "this address may upload at most \(KeyQuota.mebibytes(limits.addressBytesPerDay)) a day here: try again tomorrow (UTC)")
+            throw PublishError(
+                .quota,
+                "this address may upload at most \(KeyQuota.mebibytes(limits.addressBytesPerDay)) a day here: try again tomorrow (UTC)"
+            )
         }
         var kept = false
         defer { if !kept { addressBudget.giveBack(length, to: address) } }
         guard uploads.take() else {
             LibraryMetrics.quotaHit("uploads")
-            throw PublishError(.busy, "the server is receiving as many uploads as it takes at once (\(limits.concurrentUploads)): try again in a few seconds")
+            throw PublishError(
+                .busy,
+                "the server is receiving as many uploads as it takes at once (\(limits.concurrentUploads)): try again in a few seconds"
+            )
         }
         defer { uploads.giveBack() }
 
@@ -58,7 +75,8 @@ extension LibraryServer {
         let intake = BundleIntake(blobs: blobs)
         let folder = scratch.path
         let entry = try await BlockingWork.run("loop-server publish") {
-            let entry = try intake.take(file, sha256: sha256, in: folder, signedBy: signed.key, expected: (loopID, revision))
+            let entry = try intake.take(
+                file, sha256: sha256, in: folder, signedBy: signed.key, expected: (loopID, revision))
             TestStop.reached("publish.stored")
             return entry
         }
@@ -75,9 +93,14 @@ extension LibraryServer {
     func unpublish(_ request: Request, context: LibraryRequestContext, id: String) async throws -> Response {
         let signed = try RequestSignature { Self.header(request, $0) }
         let now = Date()
-        try signed.verify(method: "DELETE", authority: authority(of: request), path: LoopLibraryPaths.loop(id), bodyLength: 0, now: now)
+        try signed.verify(
+            method: "DELETE", authority: authority(of: request), path: LoopLibraryPaths.loop(id), bodyLength: 0,
+            now: now)
         try allowChange(by: signed, from: Self.clientKey(context.clientAddress))
-        guard try await catalog.useNonce(signed.nonce, expires: now.addingTimeInterval(SignedRequest.allowedSkew * 2), now: now) else {
+        guard
+            try await catalog.useNonce(
+                signed.nonce, expires: now.addingTimeInterval(SignedRequest.allowedSkew * 2), now: now)
+        else {
             throw PublishError(.unauthorized, "this request was sent before (a replay)")
         }
         try await catalog.unpublish(id: id, authorKey: signed.keyBase64, now: now)
@@ -90,18 +113,23 @@ extension LibraryServer {
     func allowChange(by signed: RequestSignature, from address: String) throws(PublishError) {
         guard limiter.allow(signed.keyBase64) else {
             LibraryMetrics.quotaHit("keyRate")
-            throw PublishError(.rateLimited, "too many changes from this key: at most \(limits.changesPerMinute) a minute")
+            throw PublishError(
+                .rateLimited, "too many changes from this key: at most \(limits.changesPerMinute) a minute")
         }
         guard addressLimiter.allow(address) else {
             LibraryMetrics.quotaHit("addressRate")
-            throw PublishError(.rateLimited, "too many changes from this address: at most \(limits.changesPerAddressPerMinute) a minute")
+            throw PublishError(
+                .rateLimited,
+                "too many changes from this address: at most \(limits.changesPerAddressPerMinute) a minute")
         }
     }
 
     /// The name signed requests must give this Loop Library: its public URL's host and port
     /// when it has one (`--public-url`), else the Host the request was sent to.
     func authority(of request: Request) -> String {
-        if let publicURL, let url = URL(string: publicURL), let authority = SignedRequest.authority(of: url) { return authority }
+        if let publicURL, let url = URL(string: publicURL), let authority = SignedRequest.authority(of: url) {
+            return authority
+        }
         let host = request.head.authority ?? Self.header(request, "Host") ?? ""
         return URL(string: "http://" + host).flatMap(SignedRequest.authority(of:)) ?? host.lowercased()
     }
@@ -126,7 +154,9 @@ extension LibraryServer {
                 try output.write(bytes)
             }
         }
-        guard received == length else { throw PublishError(.badRequest, "the body ended after \(received) of the \(length) bytes signed") }
+        guard received == length else {
+            throw PublishError(.badRequest, "the body ended after \(received) of the \(length) bytes signed")
+        }
         return Hex.string(hasher.finalize())
     }
 }

@@ -1,9 +1,9 @@
 import Crypto
 import Foundation
 import Hummingbird
+import Logging
 import LoopFoundation
 import LoopLibraryAPI
-import Logging
 import NIOCore
 import Prometheus
 
@@ -18,7 +18,9 @@ extension LibraryServer {
         var headers = HTTPFields()
         headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
         headers[.cacheControl] = "no-store"
-        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.registry.emitToBuffer())))
+        return Response(
+            status: .ok, headers: headers,
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.registry.emitToBuffer())))
     }
 
     static func isLoopback(_ address: String?) -> Bool {
@@ -37,7 +39,8 @@ extension LibraryServer {
         async let latest = catalog.search(CatalogQuery(sort: .latest, limit: limit), now: now)
         async let hot = catalog.search(CatalogQuery(sort: .hot, limit: limit), now: now)
         async let featured = catalog.search(CatalogQuery(featuredOnly: true, limit: limit), now: now)
-        return try Self.json(FrontPage(latest: try await latest.loops, hot: try await hot.loops, featured: try await featured.loops))
+        return try Self.json(
+            FrontPage(latest: try await latest.loops, hot: try await hot.loops, featured: try await featured.loops))
     }
 
     /// A loop's detail, kept while the catalog has not changed (at most a minute, for its
@@ -48,8 +51,9 @@ extension LibraryServer {
         let detail = try await details.page(ref, stamp: stamp) {
             guard let loop = try await catalog.loop(ref, now: Date()) else { throw APIError.noSuchLoop(ref) }
             let body = try loop.detailJSON()
-            return PageCache.Page(status: 200, body: body, eTag: "\"" + Hex.string(SHA256.hash(data: body).prefix(12)) + "\"",
-                                  stamp: stamp, made: DispatchTime.now().uptimeNanoseconds)
+            return PageCache.Page(
+                status: 200, body: body, eTag: "\"" + Hex.string(SHA256.hash(data: body).prefix(12)) + "\"",
+                stamp: stamp, made: DispatchTime.now().uptimeNanoseconds)
         }
         let body = detail.body ?? Data(), tag = detail.eTag
         var headers = HTTPFields()
@@ -62,19 +66,21 @@ extension LibraryServer {
 
     func bundle(_ request: Request, context: LibraryRequestContext, ref: String) async throws -> Response {
         guard let loop = try await catalog.loop(ref, now: Date()) else { throw APIError.noSuchLoop(ref) }
-        var response = try await serveBlob(request, context: context, sha256: loop.bundleSHA256, kind: .bundle,
-                                           downloadName: Self.downloadName(loop.summary))
+        var response = try await serveBlob(
+            request, context: context, sha256: loop.bundleSHA256, kind: .bundle,
+            downloadName: Self.downloadName(loop.summary))
         // A whole download counts toward Hot once its last byte is sent (a download cancelled
         // half-way does not), once per client address a day; a HEAD, a revalidation or a
         // range does not count.
         guard request.method == .get, response.status == .ok else { return response }
-        let body = response.body, catalog = self.catalog, id = loop.summary.id, client = Self.clientKey(context.clientAddress)
+        let body = response.body, catalog = self.catalog, id = loop.summary.id,
+            client = Self.clientKey(context.clientAddress)
         let details = self.details
         response.body = ResponseBody(contentLength: body.contentLength) { writer in
             await TestStop.reachedWithoutBlocking("download.starting")
             try await body.write(writer)
             try? await catalog.countDownload(id: id, client: client, now: Date())
-            details.removeAll()   // the details show the count (the pages, within a minute)
+            details.removeAll() // the details show the count (the pages, within a minute)
         }
         return response
     }
@@ -88,14 +94,18 @@ extension LibraryServer {
     func blob(_ request: Request, context: LibraryRequestContext, name: String) async throws -> Response {
         let parts = name.split(separator: ".", maxSplits: 1).map(String.init)
         guard parts.count == 2, let kind = BlobStore.Kind(rawValue: parts[1]), BlobStore.isSHA256(parts[0]),
-              try await catalog.servesBlob(parts[0]) else { throw APIError.notFound("no such blob") }
+            try await catalog.servesBlob(parts[0])
+        else { throw APIError.notFound("no such blob") }
         return try await serveBlob(request, context: context, sha256: parts[0], kind: kind, downloadName: nil)
     }
 
     /// A blob, with its hash as ETag, long cache headers (it never changes), and Range support.
-    func serveBlob(_ request: Request, context: LibraryRequestContext, sha256: String, kind: BlobStore.Kind, downloadName: String?) async throws -> Response {
+    func serveBlob(
+        _ request: Request, context: LibraryRequestContext, sha256: String, kind: BlobStore.Kind, downloadName: String?
+    ) async throws -> Response {
         guard let path = blobs.path(sha256, kind: kind) else { throw APIError.notFound("no such blob") }
-        return try await serveFile(request, context: context, path: path, eTag: "\"" + sha256 + "\"", contentType: kind.contentType,
-                                   cacheControl: "public, max-age=31536000, immutable", downloadName: downloadName)
+        return try await serveFile(
+            request, context: context, path: path, eTag: "\"" + sha256 + "\"", contentType: kind.contentType,
+            cacheControl: "public, max-age=31536000, immutable", downloadName: downloadName)
     }
 }

@@ -1,10 +1,10 @@
 import Crypto
 import Foundation
 import Hummingbird
+import Logging
 import LoopFoundation
 import LoopLibraryAPI
 import Metrics
-import Logging
 import NIOCore
 import Prometheus
 
@@ -75,8 +75,11 @@ public struct LibraryServer: Sendable {
         try AccessLogFile(path: path)
     }
 
-    public init(catalog: any Catalog, dataFolder: String, web: WebTemplates, publicURL: String? = nil, limits: Limits = Limits(),
-                metrics: MetricsAccess? = nil, accessLog: AccessLogFile? = nil, logger: Logger) {
+    public init(
+        catalog: any Catalog, dataFolder: String, web: WebTemplates, publicURL: String? = nil,
+        limits: Limits = Limits(),
+        metrics: MetricsAccess? = nil, accessLog: AccessLogFile? = nil, logger: Logger
+    ) {
         self.catalog = catalog
         self.pages = PageCache(stampLifetime: catalog.isShared ? 0 : 50_000_000)
         self.details = PageCache(byteLimit: 16 << 20, stampLifetime: catalog.isShared ? 0 : 50_000_000)
@@ -97,7 +100,8 @@ public struct LibraryServer: Sendable {
     /// Serves on `host:port` until SIGTERM or SIGINT: then it stops accepting, lets the requests
     /// in flight finish (a publish commits or rolls back), and returns. `onRunning` gets the
     /// port bound (useful when `port` is 0).
-    public func run(host: String, port: Int, onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+    public func run(host: String, port: Int, onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws
+    {
         try FileManager.default.createDirectory(atPath: blobs.layout.incoming, withIntermediateDirectories: true)
         // Uploads of a server killed mid-way: nothing of them was visible; their files go now.
         ScratchFolder.removeAbandoned(in: blobs.layout.incoming, prefix: "upload-")
@@ -107,9 +111,12 @@ public struct LibraryServer: Sendable {
         logger.info("connections: at most \(connections.limit) at once")
         let app = Application(
             router: router(),
-            server: .http1(configuration: .init(
-                additionalChannelHandlers: [ConnectionCap(slots: connections, refused: { LibraryMetrics.connectionsRefused.increment() })],
-                idleTimeout: .seconds(Int64(limits.idleSeconds)))),
+            server: .http1(
+                configuration: .init(
+                    additionalChannelHandlers: [
+                        ConnectionCap(slots: connections, refused: { LibraryMetrics.connectionsRefused.increment() })
+                    ],
+                    idleTimeout: .seconds(Int64(limits.idleSeconds)))),
             configuration: .init(address: .hostname(host, port: port), serverName: "loop-library"),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) },
             logger: logger)
@@ -139,16 +146,24 @@ public struct LibraryServer: Sendable {
         router.get("/metrics") { _, context in try self.metricsText(context: context) }
         router.get(RouterPath(LoopLibraryPaths.loops)) { request, _ in try await self.listLoops(request) }
         router.get(RouterPath(LoopLibraryPaths.front)) { request, _ in try await self.frontPage(request) }
-        router.get(RouterPath(LoopLibraryPaths.loopPattern)) { request, context in try await self.loopDetail(request, ref: context.parameters.require("ref")) }
+        router.get(RouterPath(LoopLibraryPaths.loopPattern)) { request, context in
+            try await self.loopDetail(request, ref: context.parameters.require("ref"))
+        }
         router.get(RouterPath(LoopLibraryPaths.bundlePattern)) { request, context in
             try await self.bundle(request, context: context, ref: context.parameters.require("ref"))
         }
         router.head(RouterPath(LoopLibraryPaths.bundlePattern)) { request, context in
             try await self.bundle(request, context: context, ref: context.parameters.require("ref"))
         }
-        router.get(RouterPath(LoopLibraryPaths.blobPattern)) { request, context in try await self.blob(request, context: context, name: context.parameters.require("name")) }
-        router.head(RouterPath(LoopLibraryPaths.blobPattern)) { request, context in try await self.blob(request, context: context, name: context.parameters.require("name")) }
-        router.post(RouterPath(LoopLibraryPaths.loops)) { request, context in try await self.publish(request, context: context) }
+        router.get(RouterPath(LoopLibraryPaths.blobPattern)) { request, context in
+            try await self.blob(request, context: context, name: context.parameters.require("name"))
+        }
+        router.head(RouterPath(LoopLibraryPaths.blobPattern)) { request, context in
+            try await self.blob(request, context: context, name: context.parameters.require("name"))
+        }
+        router.post(RouterPath(LoopLibraryPaths.loops)) { request, context in
+            try await self.publish(request, context: context)
+        }
         router.delete(RouterPath(LoopLibraryPaths.loopPattern)) { request, context in
             try await self.unpublish(request, context: context, id: context.parameters.require("ref"))
         }
@@ -168,7 +183,8 @@ public struct LibraryServer: Sendable {
         func text(_ name: String) -> String? { parameters.get(name).flatMap { $0.isEmpty ? nil : $0 } }
         return CatalogQuery(
             // `+` is a space, as an HTML form sends it.
-            text: (text("q") ?? "").replacingOccurrences(of: "+", with: " "), language: text("language"), translationLanguage: text("translation"), tag: text("tag"),
+            text: (text("q") ?? "").replacingOccurrences(of: "+", with: " "), language: text("language"),
+            translationLanguage: text("translation"), tag: text("tag"),
             author: text("author"), featuredOnly: text("featured") == "1",
             sort: text("sort").flatMap(CatalogQuery.Sort.init(rawValue:)) ?? .latest,
             offset: text("offset").flatMap(Int.init) ?? 0, limit: text("limit").flatMap(Int.init) ?? 20)
@@ -177,11 +193,15 @@ public struct LibraryServer: Sendable {
     static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
         var headers = HTTPFields()
         headers[.contentType] = "application/json"
-        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: try CatalogText.encoder.encode(value))))
+        return Response(
+            status: status, headers: headers,
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: try CatalogText.encoder.encode(value))))
     }
 
     static func downloadName(_ loop: CatalogLoop) -> String {
-        let slug = loop.title.lowercased().unicodeScalars.map { CharacterSet.alphanumerics.contains($0) && $0.isASCII ? Character($0) : "-" }
+        let slug = loop.title.lowercased().unicodeScalars.map {
+            CharacterSet.alphanumerics.contains($0) && $0.isASCII ? Character($0) : "-"
+        }
         let trimmed = String(slug).split(separator: "-").joined(separator: "-").prefix(40)
         return (trimmed.isEmpty ? "" : trimmed + "-") + loop.id.prefix(8) + ".loop"
     }

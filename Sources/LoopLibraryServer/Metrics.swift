@@ -39,7 +39,9 @@ enum LibraryMetrics {
             let dimensions = [("route", route), ("method", method), ("status", String(status))]
             let made = RequestFigures(
                 count: Metrics.Counter(label: "loop_library_requests_total", dimensions: dimensions),
-                duration: Metrics.Timer(label: "loop_library_request_duration_seconds", dimensions: dimensions, preferredDisplayUnit: .seconds),
+                duration: Metrics.Timer(
+                    label: "loop_library_request_duration_seconds", dimensions: dimensions,
+                    preferredDisplayUnit: .seconds),
                 sent: Metrics.Counter(label: "loop_library_sent_bytes_total", dimensions: [("route", route)]))
             figures[key] = made
             return made

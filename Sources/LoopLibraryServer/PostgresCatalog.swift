@@ -1,7 +1,7 @@
 import Foundation
+import Logging
 import LoopFoundation
 import LoopLibraryAPI
-import Logging
 import PostgresNIO
 
 /// The catalog in PostgreSQL, for a Loop Library served by several `loop serve` processes
@@ -16,9 +16,12 @@ public final class PostgresCatalog: Catalog {
 
     /// Connects to `url` (`postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE`).
     public init(url: String, logger: Logger) throws {
-        guard let components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme ?? ""),
-              let user = components.user, !user.isEmpty else {
-            throw CatalogError(.database, "\(url): not a PostgreSQL address (postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE)")
+        guard let components = URLComponents(string: url),
+            ["postgres", "postgresql"].contains(components.scheme ?? ""),
+            let user = components.user, !user.isEmpty
+        else {
+            throw CatalogError(
+                .database, "\(url): not a PostgreSQL address (postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE)")
         }
         let database = String(components.path.drop { $0 == "/" })
         let configuration = PostgresClient.Configuration(
@@ -136,21 +139,26 @@ public final class PostgresCatalog: Catalog {
         try await transaction { connection in
             // One server migrates; the others wait for it and find nothing left to do.
             try await connection.query("SELECT pg_advisory_xact_lock(7340041)", logger: self.logger)
-            try await connection.query("CREATE TABLE IF NOT EXISTS loop_catalog_schema (version BIGINT NOT NULL)", logger: self.logger)
+            try await connection.query(
+                "CREATE TABLE IF NOT EXISTS loop_catalog_schema (version BIGINT NOT NULL)", logger: self.logger)
             var version = 0
-            for try await (applied) in try await connection.query("SELECT COALESCE(MAX(version), 0) FROM loop_catalog_schema", logger: self.logger)
-                .decode(Int.self) {
+            for try await (applied) in try await connection.query(
+                "SELECT COALESCE(MAX(version), 0) FROM loop_catalog_schema", logger: self.logger
+            )
+            .decode(Int.self) {
                 version = applied
             }
             for (index, migration) in Self.migrations.enumerated() where index + 1 > version {
                 // Statements end a line with `;` (a function's body keeps its own on one line).
                 let statements = migration.components(separatedBy: ";\n").map {
-                    $0.trimmingCharacters(in: .whitespacesAndNewlines).trimmingCharacters(in: CharacterSet(charactersIn: ";"))
+                    $0.trimmingCharacters(in: .whitespacesAndNewlines).trimmingCharacters(
+                        in: CharacterSet(charactersIn: ";"))
                 }
                 for statement in statements where !statement.isEmpty {
                     try await connection.query(PostgresQuery(unsafeSQL: statement), logger: self.logger)
                 }
-                try await connection.query("INSERT INTO loop_catalog_schema (version) VALUES (\(index + 1))", logger: self.logger)
+                try await connection.query(
+                    "INSERT INTO loop_catalog_schema (version) VALUES (\(index + 1))", logger: self.logger)
             }
         }
     }
@@ -161,17 +169,24 @@ public final class PostgresCatalog: Catalog {
         let tagKeys = CatalogText.tagKeys(entry.tags)
         return try await transaction { connection in
             try await connection.query("SELECT pg_advisory_xact_lock(hashtext(\(entry.id)))", logger: self.logger)
-            try await self.bindAuthor(connection, key: entry.authorKey, fingerprint: entry.authorFingerprint, name: authorName)
+            try await self.bindAuthor(
+                connection, key: entry.authorKey, fingerprint: entry.authorFingerprint, name: authorName)
             try PublishRules.checkNotBlocked(reason: try await self.blockReason(entry.authorKey, connection))
-            let existing = try await connection.query("SELECT authorKey, revision, title, shortID, listed, takenDown FROM loop WHERE id = \(entry.id)", logger: self.logger)
-                .decode((String, Int, String, String, Bool, String?).self).first { _ in true }
+            let existing = try await connection.query(
+                "SELECT authorKey, revision, title, shortID, listed, takenDown FROM loop WHERE id = \(entry.id)",
+                logger: self.logger
+            )
+            .decode((String, Int, String, String, Bool, String?).self).first { _ in true }
             if let (owner, revision, title, shortID, listed, takenDown) = existing {
-                try PublishRules.check(id: entry.id, revision: entry.revision, authorKey: entry.authorKey,
-                                       against: .init(ownerKey: owner, revision: revision, title: title, listed: listed, takenDown: takenDown))
+                try PublishRules.check(
+                    id: entry.id, revision: entry.revision, authorKey: entry.authorKey,
+                    against: .init(
+                        ownerKey: owner, revision: revision, title: title, listed: listed, takenDown: takenDown))
                 // Judged, not yet written: where two publishes of one loop must not both pass.
                 await TestStop.reachedWithoutBlocking("publish.transaction")
                 try await self.countUpload(connection, entry, now: now)
-                try await connection.query("""
+                try await connection.query(
+                    """
                     UPDATE loop SET revision = \(entry.revision), title = \(entry.title), language = \(entry.language),
                         translationLanguage = \(entry.translationLanguage), tags = \(tags), tagKeys = \(tagKeys),
                         groupCount = \(entry.groupCount), phraseCount = \(entry.phraseCount), seconds = \(entry.seconds), updated = \(stamp),
@@ -181,16 +196,21 @@ public final class PostgresCatalog: Catalog {
                     """, logger: self.logger)
                 try await connection.query("DELETE FROM blob_ref WHERE loopId = \(entry.id)", logger: self.logger)
                 try await self.insertBlobRefs(connection, entry)
-                return PublishResult(id: entry.id, shortID: shortID, revision: entry.revision, previousRevision: listed ? revision : nil)
+                return PublishResult(
+                    id: entry.id, shortID: shortID, revision: entry.revision, previousRevision: listed ? revision : nil)
             }
             var length = 6
-            while try await connection.query("SELECT 1 FROM loop WHERE shortID = \(CatalogText.shortID(for: entry.id, length: length))", logger: self.logger)
-                .decode(Int.self).first(where: { _ in true }) != nil {
+            while try await connection.query(
+                "SELECT 1 FROM loop WHERE shortID = \(CatalogText.shortID(for: entry.id, length: length))",
+                logger: self.logger
+            )
+            .decode(Int.self).first(where: { _ in true }) != nil {
                 length += 2
             }
             let shortID = CatalogText.shortID(for: entry.id, length: length)
             try await self.countUpload(connection, entry, now: now)
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO loop (id, shortID, authorKey, revision, title, language, translationLanguage, tags, tagKeys,
                     groupCount, phraseCount, seconds, published, updated, bundleSHA256, bundleBytes, content, searchText)
                 VALUES (\(entry.id), \(shortID), \(entry.authorKey), \(entry.revision), \(entry.title), \(entry.language),
@@ -206,40 +226,63 @@ public final class PostgresCatalog: Catalog {
         let blocked = try await client.query("SELECT reason FROM blocked_key WHERE key = \(authorKey)", logger: logger)
             .decode(String.self).first { _ in true }
         try PublishRules.checkNotBlocked(reason: blocked)
-        let rows = try await client.query("SELECT authorKey, revision, title, listed, takenDown FROM loop WHERE id = \(id)", logger: logger)
-        guard let (owner, storedRevision, title, listed, takenDown) = try await rows.decode((String, Int, String, Bool, String?).self).first(where: { _ in true }) else { return }
-        try PublishRules.check(id: id, revision: revision, authorKey: authorKey,
-                               against: .init(ownerKey: owner, revision: storedRevision, title: title, listed: listed, takenDown: takenDown))
+        let rows = try await client.query(
+            "SELECT authorKey, revision, title, listed, takenDown FROM loop WHERE id = \(id)", logger: logger)
+        guard
+            let (owner, storedRevision, title, listed, takenDown) = try await rows.decode(
+                (String, Int, String, Bool, String?).self
+            ).first(where: { _ in true })
+        else { return }
+        try PublishRules.check(
+            id: id, revision: revision, authorKey: authorKey,
+            against: .init(
+                ownerKey: owner, revision: storedRevision, title: title, listed: listed, takenDown: takenDown))
     }
 
     public func usage(ofKey authorKey: String, loop id: String, now: Date) async throws -> KeyUsage {
-        let loops = try await client.query("""
+        let loops = try await client.query(
+            """
             SELECT COUNT(*) FILTER (WHERE listed), COUNT(*) FILTER (WHERE listed AND id = \(id)), MIN(published) FROM loop WHERE authorKey = \(authorKey)
-            """, logger: logger).decode((Int, Int, Int64?).self).first { _ in true }
-        let bytes = try await client.query("SELECT bytes FROM upload_day WHERE authorKey = \(authorKey) AND day = \(CatalogText.day(now))", logger: logger)
+            """, logger: logger
+        ).decode((Int, Int, Int64?).self).first { _ in true }
+        let bytes =
+            try await client.query(
+                "SELECT bytes FROM upload_day WHERE authorKey = \(authorKey) AND day = \(CatalogText.day(now))",
+                logger: logger
+            )
             .decode(Int64.self).first { _ in true } ?? 0
-        return KeyUsage(listedLoops: loops?.0 ?? 0, holdsLoop: (loops?.1 ?? 0) > 0, bytesToday: Int(bytes),
-                        firstPublished: loops?.2.map { Date(timeIntervalSince1970: TimeInterval($0) / 1000) })
+        return KeyUsage(
+            listedLoops: loops?.0 ?? 0, holdsLoop: (loops?.1 ?? 0) > 0, bytesToday: Int(bytes),
+            firstPublished: loops?.2.map { Date(timeIntervalSince1970: TimeInterval($0) / 1000) })
     }
 
     public func listedBlobs() async throws -> Set<String> {
         var hashes: Set<String> = []
-        for try await hash in try await client.query("SELECT DISTINCT blob_ref.sha256 FROM blob_ref JOIN loop ON loop.id = blob_ref.loopId WHERE loop.listed",
-                                                     logger: logger).decode(String.self) {
+        for try await hash in try await client.query(
+            "SELECT DISTINCT blob_ref.sha256 FROM blob_ref JOIN loop ON loop.id = blob_ref.loopId WHERE loop.listed",
+            logger: logger
+        ).decode(String.self) {
             hashes.insert(hash)
         }
         return hashes
     }
 
     private func blockReason(_ key: String, _ connection: PostgresConnection) async throws -> String? {
-        try await connection.query("SELECT reason FROM blocked_key WHERE key = \(key)", logger: logger).decode(String.self).first { _ in true }
+        try await connection.query("SELECT reason FROM blocked_key WHERE key = \(key)", logger: logger).decode(
+            String.self
+        ).first { _ in true }
     }
 
     public func takeDown(_ ref: String, reason: String, now: Date) async throws -> String? {
         try await transaction { connection in
-            guard let id = try await connection.query("SELECT id FROM loop WHERE id = \(ref) OR shortID = \(ref) FOR UPDATE", logger: self.logger)
-                .decode(String.self).first(where: { _ in true }) else { return nil }
-            try await connection.query("""
+            guard
+                let id = try await connection.query(
+                    "SELECT id FROM loop WHERE id = \(ref) OR shortID = \(ref) FOR UPDATE", logger: self.logger
+                )
+                .decode(String.self).first(where: { _ in true })
+            else { return nil }
+            try await connection.query(
+                """
                 UPDATE loop SET listed = false, featured = false, takenDown = \(reason), updated = \(CatalogText.milliseconds(now)) WHERE id = \(id)
                 """, logger: self.logger)
             return id
@@ -248,13 +291,19 @@ public final class PostgresCatalog: Catalog {
 
     public func blockKey(_ key: String, reason: String, now: Date) async throws -> Int? {
         try await transaction { connection in
-            guard let authorKey = try await connection.query("SELECT key FROM author WHERE key = \(key) OR fingerprint = \(key)", logger: self.logger)
-                .decode(String.self).first(where: { _ in true }) else { return nil }
-            try await connection.query("""
+            guard
+                let authorKey = try await connection.query(
+                    "SELECT key FROM author WHERE key = \(key) OR fingerprint = \(key)", logger: self.logger
+                )
+                .decode(String.self).first(where: { _ in true })
+            else { return nil }
+            try await connection.query(
+                """
                 INSERT INTO blocked_key (key, reason, since) VALUES (\(authorKey), \(reason), \(Int64(now.timeIntervalSince1970)))
                 ON CONFLICT (key) DO UPDATE SET reason = EXCLUDED.reason
                 """, logger: self.logger)
-            let taken = try await connection.query("""
+            let taken = try await connection.query(
+                """
                 UPDATE loop SET listed = false, featured = false, takenDown = \("its author's key is blocked: " + reason),
                     updated = \(CatalogText.milliseconds(now)) WHERE authorKey = \(authorKey) AND listed RETURNING 1
                 """, logger: self.logger)
@@ -266,38 +315,50 @@ public final class PostgresCatalog: Catalog {
 
     private func insertBlobRefs(_ connection: PostgresConnection, _ entry: CatalogEntry) async throws {
         for hash in CatalogBlobs.hashes(bundleSHA256: entry.bundleSHA256, content: entry.content).sorted() {
-            try await connection.query("INSERT INTO blob_ref (sha256, loopId) VALUES (\(hash), \(entry.id)) ON CONFLICT DO NOTHING", logger: logger)
+            try await connection.query(
+                "INSERT INTO blob_ref (sha256, loopId) VALUES (\(hash), \(entry.id)) ON CONFLICT DO NOTHING",
+                logger: logger)
         }
     }
 
     public func servesBlob(_ sha256: String) async throws -> Bool {
-        try await client.query("SELECT 1 FROM blob_ref JOIN loop ON loop.id = blob_ref.loopId WHERE blob_ref.sha256 = \(sha256) AND loop.listed LIMIT 1",
-                               logger: logger).decode(Int.self).first { _ in true } != nil
+        try await client.query(
+            "SELECT 1 FROM blob_ref JOIN loop ON loop.id = blob_ref.loopId WHERE blob_ref.sha256 = \(sha256) AND loop.listed LIMIT 1",
+            logger: logger
+        ).decode(Int.self).first { _ in true } != nil
     }
 
     /// Adds the bundle to its author's bytes of the day (the daily quota). Done once the
     /// publish is judged: the row lock it takes is not what keeps two publishes of one loop
     /// apart (the loop's advisory lock is).
     private func countUpload(_ connection: PostgresConnection, _ entry: CatalogEntry, now: Date) async throws {
-        try await connection.query("""
+        try await connection.query(
+            """
             INSERT INTO upload_day (authorKey, day, bytes) VALUES (\(entry.authorKey), \(CatalogText.day(now)), \(Int64(entry.bundleBytes)))
             ON CONFLICT (authorKey, day) DO UPDATE SET bytes = upload_day.bytes + excluded.bytes
             """, logger: logger)
     }
 
-    private func bindAuthor(_ connection: PostgresConnection, key: String, fingerprint: String, name: String?) async throws {
-        try await connection.query("INSERT INTO author (key, fingerprint) VALUES (\(key), \(fingerprint)) ON CONFLICT (key) DO NOTHING", logger: logger)
+    private func bindAuthor(_ connection: PostgresConnection, key: String, fingerprint: String, name: String?)
+        async throws
+    {
+        try await connection.query(
+            "INSERT INTO author (key, fingerprint) VALUES (\(key), \(fingerprint)) ON CONFLICT (key) DO NOTHING",
+            logger: logger)
         guard let name else { return }
         let nameKey = CatalogText.fold(name)
-        let current = try await connection.query("SELECT name FROM author WHERE key = \(key)", logger: logger)
+        let current =
+            try await connection.query("SELECT name FROM author WHERE key = \(key)", logger: logger)
             .decode(String?.self).first { _ in true } ?? nil
         guard current != name else { return }
         if let holder = try await connection.query("SELECT key FROM author WHERE nameKey = \(nameKey)", logger: logger)
-            .decode(String.self).first(where: { _ in true }), holder != key {
+            .decode(String.self).first(where: { _ in true }), holder != key
+        {
             throw CatalogError(.nameTaken, "the name '\(name)' belongs to another author")
         }
         do {
-            try await connection.query("UPDATE author SET name = \(name), nameKey = \(nameKey) WHERE key = \(key)", logger: logger)
+            try await connection.query(
+                "UPDATE author SET name = \(name), nameKey = \(nameKey) WHERE key = \(key)", logger: logger)
         } catch let error as PSQLError where error.serverInfo?[.sqlState] == PostgresError.Code.uniqueViolation.raw {
             throw CatalogError(.nameTaken, "the name '\(name)' belongs to another author")
         }
@@ -305,14 +366,21 @@ public final class PostgresCatalog: Catalog {
 
     public func unpublish(id: String, authorKey: String, now: Date) async throws {
         try await transaction { connection in
-            guard let owner = try await connection.query("SELECT authorKey FROM loop WHERE id = \(id) AND listed FOR UPDATE", logger: self.logger)
-                .decode(String.self).first(where: { _ in true }) else {
+            guard
+                let owner = try await connection.query(
+                    "SELECT authorKey FROM loop WHERE id = \(id) AND listed FOR UPDATE", logger: self.logger
+                )
+                .decode(String.self).first(where: { _ in true })
+            else {
                 throw CatalogError(.notFound, "no loop \(id) is published here")
             }
-            guard owner == authorKey else { throw CatalogError(.notTheAuthor, "only its author can unpublish this loop") }
+            guard owner == authorKey else {
+                throw CatalogError(.notTheAuthor, "only its author can unpublish this loop")
+            }
             try PublishRules.checkNotBlocked(reason: try await self.blockReason(authorKey, connection))
-            try await connection.query("UPDATE loop SET listed = false, featured = false, updated = \(CatalogText.milliseconds(now)) WHERE id = \(id)",
-                                       logger: self.logger)
+            try await connection.query(
+                "UPDATE loop SET listed = false, featured = false, updated = \(CatalogText.milliseconds(now)) WHERE id = \(id)",
+                logger: self.logger)
         }
     }
 
@@ -320,7 +388,8 @@ public final class PostgresCatalog: Catalog {
         try await client.query("DELETE FROM nonce WHERE expires < \(Int64(now.timeIntervalSince1970))", logger: logger)
         let inserted = try await client.query(
             "INSERT INTO nonce (nonce, expires) VALUES (\(nonce), \(Int64(expires.timeIntervalSince1970))) ON CONFLICT DO NOTHING RETURNING 1",
-            logger: logger).decode(Int.self).first { _ in true }
+            logger: logger
+        ).decode(Int.self).first { _ in true }
         return inserted != nil
     }
 
@@ -335,13 +404,15 @@ public final class PostgresCatalog: Catalog {
         var binds = PostgresBindings()
         binds.append(CatalogText.recentSince(now))
         binds.append(ref)
-        let query = PostgresQuery(unsafeSQL: Self.selectLoop + ", loop.content FROM loop JOIN author ON author.key = loop.authorKey"
-                                  + " WHERE (loop.id = $2 OR loop.shortID = $2) AND loop.listed", binds: binds)
+        let query = PostgresQuery(
+            unsafeSQL: Self.selectLoop + ", loop.content FROM loop JOIN author ON author.key = loop.authorKey"
+                + " WHERE (loop.id = $2 OR loop.shortID = $2) AND loop.listed", binds: binds)
         for try await row in try await client.query(query, logger: logger) {
             let cells = row.makeRandomAccess()
-            return StoredLoop(summary: try Self.summary(cells), authorKey: try cells[15].decode(String.self),
-                              content: try cells[19].decode(Data.self), bundleSHA256: try cells[16].decode(String.self),
-                              bundleBytes: try cells[17].decode(Int.self))
+            return StoredLoop(
+                summary: try Self.summary(cells), authorKey: try cells[15].decode(String.self),
+                content: try cells[19].decode(Data.self), bundleSHA256: try cells[16].decode(String.self),
+                bundleBytes: try cells[17].decode(Int.self))
         }
         return nil
     }
@@ -358,44 +429,68 @@ public final class PostgresCatalog: Catalog {
             conditions.append("loop.searchText LIKE \(bind(CatalogText.likePattern(term))) ESCAPE '\\'")
         }
         if let language = query.language { conditions.append("lower(loop.language) = lower(\(bind(language)))") }
-        if let translation = query.translationLanguage { conditions.append("lower(loop.translationLanguage) = lower(\(bind(translation)))") }
-        if let tag = query.tag { conditions.append("loop.tagKeys LIKE \(bind(CatalogText.likePattern("|" + CatalogText.fold(tag) + "|"))) ESCAPE '\\'") }
+        if let translation = query.translationLanguage {
+            conditions.append("lower(loop.translationLanguage) = lower(\(bind(translation)))")
+        }
+        if let tag = query.tag {
+            conditions.append(
+                "loop.tagKeys LIKE \(bind(CatalogText.likePattern("|" + CatalogText.fold(tag) + "|"))) ESCAPE '\\'")
+        }
         if let author = query.author {
-            conditions.append("(author.nameKey = \(bind(CatalogText.fold(author))) OR author.fingerprint = \(bind(author.lowercased())))")
+            conditions.append(
+                "(author.nameKey = \(bind(CatalogText.fold(author))) OR author.fingerprint = \(bind(author.lowercased())))"
+            )
         }
         if query.featuredOnly { conditions.append("loop.featured") }
-        let from = " FROM loop JOIN author ON author.key = loop.authorKey WHERE " + conditions.joined(separator: " AND ")
-        let order = query.sort == .hot ? " ORDER BY recent DESC, loop.updated DESC, loop.id" : " ORDER BY loop.updated DESC, loop.id"
+        let from =
+            " FROM loop JOIN author ON author.key = loop.authorKey WHERE " + conditions.joined(separator: " AND ")
+        let order =
+            query.sort == .hot
+            ? " ORDER BY recent DESC, loop.updated DESC, loop.id" : " ORDER BY loop.updated DESC, loop.id"
         // The count has no use for the first bind (the day); it is kept so the numbering holds.
-        let total = try await client.query(PostgresQuery(unsafeSQL: "SELECT COUNT(*)::BIGINT" + from + " AND $1::BIGINT IS NOT NULL", binds: binds), logger: logger)
+        let total =
+            try await client.query(
+                PostgresQuery(
+                    unsafeSQL: "SELECT COUNT(*)::BIGINT" + from + " AND $1::BIGINT IS NOT NULL", binds: binds),
+                logger: logger
+            )
             .decode(Int.self).first { _ in true } ?? 0
         var loops: [CatalogLoop] = []
-        let rows = try await client.query(PostgresQuery(unsafeSQL: Self.selectLoop + from + order + " LIMIT \(query.limit) OFFSET \(query.offset)", binds: binds),
-                                          logger: logger)
+        let rows = try await client.query(
+            PostgresQuery(
+                unsafeSQL: Self.selectLoop + from + order + " LIMIT \(query.limit) OFFSET \(query.offset)", binds: binds
+            ),
+            logger: logger)
         for try await row in rows { loops.append(try Self.summary(row.makeRandomAccess())) }
         return CatalogPage(loops: loops, total: total, offset: query.offset, limit: query.limit)
     }
 
     public func countDownload(id: String, client address: String, now: Date) async throws {
         let day = CatalogText.day(now)
-        try await client.query("""
+        try await client.query(
+            """
             WITH seen AS (
                 INSERT INTO download_seen (loopId, day, client) VALUES (\(id), \(day), \(address)) ON CONFLICT DO NOTHING RETURNING 1
             )
             INSERT INTO download (loopId, day, count) SELECT \(id), \(day), 1 WHERE EXISTS (SELECT 1 FROM seen)
             ON CONFLICT (loopId, day) DO UPDATE SET count = download.count + 1
             """, logger: logger)
-        try await client.query("DELETE FROM download_seen WHERE loopId = \(id) AND day < \(day - CatalogText.recentDays)", logger: logger)
+        try await client.query(
+            "DELETE FROM download_seen WHERE loopId = \(id) AND day < \(day - CatalogText.recentDays)", logger: logger)
     }
 
     public func changeStamp() async throws -> Int64 {
-        try await client.query("SELECT version FROM catalog_change", logger: logger).decode(Int64.self).first { _ in true } ?? 0
+        try await client.query("SELECT version FROM catalog_change", logger: logger).decode(Int64.self).first { _ in
+            true
+        } ?? 0
     }
 
     public func setFeatured(_ ref: String, featured: Bool) async throws -> Bool {
         let changed = try await client.query(
-            "UPDATE loop SET featured = \(featured) WHERE (id = \(ref) OR shortID = \(ref)) AND listed RETURNING 1", logger: logger)
-            .decode(Int.self).first { _ in true }
+            "UPDATE loop SET featured = \(featured) WHERE (id = \(ref) OR shortID = \(ref)) AND listed RETURNING 1",
+            logger: logger
+        )
+        .decode(Int.self).first { _ in true }
         return changed != nil
     }
 
@@ -405,23 +500,33 @@ public final class PostgresCatalog: Catalog {
     }
 
     /// Runs `body` in one transaction, rethrowing the catalog's own refusals as they are.
-    private func transaction<Result: Sendable>(_ body: (PostgresConnection) async throws -> Result) async throws -> Result {
+    private func transaction<Result: Sendable>(_ body: (PostgresConnection) async throws -> Result) async throws
+        -> Result
+    {
         do {
             return try await client.withTransaction(logger: logger) { connection in try await body(connection) }
         } catch let error as PostgresTransactionError {
             if let refusal = error.closureError as? CatalogError { throw refusal }
-            throw CatalogError(.database, "the catalog database failed (\(String(reflecting: error.closureError ?? error.beginError ?? error.commitError ?? error)))")
+            throw CatalogError(
+                .database,
+                "the catalog database failed (\(String(reflecting: error.closureError ?? error.beginError ?? error.commitError ?? error)))"
+            )
         }
     }
 
     private static func summary(_ cells: PostgresRandomAccessRow) throws -> CatalogLoop {
         let tags = try CatalogText.decoder.decode([String].self, from: Data(try cells[5].decode(String.self).utf8))
         return CatalogLoop(
-            id: try cells[0].decode(String.self), shortID: try cells[1].decode(String.self), title: try cells[2].decode(String.self),
-            language: try cells[3].decode(String?.self), translationLanguage: try cells[4].decode(String?.self), tags: tags,
-            revision: try cells[6].decode(Int.self), author: try cells[7].decode(String?.self), authorFingerprint: try cells[8].decode(String.self),
-            groupCount: try cells[9].decode(Int.self), phraseCount: try cells[10].decode(Int.self), seconds: try cells[11].decode(Double.self),
-            published: CatalogText.iso8601(try cells[12].decode(Int64.self)), updated: CatalogText.iso8601(try cells[13].decode(Int64.self)),
+            id: try cells[0].decode(String.self), shortID: try cells[1].decode(String.self),
+            title: try cells[2].decode(String.self),
+            language: try cells[3].decode(String?.self), translationLanguage: try cells[4].decode(String?.self),
+            tags: tags,
+            revision: try cells[6].decode(Int.self), author: try cells[7].decode(String?.self),
+            authorFingerprint: try cells[8].decode(String.self),
+            groupCount: try cells[9].decode(Int.self), phraseCount: try cells[10].decode(Int.self),
+            seconds: try cells[11].decode(Double.self),
+            published: CatalogText.iso8601(try cells[12].decode(Int64.self)),
+            updated: CatalogText.iso8601(try cells[13].decode(Int64.self)),
             recentDownloads: try cells[18].decode(Int.self), featured: try cells[14].decode(Bool.self))
     }
 }

@@ -27,10 +27,16 @@ enum PublishRules {
             throw CatalogError(.takenDown, "loop \(id) was taken down by this Loop Library's operator: \(reason)")
         }
         guard stored.ownerKey == authorKey else {
-            throw CatalogError(.notTheAuthor, "loop \(id) belongs to another author: only its author can publish an update (publish it as a copy to share your own version)")
+            throw CatalogError(
+                .notTheAuthor,
+                "loop \(id) belongs to another author: only its author can publish an update (publish it as a copy to share your own version)"
+            )
         }
         guard revision > stored.revision || (!stored.listed && revision == stored.revision) else {
-            throw CatalogError(.staleRevision, "the Loop Library has revision \(stored.revision) of '\(stored.title)' already; this is revision \(revision): edit the loop to make a newer one")
+            throw CatalogError(
+                .staleRevision,
+                "the Loop Library has revision \(stored.revision) of '\(stored.title)' already; this is revision \(revision): edit the loop to make a newer one"
+            )
         }
     }
 }

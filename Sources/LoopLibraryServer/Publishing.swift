@@ -1,8 +1,8 @@
 import Foundation
 import LoopFoundation
 import LoopLibraryAPI
-import LoopShare
 import LoopPictures
+import LoopShare
 
 /// The ways a publish or unpublish request can be refused before the catalog judges it.
 public enum PublishFailure: String, LoopErrorKind {
@@ -45,37 +45,50 @@ public struct RequestSignature: Sendable {
 
     /// Reads the headers (by name), refusing any that is missing or malformed.
     public init(header: (String) -> String?) throws(PublishError) {
-        guard let keyText = header(SignedRequest.keyHeader), let key = Data(base64Encoded: keyText), key.count == 32 else {
-            throw PublishError(.unauthorized, "the request is not signed (\(SignedRequest.keyHeader) is missing or not an Ed25519 key)")
+        guard let keyText = header(SignedRequest.keyHeader), let key = Data(base64Encoded: keyText), key.count == 32
+        else {
+            throw PublishError(
+                .unauthorized, "the request is not signed (\(SignedRequest.keyHeader) is missing or not an Ed25519 key)"
+            )
         }
         guard let timestamp = header(SignedRequest.timestampHeader).flatMap(Int.init) else {
             throw PublishError(.unauthorized, "the request has no \(SignedRequest.timestampHeader)")
         }
-        guard let nonce = header(SignedRequest.nonceHeader), (16...64).contains(nonce.count), nonce.allSatisfy(\.isHexDigit) else {
+        guard let nonce = header(SignedRequest.nonceHeader), (16...64).contains(nonce.count),
+            nonce.allSatisfy(\.isHexDigit)
+        else {
             throw PublishError(.unauthorized, "the request has no \(SignedRequest.nonceHeader) (16 to 64 hex digits)")
         }
-        guard let bodySHA256 = header(SignedRequest.contentSHA256Header)?.lowercased(), BlobStore.isSHA256(bodySHA256) else {
-            throw PublishError(.unauthorized, "the request has no \(SignedRequest.contentSHA256Header) (the body's SHA-256, 64 hex digits)")
+        guard let bodySHA256 = header(SignedRequest.contentSHA256Header)?.lowercased(), BlobStore.isSHA256(bodySHA256)
+        else {
+            throw PublishError(
+                .unauthorized,
+                "the request has no \(SignedRequest.contentSHA256Header) (the body's SHA-256, 64 hex digits)")
         }
         guard let signature = header(SignedRequest.signatureHeader).flatMap({ Data(base64Encoded: $0) }) else {
             throw PublishError(.unauthorized, "the request has no \(SignedRequest.signatureHeader)")
         }
         var loopID: String?
         if let value = header(SignedRequest.loopIDHeader) {
-            guard (1...64).contains(value.utf8.count), value.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) || $0 == 45 }) else {
+            guard (1...64).contains(value.utf8.count),
+                value.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) || $0 == 45 })
+            else {
                 throw PublishError(.badRequest, "\(SignedRequest.loopIDHeader) is not a loop id")
             }
             loopID = value
         }
         var revision: Int?
         if let value = header(SignedRequest.revisionHeader) {
-            guard let number = Int(value), number >= 1 else { throw PublishError(.badRequest, "\(SignedRequest.revisionHeader) is not a revision (1 or more)") }
+            guard let number = Int(value), number >= 1 else {
+                throw PublishError(.badRequest, "\(SignedRequest.revisionHeader) is not a revision (1 or more)")
+            }
             revision = number
         }
         var name: String?
         if let encoded = header(SignedRequest.authorNameHeader) {
             guard let decoded = SignedRequest.decodeName(encoded), let valid = AuthorName.validated(decoded) else {
-                throw PublishError(.badRequest, "the author name is not valid: 1 to 40 letters, digits, spaces, '.', '-' or '_'")
+                throw PublishError(
+                    .badRequest, "the author name is not valid: 1 to 40 letters, digits, spaces, '.', '-' or '_'")
             }
             name = valid
         }
@@ -92,15 +105,24 @@ public struct RequestSignature: Sendable {
 
     /// Checks the signature over the request as this server received it (addressed to
     /// `authority`, with a body of `bodyLength` bytes), and that its time is near `now`.
-    public func verify(method: String, authority: String, path: String, bodyLength: Int, now: Date) throws(PublishError) {
-        let content = SignedRequest.Content(method: method, authority: authority, path: path, timestamp: timestamp, nonce: nonce, bodyLength: bodyLength,
-                                            bodySHA256: bodySHA256, loopID: loopID, revision: revision, authorName: authorName)
+    public func verify(method: String, authority: String, path: String, bodyLength: Int, now: Date) throws(PublishError)
+    {
+        let content = SignedRequest.Content(
+            method: method, authority: authority, path: path, timestamp: timestamp, nonce: nonce,
+            bodyLength: bodyLength,
+            bodySHA256: bodySHA256, loopID: loopID, revision: revision, authorName: authorName)
         guard AuthorIdentity.verify(signature, of: content.canonicalText, publicKey: key) else {
-            throw PublishError(.unauthorized, "the request's signature does not match it: signed by another key, for another Loop Library than \(authority), or changed on the way")
+            throw PublishError(
+                .unauthorized,
+                "the request's signature does not match it: signed by another key, for another Loop Library than \(authority), or changed on the way"
+            )
         }
         let skew = abs(now.timeIntervalSince1970 - TimeInterval(timestamp))
         guard skew <= SignedRequest.allowedSkew else {
-            throw PublishError(.unauthorized, "the request's time is \(Int(skew)) s away from the server's clock (at most \(Int(SignedRequest.allowedSkew)) s): set the clock right")
+            throw PublishError(
+                .unauthorized,
+                "the request's time is \(Int(skew)) s away from the server's clock (at most \(Int(SignedRequest.allowedSkew)) s): set the clock right"
+            )
         }
     }
 }
@@ -114,7 +136,9 @@ struct BundleIntake: Sendable {
     /// Verifies `file` (the upload, whose SHA-256 is `sha256`, in `scratch`) as signed by `key`
     /// and holding the revision of the loop the request named, stores its blobs, and returns the
     /// entry to publish.
-    func take(_ file: String, sha256: String, in scratch: String, signedBy key: Data, expected: (id: String, revision: Int)) throws -> CatalogEntry {
+    func take(
+        _ file: String, sha256: String, in scratch: String, signedBy key: Data, expected: (id: String, revision: Int)
+    ) throws -> CatalogEntry {
         let bundle: VerifiedBundle
         do {
             bundle = try BundleReader().read(file, extractingTo: scratch + "/audio")
@@ -123,13 +147,18 @@ struct BundleIntake: Sendable {
             throw PublishError(.badBundle, "the bundle was refused: \(error.message)")
         }
         guard bundle.signerKey == key else {
-            throw PublishError(.badRequest, "the bundle is signed by another key than the request (\(bundle.signerFingerprint))")
+            throw PublishError(
+                .badRequest, "the bundle is signed by another key than the request (\(bundle.signerFingerprint))")
         }
         guard bundle.manifest.loops.count == 1, let loop = bundle.manifest.loops.first else {
-            throw PublishError(.badRequest, "a published bundle holds one loop; this one holds \(bundle.manifest.loops.count)")
+            throw PublishError(
+                .badRequest, "a published bundle holds one loop; this one holds \(bundle.manifest.loops.count)")
         }
         guard loop.id == expected.id, loop.revision == expected.revision else {
-            throw PublishError(.badRequest, "the bundle holds revision \(loop.revision) of loop \(loop.id), not the revision \(expected.revision) of \(expected.id) the request names")
+            throw PublishError(
+                .badRequest,
+                "the bundle holds revision \(loop.revision) of loop \(loop.id), not the revision \(expected.revision) of \(expected.id) the request names"
+            )
         }
         let entry = try Self.entry(for: loop, in: bundle, bundleSHA256: sha256, bundleBytes: Self.size(of: file))
         for take in bundle.manifest.audio {
@@ -144,7 +173,9 @@ struct BundleIntake: Sendable {
         return entry
     }
 
-    static func entry(for loop: BundleManifest.Loop, in bundle: VerifiedBundle, bundleSHA256: String, bundleBytes: Int) throws -> CatalogEntry {
+    static func entry(for loop: BundleManifest.Loop, in bundle: VerifiedBundle, bundleSHA256: String, bundleBytes: Int)
+        throws -> CatalogEntry
+    {
         let audio = Dictionary(bundle.manifest.audio.map { ($0.file, $0) }, uniquingKeysWith: { first, _ in first })
         var seconds = 0.0
         var used: [String: BundleManifest.Audio] = [:]
@@ -155,13 +186,15 @@ struct BundleIntake: Sendable {
                     used[take.sha256] = take
                     let rate = Double(take.sampleRate)
                     seconds += Double(clip.end - clip.start) / rate
-                    return CatalogLoopDetail.Clip(take: take.sha256, start: Double(clip.start) / rate, end: Double(clip.end) / rate)
+                    return CatalogLoopDetail.Clip(
+                        take: take.sha256, start: Double(clip.start) / rate, end: Double(clip.end) / rate)
                 }
                 return CatalogLoopDetail.Phrase(text: phrase.text, translation: phrase.translation, clip: clip)
             }
         }
         let takes = used.values.sorted { $0.sha256 < $1.sha256 }.map {
-            CatalogLoopDetail.Take(sha256: $0.sha256, bytes: $0.bytes, sampleRate: $0.sampleRate, channels: $0.channels, frames: $0.frames)
+            CatalogLoopDetail.Take(
+                sha256: $0.sha256, bytes: $0.bytes, sampleRate: $0.sampleRate, channels: $0.channels, frames: $0.frames)
         }
         struct Content: Encodable {
             var groups: [[CatalogLoopDetail.Phrase]]
@@ -169,19 +202,25 @@ struct BundleIntake: Sendable {
             var pictures: StoredPictures?
         }
         // The pages' pictures: blob names (`<sha256>.<ext>`) and sizes, from the manifest.
-        let listed = Dictionary((bundle.manifest.pictures ?? []).map { ($0.file, $0) }, uniquingKeysWith: { first, _ in first })
+        let listed = Dictionary(
+            (bundle.manifest.pictures ?? []).map { ($0.file, $0) }, uniquingKeysWith: { first, _ in first })
         func picture(_ file: String?) -> StoredPictures.Picture? {
-            file.flatMap { listed[$0] }.map { .init(blob: BundleLayout.pictureBlob($0.file), width: $0.width, height: $0.height) }
+            file.flatMap { listed[$0] }.map {
+                .init(blob: BundleLayout.pictureBlob($0.file), width: $0.width, height: $0.height)
+            }
         }
-        let pictures = StoredPictures(loop: picture(loop.picture), groups: loop.groups.map { picture($0.picture) },
-                                      phrases: loop.groups.flatMap { $0.phrases.map { picture($0.picture) } })
+        let pictures = StoredPictures(
+            loop: picture(loop.picture), groups: loop.groups.map { picture($0.picture) },
+            phrases: loop.groups.flatMap { $0.phrases.map { picture($0.picture) } })
         let searchText = ([loop.title] + loop.tags + groups.flatMap { $0.flatMap { [$0.text, $0.translation ?? ""] } })
             .map(CatalogText.fold).joined(separator: "\n")
         return CatalogEntry(
-            id: loop.id, revision: loop.revision, authorKey: bundle.signerKey.base64EncodedString(), authorFingerprint: bundle.signerFingerprint,
+            id: loop.id, revision: loop.revision, authorKey: bundle.signerKey.base64EncodedString(),
+            authorFingerprint: bundle.signerFingerprint,
             title: loop.title, language: loop.language, translationLanguage: loop.translationLanguage, tags: loop.tags,
             groupCount: loop.groups.count, phraseCount: groups.reduce(0) { $0 + $1.count }, seconds: seconds,
-            content: try CatalogText.encoder.encode(Content(groups: groups, takes: takes, pictures: listed.isEmpty ? nil : pictures)),
+            content: try CatalogText.encoder.encode(
+                Content(groups: groups, takes: takes, pictures: listed.isEmpty ? nil : pictures)),
             bundleSHA256: bundleSHA256, bundleBytes: bundleBytes, searchText: searchText)
     }
 

@@ -15,7 +15,10 @@ public struct KeyQuota: Sendable, Equatable {
     public var newKeyLoops: Int
     public var newKeyBytesPerDay: Int
 
-    public init(loops: Int = 500, bytesPerDay: Int = 2 << 30, newKeyDays: Int = 7, newKeyLoops: Int = 20, newKeyBytesPerDay: Int = 200 << 20) {
+    public init(
+        loops: Int = 500, bytesPerDay: Int = 2 << 30, newKeyDays: Int = 7, newKeyLoops: Int = 20,
+        newKeyBytesPerDay: Int = 200 << 20
+    ) {
         self.loops = loops
         self.bytesPerDay = bytesPerDay
         self.newKeyDays = newKeyDays
@@ -31,11 +34,17 @@ public struct KeyQuota: Sendable, Equatable {
         let which = isNew ? "a key in its first \(newKeyDays) days" : "a key"
         if !usage.holdsLoop, usage.listedLoops >= loops {
             LibraryMetrics.quotaHit("keyLoops")
-            throw PublishError(.quota, "\(which) may list at most \(loops) loops here, and this one lists \(usage.listedLoops): unpublish one first")
+            throw PublishError(
+                .quota,
+                "\(which) may list at most \(loops) loops here, and this one lists \(usage.listedLoops): unpublish one first"
+            )
         }
         if usage.bytesToday + bytes > bytesPerDay {
             LibraryMetrics.quotaHit("keyBytes")
-            throw PublishError(.quota, "\(which) may publish at most \(Self.mebibytes(bytesPerDay)) a day here; this one published \(Self.mebibytes(usage.bytesToday)) today, and this bundle is \(Self.mebibytes(bytes)): try again tomorrow (UTC)")
+            throw PublishError(
+                .quota,
+                "\(which) may publish at most \(Self.mebibytes(bytesPerDay)) a day here; this one published \(Self.mebibytes(usage.bytesToday)) today, and this bundle is \(Self.mebibytes(bytes)): try again tomorrow (UTC)"
+            )
         }
     }
 
@@ -92,7 +101,10 @@ final class Slots: Sendable {
         while true {
             let current = used.load(ordering: .relaxed)
             guard current < limit else { return false }
-            if used.compareExchange(expected: current, desired: current + 1, ordering: .acquiringAndReleasing).exchanged { return true }
+            if used.compareExchange(expected: current, desired: current + 1, ordering: .acquiringAndReleasing).exchanged
+            {
+                return true
+            }
         }
     }
 

@@ -1,8 +1,8 @@
 import Foundation
 import Hummingbird
+import Logging
 import LoopFoundation
 import LoopLibraryAPI
-import Logging
 
 /// One access-log entry per request, the request metrics, and every error as the API's JSON
 /// error body with its status: `{"error": "..."}`.
@@ -14,7 +14,9 @@ struct RequestLog: RouterMiddleware {
     let logger: Logger
     let file: AccessLogFile?
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         let start = ContinuousClock.now
         var response: Response
         var cause: String?
@@ -42,10 +44,14 @@ struct RequestLog: RouterMiddleware {
             let completed = failure == nil
             let elapsed = ContinuousClock.now - start
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-            LibraryMetrics.request(route: route, method: method.rawValue, status: status, seconds: seconds, bytesSent: sent.bytes)
+            LibraryMetrics.request(
+                route: route, method: method.rawValue, status: status, seconds: seconds, bytesSent: sent.bytes)
             if let file {
-                file.write(AccessLogFile.Entry(time: Date(), client: client, method: method.rawValue, path: path, route: route, status: status,
-                                               bytes: sent.bytes, milliseconds: (seconds * 10_000).rounded() / 10, completed: completed, cause: refusal))
+                file.write(
+                    AccessLogFile.Entry(
+                        time: Date(), client: client, method: method.rawValue, path: path, route: route, status: status,
+                        bytes: sent.bytes, milliseconds: (seconds * 10_000).rounded() / 10, completed: completed,
+                        cause: refusal))
             } else {
                 logger.info("\(method) \(path) \(status) \(String(format: "%.1f", seconds * 1000)) ms")
             }
@@ -74,7 +80,8 @@ struct RequestLog: RouterMiddleware {
         // When to try again: a rate's minute, a busy server's few seconds.
         if status == .tooManyRequests { headers[.retryAfter] = "60" }
         if status == .serviceUnavailable { headers[.retryAfter] = "5" }
-        let body = (try? CatalogText.encoder.encode(ErrorBody(error: message))) ?? Data("{\"error\":\"internal error\"}".utf8)
+        let body =
+            (try? CatalogText.encoder.encode(ErrorBody(error: message))) ?? Data("{\"error\":\"internal error\"}".utf8)
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
     }
 
@@ -102,7 +109,9 @@ struct RequestLog: RouterMiddleware {
         case let error as HTTPError:
             return (error.status, error.body ?? error.status.reasonPhrase.lowercased())
         case let error as FileSystemError where error.code == ENOSPC:
-            return (HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage"), "the server is out of disk space")
+            return (
+                HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage"), "the server is out of disk space"
+            )
         default:
             return (.internalServerError, "internal error")
         }

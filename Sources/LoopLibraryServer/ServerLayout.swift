@@ -18,7 +18,9 @@ public struct ServerLayout: Sendable {
     /// The SQLite catalog.
     public var catalog: String { root + "/catalog.sqlite" }
     /// The blobs: named by their SHA-256 and their kind.
-    public var blobs: ContentAddressedFolder { ContentAddressedFolder(root: root + "/blobs", naming: .hashAndExtension) }
+    public var blobs: ContentAddressedFolder {
+        ContentAddressedFolder(root: root + "/blobs", naming: .hashAndExtension)
+    }
     /// Where uploads are received and checked before they are stored.
     public var incoming: String { root + "/incoming" }
     /// The preview pages' clips.

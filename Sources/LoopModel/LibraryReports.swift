@@ -5,7 +5,8 @@ public struct HealthReport: Sendable {
     /// Something wrong, and what to do about it.
     public struct Problem: Sendable, Equatable {
         public enum Kind: String, Sendable {
-            case databaseDamaged, danglingRows, staleCounts, clipsPastTheirTake, audioMissing, audioDamaged, pictureMissing, pictureDamaged
+            case databaseDamaged, danglingRows, staleCounts, clipsPastTheirTake, audioMissing, audioDamaged,
+                pictureMissing, pictureDamaged
         }
         public var kind: Kind
         public var message: String
@@ -33,7 +34,10 @@ public struct HealthReport: Sendable {
 
     public var isHealthy: Bool { problems.isEmpty }
 
-    public init(problems: [Problem], orphans: [String], leftovers: [String], clipsForEarlierText: [ClipForEarlierText], loopCount: Int, phraseCount: Int, audioFileCount: Int, pictureFileCount: Int = 0) {
+    public init(
+        problems: [Problem], orphans: [String], leftovers: [String], clipsForEarlierText: [ClipForEarlierText],
+        loopCount: Int, phraseCount: Int, audioFileCount: Int, pictureFileCount: Int = 0
+    ) {
         self.problems = problems
         self.orphans = orphans
         self.leftovers = leftovers
@@ -104,7 +108,9 @@ public struct EditOutcome: Sendable, Equatable {
     public var recordedForEarlierText: [StoredPhrase]
     public var loop: LoopDetail
 
-    public init(kept: Int, removed: Int, needingAudio: [StoredPhrase], recordedForEarlierText: [StoredPhrase], loop: LoopDetail) {
+    public init(
+        kept: Int, removed: Int, needingAudio: [StoredPhrase], recordedForEarlierText: [StoredPhrase], loop: LoopDetail
+    ) {
         self.kept = kept
         self.removed = removed
         self.needingAudio = needingAudio

@@ -15,7 +15,10 @@ public struct LoopSummary: Sendable, Equatable {
     public var updatedAt: Date
     public var revision: Int
 
-    public init(id: String, title: String, language: String? = nil, translationLanguage: String? = nil, tags: [String], groupCount: Int, phraseCount: Int, phrasesNeedingAudio: Int, createdAt: Date, updatedAt: Date, revision: Int) {
+    public init(
+        id: String, title: String, language: String? = nil, translationLanguage: String? = nil, tags: [String],
+        groupCount: Int, phraseCount: Int, phrasesNeedingAudio: Int, createdAt: Date, updatedAt: Date, revision: Int
+    ) {
         self.id = id
         self.title = title
         self.language = language
@@ -43,7 +46,10 @@ public struct LoopDetail: Sendable, Equatable {
 
     public var phrases: [StoredPhrase] { groups.flatMap { $0 } }
 
-    public init(summary: LoopSummary, sourceText: String, groups: [[StoredPhrase]], picture: StoredPicture? = nil, groupPictures: [StoredPicture?] = []) {
+    public init(
+        summary: LoopSummary, sourceText: String, groups: [[StoredPhrase]], picture: StoredPicture? = nil,
+        groupPictures: [StoredPicture?] = []
+    ) {
         self.summary = summary
         self.sourceText = sourceText
         self.groups = groups
@@ -71,13 +77,17 @@ public struct StoredPhrase: Sendable, Equatable {
 
     /// The picture to show with this phrase: its own, else its group's, else the loop's.
     public func picture(in loop: LoopDetail) -> StoredPicture? {
-        picture ?? (loop.groupPictures.indices.contains(group - 1) ? loop.groupPictures[group - 1] : nil) ?? loop.picture
+        picture ?? (loop.groupPictures.indices.contains(group - 1) ? loop.groupPictures[group - 1] : nil)
+            ?? loop.picture
     }
 
     /// The clip reads an earlier text of the phrase: worth recording again.
     public var clipIsForEarlierText: Bool { audio != nil && recordedText != nil }
 
-    public init(id: Int64, number: Int, group: Int, text: String, translation: String? = nil, audio: PhraseAudio? = nil, recordedText: String? = nil, picture: StoredPicture? = nil) {
+    public init(
+        id: Int64, number: Int, group: Int, text: String, translation: String? = nil, audio: PhraseAudio? = nil,
+        recordedText: String? = nil, picture: StoredPicture? = nil
+    ) {
         self.id = id
         self.number = number
         self.group = group
@@ -106,8 +116,11 @@ public struct PhraseAudio: Sendable, Equatable {
     public var startSeconds: Double { Double(startFrame) / Double(sampleRate) }
     public var endSeconds: Double { Double(endFrame) / Double(sampleRate) }
 
-    public init(sha256: String, path: String, sampleRate: Int, channelCount: Int, takeFrameCount: Int, startFrame: Int, endFrame: Int,
-                cutConfidence: Double? = nil) {
+    public init(
+        sha256: String, path: String, sampleRate: Int, channelCount: Int, takeFrameCount: Int, startFrame: Int,
+        endFrame: Int,
+        cutConfidence: Double? = nil
+    ) {
         self.cutConfidence = cutConfidence
         self.sha256 = sha256
         self.path = path
@@ -142,7 +155,6 @@ public struct SearchHit: Sendable, Equatable {
 public enum LoopSort: String, Sendable, CaseIterable {
     case title, updated
 }
-
 
 /// A loop's revisions: each change moves it on by one.
 public enum LoopRevision {

@@ -24,7 +24,10 @@ public struct LoopStudyStats: Sendable, Equatable {
     public var lastStudied: Date?
     public var phrases: [PhraseTotals]
 
-    public init(loopId: String, title: String, sessions: Int, seconds: Double, repetitions: Int, lastStudied: Date? = nil, phrases: [PhraseTotals]) {
+    public init(
+        loopId: String, title: String, sessions: Int, seconds: Double, repetitions: Int, lastStudied: Date? = nil,
+        phrases: [PhraseTotals]
+    ) {
         self.loopId = loopId
         self.title = title
         self.sessions = sessions

@@ -27,6 +27,7 @@ public enum PictureDecoder {
 
     /// `info`, from the picture's header, says its format and its size.
     static func decode(_ path: String, info: PictureInfo, fitting size: Int) throws(PictureError) -> RGBAPicture {
-        try FFmpegPictureCalls.decodeFirstFrame(path: path, format: info.format, width: info.width, height: info.height, fitting: size)
+        try FFmpegPictureCalls.decodeFirstFrame(
+            path: path, format: info.format, width: info.width, height: info.height, fitting: size)
     }
 }

@@ -69,9 +69,12 @@ public enum PictureFile {
         if let problem = RegularFile.problem(at: path) { throw PictureError(.unreadable, problem, path: path) }
         let size = RegularFile.size(path) ?? 0
         guard size <= maxBytes else {
-            throw PictureError(.tooLarge, "the picture is \(size >> 20) MiB; pictures are at most \(maxBytes >> 20) MiB", path: path)
+            throw PictureError(
+                .tooLarge, "the picture is \(size >> 20) MiB; pictures are at most \(maxBytes >> 20) MiB", path: path)
         }
-        guard let data = FileManager.default.contents(atPath: path) else { throw PictureError(.unreadable, "cannot read the file", path: path) }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw PictureError(.unreadable, "cannot read the file", path: path)
+        }
         return try inspect(data, path: path)
     }
 
@@ -86,12 +89,21 @@ public enum PictureFile {
             let fault = header.isWhole ? "is damaged (it gives no size)" : "is cut short (its end is missing)"
             throw PictureError(.damaged, "the \(header.format.displayName) picture \(fault)", path: path)
         }
-        guard header.width <= maxSide, header.height <= maxSide, header.width * header.height <= maxPixels(of: header.format) else {
-            let pixels = header.format == .jpeg ? "\(maxPixels / 1_000_000) million pixels" : "\(maxDecodedPixels / 1_000_000) million pixels as a PNG, WebP or GIF (\(maxPixels / 1_000_000) million as a JPEG)"
-            throw PictureError(.tooLarge, "the picture is \(header.width) × \(header.height) pixels; pictures are at most \(maxSide) pixels a side and \(pixels)", path: path)
+        guard header.width <= maxSide, header.height <= maxSide,
+            header.width * header.height <= maxPixels(of: header.format)
+        else {
+            let pixels =
+                header.format == .jpeg
+                ? "\(maxPixels / 1_000_000) million pixels"
+                : "\(maxDecodedPixels / 1_000_000) million pixels as a PNG, WebP or GIF (\(maxPixels / 1_000_000) million as a JPEG)"
+            throw PictureError(
+                .tooLarge,
+                "the picture is \(header.width) × \(header.height) pixels; pictures are at most \(maxSide) pixels a side and \(pixels)",
+                path: path)
         }
         guard header.isWhole else {
-            throw PictureError(.damaged, "the \(header.format.displayName) picture is cut short (its end is missing)", path: path)
+            throw PictureError(
+                .damaged, "the \(header.format.displayName) picture is cut short (its end is missing)", path: path)
         }
         return PictureInfo(format: header.format, width: header.width, height: header.height, byteCount: bytes.count)
     }
@@ -110,12 +122,15 @@ struct PictureHeader {
         func le16(_ i: Int) -> Int { i + 1 < b.count ? Int(b[i]) | Int(b[i + 1]) << 8 : 0 }
         func le24(_ i: Int) -> Int { i + 2 < b.count ? le16(i) | Int(b[i + 2]) << 16 : 0 }
         func le32(_ i: Int) -> Int { i + 3 < b.count ? le16(i) | le16(i + 2) << 16 : 0 }
-        func ascii(_ i: Int, _ text: String) -> Bool { i + text.utf8.count <= b.count && Array(b[i..<(i + text.utf8.count)]) == Array(text.utf8) }
+        func ascii(_ i: Int, _ text: String) -> Bool {
+            i + text.utf8.count <= b.count && Array(b[i..<(i + text.utf8.count)]) == Array(text.utf8)
+        }
 
         if b.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
             // IHDR first; IEND (with its CRC) last.
             guard ascii(12, "IHDR") else { return nil }
-            self.init(format: .png, width: be32(16), height: be32(20), isWhole: b.count >= 12 && ascii(b.count - 8, "IEND"))
+            self.init(
+                format: .png, width: be32(16), height: be32(20), isWhole: b.count >= 12 && ascii(b.count - 8, "IEND"))
         } else if ascii(0, "GIF87a") || ascii(0, "GIF89a") {
             // The logical screen's size; the trailer byte ends the file.
             self.init(format: .gif, width: le16(6), height: le16(8), isWhole: b.last == 0x3B)
@@ -125,7 +140,8 @@ struct PictureHeader {
                 self.init(format: .webp, width: le16(26) & 0x3FFF, height: le16(28) & 0x3FFF, isWhole: whole)
             } else if ascii(12, "VP8L") {
                 let bits = le32(21)
-                self.init(format: .webp, width: (bits & 0x3FFF) + 1, height: ((bits >> 14) & 0x3FFF) + 1, isWhole: whole)
+                self.init(
+                    format: .webp, width: (bits & 0x3FFF) + 1, height: ((bits >> 14) & 0x3FFF) + 1, isWhole: whole)
             } else if ascii(12, "VP8X") {
                 self.init(format: .webp, width: le24(24) + 1, height: le24(27) + 1, isWhole: whole)
             } else {

@@ -51,7 +51,11 @@ public final class ClipPlayer: Sendable {
     public func stop() { generation.add(1, ordering: .sequentiallyConsistent) }
 
     /// The last playback failure, once.
-    public func takeFailure() -> String? { failure.withLock { value in defer { value = nil }; return value } }
+    public func takeFailure() -> String? {
+        failure.withLock { value in
+            defer { value = nil }; return value
+        }
+    }
 
     private func play(_ clip: TakeClip, while current: () -> Bool) throws {
         let output = try DeviceOutput(device: device, sampleRate: clip.sampleRate, channelCount: clip.channelCount)
@@ -66,9 +70,13 @@ public final class ClipPlayer: Sendable {
                 return
             }
             let frames = min(block, remaining)
-            let read = try buffer.withUnsafeMutableBufferPointer { try reader.read(into: UnsafeMutableBufferPointer(rebasing: $0[..<(frames * clip.channelCount)])) }
+            let read = try buffer.withUnsafeMutableBufferPointer {
+                try reader.read(into: UnsafeMutableBufferPointer(rebasing: $0[..<(frames * clip.channelCount)]))
+            }
             guard read > 0 else { break }
-            try buffer.withUnsafeBufferPointer { try output.write(UnsafeBufferPointer(rebasing: $0[..<(read * clip.channelCount)])) }
+            try buffer.withUnsafeBufferPointer {
+                try output.write(UnsafeBufferPointer(rebasing: $0[..<(read * clip.channelCount)]))
+            }
             remaining -= read
         }
         try output.finish()

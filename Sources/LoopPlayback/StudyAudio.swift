@@ -40,7 +40,8 @@ public final class StudyAudio: Sendable {
     }
 
     /// Reads the clips' takes. `progress` receives the share read.
-    public static func load(_ sources: [ClipSource], progress: (@Sendable (Double) -> Void)? = nil) throws -> StudyAudio {
+    public static func load(_ sources: [ClipSource], progress: (@Sendable (Double) -> Void)? = nil) throws -> StudyAudio
+    {
         guard let first = sources.first else { throw StudyError(.noAudio, "nothing to play: no phrase has audio") }
         let format = try AudioFileReader(path: first.takePath).info
         var clips: [Int: [Float]] = [:]
@@ -60,14 +61,19 @@ public final class StudyAudio: Sendable {
                 for (index, source) in wanted.enumerated() {
                     let overlap = source.frames.clamped(to: blockRange)
                     guard !overlap.isEmpty else { continue }
-                    pieces[index].append(contentsOf: block[((overlap.lowerBound - position) * channels)..<((overlap.upperBound - position) * channels)])
+                    pieces[index].append(
+                        contentsOf: block[
+                            ((overlap.lowerBound - position) * channels)..<((overlap.upperBound - position) * channels)]
+                    )
                 }
                 position += frames
             }
             for (index, source) in wanted.enumerated() {
                 var clip = convertChannels(pieces[index], from: channels, to: format.channelCount)
                 if info.sampleRate != format.sampleRate {
-                    clip = try Resampler(from: info.sampleRate, to: format.sampleRate, channelCount: format.channelCount).process(clip)
+                    clip = try Resampler(
+                        from: info.sampleRate, to: format.sampleRate, channelCount: format.channelCount
+                    ).process(clip)
                 }
                 clips[source.phrase] = clip
                 done += 1
@@ -114,9 +120,12 @@ public final class StudyAudio: Sendable {
         var failed: Set<[Double]> = []
         while true {
             let speed = warming.withLock { $0.speed }
-            let missing = speed == 1 ? nil : phrases.first { phrase in
-                !failed.contains([speed, Double(phrase)]) && stretched.withLock { $0[speed]?[phrase] == nil }
-            }
+            let missing =
+                speed == 1
+                ? nil
+                : phrases.first { phrase in
+                    !failed.contains([speed, Double(phrase)]) && stretched.withLock { $0[speed]?[phrase] == nil }
+                }
             guard let phrase = missing else {
                 // Done, unless the speed changed meanwhile.
                 let finished = warming.withLock { state -> Bool in
@@ -136,14 +145,17 @@ public final class StudyAudio: Sendable {
         let frames = samples.count / source
         var mono = [Float](repeating: 0, count: frames)
         samples.withUnsafeBufferPointer { interleaved in
-            mono.withUnsafeMutableBufferPointer { AudioDownmix.mean(interleaved, channels: source, frames: frames, scale: 1 / Float(source), into: $0) }
+            mono.withUnsafeMutableBufferPointer {
+                AudioDownmix.mean(interleaved, channels: source, frames: frames, scale: 1 / Float(source), into: $0)
+            }
         }
         guard target > 1 else { return mono }
         // More channels: the ones the source has, then the mix; fewer: the mix in each.
         var output = [Float](repeating: 0, count: frames * target)
         for frame in 0..<frames {
             for channel in 0..<target {
-                output[frame * target + channel] = target >= source && channel < source ? samples[frame * source + channel] : mono[frame]
+                output[frame * target + channel] =
+                    target >= source && channel < source ? samples[frame * source + channel] : mono[frame]
             }
         }
         return output

@@ -47,7 +47,11 @@ public final class FileOutput: StudyOutput {
             } catch let error as FileSystemError {
                 throw AudioError(.writeFailed, path: path, message: error.message)
             }
-            throw AudioError(.invalidArgument, path: path, message: "the file name does not say which audio format to write: end it in .wav, .flac, .ogg, .opus, .mp3 or .aiff")
+            throw AudioError(
+                .invalidArgument, path: path,
+                message:
+                    "the file name does not say which audio format to write: end it in .wav, .flac, .ogg, .opus, .mp3 or .aiff"
+            )
         }
         writer = try AudioFileWriter(path: path, format: format, sampleRate: sampleRate, channelCount: channelCount)
     }
@@ -70,7 +74,9 @@ public final class NullOutput: StudyOutput {
         self.channelCount = channelCount
     }
 
-    public func write(_ interleaved: UnsafeBufferPointer<Float>) throws { framesWritten += interleaved.count / channelCount }
+    public func write(_ interleaved: UnsafeBufferPointer<Float>) throws {
+        framesWritten += interleaved.count / channelCount
+    }
     public func stop() {}
     public func finish() throws {}
 }

@@ -81,8 +81,11 @@ public final class StudyPlayer: Sendable {
         }
         while true {
             let (step, generation, events, quitting, display, finished) = state.withLock { state in
-                (state.quitting ? nil : state.session.nextStep(at: state.clock), state.generation, state.events, state.quitting,
-                 state.session.display, state.session.isFinished)
+                (
+                    state.quitting ? nil : state.session.nextStep(at: state.clock), state.generation, state.events,
+                    state.quitting,
+                    state.session.display, state.session.isFinished
+                )
             }
             if quitting || (step == nil && finished) { break }
             show(display)
@@ -110,7 +113,9 @@ public final class StudyPlayer: Sendable {
                 }
                 let end = min(frames.count, offset + chunkFrames * channels)
                 try output.withLock { output in
-                    try frames.withUnsafeBufferPointer { try output.write(UnsafeBufferPointer(rebasing: $0[offset..<end])) }
+                    try frames.withUnsafeBufferPointer {
+                        try output.write(UnsafeBufferPointer(rebasing: $0[offset..<end]))
+                    }
                 }
                 let written = Microseconds((end - offset) / channels) * 1_000_000 / Microseconds(audio.sampleRate)
                 let clock = state.withLock { state in

@@ -32,7 +32,7 @@ public struct LivePhraseTracker: Sendable {
     /// The least speech that makes a phrase, in hops.
     public var minimumSpeech: Int
 
-    private var histogram = [Int](repeating: 0, count: 256)   // half-dB bins from -120 dB
+    private var histogram = [Int](repeating: 0, count: 256) // half-dB bins from -120 dB
     private var count = 0
     private var hop = 0
     private var state = State.silent
@@ -137,10 +137,13 @@ public struct LivePhraseTracker: Sendable {
     /// ``PauseThresholds/contrastQuiet`` dB below its loudest sound) closest after where the
     /// phrase should have ended ends it there, and a new phrase starts after it.
     mutating func splitOverrun(start: Int) -> [Event]? {
-        guard let expected = expectedSpeechHops, Double(speechHops) > expected * overrunFactor + Double(overrunSlackHops),
-              hop % 10 == 0 else { return nil }   // looked for again every 0.1 s, not every hop
+        guard let expected = expectedSpeechHops,
+            Double(speechHops) > expected * overrunFactor + Double(overrunSlackHops),
+            hop % 10 == 0
+        else { return nil } // looked for again every 0.1 s, not every hop
         let valleys = thresholds.contrastValleys(
-            history, window: Int(thresholds.contrastWindow / 0.01), minimumHops: Int(thresholds.minimumReverberantPause / 0.01))
+            history, window: Int(thresholds.contrastWindow / 0.01),
+            minimumHops: Int(thresholds.minimumReverberantPause / 0.01))
         let first = start - historyStart
         // Where the phrase should have ended: its expected speech after its start.
         let due = first + Int(expected)
@@ -148,8 +151,12 @@ public struct LivePhraseTracker: Sendable {
         // inside the phrase is a shorter dip than the pause after it), else the nearest.
         let candidates = valleys.filter { $0.lowerBound > first + minimumSpeech && $0.upperBound < history.count - 1 }
         let plausible = candidates.filter { abs($0.lowerBound - due) <= Int(expected) }
-        guard let valley = plausible.max(by: { ($0.count, -abs($0.lowerBound - due)) < ($1.count, -abs($1.lowerBound - due)) })
-            ?? candidates.min(by: { abs($0.lowerBound - due) < abs($1.lowerBound - due) }) else { return nil }
+        guard
+            let valley = plausible.max(by: {
+                ($0.count, -abs($0.lowerBound - due)) < ($1.count, -abs($1.lowerBound - due))
+            })
+                ?? candidates.min(by: { abs($0.lowerBound - due) < abs($1.lowerBound - due) })
+        else { return nil }
         let end = historyStart + valley.lowerBound, next = historyStart + valley.upperBound
         lastPhraseSpeechHops = speechBefore(valley.lowerBound, from: first)
         speechHops = max(1, hop - next + 1)

@@ -33,12 +33,16 @@ public struct RecordingFinisher: Sendable {
 
     /// `phrasesRead` is how many phrases the live view counted; nil (a recovered recording)
     /// lets the take itself say how many it holds.
-    public func finish(rawPath: String, draft: RecordingDraft, phrasesRead: Int?, into folder: String) throws -> Result? {
+    public func finish(rawPath: String, draft: RecordingDraft, phrasesRead: Int?, into folder: String) throws -> Result?
+    {
         let flac = folder + "/" + UUID().uuidString.lowercased() + ".flac"
         let channels = draft.channelCount
-        guard let input = FileHandle(forReadingAtPath: rawPath) else { throw AudioError(.fileNotFound, path: rawPath, message: "the recording is gone") }
+        guard let input = FileHandle(forReadingAtPath: rawPath) else {
+            throw AudioError(.fileNotFound, path: rawPath, message: "the recording is gone")
+        }
         defer { try? input.close() }
-        var writer = try AudioFileWriter(path: flac, format: .flac, sampleRate: draft.sampleRate, channelCount: channels)
+        var writer = try AudioFileWriter(
+            path: flac, format: .flac, sampleRate: draft.sampleRate, channelCount: channels)
         var position = 0
         var kept = 0
         while let chunk = try input.read(upToCount: 65_536 * 4 * channels), !chunk.isEmpty {
@@ -59,10 +63,13 @@ public struct RecordingFinisher: Sendable {
         // The take is cut by what is said, like any other: the aligner finds which phrases it
         // reads, from the first on. Where it cannot follow the words (no voice for the
         // language, a reader it cannot match), the count the live view kept and the pauses decide.
-        if let aligned = try? TakeCutter(segmenter: segmenter).cut(path: flac, hint: .text(draft.phraseTexts, language: draft.language)),
-           case .text = aligned.method, let found = aligned.phrases, found.lowerBound == 0 {
-            return Result(takePath: flac, phraseIds: Array(draft.phraseIds.prefix(found.count)),
-                          ranges: aligned.segments.map { $0.startFrame..<$0.endFrame }, confidences: aligned.clipConfidences)
+        if let aligned = try? TakeCutter(segmenter: segmenter).cut(
+            path: flac, hint: .text(draft.phraseTexts, language: draft.language)),
+            case .text = aligned.method, let found = aligned.phrases, found.lowerBound == 0
+        {
+            return Result(
+                takePath: flac, phraseIds: Array(draft.phraseIds.prefix(found.count)),
+                ranges: aligned.segments.map { $0.startFrame..<$0.endFrame }, confidences: aligned.clipConfidences)
         }
         let envelope = try EnergyEnvelope.measure(path: flac)
         var count = min(phrasesRead ?? draft.phraseIds.count, draft.phraseIds.count)
@@ -72,7 +79,8 @@ public struct RecordingFinisher: Sendable {
         guard count > 0 else { try? FileManager.default.removeItem(atPath: flac); return nil }
         /// The take cut for the first `phrases` texts.
         func cut(for phrases: Int) throws -> Segmentation {
-            try segmenter.segment(envelope, hint: .text(Array(draft.phraseTexts.prefix(phrases)), language: draft.language), path: flac)
+            try segmenter.segment(
+                envelope, hint: .text(Array(draft.phraseTexts.prefix(phrases)), language: draft.language), path: flac)
         }
         var segmentation = try cut(for: count)
         // The live view ends a phrase at a pause as long as it expects there: a short pause where
@@ -81,7 +89,9 @@ public struct RecordingFinisher: Sendable {
         // unseen, only the text cut for both phrases fits.
         grow: while phrasesRead != nil {
             for more in [count + 1, count + 2] where more <= draft.phraseIds.count {
-                if let grown = try? cut(for: more), Self.holdsMorePhrases(grown, than: segmentation, texts: Array(draft.phraseTexts.prefix(more))) {
+                if let grown = try? cut(for: more),
+                    Self.holdsMorePhrases(grown, than: segmentation, texts: Array(draft.phraseTexts.prefix(more)))
+                {
                     segmentation = grown
                     count = more
                     continue grow
@@ -94,7 +104,10 @@ public struct RecordingFinisher: Sendable {
         // and the last one counted was never read.
         shrink: while let read = phrasesRead, count <= read {
             for fewer in [count - 1, count - 2] where fewer >= 2 {
-                if let shrunk = try? cut(for: fewer), Self.ranIntoPhrasesNotRead(segmentation, fewer: shrunk, texts: Array(draft.phraseTexts.prefix(count))) {
+                if let shrunk = try? cut(for: fewer),
+                    Self.ranIntoPhrasesNotRead(
+                        segmentation, fewer: shrunk, texts: Array(draft.phraseTexts.prefix(count)))
+                {
                     segmentation = shrunk
                     count = fewer
                     continue shrink
@@ -102,8 +115,10 @@ public struct RecordingFinisher: Sendable {
             }
             break
         }
-        return Result(takePath: flac, phraseIds: Array(draft.phraseIds.prefix(count)), ranges: segmentation.segments.map { $0.startFrame..<$0.endFrame },
-                      confidences: segmentation.clipConfidences)
+        return Result(
+            takePath: flac, phraseIds: Array(draft.phraseIds.prefix(count)),
+            ranges: segmentation.segments.map { $0.startFrame..<$0.endFrame },
+            confidences: segmentation.clipConfidences)
     }
 
     /// Whether `more`, cut for a phrase or two more than `fewer`, found them in the take: it keeps
@@ -114,7 +129,8 @@ public struct RecordingFinisher: Sendable {
     static func holdsMorePhrases(_ more: Segmentation, than fewer: Segmentation, texts: [String]) -> Bool {
         let count = fewer.segments.count
         guard count >= 1, more.segments.count > count, let added = addedCuts(more, to: fewer),
-              added.allSatisfy({ more.cuts[$0].pauseDuration >= Self.clearPause }) else { return false }
+            added.allSatisfy({ more.cuts[$0].pauseDuration >= Self.clearPause })
+        else { return false }
         if added == [more.cuts.count - 1] {
             let fit = lengthFit(from: count - 1, of: more, texts: texts)
             if fit.asTwo < fit.asOne { return true }
@@ -129,7 +145,9 @@ public struct RecordingFinisher: Sendable {
     /// such a cut are each a phrase late).
     static func ranIntoPhrasesNotRead(_ counted: Segmentation, fewer: Segmentation, texts: [String]) -> Bool {
         guard fewer.segments.count >= 2, fewer.segments.count < counted.segments.count,
-              let dropped = addedCuts(counted, to: fewer), dropped.allSatisfy({ counted.cuts[$0].pauseDuration < Self.clearPause }) else { return false }
+            let dropped = addedCuts(counted, to: fewer),
+            dropped.allSatisfy({ counted.cuts[$0].pauseDuration < Self.clearPause })
+        else { return false }
         return lengthMisfit(fewer, texts: texts) * Self.clearlyBetterFit < lengthMisfit(counted, texts: texts)
     }
 
@@ -140,7 +158,11 @@ public struct RecordingFinisher: Sendable {
         var added: [Int] = []
         var next = 0
         for (index, cut) in more.cuts.enumerated() {
-            if next < fewer.cuts.count, abs(fewer.cuts[next].frame - cut.frame) <= tolerance { next += 1 } else { added.append(index) }
+            if next < fewer.cuts.count, abs(fewer.cuts[next].frame - cut.frame) <= tolerance {
+                next += 1
+            } else {
+                added.append(index)
+            }
         }
         return next == fewer.cuts.count ? added : nil
     }
@@ -159,14 +181,23 @@ public struct RecordingFinisher: Sendable {
     /// How far the stretch of `take` from the start of its phrase `first` to its end is from the
     /// length of that phrase alone, and of it and the next (|log| of each ratio), at the pace of
     /// the phrases before it (a usual pace if there are none).
-    private static func lengthFit(from first: Int, of take: Segmentation, texts: [String]) -> (asOne: Double, asTwo: Double) {
+    private static func lengthFit(from first: Int, of take: Segmentation, texts: [String]) -> (
+        asOne: Double, asTwo: Double
+    ) {
         let weights = texts.map(PhraseLengthModel().weight(of:))
         let earlier = take.segments.prefix(first)
         let earlierWeight = weights.prefix(first).reduce(0, +)
-        let pace = earlier.isEmpty || earlierWeight <= 0 ? ReadingPace.usualHopsPerWeight / 100
+        let pace =
+            earlier.isEmpty || earlierWeight <= 0
+            ? ReadingPace.usualHopsPerWeight / 100
             : earlier.reduce(0.0) { $0 + take.seconds($1.endFrame) - take.seconds($1.startFrame) } / earlierWeight
-        let stretch = take.seconds(take.segments[take.segments.count - 1].endFrame) - take.seconds(take.segments[first].startFrame)
-        return (abs(log(stretch / (weights[first] * pace))), abs(log(stretch / ((weights[first] + weights[first + 1]) * pace))))
+        let stretch =
+            take.seconds(take.segments[take.segments.count - 1].endFrame)
+            - take.seconds(take.segments[first].startFrame)
+        return (
+            abs(log(stretch / (weights[first] * pace))),
+            abs(log(stretch / ((weights[first] + weights[first + 1]) * pace)))
+        )
     }
 
     /// How many times better the phrase lengths must fit their texts for the fit alone to change

@@ -18,7 +18,10 @@ public struct RecordingDraft: Codable, Sendable, Equatable {
     /// Frame ranges thrown away (re-recorded phrases).
     public var discarded: [Range<Int>]
 
-    public init(loopId: String, phraseIds: [Int64], phraseTexts: [String], language: String?, sampleRate: Int, channelCount: Int, started: Date = Date()) {
+    public init(
+        loopId: String, phraseIds: [Int64], phraseTexts: [String], language: String?, sampleRate: Int,
+        channelCount: Int, started: Date = Date()
+    ) {
         self.loopId = loopId
         self.phraseIds = phraseIds
         self.phraseTexts = phraseTexts
@@ -41,13 +44,19 @@ public struct InterruptedRecording: Sendable, Equatable {
 
     /// The interrupted recordings in `folder` (a library's recordings folder), oldest first.
     public static func all(in folder: String) -> [InterruptedRecording] {
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".json") }.sorted()
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter {
+            $0.hasSuffix(".json")
+        }.sorted()
         return names.compactMap { name in
             let path = folder + "/" + name
-            guard let data = FileManager.default.contents(atPath: path), let draft = try? JSONDecoder().decode(RecordingDraft.self, from: data) else { return nil }
+            guard let data = FileManager.default.contents(atPath: path),
+                let draft = try? JSONDecoder().decode(RecordingDraft.self, from: data)
+            else { return nil }
             let found = InterruptedRecording(draftPath: path, draft: draft, seconds: 0)
             let bytes = RegularFile.size(found.rawPath) ?? 0
-            return InterruptedRecording(draftPath: path, draft: draft, seconds: Double(bytes / 4 / max(draft.channelCount, 1)) / Double(draft.sampleRate))
+            return InterruptedRecording(
+                draftPath: path, draft: draft,
+                seconds: Double(bytes / 4 / max(draft.channelCount, 1)) / Double(draft.sampleRate))
         }
     }
 }
@@ -65,7 +74,9 @@ public final class TakeRecorder: Sendable {
     public let draftPath: String
 
     /// `folder` is where recordings in progress are kept (a library's recordings folder).
-    public init(source: sending any RecordingSource, draft: RecordingDraft, folder: String, perPhrase: Bool = false) throws {
+    public init(source: sending any RecordingSource, draft: RecordingDraft, folder: String, perPhrase: Bool = false)
+        throws
+    {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let name = folder + "/" + UUID().uuidString.lowercased()
         rawPath = name + ".raw"
@@ -82,7 +93,8 @@ public final class TakeRecorder: Sendable {
     /// Starts capturing on the recorder's own thread; the statuses arrive as they change and
     /// the stream ends when the recording stops (``stopped()`` tells how, or throws its error).
     public func start() -> AsyncStream<RecordingStatus> {
-        let (statuses, continuation) = AsyncStream.makeStream(of: RecordingStatus.self, bufferingPolicy: .bufferingNewest(1))
+        let (statuses, continuation) = AsyncStream.makeStream(
+            of: RecordingStatus.self, bufferingPolicy: .bufferingNewest(1))
         let recorder = self
         let ending = BlockingWork.start("loop recorder") {
             defer { continuation.finish() }
@@ -102,7 +114,9 @@ public final class TakeRecorder: Sendable {
 
     /// Captures until the recording is stopped or the input ends (blocking).
     private func capture(onChange: (RecordingStatus) -> Void) throws -> TakeRecording.Stop {
-        guard let output = FileHandle(forWritingAtPath: rawPath) else { throw AudioError(.writeFailed, path: rawPath, message: "cannot write the recording") }
+        guard let output = FileHandle(forWritingAtPath: rawPath) else {
+            throw AudioError(.writeFailed, path: rawPath, message: "cannot write the recording")
+        }
         defer { try? output.close() }
         let (rate, channels) = format
         var envelope = StreamingEnvelope(sampleRate: rate)

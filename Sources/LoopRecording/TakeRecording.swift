@@ -66,7 +66,8 @@ public struct TakeRecording: Sendable {
 
     /// A block arrived: `frames` frames whose hop levels are `levels`, `peak` its loudest sample
     /// (0...1); `overruns` the source's count so far. Paused, the block is not kept.
-    public mutating func captured(frames count: Int, levels: [Float], peak blockPeak: Float, overruns: Int) -> [Action] {
+    public mutating func captured(frames count: Int, levels: [Float], peak blockPeak: Float, overruns: Int) -> [Action]
+    {
         frames += count
         self.overruns = overruns
         peak = max(peak - 1.5, blockPeak > 0 ? 20 * log10(blockPeak) : -120)
@@ -143,9 +144,10 @@ public struct TakeRecording: Sendable {
 
     /// What the view shows now.
     public var status: RecordingStatus {
-        RecordingStatus(phrase: phrase, phraseCount: draft.phraseIds.count, level: peak,
-                        clipping: clippedAt.map { frames - $0 < draft.sampleRate } ?? false, speaking: tracker.isSpeaking,
-                        paused: paused, seconds: Double(frames) / Double(draft.sampleRate), overruns: overruns,
-                        finished: stopping != nil)
+        RecordingStatus(
+            phrase: phrase, phraseCount: draft.phraseIds.count, level: peak,
+            clipping: clippedAt.map { frames - $0 < draft.sampleRate } ?? false, speaking: tracker.isSpeaking,
+            paused: paused, seconds: Double(frames) / Double(draft.sampleRate), overruns: overruns,
+            finished: stopping != nil)
     }
 }

@@ -1,11 +1,11 @@
 import Foundation
 import LoopCutting
-import LoopSpeech
 import LoopModel
-import LoopText
-import LoopShare
-import LoopWorkflows
 import LoopPictures
+import LoopShare
+import LoopSpeech
+import LoopText
+import LoopWorkflows
 
 // The `--json` shapes of the commands: Encodable values written by one encoder (sorted keys),
 // made from the same values the human output shows. Absent values are written as `null`, never
@@ -59,7 +59,9 @@ public struct LoopSummaryReport: Encodable {
         updated = loop.updatedAt.formatted(.iso8601)
     }
 
-    enum CodingKeys: String, CodingKey { case id, title, language, translationLanguage, tags, groups, phrases, needingAudio, revision, updated }
+    enum CodingKeys: String, CodingKey {
+        case id, title, language, translationLanguage, tags, groups, phrases, needingAudio, revision, updated
+    }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -108,12 +110,17 @@ public struct LoopDetailReport: Encodable {
         tags = loop.summary.tags
         revision = loop.summary.revision
         groups = loop.groups.enumerated().map { index, group in
-            Group(phrases: group.map(PhraseReport.init), picture: loop.groupPictures.indices.contains(index) ? loop.groupPictures[index].map(PictureReport.init) : nil)
+            Group(
+                phrases: group.map(PhraseReport.init),
+                picture: loop.groupPictures.indices.contains(index)
+                    ? loop.groupPictures[index].map(PictureReport.init) : nil)
         }
         picture = loop.picture.map(PictureReport.init)
     }
 
-    enum CodingKeys: String, CodingKey { case id, title, language, translationLanguage, tags, revision, picture, groups }
+    enum CodingKeys: String, CodingKey {
+        case id, title, language, translationLanguage, tags, revision, picture, groups
+    }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -246,10 +253,14 @@ public struct SegmentationReport: Encodable {
         sampleRate = segmentation.sampleRate
         channels = segmentation.channelCount
         segments = segmentation.segments.map {
-            Segment(start: milliseconds(segmentation.seconds($0.startFrame)), end: milliseconds(segmentation.seconds($0.endFrame)))
+            Segment(
+                start: milliseconds(segmentation.seconds($0.startFrame)),
+                end: milliseconds(segmentation.seconds($0.endFrame)))
         }
         cuts = segmentation.cuts.map {
-            Cut(at: milliseconds(segmentation.seconds($0.frame)), pause: milliseconds($0.pauseDuration), confidence: $0.confidence)
+            Cut(
+                at: milliseconds(segmentation.seconds($0.frame)), pause: milliseconds($0.pauseDuration),
+                confidence: $0.confidence)
         }
     }
 
@@ -304,8 +315,9 @@ public struct CutReport: Encodable {
     public init(take: String, labels: String, clipPaths: [String], texts: [String], segmentation: Segmentation) {
         let clips = clipPaths.enumerated().map { index, path in
             let segment = segmentation.segments[index]
-            return Clip(file: path, text: texts[index], start: milliseconds(segmentation.seconds(segment.startFrame)),
-                        end: milliseconds(segmentation.seconds(segment.endFrame)))
+            return Clip(
+                file: path, text: texts[index], start: milliseconds(segmentation.seconds(segment.startFrame)),
+                end: milliseconds(segmentation.seconds(segment.endFrame)))
         }
         self.init(take: take, labels: labels, clips: clips)
     }
@@ -325,7 +337,9 @@ public struct GarbageReportOutput: Encodable {
 /// `loop doctor --json`.
 public struct HealthReportOutput: Encodable {
     public struct Problem: Encodable { var kind: String; var message: String; var remedy: String }
-    public struct EarlierText: Encodable { var loop: String; var title: String; var phrase: Int; var text: String; var recordedText: String }
+    public struct EarlierText: Encodable {
+        var loop: String; var title: String; var phrase: Int; var text: String; var recordedText: String
+    }
 
     public var healthy: Bool
     public var problems: [Problem]
@@ -344,7 +358,8 @@ public struct HealthReportOutput: Encodable {
         orphans = report.orphans
         leftovers = report.leftovers
         clipsForEarlierText = report.clipsForEarlierText.map {
-            EarlierText(loop: $0.loopId, title: $0.loopTitle, phrase: $0.number, text: $0.text, recordedText: $0.recordedText)
+            EarlierText(
+                loop: $0.loopId, title: $0.loopTitle, phrase: $0.number, text: $0.text, recordedText: $0.recordedText)
         }
         loops = report.loopCount
         phrases = report.phraseCount
@@ -388,7 +403,9 @@ public struct BundleReport: Encodable {
         signer = verified.signerFingerprint
         self.verified = true
         loops = manifest.loops.map {
-            Loop(id: $0.id, revision: $0.revision, title: $0.title, language: $0.language, phrases: $0.groups.reduce(0) { $0 + $1.phrases.count })
+            Loop(
+                id: $0.id, revision: $0.revision, title: $0.title, language: $0.language,
+                phrases: $0.groups.reduce(0) { $0 + $1.phrases.count })
         }
         audio = manifest.audio.map { Audio(file: $0.file, bytes: $0.bytes, sha256: $0.sha256) }
     }
@@ -413,7 +430,9 @@ public struct StudyStatsReport: Encodable {
         seconds = milliseconds(stats.seconds)
         repetitions = stats.repetitions
         lastStudied = stats.lastStudied?.formatted(.iso8601)
-        phrases = stats.phrases.map { Phrase(number: $0.number, text: $0.text, seconds: milliseconds($0.seconds), repetitions: $0.repetitions) }
+        phrases = stats.phrases.map {
+            Phrase(number: $0.number, text: $0.text, seconds: milliseconds($0.seconds), repetitions: $0.repetitions)
+        }
     }
 
     enum CodingKeys: String, CodingKey { case id, title, sessions, seconds, repetitions, lastStudied, phrases }

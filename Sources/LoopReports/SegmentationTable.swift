@@ -17,28 +17,36 @@ public struct SegmentationTable {
     }
     public var text: String {
         var lines: [String] = []
-        let method = switch segmentation.method {
-        case .pauses: "cut at its pauses"
-        case .text(let language): "cut by its text, read in \(language.code)\(language.origin == .guessed ? " (guessed from the text; --language sets it)" : "")"
-        }
-        let header = String(format: "%d phrase%@ in %.2f s (%d Hz, %d channel%@), %@",
-                            segmentation.segments.count, segmentation.segments.count == 1 ? "" : "s",
-                            segmentation.duration, segmentation.sampleRate, segmentation.channelCount,
-                            segmentation.channelCount == 1 ? "" : "s", method)
+        let method =
+            switch segmentation.method {
+            case .pauses: "cut at its pauses"
+            case .text(let language):
+                "cut by its text, read in \(language.code)\(language.origin == .guessed ? " (guessed from the text; --language sets it)" : "")"
+            }
+        let header = String(
+            format: "%d phrase%@ in %.2f s (%d Hz, %d channel%@), %@",
+            segmentation.segments.count, segmentation.segments.count == 1 ? "" : "s",
+            segmentation.duration, segmentation.sampleRate, segmentation.channelCount,
+            segmentation.channelCount == 1 ? "" : "s", method)
         lines.append(terminal.paint(header, .bold))
         // A take of some of the phrases numbers them as the text does.
         let first = segmentation.phrases?.lowerBound ?? 0
         let numberWidth = String(first + segmentation.segments.count).count
         for (index, segment) in segmentation.segments.enumerated() {
             let start = segmentation.seconds(segment.startFrame), end = segmentation.seconds(segment.endFrame)
-            let number = String(repeating: " ", count: numberWidth - String(first + index + 1).count) + String(first + index + 1)
+            let number =
+                String(repeating: " ", count: numberWidth - String(first + index + 1).count) + String(first + index + 1)
             var line = String(format: "%@  %7.2f – %7.2f  %5.2f s", number, start, end, end - start)
-            if let texts = phraseTexts, first + index < texts.count { line += "  " + Terminal.inert(texts[first + index]) }
+            if let texts = phraseTexts, first + index < texts.count {
+                line += "  " + Terminal.inert(texts[first + index])
+            }
             lines.append(line)
             if index < segmentation.cuts.count {
                 let cut = segmentation.cuts[index]
-                var mark = String(format: "%@  ✂ %7.2f  pause %.2f s  confidence %.2f",
-                                  String(repeating: " ", count: numberWidth), segmentation.seconds(cut.frame), cut.pauseDuration, cut.confidence)
+                var mark = String(
+                    format: "%@  ✂ %7.2f  pause %.2f s  confidence %.2f",
+                    String(repeating: " ", count: numberWidth), segmentation.seconds(cut.frame), cut.pauseDuration,
+                    cut.confidence)
                 if cut.isDoubtful {
                     mark = terminal.paint(mark + "  low: listen to this cut", .yellow)
                 } else {
@@ -49,7 +57,10 @@ public struct SegmentationTable {
         }
         if let texts = phraseTexts, let found = segmentation.phrases, found.count < texts.count {
             let missing = texts.indices.filter { !found.contains($0) }.map { $0 + 1 }
-            lines.append(terminal.paint("\(found.count) of \(texts.count) phrases found in the take; \(AuthoredLoop.numbers(missing)) not in it", .yellow))
+            lines.append(
+                terminal.paint(
+                    "\(found.count) of \(texts.count) phrases found in the take; \(AuthoredLoop.numbers(missing)) not in it",
+                    .yellow))
         }
         lines += segmentation.notes.map { "note: " + $0 }
         return lines.joined(separator: "\n")
@@ -82,10 +93,11 @@ public struct WaveformStrip {
         let sorted = levels.sorted()
         let low = sorted[sorted.count / 20], high = sorted[sorted.count - 1]
         let blocks = Array(" ▁▂▃▄▅▆▇█")
-        let wave = String(columns.map { level -> Character in
-            let share = high > low ? Double((level - low) / (high - low)) : 0
-            return blocks[min(blocks.count - 1, max(0, Int((share * Double(blocks.count - 1)).rounded())))]
-        })
+        let wave = String(
+            columns.map { level -> Character in
+                let share = high > low ? Double((level - low) / (high - low)) : 0
+                return blocks[min(blocks.count - 1, max(0, Int((share * Double(blocks.count - 1)).rounded())))]
+            })
 
         var marks = [Character](repeating: " ", count: width)
         func column(_ frame: Int) -> Int { min(width - 1, frame * width / max(segmentation.frameCount, 1)) }
@@ -114,14 +126,19 @@ extension Segmentation {
         var lines = notes.map { "note: \($0)\n" }
         if let found = phrases, found.count < phraseCount {
             let missing = (0..<phraseCount).filter { !found.contains($0) }.map { $0 + 1 }
-            lines.append("\(found.count) of \(phraseCount) phrases found in the take; \(AuthoredLoop.numbers(missing)) still need audio\n")
+            lines.append(
+                "\(found.count) of \(phraseCount) phrases found in the take; \(AuthoredLoop.numbers(missing)) still need audio\n"
+            )
         }
         return lines
     }
 
     public var doubtfulCutWarnings: [String] {
         cuts.enumerated().filter { $0.element.isDoubtful }.map { index, cut in
-            String(format: "warning: the cut between phrases %d and %d (at %.2f s) has low confidence %.2f; listen to it\n", index + 1, index + 2, seconds(cut.frame), cut.confidence)
+            String(
+                format:
+                    "warning: the cut between phrases %d and %d (at %.2f s) has low confidence %.2f; listen to it\n",
+                index + 1, index + 2, seconds(cut.frame), cut.confidence)
         }
     }
 }

@@ -10,14 +10,21 @@ import LoopWorkflows
 extension VerifiedBundle {
     /// `loop inspect`'s lines: the format, the signer, each loop, the audio.
     public var lines: [String] {
-        var lines = ["bundle format \(manifest.version), created \(manifest.created)",
-                     "signed by \(signerFingerprint): signature, hashes and audio verified"]
+        var lines = [
+            "bundle format \(manifest.version), created \(manifest.created)",
+            "signed by \(signerFingerprint): signature, hashes and audio verified",
+        ]
         for loop in manifest.loops {
             let phrases = loop.groups.reduce(0) { $0 + $1.phrases.count }
-            lines.append("  \(Terminal.inert(String(loop.id.prefix(8))))  \(Terminal.inert(loop.title))  revision \(loop.revision), \(loop.groups.count) groups, \(phrases) phrases")
+            lines.append(
+                "  \(Terminal.inert(String(loop.id.prefix(8))))  \(Terminal.inert(loop.title))  revision \(loop.revision), \(loop.groups.count) groups, \(phrases) phrases"
+            )
         }
         let bytes = manifest.audio.reduce(0) { $0 + $1.bytes }
-        lines.append(String(format: "  %d audio file%@, %.1f MB", manifest.audio.count, manifest.audio.count == 1 ? "" : "s", Double(bytes) / 1e6))
+        lines.append(
+            String(
+                format: "  %d audio file%@, %.1f MB", manifest.audio.count, manifest.audio.count == 1 ? "" : "s",
+                Double(bytes) / 1e6))
         return lines
     }
 }
@@ -30,9 +37,12 @@ extension BundleImporter.Result {
             let title = Terminal.inert(title)
             switch outcome {
             case .added(let id): return "\(prefix)add '\(title)' (\(id.prefix(8))) from \(signer)"
-            case .updated(let id, let from, let to): return "\(prefix)update '\(title)' (\(id.prefix(8))) from revision \(from) to \(to)"
-            case .unchanged(_, let revision): return dryRun ? "unchanged: '\(title)' is at revision \(revision) already" : nil
-            case .older(_, let have, let offered): return dryRun ? "skip '\(title)': revision \(offered) is older than the \(have) here" : nil
+            case .updated(let id, let from, let to):
+                return "\(prefix)update '\(title)' (\(id.prefix(8))) from revision \(from) to \(to)"
+            case .unchanged(_, let revision):
+                return dryRun ? "unchanged: '\(title)' is at revision \(revision) already" : nil
+            case .older(_, let have, let offered):
+                return dryRun ? "skip '\(title)': revision \(offered) is older than the \(have) here" : nil
             }
         }
     }
@@ -49,7 +59,9 @@ public struct PublishReport: Encodable {
 
     public init(_ published: LoopLibrarySharing.Published) {
         let result = published.result
-        (id, shortID, revision, previousRevision) = (result.id, result.shortID, result.revision, result.previousRevision)
+        (id, shortID, revision, previousRevision) = (
+            result.id, result.shortID, result.revision, result.previousRevision
+        )
         (link, install) = (published.link, published.install)
     }
 }
@@ -64,7 +76,10 @@ public struct UpdateReport: Encodable {
     var to: Int?
     var error: String?
 
-    public init(id: String, title: String, server: String, status: String, from: Int? = nil, to: Int? = nil, error: String? = nil) {
+    public init(
+        id: String, title: String, server: String, status: String, from: Int? = nil, to: Int? = nil,
+        error: String? = nil
+    ) {
         (self.id, self.title, self.server, self.status) = (id, title, server, status)
         (self.from, self.to, self.error) = (from, to, error)
     }
@@ -94,7 +109,8 @@ extension CatalogLoop {
     public func browseLine(link: String) -> String {
         let languages = [language, translationLanguage].compactMap { $0 }.joined(separator: "→")
         let by = author ?? authorFingerprint.prefix(9) + "…"
-        var line = "\(Terminal.inert(title))  \(languages.isEmpty ? "" : languages + ", ")\(phraseCount) phrases, by \(Terminal.inert(String(by)))"
+        var line =
+            "\(Terminal.inert(title))  \(languages.isEmpty ? "" : languages + ", ")\(phraseCount) phrases, by \(Terminal.inert(String(by)))"
         if !tags.isEmpty { line += "  [\(Terminal.inert(tags.joined(separator: ", ")))]" }
         // Every field came from a server: the whole line is made inert, not only the texts.
         return Terminal.inert(line + "  " + link)

@@ -21,7 +21,9 @@ extension LoopSummary {
 extension SearchHit {
     /// `loop search`'s line: the loop, group.phrase, the text and its translation.
     public func line(on terminal: Terminal) -> String {
-        var line = terminal.paint(Terminal.inert(loopTitle), .bold) + terminal.paint(" \(group).\(number)", .dim) + "  " + Terminal.inert(text)
+        var line =
+            terminal.paint(Terminal.inert(loopTitle), .bold) + terminal.paint(" \(group).\(number)", .dim) + "  "
+            + Terminal.inert(text)
         if let translation { line += terminal.paint("  · " + Terminal.inert(translation), .dim) }
         return line
     }
@@ -30,8 +32,11 @@ extension SearchHit {
 extension GarbageReport {
     /// `loop gc`'s line, or nil when nothing was removed.
     public var summary: String? {
-        removedFiles.isEmpty ? nil
-            : String(format: "removed %d file%@, %.1f MB freed", removedFiles.count, removedFiles.count == 1 ? "" : "s", Double(freedBytes) / 1e6)
+        removedFiles.isEmpty
+            ? nil
+            : String(
+                format: "removed %d file%@, %.1f MB freed", removedFiles.count, removedFiles.count == 1 ? "" : "s",
+                Double(freedBytes) / 1e6)
     }
 }
 
@@ -41,17 +46,25 @@ extension HealthReport {
     public func lines(on terminal: Terminal, remedy: (Problem) -> String) -> [String] {
         var lines = problems.map { terminal.paint("problem: ", .red) + $0.message + "\n  fix: " + remedy($0) }
         if !orphans.isEmpty || !leftovers.isEmpty {
-            lines.append("\(orphans.count) unreferenced audio file\(orphans.count == 1 ? "" : "s") and \(leftovers.count) piece\(leftovers.count == 1 ? "" : "s") of interrupted imports or recordings (harmless; `loop gc` removes them)")
+            lines.append(
+                "\(orphans.count) unreferenced audio file\(orphans.count == 1 ? "" : "s") and \(leftovers.count) piece\(leftovers.count == 1 ? "" : "s") of interrupted imports or recordings (harmless; `loop gc` removes them)"
+            )
         }
         if !clipsForEarlierText.isEmpty {
             let count = clipsForEarlierText.count
-            lines.append("\(count) phrase\(count == 1 ? "'s clip was" : "s' clips were") recorded for an earlier text (`loop attach LOOP --changed --audio TAKE` records them again):")
+            lines.append(
+                "\(count) phrase\(count == 1 ? "'s clip was" : "s' clips were") recorded for an earlier text (`loop attach LOOP --changed --audio TAKE` records them again):"
+            )
             for clip in clipsForEarlierText {
-                lines.append("  \(clip.loopTitle) (\(clip.loopId.prefix(8))) phrase \(clip.number): \(clip.text)  (recorded as “\(clip.recordedText)”)")
+                lines.append(
+                    "  \(clip.loopTitle) (\(clip.loopId.prefix(8))) phrase \(clip.number): \(clip.text)  (recorded as “\(clip.recordedText)”)"
+                )
             }
         }
         if isHealthy {
-            lines.append("ok: \(loopCount) loops, \(phraseCount) phrases, \(audioFileCount) audio files and \(pictureFileCount) pictures verified")
+            lines.append(
+                "ok: \(loopCount) loops, \(phraseCount) phrases, \(audioFileCount) audio files and \(pictureFileCount) pictures verified"
+            )
         }
         return lines
     }
@@ -60,27 +73,42 @@ extension HealthReport {
 extension LoopStudyStats {
     /// `loop stats`'s lines: the loop's totals, then each phrase's.
     public func lines(on terminal: Terminal) -> [String] {
-        [terminal.paint(title, .bold) + String(format: "  %d session%@, %@, %d repetitions", sessions, sessions == 1 ? "" : "s", Self.duration(seconds), repetitions)]
-            + phrases.map { String(format: "  %3d  %4dx  %@  ", $0.number, $0.repetitions, Self.duration($0.seconds)) + $0.text }
+        [
+            terminal.paint(title, .bold)
+                + String(
+                    format: "  %d session%@, %@, %d repetitions", sessions, sessions == 1 ? "" : "s",
+                    Self.duration(seconds), repetitions)
+        ]
+            + phrases.map {
+                String(format: "  %3d  %4dx  %@  ", $0.number, $0.repetitions, Self.duration($0.seconds)) + $0.text
+            }
     }
 
     /// `12m05s`, or `1h02m` from an hour.
     public static func duration(_ seconds: Double) -> String {
         let total = Int(seconds.rounded())
-        return total >= 3600 ? String(format: "%dh%02dm", total / 3600, total % 3600 / 60) : String(format: "%dm%02ds", total / 60, total % 60)
+        return total >= 3600
+            ? String(format: "%dh%02dm", total / 3600, total % 3600 / 60)
+            : String(format: "%dm%02ds", total / 60, total % 60)
     }
 }
 
 /// What `loop edit` says after the text of loop `loopId` changed: the changed phrases that keep
 /// a clip of their earlier text, and the phrases that need audio.
-public func textEditLines(loopId: String, recordedForEarlierText changed: [StoredPhrase], needingAudio: [StoredPhrase]) -> [String] {
+public func textEditLines(loopId: String, recordedForEarlierText changed: [StoredPhrase], needingAudio: [StoredPhrase])
+    -> [String]
+{
     var lines: [String] = []
     if !changed.isEmpty {
-        lines.append("\(changed.count) changed phrase\(changed.count == 1 ? " keeps its clip" : "s keep their clips"), recorded for the earlier text (`loop attach \(loopId.prefix(8)) --changed --audio TAKE` records \(changed.count == 1 ? "it" : "them") again):")
+        lines.append(
+            "\(changed.count) changed phrase\(changed.count == 1 ? " keeps its clip" : "s keep their clips"), recorded for the earlier text (`loop attach \(loopId.prefix(8)) --changed --audio TAKE` records \(changed.count == 1 ? "it" : "them") again):"
+        )
         lines += changed.map { "  \($0.number)  \($0.text)  (recorded as “\($0.recordedText ?? "")”)" }
     }
     if !needingAudio.isEmpty {
-        lines.append("\(needingAudio.count) phrase\(needingAudio.count == 1 ? "" : "s") need audio (`loop attach \(loopId.prefix(8)) --audio TAKE`):")
+        lines.append(
+            "\(needingAudio.count) phrase\(needingAudio.count == 1 ? "" : "s") need audio (`loop attach \(loopId.prefix(8)) --audio TAKE`):"
+        )
         lines += needingAudio.map { "  \($0.number)  \($0.text)" }
     }
     return lines
@@ -91,9 +119,14 @@ extension AuthoredLoop {
     public func addedLine(withTake: Bool) -> String {
         let summary = loop.summary
         let cut = summary.phraseCount - notFound.count
-        let doubtful = doubtfulCuts.isEmpty ? "" : "; \(doubtfulCuts.count) cut\(doubtfulCuts.count == 1 ? "" : "s") of low confidence"
-        return "Added '\(summary.title)' (\(summary.id.prefix(8))): \(summary.groupCount) group\(summary.groupCount == 1 ? "" : "s"), \(summary.phraseCount) phrase\(summary.phraseCount == 1 ? "" : "s")"
-            + (withTake ? (notFound.isEmpty ? ", each cut from the take" : ", \(cut) cut from the take") + doubtful : ", no audio yet (`loop attach LOOP --audio TAKE` adds a take)")
+        let doubtful =
+            doubtfulCuts.isEmpty
+            ? "" : "; \(doubtfulCuts.count) cut\(doubtfulCuts.count == 1 ? "" : "s") of low confidence"
+        return
+            "Added '\(summary.title)' (\(summary.id.prefix(8))): \(summary.groupCount) group\(summary.groupCount == 1 ? "" : "s"), \(summary.phraseCount) phrase\(summary.phraseCount == 1 ? "" : "s")"
+            + (withTake
+                ? (notFound.isEmpty ? ", each cut from the take" : ", \(cut) cut from the take") + doubtful
+                : ", no audio yet (`loop attach LOOP --audio TAKE` adds a take)")
     }
 
     /// A warning when other loops have its title (from now on the title names them all), with
@@ -102,7 +135,8 @@ extension AuthoredLoop {
         guard let distinct = namesakes.distinctTitle, !namesakes.others.isEmpty else { return nil }
         let others = namesakes.others
         let summary = loop.summary
-        return "warning: \(others.count == 1 ? "a loop" : "\(others.count) loops") titled '\(Terminal.inert(summary.title))' \(others.count == 1 ? "is" : "are") already in the library (\(others.map { String($0.prefix(8)) }.joined(separator: ", "))); "
+        return
+            "warning: \(others.count == 1 ? "a loop" : "\(others.count) loops") titled '\(Terminal.inert(summary.title))' \(others.count == 1 ? "is" : "are") already in the library (\(others.map { String($0.prefix(8)) }.joined(separator: ", "))); "
             + "name them by id, or give this one a title of its own: loop edit \(summary.id.prefix(8)) --title '\(Terminal.inert(distinct))'\n"
     }
 
@@ -111,7 +145,9 @@ extension AuthoredLoop {
     public func cuttingLines(loopId: String) -> [String] {
         var lines = notes.map { "note: \($0)\n" }
         if !notFound.isEmpty {
-            lines.append("\(phrasesAsked - notFound.count) of \(phrasesAsked) phrases found in the take; \(Self.numbers(notFound)) still need audio: loop attach \(loopId.prefix(8)) --audio TAKE\n")
+            lines.append(
+                "\(phrasesAsked - notFound.count) of \(phrasesAsked) phrases found in the take; \(Self.numbers(notFound)) still need audio: loop attach \(loopId.prefix(8)) --audio TAKE\n"
+            )
         }
         return lines
     }
@@ -132,7 +168,9 @@ extension AuthoredLoop {
     /// A warning line for each cut of low confidence; `adjusting` adds how to move one.
     public func doubtfulCutWarnings(adjusting: Bool) -> [String] {
         doubtfulCuts.map {
-            String(format: "warning: the cut between phrases %d and %d has low confidence %.2f; listen to it", $0.before, $0.after, $0.confidence)
+            String(
+                format: "warning: the cut between phrases %d and %d has low confidence %.2f; listen to it", $0.before,
+                $0.after, $0.confidence)
                 + (adjusting ? ", and move it in the phrase editor (`loop edit LOOP --phrases`) if needed\n" : "\n")
         }
     }
@@ -144,14 +182,21 @@ extension RecordingWorkflow.RecordedTake {
     /// of low confidence.
     public func lines() -> (summary: String, warnings: [String]) {
         let summary = loop.summary
-        let doubtfulNote = doubtful.isEmpty ? "" : "; \(doubtful.count) clip\(doubtful.count == 1 ? "" : "s") of low confidence"
-        let line = "Recorded '\(summary.title)' (\(summary.id.prefix(8))): \(phrasesCut.count) of \(phrasesAsked.count) phrase\(phrasesAsked.count == 1 ? "" : "s") cut from the take" + doubtfulNote
+        let doubtfulNote =
+            doubtful.isEmpty ? "" : "; \(doubtful.count) clip\(doubtful.count == 1 ? "" : "s") of low confidence"
+        let line =
+            "Recorded '\(summary.title)' (\(summary.id.prefix(8))): \(phrasesCut.count) of \(phrasesAsked.count) phrase\(phrasesAsked.count == 1 ? "" : "s") cut from the take"
+            + doubtfulNote
         var warnings: [String] = []
         let missing = phrasesAsked.filter { !phrasesCut.contains($0) }
         if !missing.isEmpty {
-            warnings.append("\(AuthoredLoop.numbers(missing)) still need audio: loop record \(summary.id.prefix(8)) again, or loop attach \(summary.id.prefix(8)) --audio TAKE\n")
+            warnings.append(
+                "\(AuthoredLoop.numbers(missing)) still need audio: loop record \(summary.id.prefix(8)) again, or loop attach \(summary.id.prefix(8)) --audio TAKE\n"
+            )
         }
-        warnings += doubtful.map { "warning: the clip of phrase \($0) has low confidence; listen to it, and move it in the phrase editor (`loop edit LOOP --phrases`) if needed\n" }
+        warnings += doubtful.map {
+            "warning: the clip of phrase \($0) has low confidence; listen to it, and move it in the phrase editor (`loop edit LOOP --phrases`) if needed\n"
+        }
         return (line, warnings)
     }
 }
@@ -160,9 +205,15 @@ extension ProgressImport.Outcome {
     /// `merged 3 study sessions of 'Au café' (24 phrase records); 1 was here already; 2 phrases edited since left out`.
     public var line: String {
         let loops = titles.isEmpty ? "" : " of " + titles.map { "'\(Terminal.inert($0))'" }.joined(separator: ", ")
-        var line = "merged \(sessionsAdded) study session\(sessionsAdded == 1 ? "" : "s")\(loops) (\(phrasesAdded) phrase record\(phrasesAdded == 1 ? "" : "s"))"
-        if sessionsAlreadyHere > 0 { line += "; \(sessionsAlreadyHere) \(sessionsAlreadyHere == 1 ? "was" : "were") here already" }
-        if phrasesUnmatched > 0 { line += "; \(phrasesUnmatched) phrase record\(phrasesUnmatched == 1 ? "" : "s") of phrases edited or gone since left out" }
+        var line =
+            "merged \(sessionsAdded) study session\(sessionsAdded == 1 ? "" : "s")\(loops) (\(phrasesAdded) phrase record\(phrasesAdded == 1 ? "" : "s"))"
+        if sessionsAlreadyHere > 0 {
+            line += "; \(sessionsAlreadyHere) \(sessionsAlreadyHere == 1 ? "was" : "were") here already"
+        }
+        if phrasesUnmatched > 0 {
+            line +=
+                "; \(phrasesUnmatched) phrase record\(phrasesUnmatched == 1 ? "" : "s") of phrases edited or gone since left out"
+        }
         return line
     }
 }

@@ -46,7 +46,10 @@ public enum PhraseEditorScreen {
     }
 
     /// Runs the screen; returns the editor as left, and whether to save it.
-    public static func run(workflow: PhraseEditingWorkflow, title: String, player: ClipPlayer, capture: @escaping @Sendable () throws -> any RecordingSource) async throws -> (PhraseEditor, save: Bool) {
+    public static func run(
+        workflow: PhraseEditingWorkflow, title: String, player: ClipPlayer,
+        capture: @escaping @Sendable () throws -> any RecordingSource
+    ) async throws -> (PhraseEditor, save: Bool) {
         let state = Shared(State(editor: try workflow.editor()))
         let (updates, continuation) = AsyncStream.makeStream(of: Void.self)
         let style = Terminal.standardOutput()
@@ -55,12 +58,16 @@ public enum PhraseEditorScreen {
 
         try await FullScreen.run(updates: updates) { rows, columns in
             let snapshot = state.withLock { $0 }
-            return frame(snapshot, title: title, workflow: workflow, terminal: style, rows: rows, columns: columns, playerFailure: player.takeFailure())
+            return frame(
+                snapshot, title: title, workflow: workflow, terminal: style, rows: rows, columns: columns,
+                playerFailure: player.takeFailure())
         } handle: { key in
             let recording = state.withLock { $0.mode == .recording }
             if recording {
                 // Escape (or q) throws the new recording away; Ctrl-C too.
-                if key == .escape || key == .character("q") || key == .interrupt { state.withLock { $0.recorder?.quit() } }
+                if key == .escape || key == .character("q") || key == .interrupt {
+                    state.withLock { $0.recorder?.quit() }
+                }
                 return
             }
             var play: EditorClip?
@@ -85,7 +92,8 @@ public enum PhraseEditorScreen {
                         if state.editor.moveToNextDoubtfulClip() {
                             play = state.editor.current.clip
                         } else {
-                            state.message = "no doubtful cut left: every clip the cutter was unsure of has been moved, or none was"
+                            state.message =
+                                "no doubtful cut left: every clip the cutter was unsure of has been moved, or none was"
                         }
                     case .character("]"): state.editor.move(groups: 1)
                     case .character("["): state.editor.move(groups: -1)
@@ -95,27 +103,43 @@ public enum PhraseEditorScreen {
                     case .character("a"):
                         state.autoplay.toggle()
                         state.message = "auto-play " + (state.autoplay ? "on" : "off")
-                    case .character(","): try state.editor.nudge(.start, milliseconds: -10); play = state.editor.current.clip
-                    case .character("."): try state.editor.nudge(.start, milliseconds: 10); play = state.editor.current.clip
-                    case .character("<"): try state.editor.nudge(.start, milliseconds: -100); play = state.editor.current.clip
-                    case .character(">"): try state.editor.nudge(.start, milliseconds: 100); play = state.editor.current.clip
-                    case .character("-"): try state.editor.nudge(.end, milliseconds: -10); play = state.editor.current.clip
-                    case .character("="): try state.editor.nudge(.end, milliseconds: 10); play = state.editor.current.clip
-                    case .character("_"): try state.editor.nudge(.end, milliseconds: -100); play = state.editor.current.clip
-                    case .character("+"): try state.editor.nudge(.end, milliseconds: 100); play = state.editor.current.clip
+                    case .character(","):
+                        try state.editor.nudge(.start, milliseconds: -10); play = state.editor.current.clip
+                    case .character("."):
+                        try state.editor.nudge(.start, milliseconds: 10); play = state.editor.current.clip
+                    case .character("<"):
+                        try state.editor.nudge(.start, milliseconds: -100); play = state.editor.current.clip
+                    case .character(">"):
+                        try state.editor.nudge(.start, milliseconds: 100); play = state.editor.current.clip
+                    case .character("-"):
+                        try state.editor.nudge(.end, milliseconds: -10); play = state.editor.current.clip
+                    case .character("="):
+                        try state.editor.nudge(.end, milliseconds: 10); play = state.editor.current.clip
+                    case .character("_"):
+                        try state.editor.nudge(.end, milliseconds: -100); play = state.editor.current.clip
+                    case .character("+"):
+                        try state.editor.nudge(.end, milliseconds: 100); play = state.editor.current.clip
                     case .character("b"), .character("n"), .character("B"), .character("N"):
                         let before = key == .character("b") || key == .character("B")
                         let edge: PhraseEditor.Edge = key == .character("b") || key == .character("n") ? .end : .start
                         if let second = state.editor.second(before, edge) {
                             listen = second
-                            state.message = (before ? "the second before the " : "the second after the ") + (edge == .end ? "end" : "start")
+                            state.message =
+                                (before ? "the second before the " : "the second after the ")
+                                + (edge == .end ? "end" : "start")
                         } else {
                             state.message = "phrase \(state.editor.cursor + 1) has no audio: record it (r)"
                         }
                     case .character("x"):
                         let frame = try workflow.splitFrame(for: state.editor)
                         try state.editor.split(atFrame: frame)
-                        state.message = "split in two" + (frame == nil ? "" : String(format: " (audio at %.2f s)", Double(frame!) / Double(state.editor.current.clip?.sampleRate ?? 1)))
+                        state.message =
+                            "split in two"
+                            + (frame == nil
+                                ? ""
+                                : String(
+                                    format: " (audio at %.2f s)",
+                                    Double(frame!) / Double(state.editor.current.clip?.sampleRate ?? 1)))
                         play = state.editor.current.clip
                     case .character("m"):
                         try state.editor.mergeWithNext(joined: try workflow.joinedClip(for: state.editor))
@@ -143,7 +167,9 @@ public enum PhraseEditorScreen {
             if let play { player.play(play.playable) }
             if let listen { player.play(listen) }
             if key == .character("w") { save(state: state, workflow: workflow, continuation: continuation) }
-            if startRecording { record(state: state, workflow: workflow, player: player, capture: capture, continuation: continuation) }
+            if startRecording {
+                record(state: state, workflow: workflow, player: player, capture: capture, continuation: continuation)
+            }
         }
         player.stop()
         let ended = state.withLock { $0 }
@@ -151,7 +177,9 @@ public enum PhraseEditorScreen {
     }
 
     /// Saves now (`w`), off the terminal's loop; the screen says how it went.
-    private static func save(state: Shared, workflow: PhraseEditingWorkflow, continuation: AsyncStream<Void>.Continuation) {
+    private static func save(
+        state: Shared, workflow: PhraseEditingWorkflow, continuation: AsyncStream<Void>.Continuation
+    ) {
         let editor = state.withLock { $0.editor }
         guard editor.hasUnsavedChanges else {
             state.withLock { $0.message = "nothing to save" }
@@ -160,7 +188,9 @@ public enum PhraseEditorScreen {
         Task {
             do {
                 _ = try await workflow.save(editor)
-                state.withLock { $0.editor.markSaved(as: editor); $0.message = "saved" }
+                state.withLock {
+                    $0.editor.markSaved(as: editor); $0.message = "saved"
+                }
             } catch {
                 state.withLock { $0.message = "not saved: \(error)" }
             }
@@ -170,8 +200,11 @@ public enum PhraseEditorScreen {
 
     /// Records the phrase at the cursor again: capture until the phrase ends (its pause heard),
     /// then cut by its silences; the new clip replaces the old (undoable).
-    private static func record(state: Shared, workflow: PhraseEditingWorkflow, player: ClipPlayer, capture: @escaping @Sendable () throws -> any RecordingSource,
-                               continuation: AsyncStream<Void>.Continuation) {
+    private static func record(
+        state: Shared, workflow: PhraseEditingWorkflow, player: ClipPlayer,
+        capture: @escaping @Sendable () throws -> any RecordingSource,
+        continuation: AsyncStream<Void>.Continuation
+    ) {
         player.stop()
         let recorder: TakeRecorder
         do {
@@ -181,7 +214,9 @@ public enum PhraseEditorScreen {
             state.withLock { $0.message = "cannot record: \(error)" }
             return
         }
-        state.withLock { $0.mode = .recording; $0.recorder = recorder }
+        state.withLock {
+            $0.mode = .recording; $0.recorder = recorder
+        }
         Task {
             for await status in recorder.start() {
                 // One phrase read and its pause heard: that is the take.
@@ -191,7 +226,11 @@ public enum PhraseEditorScreen {
             var clip: EditorClip?
             var problem: String?
             do {
-                if try await recorder.stopped() == .finish { clip = try await workflow.clip(from: recorder) } else { recorder.delete() }
+                if try await recorder.stopped() == .finish {
+                    clip = try await workflow.clip(from: recorder)
+                } else {
+                    recorder.delete()
+                }
             } catch {
                 problem = "\(error)"
             }
@@ -200,7 +239,8 @@ public enum PhraseEditorScreen {
                 state.recorder = nil
                 if let clip {
                     state.editor.replaceClip(clip)
-                    state.message = String(format: "recorded again (%.2f s)", Double(clip.frames.count) / Double(clip.sampleRate))
+                    state.message = String(
+                        format: "recorded again (%.2f s)", Double(clip.frames.count) / Double(clip.sampleRate))
                 } else {
                     state.message = problem.map { "not recorded: \($0)" } ?? "recording thrown away"
                 }
@@ -212,16 +252,23 @@ public enum PhraseEditorScreen {
 
     // MARK: Drawing
 
-    static func frame(_ state: State, title: String, workflow: PhraseEditingWorkflow, terminal: Terminal, rows: Int, columns: Int, playerFailure: String?) -> String {
+    static func frame(
+        _ state: State, title: String, workflow: PhraseEditingWorkflow, terminal: Terminal, rows: Int, columns: Int,
+        playerFailure: String?
+    ) -> String {
         let editor = state.editor
         var lines: [String] = []
         let current = editor.current
         let (group, _) = editor.place(of: editor.cursor)
         var status = "phrase \(editor.cursor + 1) of \(editor.phrases.count) · group \(group + 1)"
         if let clip = current.clip {
-            status += String(format: " · %.3f – %.3f s (%.2f s)", clip.startSeconds, clip.endSeconds, clip.endSeconds - clip.startSeconds)
+            status += String(
+                format: " · %.3f – %.3f s (%.2f s)", clip.startSeconds, clip.endSeconds,
+                clip.endSeconds - clip.startSeconds)
             if clip.sha256 == nil { status += " · new take" }
-            if let confidence = clip.confidence, clip.isDoubtful { status += String(format: " · doubtful cut (%.2f)", confidence) }
+            if let confidence = clip.confidence, clip.isDoubtful {
+                status += String(format: " · doubtful cut (%.2f)", confidence)
+            }
         } else {
             status += " · needs audio"
         }
@@ -254,7 +301,9 @@ public enum PhraseEditorScreen {
 
         // The split point in the text, and the clip's waveform with its edges.
         let characters = Array(current.text)
-        let split = Terminal.inert(String(characters[..<min(editor.textCursor, characters.count)])) + terminal.paint("│", .yellow)
+        let split =
+            Terminal.inert(String(characters[..<min(editor.textCursor, characters.count)]))
+            + terminal.paint("│", .yellow)
             + Terminal.inert(String(characters[min(editor.textCursor, characters.count)...]))
         lines.append("split point: " + split)
         if let clip = current.clip, let envelope = try? workflow.envelope(of: clip.take) {
@@ -265,13 +314,20 @@ public enum PhraseEditorScreen {
         lines.append("")
         switch state.mode {
         case .confirmingQuit:
-            lines.append(terminal.paint("Save your changes? y save and quit · n quit without saving · any other key to go on", .yellow))
+            lines.append(
+                terminal.paint(
+                    "Save your changes? y save and quit · n quit without saving · any other key to go on", .yellow))
         case .recording:
             let status = state.recorder?.status
             let level = status.map { String(format: "%4.0f dB", $0.level) } ?? ""
-            lines.append(terminal.paint("● recording phrase \(editor.cursor + 1): read it, then pause · \(level) · esc throws it away", .red))
+            lines.append(
+                terminal.paint(
+                    "● recording phrase \(editor.cursor + 1): read it, then pause · \(level) · esc throws it away", .red
+                ))
         case .editing:
-            lines.append(state.message.map { terminal.paint($0, .green) } ?? playerFailure.map { terminal.paint($0, .yellow) } ?? "")
+            lines.append(
+                state.message.map { terminal.paint($0, .green) } ?? playerFailure.map { terminal.paint($0, .yellow) }
+                    ?? "")
         }
         lines += Self.help.map { terminal.paint($0, .dim) }
         let fitted = lines.prefix(max(rows, 1)).map { DisplayWidth.fit($0, columns: columns) }
@@ -282,7 +338,8 @@ public enum PhraseEditorScreen {
     /// marking the clip's start and end (`┃`).
     static func waveform(_ envelope: EnergyEnvelope, clip: EditorClip, width: Int, terminal: Terminal) -> [String] {
         let context = clip.sampleRate * 3 / 10
-        let from = max(0, clip.frames.lowerBound - context), to = min(envelope.frameCount, clip.frames.upperBound + context)
+        let from = max(0, clip.frames.lowerBound - context),
+            to = min(envelope.frameCount, clip.frames.upperBound + context)
         guard to > from, !envelope.levels.isEmpty else { return ["", ""] }
         let hop = envelope.hopFrames
         let blocks = Array(" ▁▂▃▄▅▆▇█")
@@ -297,7 +354,9 @@ public enum PhraseEditorScreen {
             let level = envelope.levels[min(a, envelope.levels.count - 1)..<min(b, envelope.levels.count)].max() ?? low
             let share = high > low ? Double((level - low) / (high - low)) : 0
             wave.append(blocks[min(blocks.count - 1, max(0, Int((share * Double(blocks.count - 1)).rounded())))])
-            marks += column == startColumn || column == endColumn ? "┃" : (startColumn < column && column < endColumn ? "─" : " ")
+            marks +=
+                column == startColumn || column == endColumn
+                ? "┃" : (startColumn < column && column < endColumn ? "─" : " ")
         }
         return [terminal.paint(wave, .cyan), terminal.paint(marks, .yellow)]
     }

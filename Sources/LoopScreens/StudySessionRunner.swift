@@ -10,8 +10,10 @@ public enum StudySessionRunner {
     /// The full-screen view: keys in, a redraw on every change and on resize; the terminal is
     /// restored however the session ends (q, Ctrl-C, SIGTERM, an error).
     /// `pictures` are the decoded pictures and which to show where (nil: none).
-    public static func runFullScreen(player: StudyPlayer, title: String, groups: [[StudyPhrase]],
-                              pictures: (choice: PictureChoice, decoded: [String: RGBAPicture])? = nil) async throws -> [Int: PhraseStudy] {
+    public static func runFullScreen(
+        player: StudyPlayer, title: String, groups: [[StudyPhrase]],
+        pictures: (choice: PictureChoice, decoded: [String: RGBAPicture])? = nil
+    ) async throws -> [Int: PhraseStudy] {
         var showTranslation = true, hideText = false, showHelp = false
         let style = Terminal.standardOutput()
         var shelf: PictureShelf?
@@ -19,9 +21,11 @@ public enum StudySessionRunner {
             shelf = pictures.map { PictureShelf(terminal: terminal, decoded: $0.decoded) }
         } render: { rows, columns in
             let display = player.display
-            return StudyView(title: title, groups: groups, display: display, showTranslation: showTranslation, hideText: hideText,
-                             showHelp: showHelp, terminal: style, rows: rows, columns: columns,
-                             pictures: shelf, picture: pictures?.choice.path(group: display.group, phrase: display.phrase)).frame
+            return StudyView(
+                title: title, groups: groups, display: display, showTranslation: showTranslation, hideText: hideText,
+                showHelp: showHelp, terminal: style, rows: rows, columns: columns,
+                pictures: shelf, picture: pictures?.choice.path(group: display.group, phrase: display.phrase)
+            ).frame
         } handle: { key in
             switch key {
             case .interrupt, .character("q"), .character("Q"): player.quit()
@@ -50,7 +54,9 @@ public enum StudySessionRunner {
     }
 
     /// A line per step (no terminal, or --once); Ctrl-C ends the session cleanly.
-    public static func runPlain(player: StudyPlayer, groups: [[StudyPhrase]], printing: Bool) async throws -> [Int: PhraseStudy] {
+    public static func runPlain(player: StudyPlayer, groups: [[StudyPhrase]], printing: Bool) async throws -> [Int:
+        PhraseStudy]
+    {
         let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
         signal(SIGINT, SIG_IGN)
         interrupt.setEventHandler { player.quit() }

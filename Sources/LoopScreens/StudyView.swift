@@ -1,6 +1,6 @@
+import Foundation
 import LoopStudy
 import LoopTerminal
-import Foundation
 
 /// The full-screen study view, drawn from the engine's display.
 public struct StudyView {
@@ -30,7 +30,8 @@ public struct StudyView {
     /// The screen's lines, and where a pixel picture goes among them.
     func layout() -> (lines: [String], placement: PixelPlacement?) {
         var lines: [String] = []
-        let status = "\(display.mode.title) · speed \(String(format: "%.1f", display.speed))x · repeats \(display.repeats) · round \(display.round)"
+        let status =
+            "\(display.mode.title) · speed \(String(format: "%.1f", display.speed))x · repeats \(display.repeats) · round \(display.round)"
         lines.append(terminal.paint(title, .bold) + "  " + terminal.paint(status, .dim))
 
         // The groups as numbered blocks: selected ones marked, the current one pointed at.
@@ -39,7 +40,10 @@ public struct StudyView {
             let selected = display.selection.contains(index)
             let current = index == display.group
             let label = (current ? "▸" : " ") + String(index + 1) + " "
-            let block = selected ? (terminal.usesColor ? terminal.paint(label, .inverse) : "[" + label + "]") : (terminal.usesColor ? label : " " + label + " ")
+            let block =
+                selected
+                ? (terminal.usesColor ? terminal.paint(label, .inverse) : "[" + label + "]")
+                : (terminal.usesColor ? label : " " + label + " ")
             blocks += block + " "
         }
         lines.append("")
@@ -50,10 +54,16 @@ public struct StudyView {
         lines.append(terminal.paint("Group \(display.group + 1)", .cyan))
         for phrase in group {
             // A single phrase is pointed at; when the whole group plays, every phrase with audio is.
-            let highlighted = display.phrase == phrase.number || (display.phrase == nil && phrase.duration != nil && display.phase != .finished)
+            let highlighted =
+                display.phrase == phrase.number
+                || (display.phrase == nil && phrase.duration != nil && display.phase != .finished)
             let marker = highlighted ? "▶ " : "  "
             var text = hideText ? String(repeating: "·", count: min(phrase.text.count, 40)) : phrase.text
-            if phrase.duration == nil { text += "  (no audio)" } else if phrase.clipIsForEarlierText && !hideText { text += "  (recorded for an earlier text)" }
+            if phrase.duration == nil {
+                text += "  (no audio)"
+            } else if phrase.clipIsForEarlierText && !hideText {
+                text += "  (recorded for an earlier text)"
+            }
             var line = marker + (highlighted ? terminal.paint(text, .bold) : text)
             if showTranslation, let translation = phrase.translation, !hideText {
                 line += terminal.paint("  · " + translation, .dim)
@@ -71,12 +81,17 @@ public struct StudyView {
         case .finished: phase = "■ finished"
         }
         let position = display.phrase.map { number in "phrase \(number)" } ?? "whole group"
-        footer.append(terminal.paint(phase, display.phase == .listening ? .green : .yellow) + "  " + position + " · play \(display.repetition) of \(display.repeats)")
+        footer.append(
+            terminal.paint(phase, display.phase == .listening ? .green : .yellow) + "  " + position
+                + " · play \(display.repetition) of \(display.repeats)")
         footer.append("")
         if showHelp {
             footer += Self.help
         } else {
-            footer.append(terminal.paint("space pause · ←→ phrase · ↑↓ group · 1-9 select · m mode · t translation · +/- speed · ? help · q quit", .dim))
+            footer.append(
+                terminal.paint(
+                    "space pause · ←→ phrase · ↑↓ group · 1-9 select · m mode · t translation · +/- speed · ? help · q quit",
+                    .dim))
         }
         // The picture in the rows the text leaves (at most 16), then the footer.
         var placement: PixelPlacement?

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
+import Logging
 import LoopLibraryAPI
 import LoopLibraryServer
-import Logging
 
 struct Feature: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Feature a loop on the front page.")

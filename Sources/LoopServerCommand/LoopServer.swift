@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
+import Logging
 import LoopLibraryAPI
 import LoopLibraryServer
-import Logging
 
 /// `loop-server`: hosts a Loop Library (`loop serve` runs it).
 @main
@@ -16,7 +16,10 @@ struct LoopServer: AsyncParsableCommand {
             Bundles and takes are files named by their SHA-256 under DATA/blobs. docs/server.md \
             describes the HTTP API.
             """,
-        subcommands: [Serve.self, Feature.self, Unfeature.self, TakeDown.self, BlockKey.self, CollectBlobs.self, SeedBenchmark.self],
+        subcommands: [
+            Serve.self, Feature.self, Unfeature.self, TakeDown.self, BlockKey.self, CollectBlobs.self,
+            SeedBenchmark.self,
+        ],
         defaultSubcommand: Serve.self)
 
     /// `loop serve --help` shows what a server is started with (serving is the default
@@ -28,26 +31,27 @@ struct LoopServer: AsyncParsableCommand {
             return
         }
         let serving = Serve.helpMessage().replacingOccurrences(of: "USAGE: serve", with: "USAGE: loop serve")
-        print(serving.trimmingCharacters(in: .newlines) + """
+        print(
+            serving.trimmingCharacters(in: .newlines) + """
 
 
-            OTHER COMMANDS:
-              loop serve feature LOOP [--data DIR] [--database URL]     Feature a loop on the front page.
-              loop serve unfeature LOOP [--data DIR] [--database URL]   Stop featuring it.
-              loop serve takedown LOOP --reason TEXT [--data DIR] [--database URL]
-                                                                        Take a loop down (copyright, abuse): off
-                                                                        its pages, search, feed and downloads at
-                                                                        once; its author cannot publish it again.
-              loop serve block-key KEY --reason TEXT [--data DIR] [--database URL]
-                                                                        Block an author's key (base64 or its
-                                                                        fingerprint): its publishes are refused
-                                                                        and its loops taken down.
-              loop serve gc [--grace HOURS] [--dry-run] [--data DIR] [--database URL]
-                                                                        Remove the blobs no listed loop refers to
-                                                                        (unpublished, taken down, replaced), once
-                                                                        older than the grace period (24 h).
-              (loop serve help feature: their options)
-            """)
+                OTHER COMMANDS:
+                  loop serve feature LOOP [--data DIR] [--database URL]     Feature a loop on the front page.
+                  loop serve unfeature LOOP [--data DIR] [--database URL]   Stop featuring it.
+                  loop serve takedown LOOP --reason TEXT [--data DIR] [--database URL]
+                                                                            Take a loop down (copyright, abuse): off
+                                                                            its pages, search, feed and downloads at
+                                                                            once; its author cannot publish it again.
+                  loop serve block-key KEY --reason TEXT [--data DIR] [--database URL]
+                                                                            Block an author's key (base64 or its
+                                                                            fingerprint): its publishes are refused
+                                                                            and its loops taken down.
+                  loop serve gc [--grace HOURS] [--dry-run] [--data DIR] [--database URL]
+                                                                            Remove the blobs no listed loop refers to
+                                                                            (unpublished, taken down, replaced), once
+                                                                            older than the grace period (24 h).
+                  (loop serve help feature: their options)
+                """)
     }
 
     /// ArgumentParser's own entry point.

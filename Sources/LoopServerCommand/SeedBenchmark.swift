@@ -1,14 +1,15 @@
 import ArgumentParser
 import Foundation
+import Logging
 import LoopLibraryAPI
 import LoopLibraryServer
-import Logging
 
 /// Fills a catalog with copies of one published loop under other ids, titles, languages and
 /// tags: the large catalog `loop-benchmark server` measures against.
 struct SeedBenchmark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "seed-benchmark", abstract: "Fill a SQLite catalog with copies of a published loop (for loop-benchmark server).",
+        commandName: "seed-benchmark",
+        abstract: "Fill a SQLite catalog with copies of a published loop (for loop-benchmark server).",
         shouldDisplay: false)
 
     @OptionGroup var storage: StorageOptions
@@ -18,23 +19,33 @@ struct SeedBenchmark: AsyncParsableCommand {
     func run() async throws {
         let catalog = try SQLiteCatalog(path: ServerLayout(root: storage.dataFolder).catalog)
         try await catalog.prepare()
-        guard let model = try await catalog.loop(from, now: Date()) else { throw ValidationError("no loop '\(from)' is published here") }
-        let words = ["café", "gare", "marché", "train", "hotel", "Bahnhof", "Markt", "estación", "mercado", "駅", "市場", "piazza", "stazione"]
+        guard let model = try await catalog.loop(from, now: Date()) else {
+            throw ValidationError("no loop '\(from)' is published here")
+        }
+        let words = [
+            "café", "gare", "marché", "train", "hotel", "Bahnhof", "Markt", "estación", "mercado", "駅", "市場", "piazza",
+            "stazione",
+        ]
         let languages = [("fr", "en"), ("de", "en"), ("es", "en"), ("ja", "en"), ("it", "en"), ("fr", "de")]
         // The model's phrases and translations, as a publish indexes them.
         struct Content: Decodable { var groups: [[CatalogLoopDetail.Phrase]] }
-        let phrases = try JSONDecoder().decode(Content.self, from: model.content).groups.joined().flatMap { [$0.text] + ($0.translation.map { [$0] } ?? []) }
+        let phrases = try JSONDecoder().decode(Content.self, from: model.content).groups.joined().flatMap {
+            [$0.text] + ($0.translation.map { [$0] } ?? [])
+        }
         var entries: [CatalogEntry] = []
         for index in 0..<count {
             let (language, translation) = languages[index % languages.count]
             let title = "\(words[index % words.count]) \(words[(index / words.count) % words.count]) \(index)"
             let tags = ["level \(index % 6 + 1)", words[(index / 7) % words.count]]
-            entries.append(CatalogEntry(
-                id: UUID().uuidString.lowercased(), revision: 1, authorKey: model.authorKey, authorFingerprint: model.summary.authorFingerprint,
-                title: title, language: language, translationLanguage: translation, tags: tags, groupCount: model.summary.groupCount,
-                phraseCount: model.summary.phraseCount, seconds: model.summary.seconds, content: model.content,
-                bundleSHA256: model.bundleSHA256, bundleBytes: model.bundleBytes,
-                searchText: ([title] + tags + phrases).map(CatalogText.fold).joined(separator: "\n")))
+            entries.append(
+                CatalogEntry(
+                    id: UUID().uuidString.lowercased(), revision: 1, authorKey: model.authorKey,
+                    authorFingerprint: model.summary.authorFingerprint,
+                    title: title, language: language, translationLanguage: translation, tags: tags,
+                    groupCount: model.summary.groupCount,
+                    phraseCount: model.summary.phraseCount, seconds: model.summary.seconds, content: model.content,
+                    bundleSHA256: model.bundleSHA256, bundleBytes: model.bundleBytes,
+                    searchText: ([title] + tags + phrases).map(CatalogText.fold).joined(separator: "\n")))
         }
         try await catalog.insertForBenchmark(entries, now: Date())
         try await catalog.close()

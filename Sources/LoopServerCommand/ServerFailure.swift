@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
+import Logging
 import LoopLibraryAPI
 import LoopLibraryServer
-import Logging
 
 /// A reason the server cannot start, said in one line (without the usage a ValidationError adds).
 struct ServerFailure: Error, CustomStringConvertible {

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
+import Logging
 import LoopLibraryAPI
 import LoopLibraryServer
-import Logging
 
 extension StorageOptions {
     /// Opens the catalog for an operator's command, makes `change`, and closes it.

@@ -1,23 +1,27 @@
 import ArgumentParser
 import Foundation
+import Logging
 import LoopLibraryAPI
 import LoopLibraryServer
-import Logging
 
 /// Where the library's data lives, and its catalog.
 struct StorageOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The data folder: the SQLite catalog and the blobs.", valueName: "folder"))
     var data: String?
 
-    @Option(name: .long, help: ArgumentHelp("Keep the catalog in PostgreSQL instead (postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE).",
-                                            valueName: "url"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Keep the catalog in PostgreSQL instead (postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE).",
+            valueName: "url"))
     var database: String?
 
     /// `--data`, or `$XDG_DATA_HOME/loop/server` (`~/.local/share/loop/server`).
     var dataFolder: String {
         if let data, !data.isEmpty { return data }
         let environment = ProcessInfo.processInfo.environment
-        let base = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? (NSHomeDirectory() + "/.local/share")
+        let base =
+            environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? (NSHomeDirectory() + "/.local/share")
         return base + "/loop/server"
     }
 

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
+import Logging
 import LoopLibraryAPI
 import LoopLibraryServer
-import Logging
 
 struct Unfeature: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Stop featuring a loop on the front page.")

@@ -46,7 +46,9 @@ public struct AuthorIdentity: Sendable {
     public var exported: String { privateKeyBytes.base64EncodedString() + "\n" }
 
     /// Restores an identity from its backup form into `keyFile`, replacing the one there.
-    public static func restore(_ backup: Data, into keyFile: String, source: String) throws(ShareError) -> AuthorIdentity {
+    public static func restore(_ backup: Data, into keyFile: String, source: String) throws(ShareError)
+        -> AuthorIdentity
+    {
         let identity = try parse(backup, path: source)
         try identity.save(to: keyFile)
         return identity
@@ -54,8 +56,10 @@ public struct AuthorIdentity: Sendable {
 
     private static func parse(_ data: Data, path: String) throws(ShareError) -> AuthorIdentity {
         let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard let raw = Data(base64Encoded: text), let key = try? Curve25519.Signing.PrivateKey(rawRepresentation: raw) else {
-            throw ShareError(.identity, "not a loop identity key (one line of base64 holding an Ed25519 private key)", path: path)
+        guard let raw = Data(base64Encoded: text), let key = try? Curve25519.Signing.PrivateKey(rawRepresentation: raw)
+        else {
+            throw ShareError(
+                .identity, "not a loop identity key (one line of base64 holding an Ed25519 private key)", path: path)
         }
         return AuthorIdentity(privateKey: key)
     }
@@ -63,10 +67,14 @@ public struct AuthorIdentity: Sendable {
     private func save(to path: String) throws(ShareError) {
         let folder = (path as NSString).deletingLastPathComponent
         do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             try DurableFile.write(Data(exported.utf8), to: path, permissions: 0o600)
         } catch {
-            throw ShareError(.identity, "cannot save the identity key (\(FileSystemError.reason(error))): check that its folder can be written", path: path)
+            throw ShareError(
+                .identity,
+                "cannot save the identity key (\(FileSystemError.reason(error))): check that its folder can be written",
+                path: path)
         }
     }
 

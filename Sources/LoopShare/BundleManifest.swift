@@ -52,7 +52,9 @@ public struct BundleManifest: Codable, Equatable, Sendable {
     /// The oldest version that holds these loops: 3 with pictures, 2 when a phrase carries
     /// `recordedText`, else 1.
     public static func version(for loops: [Loop]) -> Int {
-        let pictures = loops.contains { $0.picture != nil || $0.groups.contains { $0.picture != nil || $0.phrases.contains { $0.picture != nil } } }
+        let pictures = loops.contains {
+            $0.picture != nil || $0.groups.contains { $0.picture != nil || $0.phrases.contains { $0.picture != nil } }
+        }
         if pictures { return 3 }
         return loops.contains { $0.groups.contains { $0.phrases.contains { $0.recordedText != nil } } } ? 2 : 1
     }
@@ -96,26 +98,43 @@ public struct BundleManifest: Codable, Equatable, Sendable {
         } catch {
             throw ShareError(.badManifest, "manifest.json is not valid JSON")
         }
-        guard let top = object as? [String: Any] else { throw ShareError(.badManifest, "manifest.json is not a JSON object") }
-        guard top["format"] as? String == formatName else { throw ShareError(.badManifest, "not a loop bundle (manifest.json has no format \"\(formatName)\")") }
-        guard let version = top["version"] as? Int else { throw ShareError(.badManifest, "manifest.json has no format version") }
+        guard let top = object as? [String: Any] else {
+            throw ShareError(.badManifest, "manifest.json is not a JSON object")
+        }
+        guard top["format"] as? String == formatName else {
+            throw ShareError(.badManifest, "not a loop bundle (manifest.json has no format \"\(formatName)\")")
+        }
+        guard let version = top["version"] as? Int else {
+            throw ShareError(.badManifest, "manifest.json has no format version")
+        }
         if version > currentVersion {
-            throw ShareError(.newerFormat, "the bundle uses format version \(version); this loop reads up to version \(currentVersion): update loop to import it")
+            throw ShareError(
+                .newerFormat,
+                "the bundle uses format version \(version); this loop reads up to version \(currentVersion): update loop to import it"
+            )
         }
         // Counted on the parsed JSON, before the work of checking and decoding every phrase.
         if let loops = top["loops"] as? [[String: Any]] {
-            try ManifestCheck.checkCounts(loops: loops.count, phrases: loops.reduce(0) { total, loop in
-                total + ((loop["groups"] as? [[String: Any]]) ?? []).reduce(0) { $0 + (($1["phrases"] as? [Any])?.count ?? 0) }
-            })
+            try ManifestCheck.checkCounts(
+                loops: loops.count,
+                phrases: loops.reduce(0) { total, loop in
+                    total
+                        + ((loop["groups"] as? [[String: Any]]) ?? []).reduce(0) {
+                            $0 + (($1["phrases"] as? [Any])?.count ?? 0)
+                        }
+                })
         }
         if let unknown = unknownKey(in: top, known: knownKeys(version: version)) {
-            throw ShareError(.badManifest, "manifest.json (format version \(version)) has a field this version does not define: \(unknown)")
+            throw ShareError(
+                .badManifest,
+                "manifest.json (format version \(version)) has a field this version does not define: \(unknown)")
         }
         let manifest: BundleManifest
         do {
             manifest = try JSONDecoder().decode(BundleManifest.self, from: data)
         } catch {
-            throw ShareError(.badManifest, "manifest.json does not follow format version \(version) (\(describe(error)))")
+            throw ShareError(
+                .badManifest, "manifest.json does not follow format version \(version) (\(describe(error)))")
         }
         // A key given twice may be read differently by two parsers; what was checked above must
         // be what was decoded.
@@ -186,8 +205,10 @@ public struct BundleManifest: Codable, Equatable, Sendable {
 
     private static func describe(_ error: any Error) -> String {
         switch error {
-        case DecodingError.keyNotFound(let key, let context): "missing \((context.codingPath + [key]).map(\.stringValue).joined(separator: "."))"
-        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context): "wrong value at \(context.codingPath.map(\.stringValue).joined(separator: "."))"
+        case DecodingError.keyNotFound(let key, let context):
+            "missing \((context.codingPath + [key]).map(\.stringValue).joined(separator: "."))"
+        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
+            "wrong value at \(context.codingPath.map(\.stringValue).joined(separator: "."))"
         default: "\(error)"
         }
     }
@@ -203,9 +224,13 @@ public enum BundleLayout {
     /// A take's name in a bundle: `audio/<sha256>.flac`.
     public static func audioFile(sha256: String) -> String { audioFolder + sha256 + ".flac" }
     /// A picture's name in a bundle: `pictures/<sha256>.<ext>`.
-    public static func pictureFile(sha256: String, fileExtension: String) -> String { picturesFolder + sha256 + "." + fileExtension }
+    public static func pictureFile(sha256: String, fileExtension: String) -> String {
+        picturesFolder + sha256 + "." + fileExtension
+    }
     /// The SHA-256 that names a take's file.
-    public static func sha256(ofAudioFile file: String) -> String { String(file.dropFirst(audioFolder.count).dropLast(".flac".count)) }
+    public static func sha256(ofAudioFile file: String) -> String {
+        String(file.dropFirst(audioFolder.count).dropLast(".flac".count))
+    }
     /// A picture's file without its folder (`<sha256>.<ext>`).
     public static func pictureBlob(_ file: String) -> String { String(file.dropFirst(picturesFolder.count)) }
     /// The SHA-256 that names a picture's file.

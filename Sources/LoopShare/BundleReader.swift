@@ -38,9 +38,11 @@ public struct BundleReader: Sendable {
     /// the picture (`PictureDecoder.check`) before it keeps it.
     public var checkPicture: @Sendable (String) throws(PictureError) -> PictureInfo
 
-    public init(checkPicture: @escaping @Sendable (String) throws(PictureError) -> PictureInfo = { path throws(PictureError) in
-        try PictureFile.checkHeader(path)
-    }) {
+    public init(
+        checkPicture: @escaping @Sendable (String) throws(PictureError) -> PictureInfo = { path throws(PictureError) in
+            try PictureFile.checkHeader(path)
+        }
+    ) {
         self.checkPicture = checkPicture
     }
 
@@ -53,7 +55,10 @@ public struct BundleReader: Sendable {
         } catch let error where DiskSpace.isOutOfSpace(error) {
             let bytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
             let device = DiskSpace.mountPoint(of: folder) ?? folder
-            throw ShareError(.writeFailed, DiskSpace.message(at: device, needing: bytes) + "; free some space and try again (nothing was imported)", path: path)
+            throw ShareError(
+                .writeFailed,
+                DiskSpace.message(at: device, needing: bytes)
+                    + "; free some space and try again (nothing was imported)", path: path)
         } catch {
             throw ShareError(.corrupt, "the bundle is damaged (\(error))", path: path)
         }
@@ -61,7 +66,10 @@ public struct BundleReader: Sendable {
 
     private func readChecked(_ path: String, folder: String) throws -> VerifiedBundle {
         // A folder, a FIFO or a device would make the zip reader spin or block: refused first.
-        if let problem = RegularFile.problem(at: path) { throw ShareError(.corrupt, problem == "is a folder, not a file" ? "is a folder, not a bundle file" : problem) }
+        if let problem = RegularFile.problem(at: path) {
+            throw ShareError(
+                .corrupt, problem == "is a folder, not a file" ? "is a folder, not a bundle file" : problem)
+        }
         let archive: Archive
         do {
             archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .read)
@@ -74,65 +82,116 @@ public struct BundleReader: Sendable {
         var count = 0
         for entry in archive {
             count += 1
-            guard count <= limits.maxEntries else { throw ShareError(.tooLarge, "more than \(limits.maxEntries) entries") }
+            guard count <= limits.maxEntries else {
+                throw ShareError(.tooLarge, "more than \(limits.maxEntries) entries")
+            }
             let name = entry.path
-            guard entry.type == .file else { throw ShareError(.unsafeEntry, "entry '\(ManifestCheck.shown(name))' is a \(entry.type == .symlink ? "symbolic link" : "folder"), which a bundle never holds") }
-            guard Self.isSafe(name) else { throw ShareError(.unsafeEntry, "entry '\(ManifestCheck.shown(name))' has an unsafe path") }
-            guard entries[name] == nil else { throw ShareError(.unsafeEntry, "entry '\(ManifestCheck.shown(name))' appears twice") }
-            guard name == "manifest.json" || name == "manifest.sig" || Self.isAudioName(name) || Self.isPictureName(name) else {
+            guard entry.type == .file else {
+                throw ShareError(
+                    .unsafeEntry,
+                    "entry '\(ManifestCheck.shown(name))' is a \(entry.type == .symlink ? "symbolic link" : "folder"), which a bundle never holds"
+                )
+            }
+            guard Self.isSafe(name) else {
+                throw ShareError(.unsafeEntry, "entry '\(ManifestCheck.shown(name))' has an unsafe path")
+            }
+            guard entries[name] == nil else {
+                throw ShareError(.unsafeEntry, "entry '\(ManifestCheck.shown(name))' appears twice")
+            }
+            guard
+                name == "manifest.json" || name == "manifest.sig" || Self.isAudioName(name) || Self.isPictureName(name)
+            else {
                 throw ShareError(.unsafeEntry, "entry '\(ManifestCheck.shown(name))' is not part of the bundle format")
             }
             entries[name] = entry
         }
-        guard let manifestEntry = entries["manifest.json"] else { throw ShareError(.badManifest, "manifest.json is missing") }
-        guard let signatureEntry = entries["manifest.sig"] else { throw ShareError(.badSignature, "the bundle is not signed (manifest.sig is missing)") }
+        guard let manifestEntry = entries["manifest.json"] else {
+            throw ShareError(.badManifest, "manifest.json is missing")
+        }
+        guard let signatureEntry = entries["manifest.sig"] else {
+            throw ShareError(.badSignature, "the bundle is not signed (manifest.sig is missing)")
+        }
 
         // 2. The manifest and its signature, bounded while reading.
         let manifestData = try extract(manifestEntry, from: archive, limit: limits.maxManifestBytes)
         let manifest = try BundleManifest.decode(manifestData)
         try ManifestCheck.check(manifest)
-        let signatureText = String(decoding: try extract(signatureEntry, from: archive, limit: limits.maxSignatureBytes), as: UTF8.self)
-        guard let key = Data(base64Encoded: manifest.authorKey), key.count == 32 else { throw ShareError(.badSignature, "the manifest's author key is not an Ed25519 key") }
+        let signatureText = String(
+            decoding: try extract(signatureEntry, from: archive, limit: limits.maxSignatureBytes), as: UTF8.self)
+        guard let key = Data(base64Encoded: manifest.authorKey), key.count == 32 else {
+            throw ShareError(.badSignature, "the manifest's author key is not an Ed25519 key")
+        }
         guard let signature = Data(base64Encoded: signatureText.trimmingCharacters(in: .whitespacesAndNewlines)),
-              AuthorIdentity.verify(signature, of: manifestData, publicKey: key) else {
-            throw ShareError(.badSignature, "the signature does not match the manifest: the bundle was changed after it was signed, or not signed by its author")
+            AuthorIdentity.verify(signature, of: manifestData, publicKey: key)
+        else {
+            throw ShareError(
+                .badSignature,
+                "the signature does not match the manifest: the bundle was changed after it was signed, or not signed by its author"
+            )
         }
 
         // 3. The entries are exactly what the manifest lists; the clips fit their audio.
         let listed = Dictionary(manifest.audio.map { ($0.file, $0) }, uniquingKeysWith: { first, _ in first })
-        guard listed.count == manifest.audio.count else { throw ShareError(.badManifest, "the manifest lists an audio file twice") }
+        guard listed.count == manifest.audio.count else {
+            throw ShareError(.badManifest, "the manifest lists an audio file twice")
+        }
         for audio in manifest.audio {
-            guard audio.file == BundleLayout.audioFile(sha256: audio.sha256), Self.isAudioName(audio.file) else { throw ShareError(.badManifest, "audio '\(audio.file)' is not named by its SHA-256") }
-            guard entries[audio.file] != nil else { throw ShareError(.badManifest, "audio '\(audio.file)' is listed but missing") }
-            guard audio.bytes >= 0, audio.frames > 0, audio.sampleRate > 0, audio.channels > 0 else { throw ShareError(.badManifest, "audio '\(audio.file)' has impossible sizes") }
-            guard Int64(audio.bytes) <= limits.maxTotalBytes else { throw ShareError(.tooLarge, "audio '\(audio.file)' is larger than \(limits.maxTotalBytes >> 30) GiB") }
+            guard audio.file == BundleLayout.audioFile(sha256: audio.sha256), Self.isAudioName(audio.file) else {
+                throw ShareError(.badManifest, "audio '\(audio.file)' is not named by its SHA-256")
+            }
+            guard entries[audio.file] != nil else {
+                throw ShareError(.badManifest, "audio '\(audio.file)' is listed but missing")
+            }
+            guard audio.bytes >= 0, audio.frames > 0, audio.sampleRate > 0, audio.channels > 0 else {
+                throw ShareError(.badManifest, "audio '\(audio.file)' has impossible sizes")
+            }
+            guard Int64(audio.bytes) <= limits.maxTotalBytes else {
+                throw ShareError(.tooLarge, "audio '\(audio.file)' is larger than \(limits.maxTotalBytes >> 30) GiB")
+            }
         }
         let pictures = manifest.pictures ?? []
         let listedPictures = Dictionary(pictures.map { ($0.file, $0) }, uniquingKeysWith: { first, _ in first })
-        guard listedPictures.count == pictures.count else { throw ShareError(.badManifest, "the manifest lists a picture twice") }
+        guard listedPictures.count == pictures.count else {
+            throw ShareError(.badManifest, "the manifest lists a picture twice")
+        }
         for picture in pictures {
-            guard let format = PictureFormat(rawValue: picture.format), picture.file == BundleLayout.pictureFile(sha256: picture.sha256, fileExtension: format.fileExtension), Self.isPictureName(picture.file) else {
+            guard let format = PictureFormat(rawValue: picture.format),
+                picture.file == BundleLayout.pictureFile(sha256: picture.sha256, fileExtension: format.fileExtension),
+                Self.isPictureName(picture.file)
+            else {
                 throw ShareError(.badManifest, "picture '\(picture.file)' is not named by its SHA-256 and format")
             }
-            guard entries[picture.file] != nil else { throw ShareError(.badManifest, "picture '\(picture.file)' is listed but missing") }
-            guard (1...PictureFile.maxBytes).contains(picture.bytes) else { throw ShareError(.tooLarge, "picture '\(picture.file)' is larger than \(PictureFile.maxBytes >> 20) MiB") }
+            guard entries[picture.file] != nil else {
+                throw ShareError(.badManifest, "picture '\(picture.file)' is listed but missing")
+            }
+            guard (1...PictureFile.maxBytes).contains(picture.bytes) else {
+                throw ShareError(
+                    .tooLarge, "picture '\(picture.file)' is larger than \(PictureFile.maxBytes >> 20) MiB")
+            }
         }
         for loop in manifest.loops {
             let named = [loop.picture] + loop.groups.flatMap { [$0.picture] + $0.phrases.map(\.picture) }
             for case let file? in named where listedPictures[file] == nil {
-                throw ShareError(.badManifest, "'\(loop.title)' shows picture '\(file)', which the manifest does not list")
+                throw ShareError(
+                    .badManifest, "'\(loop.title)' shows picture '\(file)', which the manifest does not list")
             }
         }
         guard entries.count == manifest.audio.count + pictures.count + 2 else {
-            let extra = entries.keys.filter { $0 != "manifest.json" && $0 != "manifest.sig" && listed[$0] == nil && listedPictures[$0] == nil }.sorted()
-            throw ShareError(.unsafeEntry, "entries the manifest does not list: \(extra.prefix(3).joined(separator: ", "))")
+            let extra = entries.keys.filter {
+                $0 != "manifest.json" && $0 != "manifest.sig" && listed[$0] == nil && listedPictures[$0] == nil
+            }.sorted()
+            throw ShareError(
+                .unsafeEntry, "entries the manifest does not list: \(extra.prefix(3).joined(separator: ", "))")
         }
         // Each is at most the limit, and there are at most `maxEntries`: the sum cannot overflow.
-        guard manifest.audio.reduce(Int64(0), { $0 + Int64($1.bytes) }) <= limits.maxTotalBytes else { throw ShareError(.tooLarge, "the audio is larger than \(limits.maxTotalBytes >> 30) GiB") }
+        guard manifest.audio.reduce(Int64(0), { $0 + Int64($1.bytes) }) <= limits.maxTotalBytes else {
+            throw ShareError(.tooLarge, "the audio is larger than \(limits.maxTotalBytes >> 30) GiB")
+        }
         for loop in manifest.loops {
             for phrase in loop.groups.flatMap(\.phrases) {
                 guard let clip = phrase.clip else { continue }
-                guard let audio = listed[clip.audio], clip.start >= 0, clip.end > clip.start, clip.end <= audio.frames else {
+                guard let audio = listed[clip.audio], clip.start >= 0, clip.end > clip.start, clip.end <= audio.frames
+                else {
                     throw ShareError(.badManifest, "a clip of '\(loop.title)' lies outside its audio")
                 }
             }
@@ -143,13 +202,21 @@ public struct BundleReader: Sendable {
         var files: [String: String] = [:]
         for audio in manifest.audio {
             let destination = folder + "/" + audio.sha256 + ".flac"
-            guard let entry = entries[audio.file] else { throw ShareError(.badManifest, "audio '\(audio.file)' is listed but missing") }
+            guard let entry = entries[audio.file] else {
+                throw ShareError(.badManifest, "audio '\(audio.file)' is listed but missing")
+            }
             let digest = try extract(entry, from: archive, limit: audio.bytes, to: destination)
-            guard digest == audio.sha256 else { throw ShareError(.badAudio, "audio '\(audio.file)' does not match its SHA-256") }
+            guard digest == audio.sha256 else {
+                throw ShareError(.badAudio, "audio '\(audio.file)' does not match its SHA-256")
+            }
             do {
                 let info = try AudioFileReader(path: destination).info
-                guard info.format == .flac, info.sampleRate == audio.sampleRate, info.channelCount == audio.channels, info.frameCount == audio.frames else {
-                    throw ShareError(.badAudio, "audio '\(audio.file)' is not what the manifest says (FLAC, rate, channels or length)")
+                guard info.format == .flac, info.sampleRate == audio.sampleRate, info.channelCount == audio.channels,
+                    info.frameCount == audio.frames
+                else {
+                    throw ShareError(
+                        .badAudio,
+                        "audio '\(audio.file)' is not what the manifest says (FLAC, rate, channels or length)")
                 }
                 try AudioFileReader.verifyDecodes(path: destination)
             } catch let error as AudioError {
@@ -160,10 +227,14 @@ public struct BundleReader: Sendable {
         // 5. The pictures: as the audio, then checked as pictures (type, pixels, damage).
         var pictureFiles: [String: (path: String, info: PictureInfo)] = [:]
         for picture in pictures {
-            guard let entry = entries[picture.file], let format = PictureFormat(rawValue: picture.format) else { continue }
+            guard let entry = entries[picture.file], let format = PictureFormat(rawValue: picture.format) else {
+                continue
+            }
             let destination = folder + "/" + picture.sha256 + "." + format.fileExtension
             let digest = try extract(entry, from: archive, limit: picture.bytes, to: destination)
-            guard digest == picture.sha256 else { throw ShareError(.badPicture, "picture '\(picture.file)' does not match its SHA-256") }
+            guard digest == picture.sha256 else {
+                throw ShareError(.badPicture, "picture '\(picture.file)' does not match its SHA-256")
+            }
             let info: PictureInfo
             do {
                 info = try checkPicture(destination)
@@ -171,13 +242,16 @@ public struct BundleReader: Sendable {
                 throw ShareError(.badPicture, "picture '\(picture.file)' is refused (\(error.message))")
             }
             guard info.format == format, info.width == picture.width, info.height == picture.height else {
-                throw ShareError(.badPicture, "picture '\(picture.file)' is not what the manifest says (format or size)")
+                throw ShareError(
+                    .badPicture, "picture '\(picture.file)' is not what the manifest says (format or size)")
             }
             pictureFiles[picture.sha256] = (destination, info)
         }
         TestStop.reached("bundle.extracted")
-        return VerifiedBundle(manifest: manifest, signerKey: key, signerFingerprint: AuthorIdentity.fingerprint(of: key), audioFiles: files,
-                              pictureFiles: pictureFiles)
+        return VerifiedBundle(
+            manifest: manifest, signerKey: key, signerFingerprint: AuthorIdentity.fingerprint(of: key),
+            audioFiles: files,
+            pictureFiles: pictureFiles)
     }
 
     /// An entry's bytes (into memory, or a file), stopping as soon as there are more than
@@ -187,7 +261,9 @@ public struct BundleReader: Sendable {
         try checkDeclared(entry, limit: limit)
         var data = Data()
         let checksum = try archive.extract(entry, skipCRC32: false) { chunk in
-            guard data.count + chunk.count <= limit else { throw ShareError(.tooLarge, "entry '\(ManifestCheck.shown(entry.path))' expands beyond \(limit) bytes") }
+            guard data.count + chunk.count <= limit else {
+                throw ShareError(.tooLarge, "entry '\(ManifestCheck.shown(entry.path))' expands beyond \(limit) bytes")
+            }
             data.append(chunk)
         }
         try Self.checkCRC32(checksum, of: entry)
@@ -196,7 +272,9 @@ public struct BundleReader: Sendable {
 
     private func extract(_ entry: Entry, from archive: Archive, limit: Int, to path: String) throws -> String {
         try checkDeclared(entry, limit: limit)
-        guard FileManager.default.createFile(atPath: path, contents: nil), let output = FileHandle(forWritingAtPath: path) else {
+        guard FileManager.default.createFile(atPath: path, contents: nil),
+            let output = FileHandle(forWritingAtPath: path)
+        else {
             throw ShareError(.writeFailed, "cannot write \(path)")
         }
         defer { try? output.close() }
@@ -206,11 +284,21 @@ public struct BundleReader: Sendable {
         // is reported as damaged rather than as audio that does not match.
         let checksum = try archive.extract(entry, bufferSize: 1 << 20, skipCRC32: false) { chunk in
             written += chunk.count
-            guard written <= limit else { throw ShareError(.tooLarge, "entry '\(ManifestCheck.shown(entry.path))' expands beyond the \(limit) bytes the manifest declares") }
+            guard written <= limit else {
+                throw ShareError(
+                    .tooLarge,
+                    "entry '\(ManifestCheck.shown(entry.path))' expands beyond the \(limit) bytes the manifest declares"
+                )
+            }
             hasher.update(data: chunk)
             try output.write(contentsOf: chunk)
         }
-        guard written == limit else { throw ShareError(.badAudio, "entry '\(ManifestCheck.shown(entry.path))' holds \(written) bytes, not the \(limit) the manifest declares") }
+        guard written == limit else {
+            throw ShareError(
+                .badAudio,
+                "entry '\(ManifestCheck.shown(entry.path))' holds \(written) bytes, not the \(limit) the manifest declares"
+            )
+        }
         try Self.checkCRC32(checksum, of: entry)
         try output.synchronize()
         return ContentAddress.hex(hasher.finalize())
@@ -219,24 +307,38 @@ public struct BundleReader: Sendable {
     /// ZIPFoundation's streaming extract computes the CRC-32 but leaves comparing it to us.
     private static func checkCRC32(_ checksum: CRC32, of entry: Entry) throws {
         guard checksum == entry.checksum else {
-            throw ShareError(.corrupt, "the archive is damaged (entry '\(ManifestCheck.shown(entry.path))' fails its CRC-32 check)")
+            throw ShareError(
+                .corrupt, "the archive is damaged (entry '\(ManifestCheck.shown(entry.path))' fails its CRC-32 check)")
         }
     }
 
     private func checkDeclared(_ entry: Entry, limit: Int) throws {
-        guard entry.uncompressedSize <= UInt64(limit) else { throw ShareError(.tooLarge, "entry '\(ManifestCheck.shown(entry.path))' declares \(entry.uncompressedSize) bytes, more than \(limit)") }
+        guard entry.uncompressedSize <= UInt64(limit) else {
+            throw ShareError(
+                .tooLarge,
+                "entry '\(ManifestCheck.shown(entry.path))' declares \(entry.uncompressedSize) bytes, more than \(limit)"
+            )
+        }
         let compressed = max(entry.compressedSize, 1)
-        guard entry.uncompressedSize / compressed <= limits.maxExpansion else { throw ShareError(.tooLarge, "entry '\(ManifestCheck.shown(entry.path))' expands \(entry.uncompressedSize / compressed) times: refused as a zip bomb") }
+        guard entry.uncompressedSize / compressed <= limits.maxExpansion else {
+            throw ShareError(
+                .tooLarge,
+                "entry '\(ManifestCheck.shown(entry.path))' expands \(entry.uncompressedSize / compressed) times: refused as a zip bomb"
+            )
+        }
     }
 
     static func isSafe(_ name: String) -> Bool {
         !name.isEmpty && !name.hasPrefix("/") && !name.contains("\\") && !name.contains("\0")
-            && !name.split(separator: "/", omittingEmptySubsequences: false).contains { $0 == ".." || $0 == "." || $0.isEmpty }
+            && !name.split(separator: "/", omittingEmptySubsequences: false).contains {
+                $0 == ".." || $0 == "." || $0.isEmpty
+            }
     }
 
     static func isPictureName(_ name: String) -> Bool {
         guard name.hasPrefix(BundleLayout.picturesFolder), let dot = name.lastIndex(of: "."),
-              PictureFormat.allCases.contains(where: { $0.fileExtension == name[name.index(after: dot)...] }) else { return false }
+            PictureFormat.allCases.contains(where: { $0.fileExtension == name[name.index(after: dot)...] })
+        else { return false }
         let hash = name[name.index(name.startIndex, offsetBy: BundleLayout.picturesFolder.count)..<dot]
         return hash.count == 64 && hash.allSatisfy { $0.isHexDigit && !$0.isUppercase }
     }
@@ -252,11 +354,14 @@ extension BundleReader {
     /// The ids of the loops a bundle holds, read from its manifest alone (nothing verified):
     /// enough to tell which earlier file a publish replaces. Nil when it is no readable bundle.
     public static func loopIds(inBundleAt path: String) -> [String]? {
-        guard RegularFile.problem(at: path) == nil, let archive = try? Archive(url: URL(fileURLWithPath: path), accessMode: .read, pathEncoding: nil),
-              let entry = archive["manifest.json"], entry.uncompressedSize < 16 << 20 else { return nil }
+        guard RegularFile.problem(at: path) == nil,
+            let archive = try? Archive(url: URL(fileURLWithPath: path), accessMode: .read, pathEncoding: nil),
+            let entry = archive["manifest.json"], entry.uncompressedSize < 16 << 20
+        else { return nil }
         var data = Data()
         guard (try? archive.extract(entry, skipCRC32: false) { data.append($0) }) != nil,
-              let manifest = try? BundleManifest.decode(data) else { return nil }
+            let manifest = try? BundleManifest.decode(data)
+        else { return nil }
         return manifest.loops.map(\.id)
     }
 }

@@ -3,8 +3,8 @@ import Foundation
 import LoopAudioFiles
 import LoopFoundation
 import LoopModel
-import ZIPFoundation
 import LoopPictures
+import ZIPFoundation
 
 /// Writes loops into a signed bundle (docs/bundle-format.md): `manifest.json`, its signature
 /// `manifest.sig`, every take as `audio/<sha256>.flac` and every picture as
@@ -18,14 +18,18 @@ public struct BundleWriter: Sendable {
 
     /// Writes `loops` to `path`; returns the manifest written. `progress` receives the share done.
     @discardableResult
-    public func write(_ loops: [LoopDetail], to path: String, progress: (@Sendable (Double) -> Void)? = nil) throws -> BundleManifest {
+    public func write(_ loops: [LoopDetail], to path: String, progress: (@Sendable (Double) -> Void)? = nil) throws
+        -> BundleManifest
+    {
         let workFolder = try ScratchFolder(in: NSTemporaryDirectory(), prefix: "loop-export-")
         let work = workFolder.path
 
         // Every take once, as FLAC (kept as it is when it already is FLAC).
         var audioByTake: [String: (entry: BundleManifest.Audio, file: String)] = [:]
         // A take stored as FLAC is named by the SHA-256 of its bytes already.
-        let storedHashes = Dictionary(loops.flatMap { $0.phrases.compactMap(\.audio) }.map { ($0.path, $0.sha256) }, uniquingKeysWith: { first, _ in first })
+        let storedHashes = Dictionary(
+            loops.flatMap { $0.phrases.compactMap(\.audio) }.map { ($0.path, $0.sha256) },
+            uniquingKeysWith: { first, _ in first })
         let takes = storedHashes.keys.sorted()
         for (index, take) in takes.enumerated() {
             let info = try AudioFileReader(path: take).info
@@ -35,15 +39,19 @@ public struct BundleWriter: Sendable {
                 knownHash = nil
                 file = work + "/\(index).flac"
                 var reader = try AudioFileReader(path: take)
-                var writer = try AudioFileWriter(path: file, format: .flac, sampleRate: info.sampleRate, channelCount: info.channelCount)
+                var writer = try AudioFileWriter(
+                    path: file, format: .flac, sampleRate: info.sampleRate, channelCount: info.channelCount)
                 try reader.forEachBlock { block, _ in try writer.write(block) }
                 try writer.commit()
             }
             let sha = try knownHash ?? Self.sha256(of: file)
             let frames = file == take ? info.frameCount : try AudioFileReader(path: file).info.frameCount
             let bytes = (try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0
-            audioByTake[take] = (BundleManifest.Audio(file: BundleLayout.audioFile(sha256: sha), sha256: sha, bytes: bytes, sampleRate: info.sampleRate,
-                                                      channels: info.channelCount, frames: frames), file)
+            audioByTake[take] = (
+                BundleManifest.Audio(
+                    file: BundleLayout.audioFile(sha256: sha), sha256: sha, bytes: bytes, sampleRate: info.sampleRate,
+                    channels: info.channelCount, frames: frames), file
+            )
             progress?(0.5 * Double(index + 1) / Double(max(takes.count, 1)))
         }
 
@@ -52,20 +60,32 @@ public struct BundleWriter: Sendable {
         func entry(_ picture: StoredPicture?) -> String? {
             guard let picture else { return nil }
             let file = BundleLayout.pictureFile(sha256: picture.sha256, fileExtension: picture.format.fileExtension)
-            pictures[file] = (BundleManifest.Picture(file: file, sha256: picture.sha256, bytes: picture.byteCount, format: picture.format.rawValue,
-                                                     width: picture.width, height: picture.height), picture.path)
+            pictures[file] = (
+                BundleManifest.Picture(
+                    file: file, sha256: picture.sha256, bytes: picture.byteCount, format: picture.format.rawValue,
+                    width: picture.width, height: picture.height), picture.path
+            )
             return file
         }
         let manifestLoops = loops.map { loop in
             BundleManifest.Loop(
-                id: loop.summary.id, revision: loop.summary.revision, title: loop.summary.title, language: loop.summary.language,
-                translationLanguage: loop.summary.translationLanguage, tags: loop.summary.tags, sourceText: loop.sourceText,
+                id: loop.summary.id, revision: loop.summary.revision, title: loop.summary.title,
+                language: loop.summary.language,
+                translationLanguage: loop.summary.translationLanguage, tags: loop.summary.tags,
+                sourceText: loop.sourceText,
                 groups: loop.groups.enumerated().map { index, group in
-                    BundleManifest.Group(phrases: group.map { phrase in
-                        BundleManifest.Phrase(text: phrase.text, translation: phrase.translation, clip: phrase.audio.flatMap { audio in
-                            audioByTake[audio.path].map { BundleManifest.Clip(audio: $0.entry.file, start: audio.startFrame, end: audio.endFrame) }
-                        }, recordedText: phrase.clipIsForEarlierText ? phrase.recordedText : nil, picture: entry(phrase.picture))
-                    }, picture: entry(loop.groupPictures.indices.contains(index) ? loop.groupPictures[index] : nil))
+                    BundleManifest.Group(
+                        phrases: group.map { phrase in
+                            BundleManifest.Phrase(
+                                text: phrase.text, translation: phrase.translation,
+                                clip: phrase.audio.flatMap { audio in
+                                    audioByTake[audio.path].map {
+                                        BundleManifest.Clip(
+                                            audio: $0.entry.file, start: audio.startFrame, end: audio.endFrame)
+                                    }
+                                }, recordedText: phrase.clipIsForEarlierText ? phrase.recordedText : nil,
+                                picture: entry(phrase.picture))
+                        }, picture: entry(loop.groupPictures.indices.contains(index) ? loop.groupPictures[index] : nil))
                 },
                 picture: entry(loop.picture))
         }
@@ -73,7 +93,8 @@ public struct BundleWriter: Sendable {
             format: BundleManifest.formatName, version: BundleManifest.version(for: manifestLoops),
             created: ISO8601DateFormatter().string(from: Date()), authorKey: identity.publicKey.base64EncodedString(),
             loops: manifestLoops,
-            audio: Array(Dictionary(uniqueKeysWithValues: audioByTake.values.map { ($0.entry.file, $0.entry) }).values).sorted { $0.file < $1.file },
+            audio: Array(Dictionary(uniqueKeysWithValues: audioByTake.values.map { ($0.entry.file, $0.entry) }).values)
+                .sorted { $0.file < $1.file },
             pictures: pictures.isEmpty ? nil : pictures.values.map(\.entry).sorted { $0.file < $1.file })
         let manifestData = try manifest.encoded()
         let signature = try identity.sign(manifestData).base64EncodedString()
@@ -83,7 +104,8 @@ public struct BundleWriter: Sendable {
             let archive = try Archive(url: URL(fileURLWithPath: temporary), accessMode: .create)
             try Self.add(Data(manifestData), as: "manifest.json", to: archive, compressed: true)
             try Self.add(Data(signature.utf8), as: "manifest.sig", to: archive, compressed: false)
-            let files = Dictionary(audioByTake.values.map { ($0.entry.file, $0.file) }, uniquingKeysWith: { first, _ in first })
+            let files = Dictionary(
+                audioByTake.values.map { ($0.entry.file, $0.file) }, uniquingKeysWith: { first, _ in first })
             for (index, entry) in manifest.audio.enumerated() {
                 guard let file = files[entry.file] else { continue }
                 try archive.addEntry(with: entry.file, fileURL: URL(fileURLWithPath: file), compressionMethod: .none)
@@ -102,13 +124,18 @@ public struct BundleWriter: Sendable {
     }
 
     private static func add(_ data: Data, as name: String, to archive: Archive, compressed: Bool) throws {
-        try archive.addEntry(with: name, type: .file, uncompressedSize: Int64(data.count), compressionMethod: compressed ? .deflate : .none) { position, size in
+        try archive.addEntry(
+            with: name, type: .file, uncompressedSize: Int64(data.count),
+            compressionMethod: compressed ? .deflate : .none
+        ) { position, size in
             data.subdata(in: Int(position)..<(Int(position) + size))
         }
     }
 
     static func sha256(of path: String) throws -> String {
-        guard let digest = try ContentAddress.sha256(ofFileAt: path) else { throw ShareError(.writeFailed, "cannot read the take", path: path) }
+        guard let digest = try ContentAddress.sha256(ofFileAt: path) else {
+            throw ShareError(.writeFailed, "cannot read the take", path: path)
+        }
         return digest
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
-import LoopText
-import LoopModel
 import LoopFoundation
+import LoopModel
+import LoopText
 
 /// The checks a manifest passes before anything in it is believed, beyond its JSON shape:
 /// ids in the form loop itself makes them (they reach file paths), revisions in range, text
@@ -17,20 +17,31 @@ enum ManifestCheck {
 
     /// The format's limits on how many loops and phrases a bundle holds.
     static func checkCounts(loops: Int, phrases: Int) throws(ShareError) {
-        guard loops <= maxLoops else { throw ShareError(.tooLarge, "the bundle holds \(loops) loops; the format allows \(maxLoops)") }
-        guard phrases <= maxPhrases else { throw ShareError(.tooLarge, "the bundle holds \(phrases) phrases; the format allows \(maxPhrases)") }
+        guard loops <= maxLoops else {
+            throw ShareError(.tooLarge, "the bundle holds \(loops) loops; the format allows \(maxLoops)")
+        }
+        guard phrases <= maxPhrases else {
+            throw ShareError(.tooLarge, "the bundle holds \(phrases) phrases; the format allows \(maxPhrases)")
+        }
     }
 
     static func check(_ manifest: BundleManifest) throws(ShareError) {
-        try checkCounts(loops: manifest.loops.count, phrases: manifest.loops.reduce(0) { $0 + $1.groups.reduce(0) { $0 + $1.phrases.count } })
+        try checkCounts(
+            loops: manifest.loops.count,
+            phrases: manifest.loops.reduce(0) { $0 + $1.groups.reduce(0) { $0 + $1.phrases.count } })
         var seen: Set<String> = []
         for loop in manifest.loops {
             guard isLoopId(loop.id) else {
-                throw ShareError(.badManifest, "a loop id is not one loop makes (a lowercase UUID): '\(shown(loop.id))'")
+                throw ShareError(
+                    .badManifest, "a loop id is not one loop makes (a lowercase UUID): '\(shown(loop.id))'")
             }
-            guard seen.insert(loop.id).inserted else { throw ShareError(.badManifest, "the bundle holds loop \(loop.id) twice") }
+            guard seen.insert(loop.id).inserted else {
+                throw ShareError(.badManifest, "the bundle holds loop \(loop.id) twice")
+            }
             guard (1...maxRevision).contains(loop.revision) else {
-                throw ShareError(.badManifest, "loop \(loop.id.prefix(8)) has revision \(loop.revision); revisions run from 1 to \(maxRevision)")
+                throw ShareError(
+                    .badManifest,
+                    "loop \(loop.id.prefix(8)) has revision \(loop.revision); revisions run from 1 to \(maxRevision)")
             }
             try checkText(of: loop)
             try checkSourceAgreesWithPhrases(loop)
@@ -58,10 +69,16 @@ enum ManifestCheck {
             }
         }
         for (field, text) in lines {
-            if let problem = TextCheck.problem(inLine: text) { throw ShareError(.badManifest, "\(name): its \(field) \(problem)") }
-            guard text.count <= maxFieldCharacters else { throw ShareError(.tooLarge, "\(name): its \(field) is longer than \(maxFieldCharacters) characters") }
+            if let problem = TextCheck.problem(inLine: text) {
+                throw ShareError(.badManifest, "\(name): its \(field) \(problem)")
+            }
+            guard text.count <= maxFieldCharacters else {
+                throw ShareError(.tooLarge, "\(name): its \(field) is longer than \(maxFieldCharacters) characters")
+            }
         }
-        guard loop.sourceText.utf8.count <= TextCheck.maxTextBytes else { throw ShareError(.tooLarge, "\(name): its text is larger than \(TextCheck.maxTextBytes >> 20) MiB") }
+        guard loop.sourceText.utf8.count <= TextCheck.maxTextBytes else {
+            throw ShareError(.tooLarge, "\(name): its text is larger than \(TextCheck.maxTextBytes >> 20) MiB")
+        }
         if let (line, problem) = TextCheck.problem(inText: loop.sourceText) {
             throw ShareError(.badManifest, "\(name): line \(line) of its text \(problem)")
         }
@@ -80,7 +97,8 @@ enum ManifestCheck {
         let inPhrases = loop.groups.map { $0.phrases.map { [$0.text, $0.translation ?? ""] } }
         guard inText != inPhrases else { return }
         let textCount = source.phrases.count, phraseCount = loop.groups.reduce(0) { $0 + $1.phrases.count }
-        let detail = textCount != phraseCount
+        let detail =
+            textCount != phraseCount
             ? "its text has \(textCount) phrases in \(source.groups.count) groups, its phrase list \(phraseCount) in \(loop.groups.count)"
             : "its text and its phrase list differ in wording or grouping"
         throw ShareError(.badManifest, "\(name): \(detail)")
@@ -88,7 +106,10 @@ enum ManifestCheck {
 
     /// Text from a bundle as an error shows it: its first 60 characters, control characters as `?`.
     static func shown(_ text: String) -> String {
-        let shown = String(text.unicodeScalars.prefix(60).map { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) ? "?" : Character($0) })
+        let shown = String(
+            text.unicodeScalars.prefix(60).map {
+                $0.value < 0x20 || (0x7F...0x9F).contains($0.value) ? "?" : Character($0)
+            })
         return text.unicodeScalars.count > 60 ? shown + "…" : shown
     }
 }

@@ -1,7 +1,7 @@
 import CMeCab
 import CMeCabLoader
-import Synchronization
 import LoopFoundation
+import Synchronization
 
 /// Written Japanese as it is read: kanji replaced by their readings in kana (MeCab with its
 /// IPA dictionary, opened on first use), which espeak-ng can speak; it reads every kanji as
@@ -32,10 +32,14 @@ public final class JapaneseReadings: Sendable {
 
     private static func open() -> Result<Tagger, SpeechError> {
         if let missing = loop_mecab_load_error() {
-            return .failure(SpeechError(.synthesizerMissing, "Japanese in kanji needs readings: " + String(cString: missing)))
+            return .failure(
+                SpeechError(.synthesizerMissing, "Japanese in kanji needs readings: " + String(cString: missing)))
         }
         guard let handle = mecab_new2("-Oyomi") else {
-            return .failure(SpeechError(.synthesizerMissing, "MeCab could not start: is its dictionary installed (Debian: mecab-ipadic-utf8)?"))
+            return .failure(
+                SpeechError(
+                    .synthesizerMissing,
+                    "MeCab could not start: is its dictionary installed (Debian: mecab-ipadic-utf8)?"))
         }
         return .success(Tagger(handle: handle))
     }

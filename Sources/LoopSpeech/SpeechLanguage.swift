@@ -74,7 +74,9 @@ public struct SpeechLanguage: Sendable, Equatable {
             case 0x3040...0x30FF: kana += 1
             case 0x4E00...0x9FFF, 0x3400...0x4DBF: han += 1
             case 0xAC00...0xD7AF, 0x1100...0x11FF: counts["ko", default: 0] += 1
-            case 0x0400...0x04FF: counts[ukrainianLetters.contains(value) ? "uk" : "ru", default: 0] += ukrainianLetters.contains(value) ? 50 : 1
+            case 0x0400...0x04FF:
+                counts[ukrainianLetters.contains(value) ? "uk" : "ru", default: 0] +=
+                    ukrainianLetters.contains(value) ? 50 : 1
             case 0x0370...0x03FF: counts["el", default: 0] += 1
             case 0x0600...0x06FF: counts["ar", default: 0] += 1
             case 0x0590...0x05FF: counts["he", default: 0] += 1
@@ -95,10 +97,20 @@ public struct SpeechLanguage: Sendable, Equatable {
 
     /// Words so common in one language that a few of them name it.
     private static let commonWords: [String: Set<String>] = [
-        "en": ["the", "and", "is", "of", "to", "you", "it", "in", "that", "was", "we", "my", "for", "with", "are", "this"],
-        "fr": ["le", "la", "les", "et", "est", "un", "une", "des", "je", "nous", "vous", "il", "elle", "pas", "du", "au", "avec", "pour", "sur"],
-        "es": ["el", "los", "las", "y", "es", "un", "una", "que", "por", "con", "para", "del", "muy", "pero", "está", "yo"],
-        "de": ["der", "die", "das", "und", "ist", "nicht", "ein", "eine", "ich", "wir", "zu", "mit", "auf", "für", "sie", "den", "dem"],
+        "en": [
+            "the", "and", "is", "of", "to", "you", "it", "in", "that", "was", "we", "my", "for", "with", "are", "this",
+        ],
+        "fr": [
+            "le", "la", "les", "et", "est", "un", "une", "des", "je", "nous", "vous", "il", "elle", "pas", "du", "au",
+            "avec", "pour", "sur",
+        ],
+        "es": [
+            "el", "los", "las", "y", "es", "un", "una", "que", "por", "con", "para", "del", "muy", "pero", "está", "yo",
+        ],
+        "de": [
+            "der", "die", "das", "und", "ist", "nicht", "ein", "eine", "ich", "wir", "zu", "mit", "auf", "für", "sie",
+            "den", "dem",
+        ],
         "it": ["il", "lo", "gli", "e", "è", "non", "che", "di", "per", "sono", "una", "della", "ho", "mi"],
         "pt": ["o", "os", "as", "é", "não", "um", "uma", "que", "em", "com", "para", "do", "da", "eu", "você"],
         "nl": ["het", "een", "en", "is", "niet", "van", "ik", "wij", "dat", "op", "voor", "zijn", "met"],
@@ -108,7 +120,9 @@ public struct SpeechLanguage: Sendable, Equatable {
         var scores: [String: Int] = [:]
         for line in text {
             for word in line.lowercased().split(whereSeparator: { !$0.isLetter }) {
-                for (language, words) in commonWords where words.contains(String(word)) { scores[language, default: 0] += 1 }
+                for (language, words) in commonWords where words.contains(String(word)) {
+                    scores[language, default: 0] += 1
+                }
             }
         }
         return scores.max { $0.value < $1.value || ($0.value == $1.value && $0.key > $1.key) }?.key ?? "en"

@@ -31,7 +31,9 @@ public final class SpeechSynthesizer: Sendable {
 
     /// Renders each of `phrases` with `voice` (an espeak-ng voice name, see ``SpeechLanguage``);
     /// `wordsPerMinute` sets the speed (espeak-ng's default is 175).
-    public func render(_ phrases: [String], voice: String, wordsPerMinute: Int = 175) throws(SpeechError) -> [RenderedSpeech] {
+    public func render(_ phrases: [String], voice: String, wordsPerMinute: Int = 175) throws(SpeechError)
+        -> [RenderedSpeech]
+    {
         try state.withLock { (state: inout State) throws(SpeechError) -> [RenderedSpeech] in
             let rate = try Self.start(&state)
             if state.voice != voice {
@@ -88,7 +90,9 @@ public final class SpeechSynthesizer: Sendable {
         defer { retained.release() }
         var bytes = Array(text.utf8CString)
         bytes.withUnsafeMutableBytes { buffer in
-            _ = espeak_Synth(buffer.baseAddress, buffer.count, 0, POS_CHARACTER, 0, UInt32(espeakCHARS_UTF8), nil, retained.toOpaque())
+            _ = espeak_Synth(
+                buffer.baseAddress, buffer.count, 0, POS_CHARACTER, 0, UInt32(espeakCHARS_UTF8), nil,
+                retained.toOpaque())
         }
         _ = espeak_Synchronize()
         return sink.samples
@@ -101,7 +105,9 @@ private final class SampleSink {
 }
 
 /// espeak-ng's synthesis callback: appends the samples to the phrase's sink; 0 goes on.
-private func receiveSamples(_ wave: UnsafeMutablePointer<Int16>?, _ count: Int32, _ events: UnsafeMutablePointer<espeak_EVENT>?) -> Int32 {
+private func receiveSamples(
+    _ wave: UnsafeMutablePointer<Int16>?, _ count: Int32, _ events: UnsafeMutablePointer<espeak_EVENT>?
+) -> Int32 {
     guard let events, let userData = events.pointee.user_data else { return 0 }
     let sink = Unmanaged<SampleSink>.fromOpaque(userData).takeUnretainedValue()
     if let wave, count > 0 {
@@ -128,7 +134,9 @@ public typealias SpeechError = LoopError<SpeechFailure>
 extension SpeechSynthesizer {
     /// Renders `phrases` as `language` reads them: Japanese kanji first given their readings,
     /// the language's voice else its language without the region.
-    public func render(_ phrases: [String], in language: SpeechLanguage, wordsPerMinute: Int = 175) throws(SpeechError) -> [RenderedSpeech] {
+    public func render(_ phrases: [String], in language: SpeechLanguage, wordsPerMinute: Int = 175) throws(SpeechError)
+        -> [RenderedSpeech]
+    {
         var spoken = phrases
         if language.needsReadings {
             spoken = []
@@ -138,7 +146,7 @@ extension SpeechSynthesizer {
         for voice in language.voices() {
             do {
                 return try render(spoken, voice: voice, wordsPerMinute: wordsPerMinute)
-            } catch where error.kind == .voiceMissing {
+            } catch  where error.kind == .voiceMissing {
                 missing = missing ?? error
             }
         }

@@ -35,10 +35,13 @@ struct AudioStore: Sendable {
     func absolute(_ relativePath: String) -> String { layout.absolute(relativePath) }
 
     /// Copies the file at `source` into the store; returns where it is.
-    func store(copyOf source: String, as kind: Kind = .audio, progress: (@Sendable (Double) -> Void)? = nil) throws -> StoredFile {
+    func store(copyOf source: String, as kind: Kind = .audio, progress: (@Sendable (Double) -> Void)? = nil) throws
+        -> StoredFile
+    {
         let incoming = try receive(copyOf: source, progress: progress)
         do {
-            return try adopt(verifiedFile: incoming.path, sha256: incoming.sha256, byteCount: incoming.byteCount, as: kind)
+            return try adopt(
+                verifiedFile: incoming.path, sha256: incoming.sha256, byteCount: incoming.byteCount, as: kind)
         } catch {
             try? FileManager.default.removeItem(atPath: incoming.path)
             throw error
@@ -93,17 +96,21 @@ struct AudioStore: Sendable {
             files += folder.files.entries().map { folder.relative + "/" + $0.relativePath }
         }
         let incoming = LibraryLayout.Relative.incoming
-        leftovers += ((try? manager.contentsOfDirectory(atPath: layout.incomingFolder)) ?? []).map { incoming + "/" + $0 }
+        leftovers += ((try? manager.contentsOfDirectory(atPath: layout.incomingFolder)) ?? []).map {
+            incoming + "/" + $0
+        }
         // A recording killed while it was saved: its scratch folder (or, from versions before
         // those folders, the FLAC files it was writing), never the draft `--recover` needs.
         let hourAgo = Date().addingTimeInterval(-3_600)
         let recordings = LibraryLayout.Relative.recordings
         for name in (try? manager.contentsOfDirectory(atPath: layout.recordingsFolder)) ?? [] {
             let path = absolute(recordings + "/" + name)
-            let abandoned = name.hasPrefix(".saving-")
+            let abandoned =
+                name.hasPrefix(".saving-")
                 ? ScratchFolder.isAbandoned(path)
                 : (name.hasSuffix(".flac") || name.contains(".flac.tmp-"))
-                    && ((try? manager.attributesOfItem(atPath: path)[.modificationDate] as? Date).map { $0 < hourAgo } ?? false)
+                    && ((try? manager.attributesOfItem(atPath: path)[.modificationDate] as? Date).map { $0 < hourAgo }
+                        ?? false)
             if abandoned { leftovers.append(recordings + "/" + name) }
         }
         return (files.sorted(), leftovers.sorted())
@@ -116,14 +123,17 @@ struct AudioStore: Sendable {
         return digest
     }
 
-    private func copyHashing(from source: String, to destination: String, progress: (@Sendable (Double) -> Void)?) throws -> (String, Int) {
+    private func copyHashing(from source: String, to destination: String, progress: (@Sendable (Double) -> Void)?)
+        throws -> (String, Int)
+    {
         guard let input = FileHandle(forReadingAtPath: source) else {
             throw LibraryError(.storageFailed, "cannot read the file", path: source)
         }
         defer { try? input.close() }
         let total = (try? FileManager.default.attributesOfItem(atPath: source)[.size] as? Int) ?? nil
         guard FileManager.default.createFile(atPath: destination, contents: nil),
-              let output = FileHandle(forWritingAtPath: destination) else {
+            let output = FileHandle(forWritingAtPath: destination)
+        else {
             throw LibraryError(.storageFailed, "cannot write to the library at \(destination)")
         }
         var hasher = SHA256()
@@ -155,7 +165,8 @@ struct LibraryLock: ~Copyable {
         while flock(descriptor, exclusive ? LOCK_EX : LOCK_SH) != 0 {
             if errno != EINTR {
                 close(descriptor)
-                throw LibraryError(.cannotOpen, "\(path): cannot lock the library (\(String(cString: strerror(errno))))")
+                throw LibraryError(
+                    .cannotOpen, "\(path): cannot lock the library (\(String(cString: strerror(errno))))")
             }
         }
         self.descriptor = descriptor

@@ -24,7 +24,9 @@ public struct LibraryLayout: Sendable, Equatable {
     /// The takes, content-addressed: `audio/ab/cdef...`.
     public var audioFiles: ContentAddressedFolder { ContentAddressedFolder(root: audioFolder, naming: .restOfHash) }
     /// The pictures, content-addressed: `pictures/ab/cdef...`.
-    public var pictureFiles: ContentAddressedFolder { ContentAddressedFolder(root: picturesFolder, naming: .restOfHash) }
+    public var pictureFiles: ContentAddressedFolder {
+        ContentAddressedFolder(root: picturesFolder, naming: .restOfHash)
+    }
 
     /// Relative to the library folder, as paths are stored in the database.
     public enum Relative {
@@ -39,9 +41,13 @@ public struct LibraryLayout: Sendable, Equatable {
         public static let authorName = "identity/name"
 
         /// A take's place in the store: `audio/ab/cdef...`.
-        public static func audioFile(sha256: String) -> String { audio + "/" + sha256.prefix(2) + "/" + sha256.dropFirst(2) }
+        public static func audioFile(sha256: String) -> String {
+            audio + "/" + sha256.prefix(2) + "/" + sha256.dropFirst(2)
+        }
         /// A picture's place in the store: `pictures/ab/cdef...`.
-        public static func pictureFile(sha256: String) -> String { pictures + "/" + sha256.prefix(2) + "/" + sha256.dropFirst(2) }
+        public static func pictureFile(sha256: String) -> String {
+            pictures + "/" + sha256.prefix(2) + "/" + sha256.dropFirst(2)
+        }
     }
 
     public var database: String { absolute(Relative.database) }
@@ -69,7 +75,8 @@ public struct LibraryLayout: Sendable, Equatable {
     /// Where `loop edit` puts a loop's text for the editor: in `folder` (the system's temporary
     /// folder), named from the id's letters and digits only, so an id never reaches a path.
     public static func editDraft(loopId: String, in folder: String = NSTemporaryDirectory()) -> String {
-        let name = String(loopId.unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) && $0.isASCII }.prefix(8))
+        let name = String(
+            loopId.unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) && $0.isASCII }.prefix(8))
         let parent = folder.hasSuffix("/") ? String(folder.dropLast()) : folder
         return parent + "/loop-edit-\(name)-\(UUID().uuidString.prefix(6)).txt"
     }

@@ -57,7 +57,8 @@ enum LibraryMigrations {
                 t.column("startFrame", .integer)
                 t.column("endFrame", .integer)
                 t.uniqueKey(["loopId", "position"])
-                t.check(sql: "(audioSha256 IS NULL) = (startFrame IS NULL) AND (startFrame IS NULL) = (endFrame IS NULL)")
+                t.check(
+                    sql: "(audioSha256 IS NULL) = (startFrame IS NULL) AND (startFrame IS NULL) = (endFrame IS NULL)")
                 t.check(sql: "startFrame IS NULL OR (startFrame >= 0 AND endFrame > startFrame)")
             }
             try db.create(table: "studyEvent") { t in
@@ -113,72 +114,75 @@ enum LibraryMigrations {
             // transaction as every phrase or group written, and two covering indexes give a
             // listing in title or update order without reading the loop rows (whose source text
             // is large). Columns and indexes added: every row, clip and take stays as it was.
-            try db.execute(sql: """
-                ALTER TABLE loop ADD COLUMN phraseCount INTEGER NOT NULL DEFAULT 0;
-                ALTER TABLE loop ADD COLUMN phrasesNeedingAudio INTEGER NOT NULL DEFAULT 0;
-                ALTER TABLE loop ADD COLUMN groupCount INTEGER NOT NULL DEFAULT 0;
-                UPDATE loop SET
-                    phraseCount = (SELECT COUNT(*) FROM phrase WHERE phrase.loopId = loop.id),
-                    phrasesNeedingAudio = (SELECT COUNT(*) FROM phrase WHERE phrase.loopId = loop.id AND phrase.audioSha256 IS NULL),
-                    groupCount = (SELECT COUNT(*) FROM phraseGroup WHERE phraseGroup.loopId = loop.id);
-                CREATE TRIGGER phrase_counts_after_insert AFTER INSERT ON phrase BEGIN
-                    UPDATE loop SET phraseCount = phraseCount + 1, phrasesNeedingAudio = phrasesNeedingAudio + (new.audioSha256 IS NULL)
-                    WHERE id = new.loopId;
-                END;
-                CREATE TRIGGER phrase_counts_after_delete AFTER DELETE ON phrase BEGIN
-                    UPDATE loop SET phraseCount = phraseCount - 1, phrasesNeedingAudio = phrasesNeedingAudio - (old.audioSha256 IS NULL)
-                    WHERE id = old.loopId;
-                END;
-                CREATE TRIGGER phrase_counts_after_update AFTER UPDATE OF loopId, audioSha256 ON phrase BEGIN
-                    UPDATE loop SET phraseCount = phraseCount - 1, phrasesNeedingAudio = phrasesNeedingAudio - (old.audioSha256 IS NULL)
-                    WHERE id = old.loopId;
-                    UPDATE loop SET phraseCount = phraseCount + 1, phrasesNeedingAudio = phrasesNeedingAudio + (new.audioSha256 IS NULL)
-                    WHERE id = new.loopId;
-                END;
-                CREATE TRIGGER group_counts_after_insert AFTER INSERT ON phraseGroup BEGIN
-                    UPDATE loop SET groupCount = groupCount + 1 WHERE id = new.loopId;
-                END;
-                CREATE TRIGGER group_counts_after_delete AFTER DELETE ON phraseGroup BEGIN
-                    UPDATE loop SET groupCount = groupCount - 1 WHERE id = old.loopId;
-                END;
-                CREATE INDEX loop_summary_by_title ON loop(titleKey, id, title, language, translationLanguage, createdAt, updatedAt,
-                    revision, phraseCount, phrasesNeedingAudio, groupCount);
-                CREATE INDEX loop_summary_by_update ON loop(updatedAt DESC, id, title, titleKey, language, translationLanguage, createdAt,
-                    revision, phraseCount, phrasesNeedingAudio, groupCount);
-                """)
+            try db.execute(
+                sql: """
+                    ALTER TABLE loop ADD COLUMN phraseCount INTEGER NOT NULL DEFAULT 0;
+                    ALTER TABLE loop ADD COLUMN phrasesNeedingAudio INTEGER NOT NULL DEFAULT 0;
+                    ALTER TABLE loop ADD COLUMN groupCount INTEGER NOT NULL DEFAULT 0;
+                    UPDATE loop SET
+                        phraseCount = (SELECT COUNT(*) FROM phrase WHERE phrase.loopId = loop.id),
+                        phrasesNeedingAudio = (SELECT COUNT(*) FROM phrase WHERE phrase.loopId = loop.id AND phrase.audioSha256 IS NULL),
+                        groupCount = (SELECT COUNT(*) FROM phraseGroup WHERE phraseGroup.loopId = loop.id);
+                    CREATE TRIGGER phrase_counts_after_insert AFTER INSERT ON phrase BEGIN
+                        UPDATE loop SET phraseCount = phraseCount + 1, phrasesNeedingAudio = phrasesNeedingAudio + (new.audioSha256 IS NULL)
+                        WHERE id = new.loopId;
+                    END;
+                    CREATE TRIGGER phrase_counts_after_delete AFTER DELETE ON phrase BEGIN
+                        UPDATE loop SET phraseCount = phraseCount - 1, phrasesNeedingAudio = phrasesNeedingAudio - (old.audioSha256 IS NULL)
+                        WHERE id = old.loopId;
+                    END;
+                    CREATE TRIGGER phrase_counts_after_update AFTER UPDATE OF loopId, audioSha256 ON phrase BEGIN
+                        UPDATE loop SET phraseCount = phraseCount - 1, phrasesNeedingAudio = phrasesNeedingAudio - (old.audioSha256 IS NULL)
+                        WHERE id = old.loopId;
+                        UPDATE loop SET phraseCount = phraseCount + 1, phrasesNeedingAudio = phrasesNeedingAudio + (new.audioSha256 IS NULL)
+                        WHERE id = new.loopId;
+                    END;
+                    CREATE TRIGGER group_counts_after_insert AFTER INSERT ON phraseGroup BEGIN
+                        UPDATE loop SET groupCount = groupCount + 1 WHERE id = new.loopId;
+                    END;
+                    CREATE TRIGGER group_counts_after_delete AFTER DELETE ON phraseGroup BEGIN
+                        UPDATE loop SET groupCount = groupCount - 1 WHERE id = old.loopId;
+                    END;
+                    CREATE INDEX loop_summary_by_title ON loop(titleKey, id, title, language, translationLanguage, createdAt, updatedAt,
+                        revision, phraseCount, phrasesNeedingAudio, groupCount);
+                    CREATE INDEX loop_summary_by_update ON loop(updatedAt DESC, id, title, titleKey, language, translationLanguage, createdAt,
+                        revision, phraseCount, phrasesNeedingAudio, groupCount);
+                    """)
         }
 
         migrator.registerMigration("v7 loops installed from a Loop Library server") { db in
             // Where an installed loop came from, so `loop update` can ask that server for a newer
             // revision (and send the ETag it has). A table added: every row, clip and take stays.
-            try db.execute(sql: """
-                CREATE TABLE loopOrigin (
-                    loopId TEXT PRIMARY KEY NOT NULL REFERENCES loop(id) ON DELETE CASCADE,
-                    server TEXT NOT NULL,
-                    etag TEXT,
-                    checkedAt DATETIME NOT NULL
-                );
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE loopOrigin (
+                        loopId TEXT PRIMARY KEY NOT NULL REFERENCES loop(id) ON DELETE CASCADE,
+                        server TEXT NOT NULL,
+                        etag TEXT,
+                        checkedAt DATETIME NOT NULL
+                    );
+                    """)
         }
 
         migrator.registerMigration("v8 pictures of loops, groups and phrases") { db in
             // Pictures are stored as the audio is: content-addressed files (`pictures/ab/cdef...`)
             // described by a row. A table and three nullable columns added: every row, clip and
             // take stays as it was, and no file is touched.
-            try db.execute(sql: """
-                CREATE TABLE pictureAsset (
-                    sha256 TEXT PRIMARY KEY NOT NULL,
-                    path TEXT NOT NULL UNIQUE,
-                    format TEXT NOT NULL,
-                    width INTEGER NOT NULL,
-                    height INTEGER NOT NULL,
-                    byteCount INTEGER NOT NULL,
-                    createdAt DATETIME NOT NULL
-                );
-                ALTER TABLE loop ADD COLUMN pictureSha256 TEXT REFERENCES pictureAsset(sha256) ON DELETE RESTRICT;
-                ALTER TABLE phraseGroup ADD COLUMN pictureSha256 TEXT REFERENCES pictureAsset(sha256) ON DELETE RESTRICT;
-                ALTER TABLE phrase ADD COLUMN pictureSha256 TEXT REFERENCES pictureAsset(sha256) ON DELETE RESTRICT;
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE pictureAsset (
+                        sha256 TEXT PRIMARY KEY NOT NULL,
+                        path TEXT NOT NULL UNIQUE,
+                        format TEXT NOT NULL,
+                        width INTEGER NOT NULL,
+                        height INTEGER NOT NULL,
+                        byteCount INTEGER NOT NULL,
+                        createdAt DATETIME NOT NULL
+                    );
+                    ALTER TABLE loop ADD COLUMN pictureSha256 TEXT REFERENCES pictureAsset(sha256) ON DELETE RESTRICT;
+                    ALTER TABLE phraseGroup ADD COLUMN pictureSha256 TEXT REFERENCES pictureAsset(sha256) ON DELETE RESTRICT;
+                    ALTER TABLE phrase ADD COLUMN pictureSha256 TEXT REFERENCES pictureAsset(sha256) ON DELETE RESTRICT;
+                    """)
         }
 
         migrator.registerMigration("v9 how sure the cutter was of each clip") { db in

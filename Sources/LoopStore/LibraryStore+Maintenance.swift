@@ -23,22 +23,32 @@ private struct DatabaseFindings {
         pictures = try PictureAssetRecord.fetchAll(db, sql: "SELECT * FROM pictureAsset ORDER BY path")
         loopCount = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM loop") ?? 0
         phraseCount = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM phrase") ?? 0
-        clipsPastTheirTake = try Int.fetchOne(db, sql: """
-            SELECT COUNT(*) FROM phrase JOIN audioAsset ON audioAsset.sha256 = phrase.audioSha256
-            WHERE phrase.endFrame > audioAsset.frameCount
-            """) ?? 0
-        clipsForEarlierText = try Row.fetchAll(db, sql: """
-            SELECT loop.id, loop.title, phrase.position, phrase.text, phrase.recordedText FROM phrase JOIN loop ON loop.id = phrase.loopId
-            WHERE phrase.recordedText IS NOT NULL AND phrase.audioSha256 IS NOT NULL ORDER BY loop.titleKey, loop.id, phrase.position
-            """).map { row in
-                ClipForEarlierText(loopId: row[0], loopTitle: row[1], number: (row[2] as Int) + 1, text: row[3], recordedText: row[4])
-            }
-        loopsWithStaleCounts = try Int.fetchOne(db, sql: """
-            SELECT COUNT(*) FROM loop WHERE
-                phraseCount != (SELECT COUNT(*) FROM phrase WHERE phrase.loopId = loop.id)
-                OR phrasesNeedingAudio != (SELECT COUNT(*) FROM phrase WHERE phrase.loopId = loop.id AND phrase.audioSha256 IS NULL)
-                OR groupCount != (SELECT COUNT(*) FROM phraseGroup WHERE phraseGroup.loopId = loop.id)
-            """) ?? 0
+        clipsPastTheirTake =
+            try Int.fetchOne(
+                db,
+                sql: """
+                    SELECT COUNT(*) FROM phrase JOIN audioAsset ON audioAsset.sha256 = phrase.audioSha256
+                    WHERE phrase.endFrame > audioAsset.frameCount
+                    """) ?? 0
+        clipsForEarlierText = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT loop.id, loop.title, phrase.position, phrase.text, phrase.recordedText FROM phrase JOIN loop ON loop.id = phrase.loopId
+                WHERE phrase.recordedText IS NOT NULL AND phrase.audioSha256 IS NOT NULL ORDER BY loop.titleKey, loop.id, phrase.position
+                """
+        ).map { row in
+            ClipForEarlierText(
+                loopId: row[0], loopTitle: row[1], number: (row[2] as Int) + 1, text: row[3], recordedText: row[4])
+        }
+        loopsWithStaleCounts =
+            try Int.fetchOne(
+                db,
+                sql: """
+                    SELECT COUNT(*) FROM loop WHERE
+                        phraseCount != (SELECT COUNT(*) FROM phrase WHERE phrase.loopId = loop.id)
+                        OR phrasesNeedingAudio != (SELECT COUNT(*) FROM phrase WHERE phrase.loopId = loop.id AND phrase.audioSha256 IS NULL)
+                        OR groupCount != (SELECT COUNT(*) FROM phraseGroup WHERE phraseGroup.loopId = loop.id)
+                    """) ?? 0
     }
 }
 
@@ -49,39 +59,62 @@ extension LibraryStore {
         let findings = try database.read { db in try DatabaseFindings(db) }
         let (integrity, foreignKeys, assets, counts, badRanges, earlier, staleCounts) = (
             findings.integrity, findings.foreignKeyErrors, findings.assets, (findings.loopCount, findings.phraseCount),
-            findings.clipsPastTheirTake, findings.clipsForEarlierText, findings.loopsWithStaleCounts)
+            findings.clipsPastTheirTake, findings.clipsForEarlierText, findings.loopsWithStaleCounts
+        )
         if staleCounts > 0 {
-            problems.append(.init(kind: .staleCounts, message: "\(staleCounts) loops list wrong phrase or group counts",
-                                  remedy: "copy the library folder somewhere safe and report this as a bug"))
+            problems.append(
+                .init(
+                    kind: .staleCounts, message: "\(staleCounts) loops list wrong phrase or group counts",
+                    remedy: "copy the library folder somewhere safe and report this as a bug"))
         }
         if integrity != ["ok"] {
-            problems.append(.init(kind: .databaseDamaged, message: "the database fails SQLite's integrity check: " + integrity.prefix(3).joined(separator: "; "),
-                                  remedy: "copy the library folder somewhere safe, then try `sqlite3 library.sqlite .recover`"))
+            problems.append(
+                .init(
+                    kind: .databaseDamaged,
+                    message: "the database fails SQLite's integrity check: "
+                        + integrity.prefix(3).joined(separator: "; "),
+                    remedy: "copy the library folder somewhere safe, then try `sqlite3 library.sqlite .recover`"))
         }
         if foreignKeys > 0 {
-            problems.append(.init(kind: .danglingRows, message: "\(foreignKeys) rows refer to rows that do not exist",
-                                  remedy: "copy the library folder somewhere safe and report this as a bug"))
+            problems.append(
+                .init(
+                    kind: .danglingRows, message: "\(foreignKeys) rows refer to rows that do not exist",
+                    remedy: "copy the library folder somewhere safe and report this as a bug"))
         }
         if badRanges > 0 {
-            problems.append(.init(kind: .clipsPastTheirTake, message: "\(badRanges) phrase clips reach past the end of their take",
-                                  remedy: "move their boundaries back inside their take"))
+            problems.append(
+                .init(
+                    kind: .clipsPastTheirTake, message: "\(badRanges) phrase clips reach past the end of their take",
+                    remedy: "move their boundaries back inside their take"))
         }
         // Every stored file against its hash: the takes, then the pictures.
         struct Stored { var path: String, sha256: String, bytes: Int, isPicture: Bool }
-        let stored = assets.map { Stored(path: $0.path, sha256: $0.sha256, bytes: $0.byteCount, isPicture: false) }
+        let stored =
+            assets.map { Stored(path: $0.path, sha256: $0.sha256, bytes: $0.byteCount, isPicture: false) }
             + findings.pictures.map { Stored(path: $0.path, sha256: $0.sha256, bytes: $0.byteCount, isPicture: true) }
         let totalBytes = max(stored.reduce(0) { $0 + $1.bytes }, 1)
         var doneBytes = 0
         for file in stored {
             let path = audio.absolute(file.path)
-            let remedy = file.isPicture ? "restore the file from a backup, or give the picture again" : "restore the file from a backup, or record the phrases again"
+            let remedy =
+                file.isPicture
+                ? "restore the file from a backup, or give the picture again"
+                : "restore the file from a backup, or record the phrases again"
             switch try audio.hash(of: file.path) {
             case nil:
-                let owners = file.isPicture ? "a picture of \(try loopTitles(usingPicture: file.sha256))" : "audio of \(try loopTitles(using: file.sha256))"
-                problems.append(.init(kind: file.isPicture ? .pictureMissing : .audioMissing, message: "\(path): missing (\(owners))", remedy: remedy))
+                let owners =
+                    file.isPicture
+                    ? "a picture of \(try loopTitles(usingPicture: file.sha256))"
+                    : "audio of \(try loopTitles(using: file.sha256))"
+                problems.append(
+                    .init(
+                        kind: file.isPicture ? .pictureMissing : .audioMissing, message: "\(path): missing (\(owners))",
+                        remedy: remedy))
             case let hash? where hash != file.sha256:
-                problems.append(.init(kind: file.isPicture ? .pictureDamaged : .audioDamaged,
-                                      message: "\(path): damaged (its content no longer matches its SHA-256)", remedy: remedy))
+                problems.append(
+                    .init(
+                        kind: file.isPicture ? .pictureDamaged : .audioDamaged,
+                        message: "\(path): damaged (its content no longer matches its SHA-256)", remedy: remedy))
             default:
                 break
             }
@@ -90,24 +123,31 @@ extension LibraryStore {
         }
         let known = Set(assets.map(\.path) + findings.pictures.map(\.path))
         let inventory = audio.inventory()
-        return HealthReport(problems: problems, orphans: inventory.files.filter { !known.contains($0) }, leftovers: inventory.leftovers,
-                            clipsForEarlierText: earlier, loopCount: counts.0, phraseCount: counts.1, audioFileCount: assets.count,
-                            pictureFileCount: findings.pictures.count)
+        return HealthReport(
+            problems: problems, orphans: inventory.files.filter { !known.contains($0) }, leftovers: inventory.leftovers,
+            clipsForEarlierText: earlier, loopCount: counts.0, phraseCount: counts.1, audioFileCount: assets.count,
+            pictureFileCount: findings.pictures.count)
     }
 
     private func loopTitles(using sha256: String) throws -> String {
         let titles = try database.read { db in
-            try String.fetchAll(db, sql: "SELECT DISTINCT loop.title FROM loop JOIN phrase ON phrase.loopId = loop.id WHERE phrase.audioSha256 = ?", arguments: [sha256])
+            try String.fetchAll(
+                db,
+                sql:
+                    "SELECT DISTINCT loop.title FROM loop JOIN phrase ON phrase.loopId = loop.id WHERE phrase.audioSha256 = ?",
+                arguments: [sha256])
         }
         return titles.isEmpty ? "no loop" : titles.map { "'\($0)'" }.joined(separator: ", ")
     }
 
     private func loopTitles(usingPicture sha256: String) throws -> String {
         let titles = try database.read { db in
-            try String.fetchAll(db, sql: """
-                SELECT DISTINCT title FROM loop WHERE pictureSha256 = ?1
-                    OR id IN (SELECT loopId FROM phraseGroup WHERE pictureSha256 = ?1) OR id IN (SELECT loopId FROM phrase WHERE pictureSha256 = ?1)
-                """, arguments: [sha256])
+            try String.fetchAll(
+                db,
+                sql: """
+                    SELECT DISTINCT title FROM loop WHERE pictureSha256 = ?1
+                        OR id IN (SELECT loopId FROM phraseGroup WHERE pictureSha256 = ?1) OR id IN (SELECT loopId FROM phrase WHERE pictureSha256 = ?1)
+                    """, arguments: [sha256])
         }
         return titles.isEmpty ? "no loop" : titles.map { "'\($0)'" }.joined(separator: ", ")
     }
@@ -118,10 +158,16 @@ extension LibraryStore {
         do {
             return try body()
         } catch let error where !(error is LibraryError) && DiskSpace.isOutOfSpace(error) {
-            throw LibraryError(.noSpace, DiskSpace.message(at: root, needing: bytes) + "; free some space and try again (the library was not changed)")
+            throw LibraryError(
+                .noSpace,
+                DiskSpace.message(at: root, needing: bytes)
+                    + "; free some space and try again (the library was not changed)")
         } catch let error as DatabaseError where error.resultCode == .SQLITE_READONLY {
             // SQLite's words name the statement; the person needs to know what to change.
-            throw LibraryError(.storageFailed, "\(root): the library is read-only (its files, its folder or the disk it is on): loop cannot change it; check their permissions (the library was not changed)")
+            throw LibraryError(
+                .storageFailed,
+                "\(root): the library is read-only (its files, its folder or the disk it is on): loop cannot change it; check their permissions (the library was not changed)"
+            )
         }
     }
 
@@ -148,8 +194,15 @@ extension LibraryStore {
     public func collectGarbage() throws -> GarbageReport {
         let lock = try LibraryLock(layout, exclusive: true)
         let unreferenced = try database.write { db -> [String] in
-            let paths = try String.fetchAll(db, sql: "SELECT path FROM audioAsset WHERE sha256 NOT IN (SELECT audioSha256 FROM phrase WHERE audioSha256 IS NOT NULL)")
-            try db.execute(sql: "DELETE FROM audioAsset WHERE sha256 NOT IN (SELECT audioSha256 FROM phrase WHERE audioSha256 IS NOT NULL)")
+            let paths = try String.fetchAll(
+                db,
+                sql:
+                    "SELECT path FROM audioAsset WHERE sha256 NOT IN (SELECT audioSha256 FROM phrase WHERE audioSha256 IS NOT NULL)"
+            )
+            try db.execute(
+                sql:
+                    "DELETE FROM audioAsset WHERE sha256 NOT IN (SELECT audioSha256 FROM phrase WHERE audioSha256 IS NOT NULL)"
+            )
             let unusedPictures = """
                 FROM pictureAsset WHERE sha256 NOT IN (SELECT pictureSha256 FROM loop WHERE pictureSha256 IS NOT NULL
                     UNION SELECT pictureSha256 FROM phraseGroup WHERE pictureSha256 IS NOT NULL
@@ -159,7 +212,9 @@ extension LibraryStore {
             try db.execute(sql: "DELETE " + unusedPictures)
             return paths + pictures
         }
-        let known = try database.read { db in Set(try String.fetchAll(db, sql: "SELECT path FROM audioAsset UNION SELECT path FROM pictureAsset")) }
+        let known = try database.read { db in
+            Set(try String.fetchAll(db, sql: "SELECT path FROM audioAsset UNION SELECT path FROM pictureAsset"))
+        }
         let inventory = audio.inventory()
         let doomed = Set(unreferenced + inventory.files.filter { !known.contains($0) } + inventory.leftovers).sorted()
         var freed = 0

@@ -1,8 +1,8 @@
 import Foundation
 import GRDB
+import LoopFoundation
 import LoopModel
 import LoopText
-import LoopFoundation
 
 /// A phrase as the phrase editor saves it: its text, and where its clip is now.
 public struct ReplacementPhrase: Sendable, Equatable {
@@ -30,10 +30,14 @@ extension LibraryStore {
     /// merged (its header kept), and the revision moved on. A phrase whose text did not change
     /// keeps its row and its study history. Refused, with nothing written, when the loop changed
     /// since `revision` (another process edited it meanwhile).
-    public func replacePhrases(ofLoop id: String, revision: Int, with groups: [[ReplacementPhrase]]) throws -> LoopDetail {
-        let files = Set(groups.flatMap { $0 }.compactMap { phrase -> String? in
-            if case .newTake(let path, _)? = phrase.clip { return path } else { return nil }
-        }).sorted()
+    public func replacePhrases(ofLoop id: String, revision: Int, with groups: [[ReplacementPhrase]]) throws
+        -> LoopDetail
+    {
+        let files = Set(
+            groups.flatMap { $0 }.compactMap { phrase -> String? in
+                if case .newTake(let path, _)? = phrase.clip { return path } else { return nil }
+            }
+        ).sorted()
         return try storing(needing: files.compactMap(Self.fileSize).reduce(0, +)) {
             let lock = try LibraryLock(layout, exclusive: false)
             var stored: [String: StoredTake] = [:]
@@ -45,16 +49,26 @@ extension LibraryStore {
             }
             TestStop.reached("phrases.before-commit")
             try database.write { db in
-                guard var loop = try LoopRecord.fetchOne(db, key: id) else { throw LibraryError(.loopNotFound, "no loop with id \(id)") }
+                guard var loop = try LoopRecord.fetchOne(db, key: id) else {
+                    throw LibraryError(.loopNotFound, "no loop with id \(id)")
+                }
                 guard loop.revision == revision else {
-                    throw LibraryError(.storageFailed, "'\(loop.title)' was changed elsewhere while you edited it (now revision \(loop.revision)); nothing was saved")
+                    throw LibraryError(
+                        .storageFailed,
+                        "'\(loop.title)' was changed elsewhere while you edited it (now revision \(loop.revision)); nothing was saved"
+                    )
                 }
                 for take in stored.values { try take.asset.insert(db, onConflict: .ignore) }
-                let before = try Row.fetchAll(db, sql: """
-                    SELECT phraseGroup.position, phrase.text, phrase.translation FROM phrase JOIN phraseGroup ON phraseGroup.id = phrase.groupId
-                    WHERE phrase.loopId = ? ORDER BY phrase.position
-                    """, arguments: [id]).map { "\($0[0] as Int)\u{1}\($0[1] as String)\u{1}\(($0[2] as String?) ?? "")" }
-                let after = groups.enumerated().flatMap { index, group in group.map { "\(index)\u{1}\($0.text)\u{1}\($0.translation ?? "")" } }
+                let before = try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT phraseGroup.position, phrase.text, phrase.translation FROM phrase JOIN phraseGroup ON phraseGroup.id = phrase.groupId
+                        WHERE phrase.loopId = ? ORDER BY phrase.position
+                        """, arguments: [id]
+                ).map { "\($0[0] as Int)\u{1}\($0[1] as String)\u{1}\(($0[2] as String?) ?? "")" }
+                let after = groups.enumerated().flatMap { index, group in
+                    group.map { "\(index)\u{1}\($0.text)\u{1}\($0.translation ?? "")" }
+                }
                 let rebuilt = groups.map { group in
                     group.map { phrase -> RebuiltPhrase in
                         let clip: (sha256: String, frames: Range<Int>)?
@@ -63,13 +77,18 @@ extension LibraryStore {
                         case .newTake(let path, let frames)?: clip = stored[path].map { ($0.asset.sha256, frames) }
                         case nil: clip = nil
                         }
-                        return RebuiltPhrase(text: phrase.text, translation: phrase.translation, clip: .set(clip, recordedText: nil))
+                        return RebuiltPhrase(
+                            text: phrase.text, translation: phrase.translation, clip: .set(clip, recordedText: nil))
                     }
                 }
                 _ = try Self.rebuildPhrases(ofLoop: id, as: rebuilt, keepChangedPhrases: true, db)
                 if before != after {
                     // The text follows the phrases (a bundle's reader checks that they agree).
-                    let body = LoopSource(groups: groups.map { PhraseGroup(phrases: $0.map { Phrase(text: $0.text, translation: $0.translation, line: 0) }) }).text
+                    let body = LoopSource(
+                        groups: groups.map {
+                            PhraseGroup(phrases: $0.map { Phrase(text: $0.text, translation: $0.translation, line: 0) })
+                        }
+                    ).text
                     loop.sourceText = Self.header(of: loop.sourceText) + body
                 }
                 try Self.touch(&loop, db)

@@ -1,10 +1,10 @@
 import Foundation
 import GRDB
+import LoopFoundation
 import LoopModel
-import LoopText
 import LoopPictureDecoding
 import LoopPictures
-import LoopFoundation
+import LoopText
 
 /// A picture a bundle brings: where it was extracted and what it is.
 public struct SharedPicture: Sendable {
@@ -29,18 +29,28 @@ extension LibraryStore {
             let lock = try LibraryLock(layout, exclusive: false)
             let asset = try file.map(storePicture)
             try database.write { db in
-                guard var loop = try LoopRecord.fetchOne(db, key: id) else { throw LibraryError(.loopNotFound, "no loop with id \(id)") }
+                guard var loop = try LoopRecord.fetchOne(db, key: id) else {
+                    throw LibraryError(.loopNotFound, "no loop with id \(id)")
+                }
                 try asset?.insert(db, onConflict: .ignore)
                 let hash = asset?.sha256
                 switch place {
                 case .loop:
                     loop.pictureSha256 = hash
                 case .group(let number):
-                    try db.execute(sql: "UPDATE phraseGroup SET pictureSha256 = ? WHERE loopId = ? AND position = ?", arguments: [hash, id, number - 1])
-                    guard db.changesCount == 1 else { throw LibraryError(.phraseNotFound, "the loop has no group \(number)") }
+                    try db.execute(
+                        sql: "UPDATE phraseGroup SET pictureSha256 = ? WHERE loopId = ? AND position = ?",
+                        arguments: [hash, id, number - 1])
+                    guard db.changesCount == 1 else {
+                        throw LibraryError(.phraseNotFound, "the loop has no group \(number)")
+                    }
                 case .phrase(let number):
-                    try db.execute(sql: "UPDATE phrase SET pictureSha256 = ? WHERE loopId = ? AND position = ?", arguments: [hash, id, number - 1])
-                    guard db.changesCount == 1 else { throw LibraryError(.phraseNotFound, "the loop has no phrase \(number)") }
+                    try db.execute(
+                        sql: "UPDATE phrase SET pictureSha256 = ? WHERE loopId = ? AND position = ?",
+                        arguments: [hash, id, number - 1])
+                    guard db.changesCount == 1 else {
+                        throw LibraryError(.phraseNotFound, "the loop has no phrase \(number)")
+                    }
                 }
                 try Self.touch(&loop, db)
             }
@@ -54,17 +64,21 @@ extension LibraryStore {
     func storePicture(_ path: String) throws -> PictureAssetRecord {
         let info = try PictureDecoder.check(path)
         let file = try audio.store(copyOf: path, as: .picture)
-        return PictureAssetRecord(sha256: file.sha256, path: file.path, format: info.format.rawValue, width: info.width, height: info.height,
-                                  byteCount: file.byteCount, createdAt: Date())
+        return PictureAssetRecord(
+            sha256: file.sha256, path: file.path, format: info.format.rawValue, width: info.width, height: info.height,
+            byteCount: file.byteCount, createdAt: Date())
     }
 
     /// Stores a verified picture a bundle brought (moved when it lies in the library already).
     func storeShared(_ picture: SharedPicture) throws -> PictureAssetRecord {
-        let file = layout.isIncoming(picture.path)
-            ? try audio.adopt(verifiedFile: picture.path, sha256: picture.sha256, byteCount: picture.info.byteCount, as: .picture)
+        let file =
+            layout.isIncoming(picture.path)
+            ? try audio.adopt(
+                verifiedFile: picture.path, sha256: picture.sha256, byteCount: picture.info.byteCount, as: .picture)
             : try audio.store(copyOf: picture.path, as: .picture)
-        return PictureAssetRecord(sha256: file.sha256, path: file.path, format: picture.info.format.rawValue, width: picture.info.width,
-                                  height: picture.info.height, byteCount: file.byteCount, createdAt: Date())
+        return PictureAssetRecord(
+            sha256: file.sha256, path: file.path, format: picture.info.format.rawValue, width: picture.info.width,
+            height: picture.info.height, byteCount: file.byteCount, createdAt: Date())
     }
 
     /// Every picture a loop's text names, checked and stored, by file name.
@@ -81,8 +95,9 @@ extension LibraryStore {
         var found: [String: StoredPicture] = [:]
         for record in try PictureAssetRecord.fetchAll(db, keys: Array(hashes)) {
             guard let format = PictureFormat(rawValue: record.format) else { continue }
-            found[record.sha256] = StoredPicture(sha256: record.sha256, path: layout.absolute(record.path), format: format, width: record.width,
-                                                 height: record.height, byteCount: record.byteCount)
+            found[record.sha256] = StoredPicture(
+                sha256: record.sha256, path: layout.absolute(record.path), format: format, width: record.width,
+                height: record.height, byteCount: record.byteCount)
         }
         return found
     }

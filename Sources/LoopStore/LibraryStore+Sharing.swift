@@ -1,8 +1,8 @@
 import Foundation
 import GRDB
+import LoopFoundation
 import LoopModel
 import LoopText
-import LoopFoundation
 
 /// A loop as a bundle carries it, ready to import.
 public struct SharedLoop: Sendable, Equatable {
@@ -16,7 +16,10 @@ public struct SharedLoop: Sendable, Equatable {
         /// The SHA-256 of its picture, if it has one.
         public var picture: String?
 
-        public init(text: String, translation: String?, clip: (sha256: String, frames: Range<Int>)?, recordedText: String? = nil, picture: String? = nil) {
+        public init(
+            text: String, translation: String?, clip: (sha256: String, frames: Range<Int>)?,
+            recordedText: String? = nil, picture: String? = nil
+        ) {
             self.picture = picture
             self.text = text
             self.translation = translation
@@ -25,7 +28,8 @@ public struct SharedLoop: Sendable, Equatable {
         }
 
         public static func == (a: Phrase, b: Phrase) -> Bool {
-            a.text == b.text && a.translation == b.translation && a.clip?.sha256 == b.clip?.sha256 && a.clip?.frames == b.clip?.frames
+            a.text == b.text && a.translation == b.translation && a.clip?.sha256 == b.clip?.sha256
+                && a.clip?.frames == b.clip?.frames
                 && a.recordedText == b.recordedText && a.picture == b.picture
         }
     }
@@ -52,8 +56,11 @@ public struct SharedLoop: Sendable, Equatable {
     /// The takes its clips are cut from.
     public var clipHashes: Set<String> { Set(groups.flatMap { $0 }.compactMap { $0.clip?.sha256 }) }
 
-    public init(id: String, revision: Int, title: String, language: String?, translationLanguage: String?, tags: [String], sourceText: String,
-                groups: [[Phrase]], signerKey: String, picture: String? = nil, groupPictures: [String?] = []) {
+    public init(
+        id: String, revision: Int, title: String, language: String?, translationLanguage: String?, tags: [String],
+        sourceText: String,
+        groups: [[Phrase]], signerKey: String, picture: String? = nil, groupPictures: [String?] = []
+    ) {
         self.signerKey = signerKey
         self.picture = picture
         self.groupPictures = groupPictures
@@ -117,7 +124,9 @@ extension LibraryStore {
             for loop in loops {
                 for phrase in loop.groups.flatMap({ $0 }) {
                     guard let clip = phrase.clip else { continue }
-                    guard let take = takesByHash[clip.sha256], clip.frames.lowerBound >= 0, clip.frames.upperBound <= take.frameCount, !clip.frames.isEmpty else {
+                    guard let take = takesByHash[clip.sha256], clip.frames.lowerBound >= 0,
+                        clip.frames.upperBound <= take.frameCount, !clip.frames.isEmpty
+                    else {
                         throw LibraryError(.invalidRange, "a clip of '\(loop.title)' lies outside its take")
                     }
                 }
@@ -138,13 +147,18 @@ extension LibraryStore {
             for hash in needed.sorted() {
                 guard let take = takesByHash[hash] else { continue }
                 // A take verified inside the library (the importer's scratch folder) is moved, not copied.
-                let file = layout.isIncoming(take.path)
+                let file =
+                    layout.isIncoming(take.path)
                     ? try audio.adopt(verifiedFile: take.path, sha256: hash, byteCount: take.byteCount)
                     : try audio.store(copyOf: take.path)
-                assets.append(AudioAssetRecord(sha256: file.sha256, path: file.path, format: "flac", sampleRate: take.sampleRate, channelCount: take.channelCount,
-                                               frameCount: take.frameCount, byteCount: file.byteCount, createdAt: Date()))
+                assets.append(
+                    AudioAssetRecord(
+                        sha256: file.sha256, path: file.path, format: "flac", sampleRate: take.sampleRate,
+                        channelCount: take.channelCount,
+                        frameCount: take.frameCount, byteCount: file.byteCount, createdAt: Date()))
             }
-            let pictureAssets = try Set(writes.flatMap(\.pictureHashes)).sorted().compactMap { picturesByHash[$0] }.map(storeShared)
+            let pictureAssets = try Set(writes.flatMap(\.pictureHashes)).sorted().compactMap { picturesByHash[$0] }.map(
+                storeShared)
             TestStop.reached("import.before-commit")
             let outcomes = try database.write { db -> [ImportOutcome] in
                 for asset in assets { try asset.insert(db, onConflict: .ignore) }
@@ -155,12 +169,14 @@ extension LibraryStore {
                     switch outcome {
                     case .added(let id):
                         guard needed.isSuperset(of: shared.clipHashes) else {
-                            throw LibraryError(.storageFailed, "'\(shared.title)' changed while it was imported; import it again")
+                            throw LibraryError(
+                                .storageFailed, "'\(shared.title)' changed while it was imported; import it again")
                         }
                         try Self.insertShared(shared, id: id, ownerKey: shared.signerKey, db)
                     case .updated(let id, _, _):
                         guard needed.isSuperset(of: shared.clipHashes) else {
-                            throw LibraryError(.storageFailed, "'\(shared.title)' changed while it was imported; import it again")
+                            throw LibraryError(
+                                .storageFailed, "'\(shared.title)' changed while it was imported; import it again")
                         }
                         try Self.updateShared(shared, id: id, db)
                     case .unchanged, .older:
@@ -178,20 +194,30 @@ extension LibraryStore {
     /// What the library holds of this id.
     static func existing(_ id: String, _ db: Database) throws -> ExistingLoop? {
         try LoopRecord.fetchOne(db, key: id).map {
-            ExistingLoop(title: $0.title, ownerKey: $0.ownerKey, revision: $0.revision, originRevision: $0.originRevision, editedLocally: $0.editedLocally)
+            ExistingLoop(
+                title: $0.title, ownerKey: $0.ownerKey, revision: $0.revision, originRevision: $0.originRevision,
+                editedLocally: $0.editedLocally)
         }
     }
 
     static func insertShared(_ shared: SharedLoop, id: String, ownerKey: String, _ db: Database) throws {
         let now = Date()
         try NewLoopRows(
-            record: LoopRecord(id: id, title: shared.title, titleKey: matchingKey(shared.title), language: shared.language?.lowercased(),
-                               translationLanguage: shared.translationLanguage?.lowercased(), sourceText: shared.sourceText, createdAt: now,
-                               updatedAt: now, revision: shared.revision, ownerKey: ownerKey, originRevision: shared.revision, editedLocally: false,
-                               pictureSha256: shared.picture),
+            record: LoopRecord(
+                id: id, title: shared.title, titleKey: matchingKey(shared.title),
+                language: shared.language?.lowercased(),
+                translationLanguage: shared.translationLanguage?.lowercased(), sourceText: shared.sourceText,
+                createdAt: now,
+                updatedAt: now, revision: shared.revision, ownerKey: ownerKey, originRevision: shared.revision,
+                editedLocally: false,
+                pictureSha256: shared.picture),
             tags: shared.tags,
             groups: shared.groups.map { group in
-                group.map { .init(text: $0.text, translation: $0.translation, clip: $0.clip, recordedText: $0.recordedText, picture: $0.picture) }
+                group.map {
+                    .init(
+                        text: $0.text, translation: $0.translation, clip: $0.clip, recordedText: $0.recordedText,
+                        picture: $0.picture)
+                }
             },
             groupPictures: shared.groupPictures
         ).insert(db)
@@ -202,12 +228,20 @@ extension LibraryStore {
     static func updateShared(_ shared: SharedLoop, id: String, _ db: Database) throws {
         guard var loop = try LoopRecord.fetchOne(db, key: id) else { return }
         let groups = shared.groups.map { group in
-            group.map { RebuiltPhrase(text: $0.text, translation: $0.translation, clip: .set($0.clip.map { (sha256: $0.sha256, frames: $0.frames) }, recordedText: $0.recordedText),
-                                      picture: PictureChange(sha256: $0.picture)) }
+            group.map {
+                RebuiltPhrase(
+                    text: $0.text, translation: $0.translation,
+                    clip: .set($0.clip.map { (sha256: $0.sha256, frames: $0.frames) }, recordedText: $0.recordedText),
+                    picture: PictureChange(sha256: $0.picture))
+            }
         }
         // A phrase the author changed in place keeps its row, and so the learner's history.
-        _ = try rebuildPhrases(ofLoop: id, as: groups, groupPictures: shared.groups.indices.map { shared.groupPictures.indices.contains($0) ? shared.groupPictures[$0] : nil },
-                               keepChangedPhrases: true, db)
+        _ = try rebuildPhrases(
+            ofLoop: id, as: groups,
+            groupPictures: shared.groups.indices.map {
+                shared.groupPictures.indices.contains($0) ? shared.groupPictures[$0] : nil
+            },
+            keepChangedPhrases: true, db)
         loop.pictureSha256 = shared.picture
         try db.execute(sql: "DELETE FROM loopTag WHERE loopId = ?", arguments: [id])
         try insertTags(shared.tags, loopId: id, db)
@@ -225,7 +259,9 @@ extension LibraryStore {
 
     /// Who may publish this loop: its owner's key (base64), or nil when it was made here.
     public func ownerKey(ofLoop id: String) throws -> String? {
-        try database.read { db in try String.fetchOne(db, sql: "SELECT ownerKey FROM loop WHERE id = ?", arguments: [id]) }
+        try database.read { db in
+            try String.fetchOne(db, sql: "SELECT ownerKey FROM loop WHERE id = ?", arguments: [id])
+        }
     }
 }
 
@@ -233,20 +269,24 @@ extension LibraryStore {
     /// Records that the loop was installed from `server` (with the bundle's ETag).
     public func setOrigin(ofLoop id: String, server: String, etag: String?) throws {
         try database.write { db in
-            try db.execute(sql: """
-                INSERT INTO loopOrigin (loopId, server, etag, checkedAt) VALUES (?, ?, ?, ?)
-                ON CONFLICT(loopId) DO UPDATE SET server = excluded.server, etag = excluded.etag, checkedAt = excluded.checkedAt
-                """, arguments: [id, server, etag, Date()])
+            try db.execute(
+                sql: """
+                    INSERT INTO loopOrigin (loopId, server, etag, checkedAt) VALUES (?, ?, ?, ?)
+                    ON CONFLICT(loopId) DO UPDATE SET server = excluded.server, etag = excluded.etag, checkedAt = excluded.checkedAt
+                    """, arguments: [id, server, etag, Date()])
         }
     }
 
     /// The loops installed from a server, in title order; only those of `ids` when given.
     public func origins(ofLoops ids: [String]? = nil) throws -> [LoopOrigin] {
         try database.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT loopOrigin.loopId, loop.title, loopOrigin.server, loopOrigin.etag
-                FROM loopOrigin JOIN loop ON loop.id = loopOrigin.loopId ORDER BY loop.titleKey
-                """).map { LoopOrigin(loopId: $0["loopId"], title: $0["title"], server: $0["server"], etag: $0["etag"]) }
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT loopOrigin.loopId, loop.title, loopOrigin.server, loopOrigin.etag
+                    FROM loopOrigin JOIN loop ON loop.id = loopOrigin.loopId ORDER BY loop.titleKey
+                    """
+            ).map { LoopOrigin(loopId: $0["loopId"], title: $0["title"], server: $0["server"], etag: $0["etag"]) }
                 .filter { ids == nil || ids!.contains($0.loopId) }
         }
     }

@@ -32,15 +32,22 @@ extension LibraryStore {
     /// Saves one study session of a loop, in one transaction.
     public func recordStudy(loop id: String, startedAt: Date, phrases: [PhraseStudyRecord]) throws {
         guard !phrases.isEmpty else { return }
-        try database.write { db in try Self.insert(StudySessionRecord(loopId: id, startedAt: startedAt, phrases: phrases), db) }
+        try database.write { db in
+            try Self.insert(StudySessionRecord(loopId: id, startedAt: startedAt, phrases: phrases), db)
+        }
     }
 
     private static func insert(_ session: StudySessionRecord, _ db: Database) throws {
         for phrase in session.phrases {
-            try db.execute(sql: """
-                INSERT INTO studyEvent (loopId, phraseId, startedAt, seconds, repetitions)
-                SELECT ?, id, ?, ?, ? FROM phrase WHERE id = ? AND loopId = ?
-                """, arguments: [session.loopId, session.startedAt, phrase.seconds, phrase.repetitions, phrase.phraseId, session.loopId])
+            try db.execute(
+                sql: """
+                    INSERT INTO studyEvent (loopId, phraseId, startedAt, seconds, repetitions)
+                    SELECT ?, id, ?, ?, ? FROM phrase WHERE id = ? AND loopId = ?
+                    """,
+                arguments: [
+                    session.loopId, session.startedAt, phrase.seconds, phrase.repetitions, phrase.phraseId,
+                    session.loopId,
+                ])
         }
     }
 
@@ -50,8 +57,10 @@ extension LibraryStore {
     public func recordStudySessions(_ sessions: [StudySessionRecord]) throws -> [Bool] {
         try database.write { db in
             try sessions.map { session in
-                let kept = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM studyEvent WHERE loopId = ? AND startedAt = ?)",
-                                             arguments: [session.loopId, session.startedAt]) ?? false
+                let kept =
+                    try Bool.fetchOne(
+                        db, sql: "SELECT EXISTS (SELECT 1 FROM studyEvent WHERE loopId = ? AND startedAt = ?)",
+                        arguments: [session.loopId, session.startedAt]) ?? false
                 guard !kept, !session.phrases.isEmpty else { return false }
                 try Self.insert(session, db)
                 return true
@@ -64,22 +73,32 @@ extension LibraryStore {
         try database.read { db in
             let filter = id == nil ? "" : "WHERE studyEvent.loopId = ?"
             let arguments: StatementArguments = id.map { [$0] } ?? []
-            let totals = try Row.fetchAll(db, sql: """
-                SELECT loop.id, loop.title, COUNT(DISTINCT studyEvent.startedAt), SUM(studyEvent.seconds), SUM(studyEvent.repetitions), MAX(studyEvent.startedAt)
-                FROM studyEvent JOIN loop ON loop.id = studyEvent.loopId \(filter)
-                GROUP BY loop.id ORDER BY MAX(studyEvent.startedAt) DESC
-                """, arguments: arguments)
+            let totals = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT loop.id, loop.title, COUNT(DISTINCT studyEvent.startedAt), SUM(studyEvent.seconds), SUM(studyEvent.repetitions), MAX(studyEvent.startedAt)
+                    FROM studyEvent JOIN loop ON loop.id = studyEvent.loopId \(filter)
+                    GROUP BY loop.id ORDER BY MAX(studyEvent.startedAt) DESC
+                    """, arguments: arguments)
             return try totals.map { row in
                 let loopId: String = row[0]
-                let phrases = id == nil ? [] : try Row.fetchAll(db, sql: """
-                    SELECT phrase.position, phrase.text, SUM(studyEvent.seconds), SUM(studyEvent.repetitions)
-                    FROM studyEvent JOIN phrase ON phrase.id = studyEvent.phraseId
-                    WHERE studyEvent.loopId = ? GROUP BY phrase.id ORDER BY phrase.position
-                    """, arguments: [loopId]).map { phrase in
-                        LoopStudyStats.PhraseTotals(number: (phrase[0] as Int) + 1, text: phrase[1], seconds: phrase[2], repetitions: phrase[3])
+                let phrases =
+                    id == nil
+                    ? []
+                    : try Row.fetchAll(
+                        db,
+                        sql: """
+                            SELECT phrase.position, phrase.text, SUM(studyEvent.seconds), SUM(studyEvent.repetitions)
+                            FROM studyEvent JOIN phrase ON phrase.id = studyEvent.phraseId
+                            WHERE studyEvent.loopId = ? GROUP BY phrase.id ORDER BY phrase.position
+                            """, arguments: [loopId]
+                    ).map { phrase in
+                        LoopStudyStats.PhraseTotals(
+                            number: (phrase[0] as Int) + 1, text: phrase[1], seconds: phrase[2], repetitions: phrase[3])
                     }
-                return LoopStudyStats(loopId: loopId, title: row[1], sessions: row[2], seconds: row[3] ?? 0, repetitions: row[4] ?? 0,
-                                      lastStudied: row[5], phrases: phrases)
+                return LoopStudyStats(
+                    loopId: loopId, title: row[1], sessions: row[2], seconds: row[3] ?? 0, repetitions: row[4] ?? 0,
+                    lastStudied: row[5], phrases: phrases)
             }
         }
     }

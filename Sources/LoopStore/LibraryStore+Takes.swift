@@ -1,7 +1,7 @@
 import Foundation
+import LoopFoundation
 import LoopModel
 import LoopText
-import LoopFoundation
 
 /// A take copied into the library's incoming folder, hashed and synced on the way, and not yet
 /// in its place: ``LibraryStore/createLoop(source:title:language:tags:take:received:sourceText:)``
@@ -39,14 +39,18 @@ extension LibraryStore {
         try storing(needing: received.byteCount) {
             let pictures = try storePictures(namedIn: source)
             let stored = try adopt(received, for: take)
-            return try insertLoop(source: source, title: title, language: language, tags: tags, take: take, stored: stored, pictures: pictures, sourceText: sourceText)
+            return try insertLoop(
+                source: source, title: title, language: language, tags: tags, take: take, stored: stored,
+                pictures: pictures, sourceText: sourceText)
         }
     }
 
     /// The take's format checked against its ranges, then the received copy moved into place.
     func adopt(_ received: ReceivedTake, for take: CutTake) throws -> StoredTake {
         let info = try checkRanges(of: take)
-        return describe(take, info: info, file: try audio.adopt(verifiedFile: received.path, sha256: received.sha256, byteCount: received.byteCount))
+        return describe(
+            take, info: info,
+            file: try audio.adopt(verifiedFile: received.path, sha256: received.sha256, byteCount: received.byteCount))
     }
 
     /// Runs storage work, reporting a full disk as such (with the device and what was needed).
@@ -54,7 +58,10 @@ extension LibraryStore {
         do {
             return try await body()
         } catch let error where !(error is LibraryError) && DiskSpace.isOutOfSpace(error) {
-            throw LibraryError(.noSpace, DiskSpace.message(at: root, needing: bytes) + "; free some space and try again (the library was not changed)")
+            throw LibraryError(
+                .noSpace,
+                DiskSpace.message(at: root, needing: bytes)
+                    + "; free some space and try again (the library was not changed)")
         }
     }
 

@@ -1,10 +1,10 @@
-import Foundation
 import CPhraseRank
+import Foundation
 import GRDB
 import LoopAudioFiles
+import LoopFoundation
 import LoopModel
 import LoopText
-import LoopFoundation
 
 /// The library: loops in one SQLite database (WAL, so readers never wait for a writer), their
 /// audio as content-addressed files beside it.
@@ -59,17 +59,23 @@ package struct LibraryStore: Sendable {
             try manager.createDirectory(atPath: layout.audioFolder, withIntermediateDirectories: true)
         } catch {
             if DiskSpace.isPseudoFileSystem(at: root) {
-                throw LibraryError(.cannotOpen, "\(root): is on a file system that stores nothing (such as /proc): give a library folder on a disk")
+                throw LibraryError(
+                    .cannotOpen,
+                    "\(root): is on a file system that stores nothing (such as /proc): give a library folder on a disk")
             }
             try Self.refuseIfDiskFull(root: root)
             // A file where the library or its audio folder should be.
             for folder in [root, layout.audioFolder] {
                 var isFolder: ObjCBool = false
                 if manager.fileExists(atPath: folder, isDirectory: &isFolder), !isFolder.boolValue {
-                    throw LibraryError(.cannotOpen, "\(folder): is a file, not a folder: the library \(folder == root ? "is" : "keeps its audio in") a folder of that name; move the file away")
+                    throw LibraryError(
+                        .cannotOpen,
+                        "\(folder): is a file, not a folder: the library \(folder == root ? "is" : "keeps its audio in") a folder of that name; move the file away"
+                    )
                 }
             }
-            throw LibraryError(.cannotOpen, "\(root): cannot create the library folder (\(FileSystemError.reason(error)))")
+            throw LibraryError(
+                .cannotOpen, "\(root): cannot create the library folder (\(FileSystemError.reason(error)))")
         }
         let pool: DatabasePool
         do {
@@ -105,7 +111,10 @@ package struct LibraryStore: Sendable {
         configuration.prepareDatabase { db in
             db.add(tokenizer: PhraseSearchTokenizer.self)
             let code = loop_register_phrase_rank(db.sqliteConnection)
-            guard code == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "cannot register the search ranking") }
+            guard code == SQLITE_OK else {
+                throw DatabaseError(
+                    resultCode: ResultCode(rawValue: code), message: "cannot register the search ranking")
+            }
         }
         return configuration
     }
@@ -149,18 +158,32 @@ package struct LibraryStore: Sendable {
 
     /// Why a database cannot be opened as a library: another application's, or written by a
     /// newer version of loop; nil when it is a library this version reads (or an empty file).
-    private static func schemaRefusal(_ db: Database, path: String, migrator: DatabaseMigrator) throws -> LibraryError? {
+    private static func schemaRefusal(_ db: Database, path: String, migrator: DatabaseMigrator) throws -> LibraryError?
+    {
         // Another application's database: tables, but none of our migrations.
         // (A library being created by another process has an empty `grdb_migrations` for a moment.)
-        let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != 'grdb_migrations' ORDER BY name")
-        let ours = try db.tableExists("grdb_migrations")
-            && (try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations")).contains { migrator.migrations.contains($0) }
+        let tables = try String.fetchAll(
+            db,
+            sql:
+                "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != 'grdb_migrations' ORDER BY name"
+        )
+        let ours =
+            try db.tableExists("grdb_migrations")
+            && (try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations")).contains {
+                migrator.migrations.contains($0)
+            }
         if !tables.isEmpty && !ours {
             let shown = tables.prefix(3).joined(separator: ", ") + (tables.count > 3 ? ", ..." : "")
-            return LibraryError(.cannotOpen, "\(path): not a loop library: the database belongs to something else (tables \(shown)); it was not changed")
+            return LibraryError(
+                .cannotOpen,
+                "\(path): not a loop library: the database belongs to something else (tables \(shown)); it was not changed"
+            )
         }
         if ours, try migrator.hasBeenSuperseded(db) {
-            return LibraryError(.newerSchema, "\(path): this library was written by a newer version of loop; update loop to open it (it was not changed)")
+            return LibraryError(
+                .newerSchema,
+                "\(path): this library was written by a newer version of loop; update loop to open it (it was not changed)"
+            )
         }
         return nil
     }
@@ -172,13 +195,20 @@ package struct LibraryStore: Sendable {
     /// write-ahead log's index), and says only "unable to open database file".
     private static func refuseIfReadOnly(root: String) throws {
         guard access(root, W_OK) != 0, errno == EROFS || errno == EACCES || errno == EPERM else { return }
-        throw LibraryError(.storageFailed, "\(root): the library is read-only (its files, its folder or the disk it is on): loop cannot open it; check their permissions (the library was not changed)")
+        throw LibraryError(
+            .storageFailed,
+            "\(root): the library is read-only (its files, its folder or the disk it is on): loop cannot open it; check their permissions (the library was not changed)"
+        )
     }
 
     private static func refuseIfDiskFull(root: String) throws {
         let needed = 1 << 20
         if let free = DiskSpace.available(at: root), free < needed {
-            throw LibraryError(.noSpace, DiskSpace.message(at: root, needing: needed) + ": loop needs a little room even to read a library; free some space and try again (the library was not changed)")
+            throw LibraryError(
+                .noSpace,
+                DiskSpace.message(at: root, needing: needed)
+                    + ": loop needs a little room even to read a library; free some space and try again (the library was not changed)"
+            )
         }
     }
 
@@ -196,7 +226,9 @@ package struct LibraryStore: Sendable {
             // Pictures first: a refused one stops the work before the take is copied.
             let pictures = try storePictures(namedIn: source)
             let stored = try take.map { try storeTake($0, progress: progress) }
-            let detail = try insertLoop(source: source, title: title, language: language, tags: tags, take: take, stored: stored, pictures: pictures, sourceText: sourceText)
+            let detail = try insertLoop(
+                source: source, title: title, language: language, tags: tags, take: take, stored: stored,
+                pictures: pictures, sourceText: sourceText)
             withExtendedLifetime(lock) {}
             return detail
         }
@@ -208,23 +240,29 @@ package struct LibraryStore: Sendable {
         pictures: [String: PictureAssetRecord], sourceText: String?
     ) throws -> LoopDetail {
         try Self.checkClipCount(take, source)
-        try Self.checkFields(title: title ?? source.title, language: language ?? source.language, tags: source.tags + tags)
+        try Self.checkFields(
+            title: title ?? source.title, language: language ?? source.language, tags: source.tags + tags)
         let phrases = source.phrases
         let now = Date()
         let id = UUID().uuidString.lowercased()
         let finalTitle = title ?? source.title ?? phrases.first?.text ?? "Untitled"
         var ranges = (take?.ranges ?? []).enumerated().makeIterator()
         let rows = NewLoopRows(
-            record: LoopRecord(id: id, title: finalTitle, titleKey: matchingKey(finalTitle), language: (language ?? source.language)?.lowercased(),
-                               translationLanguage: source.translationLanguage?.lowercased(), sourceText: sourceText ?? source.text,
-                               createdAt: now, updatedAt: now, revision: 1, ownerKey: nil, originRevision: nil, editedLocally: false,
-                               pictureSha256: source.picture.flatMap { pictures[$0]?.sha256 }),
+            record: LoopRecord(
+                id: id, title: finalTitle, titleKey: matchingKey(finalTitle),
+                language: (language ?? source.language)?.lowercased(),
+                translationLanguage: source.translationLanguage?.lowercased(), sourceText: sourceText ?? source.text,
+                createdAt: now, updatedAt: now, revision: 1, ownerKey: nil, originRevision: nil, editedLocally: false,
+                pictureSha256: source.picture.flatMap { pictures[$0]?.sha256 }),
             tags: source.tags + tags,
             groups: source.groups.map { group in
                 group.phrases.map { phrase in
                     let range = ranges.next()
-                    return .init(text: phrase.text, translation: phrase.translation, clip: stored.flatMap { stored in range.map { (stored.asset.sha256, $0.element) } },
-                                 picture: phrase.picture.flatMap { pictures[$0]?.sha256 }, cutConfidence: range.flatMap { take?.confidence(at: $0.offset) })
+                    return .init(
+                        text: phrase.text, translation: phrase.translation,
+                        clip: stored.flatMap { stored in range.map { (stored.asset.sha256, $0.element) } },
+                        picture: phrase.picture.flatMap { pictures[$0]?.sha256 },
+                        cutConfidence: range.flatMap { take?.confidence(at: $0.offset) })
                 }
             },
             groupPictures: source.groups.map { $0.picture.flatMap { pictures[$0]?.sha256 } })
@@ -242,13 +280,16 @@ package struct LibraryStore: Sendable {
     static func checkFields(title: String?, language: String?, tags: [String]) throws {
         let fields = [("title", title), ("language", language)] + tags.map { ("tag", Optional($0)) }
         for case let (name, value?) in fields {
-            if let problem = TextCheck.problem(inLine: value) { throw LibraryError(.invalidText, "the \(name) \(problem)") }
+            if let problem = TextCheck.problem(inLine: value) {
+                throw LibraryError(.invalidText, "the \(name) \(problem)")
+            }
         }
     }
 
     static func checkClipCount(_ take: CutTake?, _ source: LoopSource) throws {
         if let take, take.ranges.count != source.phrases.count {
-            throw LibraryError(.invalidRange, "the take has \(take.ranges.count) clips for \(source.phrases.count) phrases")
+            throw LibraryError(
+                .invalidRange, "the take has \(take.ranges.count) clips for \(source.phrases.count) phrases")
         }
     }
 
@@ -268,7 +309,10 @@ package struct LibraryStore: Sendable {
         // Compressed formats announce an estimated length: allow a clip a tenth of a second past it.
         let limit = info.format.isLossless ? info.frameCount : info.frameCount + info.sampleRate / 10
         for range in take.ranges where range.lowerBound < 0 || range.upperBound > limit || range.isEmpty {
-            throw LibraryError(.invalidRange, "a clip (frames \(range.lowerBound)-\(range.upperBound)) lies outside the take (\(info.frameCount) frames)", path: take.path)
+            throw LibraryError(
+                .invalidRange,
+                "a clip (frames \(range.lowerBound)-\(range.upperBound)) lies outside the take (\(info.frameCount) frames)",
+                path: take.path)
         }
         return info
     }
@@ -286,7 +330,8 @@ package struct LibraryStore: Sendable {
         for tag in tags {
             let trimmed = tag.trimmingCharacters(in: .whitespaces)
             guard !trimmed.isEmpty else { continue }
-            try LoopTagRecord(loopId: loopId, tag: trimmed, tagKey: matchingKey(trimmed)).insert(db, onConflict: .ignore)
+            try LoopTagRecord(loopId: loopId, tag: trimmed, tagKey: matchingKey(trimmed)).insert(
+                db, onConflict: .ignore)
         }
     }
 
@@ -294,7 +339,9 @@ package struct LibraryStore: Sendable {
 
     /// Loops, optionally of one language or tag (matched without regard to case or accents),
     /// at most `limit` of them (all when nil).
-    public func loops(language: String? = nil, tag: String? = nil, sort: LoopSort = .title, limit: Int? = nil) throws -> [LoopSummary] {
+    public func loops(language: String? = nil, tag: String? = nil, sort: LoopSort = .title, limit: Int? = nil) throws
+        -> [LoopSummary]
+    {
         try database.read { db in
             let (sql, arguments) = Self.listQuery(language: language, tag: tag, sort: sort, limit: limit)
             return try Self.summaries(db, sql: sql, arguments: arguments)
@@ -303,7 +350,8 @@ package struct LibraryStore: Sendable {
 
     /// The query behind ``loops(language:tag:sort:limit:)``: it reads the loop rows in order
     /// from the title or update index, stopping at the limit (a test checks the plan).
-    static func listQuery(language: String?, tag: String?, sort: LoopSort, limit: Int?) -> (String, StatementArguments) {
+    static func listQuery(language: String?, tag: String?, sort: LoopSort, limit: Int?) -> (String, StatementArguments)
+    {
         let (filter, arguments) = loopFilter(language: language, tag: tag)
         let order = sort == .title ? "loop.titleKey, loop.id" : "loop.updatedAt DESC, loop.id"
         let bound = limit.map { " LIMIT \(max($0, 0))" } ?? ""
@@ -330,7 +378,9 @@ package struct LibraryStore: Sendable {
             conditions.append("EXISTS (SELECT 1 FROM loopTag WHERE loopTag.loopId = loop.id AND loopTag.tagKey = ?)")
             arguments.append(matchingKey(tag))
         }
-        return (conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND "), StatementArguments(arguments))
+        return (
+            conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND "), StatementArguments(arguments)
+        )
     }
 
     /// One loop with its groups and phrases.
@@ -349,29 +399,40 @@ package struct LibraryStore: Sendable {
         }
         return try database.read { db in
             let lowered = trimmed.lowercased()
-            let byId = lowered.count >= 4
-                ? try String.fetchAll(db, sql: "SELECT id FROM loop WHERE id >= ? AND id < ? ORDER BY id LIMIT 10", arguments: [lowered, lowered + "\u{FFFF}"])
+            let byId =
+                lowered.count >= 4
+                ? try String.fetchAll(
+                    db, sql: "SELECT id FROM loop WHERE id >= ? AND id < ? ORDER BY id LIMIT 10",
+                    arguments: [lowered, lowered + "\u{FFFF}"])
                 : []
             if byId.count == 1 { return byId[0] }
             let key = matchingKey(trimmed)
-            let byTitle = try String.fetchAll(db, sql: "SELECT id FROM loop WHERE titleKey = ? ORDER BY id LIMIT 10", arguments: [key])
+            let byTitle = try String.fetchAll(
+                db, sql: "SELECT id FROM loop WHERE titleKey = ? ORDER BY id LIMIT 10", arguments: [key])
             if byTitle.count == 1 && byId.isEmpty { return byTitle[0] }
             // A start of a title: a range over the title index, never a scan.
-            let byTitleStart = byTitle.isEmpty && byId.isEmpty
-                ? try String.fetchAll(db, sql: "SELECT id FROM loop WHERE titleKey >= ? AND titleKey < ? ORDER BY titleKey, id LIMIT 10",
-                                      arguments: [key, key + "\u{10FFFF}"])
+            let byTitleStart =
+                byTitle.isEmpty && byId.isEmpty
+                ? try String.fetchAll(
+                    db, sql: "SELECT id FROM loop WHERE titleKey >= ? AND titleKey < ? ORDER BY titleKey, id LIMIT 10",
+                    arguments: [key, key + "\u{10FFFF}"])
                 : []
             if byTitleStart.count == 1 { return byTitleStart[0] }
             // A start of a word of a title ("café" for "Au café"): the last resort, a scan of
             // the titles, taken only when nothing else matched.
-            let byWordStart = byTitle.isEmpty && byId.isEmpty && byTitleStart.isEmpty && !key.contains(" ")
-                ? try String.fetchAll(db, sql: "SELECT id FROM loop WHERE instr(' ' || titleKey, ?) > 0 ORDER BY titleKey, id LIMIT 10",
-                                      arguments: [" " + key])
+            let byWordStart =
+                byTitle.isEmpty && byId.isEmpty && byTitleStart.isEmpty && !key.contains(" ")
+                ? try String.fetchAll(
+                    db, sql: "SELECT id FROM loop WHERE instr(' ' || titleKey, ?) > 0 ORDER BY titleKey, id LIMIT 10",
+                    arguments: [" " + key])
                 : []
             if byWordStart.count == 1 { return byWordStart[0] }
             let candidates = byId + byTitle.filter { !byId.contains($0) } + byTitleStart + byWordStart
             if candidates.isEmpty {
-                throw LibraryError(.loopNotFound, "no loop has an id, a title, or a title or title word starting '\(trimmed)' (case and accents aside)")
+                throw LibraryError(
+                    .loopNotFound,
+                    "no loop has an id, a title, or a title or title word starting '\(trimmed)' (case and accents aside)"
+                )
             }
             let shown = try candidates.prefix(5).map { id -> String in
                 let title = try String.fetchOne(db, sql: "SELECT title FROM loop WHERE id = ?", arguments: [id]) ?? ""
@@ -379,7 +440,8 @@ package struct LibraryStore: Sendable {
             }.joined(separator: ", ")
             let more = candidates.count > 5 ? ", ..." : ""
             let count = candidates.count >= 10 ? "10 or more" : "\(candidates.count)"
-            throw LibraryError(.ambiguousLoop, "'\(trimmed)' names \(count) loops: \(shown)\(more); give more of the title or the id")
+            throw LibraryError(
+                .ambiguousLoop, "'\(trimmed)' names \(count) loops: \(shown)\(more); give more of the title or the id")
         }
     }
 
@@ -389,7 +451,8 @@ package struct LibraryStore: Sendable {
     }
 
     static func loopIDs(titled title: String, _ db: Database) throws -> [String] {
-        try String.fetchAll(db, sql: "SELECT id FROM loop WHERE titleKey = ? ORDER BY id", arguments: [matchingKey(title)])
+        try String.fetchAll(
+            db, sql: "SELECT id FROM loop WHERE titleKey = ? ORDER BY id", arguments: [matchingKey(title)])
     }
 
     /// The loop `id`, whole, and the other loops titled as it is, in one read.
@@ -418,7 +481,9 @@ package struct LibraryStore: Sendable {
     /// GRDB's `FTS5Pattern(matchingAllPrefixesIn:)` splits the same way, but opens two in-memory
     /// databases to do it (one to tokenize, one to check the pattern): a millisecond of every search.
     static func prefixPattern(_ query: String) -> String? {
-        let words = query.folding(options: [.diacriticInsensitive], locale: nil).split { $0.isASCII && !$0.isLetter && !$0.isNumber }
+        let words = query.folding(options: [.diacriticInsensitive], locale: nil).split {
+            $0.isASCII && !$0.isLetter && !$0.isNumber
+        }
         guard !words.isEmpty else { return nil }
         return words.map { "\"\($0)\"*" }.joined(separator: " ")
     }
@@ -453,7 +518,9 @@ package struct LibraryStore: Sendable {
                 """
             let arguments = matchArguments + [limit]
             return try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)).map { row in
-                SearchHit(loopId: row[0], loopTitle: row[1], group: (row[2] as Int) + 1, number: (row[3] as Int) + 1, text: row[4], translation: row[5])
+                SearchHit(
+                    loopId: row[0], loopTitle: row[1], group: (row[2] as Int) + 1, number: (row[3] as Int) + 1,
+                    text: row[4], translation: row[5])
             }
         }
     }
@@ -472,17 +539,20 @@ package struct LibraryStore: Sendable {
         var summaries: [LoopSummary] = []
         let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
         while let row = try rows.next() {
-            summaries.append(LoopSummary(
-                id: row[0], title: row[1], language: row[2], translationLanguage: row[3], tags: [],
-                groupCount: row[7], phraseCount: row[8], phrasesNeedingAudio: row[9], createdAt: StoredDate.read(row, 4),
-                updatedAt: StoredDate.read(row, 5), revision: row[6]))
+            summaries.append(
+                LoopSummary(
+                    id: row[0], title: row[1], language: row[2], translationLanguage: row[3], tags: [],
+                    groupCount: row[7], phraseCount: row[8], phrasesNeedingAudio: row[9],
+                    createdAt: StoredDate.read(row, 4),
+                    updatedAt: StoredDate.read(row, 5), revision: row[6]))
         }
         guard !summaries.isEmpty else { return [] }
         let filtered = summaries.count < 200
         let index = Dictionary(uniqueKeysWithValues: summaries.enumerated().map { ($1.id, $0) })
         let restriction = filtered ? "WHERE loopId IN (\(databaseQuestionMarks(count: summaries.count)))" : ""
         let idArguments = filtered ? StatementArguments(summaries.map(\.id)) : StatementArguments()
-        let tags = try Row.fetchCursor(db, sql: "SELECT loopId, tag FROM loopTag \(restriction) ORDER BY tagKey", arguments: idArguments)
+        let tags = try Row.fetchCursor(
+            db, sql: "SELECT loopId, tag FROM loopTag \(restriction) ORDER BY tagKey", arguments: idArguments)
         while let row = try tags.next() {
             guard let position = index[row[0] as String] else { continue }
             summaries[position].tags.append(row[1])
@@ -493,51 +563,70 @@ package struct LibraryStore: Sendable {
     /// One loop, read with plain rows (no record decoding: `loop show` is a whole command, and
     /// its time is mostly the process's own).
     static func detail(_ db: Database, id: String, root: String) throws -> LoopDetail {
-        guard let loop = try Row.fetchOne(db, sql: """
-            SELECT \(summaryColumns), loop.sourceText, loop.pictureSha256 FROM loop WHERE loop.id = ?
-            """, arguments: [id]) else {
+        guard
+            let loop = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT \(summaryColumns), loop.sourceText, loop.pictureSha256 FROM loop WHERE loop.id = ?
+                    """, arguments: [id])
+        else {
             throw LibraryError(.loopNotFound, "no loop with id \(id)")
         }
-        let groupRows = try Row.fetchAll(db, sql: "SELECT id, pictureSha256 FROM phraseGroup WHERE loopId = ? ORDER BY position", arguments: [id])
+        let groupRows = try Row.fetchAll(
+            db, sql: "SELECT id, pictureSha256 FROM phraseGroup WHERE loopId = ? ORDER BY position", arguments: [id])
         let groupIds = groupRows.map { $0[0] as Int64 }
-        let assets = try Row.fetchAll(db, sql: """
-            SELECT sha256, path, sampleRate, channelCount, frameCount FROM audioAsset
-            WHERE sha256 IN (SELECT audioSha256 FROM phrase WHERE loopId = ?)
-            """, arguments: [id])
+        let assets = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT sha256, path, sampleRate, channelCount, frameCount FROM audioAsset
+                WHERE sha256 IN (SELECT audioSha256 FROM phrase WHERE loopId = ?)
+                """, arguments: [id])
         var assetsByHash: [String: Row] = [:]
         for asset in assets { assetsByHash[asset[0]] = asset }
-        let tags = try String.fetchAll(db, sql: "SELECT tag FROM loopTag WHERE loopId = ? ORDER BY tagKey", arguments: [id])
+        let tags = try String.fetchAll(
+            db, sql: "SELECT tag FROM loopTag WHERE loopId = ? ORDER BY tagKey", arguments: [id])
         let groupNumber = Dictionary(uniqueKeysWithValues: groupIds.enumerated().map { ($1, $0 + 1) })
         var grouped = [[StoredPhrase]](repeating: [], count: groupIds.count)
         var needingAudio = 0
-        let phrases = try Row.fetchCursor(db, sql: """
-            SELECT id, groupId, text, translation, audioSha256, startFrame, endFrame, recordedText, pictureSha256, cutConfidence FROM phrase WHERE loopId = ? ORDER BY position
-            """, arguments: [id])
+        let phrases = try Row.fetchCursor(
+            db,
+            sql: """
+                SELECT id, groupId, text, translation, audioSha256, startFrame, endFrame, recordedText, pictureSha256, cutConfidence FROM phrase WHERE loopId = ? ORDER BY position
+                """, arguments: [id])
         var number = 0
         var phrasePictures: [(group: Int, index: Int, sha256: String)] = []
         while let phrase = try phrases.next() {
             number += 1
             let group = groupNumber[phrase[1] as Int64] ?? 1
             var audio: PhraseAudio?
-            if let hash: String = phrase[4], let asset = assetsByHash[hash], let start: Int = phrase[5], let end: Int = phrase[6] {
-                audio = PhraseAudio(sha256: hash, path: LibraryLayout(root: root).absolute(asset[1]), sampleRate: asset[2], channelCount: asset[3],
-                                    takeFrameCount: asset[4], startFrame: start, endFrame: end, cutConfidence: phrase[9])
+            if let hash: String = phrase[4], let asset = assetsByHash[hash], let start: Int = phrase[5],
+                let end: Int = phrase[6]
+            {
+                audio = PhraseAudio(
+                    sha256: hash, path: LibraryLayout(root: root).absolute(asset[1]), sampleRate: asset[2],
+                    channelCount: asset[3],
+                    takeFrameCount: asset[4], startFrame: start, endFrame: end, cutConfidence: phrase[9])
             }
             if (phrase[4] as String?) == nil { needingAudio += 1 }
             if let picture: String = phrase[8] { phrasePictures.append((group - 1, grouped[group - 1].count, picture)) }
-            grouped[group - 1].append(StoredPhrase(id: phrase[0], number: number, group: group, text: phrase[2], translation: phrase[3], audio: audio,
-                                                   recordedText: audio == nil ? nil : phrase[7]))
+            grouped[group - 1].append(
+                StoredPhrase(
+                    id: phrase[0], number: number, group: group, text: phrase[2], translation: phrase[3], audio: audio,
+                    recordedText: audio == nil ? nil : phrase[7]))
         }
         let loopPicture: String? = loop[11]
         let groupPictureHashes = groupRows.map { $0[1] as String? }
-        let pictures = try Self.pictures(Set([loopPicture].compactMap { $0 } + groupPictureHashes.compactMap { $0 } + phrasePictures.map(\.sha256)), db, root: root)
+        let pictures = try Self.pictures(
+            Set([loopPicture].compactMap { $0 } + groupPictureHashes.compactMap { $0 } + phrasePictures.map(\.sha256)),
+            db, root: root)
         for picture in phrasePictures { grouped[picture.group][picture.index].picture = pictures[picture.sha256] }
         let summary = LoopSummary(
             id: loop[0], title: loop[1], language: loop[2], translationLanguage: loop[3], tags: tags,
             groupCount: groupIds.count, phraseCount: number, phrasesNeedingAudio: needingAudio,
             createdAt: loop[4], updatedAt: loop[5], revision: loop[6])
-        return LoopDetail(summary: summary, sourceText: loop[10], groups: grouped, picture: loopPicture.flatMap { pictures[$0] },
-                          groupPictures: groupPictureHashes.map { $0.flatMap { pictures[$0] } })
+        return LoopDetail(
+            summary: summary, sourceText: loop[10], groups: grouped, picture: loopPicture.flatMap { pictures[$0] },
+            groupPictures: groupPictureHashes.map { $0.flatMap { pictures[$0] } })
     }
 }
 
@@ -550,11 +639,15 @@ extension LibraryStore {
                 let id = UUID().uuidString.lowercased()
                 let title = source.title ?? source.phrases.first?.text ?? "Untitled"
                 try NewLoopRows(
-                    record: LoopRecord(id: id, title: title, titleKey: matchingKey(title), language: source.language?.lowercased(),
-                                       translationLanguage: source.translationLanguage?.lowercased(), sourceText: source.text, createdAt: now,
-                                       updatedAt: now, revision: 1, ownerKey: nil, originRevision: nil, editedLocally: false),
+                    record: LoopRecord(
+                        id: id, title: title, titleKey: matchingKey(title), language: source.language?.lowercased(),
+                        translationLanguage: source.translationLanguage?.lowercased(), sourceText: source.text,
+                        createdAt: now,
+                        updatedAt: now, revision: 1, ownerKey: nil, originRevision: nil, editedLocally: false),
                     tags: source.tags,
-                    groups: source.groups.map { $0.phrases.map { .init(text: $0.text, translation: $0.translation, clip: nil) } }
+                    groups: source.groups.map {
+                        $0.phrases.map { .init(text: $0.text, translation: $0.translation, clip: nil) }
+                    }
                 ).insert(db)
             }
         }

@@ -16,7 +16,10 @@ final class PhraseSearchTokenizer: FTS5WrapperTokenizer {
         wrappedTokenizer = try db.makeTokenizer(.unicode61(diacritics: .remove))
     }
 
-    func accept(token: String, flags: FTS5TokenFlags, for tokenization: FTS5Tokenization, tokenCallback: FTS5WrapperTokenCallback) throws {
+    func accept(
+        token: String, flags: FTS5TokenFlags, for tokenization: FTS5Tokenization,
+        tokenCallback: FTS5WrapperTokenCallback
+    ) throws {
         for piece in Self.pieces(of: token) { try tokenCallback(piece, flags) }
     }
 
@@ -42,10 +45,10 @@ final class PhraseSearchTokenizer: FTS5WrapperTokenizer {
     /// (Korean is, but its syllables let a search find a word inside a longer one).
     static func isSpaceless(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
-        case 0x3040...0x30FF, 0x31F0...0x31FF, 0xFF66...0xFF9F: true          // kana
-        case 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xF900...0xFAFF, 0x20000...0x3FFFF: true  // Han
-        case 0xAC00...0xD7AF, 0x1100...0x11FF, 0x3130...0x318F: true          // Hangul
-        case 0x0E00...0x0EFF, 0x1780...0x17FF, 0x1000...0x109F: true          // Thai, Lao, Khmer, Myanmar
+        case 0x3040...0x30FF, 0x31F0...0x31FF, 0xFF66...0xFF9F: true // kana
+        case 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xF900...0xFAFF, 0x20000...0x3FFFF: true // Han
+        case 0xAC00...0xD7AF, 0x1100...0x11FF, 0x3130...0x318F: true // Hangul
+        case 0x0E00...0x0EFF, 0x1780...0x17FF, 0x1000...0x109F: true // Thai, Lao, Khmer, Myanmar
         default: false
         }
     }

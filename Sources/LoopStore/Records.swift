@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
-import LoopModel
 import LoopFoundation
+import LoopModel
 
 // One record type per table. Migrations never use these types: they describe today's schema.
 
@@ -127,10 +127,13 @@ struct NewLoopRows {
             let picture = groupPictures.indices.contains(groupIndex) ? groupPictures[groupIndex] : nil
             let groupId = try PhraseGroupRecord.insert(loopId: record.id, position: groupIndex, picture: picture, db)
             for phrase in group {
-                var row = PhraseRecord(id: nil, loopId: record.id, groupId: groupId, position: position, text: phrase.text, translation: phrase.translation,
-                                       audioSha256: phrase.clip?.sha256, startFrame: phrase.clip?.frames.lowerBound, endFrame: phrase.clip?.frames.upperBound,
-                                       recordedText: phrase.clip == nil ? nil : phrase.recordedText, pictureSha256: phrase.picture,
-                                       cutConfidence: phrase.clip == nil ? nil : phrase.cutConfidence)
+                var row = PhraseRecord(
+                    id: nil, loopId: record.id, groupId: groupId, position: position, text: phrase.text,
+                    translation: phrase.translation,
+                    audioSha256: phrase.clip?.sha256, startFrame: phrase.clip?.frames.lowerBound,
+                    endFrame: phrase.clip?.frames.upperBound,
+                    recordedText: phrase.clip == nil ? nil : phrase.recordedText, pictureSha256: phrase.picture,
+                    cutConfidence: phrase.clip == nil ? nil : phrase.cutConfidence)
                 try row.insert(db)
                 position += 1
             }

@@ -23,9 +23,10 @@ enum StoredDate {
             return value
         }
         guard let year = number(4, then: UInt8(ascii: "-")), let month = number(2, then: UInt8(ascii: "-")),
-              let day = number(2, then: UInt8(ascii: " ")), let hour = number(2, then: UInt8(ascii: ":")),
-              let minute = number(2, then: UInt8(ascii: ":")), let second = number(2, then: nil),
-              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61 else { return nil }
+            let day = number(2, then: UInt8(ascii: " ")), let hour = number(2, then: UInt8(ascii: ":")),
+            let minute = number(2, then: UInt8(ascii: ":")), let second = number(2, then: nil),
+            (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
+        else { return nil }
         var milliseconds = 0
         switch utf8.next() {
         case nil: break

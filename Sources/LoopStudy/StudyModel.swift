@@ -12,7 +12,10 @@ public struct StudyPhrase: Sendable, Equatable {
     /// The clip reads an earlier text of the phrase (its text was changed after recording).
     public var clipIsForEarlierText: Bool
 
-    public init(number: Int, text: String, translation: String? = nil, duration: Microseconds?, clipIsForEarlierText: Bool = false) {
+    public init(
+        number: Int, text: String, translation: String? = nil, duration: Microseconds?,
+        clipIsForEarlierText: Bool = false
+    ) {
         self.number = number
         self.text = text
         self.translation = translation
@@ -46,7 +49,10 @@ public struct StudySettings: Sendable, Equatable {
 
     public static let speeds: ClosedRange<Double> = 0.5...1.5
 
-    public init(mode: StudyMode = .repeatWithMe, repeats: Int = 1, gapFactor: Double = 1.0, fixedPause: Microseconds = 300_000, speed: Double = 1.0, rounds: Int? = nil) {
+    public init(
+        mode: StudyMode = .repeatWithMe, repeats: Int = 1, gapFactor: Double = 1.0, fixedPause: Microseconds = 300_000,
+        speed: Double = 1.0, rounds: Int? = nil
+    ) {
         self.mode = mode
         self.repeats = repeats
         self.gapFactor = gapFactor

@@ -1,4 +1,5 @@
 import LoopFoundation
+
 /// The study engine: a state machine over a loop's groups and phrases.
 ///
 /// The player asks ``nextStep(at:)`` for what to render (a clip to play or a silence to leave)
@@ -12,8 +13,8 @@ public struct StudySession: Sendable {
     /// Per phrase number: how much it was studied, credited as each step ends or is cut short.
     public private(set) var study: [Int: PhraseStudy] = [:]
 
-    private var position = 0             // index into selection
-    private var phraseIndex = 0          // index into the current group's playable phrases
+    private var position = 0 // index into selection
+    private var phraseIndex = 0 // index into the current group's playable phrases
     private var repetition = 0
     private var phase = Phase.play
     private var round = 0
@@ -46,7 +47,9 @@ public struct StudySession: Sendable {
         guard !chosen.isEmpty else { throw StudyError(.noAudio, "the selected groups have no audio yet") }
         guard settings.repeats >= 1 else { throw StudyError(.invalidSettings, "repeats must be at least 1") }
         guard settings.gapFactor >= 0 else { throw StudyError(.invalidSettings, "the gap factor cannot be negative") }
-        guard StudySettings.speeds.contains(settings.speed) else { throw StudyError(.invalidSettings, "the speed must be between 0.5 and 1.5") }
+        guard StudySettings.speeds.contains(settings.speed) else {
+            throw StudyError(.invalidSettings, "the speed must be between 0.5 and 1.5")
+        }
         self.groups = groups
         self.settings = settings
         self.selection = Array(Set(chosen)).sorted()
@@ -83,7 +86,9 @@ public struct StudySession: Sendable {
         case (.listenAndRepeat, .gap):
             let duration = phrases.reduce(0) { $0 + length($1) }
             let gap = Microseconds(Double(duration) * settings.gapFactor)
-            step = Step(start: now, parts: phrases.map { ($0.number, Microseconds(Double(length($0)) * settings.gapFactor)) }, gap: true)
+            step = Step(
+                start: now, parts: phrases.map { ($0.number, Microseconds(Double(length($0)) * settings.gapFactor)) },
+                gap: true)
             return .silence(gap)
         case (_, .finished):
             return nil
@@ -172,7 +177,9 @@ public struct StudySession: Sendable {
             return restarted(at: now)
         case .faster, .slower:
             let step = event == .faster ? 0.1 : -0.1
-            settings.speed = min(max(((settings.speed + step) * 10).rounded() / 10, StudySettings.speeds.lowerBound), StudySettings.speeds.upperBound)
+            settings.speed = min(
+                max(((settings.speed + step) * 10).rounded() / 10, StudySettings.speeds.lowerBound),
+                StudySettings.speeds.upperBound)
             return .carryOn
         }
     }
@@ -219,7 +226,7 @@ public struct StudySession: Sendable {
         for part in current.parts {
             let time: Microseconds
             if !current.gap {
-                time = min(part.time, elapsed)   // one phrase after another
+                time = min(part.time, elapsed) // one phrase after another
                 elapsed -= time
             } else {
                 time = total > 0 ? Microseconds((Double(part.time) * Double(elapsed) / Double(total)).rounded()) : 0
@@ -250,10 +257,13 @@ public struct StudySession: Sendable {
         let phrases = playablePhrases(selection[position])
         let cursorPhrase = settings.mode == .repeatWithMe ? phrases[min(phraseIndex, phrases.count - 1)].number : nil
         let shownPhrase = step.map { $0.parts.count == 1 ? $0.parts[0].phrase : nil } ?? cursorPhrase
-        let group = step.flatMap { step in groups.indices.first { groups[$0].contains { $0.number == step.parts[0].phrase } } } ?? selection[position]
-        return StudyDisplay(group: group, selection: selection, phrase: shownPhrase, phase: phaseShown,
-                            mode: settings.mode, speed: settings.speed, repeats: settings.repeats,
-                            repetition: min(repetition, settings.repeats - 1) + 1, round: round + 1)
+        let group =
+            step.flatMap { step in groups.indices.first { groups[$0].contains { $0.number == step.parts[0].phrase } } }
+            ?? selection[position]
+        return StudyDisplay(
+            group: group, selection: selection, phrase: shownPhrase, phase: phaseShown,
+            mode: settings.mode, speed: settings.speed, repeats: settings.repeats,
+            repetition: min(repetition, settings.repeats - 1) + 1, round: round + 1)
     }
 
     public var isFinished: Bool { phase == .finished }
@@ -262,10 +272,14 @@ public struct StudySession: Sendable {
     // MARK: Helpers
 
     private func playablePhrases(_ group: Int) -> [StudyPhrase] { groups[group].filter { $0.duration != nil } }
-    private func isPlayable(_ group: Int) -> Bool { groups.indices.contains(group) && groups[group].contains { $0.duration != nil } }
+    private func isPlayable(_ group: Int) -> Bool {
+        groups.indices.contains(group) && groups[group].contains { $0.duration != nil }
+    }
     /// A playable phrase's length at the current speed (phrases without audio are never played).
     private func length(_ phrase: StudyPhrase) -> Microseconds { scaled(phrase.duration ?? 0) }
-    private func scaled(_ duration: Microseconds) -> Microseconds { Microseconds((Double(duration) / settings.speed).rounded()) }
+    private func scaled(_ duration: Microseconds) -> Microseconds {
+        Microseconds((Double(duration) / settings.speed).rounded())
+    }
 
     private mutating func record(_ phrase: Int, repetitions: Int, time: Microseconds) {
         study[phrase, default: PhraseStudy(repetitions: 0, time: 0)].repetitions += repetitions

@@ -13,11 +13,14 @@ public enum ExternalEditor {
         do {
             try process.run()
         } catch {
-            throw TerminalError(.editorFailed, "cannot start the editor '\(command)': \(error.localizedDescription); set $EDITOR")
+            throw TerminalError(
+                .editorFailed, "cannot start the editor '\(command)': \(error.localizedDescription); set $EDITOR")
         }
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw TerminalError(.editorFailed, "the editor '\(command)' exited with status \(process.terminationStatus); the loop is unchanged")
+            throw TerminalError(
+                .editorFailed,
+                "the editor '\(command)' exited with status \(process.terminationStatus); the loop is unchanged")
         }
     }
 }

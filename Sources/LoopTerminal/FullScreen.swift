@@ -18,7 +18,8 @@ public enum FullScreen {
     /// keys are read; `render` draws a frame for the screen's size; `handle` reacts to a key
     /// (or to SIGTERM: `.interrupt`).
     public static func run<Update: Sendable>(
-        updates: AsyncStream<Update>, prepare: (RawTerminal) -> Void = { _ in }, render: (_ rows: Int, _ columns: Int) -> String, handle: (Key) -> Void
+        updates: AsyncStream<Update>, prepare: (RawTerminal) -> Void = { _ in },
+        render: (_ rows: Int, _ columns: Int) -> String, handle: (Key) -> Void
     ) async throws {
         let terminal = try RawTerminal()
         defer { terminal.restore() }

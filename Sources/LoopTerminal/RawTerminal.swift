@@ -5,7 +5,7 @@ import LoopFoundation
 public enum Key: Equatable, Sendable {
     case character(Character)
     case up, down, left, right
-    case interrupt      // Ctrl-C
+    case interrupt // Ctrl-C
     case escape
 }
 
@@ -16,8 +16,12 @@ public final class RawTerminal {
     private var restored = false
 
     public init() throws {
-        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw TerminalError(.notATerminal, "the study view needs a terminal") }
-        guard tcgetattr(STDIN_FILENO, &original) == 0 else { throw TerminalError(.unusable, "cannot read the terminal's settings") }
+        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
+            throw TerminalError(.notATerminal, "the study view needs a terminal")
+        }
+        guard tcgetattr(STDIN_FILENO, &original) == 0 else {
+            throw TerminalError(.unusable, "cannot read the terminal's settings")
+        }
         var raw = original
         raw.c_lflag &= ~tcflag_t(ICANON | ECHO | ISIG | IEXTEN)
         raw.c_iflag &= ~tcflag_t(IXON | ICRNL)
@@ -25,7 +29,9 @@ public final class RawTerminal {
             bytes[Int(VMIN)] = 0
             bytes[Int(VTIME)] = 0
         }
-        guard tcsetattr(STDIN_FILENO, TCSANOW, &raw) == 0 else { throw TerminalError(.unusable, "cannot put the terminal in raw mode") }
+        guard tcsetattr(STDIN_FILENO, TCSANOW, &raw) == 0 else {
+            throw TerminalError(.unusable, "cannot put the terminal in raw mode")
+        }
         Self.write("\u{1B}[?1049h\u{1B}[?25l\u{1B}[2J")
     }
 
@@ -48,7 +54,9 @@ public final class RawTerminal {
     /// The size of a character cell in pixels, when the terminal says (else nil).
     public var cellPixels: (width: Int, height: Int)? {
         var window = winsize()
-        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &window) == 0, window.ws_col > 0, window.ws_row > 0, window.ws_xpixel > 0, window.ws_ypixel > 0 else { return nil }
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &window) == 0, window.ws_col > 0, window.ws_row > 0,
+            window.ws_xpixel > 0, window.ws_ypixel > 0
+        else { return nil }
         return (Int(window.ws_xpixel) / Int(window.ws_col), Int(window.ws_ypixel) / Int(window.ws_row))
     }
 
@@ -65,7 +73,9 @@ public final class RawTerminal {
             let count = read(STDIN_FILENO, &bytes, bytes.count)
             guard count > 0 else { break }
             reply += bytes[0..<count]
-            if let escape = reply.lastIndex(of: 0x1B), reply[escape...].contains(terminator) { return String(decoding: reply, as: UTF8.self) }
+            if let escape = reply.lastIndex(of: 0x1B), reply[escape...].contains(terminator) {
+                return String(decoding: reply, as: UTF8.self)
+            }
         }
         return nil
     }
@@ -96,7 +106,9 @@ public final class RawTerminal {
                     return .escape
                 }
                 // A control sequence ends at its first byte in @...~ after the introducer.
-                guard let end = bytes.indices.dropFirst(2).first(where: { (0x40...0x7E).contains(bytes[$0]) }) else { return nil }
+                guard let end = bytes.indices.dropFirst(2).first(where: { (0x40...0x7E).contains(bytes[$0]) }) else {
+                    return nil
+                }
                 let final = bytes[end]
                 let plain = end == 2
                 bytes.removeFirst(end + 1)
@@ -121,7 +133,6 @@ public final class RawTerminal {
         FileHandle.standardOutput.write(Data(text.utf8))
     }
 }
-
 
 /// The ways the terminal can refuse a full-screen view.
 public enum TerminalFailure: String, LoopErrorKind {

@@ -29,7 +29,8 @@ public struct Terminal: Sendable {
             width = columns
         }
         if !interactive, let lines = environment["LINES"].flatMap(Int.init), lines > 0 { rows = lines }
-        return Terminal(isInteractive: interactive, usesColor: interactive && !noColor && !dumb, width: width, rows: rows)
+        return Terminal(
+            isInteractive: interactive, usesColor: interactive && !noColor && !dumb, width: width, rows: rows)
     }
 
     /// Text from a library, a bundle or a server, safe to print: every control character (ESC
@@ -38,13 +39,17 @@ public struct Terminal: Sendable {
     /// another order than it is stored) shown as `\u{1B}` instead.
     public static func inert(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: isControl) else { return text }
-        return String(String.UnicodeScalarView(text.unicodeScalars.flatMap { scalar -> [Unicode.Scalar] in
-            isControl(scalar) ? Array("\\u{\(String(scalar.value, radix: 16, uppercase: true))}".unicodeScalars) : [scalar]
-        }))
+        return String(
+            String.UnicodeScalarView(
+                text.unicodeScalars.flatMap { scalar -> [Unicode.Scalar] in
+                    isControl(scalar)
+                        ? Array("\\u{\(String(scalar.value, radix: 16, uppercase: true))}".unicodeScalars) : [scalar]
+                }))
     }
 
     private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || (0x202A...0x202E).contains(scalar.value)
+            || (0x2066...0x2069).contains(scalar.value)
     }
 
     public func paint(_ text: String, _ style: Style) -> String {

@@ -31,8 +31,12 @@ public struct TerminalPicture: Sendable, Equatable {
 
     /// `picture` drawn to fit within `columns`×`rows` cells, aspect kept; `cell` is the size of
     /// a cell in pixels (the terminal's, when it says; 10×20 otherwise).
-    public init(_ picture: RGBAPicture, columns: Int, rows: Int, graphics: TerminalGraphics, cell: (width: Int, height: Int) = (10, 20)) {
-        let box = ChafaCalls.fit(width: picture.width, height: picture.height, columns: max(1, columns), rows: max(1, rows), cell: cell)
+    public init(
+        _ picture: RGBAPicture, columns: Int, rows: Int, graphics: TerminalGraphics,
+        cell: (width: Int, height: Int) = (10, 20)
+    ) {
+        let box = ChafaCalls.fit(
+            width: picture.width, height: picture.height, columns: max(1, columns), rows: max(1, rows), cell: cell)
         let printed = ChafaCalls.draw(picture, columns: box.columns, rows: box.rows, graphics: graphics, cell: cell)
         self.columns = box.columns
         self.rows = box.rows
@@ -40,7 +44,9 @@ public struct TerminalPicture: Sendable, Equatable {
             lines = []
             sequence = printed
         } else {
-            lines = printed.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).filter { !$0.isEmpty }
+            lines = printed.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).filter {
+                !$0.isEmpty
+            }
             sequence = ""
         }
     }

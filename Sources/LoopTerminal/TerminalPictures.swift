@@ -33,7 +33,9 @@ public enum TerminalGraphicsDetection {
     /// `NO_COLOR`.
     public static func detect(environment: [String: String], askDeviceAttributes: () -> String?) -> TerminalGraphics {
         let noColor = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
-        let colors: TerminalGraphics.Colors = noColor ? .none
+        let colors: TerminalGraphics.Colors =
+            noColor
+            ? .none
             : ["truecolor", "24bit"].contains(environment["COLORTERM"]?.lowercased() ?? "") ? .trueColor : .palette256
         if noColor { return .symbols(.none) }
         let term = environment["TERM"] ?? ""
@@ -44,7 +46,9 @@ public enum TerminalGraphicsDetection {
 
     /// Whether a Primary Device Attributes reply (`ESC [ ? 62 ; 4 ; 22 c`) lists sixel (4).
     public static func supportsSixel(deviceAttributes reply: String) -> Bool {
-        guard let start = reply.range(of: "\u{1B}[?"), let end = reply[start.upperBound...].firstIndex(of: "c") else { return false }
+        guard let start = reply.range(of: "\u{1B}[?"), let end = reply[start.upperBound...].firstIndex(of: "c") else {
+            return false
+        }
         return reply[start.upperBound..<end].split(separator: ";").dropFirst().contains("4")
     }
 }
@@ -80,9 +84,12 @@ public final class PictureShelf {
     /// The shelf for the terminal the view runs in, asking it what it shows (when there is
     /// anything to show).
     public convenience init(terminal: RawTerminal, decoded: [String: RGBAPicture]) {
-        let graphics = decoded.isEmpty ? .symbols(.none) : TerminalGraphicsDetection.detect(environment: ProcessInfo.processInfo.environment) {
-            terminal.ask("\u{1B}[c", until: UInt8(ascii: "c"), timeout: 400)
-        }
+        let graphics =
+            decoded.isEmpty
+            ? .symbols(.none)
+            : TerminalGraphicsDetection.detect(environment: ProcessInfo.processInfo.environment) {
+                terminal.ask("\u{1B}[c", until: UInt8(ascii: "c"), timeout: 400)
+            }
         self.init(graphics: graphics, decoded: decoded, cell: terminal.cellPixels ?? (10, 20))
     }
 
@@ -90,11 +97,12 @@ public final class PictureShelf {
     /// thread. A picture that no longer decodes is left out (the view shows none for it).
     public static func decode(_ files: Set<String>) async -> [String: RGBAPicture] {
         guard !files.isEmpty else { return [:] }
-        return (try? await BlockingWork.run("loop pictures") {
-            var decoded: [String: RGBAPicture] = [:]
-            for file in files { decoded[file] = try? PictureDecoder.decode(file, fitting: 640) }
-            return decoded
-        }) ?? [:]
+        return
+            (try? await BlockingWork.run("loop pictures") {
+                var decoded: [String: RGBAPicture] = [:]
+                for file in files { decoded[file] = try? PictureDecoder.decode(file, fitting: 640) }
+                return decoded
+            }) ?? [:]
     }
 
     /// Adds the picture at `path` to `lines`, in at most `rows` rows and `columns` columns:
@@ -106,13 +114,16 @@ public final class PictureShelf {
             return nil
         }
         let key = "\(path) \(rows)x\(columns)"
-        let drawing = drawn[key] ?? TerminalPicture(picture, columns: columns - 2, rows: rows, graphics: graphics, cell: cell)
+        let drawing =
+            drawn[key] ?? TerminalPicture(picture, columns: columns - 2, rows: rows, graphics: graphics, cell: cell)
         drawn[key] = drawing
         if !graphics.isPixels {
             lines += drawing.lines.map { "  " + $0 }
             return nil
         }
-        let placement = PixelPlacement(row: lines.count, rows: drawing.rows, column: 3, sequence: drawing.sequence, key: "\(key) at \(lines.count)")
+        let placement = PixelPlacement(
+            row: lines.count, rows: drawing.rows, column: 3, sequence: drawing.sequence, key: "\(key) at \(lines.count)"
+        )
         lines += Array(repeating: "", count: drawing.rows)
         return placement
     }

@@ -16,7 +16,7 @@ public enum Fixture {
             var phrases: [Phrase]
         }
         guard let data = FileManager.default.contents(atPath: path("truth.json")),
-              let truth = try? JSONDecoder().decode(Truth.self, from: data)
+            let truth = try? JSONDecoder().decode(Truth.self, from: data)
         else { fatalError("cannot read \(path("truth.json"))") }
         return truth.phrases.map { ($0.text, $0.start, $0.end) }
     }()

@@ -1,5 +1,5 @@
-import LoopFoundation
 import Foundation
+import LoopFoundation
 
 /// A loop's text: its metadata and its phrases in groups, as read from a plain text file.
 ///
@@ -22,7 +22,10 @@ public struct LoopSource: Equatable, Sendable, Codable {
     /// The loop's picture file, when the text names one (`# image: FILE`).
     public var picture: String?
 
-    public init(title: String? = nil, language: String? = nil, translationLanguage: String? = nil, tags: [String] = [], groups: [PhraseGroup], picture: String? = nil) {
+    public init(
+        title: String? = nil, language: String? = nil, translationLanguage: String? = nil, tags: [String] = [],
+        groups: [PhraseGroup], picture: String? = nil
+    ) {
         self.picture = picture
         self.title = title
         self.language = language
@@ -91,10 +94,15 @@ extension LoopSource {
     }
 
     /// Parses source text read from `path`, naming it in errors.
-    public init(parsing text: String, from path: String, options: ParseOptions = ParseOptions()) throws(LoopSourceError) {
+    public init(parsing text: String, from path: String, options: ParseOptions = ParseOptions()) throws(LoopSourceError)
+    {
         do {
             try self.init(parsing: text, options: options)
-            if path != "-" { self = resolvingPictures(relativeTo: (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent) }
+            if path != "-" {
+                self = resolvingPictures(
+                    relativeTo: (path as NSString).deletingLastPathComponent.isEmpty
+                        ? "." : (path as NSString).deletingLastPathComponent)
+            }
         } catch {
             throw LoopSourceError(.invalid, path: Self.displayName(path), line: error.line, message: error.message)
         }
@@ -108,10 +116,13 @@ extension LoopSource {
             handle = FileHandle.standardInput
         } else {
             if let problem = RegularFile.problem(at: path) {
-                throw LoopSourceError(.invalid, path: name, line: nil, message: problem == "is a folder, not a file" ? "is a folder, not a text file" : problem)
+                throw LoopSourceError(
+                    .invalid, path: name, line: nil,
+                    message: problem == "is a folder, not a file" ? "is a folder, not a text file" : problem)
             }
             guard let opened = FileHandle(forReadingAtPath: path) else {
-                throw LoopSourceError(.invalid, path: name, line: nil, message: "cannot read the file (permission denied?)")
+                throw LoopSourceError(
+                    .invalid, path: name, line: nil, message: "cannot read the file (permission denied?)")
             }
             handle = opened
         }
@@ -122,16 +133,22 @@ extension LoopSource {
             while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
                 data.append(chunk)
                 guard data.count <= TextCheck.maxTextBytes else {
-                    throw LoopSourceError(.invalid, path: name, line: nil, message: "the text is longer than \(TextCheck.maxTextBytes >> 20) MiB, more than a loop holds; split it into several loops")
+                    throw LoopSourceError(
+                        .invalid, path: name, line: nil,
+                        message:
+                            "the text is longer than \(TextCheck.maxTextBytes >> 20) MiB, more than a loop holds; split it into several loops"
+                    )
                 }
             }
         } catch let error as LoopSourceError {
             throw error
         } catch {
-            throw LoopSourceError(.invalid, path: name, line: nil, message: "cannot read the file (\(error.localizedDescription))")
+            throw LoopSourceError(
+                .invalid, path: name, line: nil, message: "cannot read the file (\(error.localizedDescription))")
         }
         guard let text = String(data: data, encoding: .utf8) else {
-            throw LoopSourceError(.invalid, path: name, line: nil, message: "the text is not UTF-8; save it as UTF-8 and try again")
+            throw LoopSourceError(
+                .invalid, path: name, line: nil, message: "the text is not UTF-8; save it as UTF-8 and try again")
         }
         return text
     }
@@ -169,21 +186,38 @@ extension LoopSource {
                 continue
             }
             if line.hasPrefix("#"), let (key, file) = Self.pictureLine(line) {
-                guard !file.isEmpty else { throw LoopSourceError(.invalid, path: nil, line: lineNumber, message: "'# \(key):' needs a picture file after the colon") }
+                guard !file.isEmpty else {
+                    throw LoopSourceError(
+                        .invalid, path: nil, line: lineNumber,
+                        message: "'# \(key):' needs a picture file after the colon")
+                }
                 switch key {
                 case "image":
                     guard !seenPhrase else {
-                        throw LoopSourceError(.invalid, path: nil, line: lineNumber, message: "'# image:' (the loop's picture) goes before the first phrase; use '# group-image:' or '# phrase-image:' here")
+                        throw LoopSourceError(
+                            .invalid, path: nil, line: lineNumber,
+                            message:
+                                "'# image:' (the loop's picture) goes before the first phrase; use '# group-image:' or '# phrase-image:' here"
+                        )
                     }
                     loopPicture = file
                 case "group-image":
-                    guard groupPicture == nil else { throw LoopSourceError(.invalid, path: nil, line: lineNumber, message: "the group has a picture already (one '# group-image:' a group)") }
+                    guard groupPicture == nil else {
+                        throw LoopSourceError(
+                            .invalid, path: nil, line: lineNumber,
+                            message: "the group has a picture already (one '# group-image:' a group)")
+                    }
                     groupPicture = file
                 default:
                     guard !current.isEmpty else {
-                        throw LoopSourceError(.invalid, path: nil, line: lineNumber, message: "'# phrase-image:' goes on the line after its phrase")
+                        throw LoopSourceError(
+                            .invalid, path: nil, line: lineNumber,
+                            message: "'# phrase-image:' goes on the line after its phrase")
                     }
-                    guard current[current.count - 1].picture == nil else { throw LoopSourceError(.invalid, path: nil, line: lineNumber, message: "the phrase above has a picture already") }
+                    guard current[current.count - 1].picture == nil else {
+                        throw LoopSourceError(
+                            .invalid, path: nil, line: lineNumber, message: "the phrase above has a picture already")
+                    }
                     current[current.count - 1].picture = file
                 }
                 continue
@@ -194,7 +228,10 @@ extension LoopSource {
                     case "title": title = value.isEmpty ? nil : value
                     case "language", "lang": language = value.isEmpty ? nil : value
                     case "translation", "translation-language": translationLanguage = value.isEmpty ? nil : value
-                    case "tags", "tag": tags = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+                    case "tags", "tag":
+                        tags = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+                            !$0.isEmpty
+                        }
                     default: break
                     }
                 }
@@ -202,18 +239,27 @@ extension LoopSource {
             }
             let (text, translation) = Self.splitTranslation(line)
             guard !text.isEmpty else {
-                throw LoopSourceError(.invalid, path: nil, line: lineNumber, message: "a phrase needs text before the '|' that starts its translation")
+                throw LoopSourceError(
+                    .invalid, path: nil, line: lineNumber,
+                    message: "a phrase needs text before the '|' that starts its translation")
             }
-            for (field, value) in [("phrase", text), ("translation", translation ?? "")] where value.unicodeScalars.count > TextCheck.maxFieldCharacters {
-                throw LoopSourceError(.invalid, path: nil, line: lineNumber,
-                                      message: "the \(field) is longer than \(TextCheck.maxFieldCharacters) characters, more than a phrase holds: split it into several lines")
+            for (field, value) in [("phrase", text), ("translation", translation ?? "")]
+            where value.unicodeScalars.count > TextCheck.maxFieldCharacters {
+                throw LoopSourceError(
+                    .invalid, path: nil, line: lineNumber,
+                    message:
+                        "the \(field) is longer than \(TextCheck.maxFieldCharacters) characters, more than a phrase holds: split it into several lines"
+                )
             }
             // Counted before the phrases are made, sentences split included.
             func count(_ phrases: Int) throws(LoopSourceError) {
                 phraseCount += phrases
                 guard phraseCount <= TextCheck.maxPhrases else {
-                    throw LoopSourceError(.invalid, path: nil, line: lineNumber,
-                                          message: "the text holds more than \(TextCheck.maxPhrases) phrases, more than a loop holds: split it into several loops")
+                    throw LoopSourceError(
+                        .invalid, path: nil, line: lineNumber,
+                        message:
+                            "the text holds more than \(TextCheck.maxPhrases) phrases, more than a loop holds: split it into several loops"
+                    )
                 }
             }
             seenPhrase = true
@@ -233,9 +279,13 @@ extension LoopSource {
         }
         if !current.isEmpty { groups.append(PhraseGroup(phrases: current, picture: groupPicture)) }
         guard !groups.isEmpty else {
-            throw LoopSourceError(.invalid, path: nil, line: nil, message: "no phrases: write one phrase per line, with a blank line between groups")
+            throw LoopSourceError(
+                .invalid, path: nil, line: nil,
+                message: "no phrases: write one phrase per line, with a blank line between groups")
         }
-        self.init(title: title, language: language, translationLanguage: translationLanguage, tags: tags, groups: groups, picture: loopPicture)
+        self.init(
+            title: title, language: language, translationLanguage: translationLanguage, tags: tags, groups: groups,
+            picture: loopPicture)
     }
 
     /// `# image: FILE`, `# group-image: FILE` or `# phrase-image: FILE`: the key and the file.
@@ -257,14 +307,17 @@ extension LoopSource {
         source.picture = resolve(picture)
         for g in source.groups.indices {
             source.groups[g].picture = resolve(source.groups[g].picture)
-            for p in source.groups[g].phrases.indices { source.groups[g].phrases[p].picture = resolve(source.groups[g].phrases[p].picture) }
+            for p in source.groups[g].phrases.indices {
+                source.groups[g].phrases[p].picture = resolve(source.groups[g].phrases[p].picture)
+            }
         }
         return source
     }
 
     /// Every picture file the text names.
     public var pictureFiles: [String] {
-        [picture].compactMap { $0 } + groups.flatMap { group in [group.picture].compactMap { $0 } + group.phrases.compactMap(\.picture) }
+        [picture].compactMap { $0 }
+            + groups.flatMap { group in [group.picture].compactMap { $0 } + group.phrases.compactMap(\.picture) }
     }
 
     /// The text's lines, split at LF, CRLF or CR scalar by scalar: a line break followed by a
@@ -326,7 +379,8 @@ extension LoopSource {
         // Trimmed scalar by scalar too: a space before a combining mark is one Character.
         func trimmed(_ scalars: String.UnicodeScalarView) -> String {
             guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
-                  let last = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return "" }
+                let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })
+            else { return "" }
             return String(scalars[first...last])
         }
         let text = trimmed(parts[0]), translation = trimmed(parts[1])

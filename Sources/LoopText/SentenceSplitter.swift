@@ -28,7 +28,9 @@ public struct SentenceSplitter: Sendable {
             }
             // The run of terminal marks, then closing quotes and brackets.
             var end = index + 1
-            while end < characters.count, Self.terminals.contains(characters[end]) || Self.fullWidthTerminals.contains(characters[end]) { end += 1 }
+            while end < characters.count,
+                Self.terminals.contains(characters[end]) || Self.fullWidthTerminals.contains(characters[end])
+            { end += 1 }
             while end < characters.count, Self.closers.contains(characters[end]) { end += 1 }
             // French spacing: « Non. » puts a space before the closing mark.
             var spaced = end
@@ -50,7 +52,8 @@ public struct SentenceSplitter: Sendable {
             var next = end
             while next < characters.count, characters[next].isWhitespace { next += 1 }
             if next < characters.count,
-               isSentenceEnd(characters, markAt: index, markRunEnd: end, nextAt: next, isGerman: isGerman) {
+                isSentenceEnd(characters, markAt: index, markRunEnd: end, nextAt: next, isGerman: isGerman)
+            {
                 append(characters[start..<end], to: &sentences)
                 start = next
             }
@@ -60,19 +63,24 @@ public struct SentenceSplitter: Sendable {
         return sentences.isEmpty ? [text] : sentences
     }
 
-    private func isSentenceEnd(_ characters: [Character], markAt mark: Int, markRunEnd: Int, nextAt next: Int, isGerman: Bool) -> Bool {
+    private func isSentenceEnd(
+        _ characters: [Character], markAt mark: Int, markRunEnd: Int, nextAt next: Int, isGerman: Bool
+    ) -> Bool {
         let following = characters[next]
         if following.isLowercase { return false }
         // Only a lone full stop can belong to an abbreviation, an initial or an ordinal.
-        guard characters[mark] == ".", markRunEnd == mark + 1 || !Self.terminals.contains(characters[mark + 1]) else { return true }
+        guard characters[mark] == ".", markRunEnd == mark + 1 || !Self.terminals.contains(characters[mark + 1]) else {
+            return true
+        }
         var wordStart = mark
-        while wordStart > 0, !characters[wordStart - 1].isWhitespace, !Self.openers.contains(characters[wordStart - 1]) { wordStart -= 1 }
+        while wordStart > 0, !characters[wordStart - 1].isWhitespace, !Self.openers.contains(characters[wordStart - 1])
+        { wordStart -= 1 }
         let word = String(characters[wordStart..<mark])
         if word.isEmpty { return true }
-        if word.count == 1, word.first?.isUppercase == true { return false }            // initials: J. K. Rowling
-        if word.contains(".") { return false }                                  // e.g. / U.S. / z.B.
+        if word.count == 1, word.first?.isUppercase == true { return false } // initials: J. K. Rowling
+        if word.contains(".") { return false } // e.g. / U.S. / z.B.
         if Self.abbreviations.contains(word.lowercased()) { return false }
-        if isGerman, word.allSatisfy(\.isNumber) { return false }              // am 3. Oktober
+        if isGerman, word.allSatisfy(\.isNumber) { return false } // am 3. Oktober
         return true
     }
 
@@ -83,10 +91,14 @@ public struct SentenceSplitter: Sendable {
 
     private static let terminals: Set<Character> = [".", "!", "?", "…", "‼", "⁇", "⁈", "⁉"]
     private static let fullWidthTerminals: Set<Character> = ["。", "！", "？", "｡"]
-    private static let closers: Set<Character> = ["\"", "'", "”", "’", "»", "›", ")", "]", "}", "」", "』", "）", "】", "》", "〉", "〕"]
+    private static let closers: Set<Character> = [
+        "\"", "'", "”", "’", "»", "›", ")", "]", "}", "」", "』", "）", "】", "》", "〉", "〕",
+    ]
     /// Closing marks that French typography separates by a space; never an opening mark.
     private static let spacedClosers: Set<Character> = ["»", "›", "”"]
-    private static let openers: Set<Character> = ["\"", "'", "“", "‘", "«", "‹", "(", "[", "{", "¿", "¡", "「", "『", "（"]
+    private static let openers: Set<Character> = [
+        "\"", "'", "“", "‘", "«", "‹", "(", "[", "{", "¿", "¡", "「", "『", "（",
+    ]
 
     /// Abbreviations that end in a full stop without ending a sentence (lower-cased, no final dot).
     private static let abbreviations: Set<String> = [

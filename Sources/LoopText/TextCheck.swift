@@ -39,7 +39,8 @@ public enum TextCheck {
     private static func describe(_ scalar: Unicode.Scalar) -> String {
         if scalar.value == 0 { return "holds a NUL character, which would cut the text short: remove it" }
         let name = scalar.value == 0x1B ? " (ESC)" : ""
-        return "holds the control character U+\(String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 4))\(name), which loop does not take in text: remove it"
+        return
+            "holds the control character U+\(String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 4))\(name), which loop does not take in text: remove it"
     }
 }
 

@@ -1,10 +1,10 @@
 import Foundation
 import LoopAudioFiles
 import LoopCutting
-import LoopModel
-import LoopText
 import LoopFoundation
+import LoopModel
 import LoopStore
+import LoopText
 
 /// A loop just authored (or a take just attached), and the cuts worth a listen.
 public struct AuthoredLoop: Sendable {
@@ -51,31 +51,37 @@ public struct Authoring: Sendable {
     /// (any audio or video file, decoded first when it must be), cut so that every phrase gets
     /// its clip. `splitSentences` also splits long lines at sentence ends.
     public func author(
-        textFile: String, splitSentences: Bool = false, media: MediaFile?, title: String? = nil, language: String? = nil,
+        textFile: String, splitSentences: Bool = false, media: MediaFile?, title: String? = nil,
+        language: String? = nil,
         tags: [String] = [], progress: WorkProgress? = nil
     ) async throws -> AuthoredLoop {
         let written = try LoopSource.readText(at: textFile)
-        let source = try LoopSource(parsing: written, from: textFile, options: LoopSource.ParseOptions(splitSentences: splitSentences))
+        let source = try LoopSource(
+            parsing: written, from: textFile, options: LoopSource.ParseOptions(splitSentences: splitSentences))
         // The text as written is kept, unless sentences were split out of its lines.
         let sourceText = splitSentences ? nil : written
         let importing = progress.map { report in { @Sendable (fraction: Double) in report(.importing, fraction) } }
         guard let media else {
-            return try await author(source: source, sourceText: sourceText, takePath: nil, title: title, language: language, tags: tags)
+            return try await author(
+                source: source, sourceText: sourceText, takePath: nil, title: title, language: language, tags: tags)
         }
         return try await media.reading(progress: progress) { take in
-            try await author(source: source, sourceText: sourceText, takePath: take, title: title, language: language, tags: tags,
-                             progress: importing)
+            try await author(
+                source: source, sourceText: sourceText, takePath: take, title: title, language: language, tags: tags,
+                progress: importing)
         }
     }
 
     /// Cuts a new take (any audio or video file) onto the phrases that need audio: see
     /// ``attach(loop:takePath:group:includingChanged:progress:)``.
     public func attach(
-        loop id: String, media: MediaFile, group: Int? = nil, includingChanged: Bool = false, progress: WorkProgress? = nil
+        loop id: String, media: MediaFile, group: Int? = nil, includingChanged: Bool = false,
+        progress: WorkProgress? = nil
     ) async throws -> AuthoredLoop {
         let importing = progress.map { report in { @Sendable (fraction: Double) in report(.importing, fraction) } }
         return try await media.reading(progress: progress) { take in
-            try await attach(loop: id, takePath: take, group: group, includingChanged: includingChanged, progress: importing)
+            try await attach(
+                loop: id, takePath: take, group: group, includingChanged: includingChanged, progress: importing)
         }
     }
 
@@ -88,7 +94,8 @@ public struct Authoring: Sendable {
         let store = self.store
         guard let takePath else {
             let (loop, namesakes) = try await BlockingWork.run {
-                let loop = try store.createLoop(source: source, title: title, language: language, tags: tags, sourceText: sourceText)
+                let loop = try store.createLoop(
+                    source: source, title: title, language: language, tags: tags, sourceText: sourceText)
                 return try store.loopAndNamesakes(id: loop.summary.id)
             }
             return AuthoredLoop(loop: loop, doubtfulCuts: [], namesakes: namesakes)
@@ -100,13 +107,18 @@ public struct Authoring: Sendable {
             let (loop, namesakes) = try await keeping(received) {
                 let id: String
                 if found.count == texts.count {
-                    id = try store.createLoop(source: source, title: title, language: language, tags: tags, take: take, received: received,
-                                              sourceText: sourceText).summary.id
+                    id = try store.createLoop(
+                        source: source, title: title, language: language, tags: tags, take: take, received: received,
+                        sourceText: sourceText
+                    ).summary.id
                 } else {
                     // A take of some of the phrases: the loop with its text, then their clips.
-                    let loop = try store.createLoop(source: source, title: title, language: language, tags: tags, sourceText: sourceText)
+                    let loop = try store.createLoop(
+                        source: source, title: title, language: language, tags: tags, sourceText: sourceText)
                     do {
-                        _ = try store.attach(loop: loop.summary.id, phraseIds: loop.phrases[found].map(\.id), take: take, received: received)
+                        _ = try store.attach(
+                            loop: loop.summary.id, phraseIds: loop.phrases[found].map(\.id), take: take,
+                            received: received)
                     } catch {
                         try? store.remove(loop: loop.summary.id)
                         throw error
@@ -125,7 +137,8 @@ public struct Authoring: Sendable {
     /// Cuts a new take onto the phrases that need audio (of one group, if given), and with
     /// `includingChanged` the phrases whose clip was recorded for an earlier text.
     public func attach(
-        loop id: String, takePath: String, group: Int? = nil, includingChanged: Bool = false, progress: (@Sendable (Double) -> Void)? = nil
+        loop id: String, takePath: String, group: Int? = nil, includingChanged: Bool = false,
+        progress: (@Sendable (Double) -> Void)? = nil
     ) async throws -> AuthoredLoop {
         let store = self.store
         let detail = try await BlockingWork.run { try store.loop(id: id) }
@@ -141,7 +154,10 @@ public struct Authoring: Sendable {
         }
         // The cuts are between the waiting phrases: name them by their numbers in the loop.
         var named = authored
-        named.doubtfulCuts = authored.doubtfulCuts.map { DoubtfulCut(before: waiting[$0.before - 1].number, after: waiting[$0.after - 1].number, confidence: $0.confidence) }
+        named.doubtfulCuts = authored.doubtfulCuts.map {
+            DoubtfulCut(
+                before: waiting[$0.before - 1].number, after: waiting[$0.after - 1].number, confidence: $0.confidence)
+        }
         named.notFound = authored.notFound.map { waiting[$0 - 1].number }
         return named
     }
@@ -152,14 +168,19 @@ public struct Authoring: Sendable {
             throw LibraryError(.phraseNotFound, "the loop has \(detail.groups.count) groups, not \(group)")
         }
         let inGroup = { (phrase: StoredPhrase) in group == nil || phrase.group == group }
-        let waiting = detail.phrases.filter { ($0.audio == nil || (includingChanged && $0.clipIsForEarlierText)) && inGroup($0) }
+        let waiting = detail.phrases.filter {
+            ($0.audio == nil || (includingChanged && $0.clipIsForEarlierText)) && inGroup($0)
+        }
         guard waiting.isEmpty else { return waiting }
         // A group whose every phrase has audio: the take is for the whole group, and replaces it.
         if group != nil { return detail.phrases.filter(inGroup) }
         let which = includingChanged ? "audio for its text" : "audio"
-        let message = group.map { "every phrase of group \($0) has \(which) already" } ?? "every phrase has \(which) already"
+        let message =
+            group.map { "every phrase of group \($0) has \(which) already" } ?? "every phrase has \(which) already"
         let changed = includingChanged ? 0 : detail.phrases.filter { $0.clipIsForEarlierText && inGroup($0) }.count
-        if changed > 0 { throw LibraryError(.onlyClipsForEarlierText, message + "; \(changed) of them read an earlier text") }
+        if changed > 0 {
+            throw LibraryError(.onlyClipsForEarlierText, message + "; \(changed) of them read an earlier text")
+        }
         throw LibraryError(.nothingToDo, message)
     }
 
@@ -172,25 +193,31 @@ public struct Authoring: Sendable {
         let cutter = TakeCutter(segmenter: segmenter, language: self.language)
         let (received, (segmentation, info)) = try await receive(takePath: takePath, progress: progress) {
             let info = try AudioFileReader(path: takePath).info
-            let segmentation = try cutter.cut(path: takePath, hint: .text(texts, language: language),
-                                              progress: progress.map { report in { @Sendable in report($0 * 0.9) } })
+            let segmentation = try cutter.cut(
+                path: takePath, hint: .text(texts, language: language),
+                progress: progress.map { report in { @Sendable in report($0 * 0.9) } })
             return (segmentation, info)
         }
         let found = segmentation.phrases ?? 0..<texts.count
-        let take = CutTake(path: takePath, ranges: segmentation.segments.map { $0.startFrame..<$0.endFrame },
-                           confidences: segmentation.clipConfidences, info: info)
+        let take = CutTake(
+            path: takePath, ranges: segmentation.segments.map { $0.startFrame..<$0.endFrame },
+            confidences: segmentation.clipConfidences, info: info)
         return (take, found, segmentation, received)
     }
 
     /// What a cut of `asked` phrases gave: the loop, the doubtful cuts and the phrases not
     /// found, by the numbers of the phrases the take was for.
-    private static func authored(_ loop: LoopDetail, segmentation: Segmentation, found: Range<Int>, asked: Int) -> AuthoredLoop {
+    private static func authored(_ loop: LoopDetail, segmentation: Segmentation, found: Range<Int>, asked: Int)
+        -> AuthoredLoop
+    {
         let doubtful = doubtfulCuts(segmentation).map {
-            DoubtfulCut(before: $0.before + found.lowerBound, after: $0.after + found.lowerBound, confidence: $0.confidence)
+            DoubtfulCut(
+                before: $0.before + found.lowerBound, after: $0.after + found.lowerBound, confidence: $0.confidence)
         }
         let notFound = (0..<asked).filter { !found.contains($0) }.map { $0 + 1 }
-        return AuthoredLoop(loop: loop, doubtfulCuts: doubtful, notFound: notFound, phrasesAsked: asked, method: segmentation.method,
-                            notes: segmentation.notes)
+        return AuthoredLoop(
+            loop: loop, doubtfulCuts: doubtful, notFound: notFound, phrasesAsked: asked, method: segmentation.method,
+            notes: segmentation.notes)
     }
 
     /// Runs `body` while a take's copy is in flight: the library's shared lock held (so `gc`

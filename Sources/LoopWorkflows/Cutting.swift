@@ -29,7 +29,8 @@ public struct CuttingWorkflow: Sendable {
 
     /// The take (any audio or video file) measured and cut into phrases.
     public func segment(media: MediaFile, hint: SegmentationHint, progress: WorkProgress? = nil) async throws
-        -> (envelope: EnergyEnvelope, segmentation: Segmentation) {
+        -> (envelope: EnergyEnvelope, segmentation: Segmentation)
+    {
         let cutting = progress.map { report in { @Sendable (fraction: Double) in report(.cutting, fraction) } }
         return try await media.reading(progress: progress) { take in
             try await segment(take: take, named: media.path, hint: hint, progress: cutting)
@@ -38,18 +39,24 @@ public struct CuttingWorkflow: Sendable {
 
     /// The take (any audio or video file) cut into a clip per phrase of `labels`: see
     /// ``cut(take:hint:labels:into:format:measuring:writing:)``.
-    public func cut(media: MediaFile, hint: SegmentationHint, labels: [String], into folder: String, format: AudioFileFormat,
-                    progress: WorkProgress? = nil) async throws -> (segmentation: Segmentation, clips: PhraseClipExporter.Result) {
+    public func cut(
+        media: MediaFile, hint: SegmentationHint, labels: [String], into folder: String, format: AudioFileFormat,
+        progress: WorkProgress? = nil
+    ) async throws -> (segmentation: Segmentation, clips: PhraseClipExporter.Result) {
         let measuring = progress.map { report in { @Sendable (fraction: Double) in report(.cutting, fraction) } }
         let writing = progress.map { report in { @Sendable (fraction: Double) in report(.writing, fraction) } }
         return try await media.reading(progress: progress) { take in
-            try await cut(take: take, hint: hint, labels: labels, into: folder, format: format, measuring: measuring, writing: writing)
+            try await cut(
+                take: take, hint: hint, labels: labels, into: folder, format: format, measuring: measuring,
+                writing: writing)
         }
     }
 
     /// The take at `take` measured and cut into phrases; errors name it `name`.
-    public func segment(take: String, named name: String, hint: SegmentationHint,
-                        progress: (@Sendable (Double) -> Void)? = nil) async throws -> (envelope: EnergyEnvelope, segmentation: Segmentation) {
+    public func segment(
+        take: String, named name: String, hint: SegmentationHint,
+        progress: (@Sendable (Double) -> Void)? = nil
+    ) async throws -> (envelope: EnergyEnvelope, segmentation: Segmentation) {
         try await BlockingWork.run { [cutter] in
             do {
                 return try cutter.measureAndCut(path: take, hint: hint, progress: progress)
@@ -62,14 +69,20 @@ public struct CuttingWorkflow: Sendable {
 
     /// The take at `take` cut into a clip per phrase of `labels`, written into `folder` as
     /// `format` with a label track; the clips appear only once all are written.
-    public func cut(take: String, hint: SegmentationHint, labels: [String], into folder: String, format: AudioFileFormat,
-                    measuring: (@Sendable (Double) -> Void)? = nil, writing: (@Sendable (Double) -> Void)? = nil) async throws
-        -> (segmentation: Segmentation, clips: PhraseClipExporter.Result) {
-        let segmentation = try await BlockingWork.run { [cutter] in try cutter.cut(path: take, hint: hint, progress: measuring) }
+    public func cut(
+        take: String, hint: SegmentationHint, labels: [String], into folder: String, format: AudioFileFormat,
+        measuring: (@Sendable (Double) -> Void)? = nil, writing: (@Sendable (Double) -> Void)? = nil
+    ) async throws
+        -> (segmentation: Segmentation, clips: PhraseClipExporter.Result)
+    {
+        let segmentation = try await BlockingWork.run { [cutter] in
+            try cutter.cut(path: take, hint: hint, progress: measuring)
+        }
         // A take of some of the phrases: clips for those it reads.
         let read = segmentation.phrases.map { Array(labels[$0.clamped(to: labels.indices)]) } ?? labels
         let clips = try await BlockingWork.run {
-            try PhraseClipExporter(format: format).export(takePath: take, segmentation: segmentation, labels: read, to: folder, progress: writing)
+            try PhraseClipExporter(format: format).export(
+                takePath: take, segmentation: segmentation, labels: read, to: folder, progress: writing)
         }
         return (segmentation, clips)
     }

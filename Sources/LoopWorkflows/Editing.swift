@@ -1,8 +1,8 @@
 import Foundation
-import LoopModel
-import LoopText
 import LoopFoundation
+import LoopModel
 import LoopStore
+import LoopText
 
 /// Editing a loop: its clip boundaries in seconds, and its text through a draft file that an
 /// editor changes.
@@ -56,7 +56,11 @@ public struct EditingWorkflow: Sendable {
             let newStart = start.map { Int(($0 * rate).rounded()) } ?? current.lowerBound
             let newEnd = end.map { Int(($0 * rate).rounded()) } ?? current.upperBound
             guard newStart < newEnd else {
-                throw LibraryError(.invalidRange, String(format: "the start (%.3f s) must come before the end (%.3f s)", Double(newStart) / rate, Double(newEnd) / rate))
+                throw LibraryError(
+                    .invalidRange,
+                    String(
+                        format: "the start (%.3f s) must come before the end (%.3f s)", Double(newStart) / rate,
+                        Double(newEnd) / rate))
             }
             return newStart..<newEnd
         }
@@ -91,7 +95,9 @@ public struct EditingWorkflow: Sendable {
         }
 
         /// Whether the draft holds the text it was written with (the editor changed nothing).
-        public var isUnchanged: Bool { FileManager.default.contents(atPath: path).map { $0 == Data(original.utf8) } ?? true }
+        public var isUnchanged: Bool {
+            FileManager.default.contents(atPath: path).map { $0 == Data(original.utf8) } ?? true
+        }
     }
 
     /// What saving an edited draft did.
@@ -109,7 +115,11 @@ public struct EditingWorkflow: Sendable {
             draft = try TextDraft(loopId: id, original: detail.sourceText)
             try DurableFile.write(Data(detail.sourceText.utf8), to: draft.path)
         } catch {
-            throw WorkflowError(.draftUnwritable, path: TemporaryFolder.path, message: "cannot write the draft to edit (\(FileSystemError.reason(error))); set TMPDIR to a folder you can write; the loop is unchanged")
+            throw WorkflowError(
+                .draftUnwritable, path: TemporaryFolder.path,
+                message:
+                    "cannot write the draft to edit (\(FileSystemError.reason(error))); set TMPDIR to a folder you can write; the loop is unchanged"
+            )
         }
         return draft
     }
@@ -120,18 +130,27 @@ public struct EditingWorkflow: Sendable {
     /// parse changes nothing, and the draft is kept for another try.
     public func finishTextEdit(_ draft: TextDraft, dropChangedAudio: Bool = false) throws -> TextEdit {
         guard let bytes = FileManager.default.contents(atPath: draft.path) else {
-            throw WorkflowError(.draftUnreadable, path: draft.path, message: "the editor left no draft to read; the loop is unchanged")
+            throw WorkflowError(
+                .draftUnreadable, path: draft.path, message: "the editor left no draft to read; the loop is unchanged")
         }
         guard let edited = String(data: bytes, encoding: .utf8) else {
-            throw WorkflowError(.draftUnreadable, path: draft.keep(), message: "the editor saved text that is not UTF-8; the loop is unchanged and your text is kept in that file (save it as UTF-8, then edit the loop again and copy it back)")
+            throw WorkflowError(
+                .draftUnreadable, path: draft.keep(),
+                message:
+                    "the editor saved text that is not UTF-8; the loop is unchanged and your text is kept in that file (save it as UTF-8, then edit the loop again and copy it back)"
+            )
         }
         guard edited != draft.original else { return .unchanged }
         let source: LoopSource
         do {
             source = try LoopSource(parsing: edited)
         } catch {
-            throw LoopSourceError(.invalid, path: draft.keep(), line: error.line, message: error.message + "; the loop is unchanged and your text is kept in that file")
+            throw LoopSourceError(
+                .invalid, path: draft.keep(), line: error.line,
+                message: error.message + "; the loop is unchanged and your text is kept in that file")
         }
-        return .edited(try store.replaceSource(ofLoop: draft.loopId, with: source, text: edited, dropChangedAudio: dropChangedAudio))
+        return .edited(
+            try store.replaceSource(
+                ofLoop: draft.loopId, with: source, text: edited, dropChangedAudio: dropChangedAudio))
     }
 }

@@ -1,8 +1,8 @@
 import Foundation
+import LoopCutting
 import LoopModel
 import LoopShare
 import LoopStore
-import LoopCutting
 
 /// The library as an interface reaches it: opened, its loops found, listed, searched and
 /// maintained here; every change of a loop goes through a workflow (``Authoring``,
@@ -42,7 +42,9 @@ public struct Library: Sendable {
     public func loop(id: String) throws -> LoopDetail { try store.loop(id: id) }
 
     /// The loops, filtered and sorted, up to `limit`.
-    public func loops(language: String? = nil, tag: String? = nil, sort: LoopSort = .title, limit: Int? = nil) throws -> [LoopSummary] {
+    public func loops(language: String? = nil, tag: String? = nil, sort: LoopSort = .title, limit: Int? = nil) throws
+        -> [LoopSummary]
+    {
         try store.loops(language: language, tag: tag, sort: sort, limit: limit)
     }
 
@@ -71,7 +73,9 @@ public struct Library: Sendable {
     public func collectGarbage() throws -> GarbageReport { try store.collectGarbage() }
 
     /// Checks the database and every file it refers to.
-    public func check(progress: (@Sendable (Double) -> Void)? = nil) throws -> HealthReport { try store.check(progress: progress) }
+    public func check(progress: (@Sendable (Double) -> Void)? = nil) throws -> HealthReport {
+        try store.check(progress: progress)
+    }
 }
 
 // The workflows, made from the library as an interface holds it.
@@ -109,7 +113,9 @@ extension LoopPublisher {
 extension LoopLibrarySharing {
     public init(library: Library) { self.init(store: library.store) }
     public static func authorName(of library: Library) -> String? { authorName(of: library.store) }
-    public static func setAuthorName(_ name: String, of library: Library) throws { try setAuthorName(name, of: library.store) }
+    public static func setAuthorName(_ name: String, of library: Library) throws {
+        try setAuthorName(name, of: library.store)
+    }
 }
 
 extension PhraseEditingWorkflow {
@@ -127,7 +133,10 @@ extension LibraryIdentity {
 extension EditingWorkflow {
     /// Changes a loop's title, language or tags; returns the loop as it now is.
     @discardableResult
-    public func updateMetadata(ofLoop id: String, title: String? = nil, language: String? = nil, addTags: [String] = [], removeTags: [String] = []) throws -> LoopDetail {
+    public func updateMetadata(
+        ofLoop id: String, title: String? = nil, language: String? = nil, addTags: [String] = [],
+        removeTags: [String] = []
+    ) throws -> LoopDetail {
         try store.updateMetadata(ofLoop: id, title: title, language: language, addTags: addTags, removeTags: removeTags)
     }
 }

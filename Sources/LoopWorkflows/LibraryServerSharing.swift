@@ -2,9 +2,9 @@ import Foundation
 import LoopFoundation
 import LoopLibraryAPI
 import LoopLibraryClient
+import LoopModel
 import LoopShare
 import LoopStore
-import LoopModel
 
 /// Sharing through a Loop Library server (`loop serve`): publishing a loop, taking it off,
 /// installing one by its link, and pulling the updates of installed loops. What the server
@@ -19,10 +19,18 @@ public struct LoopLibrarySharing: Sendable {
 
     /// The server to use: `address`, else `LOOP_SERVER`, else the `server = URL` line of the
     /// config file (``configFile(environment:)``); an error says how to name one.
-    public static func server(_ address: String?, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> LibraryClient {
-        let configured = address ?? environment["LOOP_SERVER"].flatMap { $0.isEmpty ? nil : $0 } ?? configuredServer(environment: environment)
+    public static func server(_ address: String?, environment: [String: String] = ProcessInfo.processInfo.environment)
+        throws -> LibraryClient
+    {
+        let configured =
+            address ?? environment["LOOP_SERVER"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? configuredServer(environment: environment)
         guard let configured else {
-            throw WorkflowError(.noServer, path: nil, message: "no Loop Library server named: give its address (http://HOST:PORT), set LOOP_SERVER, or write `server = URL` in \(configFile(environment: environment))")
+            throw WorkflowError(
+                .noServer, path: nil,
+                message:
+                    "no Loop Library server named: give its address (http://HOST:PORT), set LOOP_SERVER, or write `server = URL` in \(configFile(environment: environment))"
+            )
         }
         return try LibraryClient(server: configured)
     }
@@ -34,7 +42,9 @@ public struct LoopLibrarySharing: Sendable {
     }
 
     static func configuredServer(environment: [String: String]) -> String? {
-        guard let text = try? String(contentsOfFile: configFile(environment: environment), encoding: .utf8) else { return nil }
+        guard let text = try? String(contentsOfFile: configFile(environment: environment), encoding: .utf8) else {
+            return nil
+        }
         for line in text.split(whereSeparator: \.isNewline) {
             let parts = line.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
             if parts.count == 2, parts[0] == "server", !parts[1].isEmpty { return parts[1] }
@@ -44,14 +54,17 @@ public struct LoopLibrarySharing: Sendable {
 
     /// The author name this library shows on a Loop Library, if one was set.
     package static func authorName(of store: LibraryStore) -> String? {
-        (try? String(contentsOfFile: store.layout.authorName, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines).nilIfEmpty
+        (try? String(contentsOfFile: store.layout.authorName, encoding: .utf8))?.trimmingCharacters(
+            in: .whitespacesAndNewlines
+        ).nilIfEmpty
     }
 
     /// Sets the author name a Loop Library shows for this library's identity (bound to the key
     /// by the server at the next publish; another key's name is refused there).
     package static func setAuthorName(_ name: String, of store: LibraryStore) throws {
         guard let trimmed = AuthorName.validated(name) else {
-            throw WorkflowError(.badName, path: nil, message: "an author name is 1 to 40 letters, digits, spaces, '.', '-' or '_'")
+            throw WorkflowError(
+                .badName, path: nil, message: "an author name is 1 to 40 letters, digits, spaces, '.', '-' or '_'")
         }
         _ = try LibraryIdentity.loadOrCreate(store)
         try DurableFile.write(Data((trimmed + "\n").utf8), to: store.layout.authorName, permissions: 0o644)
@@ -78,7 +91,10 @@ public struct LoopLibrarySharing: Sendable {
         let id = asCopy ? try await copy(loop: id, identity: identity) : id
         let (bundle, revision) = try await BlockingWork.run("loop publish") { () throws -> (String, Int) in
             if let owner = try store.ownerKey(ofLoop: id), owner != identity.publicKey.base64EncodedString() {
-                throw ShareError(.identity, "only its author can publish this loop (it is signed by \(AuthorIdentity.fingerprint(of: Data(base64Encoded: owner) ?? Data())))")
+                throw ShareError(
+                    .identity,
+                    "only its author can publish this loop (it is signed by \(AuthorIdentity.fingerprint(of: Data(base64Encoded: owner) ?? Data())))"
+                )
             }
             let scratch = store.scratchFolder(named: "publish")
             try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
@@ -88,7 +104,9 @@ public struct LoopLibrarySharing: Sendable {
             return (path, loop.summary.revision)
         }
         defer { try? FileManager.default.removeItem(atPath: (bundle as NSString).deletingLastPathComponent) }
-        let signer = RequestSigner(publicKey: identity.publicKey, authorName: Self.authorName(of: store)) { try identity.sign($0) }
+        let signer = RequestSigner(publicKey: identity.publicKey, authorName: Self.authorName(of: store)) {
+            try identity.sign($0)
+        }
         let result = try await client.publish(bundle: bundle, loopID: id, revision: revision, signer: signer)
         let link = client.previewLink(shortID: result.shortID)
         return Published(result: result, link: link, install: "loop import \(link)", copied: asCopy ? id : nil)
@@ -101,22 +119,27 @@ public struct LoopLibrarySharing: Sendable {
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         try await BundleExporter(store: store).export(loops: [id], to: scratch + "/loop.loop")
-        let results = try await BundleImporter(store: store).importBundles(at: [scratch + "/loop.loop"], options: ImportOptions(asCopy: true))
-        guard let outcome = results.first?.loops.first?.outcome else { throw ShareError(.corrupt, "the copy holds no loop", path: scratch) }
+        let results = try await BundleImporter(store: store).importBundles(
+            at: [scratch + "/loop.loop"], options: ImportOptions(asCopy: true))
+        guard let outcome = results.first?.loops.first?.outcome else {
+            throw ShareError(.corrupt, "the copy holds no loop", path: scratch)
+        }
         return outcome.id
     }
 
     /// Takes the loop off the server (its author only); the loop stays in this library.
     public func unpublish(loop id: String, from client: LibraryClient) async throws {
         let identity = try LibraryIdentity.loadOrCreate(store)
-        try await client.unpublish(id: id, signer: RequestSigner(publicKey: identity.publicKey, authorName: nil) { try identity.sign($0) })
+        try await client.unpublish(
+            id: id, signer: RequestSigner(publicKey: identity.publicKey, authorName: nil) { try identity.sign($0) })
     }
 
     /// Installs the loop a link names (`https://HOST/9ddbb9`): downloads its bundle, imports it
     /// as `loop import` would, and remembers the server for `loop update`.
     public func install(link: String, options: ImportOptions) async throws -> BundleImporter.Result {
         guard let (server, ref) = LibraryClient.parseLink(link) else {
-            throw WorkflowError(.noServer, path: link, message: "not a link to a loop on a Loop Library (https://HOST/<id>)")
+            throw WorkflowError(
+                .noServer, path: link, message: "not a link to a loop on a Loop Library (https://HOST/<id>)")
         }
         let client = try LibraryClient(server: server)
         let (result, etag) = try await downloadAndImport(ref, from: client, ifNoneMatch: nil, options: options)!
@@ -145,7 +168,10 @@ public struct LoopLibrarySharing: Sendable {
         for origin in try store.origins(ofLoops: ids) {
             do {
                 let client = try LibraryClient(server: origin.server)
-                guard let (result, etag) = try await downloadAndImport(origin.loopId, from: client, ifNoneMatch: origin.etag, options: options) else {
+                guard
+                    let (result, etag) = try await downloadAndImport(
+                        origin.loopId, from: client, ifNoneMatch: origin.etag, options: options)
+                else {
                     updates.append(.unchanged(origin))
                     continue
                 }
@@ -163,12 +189,15 @@ public struct LoopLibrarySharing: Sendable {
 
     /// Downloads a loop's bundle (nil when the server's is the one `ifNoneMatch` names) and
     /// imports it; the bundle's ETag comes back for the next update.
-    private func downloadAndImport(_ ref: String, from client: LibraryClient, ifNoneMatch: String?, options: ImportOptions) async throws -> (BundleImporter.Result, String?)? {
+    private func downloadAndImport(
+        _ ref: String, from client: LibraryClient, ifNoneMatch: String?, options: ImportOptions
+    ) async throws -> (BundleImporter.Result, String?)? {
         let scratch = store.scratchFolder(named: "download")
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         let path = scratch + "/loop.loop"
-        guard case .downloaded(let etag) = try await client.downloadBundle(ref, to: path, ifNoneMatch: ifNoneMatch) else { return nil }
+        guard case .downloaded(let etag) = try await client.downloadBundle(ref, to: path, ifNoneMatch: ifNoneMatch)
+        else { return nil }
         let results: [BundleImporter.Result]
         do {
             results = try await BundleImporter(store: store).importBundles(at: [path], options: options)
@@ -177,10 +206,14 @@ public struct LoopLibrarySharing: Sendable {
             // the time the message is read).
             let link = client.server.absoluteString + "/" + ref
             var named = error.naming(path, as: link)
-            if named.kind == .corrupt { named.message = "the server's answer is not a loop bundle (" + named.message + ")" }
+            if named.kind == .corrupt {
+                named.message = "the server's answer is not a loop bundle (" + named.message + ")"
+            }
             throw named
         }
-        guard var result = results.first else { throw ShareError(.corrupt, "the server's bundle holds no loop", path: client.server.absoluteString) }
+        guard var result = results.first else {
+            throw ShareError(.corrupt, "the server's bundle holds no loop", path: client.server.absoluteString)
+        }
         result.bundle = client.server.absoluteString + "/" + ref
         return (result, etag)
     }

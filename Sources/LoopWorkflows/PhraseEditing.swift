@@ -75,8 +75,9 @@ public final class PhraseEditingWorkflow: Sendable {
     /// A recorder for the phrase at the cursor alone, reading `source`.
     public func rerecorder(for editor: PhraseEditor, source: sending any RecordingSource) throws -> TakeRecorder {
         let loop = try store.loop(id: loopId)
-        let draft = RecordingDraft(loopId: loopId, phraseIds: [loop.phrases.first?.id ?? 0], phraseTexts: [editor.current.text],
-                                   language: loop.summary.language, sampleRate: source.sampleRate, channelCount: source.channelCount)
+        let draft = RecordingDraft(
+            loopId: loopId, phraseIds: [loop.phrases.first?.id ?? 0], phraseTexts: [editor.current.text],
+            language: loop.summary.language, sampleRate: source.sampleRate, channelCount: source.channelCount)
         return try TakeRecorder(source: source, draft: draft, folder: scratch)
     }
 
@@ -86,18 +87,24 @@ public final class PhraseEditingWorkflow: Sendable {
         let scratch = self.scratch
         defer { recorder.delete() }
         return try await BlockingWork.run("loop edit re-record") {
-            guard let result = try RecordingFinisher().finish(rawPath: recorder.rawPath, draft: recorder.draft, phrasesRead: 1, into: scratch),
-                  let range = result.ranges.first else { return nil }
+            guard
+                let result = try RecordingFinisher().finish(
+                    rawPath: recorder.rawPath, draft: recorder.draft, phrasesRead: 1, into: scratch),
+                let range = result.ranges.first
+            else { return nil }
             let info = try AudioFileReader(path: result.takePath).info
-            return EditorClip(take: result.takePath, sha256: nil, sampleRate: info.sampleRate, channelCount: info.channelCount,
-                              takeFrames: info.frameCount, frames: range)
+            return EditorClip(
+                take: result.takePath, sha256: nil, sampleRate: info.sampleRate, channelCount: info.channelCount,
+                takeFrames: info.frameCount, frames: range)
         }
     }
 
     /// Saves the editor's phrases in one transaction.
     public func save(_ editor: PhraseEditor) async throws -> LoopDetail {
         let (store, id, revision, phrases) = (self.store, loopId, self.revision, editor.replacement)
-        let saved = try await BlockingWork.run("loop edit save") { try store.replacePhrases(ofLoop: id, revision: revision, with: phrases) }
+        let saved = try await BlockingWork.run("loop edit save") {
+            try store.replacePhrases(ofLoop: id, revision: revision, with: phrases)
+        }
         savedRevision.withLock { $0 = saved.summary.revision }
         return saved
     }

@@ -20,7 +20,10 @@ public struct EditorClip: Sendable, Equatable {
     /// How sure the cutter was of its edges; nil once placed by hand (or recorded again).
     public var confidence: Double?
 
-    public init(take: String, sha256: String?, sampleRate: Int, channelCount: Int, takeFrames: Int, frames: Range<Int>, confidence: Double? = nil) {
+    public init(
+        take: String, sha256: String?, sampleRate: Int, channelCount: Int, takeFrames: Int, frames: Range<Int>,
+        confidence: Double? = nil
+    ) {
         self.confidence = confidence
         self.take = take
         self.sha256 = sha256
@@ -31,8 +34,10 @@ public struct EditorClip: Sendable, Equatable {
     }
 
     init(_ audio: PhraseAudio) {
-        self.init(take: audio.path, sha256: audio.sha256, sampleRate: audio.sampleRate, channelCount: audio.channelCount,
-                  takeFrames: audio.takeFrameCount, frames: audio.startFrame..<audio.endFrame, confidence: audio.cutConfidence)
+        self.init(
+            take: audio.path, sha256: audio.sha256, sampleRate: audio.sampleRate, channelCount: audio.channelCount,
+            takeFrames: audio.takeFrameCount, frames: audio.startFrame..<audio.endFrame, confidence: audio.cutConfidence
+        )
     }
 
     /// Whether the cutter was unsure of its edges: worth a listen.
@@ -42,7 +47,9 @@ public struct EditorClip: Sendable, Equatable {
     public var endSeconds: Double { Double(frames.upperBound) / Double(sampleRate) }
 
     /// The clip as the player plays it.
-    public var playable: TakeClip { TakeClip(take: take, sampleRate: sampleRate, channelCount: channelCount, frames: frames) }
+    public var playable: TakeClip {
+        TakeClip(take: take, sampleRate: sampleRate, channelCount: channelCount, frames: frames)
+    }
 }
 
 /// A phrase in the phrase editor.
@@ -84,7 +91,9 @@ public struct PhraseEditor: Sendable, Equatable {
     }
 
     public init(_ loop: LoopDetail) {
-        groups = loop.groups.map { $0.map { EditorPhrase(text: $0.text, translation: $0.translation, clip: $0.audio.map(EditorClip.init)) } }
+        groups = loop.groups.map {
+            $0.map { EditorPhrase(text: $0.text, translation: $0.translation, clip: $0.audio.map(EditorClip.init)) }
+        }
         saved = groups
     }
 
@@ -144,7 +153,9 @@ public struct PhraseEditor: Sendable, Equatable {
     /// (a start moved before the previous clip's end pushes that end), in the same step, as far
     /// as that clip keeps its 50 ms.
     public mutating func nudge(_ edge: Edge, milliseconds: Int) throws(PhraseEditorError) {
-        guard var clip = current.clip else { throw PhraseEditorError("phrase \(cursor + 1) has no audio to nudge: record it (r)") }
+        guard var clip = current.clip else {
+            throw PhraseEditorError("phrase \(cursor + 1) has no audio to nudge: record it (r)")
+        }
         let delta = milliseconds * clip.sampleRate / 1000, least = clip.sampleRate / 20
         let all = phrases
         let index = cursor
@@ -152,19 +163,25 @@ public struct PhraseEditor: Sendable, Equatable {
         switch edge {
         case .start:
             var start = min(max(clip.frames.lowerBound + delta, 0), clip.frames.upperBound - least)
-            if index > 0, var previous = all[index - 1].clip, previous.take == clip.take, previous.frames.upperBound <= clip.frames.lowerBound,
-               start < previous.frames.upperBound {
+            if index > 0, var previous = all[index - 1].clip, previous.take == clip.take,
+                previous.frames.upperBound <= clip.frames.lowerBound,
+                start < previous.frames.upperBound
+            {
                 start = max(start, previous.frames.lowerBound + least)
                 previous.frames = previous.frames.lowerBound..<start
                 previous.confidence = nil
                 neighbour = (index - 1, previous)
             }
-            guard start != clip.frames.lowerBound else { throw PhraseEditorError("the start cannot move further that way") }
+            guard start != clip.frames.lowerBound else {
+                throw PhraseEditorError("the start cannot move further that way")
+            }
             clip.frames = start..<clip.frames.upperBound
         case .end:
             var end = max(min(clip.frames.upperBound + delta, clip.takeFrames), clip.frames.lowerBound + least)
-            if index + 1 < all.count, var next = all[index + 1].clip, next.take == clip.take, next.frames.lowerBound >= clip.frames.upperBound,
-               end > next.frames.lowerBound {
+            if index + 1 < all.count, var next = all[index + 1].clip, next.take == clip.take,
+                next.frames.lowerBound >= clip.frames.upperBound,
+                end > next.frames.lowerBound
+            {
                 end = min(end, next.frames.upperBound - least)
                 next.frames = end..<next.frames.upperBound
                 next.confidence = nil
@@ -211,7 +228,9 @@ public struct PhraseEditor: Sendable, Equatable {
         var head = EditorPhrase(text: first, translation: phrase.translation, clip: phrase.clip)
         var tail = EditorPhrase(text: second, translation: nil, clip: nil)
         if let clip = phrase.clip, let frame {
-            guard clip.frames.lowerBound < frame, frame < clip.frames.upperBound else { throw PhraseEditorError("the split must fall inside the clip") }
+            guard clip.frames.lowerBound < frame, frame < clip.frames.upperBound else {
+                throw PhraseEditorError("the split must fall inside the clip")
+            }
             head.clip?.frames = clip.frames.lowerBound..<frame
             head.clip?.confidence = nil
             var second = clip
@@ -229,14 +248,17 @@ public struct PhraseEditor: Sendable, Equatable {
     /// joined, their clips joined (`joined`: one range of one take when both lie in order in the
     /// same take, else a new take the caller made of both).
     public mutating func mergeWithNext(joined: EditorClip?) throws(PhraseEditorError) {
-        guard cursor + 1 < phrases.count else { throw PhraseEditorError("the last phrase has no next one to merge with") }
+        guard cursor + 1 < phrases.count else {
+            throw PhraseEditorError("the last phrase has no next one to merge with")
+        }
         let (group, offset) = place(of: cursor)
         let next = place(of: cursor + 1)
         let a = current, b = phrases[cursor + 1]
         let translation = [a.translation, b.translation].compactMap { $0 }.joined(separator: " ")
         var joined = joined
         joined?.confidence = nil
-        let merged = EditorPhrase(text: a.text + " " + b.text, translation: translation.isEmpty ? nil : translation, clip: joined)
+        let merged = EditorPhrase(
+            text: a.text + " " + b.text, translation: translation.isEmpty ? nil : translation, clip: joined)
         record()
         groups[next.group].remove(at: next.offset)
         groups[group][offset] = merged
@@ -272,9 +294,12 @@ public struct PhraseEditor: Sendable, Equatable {
     public var replacement: [[ReplacementPhrase]] {
         groups.map { group in
             group.map { phrase in
-                ReplacementPhrase(text: phrase.text, translation: phrase.translation, clip: phrase.clip.map { clip in
-                    clip.sha256.map { .stored(sha256: $0, frames: clip.frames) } ?? .newTake(path: clip.take, frames: clip.frames)
-                })
+                ReplacementPhrase(
+                    text: phrase.text, translation: phrase.translation,
+                    clip: phrase.clip.map { clip in
+                        clip.sha256.map { .stored(sha256: $0, frames: clip.frames) }
+                            ?? .newTake(path: clip.take, frames: clip.frames)
+                    })
             }
         }
     }
@@ -307,7 +332,9 @@ public enum PhraseEditorAudio {
         let hop = envelope.hopFrames
         let margin = clip.count / 10
         let from = (clip.lowerBound + margin) / hop, to = (clip.upperBound - margin) / hop
-        guard to - from > 10, !envelope.levels.isEmpty else { return min(max(estimate, clip.lowerBound + 1), clip.upperBound - 1) }
+        guard to - from > 10, !envelope.levels.isEmpty else {
+            return min(max(estimate, clip.lowerBound + 1), clip.upperBound - 1)
+        }
         let window = 10
         var best = from, bestScore = Float.infinity
         for start in from..<(to - window) where start + window <= envelope.levels.count {
@@ -327,7 +354,8 @@ public enum PhraseEditorAudio {
             throw PhraseEditorError("the two clips differ in rate or channels: record the merged phrase again (r)")
         }
         let path = folder + "/joined-\(UUID().uuidString.prefix(8)).flac"
-        var writer = try AudioFileWriter(path: path, format: .flac, sampleRate: a.sampleRate, channelCount: a.channelCount)
+        var writer = try AudioFileWriter(
+            path: path, format: .flac, sampleRate: a.sampleRate, channelCount: a.channelCount)
         var total = 0
         for (index, clip) in [a, b].enumerated() {
             if index == 1 {
@@ -341,15 +369,21 @@ public enum PhraseEditorAudio {
             var buffer = [Float](repeating: 0, count: 8_192 * clip.channelCount)
             while remaining > 0 {
                 let read = try buffer.withUnsafeMutableBufferPointer { pointer in
-                    try reader.read(into: UnsafeMutableBufferPointer(rebasing: pointer[..<(min(remaining, 8_192) * clip.channelCount)]))
+                    try reader.read(
+                        into: UnsafeMutableBufferPointer(
+                            rebasing: pointer[..<(min(remaining, 8_192) * clip.channelCount)]))
                 }
                 guard read > 0 else { break }
-                try buffer.withUnsafeBufferPointer { try writer.write(UnsafeBufferPointer(rebasing: $0[..<(read * clip.channelCount)])) }
+                try buffer.withUnsafeBufferPointer {
+                    try writer.write(UnsafeBufferPointer(rebasing: $0[..<(read * clip.channelCount)]))
+                }
                 remaining -= read
                 total += read
             }
         }
         try writer.commit()
-        return EditorClip(take: path, sha256: nil, sampleRate: a.sampleRate, channelCount: a.channelCount, takeFrames: total, frames: 0..<total)
+        return EditorClip(
+            take: path, sha256: nil, sampleRate: a.sampleRate, channelCount: a.channelCount, takeFrames: total,
+            frames: 0..<total)
     }
 }

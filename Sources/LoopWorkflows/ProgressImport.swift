@@ -50,7 +50,10 @@ public struct ProgressImport: Sendable {
     }
 
     static let byteLimit = 8 << 20
-    static let limits = (loops: 10_000, sessions: 100_000, phrases: 20_000, number: 20_000, repetitions: 1_000_000, seconds: 10_000_000.0, text: 4_000)
+    static let limits = (
+        loops: 10_000, sessions: 100_000, phrases: 20_000, number: 20_000, repetitions: 1_000_000,
+        seconds: 10_000_000.0, text: 4_000
+    )
 
     let store: LibraryStore
 
@@ -71,22 +74,42 @@ public struct ProgressImport: Sendable {
         } catch {
             throw refuse("not a progress file exported from a loop's page (the JSON does not have its shape)")
         }
-        guard file.format == "looplearn-progress" else { throw refuse("not a progress file exported from a loop's page (format '\(Self.shown(file.format))')") }
-        guard file.version == 1 else { throw refuse("a progress file of version \(file.version), newer than this loop reads (1)") }
+        guard file.format == "looplearn-progress" else {
+            throw refuse("not a progress file exported from a loop's page (format '\(Self.shown(file.format))')")
+        }
+        guard file.version == 1 else {
+            throw refuse("a progress file of version \(file.version), newer than this loop reads (1)")
+        }
         guard file.loops.count <= limits.loops else { throw refuse("more than \(limits.loops) loops") }
         for loop in file.loops {
-            guard UUID(uuidString: loop.id) != nil, loop.id == loop.id.lowercased() else { throw refuse("a loop id that is not one: '\(Self.shown(loop.id))'") }
-            guard loop.sessions.count <= limits.sessions else { throw refuse("more than \(limits.sessions) sessions of one loop") }
+            guard UUID(uuidString: loop.id) != nil, loop.id == loop.id.lowercased() else {
+                throw refuse("a loop id that is not one: '\(Self.shown(loop.id))'")
+            }
+            guard loop.sessions.count <= limits.sessions else {
+                throw refuse("more than \(limits.sessions) sessions of one loop")
+            }
             for session in loop.sessions {
-                guard Self.date(session.startedAt) != nil else { throw refuse("a session's start '\(Self.shown(session.startedAt))' is not a time (ISO 8601)") }
-                guard session.phrases.count <= limits.phrases else { throw refuse("more than \(limits.phrases) phrases in a session") }
+                guard Self.date(session.startedAt) != nil else {
+                    throw refuse("a session's start '\(Self.shown(session.startedAt))' is not a time (ISO 8601)")
+                }
+                guard session.phrases.count <= limits.phrases else {
+                    throw refuse("more than \(limits.phrases) phrases in a session")
+                }
                 for phrase in session.phrases {
-                    guard (1...limits.number).contains(phrase.number), (0...limits.repetitions).contains(phrase.repetitions),
-                          phrase.seconds.isFinite, (0...limits.seconds).contains(phrase.seconds) else {
-                        throw refuse("phrase \(phrase.number): a count out of range (\(phrase.repetitions) repetitions, \(phrase.seconds) s)")
+                    guard (1...limits.number).contains(phrase.number),
+                        (0...limits.repetitions).contains(phrase.repetitions),
+                        phrase.seconds.isFinite, (0...limits.seconds).contains(phrase.seconds)
+                    else {
+                        throw refuse(
+                            "phrase \(phrase.number): a count out of range (\(phrase.repetitions) repetitions, \(phrase.seconds) s)"
+                        )
                     }
-                    guard phrase.text.count <= limits.text, !phrase.text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-                        throw refuse("phrase \(phrase.number): its text is longer than \(limits.text) characters or holds a control character")
+                    guard phrase.text.count <= limits.text,
+                        !phrase.text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+                    else {
+                        throw refuse(
+                            "phrase \(phrase.number): its text is longer than \(limits.text) characters or holds a control character"
+                        )
                     }
                 }
             }
@@ -115,9 +138,11 @@ public struct ProgressImport: Sendable {
                         unmatched += 1
                         continue
                     }
-                    records.append(PhraseStudyRecord(phraseId: here.id, seconds: phrase.seconds, repetitions: phrase.repetitions))
+                    records.append(
+                        PhraseStudyRecord(phraseId: here.id, seconds: phrase.seconds, repetitions: phrase.repetitions))
                 }
-                sessions.append((StudySessionRecord(loopId: loop.id, startedAt: startedAt, phrases: records), unmatched))
+                sessions.append(
+                    (StudySessionRecord(loopId: loop.id, startedAt: startedAt, phrases: records), unmatched))
             }
         }
         let saved = try store.recordStudySessions(sessions.map(\.record))
@@ -137,15 +162,18 @@ public struct ProgressImport: Sendable {
 
     /// A value from the file as an error message may show it: printable ASCII, at most 40 characters.
     static func shown(_ text: String) -> String {
-        let printable = String(text.unicodeScalars.filter { (0x20..<0x7F).contains($0.value) }.prefix(40).map(Character.init))
+        let printable = String(
+            text.unicodeScalars.filter { (0x20..<0x7F).contains($0.value) }.prefix(40).map(Character.init))
         return printable + (text.unicodeScalars.count > 40 ? "..." : "")
     }
 
     static func same(_ a: String, _ b: String) -> Bool {
-        a.precomposedStringWithCanonicalMapping.trimmingCharacters(in: .whitespaces) == b.precomposedStringWithCanonicalMapping.trimmingCharacters(in: .whitespaces)
+        a.precomposedStringWithCanonicalMapping.trimmingCharacters(in: .whitespaces)
+            == b.precomposedStringWithCanonicalMapping.trimmingCharacters(in: .whitespaces)
     }
 
     static func date(_ text: String) -> Date? {
-        (try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text)) ?? (try? Date.ISO8601FormatStyle().parse(text))
+        (try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text))
+            ?? (try? Date.ISO8601FormatStyle().parse(text))
     }
 }

@@ -39,7 +39,9 @@ public struct RecordingWorkflow: Sendable {
     }
 
     /// A recorder for the plan's phrases reading `input`: see ``recorder(for:source:perPhrase:)``.
-    public func recorder(for plan: Plan, input: Input, perPhrase: Bool = false, progress: WorkProgress? = nil) async throws -> TakeRecorder {
+    public func recorder(for plan: Plan, input: Input, perPhrase: Bool = false, progress: WorkProgress? = nil)
+        async throws -> TakeRecorder
+    {
         let source: any RecordingSource
         switch input {
         case .microphone(let device, let sampleRate):
@@ -53,10 +55,14 @@ public struct RecordingWorkflow: Sendable {
 
     /// A recorder for the plan's phrases, reading `source`, its take kept in the library's
     /// recordings folder as it is captured.
-    public func recorder(for plan: Plan, source: sending any RecordingSource, perPhrase: Bool = false) throws -> TakeRecorder {
-        let draft = RecordingDraft(loopId: plan.loop.summary.id, phraseIds: plan.phrases.map(\.id), phraseTexts: plan.phrases.map(\.text),
-                                   language: plan.loop.summary.language, sampleRate: source.sampleRate, channelCount: source.channelCount)
-        return try TakeRecorder(source: source, draft: draft, folder: store.layout.recordingsFolder, perPhrase: perPhrase)
+    public func recorder(for plan: Plan, source: sending any RecordingSource, perPhrase: Bool = false) throws
+        -> TakeRecorder
+    {
+        let draft = RecordingDraft(
+            loopId: plan.loop.summary.id, phraseIds: plan.phrases.map(\.id), phraseTexts: plan.phrases.map(\.text),
+            language: plan.loop.summary.language, sampleRate: source.sampleRate, channelCount: source.channelCount)
+        return try TakeRecorder(
+            source: source, draft: draft, folder: store.layout.recordingsFolder, perPhrase: perPhrase)
     }
 
     /// Recordings of `loop` (or of every loop) that a crash or an interruption left, oldest first.
@@ -86,33 +92,48 @@ public struct RecordingWorkflow: Sendable {
     /// Saves a finished recording: what was kept (re-read attempts left out) as one FLAC take,
     /// cut with the text of the `phrasesRead` phrases the live view counted.
     public func save(_ recorder: TakeRecorder, progress: (@Sendable (Double) -> Void)? = nil) async throws -> Saved {
-        try await save(raw: recorder.rawPath, draft: recorder.draft, phrasesRead: recorder.phrasesRead, draftPath: recorder.draftPath, progress: progress)
+        try await save(
+            raw: recorder.rawPath, draft: recorder.draft, phrasesRead: recorder.phrasesRead,
+            draftPath: recorder.draftPath, progress: progress)
     }
 
     /// Saves the latest interrupted recording of `loop`, letting the take say how many phrases
     /// it holds; nil when there is none.
     public func recover(loop id: String, progress: (@Sendable (Double) -> Void)? = nil) async throws -> Saved? {
         guard let last = interrupted(loop: id).last else { return nil }
-        return try await save(raw: last.rawPath, draft: last.draft, phrasesRead: nil, draftPath: last.draftPath, progress: progress)
+        return try await save(
+            raw: last.rawPath, draft: last.draft, phrasesRead: nil, draftPath: last.draftPath, progress: progress)
     }
 
-    private func save(raw: String, draft: RecordingDraft, phrasesRead: Int?, draftPath: String, progress: (@Sendable (Double) -> Void)?) async throws -> Saved {
+    private func save(
+        raw: String, draft: RecordingDraft, phrasesRead: Int?, draftPath: String,
+        progress: (@Sendable (Double) -> Void)?
+    ) async throws -> Saved {
         let store = self.store
         return try await BlockingWork.run("loop save recording") {
             // Killed while saving, the draft stays to be recovered and the scratch folder is a leftover for gc.
             let scratch = try ScratchFolder(in: store.layout.recordingsFolder, prefix: ".saving-")
-            guard let result = try RecordingFinisher().finish(rawPath: raw, draft: draft, phrasesRead: phrasesRead, into: scratch.path) else {
+            guard
+                let result = try RecordingFinisher().finish(
+                    rawPath: raw, draft: draft, phrasesRead: phrasesRead, into: scratch.path)
+            else {
                 for path in [raw, draftPath] { try? FileManager.default.removeItem(atPath: path) }
                 return .nothingRecorded
             }
-            let loop = try store.attach(loop: draft.loopId, phraseIds: result.phraseIds,
-                                          take: CutTake(path: result.takePath, ranges: result.ranges, confidences: result.confidences), progress: progress)
+            let loop = try store.attach(
+                loop: draft.loopId, phraseIds: result.phraseIds,
+                take: CutTake(path: result.takePath, ranges: result.ranges, confidences: result.confidences),
+                progress: progress)
             for path in [raw, draftPath] { try? FileManager.default.removeItem(atPath: path) }
             _ = consume scratch
             let numbers = Dictionary(loop.phrases.map { ($0.id, $0.number) }, uniquingKeysWith: { first, _ in first })
-            let doubtful = zip(result.phraseIds, result.confidences).filter { $0.1 < Cut.lowConfidence }.compactMap { numbers[$0.0] }
-            return .saved(RecordedTake(loop: loop, phrasesAsked: draft.phraseIds.compactMap { numbers[$0] },
-                                       phrasesCut: result.phraseIds.compactMap { numbers[$0] }, doubtful: doubtful))
+            let doubtful = zip(result.phraseIds, result.confidences).filter { $0.1 < Cut.lowConfidence }.compactMap {
+                numbers[$0.0]
+            }
+            return .saved(
+                RecordedTake(
+                    loop: loop, phrasesAsked: draft.phraseIds.compactMap { numbers[$0] },
+                    phrasesCut: result.phraseIds.compactMap { numbers[$0] }, doubtful: doubtful))
         }
     }
 }

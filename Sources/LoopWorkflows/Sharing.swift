@@ -1,12 +1,12 @@
 import Foundation
 import LoopCutting
-import LoopModel
-import LoopText
 import LoopFoundation
-import LoopShare
+import LoopModel
 import LoopPictureDecoding
 import LoopPictures
+import LoopShare
 import LoopStore
+import LoopText
 
 /// How to treat a shared loop that already exists here.
 public struct ImportOptions: Sendable {
@@ -45,7 +45,10 @@ public struct ImportRules: Sendable {
         if options.asCopy { return .added(id: UUID().uuidString.lowercased()) }
         guard let existing else { return .added(id: shared.id) }
         guard (existing.ownerKey ?? localKey) == shared.signerKey else {
-            throw LibraryError(.notTheAuthor, "'\(existing.title)' is already in this library, and this bundle is signed by another key (\(signerFingerprint)): only its author can update it")
+            throw LibraryError(
+                .notTheAuthor,
+                "'\(existing.title)' is already in this library, and this bundle is signed by another key (\(signerFingerprint)): only its author can update it"
+            )
         }
         // For a loop imported here, revisions are its author's: compare with the one imported
         // (local edits count their own revisions, which the author never saw).
@@ -53,7 +56,10 @@ public struct ImportRules: Sendable {
         if shared.revision == current { return .unchanged(id: shared.id, revision: shared.revision) }
         if shared.revision < current { return .older(id: shared.id, have: current, offered: shared.revision) }
         if existing.editedLocally && existing.ownerKey != nil && !options.force {
-            throw LibraryError(.editedHere, "'\(existing.title)' was edited here since it was imported; revision \(shared.revision) would overwrite those edits")
+            throw LibraryError(
+                .editedHere,
+                "'\(existing.title)' was edited here since it was imported; revision \(shared.revision) would overwrite those edits"
+            )
         }
         return .updated(id: shared.id, from: current, to: shared.revision)
     }
@@ -101,21 +107,31 @@ public struct BundleImporter: Sendable {
         try await run(paths, options, stoppingAtFirstRefusal: false)
     }
 
-    private func run(_ paths: [String], _ options: ImportOptions, stoppingAtFirstRefusal: Bool) async throws -> [Outcome] {
+    private func run(_ paths: [String], _ options: ImportOptions, stoppingAtFirstRefusal: Bool) async throws
+        -> [Outcome]
+    {
         let importer = self
         return try await BlockingWork.run("loop import") {
             try importer.importEach(at: paths, options: options, stoppingAtFirstRefusal: stoppingAtFirstRefusal)
         }
     }
 
-    private func importEach(at paths: [String], options: ImportOptions, stoppingAtFirstRefusal: Bool) throws -> [Outcome] {
+    private func importEach(at paths: [String], options: ImportOptions, stoppingAtFirstRefusal: Bool) throws
+        -> [Outcome]
+    {
         var files: [String] = []
         for path in paths {
             var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { throw ShareError(.corrupt, "no such file", path: path) }
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+                throw ShareError(.corrupt, "no such file", path: path)
+            }
             if isFolder.boolValue {
-                let names = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter { $0.hasSuffix(".loop") }.sorted()
-                guard !names.isEmpty else { throw ShareError(.corrupt, "no bundles (.loop files) in this folder", path: path) }
+                let names = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter {
+                    $0.hasSuffix(".loop")
+                }.sorted()
+                guard !names.isEmpty else {
+                    throw ShareError(.corrupt, "no bundles (.loop files) in this folder", path: path)
+                }
                 files += names.map { (path.hasSuffix("/") ? path : path + "/") + $0 }
             } else {
                 files.append(path)
@@ -129,26 +145,42 @@ public struct BundleImporter: Sendable {
             var verified: [(index: Int, file: String, bundle: VerifiedBundle)] = []
             for (index, file) in files.enumerated() {
                 do {
-                    verified.append((index, file, try BundleReader.forLibrary.read(file, extractingTo: scratch + "/\(index)")))
+                    verified.append(
+                        (index, file, try BundleReader.forLibrary.read(file, extractingTo: scratch + "/\(index)")))
                 } catch {
                     if stoppingAtFirstRefusal { throw error }
                     outcomes[index] = .refused(bundle: file, reason: error)
                 }
             }
             // Newest revision first, so an older copy of the same loop finds nothing to do.
-            verified.sort { ($0.bundle.manifest.loops.map(\.revision).max() ?? 0) > ($1.bundle.manifest.loops.map(\.revision).max() ?? 0) }
+            verified.sort {
+                ($0.bundle.manifest.loops.map(\.revision).max() ?? 0)
+                    > ($1.bundle.manifest.loops.map(\.revision).max() ?? 0)
+            }
             let localKey = try AuthorIdentity.load(from: store.layout.identityKey)?.publicKey.base64EncodedString()
             TestStop.reached("import.verified")
             for (index, file, bundle) in verified {
                 let shared = bundle.manifest.loops.map { Self.sharedLoop($0, signerKey: bundle.manifest.authorKey) }
                 let takes = bundle.manifest.audio.compactMap { audio in
-                    bundle.audioFiles[audio.sha256].map { SharedTake(sha256: audio.sha256, path: $0, byteCount: audio.bytes, sampleRate: audio.sampleRate, channelCount: audio.channels, frameCount: audio.frames) }
+                    bundle.audioFiles[audio.sha256].map {
+                        SharedTake(
+                            sha256: audio.sha256, path: $0, byteCount: audio.bytes, sampleRate: audio.sampleRate,
+                            channelCount: audio.channels, frameCount: audio.frames)
+                    }
                 }
                 do {
-                    let rules = ImportRules(options: options, localKey: localKey, signerFingerprint: bundle.signerFingerprint)
-                    let pictures = bundle.pictureFiles.map { SharedPicture(sha256: $0.key, path: $0.value.path, info: $0.value.info) }
-                    let results = try store.importShared(shared, takes: takes, pictures: pictures, dryRun: options.dryRun) { try rules.decide($0, existing: $1) }
-                    outcomes[index] = .imported(Result(bundle: file, signer: bundle.signerFingerprint, loops: zip(shared.map(\.title), results).map { ($0, $1) }))
+                    let rules = ImportRules(
+                        options: options, localKey: localKey, signerFingerprint: bundle.signerFingerprint)
+                    let pictures = bundle.pictureFiles.map {
+                        SharedPicture(sha256: $0.key, path: $0.value.path, info: $0.value.info)
+                    }
+                    let results = try store.importShared(
+                        shared, takes: takes, pictures: pictures, dryRun: options.dryRun
+                    ) { try rules.decide($0, existing: $1) }
+                    outcomes[index] = .imported(
+                        Result(
+                            bundle: file, signer: bundle.signerFingerprint,
+                            loops: zip(shared.map(\.title), results).map { ($0, $1) }))
                 } catch {
                     if stoppingAtFirstRefusal { throw error }
                     outcomes[index] = .refused(bundle: file, reason: error)
@@ -156,7 +188,9 @@ public struct BundleImporter: Sendable {
             }
             // In the order imported: newest first, then the refusals in the order given.
             let imported = verified.compactMap { outcomes[$0.index] }
-            let refusedFirst = files.indices.filter { index in !verified.contains { $0.index == index } }.compactMap { outcomes[$0] }
+            let refusedFirst = files.indices.filter { index in !verified.contains { $0.index == index } }.compactMap {
+                outcomes[$0]
+            }
             return imported + refusedFirst
         }
     }
@@ -165,16 +199,20 @@ public struct BundleImporter: Sendable {
         let hashes = BundleLayout.sha256(ofAudioFile:)
         let pictureHash = { (file: String?) in file.map(BundleLayout.sha256(ofPictureFile:)) }
         return SharedLoop(
-            id: loop.id, revision: loop.revision, title: loop.title, language: loop.language, translationLanguage: loop.translationLanguage,
+            id: loop.id, revision: loop.revision, title: loop.title, language: loop.language,
+            translationLanguage: loop.translationLanguage,
             tags: loop.tags, sourceText: loop.sourceText,
             groups: loop.groups.map { group in
                 group.phrases.map { phrase in
-                    SharedLoop.Phrase(text: phrase.text, translation: phrase.translation,
-                                      clip: phrase.clip.map { (hashes($0.audio), $0.start..<$0.end) }, recordedText: phrase.recordedText,
-                                      picture: pictureHash(phrase.picture))
+                    SharedLoop.Phrase(
+                        text: phrase.text, translation: phrase.translation,
+                        clip: phrase.clip.map { (hashes($0.audio), $0.start..<$0.end) },
+                        recordedText: phrase.recordedText,
+                        picture: pictureHash(phrase.picture))
                 }
             },
-            signerKey: signerKey, picture: pictureHash(loop.picture), groupPictures: loop.groups.map { pictureHash($0.picture) })
+            signerKey: signerKey, picture: pictureHash(loop.picture),
+            groupPictures: loop.groups.map { pictureHash($0.picture) })
     }
 }
 
@@ -202,7 +240,10 @@ public struct LoopPublisher: Sendable {
 
     private func publishNow(loop id: String, to folder: String) throws -> String {
         if let owner = try store.ownerKey(ofLoop: id), owner != identity.publicKey.base64EncodedString() {
-            throw ShareError(.identity, "only its author can publish this loop (it is signed by \(AuthorIdentity.fingerprint(of: Data(base64Encoded: owner) ?? Data())))")
+            throw ShareError(
+                .identity,
+                "only its author can publish this loop (it is signed by \(AuthorIdentity.fingerprint(of: Data(base64Encoded: owner) ?? Data())))"
+            )
         }
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
@@ -271,7 +312,9 @@ public struct BundleExporter: Sendable {
     /// Writes the loops with these ids into a bundle at `path`, signed with the library's
     /// identity (created on first use). `progress` receives the share done.
     @discardableResult
-    public func export(loops ids: [String], to path: String, progress: (@Sendable (Double) -> Void)? = nil) async throws -> BundleManifest {
+    public func export(loops ids: [String], to path: String, progress: (@Sendable (Double) -> Void)? = nil) async throws
+        -> BundleManifest
+    {
         let store = self.store
         return try await BlockingWork.run("loop export") {
             let details = try ids.map { try store.loop(id: $0) }

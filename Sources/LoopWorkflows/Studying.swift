@@ -27,15 +27,21 @@ public struct StudyWorkflow: Sendable {
         return try await BlockingWork.run("loop load clips") {
             let detail = try store.loop(id: id)
             let sources = detail.phrases.compactMap { phrase in
-                phrase.audio.map { ClipSource(phrase: phrase.number, takePath: $0.path, frames: $0.startFrame..<$0.endFrame) }
+                phrase.audio.map {
+                    ClipSource(phrase: phrase.number, takePath: $0.path, frames: $0.startFrame..<$0.endFrame)
+                }
             }
             guard !sources.isEmpty else {
                 throw StudyError(.noAudio, "'\(detail.summary.title)' has no audio yet")
             }
             let audio = try StudyAudio.load(sources, progress: progress)
             let groups = detail.groups.map { group in
-                group.map { StudyPhrase(number: $0.number, text: $0.text, translation: $0.translation, duration: audio.duration(of: $0.number),
-                                        clipIsForEarlierText: $0.clipIsForEarlierText) }
+                group.map {
+                    StudyPhrase(
+                        number: $0.number, text: $0.text, translation: $0.translation,
+                        duration: audio.duration(of: $0.number),
+                        clipIsForEarlierText: $0.clipIsForEarlierText)
+                }
             }
             return PreparedStudy(loop: detail, audio: audio, groups: groups)
         }
@@ -46,9 +52,12 @@ public struct StudyWorkflow: Sendable {
         let byNumber = Dictionary(uniqueKeysWithValues: prepared.loop.phrases.map { ($0.number, $0.id) })
         let records = studied.sorted { $0.key < $1.key }.compactMap { number, study -> PhraseStudyRecord? in
             guard let id = byNumber[number], study.repetitions > 0 || study.time > 0 else { return nil }
-            return PhraseStudyRecord(phraseId: id, seconds: Double(study.time) / 1_000_000, repetitions: study.repetitions)
+            return PhraseStudyRecord(
+                phraseId: id, seconds: Double(study.time) / 1_000_000, repetitions: study.repetitions)
         }
         let (store, loopId) = (self.store, prepared.loop.summary.id)
-        try await BlockingWork.run("loop save study") { try store.recordStudy(loop: loopId, startedAt: startedAt, phrases: records) }
+        try await BlockingWork.run("loop save study") {
+            try store.recordStudy(loop: loopId, startedAt: startedAt, phrases: records)
+        }
     }
 }

@@ -1,27 +1,31 @@
 import Foundation
 import LoopCutting
-import LoopText
 import LoopExchange
-import LoopStore
 import LoopFoundation
 import LoopModel
+import LoopStore
+import LoopText
 
 extension Authoring {
     /// Adds a loop from a film's or a podcast's `media` and its subtitles (`subtitleFile`, SRT
     /// or WebVTT), with the translations of `translationFile` when given; every cue moved by
     /// `shift` seconds first. The title is the media file's name unless given.
     public func author(
-        subtitleFile: String, translationFile: String?, shift: Double = 0, media: MediaFile, alignment: SubtitleAlignment,
+        subtitleFile: String, translationFile: String?, shift: Double = 0, media: MediaFile,
+        alignment: SubtitleAlignment,
         title: String?, language: String?, translationLanguage: String?, tags: [String], progress: WorkProgress? = nil
     ) async throws -> AuthoredLoop {
         let cues = try SubtitleReader.read(subtitleFile, shift: shift)
-        guard !cues.isEmpty else { throw ExchangeError(.invalidSubtitles, path: subtitleFile, message: "the subtitles hold no cue with words") }
+        guard !cues.isEmpty else {
+            throw ExchangeError(.invalidSubtitles, path: subtitleFile, message: "the subtitles hold no cue with words")
+        }
         let translations = try translationFile.map { try SubtitleReader.read($0, shift: shift) } ?? []
         let name = ((media.path as NSString).lastPathComponent as NSString).deletingPathExtension
         let importing = progress.map { report in { @Sendable (fraction: Double) in report(.importing, fraction) } }
         return try await media.reading(progress: progress) { take in
-            try await author(subtitles: cues, translations: translations, takePath: take, alignment: alignment, title: title ?? name,
-                             language: language, translationLanguage: translationLanguage, tags: tags, progress: importing)
+            try await author(
+                subtitles: cues, translations: translations, takePath: take, alignment: alignment, title: title ?? name,
+                language: language, translationLanguage: translationLanguage, tags: tags, progress: importing)
         }
     }
 
@@ -31,31 +35,41 @@ extension Authoring {
     /// left out.
     public func author(
         subtitles cues: [SubtitleCue], translations: [SubtitleCue], takePath: String, alignment: SubtitleAlignment,
-        title: String, language: String?, translationLanguage: String?, tags: [String], progress: (@Sendable (Double) -> Void)? = nil
+        title: String, language: String?, translationLanguage: String?, tags: [String],
+        progress: (@Sendable (Double) -> Void)? = nil
     ) async throws -> AuthoredLoop {
         let store = self.store
         let cutter = TakeCutter(segmenter: segmenter, language: self.language)
         let (loop, namesakes, cut) = try await withTakeInFlight(takePath) {
             let (received, cut) = try await receive(takePath: takePath, progress: progress) {
                 () throws -> (result: SubtitleAlignment.Result, method: CuttingMethod, notes: [String]) in
-                let envelope = try EnergyEnvelope.measure(path: takePath, progress: progress.map { report in { @Sendable in report($0 * 0.4) } })
+                let envelope = try EnergyEnvelope.measure(
+                    path: takePath, progress: progress.map { report in { @Sendable in report($0 * 0.4) } })
                 let duration = Double(envelope.frameCount) / Double(envelope.sampleRate)
                 let heard = cues.filter { $0.start < duration - 0.05 }
                 guard !heard.isEmpty else {
-                    throw ExchangeError(.exportRefused, path: takePath, message: "no cue of the subtitles lies within the audio (\(Int(duration)) s): are they for this file, or shifted (--shift)?")
+                    throw ExchangeError(
+                        .exportRefused, path: takePath,
+                        message:
+                            "no cue of the subtitles lies within the audio (\(Int(duration)) s): are they for this file, or shifted (--shift)?"
+                    )
                 }
                 // No speech found (silence, steady noise) leaves every cue its own times.
                 let speech = (try? SilenceSegmenter().segment(envelope, hint: .none, path: takePath).segments) ?? []
                 let placed = alignment.align(heard, translations: translations, envelope: envelope, speech: speech)
-                return try alignment.followingTheWords(placed, path: takePath, sampleRate: envelope.sampleRate, cutter: cutter, language: language,
-                                                       progress: progress.map { report in { @Sendable in report(0.4 + $0 * 0.5) } })
+                return try alignment.followingTheWords(
+                    placed, path: takePath, sampleRate: envelope.sampleRate, cutter: cutter, language: language,
+                    progress: progress.map { report in { @Sendable in report(0.4 + $0 * 0.5) } })
             }
             let aligned = cut.result
             let (loop, namesakes) = try await keeping(received) {
-                let source = LoopSource(title: title, language: language, translationLanguage: translationLanguage, tags: tags,
-                                        groups: aligned.groups.map { PhraseGroup(phrases: $0) })
-                let id = try store.createLoop(source: source, title: title, language: language, tags: tags,
-                                              take: CutTake(path: takePath, ranges: aligned.ranges), received: received).summary.id
+                let source = LoopSource(
+                    title: title, language: language, translationLanguage: translationLanguage, tags: tags,
+                    groups: aligned.groups.map { PhraseGroup(phrases: $0) })
+                let id = try store.createLoop(
+                    source: source, title: title, language: language, tags: tags,
+                    take: CutTake(path: takePath, ranges: aligned.ranges), received: received
+                ).summary.id
                 return try store.loopAndNamesakes(id: id)
             }
             progress?(1)

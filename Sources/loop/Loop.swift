@@ -1,5 +1,5 @@
-import LoopCLI
 import ArgumentParser
+import LoopCLI
 
 /// The `loop` executable: a thin shell over LoopCLI.
 @main

@@ -13,8 +13,10 @@ struct ImportArrowTests {
         "LoopStudy": ["LoopFoundation"],
         "LoopLibraryAPI": [],
         "LoopAudioFiles": ["LoopFoundation", "CSndFile", "CSndFileLoader"],
-        "LoopAudio": ["LoopFoundation", "LoopAudioFiles", "CALSA", "CALSALoader", "CFFmpeg", "CFFmpegLoader",
-                      "CSampleRate", "CSampleRateLoader", "CSoundTouch", "CSoundTouchLoader"],
+        "LoopAudio": [
+            "LoopFoundation", "LoopAudioFiles", "CALSA", "CALSALoader", "CFFmpeg", "CFFmpegLoader",
+            "CSampleRate", "CSampleRateLoader", "CSoundTouch", "CSoundTouchLoader",
+        ],
         // What a picture is: no C, so the model, the bundles and the server reach no decoder.
         "LoopPictures": ["LoopFoundation"],
         "LoopPictureDecoding": ["LoopFoundation", "LoopPictures", "CFFmpeg", "CFFmpegLoader"],
@@ -22,45 +24,69 @@ struct ImportArrowTests {
         "LoopSpeech": ["LoopFoundation", "CEspeakNG", "CEspeakNGLoader", "CMeCab", "CMeCabLoader"],
         "LoopCutting": ["LoopFoundation", "LoopAudioFiles", "LoopSpeech", "CFFmpeg", "CFFmpegLoader"],
         "LoopModel": ["LoopFoundation", "LoopPictures"],
-        "LoopStore": ["LoopFoundation", "LoopText", "LoopModel", "LoopAudioFiles", "LoopPictures", "LoopPictureDecoding", "CPhraseRank"],
+        "LoopStore": [
+            "LoopFoundation", "LoopText", "LoopModel", "LoopAudioFiles", "LoopPictures", "LoopPictureDecoding",
+            "CPhraseRank",
+        ],
         "LoopShare": ["LoopFoundation", "LoopText", "LoopModel", "LoopAudioFiles", "LoopPictures"],
-        "LoopExchange": ["LoopFoundation", "LoopText", "LoopModel", "LoopAudioFiles", "LoopPictures", "LoopCutting", "LoopStore"],
+        "LoopExchange": [
+            "LoopFoundation", "LoopText", "LoopModel", "LoopAudioFiles", "LoopPictures", "LoopCutting", "LoopStore",
+        ],
         "LoopRecording": ["LoopFoundation", "LoopText", "LoopAudio", "LoopAudioFiles", "LoopCutting"],
         "LoopPlayback": ["LoopFoundation", "LoopStudy", "LoopAudio", "LoopAudioFiles"],
         "LoopLibraryClient": ["LoopFoundation", "LoopLibraryAPI", "CCurlLoader"],
         "LoopLibraryServer": ["LoopFoundation", "LoopLibraryAPI", "LoopShare", "LoopAudioFiles", "LoopPictures"],
         "LoopServerCommand": ["LoopFoundation", "LoopLibraryServer", "LoopLibraryAPI"],
-        "LoopWorkflows": ["LoopFoundation", "LoopText", "LoopModel", "LoopAudioFiles", "LoopCutting", "LoopStore", "LoopShare",
-                          "LoopPictures", "LoopPictureDecoding", "LoopStudy", "LoopPlayback", "LoopRecording", "LoopExchange",
-                          "LoopLibraryClient", "LoopLibraryAPI"],
-        "LoopScreens": ["LoopModel", "LoopTerminal", "LoopPictureDecoding", "LoopStudy", "LoopPlayback", "LoopRecording",
-                        "LoopCutting", "LoopWorkflows"],
-        "LoopReports": ["LoopFoundation", "LoopModel", "LoopText", "LoopCutting", "LoopSpeech", "LoopShare", "LoopPictures", "LoopTerminal", "LoopWorkflows",
-                        "LoopLibraryAPI"],
+        "LoopWorkflows": [
+            "LoopFoundation", "LoopText", "LoopModel", "LoopAudio", "LoopAudioFiles", "LoopCutting", "LoopStore",
+            "LoopShare", "LoopPictures", "LoopPictureDecoding", "LoopStudy", "LoopPlayback", "LoopRecording",
+            "LoopExchange", "LoopLibraryClient", "LoopLibraryAPI",
+        ],
+        "LoopScreens": [
+            "LoopModel", "LoopTerminal", "LoopPictureDecoding", "LoopStudy", "LoopPlayback", "LoopRecording",
+            "LoopCutting", "LoopWorkflows",
+        ],
+        "LoopReports": [
+            "LoopFoundation", "LoopModel", "LoopText", "LoopCutting", "LoopSpeech", "LoopShare", "LoopPictures",
+            "LoopTerminal", "LoopWorkflows",
+            "LoopLibraryAPI",
+        ],
         // The commands reach the library through LoopWorkflows (`Library` and the workflows),
         // never the store.
-        "LoopCLI": ["LoopFoundation", "LoopText", "LoopModel", "LoopAudio", "LoopAudioFiles", "LoopCutting", "LoopShare", "LoopStudy",
-                    "LoopPlayback", "LoopRecording", "LoopExchange", "LoopLibraryClient", "LoopLibraryAPI", "LoopWorkflows",
-                    "LoopPictures", "LoopTerminal", "LoopScreens", "LoopReports"],
-        "LoopBenchmarks": ["LoopFoundation", "LoopText", "LoopModel", "LoopAudio", "LoopAudioFiles", "LoopCutting", "LoopStore", "LoopStudy",
-                           "LoopPlayback", "LoopRecording", "LoopWorkflows", "LoopCLI", "LoopTerminal", "LoopReports", "LoopSpeech", "LoopExchange"],
+        "LoopCLI": [
+            "LoopFoundation", "LoopText", "LoopModel", "LoopAudio", "LoopAudioFiles", "LoopCutting", "LoopShare",
+            "LoopStudy",
+            "LoopPlayback", "LoopRecording", "LoopExchange", "LoopLibraryClient", "LoopLibraryAPI", "LoopWorkflows",
+            "LoopPictures", "LoopTerminal", "LoopScreens", "LoopReports",
+        ],
+        "LoopBenchmarks": [
+            "LoopFoundation", "LoopText", "LoopModel", "LoopAudio", "LoopAudioFiles", "LoopCutting", "LoopStore",
+            "LoopStudy",
+            "LoopPlayback", "LoopRecording", "LoopWorkflows", "LoopCLI", "LoopTerminal", "LoopReports", "LoopSpeech",
+            "LoopExchange",
+        ],
         "LoopTestSupport": ["LoopSpeech", "LoopAudioFiles"],
         "loop": ["LoopCLI"],
     ]
 
     /// Modules that must never reach audio, whatever the table says: the server, the client, the
     /// bundle code's contract, the text model and the foundation.
-    static let withoutAudioDevices: Set<String> = ["LoopFoundation", "LoopText", "LoopStudy", "LoopLibraryAPI", "LoopLibraryClient",
-                                                   "LoopLibraryServer", "LoopServerCommand", "LoopShare", "LoopPictures"]
+    static let withoutAudioDevices: Set<String> = [
+        "LoopFoundation", "LoopText", "LoopStudy", "LoopLibraryAPI", "LoopLibraryClient",
+        "LoopLibraryServer", "LoopServerCommand", "LoopShare", "LoopPictures",
+    ]
     /// Modules that must never reach a decoder of pictures (FFmpeg) or their C at all: what
     /// runs on the open internet and what only describes.
-    static let withoutPictureDecoding: Set<String> = ["LoopFoundation", "LoopText", "LoopModel", "LoopPictures", "LoopShare",
-                                                      "LoopLibraryAPI", "LoopLibraryServer", "LoopServerCommand"]
+    static let withoutPictureDecoding: Set<String> = [
+        "LoopFoundation", "LoopText", "LoopModel", "LoopPictures", "LoopShare",
+        "LoopLibraryAPI", "LoopLibraryServer", "LoopServerCommand",
+    ]
     /// Modules that hold no audio and no store at all.
     static let plain: Set<String> = ["LoopFoundation", "LoopText", "LoopLibraryAPI"]
 
     static var sources: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
             .appendingPathComponent("Sources")
     }
 
@@ -76,10 +102,17 @@ struct ImportArrowTests {
                 for line in text.split(separator: "\n") {
                     let words = line.split(separator: " ")
                     guard let index = words.firstIndex(of: "import"), index + 1 < words.count,
-                          words[..<index].allSatisfy({ ["@testable", "@preconcurrency", "internal", "public", "package", "private", "fileprivate", "@_exported"].contains($0) })
+                        words[..<index].allSatisfy({
+                            [
+                                "@testable", "@preconcurrency", "internal", "public", "package", "private",
+                                "fileprivate", "@_exported",
+                            ].contains($0)
+                        })
                     else { continue }
                     let imported = String(words[index + 1])
-                    if ours.contains(imported) || imported == "LoopAudio" { found.append((module, module + "/" + file, imported)) }
+                    if ours.contains(imported) || imported == "LoopAudio" {
+                        found.append((module, module + "/" + file, imported))
+                    }
                 }
             }
         }
@@ -104,13 +137,19 @@ struct ImportArrowTests {
                 #expect(imported != "LoopAudio", "\(file) imports LoopAudio (ALSA, FFmpeg)")
             }
             if Self.withoutPictureDecoding.contains(module) {
-                #expect(!["LoopPictureDecoding", "LoopAudio", "CFFmpeg", "CFFmpegLoader", "CChafa"].contains(imported), "\(file) imports \(imported)")
+                #expect(
+                    !["LoopPictureDecoding", "LoopAudio", "CFFmpeg", "CFFmpegLoader", "CChafa"].contains(imported),
+                    "\(file) imports \(imported)")
             }
             if Self.plain.contains(module) {
-                #expect(!["LoopAudio", "LoopAudioFiles", "LoopStore", "LoopCutting"].contains(imported), "\(file) imports \(imported)")
+                #expect(
+                    !["LoopAudio", "LoopAudioFiles", "LoopStore", "LoopCutting"].contains(imported),
+                    "\(file) imports \(imported)")
             }
             if ["LoopCLI", "LoopTerminal", "LoopScreens", "LoopReports"].contains(module) {
-                #expect(imported != "LoopLibraryServer" && imported != "LoopStore", "\(file) imports \(imported): an interface goes through the workflows")
+                #expect(
+                    imported != "LoopLibraryServer" && imported != "LoopStore",
+                    "\(file) imports \(imported): an interface goes through the workflows")
             }
             if ["LoopShare", "LoopLibraryServer", "LoopLibraryClient", "LoopLibraryAPI"].contains(module) {
                 #expect(imported != "LoopStore", "\(file) imports the store")
@@ -153,7 +192,8 @@ struct ImportArrowTests {
                 let withoutProducts = list.replacing(/\.product\([^)]*\)/, with: "")
                 for target in withoutProducts.matches(of: /"([^"]+)"/) { dependencies.insert(String(target.1)) }
             }
-            let folder = arguments.firstMatch(of: /path: "(?:Sources|Tests)\/([^"]+)"/).map { String($0.1) } ?? String(name)
+            let folder =
+                arguments.firstMatch(of: /path: "(?:Sources|Tests)\/([^"]+)"/).map { String($0.1) } ?? String(name)
             targets[String(name)] = (folder, dependencies)
         }
         return targets
@@ -164,11 +204,18 @@ struct ImportArrowTests {
     static func importsByFolder(under root: URL) throws -> [String: Set<String>] {
         var found: [String: Set<String>] = [:]
         for folder in try FileManager.default.contentsOfDirectory(atPath: root.path) {
-            guard let files = FileManager.default.enumerator(atPath: root.appendingPathComponent(folder).path) else { continue }
+            guard let files = FileManager.default.enumerator(atPath: root.appendingPathComponent(folder).path) else {
+                continue
+            }
             for case let file as String in files where file.hasSuffix(".swift") {
-                let text = try String(contentsOf: root.appendingPathComponent(folder).appendingPathComponent(file), encoding: .utf8)
+                let text = try String(
+                    contentsOf: root.appendingPathComponent(folder).appendingPathComponent(file), encoding: .utf8)
                 for line in text.split(separator: "\n") where line.utf8.count < 120 && line.contains("import ") {
-                    guard let match = line.wholeMatch(of: /\s*(?:(?:@testable|@preconcurrency|internal|public|package|@_exported) )*import (\w+)\s*/)
+                    guard
+                        let match = line.wholeMatch(
+                            of:
+                                /\s*(?:(?:@testable|@preconcurrency|internal|public|package|@_exported) )*import (\w+)\s*/
+                        )
                     else { continue }
                     found[folder, default: []].insert(String(match.1))
                 }
@@ -178,8 +225,10 @@ struct ImportArrowTests {
     }
 
     /// Modules that come with the toolchain: never declared.
-    static let toolchain: Set<String> = ["Foundation", "FoundationNetworking", "FoundationXML", "FoundationEssentials", "Glibc",
-                                         "Dispatch", "Synchronization", "Testing", "XCTest", "_Concurrency"]
+    static let toolchain: Set<String> = [
+        "Foundation", "FoundationNetworking", "FoundationXML", "FoundationEssentials", "Glibc",
+        "Dispatch", "Synchronization", "Testing", "XCTest", "_Concurrency",
+    ]
 
     @Test func packageSwiftDeclaresExactlyWhatEachModuleImports() throws {
         let declared = try Self.declaredDependencies()
@@ -188,7 +237,7 @@ struct ImportArrowTests {
         var imported = try Self.importsByFolder(under: Self.sources)
         imported.merge(try Self.importsByFolder(under: tests)) { $0.union($1) }
         for (target, (folder, dependencies)) in declared {
-            guard let imports = imported[folder] else { continue }   // a C target
+            guard let imports = imported[folder] else { continue } // a C target
             let used = imports.subtracting(Self.toolchain)
             for module in used.subtracting(dependencies).sorted() {
                 Issue.record("\(folder) imports \(module), which Package.swift does not declare for \(target)")

@@ -1,8 +1,8 @@
 import Foundation
 import LoopAudioFiles
+import LoopFoundation
 import LoopTestSupport
 import Testing
-import LoopFoundation
 
 /// Reads a whole file as interleaved samples.
 func readAll(_ path: String) throws -> (info: AudioFileInfo, samples: [Float]) {
@@ -76,7 +76,8 @@ struct AudioFileReaderTests {
             _ = try readAll(Fixture.path("truncated.flac"))
         } throws: { error in
             guard let error = error as? AudioError else { return false }
-            return (error.kind == .decodeFailed || error.kind == .truncated) && error.description.contains("truncated.flac")
+            return (error.kind == .decodeFailed || error.kind == .truncated)
+                && error.description.contains("truncated.flac")
         }
     }
 
@@ -102,7 +103,8 @@ struct AudioFileWriterTests {
         let folder = try temporaryFolder()
         let (info, samples) = try readAll(Fixture.path("stereo-48k.flac"))
         let path = folder + "/copy." + format.fileExtension
-        var writer = try AudioFileWriter(path: path, format: format, sampleRate: info.sampleRate, channelCount: info.channelCount)
+        var writer = try AudioFileWriter(
+            path: path, format: format, sampleRate: info.sampleRate, channelCount: info.channelCount)
         try writer.write(samples)
         try writer.commit()
         let (copyInfo, copy) = try readAll(path)
@@ -135,7 +137,8 @@ struct AudioFileWriterTests {
 
     @Test func refusesFormatsItCannotWrite() {
         #expect(throws: AudioError.self) {
-            _ = try AudioFileWriter(path: Scratch.path("x", extension: "audio"), format: .other, sampleRate: 16_000, channelCount: 1)
+            _ = try AudioFileWriter(
+                path: Scratch.path("x", extension: "audio"), format: .other, sampleRate: 16_000, channelCount: 1)
         }
     }
 }

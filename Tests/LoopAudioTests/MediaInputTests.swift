@@ -1,9 +1,9 @@
 import Foundation
 import LoopAudio
 import LoopAudioFiles
+import LoopFoundation
 import LoopTestSupport
 import Testing
-import LoopFoundation
 
 /// Any media's audio through FFmpeg's libraries: what `ffmpeg` itself decodes, sample for sample.
 struct MediaInputTests {
@@ -51,7 +51,9 @@ struct MediaInputTests {
         let gone = finished.processIdentifier
         let leftovers = ["loop-media-\(gone)-0a1b2c3d-phone.flac", ".loop-media-\(gone)-4e5f6a7b-film.flac.tmp-x1"]
         let kept = ["loop-media-\(getpid())-8c9d0e1f-film.flac", "loop-media-notes.txt", "other.flac"]
-        for name in leftovers + kept { _ = FileManager.default.createFile(atPath: folder + "/" + name, contents: Data("x".utf8)) }
+        for name in leftovers + kept {
+            _ = FileManager.default.createFile(atPath: folder + "/" + name, contents: Data("x".utf8))
+        }
         let removed = MediaInput.removeLeftovers(in: folder)
         #expect(Set(removed) == Set(leftovers.map { folder + "/" + $0 }))
         #expect(Set(try FileManager.default.contentsOfDirectory(atPath: folder)) == Set(kept))
@@ -62,17 +64,23 @@ struct MediaInputTests {
     @Test func aDecoderThatSaysNothingIsStoppedAfterItsSilenceLimit() throws {
         let helper = Scratch.path("silent-helper", extension: "sh")
         let pidFile = Scratch.path("silent-helper", extension: "pid")
-        try "#!/bin/sh\necho $$ > '\(pidFile)'\nexec sleep 600\n".write(toFile: helper, atomically: true, encoding: .utf8)
+        try "#!/bin/sh\necho $$ > '\(pidFile)'\nexec sleep 600\n".write(
+            toFile: helper, atomically: true, encoding: .utf8)
         chmod(helper, 0o755)
         let start = Date()
         do {
             _ = try MediaInput.open(Fixture.path("film.mp4"), audioStream: 0, helper: helper, helperSilence: 2)
             Issue.record("a silent decoder was waited on until it ended")
         } catch let error as AudioError {
-            #expect(error.message.hasPrefix("the decoder (\(helper) decode-media) said nothing for 2 s and was stopped"), "\(error.message)")
+            #expect(
+                error.message.hasPrefix("the decoder (\(helper) decode-media) said nothing for 2 s and was stopped"),
+                "\(error.message)")
         }
         #expect(Date().timeIntervalSince(start) < 30)
-        let pid = pid_t((try String(contentsOfFile: pidFile, encoding: .utf8)).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        let pid =
+            pid_t(
+                (try String(contentsOfFile: pidFile, encoding: .utf8)).trimmingCharacters(in: .whitespacesAndNewlines))
+            ?? 0
         #expect(pid > 0 && kill(pid, 0) != 0, "the helper is gone")
     }
 

@@ -28,7 +28,8 @@ struct AnkiExportTests {
     func ankiImportsTheDeckAndANewerExportUpdatesItsNotes() throws {
         let library = TestLibrary()
         let text = Scratch.path("lesson", extension: "txt")
-        try "# title: Au café\n# language: fr\n# translation: en\n# tags: travel\n\nBonjour, madame. | Hello, madam.\nUn café, s'il vous plaît. | A coffee, please.\nMerci. | Thanks.\n\nOù est la gare, s'il vous plaît ? | Where is the station?\nÀ droite, puis tout droit. | Right, then straight on.\n"
+        try
+            "# title: Au café\n# language: fr\n# translation: en\n# tags: travel\n\nBonjour, madame. | Hello, madam.\nUn café, s'il vous plaît. | A coffee, please.\nMerci. | Thanks.\n\nOù est la gare, s'il vous plaît ? | Where is the station?\nÀ droite, puis tout droit. | Right, then straight on.\n"
             .write(toFile: text, atomically: true, encoding: .utf8)
         #expect(try library.run(["new", "--text", text, "--audio", "clean.flac"]).status == 0)
         // Pictures: the loop's (for group 1) and group 2's own.
@@ -41,17 +42,32 @@ struct AnkiExportTests {
         let once = try importIntoAnki([first])
         let notes = try #require(once["notes"] as? [[String: Any]])
         #expect((once["logs"] as? [[String: Int]])?.first?["new"] == 5)
-        #expect(notes.count == 5 && notes.allSatisfy { $0["noteType"] as? String == "LoopLearn phrase" && $0["cards"] as? Int == 1 })
-        let fields = notes.compactMap { $0["fields"] as? [String: String] }.sorted { ($0["Number"] ?? "") < ($1["Number"] ?? "") }
-        #expect(fields.map { $0["Text"] ?? "" } == ["Bonjour, madame.", "Un café, s'il vous plaît.", "Merci.", "Où est la gare, s'il vous plaît ?", "À droite, puis tout droit."])
-        #expect(fields.map { $0["Translation"] ?? "" }.first == "Hello, madam." && fields.allSatisfy { $0["Loop"] == "Au café" })
+        #expect(
+            notes.count == 5
+                && notes.allSatisfy { $0["noteType"] as? String == "LoopLearn phrase" && $0["cards"] as? Int == 1 })
+        let fields = notes.compactMap { $0["fields"] as? [String: String] }.sorted {
+            ($0["Number"] ?? "") < ($1["Number"] ?? "")
+        }
+        #expect(
+            fields.map { $0["Text"] ?? "" } == [
+                "Bonjour, madame.", "Un café, s'il vous plaît.", "Merci.", "Où est la gare, s'il vous plaît ?",
+                "À droite, puis tout droit.",
+            ])
+        #expect(
+            fields.map { $0["Translation"] ?? "" }.first == "Hello, madam."
+                && fields.allSatisfy { $0["Loop"] == "Au café" })
         let media = try #require(once["media"] as? [String: Int])
-        #expect(media.count == 7 && media.values.allSatisfy { $0 > 100 }, "a clip per note and the two pictures: \(media)")
-        #expect(fields.allSatisfy { field in media.keys.contains { field["Audio"] == "[sound:\($0)]" } }, "each note plays its own clip")
+        #expect(
+            media.count == 7 && media.values.allSatisfy { $0 > 100 }, "a clip per note and the two pictures: \(media)")
+        #expect(
+            fields.allSatisfy { field in media.keys.contains { field["Audio"] == "[sound:\($0)]" } },
+            "each note plays its own clip")
         // Each note shows its group's picture, the same file for the notes that share it.
         let pictures = fields.map { field in media.keys.first { field["Picture"] == "<img src=\"\($0)\">" } }
-        #expect(pictures.allSatisfy { $0 != nil } && Set(pictures.prefix(3)).count == 1 && Set(pictures.suffix(2)).count == 1 && pictures[0] != pictures[3],
-                "group 1 shows the loop's picture, group 2 its own: \(fields.map { $0["Picture"] ?? "" })")
+        #expect(
+            pictures.allSatisfy { $0 != nil } && Set(pictures.prefix(3)).count == 1
+                && Set(pictures.suffix(2)).count == 1 && pictures[0] != pictures[3],
+            "group 1 shows the loop's picture, group 2 its own: \(fields.map { $0["Picture"] ?? "" })")
         #expect(pictures[0]?.hasSuffix(".png") == true && pictures[3]?.hasSuffix(".jpg") == true)
         #expect((once["decks"] as? [String])?.contains("Au café") == true)
 
@@ -61,7 +77,9 @@ struct AnkiExportTests {
         #expect(try library.run(["export", "Au café", "--format", "anki", "-o", second]).status == 0)
         let twice = try importIntoAnki([first, second])
         let logs = try #require(twice["logs"] as? [[String: Int]])
-        #expect(logs.count == 2 && logs[1]["new"] == 0 && logs[1]["updated"] == 5, "the newer export updates the notes: \(logs)")
+        #expect(
+            logs.count == 2 && logs[1]["new"] == 0 && logs[1]["updated"] == 5,
+            "the newer export updates the notes: \(logs)")
         let updated = try #require(twice["notes"] as? [[String: Any]])
         #expect(updated.count == 5, "nothing duplicated")
         #expect(updated.allSatisfy { ($0["fields"] as? [String: String])?["Loop"] == "Au café (2)" })

@@ -18,17 +18,24 @@ struct DurableWriteTests {
     /// `loop` with `arguments`, under `strace -f`: the calls that open, sync and rename files.
     func trace(_ library: TestLibrary, _ arguments: [String]) throws -> [Call] {
         let log = Scratch.path("strace", extension: "log")
-        let run = try LoopProcess.run(arguments, environment: ["LOOP_LIBRARY": library.path],
-                                      launcher: ["/usr/bin/strace", "-f", "-qq", "-o", log, "-e", "trace=openat,fsync,fdatasync,rename,renameat,renameat2"])
+        let run = try LoopProcess.run(
+            arguments, environment: ["LOOP_LIBRARY": library.path],
+            launcher: [
+                "/usr/bin/strace", "-f", "-qq", "-o", log, "-e",
+                "trace=openat,fsync,fdatasync,rename,renameat,renameat2",
+            ])
         #expect(run.status == 0, "\(run.error)")
         return try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").compactMap { line in
             // "1234 openat(AT_FDCWD, "/a/b", O_WRONLY|O_CREAT, 0644) = 3"
             let body = line.drop { $0.isNumber || $0 == " " }
             guard let open = body.firstIndex(of: "("), let equals = body.range(of: " = ", options: .backwards),
-                  let close = body[..<equals.lowerBound].lastIndex(of: ")"), open < close,
-                  let result = Int(body[equals.upperBound...].prefix { $0.isNumber || $0 == "-" }) else { return nil }
+                let close = body[..<equals.lowerBound].lastIndex(of: ")"), open < close,
+                let result = Int(body[equals.upperBound...].prefix { $0.isNumber || $0 == "-" })
+            else { return nil }
             let arguments = String(body[body.index(after: open)..<close])
-            let paths = arguments.split(separator: "\"", omittingEmptySubsequences: false).enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
+            let paths = arguments.split(separator: "\"", omittingEmptySubsequences: false).enumerated().filter {
+                $0.offset % 2 == 1
+            }.map { String($0.element) }
             return Call(name: String(body[..<open]), paths: paths, text: arguments, result: result)
         }
     }
@@ -42,22 +49,37 @@ struct DurableWriteTests {
         let calls = try trace(library, ["export", "fixture", "--format", "srt", "-o", destination])
         #expect(try String(contentsOfFile: destination, encoding: .utf8).contains("-->"), "the subtitles were written")
 
-        #expect(!calls.contains { $0.name == "openat" && $0.paths.first == destination && !$0.text.contains("O_RDONLY") },
-                "the destination itself is never opened for writing")
-        let renames = calls.enumerated().filter { $0.element.name.hasPrefix("rename") && $0.element.paths.last == destination && $0.element.result == 0 }
-        try #require(renames.count == 1, "one rename onto the destination: \(calls.filter { $0.name.hasPrefix("rename") }.map(\.text))")
+        #expect(
+            !calls.contains { $0.name == "openat" && $0.paths.first == destination && !$0.text.contains("O_RDONLY") },
+            "the destination itself is never opened for writing")
+        let renames = calls.enumerated().filter {
+            $0.element.name.hasPrefix("rename") && $0.element.paths.last == destination && $0.element.result == 0
+        }
+        try #require(
+            renames.count == 1,
+            "one rename onto the destination: \(calls.filter { $0.name.hasPrefix("rename") }.map(\.text))")
         let (renamed, rename) = (renames[0].offset, renames[0].element)
         let temporary = try #require(rename.paths.first)
-        #expect((temporary as NSString).deletingLastPathComponent == folder && temporary != destination, "the temporary file lies beside the destination")
-        #expect(calls[..<renamed].contains { $0.name == "openat" && $0.paths.first == temporary && $0.text.contains("O_CREAT") && $0.text.contains("O_EXCL") },
-                "written to a new temporary file")
+        #expect(
+            (temporary as NSString).deletingLastPathComponent == folder && temporary != destination,
+            "the temporary file lies beside the destination")
+        #expect(
+            calls[..<renamed].contains {
+                $0.name == "openat" && $0.paths.first == temporary && $0.text.contains("O_CREAT")
+                    && $0.text.contains("O_EXCL")
+            },
+            "written to a new temporary file")
 
         /// Whether a sync of a descriptor opened on `path` comes in `range` of the calls.
         func synced(_ path: String, in range: Range<Int>) -> Bool {
             var descriptors: Set<Int> = []
             for call in calls[range] {
                 if call.name == "openat", call.paths.first == path, call.result >= 0 { descriptors.insert(call.result) }
-                if call.name == "fsync" || call.name == "fdatasync", let descriptor = Int(call.text), descriptors.contains(descriptor) { return true }
+                if call.name == "fsync" || call.name == "fdatasync", let descriptor = Int(call.text),
+                    descriptors.contains(descriptor)
+                {
+                    return true
+                }
             }
             return false
         }

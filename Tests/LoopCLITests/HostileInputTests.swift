@@ -1,23 +1,33 @@
 import Foundation
-@testable import LoopReports
 import LoopTestSupport
 import Testing
+
+@testable import LoopReports
 
 /// Hostile and clumsy input, and faults: every case gets a clear one-line error (or a
 /// documented behaviour), never a trap or a hang, and leaves the library as it was.
 struct HostileInputTests {
     /// A command that must end quickly: a hang is killed after `limit` and fails the test.
-    func run(_ library: TestLibrary, _ arguments: [String], limit: Double = 30, environment: [String: String] = [:], input: String? = nil) throws -> LoopProcess {
-        try LoopProcess.start(arguments, environment: ["LOOP_LIBRARY": library.path].merging(environment) { $1 }, input: input).finish(limit: limit)
+    func run(
+        _ library: TestLibrary, _ arguments: [String], limit: Double = 30, environment: [String: String] = [:],
+        input: String? = nil
+    ) throws -> LoopProcess {
+        try LoopProcess.start(
+            arguments, environment: ["LOOP_LIBRARY": library.path].merging(environment) { $1 }, input: input
+        ).finish(limit: limit)
     }
 
     /// Fails unless the command ended with a one-line error containing `text` (not a trap).
     func expectOneLineError(_ result: LoopProcess, _ text: String, sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(result.status != 0, "it should fail", sourceLocation: sourceLocation)
-        #expect(result.status < 128 && result.status != 4 && result.status != 5, "a trap, not an error: \(result.status)", sourceLocation: sourceLocation)
+        #expect(
+            result.status < 128 && result.status != 4 && result.status != 5, "a trap, not an error: \(result.status)",
+            sourceLocation: sourceLocation)
         #expect(result.error.contains(text), "\(result.error)", sourceLocation: sourceLocation)
-        #expect(result.error.split(separator: "\n").count == 1 || result.error.hasPrefix("Error: ") || result.error.contains("Usage:"),
-                "one line: \(result.error)", sourceLocation: sourceLocation)
+        #expect(
+            result.error.split(separator: "\n").count == 1 || result.error.hasPrefix("Error: ")
+                || result.error.contains("Usage:"),
+            "one line: \(result.error)", sourceLocation: sourceLocation)
     }
 
     @Test func foldersFIFOsAndDevicesWhereABundleIsExpectedAreRefusedAtOnce() throws {
@@ -50,8 +60,9 @@ struct HostileInputTests {
     @Test func textIsBoundedAndNeverADevice() throws {
         let library = TestLibrary()
         expectOneLineError(try run(library, ["split", "/dev/zero"]), "/dev/zero: is a device, not a regular file")
-        let huge = String(repeating: "Bonjour.\n", count: 2_000_000)   // 18 MB through a pipe
-        expectOneLineError(try run(library, ["split", "-"], input: huge), "standard input: the text is longer than 16 MiB")
+        let huge = String(repeating: "Bonjour.\n", count: 2_000_000) // 18 MB through a pipe
+        expectOneLineError(
+            try run(library, ["split", "-"], input: huge), "standard input: the text is longer than 16 MiB")
     }
 
     /// What a bundle carries is what a text may hold: 20,000 phrases of at most 4,000
@@ -59,25 +70,44 @@ struct HostileInputTests {
     @Test func phrasesAndTheirLengthAreBoundedAsBundlesBoundThem() throws {
         let library = TestLibrary()
         let many = "# title: Many\n" + String(repeating: "Bonjour.\n", count: 20_001)
-        expectOneLineError(try run(library, ["new", "--text", "-"], input: many), "standard input:20002: the text holds more than 20000 phrases")
+        expectOneLineError(
+            try run(library, ["new", "--text", "-"], input: many),
+            "standard input:20002: the text holds more than 20000 phrases")
         let long = "# title: Long\nBonjour.\n" + String(repeating: "a", count: 4_001) + ".\n"
-        expectOneLineError(try run(library, ["new", "--text", "-"], input: long), "standard input:3: the phrase is longer than 4000 characters")
+        expectOneLineError(
+            try run(library, ["new", "--text", "-"], input: long),
+            "standard input:3: the phrase is longer than 4000 characters")
         let translated = "# title: Long\nBonjour. | " + String(repeating: "b", count: 4_001) + "\n"
-        expectOneLineError(try run(library, ["new", "--text", "-"], input: translated), "standard input:2: the translation is longer than 4000 characters")
+        expectOneLineError(
+            try run(library, ["new", "--text", "-"], input: translated),
+            "standard input:2: the translation is longer than 4000 characters")
         #expect(((try library.json(["list"]) as? [Any]) ?? [1]).isEmpty, "nothing was added")
         let most = "# title: Most\n" + String(repeating: "Bonjour.\n", count: 20_000)
-        #expect(try run(library, ["new", "--text", "-"], limit: 120, input: most).status == 0, "the limit itself is taken")
-        #expect(try run(library, ["export", "Most", "-o", Scratch.path("most", extension: "loop")], limit: 120).status == 0, "and exports")
+        #expect(
+            try run(library, ["new", "--text", "-"], limit: 120, input: most).status == 0, "the limit itself is taken")
+        #expect(
+            try run(library, ["export", "Most", "-o", Scratch.path("most", extension: "loop")], limit: 120).status == 0,
+            "and exports")
     }
 
     @Test func nulAndControlCharactersAreRefusedWhereTextEnters() throws {
         let library = TestLibrary()
-        expectOneLineError(try run(library, ["new", "--text", "-"], input: "# title: T\n\nBonjour.\nBon\u{0}jour.\n"), "standard input:4: the text holds a NUL character")
-        expectOneLineError(try run(library, ["new", "--text", "-"], input: "Un \u{1B}]0;pwned\u{7}titre.\n"), "standard input:1: the text holds the control character U+001B (ESC)")
-        expectOneLineError(try run(library, ["new", "--text", "phrases.txt", "--title", "nul\u{1B}[2Jtitle"]), "the title holds the control character U+001B (ESC)")
-        expectOneLineError(try run(library, ["new", "--text", "phrases.txt", "--tag", "a\u{9B}b"]), "the tag holds the control character U+009B")
+        expectOneLineError(
+            try run(library, ["new", "--text", "-"], input: "# title: T\n\nBonjour.\nBon\u{0}jour.\n"),
+            "standard input:4: the text holds a NUL character")
+        expectOneLineError(
+            try run(library, ["new", "--text", "-"], input: "Un \u{1B}]0;pwned\u{7}titre.\n"),
+            "standard input:1: the text holds the control character U+001B (ESC)")
+        expectOneLineError(
+            try run(library, ["new", "--text", "phrases.txt", "--title", "nul\u{1B}[2Jtitle"]),
+            "the title holds the control character U+001B (ESC)")
+        expectOneLineError(
+            try run(library, ["new", "--text", "phrases.txt", "--tag", "a\u{9B}b"]),
+            "the tag holds the control character U+009B")
         #expect(((try library.json(["list"]) as? [Any]) ?? [1]).isEmpty, "nothing was added")
-        #expect(try run(library, ["new", "--text", "-"], input: "# title: Tabs\n\nUn\tcafé.\r\n").status == 0, "tabs and CRLF are text, not control")
+        #expect(
+            try run(library, ["new", "--text", "-"], input: "# title: Tabs\n\nUn\tcafé.\r\n").status == 0,
+            "tabs and CRLF are text, not control")
     }
 
     /// The fixture's take (16 kHz, 10 s) with its STREAMINFO declaring `sampleRate` and `frames`.
@@ -98,11 +128,16 @@ struct HostileInputTests {
     @Test func anAudioHeaderThatDeclaresNonsenseIsRefusedBeforeAnythingIsAllocated() throws {
         let oneHertz = try lyingFLAC(sampleRate: 1, frames: (1 << 36) - 1)
         let library = try libraryWithFixtureLoop()
-        for arguments in [["segment", oneHertz, "--count", "5"], ["segment", oneHertz, "--labels"], ["new", "--text", Fixture.path("phrases.txt"), "--audio", oneHertz]] {
+        for arguments in [
+            ["segment", oneHertz, "--count", "5"], ["segment", oneHertz, "--labels"],
+            ["new", "--text", Fixture.path("phrases.txt"), "--audio", oneHertz],
+        ] {
             expectOneLineError(try run(library, arguments), "declares a sample rate of 1 Hz")
         }
         let tenHours = try lyingFLAC(sampleRate: 16_000, frames: 10 * 3600 * 16_000)
-        for arguments in [["segment", tenHours, "--count", "5"], ["segment", tenHours, "--text", Fixture.path("phrases.txt")]] {
+        for arguments in [
+            ["segment", tenHours, "--count", "5"], ["segment", tenHours, "--text", Fixture.path("phrases.txt")],
+        ] {
             expectOneLineError(try run(library, arguments), "it announces 36000.00 s of audio but")
         }
     }
@@ -123,26 +158,37 @@ struct HostileInputTests {
             var status = stat()
             return lstat(path, &status) == 0 ? status.st_mode & S_IFMT : 0
         }
-        let refused = [(fifo, "is a FIFO"), (link, "is a symbolic link"), (folder, "is a folder")] + devices.map { ($0, "is a device") }
+        let refused =
+            [(fifo, "is a FIFO"), (link, "is a symbolic link"), (folder, "is a folder")]
+            + devices.map { ($0, "is a device") }
         for (path, text) in refused {
-            for arguments in [["export", "fixture", "--format", "srt", "-o", path], ["export", "fixture", "--format", "anki", "-o", path],
-                              ["study", "fixture", "--once", "--output", path]] {
+            for arguments in [
+                ["export", "fixture", "--format", "srt", "-o", path],
+                ["export", "fixture", "--format", "anki", "-o", path],
+                ["study", "fixture", "--once", "--output", path],
+            ] {
                 expectOneLineError(try run(library, arguments), text)
             }
         }
         #expect(kind(fifo) == S_IFIFO && kind(link) == S_IFLNK && kind(folder) == S_IFDIR)
         #expect(try String(contentsOfFile: target, encoding: .utf8) == "kept\n", "nothing written through the link")
         for device in devices { #expect(kind(device) == S_IFCHR, "the device is still a device") }
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == (["fifo", "link", "target"] + devices.map { _ in "full" }).sorted(),
-                "no temporary file left beside them")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+                == (["fifo", "link", "target"] + devices.map { _ in "full" }).sorted(),
+            "no temporary file left beside them")
     }
 
     /// The `loop decode-media` process (alive, not a zombie) decoding `media`, found by its arguments.
     func decodeHelper(of media: String) -> pid_t? {
         let pids = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { pid_t($0) }
         return pids.first { pid in
-            let arguments = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline"))).map { String(decoding: $0, as: UTF8.self) } ?? ""
-            let state = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8))?.split(separator: ")").last?.split(separator: " ").first
+            let arguments =
+                (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline"))).map {
+                    String(decoding: $0, as: UTF8.self)
+                } ?? ""
+            let state = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8))?.split(separator: ")").last?
+                .split(separator: " ").first
             return arguments.contains("decode-media") && arguments.contains(media) && state != "Z"
         }
     }
@@ -150,7 +196,9 @@ struct HostileInputTests {
     @Test func aDecoderKilledBySignalIsNamedInOneClearLine() throws {
         let marker = Scratch.path("decoding"), media = Scratch.path("killed", extension: "m4a")
         try FileManager.default.copyItem(atPath: Fixture.path("phone.m4a"), toPath: media)
-        let running = try LoopProcess.start(["segment", media], environment: ["LOOP_TEST_STOP_AT": "media.decoding:pause", "LOOP_TEST_STOP_FILE": marker])
+        let running = try LoopProcess.start(
+            ["segment", media],
+            environment: ["LOOP_TEST_STOP_AT": "media.decoding:pause", "LOOP_TEST_STOP_FILE": marker])
         defer { try? FileManager.default.removeItem(atPath: marker) }
         for _ in 0..<3_000 where !FileManager.default.fileExists(atPath: marker) { usleep(10_000) }
         let helper = try #require(decodeHelper(of: media))
@@ -167,9 +215,12 @@ struct HostileInputTests {
         let media = Scratch.path("orphan", extension: "m4a")
         try FileManager.default.copyItem(atPath: Fixture.path("phone.m4a"), toPath: media)
         let library = TestLibrary()
-        let running = try LoopProcess.start(["new", "--text", "phrases.txt", "--audio", media],
-                                            environment: ["LOOP_LIBRARY": library.path, "TMPDIR": temporary,
-                                                          "LOOP_TEST_STOP_AT": "media.decoding:pause", "LOOP_TEST_STOP_FILE": marker])
+        let running = try LoopProcess.start(
+            ["new", "--text", "phrases.txt", "--audio", media],
+            environment: [
+                "LOOP_LIBRARY": library.path, "TMPDIR": temporary,
+                "LOOP_TEST_STOP_AT": "media.decoding:pause", "LOOP_TEST_STOP_FILE": marker,
+            ])
         defer { try? FileManager.default.removeItem(atPath: marker) }
         for _ in 0..<3_000 where !FileManager.default.fileExists(atPath: marker) { usleep(10_000) }
         #expect(FileManager.default.fileExists(atPath: marker), "the helper reached its decoding")
@@ -180,9 +231,13 @@ struct HostileInputTests {
         // Paused, the helper would wait a minute: it goes within a second of its parent.
         for _ in 0..<300 where helper() != nil { usleep(10_000) }
         #expect(helper() == nil, "the helper ended with its parent")
-        let leftovers = { (try? FileManager.default.contentsOfDirectory(atPath: temporary))?.filter { $0.contains("loop-media-") } ?? [] }
+        let leftovers = {
+            (try? FileManager.default.contentsOfDirectory(atPath: temporary))?.filter { $0.contains("loop-media-") }
+                ?? []
+        }
         #expect(!leftovers().isEmpty, "the killed run left its half-written FLAC")
-        #expect(try LoopProcess.run(["segment", "phone.m4a", "--json"], environment: ["TMPDIR": temporary]).status == 0)
+        #expect(
+            try LoopProcess.run(["segment", "phone.m4a", "--json"], environment: ["TMPDIR": temporary]).status == 0)
         #expect(leftovers().isEmpty, "the next decode removed it: \(leftovers())")
     }
 
@@ -196,22 +251,33 @@ struct HostileInputTests {
         ] {
             expectOneLineError(try run(library, ["adjust", "fixture", "1"] + arguments), text)
         }
-        expectOneLineError(try run(library, ["adjust", "fixture", "0", "--shift", "10"]), "the phrase number starts at 1")
+        expectOneLineError(
+            try run(library, ["adjust", "fixture", "0", "--shift", "10"]), "the phrase number starts at 1")
         // A negative number is read as a number (and judged by its range), not as a missing value.
-        for (arguments, text) in [(["adjust", "fixture", "1", "--start", "-1"], "--start takes seconds from 0 to 86400, not -1"),
-                                  (["adjust", "fixture", "1", "--start", "-inf"], "--start takes seconds from 0 to 86400"),
-                                  (["study", "fixture", "--once", "--output", "null", "--repeats", "-1"], "--repeats takes 1 to 100, not -1"),
-                                  (["segment", "clean.flac", "--stream", "-1"], "--stream takes an audio stream number from 0, not -1")] {
+        for (arguments, text) in [
+            (["adjust", "fixture", "1", "--start", "-1"], "--start takes seconds from 0 to 86400, not -1"),
+            (["adjust", "fixture", "1", "--start", "-inf"], "--start takes seconds from 0 to 86400"),
+            (
+                ["study", "fixture", "--once", "--output", "null", "--repeats", "-1"],
+                "--repeats takes 1 to 100, not -1"
+            ),
+            (["segment", "clean.flac", "--stream", "-1"], "--stream takes an audio stream number from 0, not -1"),
+        ] {
             expectOneLineError(try run(library, arguments), text)
         }
-        expectOneLineError(try run(library, ["study", "fixture", "--once", "--output", "null", "--repeats", "9223372036854775807"]), "--repeats takes 1 to 100")
-        expectOneLineError(try run(library, ["study", "fixture", "--rounds", "0", "--output", "null"]), "--rounds takes 1 to 10000")
+        expectOneLineError(
+            try run(library, ["study", "fixture", "--once", "--output", "null", "--repeats", "9223372036854775807"]),
+            "--repeats takes 1 to 100")
+        expectOneLineError(
+            try run(library, ["study", "fixture", "--rounds", "0", "--output", "null"]), "--rounds takes 1 to 10000")
         // A range of groups is checked against the loop before any list is made: no trap, no gigabytes.
         for groups in ["1-9223372036854775807", "1-300000000", "2,9223372036854775807"] {
             let result = try run(library, ["study", "fixture", "--once", "--output", "null", "--groups", groups])
-            expectOneLineError(result, "there is no group \(groups.split(whereSeparator: { $0 == "-" || $0 == "," }).last!)")
+            expectOneLineError(
+                result, "there is no group \(groups.split(whereSeparator: { $0 == "-" || $0 == "," }).last!)")
         }
-        expectOneLineError(try run(library, ["segment", "clean.flac", "--count", "9223372036854775807"]), "--count takes 1 to 10000")
+        expectOneLineError(
+            try run(library, ["segment", "clean.flac", "--count", "9223372036854775807"]), "--count takes 1 to 10000")
         expectOneLineError(try run(library, ["search", "cafe", "--limit=-1"]), "--limit takes 1 to 10000")
         #expect(try library.run(["show", "fixture", "--json"]).output == before, "the library is as it was")
     }
@@ -220,7 +286,9 @@ struct HostileInputTests {
         let library = try libraryWithFixtureLoop()
         func start() throws -> Double {
             let shown = try #require(try library.json(["show", "fixture"]) as? [String: Any])
-            let phrases = ((shown["groups"] as? [[String: Any]]) ?? []).flatMap { ($0["phrases"] as? [[String: Any]]) ?? [] }
+            let phrases = ((shown["groups"] as? [[String: Any]]) ?? []).flatMap {
+                ($0["phrases"] as? [[String: Any]]) ?? []
+            }
             return try #require(phrases[1]["start"] as? Double)
         }
         let before = try start()
@@ -232,7 +300,9 @@ struct HostileInputTests {
         let library = TestLibrary()
         #expect(!FileManager.default.fileExists(atPath: library.path))
         let running = try (0..<8).map { index in
-            try LoopProcess.start(["new", "--text", "-", "--title", "Loop \(index)"], environment: ["LOOP_LIBRARY": library.path], input: "Bonjour \(index).\n")
+            try LoopProcess.start(
+                ["new", "--text", "-", "--title", "Loop \(index)"], environment: ["LOOP_LIBRARY": library.path],
+                input: "Bonjour \(index).\n")
         }
         let results = running.map { $0.finish(limit: 120) }
         #expect(results.allSatisfy { $0.status == 0 }, "\(results.map(\.error))")
@@ -260,7 +330,7 @@ struct HostileInputTests {
         defer { try? handle.close() }
         let size = Int(try handle.seekToEnd())
         if free() > bytes {
-            try handle.write(contentsOf: Data(count: free() - bytes))   // written, not sparse
+            try handle.write(contentsOf: Data(count: free() - bytes)) // written, not sparse
         } else {
             try handle.truncate(atOffset: UInt64(max(0, size + free() - bytes)))
         }
@@ -281,22 +351,27 @@ struct HostileInputTests {
 
         // Fill the disk to the last byte.
         let filler = disk + "/filler"
-        _ = try system(["dd", "if=/dev/zero", "of=" + filler, "bs=4k", "status=none"])   // ends with "No space left"
+        _ = try system(["dd", "if=/dev/zero", "of=" + filler, "bs=4k", "status=none"]) // ends with "No space left"
         #expect(FileManager.default.fileExists(atPath: filler))
 
         // To the last byte: reading works if SQLite's side files are still there from the last
         // command, and otherwise says why not; a new library cannot be made, and says so.
         let listed = try run(library, ["list"])
-        #expect(listed.output.contains("Before") || listed.error.contains("no space left on the device holding \(library.path)"), "\(listed.error)")
+        #expect(
+            listed.output.contains("Before")
+                || listed.error.contains("no space left on the device holding \(library.path)"), "\(listed.error)")
         #expect(!listed.error.contains("not a loop library"))
         let another = TestLibrary(path: disk + "/another")
-        expectOneLineError(try run(another, ["list"]), "no space left on the device holding \(another.path) (mounted at \(disk); 1.0 MB needed, 0 KB free)")
+        expectOneLineError(
+            try run(another, ["list"]),
+            "no space left on the device holding \(another.path) (mounted at \(disk); 1.0 MB needed, 0 KB free)")
 
         // Room to open the library, not for the take (116 KB). Set again before each command:
         // one that fails may still free SQLite's side files as it closes.
         try leave(64_000, freeOn: disk, filler: filler)
         let added = try run(library, ["new", "--text", "phrases.txt", "--audio", "clean.flac"])
-        expectOneLineError(added, "no space left on the device holding \(library.path) (mounted at \(disk); 116 KB needed, ")
+        expectOneLineError(
+            added, "no space left on the device holding \(library.path) (mounted at \(disk); 116 KB needed, ")
         try leave(64_000, freeOn: disk, filler: filler)
         let imported = try run(library, ["import", bundle])
         expectOneLineError(imported, "\(bundle): no space left on the device holding \(disk) (mounted at \(disk); ")
@@ -310,7 +385,9 @@ struct HostileInputTests {
 
     @Test func anEmptyLibraryOptionIsAnErrorNotTheDefault() throws {
         let home = Scratch.path("home")
-        let result = try LoopProcess.start(["list", "--library", ""], environment: ["HOME": home, "XDG_DATA_HOME": "", "LOOP_LIBRARY": ""]).finish(limit: 30)
+        let result = try LoopProcess.start(
+            ["list", "--library", ""], environment: ["HOME": home, "XDG_DATA_HOME": "", "LOOP_LIBRARY": ""]
+        ).finish(limit: 30)
         expectOneLineError(result, "--library is empty")
         #expect(!FileManager.default.fileExists(atPath: home + "/.local/share/loop"), "no default library was made")
     }
@@ -318,11 +395,15 @@ struct HostileInputTests {
     @Test func aKilledCutLeavesNothingThatTheNextCutDoesNotRemove() throws {
         let library = TestLibrary()
         let out = Scratch.path("clips")
-        let killed = try run(library, ["cut", "clean.flac", "--text", "phrases.txt", "--out", out], environment: ["LOOP_TEST_STOP_AT": "cut.staged"])
+        let killed = try run(
+            library, ["cut", "clean.flac", "--text", "phrases.txt", "--out", out],
+            environment: ["LOOP_TEST_STOP_AT": "cut.staged"])
         #expect(killed.status != 0)
         let staging = { try FileManager.default.contentsOfDirectory(atPath: out).filter { $0.hasPrefix(".loop-cut-") } }
         #expect(try staging().count == 1, "killed with its clips staged")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: out).filter { $0.hasSuffix(".flac") }.isEmpty, "no clip half in place")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: out).filter { $0.hasSuffix(".flac") }.isEmpty,
+            "no clip half in place")
         let again = try run(library, ["cut", "clean.flac", "--text", "phrases.txt", "--out", out])
         #expect(again.status == 0, "\(again.error)")
         #expect(try staging().isEmpty, "the next cut removed what the killed one left")
@@ -335,8 +416,11 @@ struct HostileInputTests {
         #expect(try author.run(["export", "fixture", "-o", bundle]).status == 0)
         let temporary = Scratch.path("inspect-tmp")
         try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
-        let leftovers = { try FileManager.default.contentsOfDirectory(atPath: temporary).filter { $0.hasPrefix("loop-inspect-") } }
-        let killed = try run(author, ["inspect", bundle], environment: ["TMPDIR": temporary, "LOOP_TEST_STOP_AT": "bundle.extracted"])
+        let leftovers = {
+            try FileManager.default.contentsOfDirectory(atPath: temporary).filter { $0.hasPrefix("loop-inspect-") }
+        }
+        let killed = try run(
+            author, ["inspect", bundle], environment: ["TMPDIR": temporary, "LOOP_TEST_STOP_AT": "bundle.extracted"])
         #expect(killed.status != 0)
         #expect(try leftovers().count == 1)
         #expect(try run(author, ["inspect", bundle], environment: ["TMPDIR": temporary]).status == 0)
@@ -345,15 +429,21 @@ struct HostileInputTests {
 
     @Test func aRecordingKilledWhileSavingLeavesADraftToRecoverAndLeftoversForGC() throws {
         let library = try libraryWithFixtureLoop()
-        let killed = try run(library, ["record", "fixture", "--input", "clean.flac", "--fast"], limit: 120, environment: ["LOOP_TEST_STOP_AT": "record.saving"])
+        let killed = try run(
+            library, ["record", "fixture", "--input", "clean.flac", "--fast"], limit: 120,
+            environment: ["LOOP_TEST_STOP_AT": "record.saving"])
         #expect(killed.status != 0)
         let recordings = library.path + "/recordings"
         #expect(try FileManager.default.contentsOfDirectory(atPath: recordings).contains { $0.hasPrefix(".saving-") })
         let doctor = try library.run(["doctor"])
-        #expect(doctor.status == 0 && doctor.output.contains("1 piece of interrupted imports or recordings"), "\(doctor.output)")
+        #expect(
+            doctor.status == 0 && doctor.output.contains("1 piece of interrupted imports or recordings"),
+            "\(doctor.output)")
         #expect(doctor.output.contains("--recover"), "the draft is there to recover")
         #expect(try library.run(["gc"]).status == 0)
-        #expect(try !FileManager.default.contentsOfDirectory(atPath: recordings).contains { $0.hasPrefix(".saving-") }, "gc removed it")
+        #expect(
+            try !FileManager.default.contentsOfDirectory(atPath: recordings).contains { $0.hasPrefix(".saving-") },
+            "gc removed it")
         let recovered = try library.run(["record", "fixture", "--recover"])
         #expect(recovered.status == 0, "\(recovered.error)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: recordings).isEmpty)
@@ -367,13 +457,17 @@ struct HostileInputTests {
         let learner = TestLibrary()
         #expect(try learner.run(["list"]).status == 0)
         let marker = Scratch.path("paused")
-        let importing = try LoopProcess.start(["import", bundle], environment: [
-            "LOOP_LIBRARY": learner.path, "LOOP_TEST_STOP_AT": "import.verified:pause", "LOOP_TEST_STOP_FILE": marker,
-        ])
+        let importing = try LoopProcess.start(
+            ["import", bundle],
+            environment: [
+                "LOOP_LIBRARY": learner.path, "LOOP_TEST_STOP_AT": "import.verified:pause",
+                "LOOP_TEST_STOP_FILE": marker,
+            ])
         for _ in 0..<3_000 where !FileManager.default.fileExists(atPath: marker) { usleep(10_000) }
         #expect(FileManager.default.fileExists(atPath: marker), "the import reached its pause")
         let incoming = try FileManager.default.contentsOfDirectory(atPath: learner.path + "/audio/.incoming")
-        #expect(incoming.contains { $0.hasPrefix("bundles-") }, "its extracted audio is in the library's scratch folder")
+        #expect(
+            incoming.contains { $0.hasPrefix("bundles-") }, "its extracted audio is in the library's scratch folder")
         let collecting = try LoopProcess.start(["gc"], environment: ["LOOP_LIBRARY": learner.path])
         // gc waits on the library lock the import holds: it cannot end while the import is paused.
         usleep(300_000)
@@ -393,8 +487,11 @@ struct HostileInputTests {
         #expect(try author.run(["publish", "fixture", "--to", shared]).status == 0)
         #expect(try author.run(["edit", "fixture", "--title", "Renamed"]).status == 0)
         #expect(try author.run(["publish", "renamed", "--to", shared]).status == 0)
-        let files = try FileManager.default.contentsOfDirectory(atPath: shared).filter { $0.hasSuffix(".loop") }.sorted()
-        #expect(files.count == 2 && files.contains("other-12345678.loop") && files.contains { $0.hasPrefix("renamed-") }, "\(files)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: shared).filter { $0.hasSuffix(".loop") }
+            .sorted()
+        #expect(
+            files.count == 2 && files.contains("other-12345678.loop") && files.contains { $0.hasPrefix("renamed-") },
+            "\(files)")
     }
 
     @Test func anEditorThatWritesBadTextOrADraftThatCannotBeWrittenIsOneLine() throws {
@@ -402,9 +499,14 @@ struct HostileInputTests {
         let editor = Scratch.path("latin1-editor", extension: "sh")
         try "#!/bin/sh\nprintf 'Caf\\351.\\n' > \"$1\"\n".write(toFile: editor, atomically: true, encoding: .utf8)
         chmod(editor, 0o755)
-        expectOneLineError(try run(library, ["edit", "fixture"], environment: ["EDITOR": editor, "VISUAL": ""]), "the editor saved text that is not UTF-8; the loop is unchanged")
-        expectOneLineError(try run(library, ["edit", "fixture"], environment: ["EDITOR": editor, "VISUAL": "", "TMPDIR": "/nonexistent/folder"]),
-                           "cannot write the draft to edit (No such file or directory); set TMPDIR")
+        expectOneLineError(
+            try run(library, ["edit", "fixture"], environment: ["EDITOR": editor, "VISUAL": ""]),
+            "the editor saved text that is not UTF-8; the loop is unchanged")
+        expectOneLineError(
+            try run(
+                library, ["edit", "fixture"],
+                environment: ["EDITOR": editor, "VISUAL": "", "TMPDIR": "/nonexistent/folder"]),
+            "cannot write the draft to edit (No such file or directory); set TMPDIR")
         #expect(((try library.json(["list"]) as? [[String: Any]])?.first?["revision"] as? Int) == 1, "unchanged")
     }
 
@@ -415,7 +517,10 @@ struct HostileInputTests {
         let library = try libraryWithFixtureLoop()
         let temporary = Scratch.path("edit-tmp")
         try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
-        let drafts = { (try? FileManager.default.contentsOfDirectory(atPath: temporary))?.filter { $0.hasPrefix("loop-edit-") }.sorted() ?? [] }
+        let drafts = {
+            (try? FileManager.default.contentsOfDirectory(atPath: temporary))?.filter { $0.hasPrefix("loop-edit-") }
+                .sorted() ?? []
+        }
         func editor(_ name: String, _ script: String) throws -> String {
             let path = Scratch.path(name, extension: "sh")
             try ("#!/bin/sh\n" + script + "\n").write(toFile: path, atomically: true, encoding: .utf8)
@@ -425,7 +530,9 @@ struct HostileInputTests {
         let environment = { (editor: String) in ["EDITOR": editor, "VISUAL": "", "TMPDIR": temporary] }
 
         let quits = try editor("quits", "exit 1")
-        expectOneLineError(try run(library, ["edit", "fixture"], environment: environment(quits)), "exited with status 1; the loop is unchanged")
+        expectOneLineError(
+            try run(library, ["edit", "fixture"], environment: environment(quits)),
+            "exited with status 1; the loop is unchanged")
         #expect(drafts().isEmpty, "\(drafts())")
 
         let failsAfterTyping = try editor("fails", "echo 'Une ligne de plus.' >> \"$1\"; exit 1")
@@ -435,7 +542,8 @@ struct HostileInputTests {
         try FileManager.default.removeItem(atPath: temporary + "/" + drafts()[0])
 
         let hangs = try editor("hangs", "exec sleep 60")
-        let killed = try LoopProcess.start(["edit", "fixture"], environment: ["LOOP_LIBRARY": library.path].merging(environment(hangs)) { $1 })
+        let killed = try LoopProcess.start(
+            ["edit", "fixture"], environment: ["LOOP_LIBRARY": library.path].merging(environment(hangs)) { $1 })
         for _ in 0..<100 where drafts().isEmpty { usleep(50_000) }
         kill(killed.process.processIdentifier, SIGKILL)
         _ = killed.finish()
@@ -449,22 +557,34 @@ struct HostileInputTests {
     /// Where a library or a work folder cannot be, one line says why in the person's terms.
     @Test func aLibraryOrWorkFolderThatCannotBeIsNamedForWhatItIs() throws {
         let onProc = TestLibrary(path: "/proc/self")
-        expectOneLineError(try run(onProc, ["new", "--text", "phrases.txt"]), "/proc/self: is on a file system that stores nothing (such as /proc)")
+        expectOneLineError(
+            try run(onProc, ["new", "--text", "phrases.txt"]),
+            "/proc/self: is on a file system that stores nothing (such as /proc)")
         let blocked = TestLibrary()
         try FileManager.default.createDirectory(atPath: blocked.path, withIntermediateDirectories: true)
         try Data().write(to: URL(fileURLWithPath: blocked.path + "/audio"))
-        expectOneLineError(try run(blocked, ["new", "--text", "phrases.txt"]), "\(blocked.path)/audio: is a file, not a folder")
+        expectOneLineError(
+            try run(blocked, ["new", "--text", "phrases.txt"]), "\(blocked.path)/audio: is a file, not a folder")
         let library = try libraryWithFixtureLoop()
         let notAFolder = Scratch.path("tmp-file")
         try Data().write(to: URL(fileURLWithPath: notAFolder))
-        expectOneLineError(try run(library, ["export", "fixture", "-o", Scratch.path("out", extension: "loop")], environment: ["TMPDIR": notAFolder]),
-                           "\(notAFolder): cannot make a work folder in it (Not a directory); set TMPDIR to a folder you can write")
+        expectOneLineError(
+            try run(
+                library, ["export", "fixture", "-o", Scratch.path("out", extension: "loop")],
+                environment: ["TMPDIR": notAFolder]),
+            "\(notAFolder): cannot make a work folder in it (Not a directory); set TMPDIR to a folder you can write")
         // Media decoded into a missing temporary folder: the folder is named, not the media.
         let missing = Scratch.path("no-such-tmp")
-        expectOneLineError(try run(library, ["new", "--text", "phrases.txt", "--audio", "phone.m4a", "--title", "M"], environment: ["TMPDIR": missing]),
-                           "\(missing): the temporary folder is missing, and the decoded audio goes there: set TMPDIR")
-        expectOneLineError(try run(library, ["new", "--text", "phrases.txt", "--audio", "phone.m4a", "--title", "M"], environment: ["TMPDIR": notAFolder]),
-                           "\(notAFolder): the temporary folder is not a folder")
+        expectOneLineError(
+            try run(
+                library, ["new", "--text", "phrases.txt", "--audio", "phone.m4a", "--title", "M"],
+                environment: ["TMPDIR": missing]),
+            "\(missing): the temporary folder is missing, and the decoded audio goes there: set TMPDIR")
+        expectOneLineError(
+            try run(
+                library, ["new", "--text", "phrases.txt", "--audio", "phone.m4a", "--title", "M"],
+                environment: ["TMPDIR": notAFolder]),
+            "\(notAFolder): the temporary folder is not a folder")
     }
 
     /// A library on a read-only mount (made with a read-only bind mount, so root needed: as root,
@@ -500,7 +620,9 @@ struct HostileInputTests {
         #expect(result.status != 0)
         #expect(result.output.contains("add 'Fixture'"))
         let lines = result.error.split(separator: "\n")
-        #expect(lines.count == 2 && lines[0].hasPrefix("error: \(folder)/b-broken.loop: not a zip archive") && lines[1] == "imported 1 of 2 bundles; 1 refused", "\(result.error)")
+        #expect(
+            lines.count == 2 && lines[0].hasPrefix("error: \(folder)/b-broken.loop: not a zip archive")
+                && lines[1] == "imported 1 of 2 bundles; 1 refused", "\(result.error)")
         #expect(((try learner.json(["list"]) as? [Any]) ?? []).count == 1)
     }
 }

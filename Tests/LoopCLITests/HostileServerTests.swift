@@ -12,12 +12,16 @@ final class HostileServer: Sendable {
     init() throws {
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", LoopProcess.packageRoot.appendingPathComponent("Tests/Hostile/hostile_server.py").path, adminLog]
+        process.arguments = [
+            "python3", LoopProcess.packageRoot.appendingPathComponent("Tests/Hostile/hostile_server.py").path, adminLog,
+        ]
         let output = Pipe()
         process.standardOutput = output
         try process.run()
         var line = Data()
-        while let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) { line += byte }
+        while let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) {
+            line += byte
+        }
         port = Int(String(decoding: line, as: UTF8.self)) ?? 0
     }
 
@@ -33,7 +37,9 @@ final class HostileServer: Sendable {
 /// to other hosts or sends terminal escapes: one clear line, within a stated bound, and nothing
 /// left behind.
 struct HostileServerTests {
-    func run(_ library: TestLibrary, _ arguments: [String], limit: Double = 60) throws -> (result: LoopProcess, seconds: Double) {
+    func run(_ library: TestLibrary, _ arguments: [String], limit: Double = 60) throws -> (
+        result: LoopProcess, seconds: Double
+    ) {
         let start = Date()
         let result = try LoopProcess.start(arguments, environment: ["LOOP_LIBRARY": library.path]).finish(limit: limit)
         return (result, Date().timeIntervalSince(start))
@@ -42,8 +48,11 @@ struct HostileServerTests {
     func expectFailure(_ result: LoopProcess, saying text: String, sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(result.status != 0 && result.killedBy == nil, sourceLocation: sourceLocation)
         #expect(result.error.contains(text), "\(result.error)", sourceLocation: sourceLocation)
-        #expect(result.error.split(separator: "\n").count == 1, "one line: \(result.error)", sourceLocation: sourceLocation)
-        #expect(!result.error.contains("\u{1B}") && !result.output.contains("\u{1B}"), "no raw escape reaches the terminal", sourceLocation: sourceLocation)
+        #expect(
+            result.error.split(separator: "\n").count == 1, "one line: \(result.error)", sourceLocation: sourceLocation)
+        #expect(
+            !result.error.contains("\u{1B}") && !result.output.contains("\u{1B}"), "no raw escape reaches the terminal",
+            sourceLocation: sourceLocation)
     }
 
     /// Nothing of a refused download stays in the library.
@@ -60,7 +69,9 @@ struct HostileServerTests {
         let listed = try run(library, ["browse", "--from", server.address("catalog")]).result
         #expect(listed.status == 0, "\(listed.error)")
         #expect(listed.output.contains("Title \\u{202E}gnp.exe"), "\(listed.output)")
-        for raw in ["\u{1B}", "\u{7}", "\u{202E}"] { #expect(!listed.output.contains(raw), "\(listed.output.debugDescription)") }
+        for raw in ["\u{1B}", "\u{7}", "\u{202E}"] {
+            #expect(!listed.output.contains(raw), "\(listed.output.debugDescription)")
+        }
     }
 
     /// A page or nothing where a bundle should be is named by the link, not by the download's
@@ -69,7 +80,8 @@ struct HostileServerTests {
         let server = try HostileServer(), library = TestLibrary()
         for misbehaviour in ["html", "empty"] {
             let result = try run(library, ["import", server.address(misbehaviour) + "/abc123"]).result
-            expectFailure(result, saying: "\(server.address(misbehaviour))/abc123: the server's answer is not a loop bundle")
+            expectFailure(
+                result, saying: "\(server.address(misbehaviour))/abc123: the server's answer is not a loop bundle")
             #expect(!result.error.contains(".incoming"), "\(result.error)")
         }
         expectNothingLeft(library)
@@ -88,8 +100,12 @@ struct HostileServerTests {
         let (declared, seconds) = try run(library, ["import", server.address("declared") + "/abc123"])
         expectFailure(declared, saying: "its answer is larger than 512 MiB")
         #expect(seconds < 10, "refused on the declared length, not after reading: \(seconds) s")
-        expectFailure(try run(library, ["browse", "--from", server.address("gzipbomb")]).result, saying: "its answer is larger than 8 MiB")
-        expectFailure(try run(library, ["browse", "--from", server.address("endless")]).result, saying: "its answer is larger than 8 MiB")
+        expectFailure(
+            try run(library, ["browse", "--from", server.address("gzipbomb")]).result,
+            saying: "its answer is larger than 8 MiB")
+        expectFailure(
+            try run(library, ["browse", "--from", server.address("endless")]).result,
+            saying: "its answer is larger than 8 MiB")
         expectNothingLeft(library)
     }
 

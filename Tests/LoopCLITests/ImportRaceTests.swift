@@ -9,9 +9,12 @@ struct ImportRaceTests {
     /// judged once, its audio stored); returns it and the file that holds it.
     func heldImport(_ bundle: String, into library: TestLibrary) throws -> (LoopProcess.Running, String) {
         let marker = Scratch.path("held")
-        let running = try LoopProcess.start(["import", bundle], environment: [
-            "LOOP_LIBRARY": library.path, "LOOP_TEST_STOP_AT": "import.before-commit:pause", "LOOP_TEST_STOP_FILE": marker,
-        ])
+        let running = try LoopProcess.start(
+            ["import", bundle],
+            environment: [
+                "LOOP_LIBRARY": library.path, "LOOP_TEST_STOP_AT": "import.before-commit:pause",
+                "LOOP_TEST_STOP_FILE": marker,
+            ])
         for _ in 0..<6_000 where !FileManager.default.fileExists(atPath: marker) { usleep(10_000) }
         #expect(FileManager.default.fileExists(atPath: marker), "the import reached the step before its write")
         return (running, marker)
@@ -31,11 +34,15 @@ struct ImportRaceTests {
         #expect(try learner.run(["edit", "fixture", "--title", "My notes"]).status == 0)
         try FileManager.default.removeItem(atPath: marker)
         let imported = importing.finish(limit: 60)
-        #expect(imported.status != 0 && imported.error.contains("was edited here since it was imported"), "\(imported.error)")
+        #expect(
+            imported.status != 0 && imported.error.contains("was edited here since it was imported"),
+            "\(imported.error)")
 
         let loops = try #require(try learner.json(["list"]) as? [[String: Any]])
-        #expect(loops.count == 1 && loops.first?["title"] as? String == "My notes" && (loops.first?["tags"] as? [String])?.contains("v2") == false,
-                "the learner's edit stands: \(loops)")
+        #expect(
+            loops.count == 1 && loops.first?["title"] as? String == "My notes"
+                && (loops.first?["tags"] as? [String])?.contains("v2") == false,
+            "the learner's edit stands: \(loops)")
         #expect(try learner.run(["doctor"]).status == 0)
     }
 
@@ -57,6 +64,8 @@ struct ImportRaceTests {
         #expect(results.filter { $0.output.contains("add 'Fixture'") }.count == 1, "\(results.map(\.output))")
         #expect(((try learner.json(["list"]) as? [Any]) ?? []).count == 1)
         let checked = try learner.run(["doctor"])
-        #expect(checked.status == 0 && checked.output.hasPrefix("ok: 1 loops, 5 phrases, 1 audio files"), "\(checked.output)")
+        #expect(
+            checked.status == 0 && checked.output.hasPrefix("ok: 1 loops, 5 phrases, 1 audio files"),
+            "\(checked.output)")
     }
 }

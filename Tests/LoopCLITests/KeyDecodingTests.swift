@@ -1,6 +1,7 @@
+import Testing
+
 @testable import LoopCLI
 @testable import LoopTerminal
-import Testing
 
 struct KeyDecodingTests {
     /// Every key of a burst, in order, as the views get them.
@@ -18,7 +19,9 @@ struct KeyDecodingTests {
     }
 
     @Test func otherSequencesAreDroppedWholeAndUnfinishedOnesWait() {
-        #expect(keys("\u{1B}[1;2Cq\u{1B}[3~m") == [.character("q"), .character("m")], "shift+right and delete mean nothing here")
+        #expect(
+            keys("\u{1B}[1;2Cq\u{1B}[3~m") == [.character("q"), .character("m")],
+            "shift+right and delete mean nothing here")
         #expect(keys("\u{1B}") == [.escape])
         var split = Array("a\u{1B}[".utf8)
         #expect(RawTerminal.nextKey(in: &split) == .character("a"))

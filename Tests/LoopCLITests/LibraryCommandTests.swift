@@ -62,7 +62,9 @@ struct LibraryCommandTests {
         #expect(all.output.split(separator: "\n").count == 3, "into a pipe: every loop")
         let two = try library.run(["list", "--limit", "2"])
         let lines = two.output.split(separator: "\n")
-        #expect(lines.count == 3 && lines[0].contains("Alpha") && lines[1].contains("Beta") && lines[2] == "… 1 more (--all shows every one, --limit N that many)", "\(two.output)")
+        #expect(
+            lines.count == 3 && lines[0].contains("Alpha") && lines[1].contains("Beta")
+                && lines[2] == "… 1 more (--all shows every one, --limit N that many)", "\(two.output)")
         let streamed = try library.run(["list", "--json", "--limit", "2"])
         #expect(streamed.output.hasPrefix("[\n{") && streamed.output.hasSuffix("}\n]\n"), "an object a line")
         let array = try #require(try JSONSerialization.jsonObject(with: Data(streamed.output.utf8)) as? [[String: Any]])
@@ -74,17 +76,22 @@ struct LibraryCommandTests {
     @Test(.enabled(if: TerminalDriver.isAvailable))
     func onATerminalListShowsAScreenful() throws {
         let library = TestLibrary()
-        for index in 1...12 { try library.run(["new", "--text", "-", "--title", "Loop \(index)"], input: "Bonjour.\n") }
+        for index in 1...12 {
+            try library.run(["new", "--text", "-", "--title", "Loop \(index)"], input: "Bonjour.\n")
+        }
         let terminal = try TerminalDriver(name: "loop-list", columns: 100, rows: 10)
         try terminal.type("clear; LOOP_LIBRARY='\(library.path)' '\(LoopProcess.executable.path)' list")
         let screen = try terminal.waitFor("more (--all")
         let listed = screen.split(separator: "\n").filter { $0.contains("  Loop ") }
-        #expect(listed.count == 7 && screen.contains("… 5 more (--all shows every one"), "10 rows: 7 loops, the line of more, and the prompts\n\(screen)")
+        #expect(
+            listed.count == 7 && screen.contains("… 5 more (--all shows every one"),
+            "10 rows: 7 loops, the line of more, and the prompts\n\(screen)")
     }
 
     @Test func pastedTextComesFromStandardInput() throws {
         let library = TestLibrary()
-        let pasted = try library.run(["new", "--text", "-"], input: "# title: 咖啡\n\n我想喝咖啡。 | I would like a coffee.\n咖啡馆在哪里？\n")
+        let pasted = try library.run(
+            ["new", "--text", "-"], input: "# title: 咖啡\n\n我想喝咖啡。 | I would like a coffee.\n咖啡馆在哪里？\n")
         #expect(pasted.status == 0, "\(pasted.error)")
         #expect(pasted.output.contains("Added '咖啡'") && pasted.output.contains("2 phrases"))
         let hits = try #require(try library.json(["search", "哪里"]) as? [[String: Any]])
@@ -129,21 +136,35 @@ struct LibraryCommandTests {
         let library = TestLibrary()
         try library.run(["new", "--text", "phrases.txt", "--audio", "clean.flac"])
         let before = try phrases(library, "fixture")
-        let edited = try library.run(["edit", "fixture"], environment: ["EDITOR": try sedEditor("s/^Bonjour, madame\\.$/Bonsoir, madame./"), "VISUAL": ""])
+        let edited = try library.run(
+            ["edit", "fixture"],
+            environment: ["EDITOR": try sedEditor("s/^Bonjour, madame\\.$/Bonsoir, madame./"), "VISUAL": ""])
         #expect(edited.status == 0, "\(edited.error)")
-        #expect(edited.output.contains("1 changed phrase keeps its clip") && edited.output.contains("1  Bonsoir, madame.  (recorded as “Bonjour, madame.”)"), "\(edited.output)")
+        #expect(
+            edited.output.contains("1 changed phrase keeps its clip")
+                && edited.output.contains("1  Bonsoir, madame.  (recorded as “Bonjour, madame.”)"), "\(edited.output)")
         #expect(!edited.output.contains("need audio"))
 
         let after = try phrases(library, "fixture")
-        #expect(after[0]["text"] as? String == "Bonsoir, madame." && after[0]["recordedText"] as? String == "Bonjour, madame.")
-        #expect(after[0]["start"] as? Double == before[0]["start"] as? Double && after[0]["end"] as? Double == before[0]["end"] as? Double)
+        #expect(
+            after[0]["text"] as? String == "Bonsoir, madame."
+                && after[0]["recordedText"] as? String == "Bonjour, madame.")
+        #expect(
+            after[0]["start"] as? Double == before[0]["start"] as? Double
+                && after[0]["end"] as? Double == before[0]["end"] as? Double)
         #expect(after.dropFirst().allSatisfy { $0["recordedText"] is NSNull })
-        #expect(try library.run(["show", "fixture"]).output.contains("Bonsoir, madame.  (recorded as “Bonjour, madame.”)"))
+        #expect(
+            try library.run(["show", "fixture"]).output.contains("Bonsoir, madame.  (recorded as “Bonjour, madame.”)"))
 
         let doctor = try library.run(["doctor"])
-        #expect(doctor.status == 0 && doctor.output.contains("Fixture (") && doctor.output.contains("phrase 1: Bonsoir, madame.  (recorded as “Bonjour, madame.”)"), "\(doctor.output)")
+        #expect(
+            doctor.status == 0 && doctor.output.contains("Fixture (")
+                && doctor.output.contains("phrase 1: Bonsoir, madame.  (recorded as “Bonjour, madame.”)"),
+            "\(doctor.output)")
         let report = try #require(try library.json(["doctor"]) as? [String: Any])
-        #expect((report["clipsForEarlierText"] as? [[String: Any]])?.first?["recordedText"] as? String == "Bonjour, madame.")
+        #expect(
+            (report["clipsForEarlierText"] as? [[String: Any]])?.first?["recordedText"] as? String == "Bonjour, madame."
+        )
 
         let bundle = Scratch.path("typo", extension: "loop")
         #expect(try library.run(["export", "fixture", "-o", bundle]).status == 0)
@@ -154,7 +175,8 @@ struct LibraryCommandTests {
         // Recorded again: `attach` says how, `--changed` does it, and the marks go.
         let refused = try library.run(["attach", "fixture", "--audio", "clean.flac"])
         #expect(refused.status != 0 && refused.error.contains("--changed"), "\(refused.error)")
-        let everyLine = try library.run(["edit", "fixture"], environment: ["EDITOR": try sedEditor("/^[^#]/s/$/ !/"), "VISUAL": ""])
+        let everyLine = try library.run(
+            ["edit", "fixture"], environment: ["EDITOR": try sedEditor("/^[^#]/s/$/ !/"), "VISUAL": ""])
         #expect(everyLine.output.contains("5 changed phrases keep their clips"), "\(everyLine.output)")
         let attached = try library.run(["attach", "fixture", "--changed", "--audio", "clean.flac"])
         #expect(attached.status == 0, "\(attached.error)")
@@ -170,21 +192,30 @@ struct LibraryCommandTests {
             #expect(shown.status == 0 && shown.output.hasPrefix("Übung macht"), "\(name): \(shown.error)")
         }
         #expect(try library.run(["show", "駅"]).output.hasPrefix("駅で"))
-        #expect(try library.run(["study", "駅", "--once", "--output", "null"]).error.contains("'駅で' has no audio yet"), "every command takes the same names")
+        #expect(
+            try library.run(["study", "駅", "--once", "--output", "null"]).error.contains("'駅で' has no audio yet"),
+            "every command takes the same names")
         #expect(try library.run(["new", "--text", "phrases.txt", "--title", "Übung zwei"]).status == 0)
         let ambiguous = try library.run(["show", "ubung"])
-        #expect(ambiguous.status != 0 && ambiguous.error.contains("'ubung' names 2 loops: Übung macht (") && ambiguous.error.contains("Übung zwei ("), "\(ambiguous.error)")
+        #expect(
+            ambiguous.status != 0 && ambiguous.error.contains("'ubung' names 2 loops: Übung macht (")
+                && ambiguous.error.contains("Übung zwei ("), "\(ambiguous.error)")
         let missing = try library.run(["show", "nothing"])
-        #expect(missing.error == "error: no loop has an id, a title, or a title or title word starting 'nothing' (case and accents aside); `loop list` shows them\n", "\(missing.error)")
+        #expect(
+            missing.error
+                == "error: no loop has an id, a title, or a title or title word starting 'nothing' (case and accents aside); `loop list` shows them\n",
+            "\(missing.error)")
     }
 
     @Test func editKeepsUnchangedPhrasesAudioAndListsTheRest() throws {
         let library = TestLibrary()
         try library.run(["new", "--text", "phrases.txt", "--audio", "clean.flac"])
         let editor = Scratch.path("editor", extension: "sh")
-        try "#!/bin/sh\nsed -i 's/^Merci\\.$/Merci bien./' \"$1\"\n".write(toFile: editor, atomically: true, encoding: .utf8)
+        try "#!/bin/sh\nsed -i 's/^Merci\\.$/Merci bien./' \"$1\"\n".write(
+            toFile: editor, atomically: true, encoding: .utf8)
         chmod(editor, 0o755)
-        let edited = try library.run(["edit", "fixture", "--drop-changed-audio"], environment: ["EDITOR": editor, "VISUAL": ""])
+        let edited = try library.run(
+            ["edit", "fixture", "--drop-changed-audio"], environment: ["EDITOR": editor, "VISUAL": ""])
         #expect(edited.status == 0, "\(edited.error)")
         #expect(edited.output.contains("1 phrase need audio") && edited.output.contains("3  Merci bien."))
         let shown = try #require(try library.json(["show", "fixture"]) as? [String: Any])
@@ -198,7 +229,8 @@ struct LibraryCommandTests {
     @Test func loopsAreNamedByAnyWordOfTheirTitleAndASameTitleIsWarnedOf() throws {
         let library = TestLibrary()
         let text = Scratch.path("cafe", extension: "txt")
-        try "# title: Au Café de la Gare\n\nUn café, s'il vous plaît.\n".write(toFile: text, atomically: true, encoding: .utf8)
+        try "# title: Au Café de la Gare\n\nUn café, s'il vous plaît.\n".write(
+            toFile: text, atomically: true, encoding: .utf8)
         let other = Scratch.path("market", extension: "txt")
         try "# title: Le marché\n\nUn kilo de pommes.\n".write(toFile: other, atomically: true, encoding: .utf8)
         #expect(try library.run(["new", "--text", text]).status == 0)
@@ -212,15 +244,19 @@ struct LibraryCommandTests {
 
         let again = try library.run(["new", "--text", text])
         #expect(again.status == 0, "\(again.error)")
-        #expect(again.error.contains("warning: a loop titled 'Au Café de la Gare' is already in the library") && again.error.contains("--title 'Au Café de la Gare 2'"),
-                "\(again.error)")
+        #expect(
+            again.error.contains("warning: a loop titled 'Au Café de la Gare' is already in the library")
+                && again.error.contains("--title 'Au Café de la Gare 2'"),
+            "\(again.error)")
         let ambiguous = try library.run(["show", "cafe"])
         #expect(ambiguous.status != 0 && ambiguous.error.contains("names 2 loops"), "\(ambiguous.error)")
         // The suggested command makes the title its own.
-        let suggested = try #require(again.error.components(separatedBy: "loop edit ").last?.trimmingCharacters(in: .whitespacesAndNewlines))
+        let suggested = try #require(
+            again.error.components(separatedBy: "loop edit ").last?.trimmingCharacters(in: .whitespacesAndNewlines))
         let id = String(suggested.prefix { $0 != " " })
         #expect(try library.run(["edit", id, "--title", "Au Café de la Gare 2"]).status == 0)
-        #expect(try library.run(["show", "Au Café de la Gare", "--json"]).status == 0, "the first is its title's again")
+        #expect(
+            try library.run(["show", "Au Café de la Gare", "--json"]).status == 0, "the first is its title's again")
     }
 
     /// `attach --group G` on a group whose phrases all have audio replaces the group's audio
@@ -235,13 +271,19 @@ struct LibraryCommandTests {
         #expect(attached.status == 0, "\(attached.error)")
         let after = try #require(try library.json(["show", "fixture"]) as? [String: Any])
         func starts(_ shown: [String: Any], group: Int) -> [Double?] {
-            (((shown["groups"] as? [[String: Any]])?[group]["phrases"] as? [[String: Any]]) ?? []).map { $0["start"] as? Double }
+            (((shown["groups"] as? [[String: Any]])?[group]["phrases"] as? [[String: Any]]) ?? []).map {
+                $0["start"] as? Double
+            }
         }
         #expect(starts(before, group: 0) == starts(after, group: 0), "group 1 keeps its audio")
         let replaced = starts(after, group: 1)
-        #expect(replaced.count == 2 && replaced != starts(before, group: 1), "group 2's clips come from the new take: \(replaced)")
+        #expect(
+            replaced.count == 2 && replaced != starts(before, group: 1),
+            "group 2's clips come from the new take: \(replaced)")
         for (start, truth) in zip(replaced, Fixture.truth.suffix(2)) {
-            #expect(abs((start ?? -9) + offset - truth.start) < 0.15, "\(String(describing: start)) + \(offset) for \(truth)")
+            #expect(
+                abs((start ?? -9) + offset - truth.start) < 0.15,
+                "\(String(describing: start)) + \(offset) for \(truth)")
         }
         #expect(try library.run(["doctor"]).status == 0)
     }
@@ -250,7 +292,8 @@ struct LibraryCommandTests {
         let library = TestLibrary()
         try library.run(["new", "--text", "phrases.txt"])
         let editor = Scratch.path("editor", extension: "sh")
-        try "#!/bin/sh\nprintf '| only a translation\\n' > \"$1\"\n".write(toFile: editor, atomically: true, encoding: .utf8)
+        try "#!/bin/sh\nprintf '| only a translation\\n' > \"$1\"\n".write(
+            toFile: editor, atomically: true, encoding: .utf8)
         chmod(editor, 0o755)
         let edited = try library.run(["edit", "fixture"], environment: ["EDITOR": editor, "VISUAL": ""])
         #expect(edited.status != 0)
@@ -279,9 +322,13 @@ struct LibraryCommandTests {
         var original = try AudioFileReader(path: LoopProcess.fixtures + "/clean.flac")
         try original.forEachBlock { block, _ in take.append(contentsOf: block) }
         let expected = Array(take[29_600..<58_400])
-        #expect(played.count == expected.count && zip(played, expected).allSatisfy { abs($0 - $1) < 1.0 / 16_000 }, "the take's samples from 1.85 s to 3.65 s")
+        #expect(
+            played.count == expected.count && zip(played, expected).allSatisfy { abs($0 - $1) < 1.0 / 16_000 },
+            "the take's samples from 1.85 s to 3.65 s")
         let outside = try library.run(["adjust", "fixture", "2", "--end", "60"])
-        #expect(outside.status != 0 && outside.error.hasPrefix("error: the clip must start before it ends and lie within the take"))
+        #expect(
+            outside.status != 0
+                && outside.error.hasPrefix("error: the clip must start before it ends and lie within the take"))
     }
 
     @Test func removeAsksUnlessYesThenGarbageCollectionFreesTheAudio() throws {
@@ -305,7 +352,8 @@ struct LibraryCommandTests {
         try FileManager.default.removeItem(atPath: audio + "/" + shard + "/" + file)
         let report = try library.run(["doctor"])
         #expect(report.status != 0)
-        #expect(report.output.contains("missing (audio of 'Fixture')") && report.output.contains("fix: restore the file"))
+        #expect(
+            report.output.contains("missing (audio of 'Fixture')") && report.output.contains("fix: restore the file"))
     }
 
     @Test func theLibraryFlagWinsOverTheEnvironmentAndXDGIsTheDefault() throws {
@@ -333,7 +381,8 @@ func makeLongTake(copies: Int) throws -> (audio: String, text: String) {
     try writer.commit()
     let phrases = try String(contentsOfFile: LoopProcess.fixtures + "/phrases.txt", encoding: .utf8)
         .split(separator: "\n").filter { !$0.hasPrefix("#") && !$0.isEmpty }.joined(separator: "\n")
-    try (["# title: Long"] + Array(repeating: phrases, count: copies)).joined(separator: "\n\n").write(toFile: folder + "/text.txt", atomically: true, encoding: .utf8)
+    try (["# title: Long"] + Array(repeating: phrases, count: copies)).joined(separator: "\n\n").write(
+        toFile: folder + "/text.txt", atomically: true, encoding: .utf8)
     return (folder + "/take.wav", folder + "/text.txt")
 }
 
@@ -342,7 +391,7 @@ struct LibraryRobustnessTests {
     @Test func twoImportsAndAReaderAtOnceAllSucceed() throws {
         let library = TestLibrary()
         let long = try makeLongTake(copies: 30)
-        try library.run(["list"])  // create the library first, as a user would have
+        try library.run(["list"]) // create the library first, as a user would have
         let environment = ["LOOP_LIBRARY": library.path]
         let importers = try (0..<2).map { _ in
             try LoopProcess.start(["new", "--text", long.text, "--audio", long.audio], environment: environment)
@@ -360,20 +409,29 @@ struct LibraryRobustnessTests {
             #expect(!result.error.contains("locked"))
         }
         let loops = try #require(try library.json(["list"]) as? [[String: Any]])
-        #expect(loops.count == 2 && loops.allSatisfy { $0["phrases"] as? Int == 150 && $0["needingAudio"] as? Int == 0 })
+        #expect(
+            loops.count == 2 && loops.allSatisfy { $0["phrases"] as? Int == 150 && $0["needingAudio"] as? Int == 0 })
         #expect(try library.run(["doctor"]).status == 0)
     }
 
     /// Runs `arguments` killed (SIGKILL, as `kill -9` would) at the named step, then checks the
     /// library opens and checks clean; returns how many loops it holds.
-    func killed(at step: String, _ arguments: [String], library: TestLibrary, sourceLocation: SourceLocation = #_sourceLocation) throws -> Int {
-        let run = try LoopProcess.run(arguments, environment: ["LOOP_LIBRARY": library.path, "LOOP_TEST_STOP_AT": step])
-        #expect(run.killedBy == SIGKILL, "killed at \(step) (status \(run.status)): \(run.error)", sourceLocation: sourceLocation)
+    func killed(
+        at step: String, _ arguments: [String], library: TestLibrary, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> Int {
+        let run = try LoopProcess.run(
+            arguments, environment: ["LOOP_LIBRARY": library.path, "LOOP_TEST_STOP_AT": step])
+        #expect(
+            run.killedBy == SIGKILL, "killed at \(step) (status \(run.status)): \(run.error)",
+            sourceLocation: sourceLocation)
         let doctor = try library.run(["doctor", "--json"])
-        #expect(doctor.status == 0, "after a kill at \(step): \(doctor.output) \(doctor.error)", sourceLocation: sourceLocation)
+        #expect(
+            doctor.status == 0, "after a kill at \(step): \(doctor.output) \(doctor.error)",
+            sourceLocation: sourceLocation)
         let loops = try #require(try library.json(["list"]) as? [[String: Any]], sourceLocation: sourceLocation)
         for loop in loops {
-            #expect(loop["needingAudio"] as? Int == 0, "a loop is whole or absent: \(loop)", sourceLocation: sourceLocation)
+            #expect(
+                loop["needingAudio"] as? Int == 0, "a loop is whole or absent: \(loop)", sourceLocation: sourceLocation)
         }
         return loops.count
     }
@@ -396,7 +454,8 @@ struct LibraryRobustnessTests {
         let learner = TestLibrary()
         try learner.run(["list"])
         for step in ["bundle.extracted", "import.verified", "audio.renamed", "import.before-commit"] {
-            #expect(try killed(at: step, ["import", bundle], library: learner) == 0, "killed at \(step): nothing imported")
+            #expect(
+                try killed(at: step, ["import", bundle], library: learner) == 0, "killed at \(step): nothing imported")
         }
         #expect(try killed(at: "import.committed", ["import", bundle], library: learner) == 1)
 
@@ -407,7 +466,9 @@ struct LibraryRobustnessTests {
         for target in [library, learner] {
             #expect(try target.run(["gc"]).status == 0)
             let after = try #require(try target.json(["doctor"]) as? [String: Any])
-            #expect((after["orphans"] as? [String])?.isEmpty == true && (after["leftovers"] as? [String])?.isEmpty == true, "\(after)")
+            #expect(
+                (after["orphans"] as? [String])?.isEmpty == true && (after["leftovers"] as? [String])?.isEmpty == true,
+                "\(after)")
         }
     }
 }

@@ -4,8 +4,9 @@ import LoopLibraryClient
 import LoopShare
 import LoopTestSupport
 import Testing
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The Loop Library's limits on the open internet (quotas, uploads and connections at once),
@@ -14,14 +15,19 @@ import FoundationNetworking
 extension LibraryServerTests {
     /// Sends a publish's signed headers (declaring a body of `length` bytes) and no body, and
     /// returns what the server answers before it.
-    func headersOnly(_ server: TestServer, signer: RequestSigner, id: String, revision: Int, length: Int) throws -> String {
-        let content = SignedRequest.Content(method: "POST", authority: "127.0.0.1:\(server.port)", path: LoopLibraryPaths.loops,
-                                            timestamp: Int(Date().timeIntervalSince1970), nonce: Hex.string((0..<16).map { _ in UInt8.random(in: 0...255) }),
-                                            bodyLength: length, bodySHA256: String(repeating: "ab", count: 32), loopID: id, revision: revision)
+    func headersOnly(_ server: TestServer, signer: RequestSigner, id: String, revision: Int, length: Int) throws
+        -> String
+    {
+        let content = SignedRequest.Content(
+            method: "POST", authority: "127.0.0.1:\(server.port)", path: LoopLibraryPaths.loops,
+            timestamp: Int(Date().timeIntervalSince1970),
+            nonce: Hex.string((0..<16).map { _ in UInt8.random(in: 0...255) }),
+            bodyLength: length, bodySHA256: String(repeating: "ab", count: 32), loopID: id, revision: revision)
         let headers = try LibraryClient.signatureHeaders(content, signer: signer)
         let connection = try RawConnection(port: server.port)
-        try connection.send("POST \(LoopLibraryPaths.loops) HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nContent-Type: application/vnd.looplearn.loop+zip\r\n"
-                            + headers.map { "\($0.0): \($0.1)\r\n" }.joined() + "Content-Length: \(length)\r\n\r\n")
+        try connection.send(
+            "POST \(LoopLibraryPaths.loops) HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nContent-Type: application/vnd.looplearn.loop+zip\r\n"
+                + headers.map { "\($0.0): \($0.1)\r\n" }.joined() + "Content-Length: \(length)\r\n\r\n")
         // The head, then the body (which may come in a second packet).
         var answer = try connection.receive(timeout: 10)
         while !answer.isEmpty, !answer.hasSuffix("}") {
@@ -42,40 +48,56 @@ extension LibraryServerTests {
         let stored = server.storedBlobs
 
         // A second loop from the same key: past its one loop.
-        #expect(try author.run(["new", "--text", "phrases.txt", "--audio", "clean.flac", "--title", "Second"]).status == 0)
+        #expect(
+            try author.run(["new", "--text", "phrases.txt", "--audio", "clean.flac", "--title", "Second"]).status == 0)
         let second = try author.run(["publish", "second", "--to", server.address])
-        #expect(second.status != 0 && second.error.contains("may list at most 1 loops here, and this one lists 1: unpublish one first"), "\(second.error)")
+        #expect(
+            second.status != 0
+                && second.error.contains("may list at most 1 loops here, and this one lists 1: unpublish one first"),
+            "\(second.error)")
         // An update of the loop it lists is no new loop.
         let (_, signer, id, revision) = try authorBundle(author, tag: "v2")
         #expect(try author.run(["publish", "fixture", "--to", server.address]).status == 0)
 
         // A new key gets a tenth of the 30 MiB a day: 3 MiB, of which it has used some.
         let answer = try headersOnly(server, signer: signer, id: id, revision: revision + 1, length: 3 << 20)
-        #expect(answer.hasPrefix("HTTP/1.1 429") && answer.contains("a key in its first 7 days may publish at most 3 MiB a day here"), "\(answer.prefix(400))")
+        #expect(
+            answer.hasPrefix("HTTP/1.1 429")
+                && answer.contains("a key in its first 7 days may publish at most 3 MiB a day here"),
+            "\(answer.prefix(400))")
         #expect(answer.lowercased().contains("retry-after: "), "and says when to try again")
-        #expect(server.uploadsInProgress.isEmpty && server.storedBlobs.count == stored.count + 1, "nothing stored of the refused (the update's bundle only)")
+        #expect(
+            server.uploadsInProgress.isEmpty && server.storedBlobs.count == stored.count + 1,
+            "nothing stored of the refused (the update's bundle only)")
         let metrics = String(decoding: try await http("GET", server.address + "/metrics").body, as: UTF8.self)
-        #expect(metrics.contains(#"loop_library_quota_hits_total{quota="keyLoops"} 1"#) && metrics.contains(#"loop_library_quota_hits_total{quota="keyBytes"} 1"#), "\(metrics)")
+        #expect(
+            metrics.contains(#"loop_library_quota_hits_total{quota="keyLoops"} 1"#)
+                && metrics.contains(#"loop_library_quota_hits_total{quota="keyBytes"} 1"#), "\(metrics)")
     }
 
     /// Uploads received at once are capped: one more is answered 503 with Retry-After before
     /// its body, and the one under way completes.
     @Test func uploadsPastTheConcurrentCapAreAnswered503() async throws {
         let marker = Scratch.path("held")
-        let server = try TestServer(.sqlite, arguments: ["--concurrent-uploads", "1"],
-                                    environment: ["LOOP_TEST_STOP_AT": "publish.receiving:pause", "LOOP_TEST_STOP_FILE": marker])
+        let server = try TestServer(
+            .sqlite, arguments: ["--concurrent-uploads", "1"],
+            environment: ["LOOP_TEST_STOP_AT": "publish.receiving:pause", "LOOP_TEST_STOP_FILE": marker])
         let author = try libraryWithFixtureLoop()
         #expect(try author.run(["identity"]).status == 0)
         let publishing = Task { try author.run(["publish", "fixture", "--to", server.address]) }
-        for _ in 0..<3_000 where !FileManager.default.fileExists(atPath: marker) { try await Task.sleep(for: .milliseconds(10)) }
+        for _ in 0..<3_000 where !FileManager.default.fileExists(atPath: marker) {
+            try await Task.sleep(for: .milliseconds(10))
+        }
         #expect(FileManager.default.fileExists(atPath: marker), "the first upload is held half-way")
 
         let other = try libraryWithFixtureLoop()
         #expect(try other.run(["identity"]).status == 0)
         let (_, signer, id, revision) = try authorBundle(other, tag: "other")
         let answer = try headersOnly(server, signer: signer, id: id, revision: revision, length: 100_000)
-        #expect(answer.hasPrefix("HTTP/1.1 503") && answer.contains("as many uploads as it takes at once (1)") && answer.lowercased().contains("retry-after: 5"),
-                "\(answer.prefix(400))")
+        #expect(
+            answer.hasPrefix("HTTP/1.1 503") && answer.contains("as many uploads as it takes at once (1)")
+                && answer.lowercased().contains("retry-after: 5"),
+            "\(answer.prefix(400))")
         try FileManager.default.removeItem(atPath: marker)
         let published = try await publishing.value
         #expect(published.status == 0, "\(published.error)")
@@ -94,12 +116,15 @@ extension LibraryServerTests {
         #expect(held.allSatisfy { !$0.isClosedByServer(timeout: 0.05) }, "the eight stay open")
         held.removeLast().close()
         try await Task.sleep(for: .milliseconds(200))
-        #expect(try await http("GET", capped.address + "/healthz").status == 200, "a slot freed serves an honest client")
+        #expect(
+            try await http("GET", capped.address + "/healthz").status == 200, "a slot freed serves an honest client")
 
         let lowLimit = try TestServer(.sqlite, softFileLimit: 64)
         let idle = try (0..<100).map { _ in try RawConnection(port: lowLimit.port) }
         try await Task.sleep(for: .milliseconds(300))
-        #expect(try await http("GET", lowLimit.address + "/healthz").status == 200, "served past the soft limit of 64 open files")
+        #expect(
+            try await http("GET", lowLimit.address + "/healthz").status == 200,
+            "served past the soft limit of 64 open files")
         #expect(idle.filter { $0.isClosedByServer(timeout: 0.01) }.isEmpty, "and the idle connections were accepted")
     }
 
@@ -115,23 +140,38 @@ extension LibraryServerTests {
         let unsigned = try await http("POST", server.address + LoopLibraryPaths.loops, body: Data("x".utf8))
         #expect(unsigned.status == 401)
         let metrics = String(decoding: try await http("GET", server.address + "/metrics").body, as: UTF8.self)
-        for line in [#"loop_library_refusals_total{cause="unauthorized"} 1"#, #"loop_library_refusals_total{cause="notFound"} 1"#,
-                     #"loop_library_publishes_total 1"#] {
+        for line in [
+            #"loop_library_refusals_total{cause="unauthorized"} 1"#,
+            #"loop_library_refusals_total{cause="notFound"} 1"#,
+            #"loop_library_publishes_total 1"#,
+        ] {
             #expect(metrics.contains(line), "\(line) in \(metrics)")
         }
-        #expect(metrics.contains(#"loop_library_requests_total{route="/api/loops/{ref}/bundle",method="GET",status="200"} 1"#), "\(metrics)")
-        let sent = metrics.split(separator: "\n").first { $0.hasPrefix(#"loop_library_sent_bytes_total{route="/api/loops/{ref}/bundle"}"#) }
-        #expect(sent.flatMap { Int($0.split(separator: " ").last ?? "") }.map { $0 > 10_000 } == true, "the bundle's bytes: \(sent ?? "none")")
+        #expect(
+            metrics.contains(
+                #"loop_library_requests_total{route="/api/loops/{ref}/bundle",method="GET",status="200"} 1"#),
+            "\(metrics)")
+        let sent = metrics.split(separator: "\n").first {
+            $0.hasPrefix(#"loop_library_sent_bytes_total{route="/api/loops/{ref}/bundle"}"#)
+        }
+        #expect(
+            sent.flatMap { Int($0.split(separator: " ").last ?? "") }.map { $0 > 10_000 } == true,
+            "the bundle's bytes: \(sent ?? "none")")
         #expect(metrics.contains("loop_library_request_duration_seconds_bucket"), "latencies as a histogram")
 
         try await Task.sleep(for: .milliseconds(100))
         let entries = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").map {
             try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
         }
-        let refused = try #require(entries.first { $0["path"] as? String == LoopLibraryPaths.loops && $0["status"] as? Int == 401 })
-        #expect(refused["cause"] as? String == "unauthorized" && refused["client"] as? String == "127.0.0.1" && refused["method"] as? String == "POST")
+        let refused = try #require(
+            entries.first { $0["path"] as? String == LoopLibraryPaths.loops && $0["status"] as? Int == 401 })
+        #expect(
+            refused["cause"] as? String == "unauthorized" && refused["client"] as? String == "127.0.0.1"
+                && refused["method"] as? String == "POST")
         let download = try #require(entries.first { $0["path"] as? String == LoopLibraryPaths.bundle(id) })
-        #expect(download["completed"] as? Bool == true && (download["bytes"] as? Int ?? 0) > 10_000 && download["time"] is String)
+        #expect(
+            download["completed"] as? Bool == true && (download["bytes"] as? Int ?? 0) > 10_000
+                && download["time"] is String)
     }
 
     /// `loop serve gc` removes the blobs no listed loop refers to (an unpublished loop's),
@@ -142,7 +182,9 @@ extension LibraryServerTests {
         let (kept, _) = try publishedFixture(server)
         let keptBlobs = server.storedBlobs
         let gone = TestLibrary()
-        #expect(try gone.run(["new", "--text", "phrases.txt", "--audio", "noisy-snr10.flac", "--title", "Gone"]).status == 0)
+        #expect(
+            try gone.run(["new", "--text", "phrases.txt", "--audio", "noisy-snr10.flac", "--title", "Gone"]).status == 0
+        )
         #expect(try gone.run(["publish", "gone", "--to", server.address]).status == 0)
         let goneBlobs = server.storedBlobs.subtracting(keptBlobs)
         #expect(goneBlobs.count >= 2, "its bundle and its take")
@@ -158,14 +200,19 @@ extension LibraryServerTests {
         // Two days on: every blob is older than the grace period.
         let old = Date().addingTimeInterval(-2 * 86_400)
         for blob in server.storedBlobs {
-            try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: server.blobsFolder + "/" + blob)
+            try FileManager.default.setAttributes(
+                [.modificationDate: old], ofItemAtPath: server.blobsFolder + "/" + blob)
         }
-        #expect(try gc(["--dry-run"])["removed"] == goneBlobs.count && server.storedBlobs == keptBlobs.union(goneBlobs), "a dry run removes nothing")
+        #expect(
+            try gc(["--dry-run"])["removed"] == goneBlobs.count && server.storedBlobs == keptBlobs.union(goneBlobs),
+            "a dry run removes nothing")
         let collected = try gc([])
         #expect(collected["removed"] == goneBlobs.count && (collected["removedBytes"] ?? 0) > 10_000, "\(collected)")
         #expect(server.storedBlobs == keptBlobs, "the unpublished loop's blobs are gone, the listed loop's kept")
         let learner = TestLibrary()
-        #expect(try learner.run(["import", server.address + "/" + resolveID(kept)]).status == 0, "the listed loop still installs")
+        #expect(
+            try learner.run(["import", server.address + "/" + resolveID(kept)]).status == 0,
+            "the listed loop still installs")
     }
 
     /// Two servers on one PostgreSQL database and one data folder are one Loop Library: a
@@ -175,41 +222,55 @@ extension LibraryServerTests {
     func twoServersOnOneDatabaseAndFolderAreOneLoopLibrary(_ backend: CatalogBackend) async throws {
         // The first server holds its first update inside the catalog's transaction (see below).
         let marker = Scratch.path("held"), trace = Scratch.path("trace")
-        let first = try TestServer(backend, environment: ["LOOP_TEST_STOP_AT": "publish.transaction:pause", "LOOP_TEST_STOP_FILE": marker])
+        let first = try TestServer(
+            backend, environment: ["LOOP_TEST_STOP_AT": "publish.transaction:pause", "LOOP_TEST_STOP_FILE": marker])
         let second = try TestServer(sharingWith: first, environment: ["LOOP_TEST_TRACE": trace])
         let (author, link) = try publishedFixture(first)
         let id = try resolveID(author)
         let shortID = String(link.split(separator: "/").last ?? "")
-        #expect(try await http("GET", second.address + "/" + shortID).status == 200, "published through the first, on the second's page")
+        #expect(
+            try await http("GET", second.address + "/" + shortID).status == 200,
+            "published through the first, on the second's page")
 
         // An update through the second is on the first's page (which it had kept) at once.
         #expect(try await http("GET", first.address + "/" + shortID).status == 200)
         #expect(try author.run(["edit", "fixture", "--title", "Fixture renamed"]).status == 0)
         #expect(try author.run(["publish", "fixture", "--to", second.address]).status == 0)
         let page = try await http("GET", first.address + "/" + shortID)
-        #expect(page.status == 200 && String(decoding: page.body, as: UTF8.self).contains("Fixture renamed"), "the other server's page is new at once")
+        #expect(
+            page.status == 200 && String(decoding: page.body, as: UTF8.self).contains("Fixture renamed"),
+            "the other server's page is new at once")
         let detail = try await http("GET", first.address + LoopLibraryPaths.loop(id))
         #expect((detail.json?["loop"] as? [String: Any])?["revision"] as? Int == 2)
-        #expect(try await http("GET", first.address + LoopLibraryPaths.bundle(id)).status == 200, "its bundle, stored by the second, served by the first")
+        #expect(
+            try await http("GET", first.address + LoopLibraryPaths.bundle(id)).status == 200,
+            "its bundle, stored by the second, served by the first")
 
         // The same revision through both: the first is held inside its transaction until the
         // second has arrived and been verified, then let go. One wins; the other gets 409.
         let (bundle, signer, _, revision) = try authorBundle(author, tag: "v3")
         func publish(through server: TestServer) async -> Int {
             do {
-                _ = try await LibraryClient(server: server.address).publish(bundle: bundle, loopID: id, revision: revision, signer: signer)
+                _ = try await LibraryClient(server: server.address).publish(
+                    bundle: bundle, loopID: id, revision: revision, signer: signer)
                 return 200
             } catch {
                 return error.status ?? -1
             }
         }
         let held = Task { await publish(through: first) }
-        for _ in 0..<3_000 where !FileManager.default.fileExists(atPath: marker) { try await Task.sleep(for: .milliseconds(10)) }
+        for _ in 0..<3_000 where !FileManager.default.fileExists(atPath: marker) {
+            try await Task.sleep(for: .milliseconds(10))
+        }
         #expect(FileManager.default.fileExists(atPath: marker), "the first server's publish is held in its transaction")
         let other = Task { await publish(through: second) }
-        func verified() -> Bool { ((try? String(contentsOfFile: trace, encoding: .utf8)) ?? "").split(separator: "\n").filter { $0 == "publish.verified" }.count >= 2 }
+        func verified() -> Bool {
+            ((try? String(contentsOfFile: trace, encoding: .utf8)) ?? "").split(separator: "\n").filter {
+                $0 == "publish.verified"
+            }.count >= 2
+        }
         for _ in 0..<3_000 where !verified() { try await Task.sleep(for: .milliseconds(10)) }
-        try await Task.sleep(for: .milliseconds(300))   // on to the catalog, where it waits its turn
+        try await Task.sleep(for: .milliseconds(300)) // on to the catalog, where it waits its turn
         try FileManager.default.removeItem(atPath: marker)
         let results = [await held.value, await other.value]
         #expect(results.sorted() == [200, 409], "one wins, the other is told the revision is there: \(results)")

@@ -2,16 +2,18 @@ import Crypto
 import Foundation
 import LoopLibraryAPI
 import LoopLibraryClient
-@testable import LoopReports
 import LoopShare
 import LoopStore
-@testable import LoopTerminal
 import LoopTestSupport
 import Testing
+
+@testable import LoopReports
+@testable import LoopTerminal
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
-import LoopFoundation
-import LoopModel
+    import FoundationNetworking
+    import LoopFoundation
+    import LoopModel
 #endif
 
 /// Where a test server keeps its catalog: SQLite in its data folder, or a database of its own on
@@ -24,12 +26,14 @@ enum CatalogBackend: Sendable, CustomTestStringConvertible {
     /// suite says so once, and under CI (`CI=true`) ``postgresURL`` makes a test fail.
     static let all: [CatalogBackend] = {
         guard let url = postgresURL else {
-            FileHandle.standardError.write(Data("""
-                note: the Loop Library tests run on SQLite only: LOOP_TEST_POSTGRES_URL is not set. \
-                To test PostgreSQL as well, run `bash Scripts/test`, or start a server with \
-                `bash Scripts/postgres start DIR` and export the URL it prints as LOOP_TEST_POSTGRES_URL.
+            FileHandle.standardError.write(
+                Data(
+                    """
+                    note: the Loop Library tests run on SQLite only: LOOP_TEST_POSTGRES_URL is not set. \
+                    To test PostgreSQL as well, run `bash Scripts/test`, or start a server with \
+                    `bash Scripts/postgres start DIR` and export the URL it prints as LOOP_TEST_POSTGRES_URL.
 
-                """.utf8))
+                    """.utf8))
             return [.sqlite]
         }
         return [.sqlite, .postgres(admin: url)]
@@ -56,7 +60,9 @@ enum CatalogBackend: Sendable, CustomTestStringConvertible {
         psql.standardOutput = FileHandle.nullDevice
         try psql.run()
         psql.waitUntilExit()
-        guard psql.terminationStatus == 0 else { throw CLIFailure("psql could not create the test database \(name) on \(admin)") }
+        guard psql.terminationStatus == 0 else {
+            throw CLIFailure("psql could not create the test database \(name) on \(admin)")
+        }
         var components = URLComponents(string: admin)!
         components.path = "/" + name
         return components.string!
@@ -84,7 +90,10 @@ final class TestServer: @unchecked Sendable {
 
     static let executable = LoopProcess.executable.deletingLastPathComponent().appendingPathComponent("loop-server")
 
-    init(_ backend: CatalogBackend, arguments: [String] = [], environment: [String: String] = [:], softFileLimit: Int? = nil) throws {
+    init(
+        _ backend: CatalogBackend, arguments: [String] = [], environment: [String: String] = [:],
+        softFileLimit: Int? = nil
+    ) throws {
         data = Scratch.path("server-data")
         database = try backend.newDatabase()
         extraArguments = arguments
@@ -104,7 +113,9 @@ final class TestServer: @unchecked Sendable {
     func start(environment: [String: String] = [:]) throws {
         let process = Process()
         process.executableURL = Self.executable
-        process.arguments = ["serve", "--data", data, "--listen", "127.0.0.1:0", "--quiet"] + (database.map { ["--database", $0] } ?? []) + extraArguments
+        process.arguments =
+            ["serve", "--data", data, "--listen", "127.0.0.1:0", "--quiet"]
+            + (database.map { ["--database", $0] } ?? []) + extraArguments
         if let softFileLimit {
             process.arguments = ["--nofile=\(softFileLimit):", "--", Self.executable.path] + (process.arguments ?? [])
             process.executableURL = URL(fileURLWithPath: "/usr/bin/prlimit")
@@ -122,12 +133,17 @@ final class TestServer: @unchecked Sendable {
         var line = Data()
         while !line.contains(UInt8(ascii: "\n")) {
             let chunk = output.fileHandleForReading.availableData
-            guard !chunk.isEmpty else { throw CLIFailure("loop-server ended before listening: \(String(decoding: log.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))") }
+            guard !chunk.isEmpty else {
+                throw CLIFailure(
+                    "loop-server ended before listening: \(String(decoding: log.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))"
+                )
+            }
             line += chunk
         }
         let text = String(decoding: line, as: UTF8.self)
         guard let range = text.range(of: #"127\.0\.0\.1:(\d+)/"#, options: .regularExpression),
-              let found = Int(text[range].dropFirst("127.0.0.1:".count).dropLast()) else { throw CLIFailure("no address in: \(text)") }
+            let found = Int(text[range].dropFirst("127.0.0.1:".count).dropLast())
+        else { throw CLIFailure("no address in: \(text)") }
         port = found
     }
 
@@ -156,7 +172,9 @@ final class TestServer: @unchecked Sendable {
 
     /// Uploads in progress (the files of a publish not yet done).
     var uploadsInProgress: [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: data + "/incoming")) ?? []).filter { $0.hasPrefix("upload-") }
+        ((try? FileManager.default.contentsOfDirectory(atPath: data + "/incoming")) ?? []).filter {
+            $0.hasPrefix("upload-")
+        }
     }
 
     /// Every blob file stored.
@@ -174,7 +192,9 @@ struct HTTPAnswer {
     var json: [String: Any]? { try? JSONSerialization.jsonObject(with: body) as? [String: Any] }
 }
 
-func http(_ method: String = "GET", _ url: String, headers: [String: String] = [:], body: Data? = nil) async throws -> HTTPAnswer {
+func http(_ method: String = "GET", _ url: String, headers: [String: String] = [:], body: Data? = nil) async throws
+    -> HTTPAnswer
+{
     var request = URLRequest(url: URL(string: url)!)
     request.httpMethod = method
     for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
@@ -182,7 +202,9 @@ func http(_ method: String = "GET", _ url: String, headers: [String: String] = [
     let (data, response) = try await URLSession.shared.data(for: request)
     let answer = response as! HTTPURLResponse
     var fields: [String: String] = [:]
-    for (name, value) in answer.allHeaderFields { fields[String(describing: name).lowercased()] = String(describing: value) }
+    for (name, value) in answer.allHeaderFields {
+        fields[String(describing: name).lowercased()] = String(describing: value)
+    }
     return HTTPAnswer(status: answer.statusCode, headers: fields, body: data)
 }
 
@@ -195,7 +217,9 @@ struct LibraryServerTests {
     @Test func postgreSQLIsTestedUnderCI() {
         _ = CatalogBackend.all
         if ProcessInfo.processInfo.environment["CI"] == "true" {
-            #expect(CatalogBackend.postgresURL != nil, "CI=true, but LOOP_TEST_POSTGRES_URL is not set: the Loop Library tests would skip PostgreSQL")
+            #expect(
+                CatalogBackend.postgresURL != nil,
+                "CI=true, but LOOP_TEST_POSTGRES_URL is not set: the Loop Library tests would skip PostgreSQL")
         }
     }
 
@@ -206,7 +230,9 @@ struct LibraryServerTests {
         let published = try author.run(["publish", "fixture", "--to", server.address])
         #expect(published.status == 0, "\(published.error)")
         let link = published.output.trimmingCharacters(in: .whitespacesAndNewlines)
-        #expect(link.hasPrefix(server.address + "/") && link.count == server.address.count + 7, "a short preview link: \(link)")
+        #expect(
+            link.hasPrefix(server.address + "/") && link.count == server.address.count + 7,
+            "a short preview link: \(link)")
         return (author, link)
     }
 
@@ -224,19 +250,27 @@ struct LibraryServerTests {
 
         // Nothing new: the server answers 304 to the ETag the learner has, and nothing changes.
         let unchanged = try learner.run(["update", "--json"])
-        #expect(unchanged.status == 0 && unchanged.output.contains(#""status":"unchanged""#), "\(unchanged.output) \(unchanged.error)")
+        #expect(
+            unchanged.status == 0 && unchanged.output.contains(#""status":"unchanged""#),
+            "\(unchanged.output) \(unchanged.error)")
 
         // The author fixes a phrase and tags the loop, and publishes again: revision 2.
         #expect(try author.run(["edit", "fixture", "--tag", "gare"]).status == 0)
         let again = try author.run(["publish", "fixture", "--to", server.address, "--json"])
-        let result = try #require(try JSONSerialization.jsonObject(with: Data(again.output.utf8)) as? [String: Any], "\(again.error)")
-        #expect(result["revision"] as? Int == 2 && result["previousRevision"] as? Int == 1 && result["link"] as? String == link)
+        let result = try #require(
+            try JSONSerialization.jsonObject(with: Data(again.output.utf8)) as? [String: Any], "\(again.error)")
+        #expect(
+            result["revision"] as? Int == 2 && result["previousRevision"] as? Int == 1
+                && result["link"] as? String == link)
 
         let updated = try learner.run(["update"])
-        #expect(updated.status == 0 && updated.output == "updated 'Fixture' from revision 1 to 2\n", "\(updated.output) \(updated.error)")
+        #expect(
+            updated.status == 0 && updated.output == "updated 'Fixture' from revision 1 to 2\n",
+            "\(updated.output) \(updated.error)")
         let loops = try #require(try learner.json(["list"]) as? [[String: Any]])
         #expect(loops.first?["tags"] as? [String] == ["gare"] && loops.first?["revision"] as? Int == 2)
-        #expect(try learner.run(["stats", "fixture", "--json"]).output == progress, "study progress survives the update")
+        #expect(
+            try learner.run(["stats", "fixture", "--json"]).output == progress, "study progress survives the update")
         #expect(try learner.run(["doctor"]).status == 0)
 
         // A learner's own edit is not overwritten by the next revision, unless forced.
@@ -244,7 +278,8 @@ struct LibraryServerTests {
         #expect(try author.run(["edit", "fixture", "--tag", "v3"]).status == 0)
         #expect(try author.run(["publish", "fixture", "--to", server.address]).status == 0)
         let refused = try learner.run(["update"])
-        #expect(refused.status != 0 && refused.error.contains("was edited here since it was imported"), "\(refused.error)")
+        #expect(
+            refused.status != 0 && refused.error.contains("was edited here since it was imported"), "\(refused.error)")
         #expect(try learner.run(["update", "fixture", "--force"]).output == "updated 'Fixture' from revision 2 to 3\n")
         #expect(server.stop() == 0, "SIGTERM ends the server cleanly")
     }
@@ -256,8 +291,11 @@ struct LibraryServerTests {
 
         // The same revision again: 409, one line.
         let stale = try author.run(["publish", "fixture", "--to", server.address])
-        #expect(stale.status != 0 && stale.error == "error: the Loop Library has revision 1 of 'Fixture' already; this is revision 1: edit the loop to make a newer one\n",
-                "\(stale.error)")
+        #expect(
+            stale.status != 0
+                && stale.error
+                    == "error: the Loop Library has revision 1 of 'Fixture' already; this is revision 1: edit the loop to make a newer one\n",
+            "\(stale.error)")
 
         // Another key signs the same loop id: 403 with the server's one line, and the author's
         // revision still serves.
@@ -268,8 +306,12 @@ struct LibraryServerTests {
         try BundleWriter(identity: intruder).write([detail], to: forged)
         let client = try LibraryClient(server: server.address)
         let signer = RequestSigner(publicKey: intruder.publicKey, authorName: nil) { try intruder.sign($0) }
-        await #expect(throws: ClientError(.forbidden, "loop \(id) belongs to another author: only its author can publish an update (publish it as a copy to share your own version)",
-                                          status: 403)) {
+        await #expect(
+            throws: ClientError(
+                .forbidden,
+                "loop \(id) belongs to another author: only its author can publish an update (publish it as a copy to share your own version)",
+                status: 403)
+        ) {
             _ = try await client.publish(bundle: forged, loopID: id, revision: detail.summary.revision, signer: signer)
         }
         let served = try await http("GET", server.address + "/api/loops/" + id)
@@ -288,26 +330,39 @@ struct LibraryServerTests {
 
         // The author's name, from another key: 409.
         #expect(try learner.run(["identity", "--name", "Élodie B"]).status == 0)
-        let copyID = try #require((try learner.json(["list"]) as? [[String: Any]])?.compactMap { $0["id"] as? String }.first { $0 != id })
+        let copyID = try #require(
+            (try learner.json(["list"]) as? [[String: Any]])?.compactMap { $0["id"] as? String }.first { $0 != id })
         #expect(try learner.run(["edit", copyID, "--tag", "x"]).status == 0)
         let taken = try learner.run(["publish", copyID, "--to", server.address])
-        #expect(taken.status != 0 && taken.error == "error: the name 'Élodie B' belongs to another author\n", "\(taken.error)")
+        #expect(
+            taken.status != 0 && taken.error == "error: the name 'Élodie B' belongs to another author\n",
+            "\(taken.error)")
     }
 
     @Test(arguments: CatalogBackend.all)
     func browseAndSearchIgnoreCaseAndAccents(_ backend: CatalogBackend) async throws {
         let server = try TestServer(backend)
         let author = TestLibrary()
-        #expect(try author.run(["new", "--text", "phrases.txt", "--audio", "clean.flac", "--title", "Übung macht", "--tag", "Gare"]).status == 0)
-        #expect(try author.run(["new", "--text", "phrases.txt", "--audio", "clean.flac", "--title", "Second", "--tag", "café"]).status == 0)
+        #expect(
+            try author.run([
+                "new", "--text", "phrases.txt", "--audio", "clean.flac", "--title", "Übung macht", "--tag", "Gare",
+            ]).status == 0)
+        #expect(
+            try author.run([
+                "new", "--text", "phrases.txt", "--audio", "clean.flac", "--title", "Second", "--tag", "café",
+            ]).status == 0)
         #expect(try author.run(["identity", "--name", "Ana"]).status == 0)
-        for title in ["Übung", "Second"] { #expect(try author.run(["publish", title, "--to", server.address]).status == 0) }
+        for title in ["Übung", "Second"] {
+            #expect(try author.run(["publish", title, "--to", server.address]).status == 0)
+        }
 
         func titles(_ arguments: [String]) throws -> [String] {
             let result = try LoopProcess.run(["browse", "--from", server.address, "--json"] + arguments)
             #expect(result.status == 0, "\(result.error)")
             let page = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
-            return ((page["loops"] as? [[String: Any]]) ?? []).compactMap { ($0["loop"] as? [String: Any])?["title"] as? String }
+            return ((page["loops"] as? [[String: Any]]) ?? []).compactMap {
+                ($0["loop"] as? [String: Any])?["title"] as? String
+            }
         }
         #expect(try titles([]) == ["Second", "Übung macht"], "newest first")
         #expect(try titles(["ubung"]) == ["Übung macht"])
@@ -322,7 +377,9 @@ struct LibraryServerTests {
 
         // Featured: chosen by the operator (`loop serve feature`, through `loop serve`'s hand-over
         // to loop-server). Hot: the most downloads in the last 7 days.
-        let second = try #require((try author.json(["list"]) as? [[String: Any]])?.first { $0["title"] as? String == "Second" }?["id"] as? String)
+        let second = try #require(
+            (try author.json(["list"]) as? [[String: Any]])?.first { $0["title"] as? String == "Second" }?["id"]
+                as? String)
         let operatorCommand = ["--data", server.data] + (server.database.map { ["--database", $0] } ?? [])
         let featured = try LoopProcess.run(["serve", "feature", second] + operatorCommand)
         #expect(featured.status == 0, "\(featured.error)")
@@ -332,22 +389,33 @@ struct LibraryServerTests {
         #expect(try LoopProcess.run(["serve", "unfeature", second] + operatorCommand).status == 0)
         #expect(try titles(["--featured"]).isEmpty)
         #expect(try titles(["--sort", "hot"]) == ["Second", "Übung macht"])
-        let ubung = try #require(try author.json(["list"]) as? [[String: Any]]).compactMap { $0["id"] as? String }.first { $0 != second }!
+        let ubung = try #require(try author.json(["list"]) as? [[String: Any]]).compactMap { $0["id"] as? String }.first
+        { $0 != second }!
         #expect(try TestLibrary().run(["import", server.address + "/" + ubung]).status == 0)
         #expect(try titles(["--sort", "hot"]) == ["Übung macht", "Second"], "one download puts it first")
 
         // The human list: one line a loop, ending with the line's link, and paging on stderr.
         let listed = try LoopProcess.run(["browse", "übung", "--from", server.address])
-        #expect(listed.status == 0 && listed.output.hasPrefix("Übung macht  fr, 5 phrases, by Ana  [Gare]  \(server.address)/"), "\(listed.output)")
+        #expect(
+            listed.status == 0
+                && listed.output.hasPrefix("Übung macht  fr, 5 phrases, by Ana  [Gare]  \(server.address)/"),
+            "\(listed.output)")
         let none = try LoopProcess.run(["browse", "nothing-like-this", "--from", server.address])
         #expect(none.status == 0 && none.output.isEmpty && none.error == "no loops found\n")
         // The server from the environment, or from the config file.
-        #expect(try LoopProcess.run(["browse", "ubung", "--json"], environment: ["LOOP_SERVER": server.address]).output.contains("Übung macht"))
+        #expect(
+            try LoopProcess.run(["browse", "ubung", "--json"], environment: ["LOOP_SERVER": server.address]).output
+                .contains("Übung macht"))
         let config = Scratch.path("config")
         try FileManager.default.createDirectory(atPath: config + "/loop", withIntermediateDirectories: true)
-        try "# the Loop Library\nserver = \(server.address)\n".write(toFile: config + "/loop/config", atomically: true, encoding: .utf8)
-        #expect(try LoopProcess.run(["browse", "ubung", "--json"], environment: ["XDG_CONFIG_HOME": config, "LOOP_SERVER": ""]).output.contains("Übung macht"))
-        let nowhere = try LoopProcess.run(["browse"], environment: ["XDG_CONFIG_HOME": Scratch.path("no-config"), "LOOP_SERVER": ""])
+        try "# the Loop Library\nserver = \(server.address)\n".write(
+            toFile: config + "/loop/config", atomically: true, encoding: .utf8)
+        #expect(
+            try LoopProcess.run(
+                ["browse", "ubung", "--json"], environment: ["XDG_CONFIG_HOME": config, "LOOP_SERVER": ""]
+            ).output.contains("Übung macht"))
+        let nowhere = try LoopProcess.run(
+            ["browse"], environment: ["XDG_CONFIG_HOME": Scratch.path("no-config"), "LOOP_SERVER": ""])
         #expect(nowhere.status != 0 && nowhere.error.hasPrefix("error: no Loop Library server named: give its address"))
     }
 
@@ -362,47 +430,67 @@ struct LibraryServerTests {
         let detail = try await http("GET", server.address + LoopLibraryPaths.loop(id))
         let bundleHash = try #require((detail.json?["bundle"] as? [String: Any])?["sha256"] as? String)
         let takeHashes = ((detail.json?["takes"] as? [[String: Any]]) ?? []).compactMap { $0["sha256"] as? String }
-        let blobs = [server.address + LoopLibraryPaths.blob(bundleHash) + ".loop"] + takeHashes.map { server.address + LoopLibraryPaths.blob($0) + ".flac" }
+        let blobs =
+            [server.address + LoopLibraryPaths.blob(bundleHash) + ".loop"]
+            + takeHashes.map { server.address + LoopLibraryPaths.blob($0) + ".flac" }
         #expect(takeHashes.count == 1)
-        for blob in blobs { #expect(try await http("GET", blob).status == 200, "\(blob) is served while the loop is published") }
+        for blob in blobs {
+            #expect(try await http("GET", blob).status == 200, "\(blob) is served while the loop is published")
+        }
 
         // Signed by hand, as the client signs it, so that the same request can be sent twice.
         let identity = try #require(try AuthorIdentity.load(from: author.path + "/identity/ed25519.key"))
         let signer = RequestSigner(publicKey: identity.publicKey, authorName: nil) { try identity.sign($0) }
         let path = LoopLibraryPaths.loop(id)
-        let content = SignedRequest.Content(method: "DELETE", authority: "127.0.0.1:\(server.port)", path: path, timestamp: Int(Date().timeIntervalSince1970),
-                                            nonce: "0123456789abcdef0123456789abcdef", bodyLength: 0, bodySHA256: SignedRequest.emptyBodySHA256)
+        let content = SignedRequest.Content(
+            method: "DELETE", authority: "127.0.0.1:\(server.port)", path: path,
+            timestamp: Int(Date().timeIntervalSince1970),
+            nonce: "0123456789abcdef0123456789abcdef", bodyLength: 0, bodySHA256: SignedRequest.emptyBodySHA256)
         let headers = Dictionary(try LibraryClient.signatureHeaders(content, signer: signer), uniquingKeysWith: { $1 })
         // The same request sent to another Loop Library is refused there: it names this one.
         let other = try TestServer(backend)
         let sentElsewhere = try await http("DELETE", other.address + path, headers: headers)
-        #expect(sentElsewhere.status == 401 && (sentElsewhere.json?["error"] as? String)?.contains("for another Loop Library than 127.0.0.1:\(other.port)") == true,
-                "\(String(decoding: sentElsewhere.body, as: UTF8.self))")
+        #expect(
+            sentElsewhere.status == 401
+                && (sentElsewhere.json?["error"] as? String)?.contains(
+                    "for another Loop Library than 127.0.0.1:\(other.port)") == true,
+            "\(String(decoding: sentElsewhere.body, as: UTF8.self))")
         // Signed an hour ago (or by a clock an hour off): refused, whatever its nonce.
         var old = content
         old.timestamp -= 3_600
         old.nonce = "fedcba9876543210fedcba9876543210"
-        let stale = try await http("DELETE", server.address + path, headers: Dictionary(try LibraryClient.signatureHeaders(old, signer: signer), uniquingKeysWith: { $1 }))
-        #expect(stale.status == 401 && (stale.json?["error"] as? String)?.contains("s away from the server's clock (at most 300 s)") == true,
-                "\(String(decoding: stale.body, as: UTF8.self))")
+        let stale = try await http(
+            "DELETE", server.address + path,
+            headers: Dictionary(try LibraryClient.signatureHeaders(old, signer: signer), uniquingKeysWith: { $1 }))
+        #expect(
+            stale.status == 401
+                && (stale.json?["error"] as? String)?.contains("s away from the server's clock (at most 300 s)")
+                    == true,
+            "\(String(decoding: stale.body, as: UTF8.self))")
         // Another loop's path under the same signature is refused: the path is signed.
-        let elsewhere = try await http("DELETE", server.address + LoopLibraryPaths.loop("00000000-0000-0000-0000-000000000000"), headers: headers)
+        let elsewhere = try await http(
+            "DELETE", server.address + LoopLibraryPaths.loop("00000000-0000-0000-0000-000000000000"), headers: headers)
         #expect(elsewhere.status == 401 && (elsewhere.json?["error"] as? String)?.isEmpty == false)
         #expect(try await http("DELETE", server.address + path, headers: headers).status == 204)
         let replayed = try await http("DELETE", server.address + path, headers: headers)
-        #expect(replayed.status == 401 && replayed.json?["error"] as? String == "this request was sent before (a replay)")
+        #expect(
+            replayed.status == 401 && replayed.json?["error"] as? String == "this request was sent before (a replay)")
 
         #expect(try await http("GET", server.address + path).status == 404)
         #expect(try titlesOnServer(server).isEmpty)
         for blob in blobs { #expect(try await http("GET", blob).status == 404, "\(blob) is gone with the loop") }
         let update = try learner.run(["update"])
-        #expect(update.status != 0 && update.error.contains("'Fixture'") && update.error.split(separator: "\n").count == 1, "\(update.error)")
+        #expect(
+            update.status != 0 && update.error.contains("'Fixture'") && update.error.split(separator: "\n").count == 1,
+            "\(update.error)")
         #expect(try learner.run(["show", "fixture"]).status == 0, "the learner keeps the loop")
 
         // The author publishes it again (the CLI's own signed request), at the same revision.
         #expect(try author.run(["publish", "fixture", "--to", server.address]).status == 0)
         #expect(try titlesOnServer(server) == ["Fixture"])
-        for blob in blobs.dropFirst() { #expect(try await http("GET", blob).status == 200, "\(blob), the same take, is served again") }
+        for blob in blobs.dropFirst() {
+            #expect(try await http("GET", blob).status == 200, "\(blob), the same take, is served again")
+        }
         #expect(try author.run(["unpublish", "fixture", "--from", server.address]).status == 0)
         #expect(try titlesOnServer(server).isEmpty)
     }
@@ -422,10 +510,16 @@ struct LibraryServerTests {
         let operatorCommand = ["--data", server.data] + (server.database.map { ["--database", $0] } ?? [])
 
         let shortID = String(link.split(separator: "/").last ?? "")
-        let takenDown = try LoopProcess.run(["serve", "takedown", shortID, "--reason", "copyright notice 42"] + operatorCommand)
-        #expect(takenDown.status == 0 && takenDown.output.isEmpty && takenDown.error.contains("took down loop \(id): copyright notice 42"), "\(takenDown.error)")
+        let takenDown = try LoopProcess.run(
+            ["serve", "takedown", shortID, "--reason", "copyright notice 42"] + operatorCommand)
+        #expect(
+            takenDown.status == 0 && takenDown.output.isEmpty
+                && takenDown.error.contains("took down loop \(id): copyright notice 42"), "\(takenDown.error)")
         #expect(try titlesOnServer(server).count == 1)
-        for path in [LoopLibraryPaths.page(shortID), LoopLibraryPaths.loop(id), LoopLibraryPaths.bundle(id), LoopLibraryPaths.blob(bundleHash) + ".loop"] {
+        for path in [
+            LoopLibraryPaths.page(shortID), LoopLibraryPaths.loop(id), LoopLibraryPaths.bundle(id),
+            LoopLibraryPaths.blob(bundleHash) + ".loop",
+        ] {
             #expect(try await http("GET", server.address + path).status == 404, "\(path) is gone")
         }
         let feed = try await http("GET", server.address + LoopLibraryPaths.feed)
@@ -433,20 +527,30 @@ struct LibraryServerTests {
         // Its author cannot bring it back, even as a new revision.
         #expect(try author.run(["edit", "fixture", "--tag", "again"]).status == 0)
         let again = try author.run(["publish", "fixture", "--to", server.address])
-        #expect(again.status != 0 && again.error.contains("loop \(id) was taken down by this Loop Library's operator: copyright notice 42"), "\(again.error)")
+        #expect(
+            again.status != 0
+                && again.error.contains(
+                    "loop \(id) was taken down by this Loop Library's operator: copyright notice 42"),
+            "\(again.error)")
 
         // A blocked key: its loops go, and its publishes are refused.
-        let fingerprint = try #require(try spammer.run(["identity"]).output.split(whereSeparator: \.isWhitespace).first.map(String.init))
+        let fingerprint = try #require(
+            try spammer.run(["identity"]).output.split(whereSeparator: \.isWhitespace).first.map(String.init))
         let blocked = try LoopProcess.run(["serve", "block-key", fingerprint, "--reason", "spam"] + operatorCommand)
         #expect(blocked.status == 0 && blocked.error.contains("1 loop(s) taken down"), "\(blocked.error)")
         #expect(try titlesOnServer(server).isEmpty)
-        #expect(try spammer.run(["new", "--text", "phrases.txt", "--audio", "clean.flac", "--title", "More spam"]).status == 0)
+        #expect(
+            try spammer.run(["new", "--text", "phrases.txt", "--audio", "clean.flac", "--title", "More spam"]).status
+                == 0)
         let refused = try spammer.run(["publish", "more spam", "--to", server.address])
-        #expect(refused.status != 0 && refused.error.contains("this key is blocked on this Loop Library: spam"), "\(refused.error)")
+        #expect(
+            refused.status != 0 && refused.error.contains("this key is blocked on this Loop Library: spam"),
+            "\(refused.error)")
         #expect(try titlesOnServer(server).isEmpty)
 
         let unknown = try LoopProcess.run(["serve", "takedown", "nope", "--reason", "x"] + operatorCommand)
-        #expect(unknown.status != 0 && unknown.error == "error: no loop 'nope' is in this library\n", "\(unknown.error)")
+        #expect(
+            unknown.status != 0 && unknown.error == "error: no loop 'nope' is in this library\n", "\(unknown.error)")
     }
 
     /// A connection that sends its request a byte at a time (slowloris), or nothing at all, is
@@ -456,7 +560,8 @@ struct LibraryServerTests {
         let server = try TestServer(.sqlite, arguments: ["--idle-timeout", "1"])
         let silent = try RawConnection(port: server.port)
         let trickling = try RawConnection(port: server.port)
-        let head = Array("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Padding: \(String(repeating: "a", count: 40))\r\n\r\n".utf8)
+        let head = Array(
+            "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Padding: \(String(repeating: "a", count: 40))\r\n\r\n".utf8)
         let start = Date()
         var closed = false
         for byte in head {
@@ -473,34 +578,45 @@ struct LibraryServerTests {
 
     /// The author's loop as a new revision's bundle, signed by the author: for requests the
     /// CLI would not send (two at once, a kill half-way).
-    func authorBundle(_ author: TestLibrary, tag: String) throws -> (bundle: String, signer: RequestSigner, id: String, revision: Int) {
+    func authorBundle(_ author: TestLibrary, tag: String) throws -> (
+        bundle: String, signer: RequestSigner, id: String, revision: Int
+    ) {
         #expect(try author.run(["edit", "fixture", "--tag", tag]).status == 0)
         let id = try resolveID(author)
         let bundle = Scratch.path("revision", extension: "loop")
         #expect(try author.run(["export", "fixture", "-o", bundle]).status == 0)
         let identity = try #require(try AuthorIdentity.load(from: author.path + "/identity/ed25519.key"))
         let revision = try LibraryStore(at: author.path, access: .readOnly).loop(id: id).summary.revision
-        return (bundle, RequestSigner(publicKey: identity.publicKey, authorName: nil) { try identity.sign($0) }, id, revision)
+        return (
+            bundle, RequestSigner(publicKey: identity.publicKey, authorName: nil) { try identity.sign($0) }, id,
+            revision
+        )
     }
 
     @Test(arguments: CatalogBackend.all)
-    func aServerKilledMidPublishShowsNothingPartialAndStillServesThePreviousRevision(_ backend: CatalogBackend) async throws {
+    func aServerKilledMidPublishShowsNothingPartialAndStillServesThePreviousRevision(_ backend: CatalogBackend)
+        async throws
+    {
         // Killed after the upload is verified and its blobs stored, before the catalog commits.
         let server = try TestServer(backend, environment: ["LOOP_TEST_STOP_AT": "publish.stored"])
         let author = try libraryWithFixtureLoop()
         let killed = try author.run(["publish", "fixture", "--to", server.address])
-        #expect(killed.status != 0 && killed.error.hasPrefix("error: no answer from \(server.address)"), "\(killed.error)")
+        #expect(
+            killed.status != 0 && killed.error.hasPrefix("error: no answer from \(server.address)"), "\(killed.error)")
         #expect(server.waitForExit() == .uncaughtSignal, "the server was killed at publish.stored")
         try server.start()
         #expect(try titlesOnServer(server).isEmpty, "nothing of the killed publish is visible")
         #expect(server.uploadsInProgress.isEmpty, "the killed upload's files are gone at restart")
         let orphans = server.storedBlobs
-        #expect(!orphans.isEmpty, "its blobs were stored (content-addressed, harmless, taken again by the next publish)")
+        #expect(
+            !orphans.isEmpty, "its blobs were stored (content-addressed, harmless, taken again by the next publish)")
 
         let published = try author.run(["publish", "fixture", "--to", server.address])
         #expect(published.status == 0, "\(published.error)")
         let link = published.output.trimmingCharacters(in: .whitespacesAndNewlines)
-        let before = try await http("GET", link.replacingOccurrences(of: server.address + "/", with: server.address + "/api/loops/") + "/bundle")
+        let before = try await http(
+            "GET", link.replacingOccurrences(of: server.address + "/", with: server.address + "/api/loops/") + "/bundle"
+        )
         #expect(before.status == 200)
 
         // Killed while receiving a properly signed revision 2: its partial file is dropped at
@@ -522,8 +638,9 @@ struct LibraryServerTests {
         #expect((detail.json?["loop"] as? [String: Any])?["revision"] as? Int == 1)
         let after = try await http("GET", server.address + "/api/loops/" + id + "/bundle")
         #expect(after.status == 200 && after.body == before.body)
-        let learner = TestLibrary()   // (the restarted server listens on another port)
-        #expect(try learner.run(["import", server.address + "/" + id]).status == 0 && learner.run(["doctor"]).status == 0)
+        let learner = TestLibrary() // (the restarted server listens on another port)
+        #expect(
+            try learner.run(["import", server.address + "/" + id]).status == 0 && learner.run(["doctor"]).status == 0)
     }
 
     @Test(arguments: CatalogBackend.all)
@@ -536,21 +653,34 @@ struct LibraryServerTests {
         // PostgreSQL's lock on the loop) while the first is inside.
         let marker = Scratch.path("held"), trace = Scratch.path("trace")
         server.kill()
-        try server.start(environment: ["LOOP_TEST_STOP_AT": "publish.transaction:pause", "LOOP_TEST_STOP_FILE": marker, "LOOP_TEST_TRACE": trace])
+        try server.start(environment: [
+            "LOOP_TEST_STOP_AT": "publish.transaction:pause", "LOOP_TEST_STOP_FILE": marker, "LOOP_TEST_TRACE": trace,
+        ])
         let client = try LibraryClient(server: server.address)
         func attempt() async -> Result<PublishResult, ClientError> {
-            do { return .success(try await client.publish(bundle: bundle, loopID: id, revision: revision, signer: signer)) } catch { return .failure(error) }
+            do {
+                return .success(
+                    try await client.publish(bundle: bundle, loopID: id, revision: revision, signer: signer))
+            } catch { return .failure(error) }
         }
         func steps() -> [Substring] {
-            ((try? String(contentsOfFile: trace, encoding: .utf8)) ?? "").split(separator: "\n").filter { $0 == "publish.verified" || $0 == "publish.transaction" }
+            ((try? String(contentsOfFile: trace, encoding: .utf8)) ?? "").split(separator: "\n").filter {
+                $0 == "publish.verified" || $0 == "publish.transaction"
+            }
         }
         let first = Task { await attempt() }
-        for _ in 0..<3_000 where !FileManager.default.fileExists(atPath: marker) { try await Task.sleep(for: .milliseconds(10)) }
+        for _ in 0..<3_000 where !FileManager.default.fileExists(atPath: marker) {
+            try await Task.sleep(for: .milliseconds(10))
+        }
         #expect(FileManager.default.fileExists(atPath: marker), "the first publish is held in the transaction")
         let second = Task { await attempt() }
-        for _ in 0..<3_000 where steps().filter({ $0 == "publish.verified" }).count < 2 { try await Task.sleep(for: .milliseconds(10)) }
-        #expect(steps() == ["publish.verified", "publish.transaction", "publish.verified"], "the second arrived, verified, while the first was inside")
-        try await Task.sleep(for: .milliseconds(200))   // on to the catalog, where it waits its turn
+        for _ in 0..<3_000 where steps().filter({ $0 == "publish.verified" }).count < 2 {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(
+            steps() == ["publish.verified", "publish.transaction", "publish.verified"],
+            "the second arrived, verified, while the first was inside")
+        try await Task.sleep(for: .milliseconds(200)) // on to the catalog, where it waits its turn
         try FileManager.default.removeItem(atPath: marker)
         let results = [await first.value, await second.value]
         let won = results.compactMap { try? $0.get() }
@@ -559,7 +689,9 @@ struct LibraryServerTests {
             return nil
         }
         #expect(won.count == 1 && won.first?.revision == 2 && won.first?.previousRevision == 1)
-        #expect(lost.count == 1 && lost.first?.status == 409 && lost.first?.message.contains("has revision 2 of 'Fixture' already") == true, "\(lost)")
+        #expect(
+            lost.count == 1 && lost.first?.status == 409
+                && lost.first?.message.contains("has revision 2 of 'Fixture' already") == true, "\(lost)")
         let detail = try await http("GET", server.address + "/api/loops/" + id)
         #expect((detail.json?["loop"] as? [String: Any])?["revision"] as? Int == 2)
     }
@@ -578,26 +710,42 @@ struct LibraryServerTests {
         let declared = 50 << 20
         let stored = server.storedBlobs
 
-        func headersOnly(_ signer: RequestSigner, revision: Int, authority: String? = nil, length: Int = declared, damage: Bool = false) throws -> String {
-            let content = SignedRequest.Content(method: "POST", authority: authority ?? "127.0.0.1:\(server.port)", path: LoopLibraryPaths.loops,
-                                                timestamp: Int(Date().timeIntervalSince1970), nonce: Hex.string((0..<16).map { _ in UInt8.random(in: 0...255) }),
-                                                bodyLength: length, bodySHA256: String(repeating: "ab", count: 32), loopID: id, revision: revision)
+        func headersOnly(
+            _ signer: RequestSigner, revision: Int, authority: String? = nil, length: Int = declared,
+            damage: Bool = false
+        ) throws -> String {
+            let content = SignedRequest.Content(
+                method: "POST", authority: authority ?? "127.0.0.1:\(server.port)", path: LoopLibraryPaths.loops,
+                timestamp: Int(Date().timeIntervalSince1970),
+                nonce: Hex.string((0..<16).map { _ in UInt8.random(in: 0...255) }),
+                bodyLength: length, bodySHA256: String(repeating: "ab", count: 32), loopID: id, revision: revision)
             var headers = try LibraryClient.signatureHeaders(content, signer: signer)
-            if damage { headers = headers.map { $0.0 == SignedRequest.signatureHeader ? ($0.0, String($0.1.reversed())) : $0 } }
+            if damage {
+                headers = headers.map { $0.0 == SignedRequest.signatureHeader ? ($0.0, String($0.1.reversed())) : $0 }
+            }
             let connection = try RawConnection(port: server.port)
-            try connection.send("POST \(LoopLibraryPaths.loops) HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nContent-Type: application/vnd.looplearn.loop+zip\r\n"
-                                + headers.map { "\($0.0): \($0.1)\r\n" }.joined() + "Content-Length: \(length)\r\n\r\n")
+            try connection.send(
+                "POST \(LoopLibraryPaths.loops) HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nContent-Type: application/vnd.looplearn.loop+zip\r\n"
+                    + headers.map { "\($0.0): \($0.1)\r\n" }.joined() + "Content-Length: \(length)\r\n\r\n")
             return try connection.receive(timeout: 10)
         }
         let cases: [(String, String, String)] = [
             ("another author's loop", try headersOnly(intruding, revision: revision), "HTTP/1.1 403"),
             ("a stale revision", try headersOnly(signer, revision: revision - 1), "HTTP/1.1 409"),
             ("a damaged signature", try headersOnly(signer, revision: revision, damage: true), "HTTP/1.1 401"),
-            ("signed for another Loop Library", try headersOnly(signer, revision: revision, authority: "loops.example.org"), "HTTP/1.1 401"),
-            ("larger than the server takes", try headersOnly(signer, revision: revision, length: 300 << 20), "HTTP/1.1 413"),
+            (
+                "signed for another Loop Library",
+                try headersOnly(signer, revision: revision, authority: "loops.example.org"), "HTTP/1.1 401"
+            ),
+            (
+                "larger than the server takes", try headersOnly(signer, revision: revision, length: 300 << 20),
+                "HTTP/1.1 413"
+            ),
         ]
         for (what, answer, status) in cases {
-            #expect(answer.hasPrefix(status), "\(what): answered before its body with \(status), not: \(answer.prefix(200))")
+            #expect(
+                answer.hasPrefix(status), "\(what): answered before its body with \(status), not: \(answer.prefix(200))"
+            )
         }
         #expect(server.storedBlobs == stored && server.uploadsInProgress.isEmpty, "nothing of them reached the disk")
     }
@@ -618,7 +766,8 @@ struct LibraryServerTests {
                 _ = try await client.publish(bundle: file, loopID: id, revision: revision, signer: signer)
                 Issue.record("\(name) was accepted")
             } catch {
-                #expect(error.status == status && (text.map { error.message.contains($0) } ?? true), "\(name): \(error)")
+                #expect(
+                    error.status == status && (text.map { error.message.contains($0) } ?? true), "\(name): \(error)")
             }
         }
         try await refused(Data("not a zip".utf8), name: "garbage", status: 422)
@@ -631,28 +780,40 @@ struct LibraryServerTests {
         // seen, so that it is not refused before the upload as another author's loop).
         let other = try AuthorIdentity.loadOrCreate(at: Scratch.path("other") + "/ed25519.key")
         do {
-            _ = try await client.publish(bundle: bundle, loopID: UUID().uuidString.lowercased(), revision: 1,
-                                         signer: RequestSigner(publicKey: other.publicKey, authorName: nil) { try other.sign($0) })
+            _ = try await client.publish(
+                bundle: bundle, loopID: UUID().uuidString.lowercased(), revision: 1,
+                signer: RequestSigner(publicKey: other.publicKey, authorName: nil) { try other.sign($0) })
             Issue.record("a bundle signed by another key was accepted")
         } catch {
-            #expect(error.status == 400 && error.message.hasPrefix("the bundle is signed by another key than the request"), "\(error)")
+            #expect(
+                error.status == 400 && error.message.hasPrefix("the bundle is signed by another key than the request"),
+                "\(error)")
         }
         // A bundle of another revision or loop than the request names.
         do {
             _ = try await client.publish(bundle: bundle, loopID: id, revision: revision + 1, signer: signer)
             Issue.record("a bundle of another revision than signed was accepted")
         } catch {
-            #expect(error.status == 400 && error.message.hasPrefix("the bundle holds revision \(revision) of loop \(id), not the revision \(revision + 1)"), "\(error)")
+            #expect(
+                error.status == 400
+                    && error.message.hasPrefix(
+                        "the bundle holds revision \(revision) of loop \(id), not the revision \(revision + 1)"),
+                "\(error)")
         }
         // A body other than the one signed (changed on the way): the hash signed is checked.
-        let content = SignedRequest.Content(method: "POST", authority: "127.0.0.1:\(server.port)", path: LoopLibraryPaths.loops,
-                                            timestamp: Int(Date().timeIntervalSince1970), nonce: Hex.string((0..<16).map { _ in UInt8.random(in: 0...255) }),
-                                            bodyLength: good.count, bodySHA256: Hex.string(SHA256.hash(data: good)), loopID: id, revision: revision)
+        let content = SignedRequest.Content(
+            method: "POST", authority: "127.0.0.1:\(server.port)", path: LoopLibraryPaths.loops,
+            timestamp: Int(Date().timeIntervalSince1970),
+            nonce: Hex.string((0..<16).map { _ in UInt8.random(in: 0...255) }),
+            bodyLength: good.count, bodySHA256: Hex.string(SHA256.hash(data: good)), loopID: id, revision: revision)
         var headers = Dictionary(try LibraryClient.signatureHeaders(content, signer: signer), uniquingKeysWith: { $1 })
         headers["Content-Type"] = "application/vnd.looplearn.loop+zip"
         let changed = try await http("POST", server.address + LoopLibraryPaths.loops, headers: headers, body: flipped)
-        #expect(changed.status == 400 && changed.json?["error"] as? String == "the body is not the one signed (its SHA-256 differs): changed on the way",
-                "\(String(decoding: changed.body, as: UTF8.self))")
+        #expect(
+            changed.status == 400
+                && changed.json?["error"] as? String
+                    == "the body is not the one signed (its SHA-256 differs): changed on the way",
+            "\(String(decoding: changed.body, as: UTF8.self))")
         // Unsigned, and signed badly.
         let unsigned = try await http("POST", server.address + "/api/loops", body: good)
         #expect(unsigned.status == 401 && unsigned.json?["error"] != nil)
@@ -660,8 +821,12 @@ struct LibraryServerTests {
         #expect(server.uploadsInProgress.isEmpty, "nor an upload file")
 
         // Bad paths and ids: 404 (or 400), with a JSON error, never 500.
-        for path in ["/api/loops/nope", "/api/loops/%00", "/api/loops/..%2F..%2Fetc%2Fpasswd/bundle", "/blobs/xyz", "/blobs/../catalog.sqlite",
-                     "/blobs/" + String(repeating: "0", count: 64) + ".flac", "/api/loops/" + String(repeating: "a", count: 5000), "/nowhere"] {
+        for path in [
+            "/api/loops/nope", "/api/loops/%00", "/api/loops/..%2F..%2Fetc%2Fpasswd/bundle", "/blobs/xyz",
+            "/blobs/../catalog.sqlite",
+            "/blobs/" + String(repeating: "0", count: 64) + ".flac",
+            "/api/loops/" + String(repeating: "a", count: 5000), "/nowhere",
+        ] {
             let answer = try await http("GET", server.address + path)
             #expect((400..<500).contains(answer.status), "\(path): \(answer.status)")
         }
@@ -676,19 +841,26 @@ struct LibraryServerTests {
         // Requests that only name the author's key, unsigned, are refused and do not use up its
         // allowance.
         for _ in 0..<3 {
-            let forged = try await http("POST", server.address + "/api/loops", headers: [
-                SignedRequest.keyHeader: identity.publicKey.base64EncodedString(), SignedRequest.timestampHeader: String(Int(Date().timeIntervalSince1970)),
-                SignedRequest.nonceHeader: Hex.string((0..<16).map { _ in UInt8.random(in: 0...255) }), SignedRequest.signatureHeader: "AAAA",
-            ], body: Data("x".utf8))
+            let forged = try await http(
+                "POST", server.address + "/api/loops",
+                headers: [
+                    SignedRequest.keyHeader: identity.publicKey.base64EncodedString(),
+                    SignedRequest.timestampHeader: String(Int(Date().timeIntervalSince1970)),
+                    SignedRequest.nonceHeader: Hex.string((0..<16).map { _ in UInt8.random(in: 0...255) }),
+                    SignedRequest.signatureHeader: "AAAA",
+                ], body: Data("x".utf8))
             #expect(forged.status == 401, "\(forged.status)")
         }
         #expect(try author.run(["publish", "fixture", "--to", server.address]).status == 0)
         #expect(try author.run(["edit", "fixture", "--tag", "v2"]).status == 0)
         let limited = try author.run(["publish", "fixture", "--to", server.address])
-        #expect(limited.status != 0 && limited.error == "error: too many changes from this key: at most 1 a minute\n", "\(limited.error)")
+        #expect(
+            limited.status != 0 && limited.error == "error: too many changes from this key: at most 1 a minute\n",
+            "\(limited.error)")
         // Another author is not held up by the first one's limit.
         let other = TestLibrary()
-        #expect(try other.run(["new", "--text", "phrases.txt", "--audio", "clean.flac", "--title", "Other"]).status == 0)
+        #expect(
+            try other.run(["new", "--text", "phrases.txt", "--audio", "clean.flac", "--title", "Other"]).status == 0)
         #expect(try other.run(["publish", "other", "--to", server.address]).status == 0)
     }
 
@@ -698,17 +870,21 @@ struct LibraryServerTests {
     @Test(arguments: CatalogBackend.all)
     func hotCountsCompletedDownloadsOncePerAddressADay(_ backend: CatalogBackend) async throws {
         let marker = Scratch.path("held")
-        let server = try TestServer(backend, environment: ["LOOP_TEST_STOP_AT": "download.starting:pause", "LOOP_TEST_STOP_FILE": marker])
+        let server = try TestServer(
+            backend, environment: ["LOOP_TEST_STOP_AT": "download.starting:pause", "LOOP_TEST_STOP_FILE": marker])
         let (author, _) = try publishedFixture(server)
         let id = try resolveID(author)
         let bundle = server.address + LoopLibraryPaths.bundle(id)
         func downloads() async throws -> Int? {
-            ((try await http("GET", server.address + LoopLibraryPaths.loop(id))).json?["loop"] as? [String: Any])?["recentDownloads"] as? Int
+            ((try await http("GET", server.address + LoopLibraryPaths.loop(id))).json?["loop"] as? [String: Any])?[
+                "recentDownloads"] as? Int
         }
         // A download whose client goes away before the body is sent (held at its start).
         let cancelled = try RawConnection(port: server.port)
         try cancelled.send("GET \(LoopLibraryPaths.bundle(id)) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-        for _ in 0..<1_000 where !FileManager.default.fileExists(atPath: marker) { try await Task.sleep(for: .milliseconds(10)) }
+        for _ in 0..<1_000 where !FileManager.default.fileExists(atPath: marker) {
+            try await Task.sleep(for: .milliseconds(10))
+        }
         #expect(FileManager.default.fileExists(atPath: marker), "the download is held before its body")
         cancelled.close()
         try await Task.sleep(for: .milliseconds(300))
@@ -731,20 +907,28 @@ struct LibraryServerTests {
         let ref = String(try #require(link.split(separator: "/").last))
         let detail = try await http("GET", server.address + "/api/loops/" + ref)
         let etag = try #require(detail.headers["etag"])
-        #expect(try await http("GET", server.address + "/api/loops/" + ref, headers: ["If-None-Match": etag]).status == 304)
+        #expect(
+            try await http("GET", server.address + "/api/loops/" + ref, headers: ["If-None-Match": etag]).status == 304)
 
         let take = try #require((detail.json?["takes"] as? [[String: Any]])?.first)
         let sha = try #require(take["sha256"] as? String), bytes = try #require(take["bytes"] as? Int)
         let whole = try await http("GET", server.address + "/blobs/\(sha).flac")
         #expect(whole.status == 200 && whole.body.count == bytes && whole.headers["etag"] == "\"\(sha)\"")
-        #expect(whole.headers["cache-control"]?.contains("immutable") == true && whole.headers["accept-ranges"] == "bytes")
+        #expect(
+            whole.headers["cache-control"]?.contains("immutable") == true && whole.headers["accept-ranges"] == "bytes")
         #expect(SHA256.hash(data: whole.body).map { String(format: "%02x", $0) }.joined() == sha)
         let part = try await http("GET", server.address + "/blobs/\(sha).flac", headers: ["Range": "bytes=100-199"])
-        #expect(part.status == 206 && part.body == whole.body[100..<200] && part.headers["content-range"] == "bytes 100-199/\(bytes)")
+        #expect(
+            part.status == 206 && part.body == whole.body[100..<200]
+                && part.headers["content-range"] == "bytes 100-199/\(bytes)")
         let tail = try await http("GET", server.address + "/blobs/\(sha).flac", headers: ["Range": "bytes=-10"])
         #expect(tail.status == 206 && tail.body == whole.body.suffix(10))
-        #expect(try await http("GET", server.address + "/blobs/\(sha).flac", headers: ["Range": "bytes=\(bytes)-"]).status == 416)
-        #expect(try await http("GET", server.address + "/blobs/\(sha).flac", headers: ["If-None-Match": "\"\(sha)\""]).status == 304)
+        #expect(
+            try await http("GET", server.address + "/blobs/\(sha).flac", headers: ["Range": "bytes=\(bytes)-"]).status
+                == 416)
+        #expect(
+            try await http("GET", server.address + "/blobs/\(sha).flac", headers: ["If-None-Match": "\"\(sha)\""])
+                .status == 304)
     }
 
     @Test func aDownloadThatCannotBeSavedHereIsNotBlamedOnTheServer() async throws {
@@ -757,7 +941,9 @@ struct LibraryServerTests {
             _ = try await client.downloadBundle(ref, to: folder + "/bundle.loop")
             Issue.record("a download into a missing folder succeeded")
         } catch {
-            #expect(error.kind == .local && error.message.hasPrefix("cannot write \(folder)/bundle.loop.part-"), "\(error.message)")
+            #expect(
+                error.kind == .local && error.message.hasPrefix("cannot write \(folder)/bundle.loop.part-"),
+                "\(error.message)")
         }
         #expect(!FileManager.default.fileExists(atPath: folder))
         // The same download, once the server is gone, is the network's failure.
@@ -773,7 +959,9 @@ struct LibraryServerTests {
     func titlesOnServer(_ server: TestServer) throws -> [String] {
         let result = try LoopProcess.run(["browse", "--from", server.address, "--json"])
         let page = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
-        return ((page["loops"] as? [[String: Any]]) ?? []).compactMap { ($0["loop"] as? [String: Any])?["title"] as? String }
+        return ((page["loops"] as? [[String: Any]]) ?? []).compactMap {
+            ($0["loop"] as? [String: Any])?["title"] as? String
+        }
     }
 
     func resolveID(_ library: TestLibrary) throws -> String {
@@ -793,7 +981,9 @@ final class RawConnection {
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard connected == 0 else { throw CLIFailure("cannot connect to port \(port)") }
     }
@@ -821,7 +1011,8 @@ final class RawConnection {
         try data.withUnsafeBytes { bytes in
             var offset = 0
             while offset < bytes.count {
-                let sent = Glibc.send(descriptor, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
+                let sent = Glibc.send(
+                    descriptor, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
                 guard sent > 0 else { throw CLIFailure("send failed") }
                 offset += sent
             }

@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 import LoopTestSupport
+import Synchronization
 import Testing
 
 /// Runs the built `loop` binary, as a user would.
@@ -11,7 +11,8 @@ struct LoopProcess {
     /// The signal that ended it, if one did.
     var killedBy: Int32? = nil
 
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
     static let fixtures = Fixture.folder
 
     /// The `loop` binary beside this test bundle (swift test builds it with the tests).
@@ -36,7 +37,9 @@ struct LoopProcess {
         /// recorded as a failure instead of holding up the whole run.
         func finish(limit: Double = 300, sourceLocation: SourceLocation = #_sourceLocation) -> LoopProcess {
             let timedOut = Flag(), pid = process.processIdentifier
-            let watchdog = DispatchWorkItem { timedOut.set(); kill(pid, SIGKILL) }
+            let watchdog = DispatchWorkItem {
+                timedOut.set(); kill(pid, SIGKILL)
+            }
             DispatchQueue.global().asyncAfter(deadline: .now() + limit, execute: watchdog)
             // Both pipes drain at once, so a command that writes much to one never waits on the other.
             let errors = error.fileHandleForReading, collected = DataBox(), reading = DispatchGroup()
@@ -46,22 +49,28 @@ struct LoopProcess {
             process.waitUntilExit()
             watchdog.cancel()
             if timedOut.isSet {
-                Issue.record("loop \((process.arguments ?? []).joined(separator: " ")) did not end within \(Int(limit)) s", sourceLocation: sourceLocation)
+                Issue.record(
+                    "loop \((process.arguments ?? []).joined(separator: " ")) did not end within \(Int(limit)) s",
+                    sourceLocation: sourceLocation)
             }
-            return LoopProcess(status: process.terminationStatus, output: String(decoding: out, as: UTF8.self), error: String(decoding: collected.data, as: UTF8.self),
-                               killedBy: process.terminationReason == .uncaughtSignal ? process.terminationStatus : nil)
+            return LoopProcess(
+                status: process.terminationStatus, output: String(decoding: out, as: UTF8.self),
+                error: String(decoding: collected.data, as: UTF8.self),
+                killedBy: process.terminationReason == .uncaughtSignal ? process.terminationStatus : nil)
         }
     }
 
     /// `launcher`, if given, is a command that runs `loop` (the binary's path and `arguments`
     /// follow it).
-    static func start(_ arguments: [String], environment: [String: String] = [:], input: String? = nil, launcher: [String] = []) throws -> Running {
+    static func start(
+        _ arguments: [String], environment: [String: String] = [:], input: String? = nil, launcher: [String] = []
+    ) throws -> Running {
         let process = Process()
         process.executableURL = launcher.first.map { URL(fileURLWithPath: $0) } ?? executable
         process.arguments = launcher.isEmpty ? arguments : launcher.dropFirst() + [executable.path] + arguments
         process.currentDirectoryURL = URL(fileURLWithPath: fixtures)
         var merged = ProcessInfo.processInfo.environment
-        merged["TMPDIR"] = Scratch.folder                // whatever a command leaves there goes with the run
+        merged["TMPDIR"] = Scratch.folder // whatever a command leaves there goes with the run
         merged.merge(environment) { $1 }
         process.environment = merged
         let output = Pipe(), error = Pipe()
@@ -81,7 +90,9 @@ struct LoopProcess {
         return Running(process: process, output: output, error: error)
     }
 
-    static func run(_ arguments: [String], environment: [String: String] = [:], input: String? = nil, launcher: [String] = []) throws -> LoopProcess {
+    static func run(
+        _ arguments: [String], environment: [String: String] = [:], input: String? = nil, launcher: [String] = []
+    ) throws -> LoopProcess {
         try start(arguments, environment: environment, input: input, launcher: launcher).finish()
     }
 }
@@ -104,8 +115,13 @@ struct SegmentCommandTests {
         #expect(result.status == 0)
         #expect(result.error.isEmpty)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
-        #expect(object.keys.sorted() == ["channels", "cuts", "duration", "file", "language", "languageOrigin", "method", "notes", "phrases", "sampleRate", "segments"], "the documented keys, no more")
-        #expect(result.output.hasPrefix("{\"channels\":1,\"cuts\":["), "keys sorted, so the same take prints the same text")
+        #expect(
+            object.keys.sorted() == [
+                "channels", "cuts", "duration", "file", "language", "languageOrigin", "method", "notes", "phrases",
+                "sampleRate", "segments",
+            ], "the documented keys, no more")
+        #expect(
+            result.output.hasPrefix("{\"channels\":1,\"cuts\":["), "keys sorted, so the same take prints the same text")
         let cuts = try #require(object["cuts"] as? [[String: Double]])
         #expect(cuts.count == 4 && cuts.allSatisfy { $0.keys.sorted() == ["at", "confidence", "pause"] })
         #expect(object["sampleRate"] as? Int == 16_000)
@@ -170,13 +186,18 @@ struct CutCommandTests {
         #expect(result.status == 0)
         #expect(result.output.isEmpty, "quiet on success")
         let files = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
-        #expect(files == ["01-bonjour-madame.flac", "02-un-cafe-s-il-vous-plait.flac", "03-merci.flac",
-                          "04-ou-est-la-gare-s-il-vous-plait.flac", "05-a-droite-puis-tout-droit.flac", "labels.txt"])
+        #expect(
+            files == [
+                "01-bonjour-madame.flac", "02-un-cafe-s-il-vous-plait.flac", "03-merci.flac",
+                "04-ou-est-la-gare-s-il-vous-plait.flac", "05-a-droite-puis-tout-droit.flac", "labels.txt",
+            ])
     }
 
     @Test func jsonListsEveryClipWithItsPhrase() throws {
         let folder = Scratch.path("cut")
-        let result = try LoopProcess.run(["cut", "rate-8k.flac", "--text", "phrases.txt", "--out", folder, "--format", "wav", "--json"])
+        let result = try LoopProcess.run([
+            "cut", "rate-8k.flac", "--text", "phrases.txt", "--out", folder, "--format", "wav", "--json",
+        ])
         #expect(result.status == 0)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
         let clips = try #require(object["clips"] as? [[String: Any]])
@@ -188,7 +209,8 @@ struct CutCommandTests {
     @Test func aTakeThatCannotBeCutWritesNothing() throws {
         let folder = Scratch.path("cut")
         let text = folder + ".txt"
-        try (1...12).map { "Phrase \($0)." }.joined(separator: "\n").write(toFile: text, atomically: true, encoding: .utf8)
+        try (1...12).map { "Phrase \($0)." }.joined(separator: "\n").write(
+            toFile: text, atomically: true, encoding: .utf8)
         let result = try LoopProcess.run(["cut", "clean.flac", "--text", text, "--out", folder])
         #expect(result.status != 0)
         #expect(result.error.contains("does not read its text"))
@@ -209,7 +231,8 @@ struct SplitCommandTests {
         let folder = Scratch.path("split")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let text = folder + "/text.txt"
-        try "# title: T\n# language: es\n\n¿Qué tal? ¡Bien! | How are you? Fine!\n\nAdiós.".write(toFile: text, atomically: true, encoding: .utf8)
+        try "# title: T\n# language: es\n\n¿Qué tal? ¡Bien! | How are you? Fine!\n\nAdiós.".write(
+            toFile: text, atomically: true, encoding: .utf8)
         let result = try LoopProcess.run(["split", text, "--sentences", "--json"])
         #expect(result.status == 0)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])

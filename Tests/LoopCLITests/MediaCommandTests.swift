@@ -30,9 +30,13 @@ struct MediaCommandTests {
         let library = TestLibrary()
         let created = try library.run(["new", "--text", "phrases.txt", "--audio", "phone.m4a", "--title", "Phone"])
         #expect(created.status == 0 && created.output.contains("5 phrases, each cut from the take"), "\(created.error)")
-        let stored = try FileManager.default.subpathsOfDirectory(atPath: library.path + "/audio").filter { $0.count > 60 }
+        let stored = try FileManager.default.subpathsOfDirectory(atPath: library.path + "/audio").filter {
+            $0.count > 60
+        }
         #expect(stored.count == 1)
-        #expect(try stored.allSatisfy { try AudioFileReader(path: library.path + "/audio/" + $0).info.format == .flac }, "the take is kept as FLAC")
+        #expect(
+            try stored.allSatisfy { try AudioFileReader(path: library.path + "/audio/" + $0).info.format == .flac },
+            "the take is kept as FLAC")
 
         #expect(try library.run(["new", "--text", "phrases.txt", "--title", "Film"]).status == 0)
         let attached = try library.run(["attach", "Film", "--audio", "film.mp4"])
@@ -41,7 +45,9 @@ struct MediaCommandTests {
         let recorded = try library.run(["record", "Replayed", "--input", "two-tracks.mkv", "--stream", "1", "--fast"])
         #expect(recorded.status == 0, "\(recorded.error)")
         let loops = try #require(try library.json(["list"]) as? [[String: Any]])
-        #expect(loops.count == 3 && loops.allSatisfy { $0["phrases"] as? Int == 5 && $0["needingAudio"] as? Int == 0 }, "\(loops)")
+        #expect(
+            loops.count == 3 && loops.allSatisfy { $0["phrases"] as? Int == 5 && $0["needingAudio"] as? Int == 0 },
+            "\(loops)")
         #expect(try library.run(["doctor"]).status == 0)
 
         let out = Scratch.path("clips")
@@ -50,13 +56,18 @@ struct MediaCommandTests {
         #expect((try FileManager.default.contentsOfDirectory(atPath: out)).filter { $0.hasSuffix(".flac") }.count == 5)
         // An error after the decode names the file the user gave, not the decoded FLAC.
         let twelve = Scratch.path("twelve", extension: "txt")
-        try (1...12).map { "Phrase \($0)." }.joined(separator: "\n").write(toFile: twelve, atomically: true, encoding: .utf8)
+        try (1...12).map { "Phrase \($0)." }.joined(separator: "\n").write(
+            toFile: twelve, atomically: true, encoding: .utf8)
         // In a temporary folder of its own, where the decoded FLAC goes (and nothing else).
         let temporary = Scratch.path("tmp")
         try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
-        let refused = try LoopProcess.run(["cut", "phone.m4a", "--text", twelve, "--out", Scratch.path("none")], environment: ["TMPDIR": temporary])
-        #expect(refused.status != 0 && refused.error.hasPrefix("error: phone.m4a: the take does not read its text"), "\(refused.error)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary).isEmpty, "no decoded FLAC is left behind")
+        let refused = try LoopProcess.run(
+            ["cut", "phone.m4a", "--text", twelve, "--out", Scratch.path("none")], environment: ["TMPDIR": temporary])
+        #expect(
+            refused.status != 0 && refused.error.hasPrefix("error: phone.m4a: the take does not read its text"),
+            "\(refused.error)")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: temporary).isEmpty, "no decoded FLAC is left behind")
     }
 }
 
@@ -78,8 +89,11 @@ struct StartUpTests {
         let listed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         #expect(listed.contains("libsqlite3"), "ldd lists the libraries: \(listed)")
-        for library in ["libavformat", "libavcodec", "libavutil", "libswresample", "libswscale", "libcurl", "libFoundationNetworking", "libSoundTouch", "libsndfile", "libFLAC", "libvorbis",
-                        "libasound", "libsamplerate", "libchafa", "libglib", "libpcre2"] {
+        for library in [
+            "libavformat", "libavcodec", "libavutil", "libswresample", "libswscale", "libcurl",
+            "libFoundationNetworking", "libSoundTouch", "libsndfile", "libFLAC", "libvorbis",
+            "libasound", "libsamplerate", "libchafa", "libglib", "libpcre2",
+        ] {
             #expect(!listed.contains(library), "\(library) is loaded at start-up")
         }
     }

@@ -27,11 +27,16 @@ struct PhraseEditorScreenTests {
         #expect(try library.run(["adjust", "fixture", "2", "--start", "2.5"]).status == 0)
         let played = Scratch.path("played", extension: "raw")
         let duplex = LoopProcess.packageRoot.appendingPathComponent("Resources/alsa/file-duplex.conf").path
-        let environment = ["ALSA_CONFIG_PATH": "/usr/share/alsa/alsa.conf:" + duplex, "LOOP_ALSA_OUTPUT": played, "LOOP_ALSA_INPUT": try preparedMicrophone(),
-                           "LOOP_LIBRARY": library.path, "TERM": "xterm-256color"]
+        let environment = [
+            "ALSA_CONFIG_PATH": "/usr/share/alsa/alsa.conf:" + duplex, "LOOP_ALSA_OUTPUT": played,
+            "LOOP_ALSA_INPUT": try preparedMicrophone(),
+            "LOOP_LIBRARY": library.path, "TERM": "xterm-256color",
+        ]
         let exports = environment.map { "export \($0.key)='\($0.value)'" }.joined(separator: "; ")
         let terminal = try TerminalDriver(name: "loop-edit", columns: 110, rows: 40)
-        try terminal.type("\(exports); cd '\(LoopProcess.fixtures)'; '\(LoopProcess.executable.path)' edit fixture --phrases --rate 16000; echo \"exit=$?\"")
+        try terminal.type(
+            "\(exports); cd '\(LoopProcess.fixtures)'; '\(LoopProcess.executable.path)' edit fixture --phrases --rate 16000; echo \"exit=$?\""
+        )
         try terminal.waitFor("phrase 1 of 5 · group 1")
         try terminal.waitFor("split point: │Bonjour, madame.")
 
@@ -49,11 +54,15 @@ struct PhraseEditorScreenTests {
         try take.seek(toFrame: 40_000 - 16_000)
         var expected = [Float](repeating: 0, count: 16_000)
         _ = try expected.withUnsafeMutableBufferPointer { try take.read(into: $0) }
-        let heard = try Data(contentsOf: URL(fileURLWithPath: played)).withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
-        #expect(heard.count == 16_000 && zip(heard, expected).allSatisfy { abs($0 - $1) < 1e-6 }, "the second before 2.500 s")
+        let heard = try Data(contentsOf: URL(fileURLWithPath: played)).withUnsafeBytes {
+            Array($0.bindMemory(to: Float.self))
+        }
+        #expect(
+            heard.count == 16_000 && zip(heard, expected).allSatisfy { abs($0 - $1) < 1e-6 },
+            "the second before 2.500 s")
         for _ in 0..<3 { try terminal.press("<") }
         try terminal.waitFor("phrase 2 of 5 · group 1 · 2.200 – ")
-        try terminal.press(".")                       // and 10 ms later
+        try terminal.press(".") // and 10 ms later
         var screen = try terminal.waitFor("2.210 – ")
         #expect(screen.contains("unsaved changes"))
         #expect(screen.contains("┃") && screen.contains("▇"), "a waveform strip with the clip's edges")
@@ -74,7 +83,9 @@ struct PhraseEditorScreenTests {
         try terminal.waitFor("split point: Où est la gare,│ s'il vous plaît ?")
         try terminal.press("x")
         screen = try terminal.waitFor("split in two")
-        #expect(screen.contains("▶ Où est la gare,\n") && screen.contains("  s'il vous plaît ?\n") && screen.contains("of 6"))
+        #expect(
+            screen.contains("▶ Où est la gare,\n") && screen.contains("  s'il vous plaît ?\n")
+                && screen.contains("of 6"))
 
         // Phrases 1 and 2 merged; undone and redone.
         try terminal.press("Up", "Up", "Up", "Up")
@@ -96,7 +107,11 @@ struct PhraseEditorScreenTests {
         let shown = try #require(try library.json(["show", "fixture"]) as? [String: Any])
         let groups = try #require(shown["groups"] as? [[String: Any]])
         let phrases = groups.flatMap { ($0["phrases"] as? [[String: Any]]) ?? [] }
-        #expect(phrases.map { $0["text"] as? String } == ["Bonjour, madame. Un café, s'il vous plaît.", "Merci.", "Où est la gare,", "s'il vous plaît ?", "À droite, puis tout droit."])
+        #expect(
+            phrases.map { $0["text"] as? String } == [
+                "Bonjour, madame. Un café, s'il vous plaît.", "Merci.", "Où est la gare,", "s'il vous plaît ?",
+                "À droite, puis tout droit.",
+            ])
         // The split fell in the pause after "gare," (5.59-7.25 s is the phrase read whole).
         let splitAt = try #require(phrases[2]["end"] as? Double)
         #expect(splitAt > 6.0 && splitAt < 6.7 && phrases[3]["start"] as? Double == splitAt, "\(splitAt)")
@@ -106,17 +121,23 @@ struct PhraseEditorScreenTests {
         let doctor = try library.run(["doctor"])
         // Phrases 1 and 2 lay in order in one take: merged, they are one range of it.
         #expect(phrases[0]["start"] as? Double ?? 0 < 0.4 && phrases[0]["end"] as? Double ?? 0 > 3.7)
-        #expect(doctor.output.hasPrefix("ok: 1 loops, 5 phrases, 2 audio files"), "the take and the new recording: \(doctor.output)")
+        #expect(
+            doctor.output.hasPrefix("ok: 1 loops, 5 phrases, 2 audio files"),
+            "the take and the new recording: \(doctor.output)")
     }
 
     @Test(.enabled(if: TerminalDriver.isAvailable))
     func aSaveKilledBeforeItsTransactionLeavesTheLoopAsItWas() throws {
         let library = try libraryWithFixtureLoop()
         let before = try library.run(["show", "fixture", "--json"]).output
-        let environment = alsaEnvironment(output: "/dev/null").merging(["LOOP_LIBRARY": library.path, "LOOP_TEST_STOP_AT": "phrases.before-commit"]) { $1 }
+        let environment = alsaEnvironment(output: "/dev/null").merging([
+            "LOOP_LIBRARY": library.path, "LOOP_TEST_STOP_AT": "phrases.before-commit",
+        ]) { $1 }
         let exports = environment.map { "export \($0.key)='\($0.value)'" }.joined(separator: "; ")
         let terminal = try TerminalDriver(name: "loop-edit", columns: 100, rows: 30)
-        try terminal.type("\(exports); cd '\(LoopProcess.fixtures)'; '\(LoopProcess.executable.path)' edit fixture --phrases; echo \"exit=$?\"")
+        try terminal.type(
+            "\(exports); cd '\(LoopProcess.fixtures)'; '\(LoopProcess.executable.path)' edit fixture --phrases; echo \"exit=$?\""
+        )
         try terminal.waitFor("phrase 1 of 5")
         // Phrases 1 and 2 lie in one take apart: merged into one range (no new take), saved, killed.
         try terminal.press("Down", "Down")
@@ -138,7 +159,9 @@ struct PhraseEditorScreenTests {
         let environment = alsaEnvironment(output: "/dev/null").merging(["LOOP_LIBRARY": library.path]) { $1 }
         let exports = environment.map { "export \($0.key)='\($0.value)'" }.joined(separator: "; ")
         let terminal = try TerminalDriver(name: "loop-edit", columns: 100, rows: 30)
-        try terminal.type("\(exports); cd '\(LoopProcess.fixtures)'; '\(LoopProcess.executable.path)' edit fixture --phrases; echo \"exit=$?\"")
+        try terminal.type(
+            "\(exports); cd '\(LoopProcess.fixtures)'; '\(LoopProcess.executable.path)' edit fixture --phrases; echo \"exit=$?\""
+        )
         try terminal.waitFor("phrase 1 of 5")
         try terminal.press("+")
         try terminal.waitFor("unsaved changes")

@@ -7,12 +7,22 @@ import Testing
 /// is not one is refused on one line and changes nothing.
 struct ProgressImportTests {
     func progressFile(loop id: String, sessions: [(String, [(Int, String, Int, Double)])]) throws -> String {
-        let file: [String: Any] = ["format": "looplearn-progress", "version": 1, "loops": [[
-            "id": id,
-            "sessions": sessions.map { start, phrases in
-                ["startedAt": start, "phrases": phrases.map { ["number": $0.0, "text": $0.1, "repetitions": $0.2, "seconds": $0.3] }] as [String: Any]
-            },
-        ] as [String: Any]]]
+        let file: [String: Any] = [
+            "format": "looplearn-progress", "version": 1,
+            "loops": [
+                [
+                    "id": id,
+                    "sessions": sessions.map { start, phrases in
+                        [
+                            "startedAt": start,
+                            "phrases": phrases.map {
+                                ["number": $0.0, "text": $0.1, "repetitions": $0.2, "seconds": $0.3]
+                            },
+                        ] as [String: Any]
+                    },
+                ] as [String: Any]
+            ],
+        ]
         let path = Scratch.path("progress", extension: "json")
         try JSONSerialization.data(withJSONObject: file).write(to: URL(fileURLWithPath: path))
         return path
@@ -22,15 +32,21 @@ struct ProgressImportTests {
         let library = try libraryWithFixtureLoop()
         let shown = try #require(try library.json(["show", "fixture"]) as? [String: Any])
         let id = try #require(shown["id"] as? String)
-        let texts = ((shown["groups"] as? [[String: Any]]) ?? []).flatMap { ($0["phrases"] as? [[String: Any]]) ?? [] }.compactMap { $0["text"] as? String }
-        let file = try progressFile(loop: id, sessions: [
-            ("2026-11-24T10:00:00.125Z", [(1, texts[0], 2, 3.5), (2, texts[1], 1, 2.25)]),
-            ("2026-11-25T08:30:00.500Z", [(1, texts[0], 1, 1.75), (3, "A text edited since", 4, 6)]),
-        ])
+        let texts = ((shown["groups"] as? [[String: Any]]) ?? []).flatMap { ($0["phrases"] as? [[String: Any]]) ?? [] }
+            .compactMap { $0["text"] as? String }
+        let file = try progressFile(
+            loop: id,
+            sessions: [
+                ("2026-11-24T10:00:00.125Z", [(1, texts[0], 2, 3.5), (2, texts[1], 1, 2.25)]),
+                ("2026-11-25T08:30:00.500Z", [(1, texts[0], 1, 1.75), (3, "A text edited since", 4, 6)]),
+            ])
         let merged = try library.run(["stats", "--import", file])
         #expect(merged.status == 0, "\(merged.error)")
-        #expect(merged.output.hasPrefix("merged 2 study sessions of 'Fixture' (3 phrase records); 1 phrase record of phrases edited or gone since left out"),
-                "\(merged.output)")
+        #expect(
+            merged.output.hasPrefix(
+                "merged 2 study sessions of 'Fixture' (3 phrase records); 1 phrase record of phrases edited or gone since left out"
+            ),
+            "\(merged.output)")
         let stats = try #require((try library.json(["stats", "fixture"]) as? [[String: Any]])?.first)
         #expect(stats["sessions"] as? Int == 2 && stats["repetitions"] as? Int == 4, "\(stats)")
         #expect(abs((stats["seconds"] as? Double ?? 0) - 7.5) < 0.01, "\(stats)")
@@ -45,9 +61,12 @@ struct ProgressImportTests {
         #expect(((try library.json(["stats", "fixture"]) as? [[String: Any]])?.first?["repetitions"] as? Int) == 4)
 
         // A loop not in this library is named, not an error.
-        let other = try progressFile(loop: "3f2a0000-0000-4000-8000-000000000001", sessions: [("2026-11-25T08:30:00Z", [(1, "x", 1, 1)])])
+        let other = try progressFile(
+            loop: "3f2a0000-0000-4000-8000-000000000001", sessions: [("2026-11-25T08:30:00Z", [(1, "x", 1, 1)])])
         let elsewhere = try library.run(["stats", "--import", other])
-        #expect(elsewhere.status == 0 && elsewhere.error.contains("1 loop is not in this library") && elsewhere.error.contains("3f2a0000"), "\(elsewhere.error)")
+        #expect(
+            elsewhere.status == 0 && elsewhere.error.contains("1 loop is not in this library")
+                && elsewhere.error.contains("3f2a0000"), "\(elsewhere.error)")
     }
 
     @Test func aFileThatIsNoProgressFileIsRefusedOnOneLine() throws {
@@ -62,17 +81,28 @@ struct ProgressImportTests {
         cases.append((try file("not json"), "does not have its shape"))
         cases.append((try file(#"{"format":"something","version":1,"loops":[]}"#), "not a progress file"))
         cases.append((try file(#"{"format":"looplearn-progress","version":7,"loops":[]}"#), "version 7, newer"))
-        cases.append((try file(#"{"format":"looplearn-progress","version":1,"loops":[{"id":"../../etc","sessions":[]}]}"#), "a loop id that is not one"))
+        cases.append(
+            (
+                try file(#"{"format":"looplearn-progress","version":1,"loops":[{"id":"../../etc","sessions":[]}]}"#),
+                "a loop id that is not one"
+            ))
         cases.append((try progressFile(loop: id, sessions: [("yesterday", [(1, "x", 1, 1)])]), "is not a time"))
-        cases.append((try progressFile(loop: id, sessions: [("2026-11-25T08:30:00Z", [(1, "x", -3, 1)])]), "out of range"))
-        cases.append((try progressFile(loop: id, sessions: [("2026-11-25T08:30:00Z", [(1, "x", 1, 1e300)])]), "out of range"))
-        cases.append((try progressFile(loop: id, sessions: [("2026-11-25T08:30:00Z", [(1, "a\u{1B}[31mred", 1, 1)])]), "control character"))
+        cases.append(
+            (try progressFile(loop: id, sessions: [("2026-11-25T08:30:00Z", [(1, "x", -3, 1)])]), "out of range"))
+        cases.append(
+            (try progressFile(loop: id, sessions: [("2026-11-25T08:30:00Z", [(1, "x", 1, 1e300)])]), "out of range"))
+        cases.append(
+            (
+                try progressFile(loop: id, sessions: [("2026-11-25T08:30:00Z", [(1, "a\u{1B}[31mred", 1, 1)])]),
+                "control character"
+            ))
         let big = Scratch.path("big", extension: "json")
         try Data(repeating: 0x20, count: (8 << 20) + 10).write(to: URL(fileURLWithPath: big))
         cases.append((big, "larger than 8 MiB"))
         for (path, message) in cases {
             let result = try library.run(["stats", "--import", path])
-            #expect(result.status != 0 && result.error.hasPrefix("error: \(path): ") && result.error.contains(message)
+            #expect(
+                result.status != 0 && result.error.hasPrefix("error: \(path): ") && result.error.contains(message)
                     && result.error.split(separator: "\n").count == 1, "\(message): \(result.error)")
         }
         #expect((try library.json(["stats"]) as? [[String: Any]])?.isEmpty == true, "nothing was merged")

@@ -13,7 +13,9 @@ final class PseudoTerminal {
     /// Starts `loop arguments` on a `columns`×`rows` terminal of `cellWidth`×`cellHeight`-pixel cells.
     init(_ arguments: [String], environment: [String: String], columns: Int = 100, rows: Int = 40) throws {
         var master: Int32 = -1, slave: Int32 = -1
-        var size = winsize(ws_row: UInt16(rows), ws_col: UInt16(columns), ws_xpixel: UInt16(columns * 10), ws_ypixel: UInt16(rows * 20))
+        var size = winsize(
+            ws_row: UInt16(rows), ws_col: UInt16(columns), ws_xpixel: UInt16(columns * 10), ws_ypixel: UInt16(rows * 20)
+        )
         guard openpty(&master, &slave, nil, nil, &size) == 0 else { throw CLITestError("openpty failed") }
         self.master = master
         process = Process()
@@ -45,14 +47,18 @@ final class PseudoTerminal {
     /// Reads what `loop` writes until `condition` holds of all of it, answering `answers`' queries
     /// (a query's bytes → the reply) each time they appear; false after `seconds`.
     @discardableResult
-    func read(until condition: (String) -> Bool, answering answers: [String: String] = [:], seconds: Double = 15) -> Bool {
+    func read(until condition: (String) -> Bool, answering answers: [String: String] = [:], seconds: Double = 15)
+        -> Bool
+    {
         let deadline = Date().addingTimeInterval(seconds)
         var answered: [String: Int] = [:]
         while Date() < deadline {
             for (query, reply) in answers {
                 let asked = text.components(separatedBy: query).count - 1
                 if asked > answered[query, default: 0] {
-                    _ = reply.utf8CString.withUnsafeBufferPointer { Foundation.write(master, $0.baseAddress, $0.count - 1) }
+                    _ = reply.utf8CString.withUnsafeBufferPointer {
+                        Foundation.write(master, $0.baseAddress, $0.count - 1)
+                    }
                     answered[query] = asked
                 }
             }
@@ -62,7 +68,11 @@ final class PseudoTerminal {
             if descriptor.revents & Int16(POLLIN) != 0 {
                 var bytes = [UInt8](repeating: 0, count: 65_536)
                 let count = Foundation.read(master, &bytes, bytes.count)
-                if count > 0 { written.append(contentsOf: bytes[0..<count]) } else if !process.isRunning { return condition(text) }
+                if count > 0 {
+                    written.append(contentsOf: bytes[0..<count])
+                } else if !process.isRunning {
+                    return condition(text)
+                }
             }
         }
         return false

@@ -25,7 +25,8 @@ func clipFrames(_ library: TestLibrary, phrases: [Int]) throws -> [Float] {
     try reader.forEachBlock { block, _ in take.append(contentsOf: block) }
     return try phrases.flatMap { number -> [Float] in
         let phrase = all[number - 1]
-        let start = Int((try #require(phrase["start"] as? Double) * 16_000).rounded()), end = Int((try #require(phrase["end"] as? Double) * 16_000).rounded())
+        let start = Int((try #require(phrase["start"] as? Double) * 16_000).rounded()),
+            end = Int((try #require(phrase["end"] as? Double) * 16_000).rounded())
         return Array(take[start..<end])
     }
 }
@@ -34,7 +35,9 @@ struct StudyCommandTests {
     @Test func onceInListenAndRepeatThroughALSAIsTheGroupThenItsLengthInSilence() throws {
         let library = try libraryWithFixtureLoop()
         let raw = Scratch.path("alsa", extension: "raw")
-        let result = try library.run(["study", "fixture", "--groups", "2", "--mode", "listen-and-repeat", "--once"], environment: alsaEnvironment(output: raw))
+        let result = try library.run(
+            ["study", "fixture", "--groups", "2", "--mode", "listen-and-repeat", "--once"],
+            environment: alsaEnvironment(output: raw))
         #expect(result.status == 0, "\(result.error)")
         #expect(result.output.contains("group 2 · listen") && result.output.hasSuffix("finished\n"))
         let data = try Data(contentsOf: URL(fileURLWithPath: raw))
@@ -49,12 +52,15 @@ struct StudyCommandTests {
     @Test func onceIntoAWavFileIsAStudyTrack() throws {
         let library = try libraryWithFixtureLoop()
         let track = Scratch.path("track", extension: "wav")
-        let result = try library.run(["study", "fixture", "--groups", "1", "--repeats", "2", "--gap-factor", "0.5", "--once", "--output", track])
+        let result = try library.run([
+            "study", "fixture", "--groups", "1", "--repeats", "2", "--gap-factor", "0.5", "--once", "--output", track,
+        ])
         #expect(result.status == 0 && result.output.isEmpty, "\(result.error)")
         let info = try AudioFileReader(path: track).info
         let phrases = try [1, 2, 3].map { try clipFrames(library, phrases: [$0]).count }
         let expected = phrases.reduce(0) { $0 + 2 * ($1 + $1 / 2 + 4_800) }
-        #expect(abs(info.frameCount - expected) <= 6, "each phrase twice, each with half its length plus 0.3 s after it")
+        #expect(
+            abs(info.frameCount - expected) <= 6, "each phrase twice, each with half its length plus 0.3 s after it")
     }
 
     /// The study track is written in the format its name says (an MP3 is an MP3), and a name
@@ -78,16 +84,27 @@ struct StudyCommandTests {
         }
         let unknown = Scratch.path("track", extension: "xyz")
         let refused = try library.run(["study", "fixture", "--groups", "1", "--once", "--output", unknown])
-        #expect(refused.status != 0 && refused.error.contains(".mp3") && !FileManager.default.fileExists(atPath: unknown), "\(refused.error)")
+        #expect(
+            refused.status != 0 && refused.error.contains(".mp3") && !FileManager.default.fileExists(atPath: unknown),
+            "\(refused.error)")
     }
 
     @Test func slowerPlaybackMakesALongerTrack() throws {
         let library = try libraryWithFixtureLoop()
         let normal = Scratch.path("track", extension: "wav")
         let slow = Scratch.path("track", extension: "wav")
-        #expect(try library.run(["study", "fixture", "--groups", "1", "--mode", "listen-and-repeat", "--once", "--output", normal]).status == 0)
-        #expect(try library.run(["study", "fixture", "--groups", "1", "--mode", "listen-and-repeat", "--speed", "0.5", "--once", "--output", slow]).status == 0)
-        let ratio = Double(try AudioFileReader(path: slow).info.frameCount) / Double(try AudioFileReader(path: normal).info.frameCount)
+        #expect(
+            try library.run([
+                "study", "fixture", "--groups", "1", "--mode", "listen-and-repeat", "--once", "--output", normal,
+            ]).status == 0)
+        #expect(
+            try library.run([
+                "study", "fixture", "--groups", "1", "--mode", "listen-and-repeat", "--speed", "0.5", "--once",
+                "--output", slow,
+            ]).status == 0)
+        let ratio =
+            Double(try AudioFileReader(path: slow).info.frameCount)
+            / Double(try AudioFileReader(path: normal).info.frameCount)
         #expect(abs(ratio - 2) < 0.01)
     }
 
@@ -110,19 +127,25 @@ struct StudyCommandTests {
             try reader.forEachBlock { block, _ in samples.append(contentsOf: block) }
             return samples
         }
-        func same(_ a: [Float], _ b: [Float]) -> Bool { a.count == b.count && zip(a, b).allSatisfy { abs($0 - $1) < 1.0 / 16_000 } }
+        func same(_ a: [Float], _ b: [Float]) -> Bool {
+            a.count == b.count && zip(a, b).allSatisfy { abs($0 - $1) < 1.0 / 16_000 }
+        }
         let one = Scratch.path("play", extension: "wav")
         #expect(try library.run(["play", "fixture", "--phrase", "3", "--output", one]).status == 0)
         #expect(same(try rendered(one), try clipFrames(library, phrases: [3])), "phrase 3's own samples")
         let group = Scratch.path("play", extension: "wav")
         #expect(try library.run(["play", "fixture", "--group", "2", "--output", group]).status == 0)
-        #expect(same(try rendered(group), try clipFrames(library, phrases: [4, 5])), "phrases 4 and 5, in order, with nothing between")
+        #expect(
+            same(try rendered(group), try clipFrames(library, phrases: [4, 5])),
+            "phrases 4 and 5, in order, with nothing between")
     }
 
     @Test func repeatWithMeIsEachClipThenItsGapOfSilence() throws {
         let library = try libraryWithFixtureLoop()
         let track = Scratch.path("track", extension: "wav")
-        #expect(try library.run(["study", "fixture", "--groups", "2", "--gap-factor", "0.5", "--once", "--output", track]).status == 0)
+        #expect(
+            try library.run(["study", "fixture", "--groups", "2", "--gap-factor", "0.5", "--once", "--output", track])
+                .status == 0)
         var played: [Float] = []
         var reader = try AudioFileReader(path: track)
         try reader.forEachBlock { block, _ in played.append(contentsOf: block) }
@@ -132,33 +155,49 @@ struct StudyCommandTests {
             expected += clip + [Float](repeating: 0, count: clip.count / 2 + 4_800)
         }
         #expect(abs(played.count - expected.count) <= 2)
-        #expect(zip(played, expected).allSatisfy { abs($0 - $1) < 1.0 / 16_000 }, "phrase 4, half its length and 0.3 s of silence, phrase 5, the same")
+        #expect(
+            zip(played, expected).allSatisfy { abs($0 - $1) < 1.0 / 16_000 },
+            "phrase 4, half its length and 0.3 s of silence, phrase 5, the same")
     }
 
     @Test func noSoundCardIsAClearMessageNamingTheWayOut() throws {
         let library = try libraryWithFixtureLoop()
         let result = try library.run(["study", "fixture", "--once", "--device", "hw:42"])
         #expect(result.status != 0)
-        #expect(result.error.hasPrefix("error: no sound device 'hw:42'") && result.error.contains("--device") && result.error.contains("--output"))
+        #expect(
+            result.error.hasPrefix("error: no sound device 'hw:42'") && result.error.contains("--device")
+                && result.error.contains("--output"))
     }
 
     /// As on a machine without the package: `loop` runs in a mount namespace of its own, with an
     /// empty file bound over the library, so that opening it fails as a missing one would.
-    @Test(.enabled(if: getuid() == 0, "binding over a system library needs root (CI runs as root)"), arguments: [
-        ("libasound.so.2", ["study", "fixture", "--groups", "1", "--once"],
-         "error: cannot open the sound device 'default': ALSA's library is not installed (Debian: the libasound2 package)"),
-        ("libSoundTouchDll.so.1", ["study", "fixture", "--once", "--speed", "0.8", "--output", Scratch.path("slow", extension: "wav")],
-         "error: cannot play at speed 0.8: SoundTouch is not installed (Debian: the libsoundtouch1 package)"),
-    ])
+    @Test(
+        .enabled(if: getuid() == 0, "binding over a system library needs root (CI runs as root)"),
+        arguments: [
+            (
+                "libasound.so.2", ["study", "fixture", "--groups", "1", "--once"],
+                "error: cannot open the sound device 'default': ALSA's library is not installed (Debian: the libasound2 package)"
+            ),
+            (
+                "libSoundTouchDll.so.1",
+                ["study", "fixture", "--once", "--speed", "0.8", "--output", Scratch.path("slow", extension: "wav")],
+                "error: cannot play at speed 0.8: SoundTouch is not installed (Debian: the libsoundtouch1 package)"
+            ),
+        ])
     func aMissingSystemLibraryIsNamedWithItsPackage(soname: String, arguments: [String], message: String) throws {
         let library = try libraryWithFixtureLoop()
-        let installed = try #require(["/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu"].map { $0 + "/" + soname }.first(where: FileManager.default.fileExists))
+        let installed = try #require(
+            ["/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu"].map { $0 + "/" + soname }.first(
+                where: FileManager.default.fileExists))
         let file = URL(fileURLWithPath: installed).resolvingSymlinksInPath().path
-        let hiding = ["/usr/bin/unshare", "--mount", "/bin/sh", "-c", "mount --bind /dev/null \"$0\" && exec \"$@\"", file]
+        let hiding = [
+            "/usr/bin/unshare", "--mount", "/bin/sh", "-c", "mount --bind /dev/null \"$0\" && exec \"$@\"", file,
+        ]
         let result = try LoopProcess.run(arguments, environment: ["LOOP_LIBRARY": library.path], launcher: hiding)
         #expect(result.status != 0)
         #expect(result.error == message + "\n", "\(result.error)")
-        let outside = try library.run(arguments, environment: alsaEnvironment(output: Scratch.path("played", extension: "raw")))
+        let outside = try library.run(
+            arguments, environment: alsaEnvironment(output: Scratch.path("played", extension: "raw")))
         #expect(outside.status == 0, "outside the namespace the library is there: \(outside.error)")
     }
 
@@ -178,22 +217,26 @@ struct StudyTerminalTests {
     @Test(.enabled(if: TerminalDriver.isAvailable))
     func keysSelectMoveSwitchModeAndQuitRestoringTheTerminal() throws {
         let library = try libraryWithFixtureLoop()
-        let environment = alsaEnvironment(output: "/dev/null").merging(["LOOP_LIBRARY": library.path, "TERM": "xterm-256color"]) { $1 }
+        let environment = alsaEnvironment(output: "/dev/null").merging([
+            "LOOP_LIBRARY": library.path, "TERM": "xterm-256color",
+        ]) { $1 }
         let exports = environment.map { "export \($0.key)='\($0.value)'" }.joined(separator: "; ")
         let terminal = try TerminalDriver(name: "loop-study", columns: 120, rows: 30)
-        try terminal.type("\(exports); cd '\(LoopProcess.fixtures)'; '\(LoopProcess.executable.path)' study fixture; echo \"exit=$?\"; stty -a | grep -o -- '-\\?icanon'")
+        try terminal.type(
+            "\(exports); cd '\(LoopProcess.fixtures)'; '\(LoopProcess.executable.path)' study fixture; echo \"exit=$?\"; stty -a | grep -o -- '-\\?icanon'"
+        )
 
         var shown = try terminal.waitFor("Group 1")
         #expect(shown.contains("Fixture") && shown.contains("repeat with me"))
         #expect(shown.contains("Bonjour, madame."))
 
-        try terminal.press("2")                // study group 2 alone
+        try terminal.press("2") // study group 2 alone
         shown = try terminal.waitFor("Group 2")
         #expect(shown.contains("Où est la gare"))
-        try terminal.press("!")                // shift+1: add group 1
-        try terminal.press("Down")             // next group in the selection
+        try terminal.press("!") // shift+1: add group 1
+        try terminal.press("Down") // next group in the selection
         try terminal.waitFor("Group 1")
-        try terminal.press("m")                // switch mode
+        try terminal.press("m") // switch mode
         try terminal.waitFor("listen and repeat")
         try terminal.press("+")
         try terminal.waitFor("speed 1.1x")
@@ -216,53 +259,57 @@ struct StudyTerminalTests {
         // colour (so that selected groups show as [ 2 ] in the captured screen).
         let library = TestLibrary()
         let text = Scratch.path("keys", extension: "txt")
-        try "# title: Keys\n# language: fr\n\nBonjour, madame. | Hello, madam.\nUn café, s'il vous plaît. | A coffee, please.\n\nMerci. | Thank you.\n\nOù est la gare, s'il vous plaît ? | Where is the station?\nÀ droite, puis tout droit. | Right, then straight on.\n"
+        try
+            "# title: Keys\n# language: fr\n\nBonjour, madame. | Hello, madam.\nUn café, s'il vous plaît. | A coffee, please.\n\nMerci. | Thank you.\n\nOù est la gare, s'il vous plaît ? | Where is the station?\nÀ droite, puis tout droit. | Right, then straight on.\n"
             .write(toFile: text, atomically: true, encoding: .utf8)
         #expect(try library.run(["new", "--text", text, "--audio", "clean.flac"]).status == 0)
-        let environment = alsaEnvironment(output: "/dev/null").merging(["LOOP_LIBRARY": library.path, "TERM": "xterm-256color", "NO_COLOR": "1"]) { $1 }
+        let environment = alsaEnvironment(output: "/dev/null").merging([
+            "LOOP_LIBRARY": library.path, "TERM": "xterm-256color", "NO_COLOR": "1",
+        ]) { $1 }
         let exports = environment.map { "export \($0.key)='\($0.value)'" }.joined(separator: "; ")
         let terminal = try TerminalDriver(name: "loop-keys", columns: 120, rows: 30)
-        try terminal.type("\(exports); cd '\(LoopProcess.fixtures)'; '\(LoopProcess.executable.path)' study keys; echo \"exit=$?\"")
+        try terminal.type(
+            "\(exports); cd '\(LoopProcess.fixtures)'; '\(LoopProcess.executable.path)' study keys; echo \"exit=$?\"")
 
         // All three groups selected at first; paused, so the phrase on screen stays put.
         try terminal.waitFor("[▸1 ] [ 2 ] [ 3 ]")
         try terminal.press(" ")
         try terminal.waitFor("paused")
-        try terminal.press("Right")                       // → next phrase
+        try terminal.press("Right") // → next phrase
         try terminal.waitFor("▶ Un café, s'il vous plaît.")
-        try terminal.press("Left")                        // ← previous phrase
+        try terminal.press("Left") // ← previous phrase
         try terminal.waitFor("▶ Bonjour, madame.")
-        try terminal.press("2")                           // group 2 alone
+        try terminal.press("2") // group 2 alone
         try terminal.waitFor("  1   [▸2 ]   3\n")
-        try terminal.press("#")                           // shift+3: add group 3
+        try terminal.press("#") // shift+3: add group 3
         try terminal.waitFor("  1   [▸2 ] [ 3 ]")
-        try terminal.press("Down")                        // ↓ next selected group
+        try terminal.press("Down") // ↓ next selected group
         try terminal.waitFor("[ 2 ] [▸3 ]")
-        try terminal.press("Up")                          // ↑ back
+        try terminal.press("Up") // ↑ back
         try terminal.waitFor("[▸2 ] [ 3 ]")
-        try terminal.press("#")                           // shift+3 again: take group 3 out
+        try terminal.press("#") // shift+3 again: take group 3 out
         try terminal.waitFor("  1   [▸2 ]   3\n")
-        try terminal.press("a")                           // all groups
+        try terminal.press("a") // all groups
         try terminal.waitFor("[ 1 ] [▸2 ] [ 3 ]")
         var shown = try terminal.waitFor("· Thank you.")
-        try terminal.press("t")                           // translations off
+        try terminal.press("t") // translations off
         shown = try terminal.waitFor("▶ Merci.")
         try terminal.waitUntil { !$0.contains("Thank you.") }
-        try terminal.press("t")                           // and on
+        try terminal.press("t") // and on
         try terminal.waitFor("· Thank you.")
-        try terminal.press("h")                           // hide the text: a listening drill
+        try terminal.press("h") // hide the text: a listening drill
         shown = try terminal.waitFor("▶ ······")
         #expect(!shown.contains("Merci.") && !shown.contains("Thank you."), "\(shown)")
         try terminal.press("h")
         try terminal.waitFor("▶ Merci.")
-        try terminal.press("-")                           // slower
+        try terminal.press("-") // slower
         try terminal.waitFor("speed 0.9x")
         try terminal.press("+")
-        try terminal.press("+")                           // faster
+        try terminal.press("+") // faster
         try terminal.waitFor("speed 1.1x")
-        try terminal.press("m")                           // switch mode
+        try terminal.press("m") // switch mode
         try terminal.waitFor("listen and repeat")
-        try terminal.press("?")                           // help
+        try terminal.press("?") // help
         try terminal.waitFor("shift+1-9")
         try terminal.press("?")
         try terminal.waitUntil { !$0.contains("shift+1-9") }
@@ -287,7 +334,9 @@ struct StudyTerminalTests {
         let environment = alsaEnvironment(output: "/dev/null").merging(["LOOP_LIBRARY": library.path]) { $1 }
         let exports = environment.map { "export \($0.key)='\($0.value)'" }.joined(separator: "; ")
         let terminal = try TerminalDriver(name: "loop-study", columns: 100, rows: 30)
-        try terminal.type("\(exports); '\(LoopProcess.executable.path)' study fixture; echo \"exit=$?\"; stty -a | grep -o -- '-\\?echo '")
+        try terminal.type(
+            "\(exports); '\(LoopProcess.executable.path)' study fixture; echo \"exit=$?\"; stty -a | grep -o -- '-\\?echo '"
+        )
         try terminal.waitFor("Group 1")
         try terminal.press("C-c")
         let shown = try terminal.waitFor("exit=0")

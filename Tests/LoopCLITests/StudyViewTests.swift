@@ -1,13 +1,19 @@
+import Testing
+
 @testable import LoopScreens
 @testable import LoopStudy
 @testable import LoopTerminal
-import Testing
 
 struct StudyViewTests {
     func lines(_ phrases: [StudyPhrase], hideText: Bool = false) -> [String] {
-        let display = StudyDisplay(group: 0, selection: [0], phrase: 1, phase: .listening, mode: .repeatWithMe, speed: 1, repeats: 3, repetition: 1, round: 1)
-        return StudyView(title: "Fixture", groups: [phrases], display: display, showTranslation: true, hideText: hideText, showHelp: false,
-                         terminal: Terminal(isInteractive: false, usesColor: false, width: 120), rows: 40, columns: 120).lines
+        let display = StudyDisplay(
+            group: 0, selection: [0], phrase: 1, phase: .listening, mode: .repeatWithMe, speed: 1, repeats: 3,
+            repetition: 1, round: 1)
+        return StudyView(
+            title: "Fixture", groups: [phrases], display: display, showTranslation: true, hideText: hideText,
+            showHelp: false,
+            terminal: Terminal(isInteractive: false, usesColor: false, width: 120), rows: 40, columns: 120
+        ).lines
     }
 
     @Test func aClipRecordedForAnEarlierTextIsMarked() {
@@ -20,7 +26,9 @@ struct StudyViewTests {
         #expect(shown.contains("▶ Bonsoir, madame.  (recorded for an earlier text)"))
         #expect(shown.contains("  Merci."))
         #expect(shown.contains("  Au revoir.  (no audio)"))
-        #expect(!lines(phrases, hideText: true).contains { $0.contains("earlier text") }, "a listening drill hides it with the text")
+        #expect(
+            !lines(phrases, hideText: true).contains { $0.contains("earlier text") },
+            "a listening drill hides it with the text")
     }
 }
 
@@ -51,10 +59,14 @@ struct DisplayWidthTests {
     }
 
     @Test func theStudyViewFitsAChinesePhraseInANarrowScreen() {
-        let display = StudyDisplay(group: 0, selection: [0], phrase: 1, phase: .listening, mode: .repeatWithMe, speed: 1, repeats: 1, repetition: 1, round: 1)
+        let display = StudyDisplay(
+            group: 0, selection: [0], phrase: 1, phase: .listening, mode: .repeatWithMe, speed: 1, repeats: 1,
+            repetition: 1, round: 1)
         let phrase = StudyPhrase(number: 1, text: String(repeating: "咖啡馆在哪里", count: 10), duration: 1_000_000)
-        let lines = StudyView(title: "咖啡", groups: [[phrase]], display: display, showTranslation: true, hideText: false, showHelp: false,
-                              terminal: Terminal(isInteractive: true, usesColor: true, width: 30), rows: 30, columns: 30).lines
+        let lines = StudyView(
+            title: "咖啡", groups: [[phrase]], display: display, showTranslation: true, hideText: false, showHelp: false,
+            terminal: Terminal(isInteractive: true, usesColor: true, width: 30), rows: 30, columns: 30
+        ).lines
         #expect(lines.allSatisfy { DisplayWidth.of($0) <= 30 }, "\(lines.map { DisplayWidth.of($0) })")
     }
 }

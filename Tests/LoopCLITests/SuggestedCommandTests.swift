@@ -1,5 +1,5 @@
-import Foundation
 import ArgumentParser
+import Foundation
 import LoopCLI
 import Testing
 
@@ -13,7 +13,8 @@ struct SuggestedCommandTests {
         let sources = LoopProcess.packageRoot.appendingPathComponent("Sources")
         var found: [(String, String)] = []
         let files = FileManager.default.enumerator(atPath: sources.path)?.compactMap { $0 as? String } ?? []
-        for file in files where file.hasSuffix(".swift") && !file.hasPrefix("LoopBenchmarks") && !file.hasPrefix("LoopServerCommand") {
+        for file in files
+        where file.hasSuffix(".swift") && !file.hasPrefix("LoopBenchmarks") && !file.hasPrefix("LoopServerCommand") {
             let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
             for line in text.split(separator: "\n") {
                 // Backticked spans: `loop ...`.
@@ -46,7 +47,10 @@ struct SuggestedCommandTests {
 
     /// The subcommand of `loop` named `name`, if there is one.
     static func subcommand(_ name: String) -> (any ParsableCommand.Type)? {
-        LoopCommand.configuration.subcommands.first { $0.configuration.commandName == name || ($0.configuration.commandName == nil && String(describing: $0).lowercased() == name + "command") }
+        LoopCommand.configuration.subcommands.first {
+            $0.configuration.commandName == name
+                || ($0.configuration.commandName == nil && String(describing: $0).lowercased() == name + "command")
+        }
     }
 
     /// Every backticked `loop ...` names a command that exists and only options it has; one with
@@ -67,12 +71,18 @@ struct SuggestedCommandTests {
             // `loop serve` hands its options to loop-server, whose own tests cover them.
             for option in words.dropFirst(2) where option.hasPrefix("--") && option != "--help" && words[1] != "serve" {
                 let name = String(option.prefix { $0 != "=" })
-                #expect(help.contains(name + " ") || help.contains(name + ","), "\(file): `\(line)`: \(words[1]) has no \(name)")
+                #expect(
+                    help.contains(name + " ") || help.contains(name + ","),
+                    "\(file): `\(line)`: \(words[1]) has no \(name)")
             }
-            let placeholders = words.dropFirst(2).contains { word in word.contains("\\(") || (word.count > 1 && word.allSatisfy { $0.isUppercase || $0 == "_" }) }
+            let placeholders = words.dropFirst(2).contains { word in
+                word.contains("\\(") || (word.count > 1 && word.allSatisfy { $0.isUppercase || $0 == "_" })
+            }
             let arguments = Self.arguments(of: line)
             // A synopsis ("...", alternatives) is not a command line.
-            guard placeholders, !arguments.contains(where: { $0.contains("...") || $0.contains("|") || $0.hasPrefix("[") }) else { continue }
+            guard placeholders,
+                !arguments.contains(where: { $0.contains("...") || $0.contains("|") || $0.hasPrefix("[") })
+            else { continue }
             commandLines += 1
             #expect(throws: Never.self, "\(file): `\(line)` does not parse") {
                 _ = try LoopCommand.parseAsRoot(arguments)
@@ -86,12 +96,18 @@ struct SuggestedCommandTests {
     /// The sound device's hints are the exception: only the commands that play or record, all
     /// of which have `--device` (and `--output` or `--input`), meet those failures.
     @Test func theNextStepsNameOptionsOnlyInsideACommandLine() throws {
-        let source = try String(contentsOf: LoopProcess.packageRoot.appendingPathComponent("Sources/LoopCLI/CommandFailure.swift"), encoding: .utf8)
+        let source = try String(
+            contentsOf: LoopProcess.packageRoot.appendingPathComponent("Sources/LoopCLI/CommandFailure.swift"),
+            encoding: .utf8)
         let hints = source.split(separator: "\n").filter { $0.contains("case .") && $0.contains(": \"") }
         #expect(hints.count > 10)
         for hint in hints {
-            let outside = hint.split(separator: "`", omittingEmptySubsequences: false).enumerated().filter { $0.offset % 2 == 0 }.map(\.element).joined()
-            let options = outside.split(separator: " ").filter { $0.hasPrefix("--") }.map { String($0.prefix { $0 != "," && $0 != ")" }) }
+            let outside = hint.split(separator: "`", omittingEmptySubsequences: false).enumerated().filter {
+                $0.offset % 2 == 0
+            }.map(\.element).joined()
+            let options = outside.split(separator: " ").filter { $0.hasPrefix("--") }.map {
+                String($0.prefix { $0 != "," && $0 != ")" })
+            }
             let bare = options.filter { !["--device", "--output", "--input"].contains($0) }
             #expect(bare.isEmpty, "an option outside a command line: \(hint.trimmingCharacters(in: .whitespaces))")
         }

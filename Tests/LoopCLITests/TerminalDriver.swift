@@ -14,7 +14,9 @@ struct TerminalDriver: ~Copyable {
     /// Opens a detached session `columns` x `rows` running a plain bash.
     init(name: String, columns: Int, rows: Int) throws {
         session = "\(name)-\(UUID().uuidString.prefix(8))"
-        try Self.tmux(["new-session", "-d", "-s", session, "-x", "\(columns)", "-y", "\(rows)", "bash", "--norc", "--noprofile"])
+        try Self.tmux([
+            "new-session", "-d", "-s", session, "-x", "\(columns)", "-y", "\(rows)", "bash", "--norc", "--noprofile",
+        ])
     }
 
     deinit { _ = try? Self.tmux(["kill-session", "-t", session]) }
@@ -29,11 +31,15 @@ struct TerminalDriver: ~Copyable {
     func screen() throws -> String { try Self.tmux(["capture-pane", "-p", "-t", session]) }
 
     /// What the terminal shows now, with the escape sequences of its colours.
-    func screen(escapes: Bool) throws -> String { try Self.tmux(["capture-pane", "-p"] + (escapes ? ["-e"] : []) + ["-t", session]) }
+    func screen(escapes: Bool) throws -> String {
+        try Self.tmux(["capture-pane", "-p"] + (escapes ? ["-e"] : []) + ["-t", session])
+    }
 
     /// Waits until the screen shows `text`; records an issue with the last screen if it never does.
     @discardableResult
-    func waitFor(_ text: String, seconds: Double = 10, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+    func waitFor(_ text: String, seconds: Double = 10, sourceLocation: SourceLocation = #_sourceLocation) throws
+        -> String
+    {
         let deadline = Date().addingTimeInterval(seconds)
         var last = ""
         while Date() < deadline {
@@ -47,7 +53,9 @@ struct TerminalDriver: ~Copyable {
 
     /// Waits until the screen satisfies `condition`; records an issue with the last screen if it never does.
     @discardableResult
-    func waitUntil(seconds: Double = 10, sourceLocation: SourceLocation = #_sourceLocation, _ condition: (String) -> Bool) throws -> String {
+    func waitUntil(
+        seconds: Double = 10, sourceLocation: SourceLocation = #_sourceLocation, _ condition: (String) -> Bool
+    ) throws -> String {
         let deadline = Date().addingTimeInterval(seconds)
         var last = ""
         while Date() < deadline {
@@ -61,8 +69,11 @@ struct TerminalDriver: ~Copyable {
 
     /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), which Swift's Glibc module does not show.
     private static let closeFrom: @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32 = {
-        guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { fatalError("glibc 2.34 or later is needed") }
-        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+        guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else {
+            fatalError("glibc 2.34 or later is needed")
+        }
+        return unsafeBitCast(
+            symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
     }()
 
     static var isAvailable: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") }

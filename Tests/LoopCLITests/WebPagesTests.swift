@@ -6,8 +6,9 @@ import LoopModel
 import LoopStore
 import LoopTestSupport
 import Testing
+
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 
 /// The Loop Library's web pages as `loop-server` serves them: what they show, that user text
@@ -17,7 +18,9 @@ import FoundationXML
 struct WebPagesTests {
     static let hostileText = Fixture.folder + "/../Pages/hostile.txt"
 
-    func page(_ server: TestServer, _ path: String, headers: [String: String] = [:]) async throws -> (status: Int, headers: [String: String], html: String) {
+    func page(_ server: TestServer, _ path: String, headers: [String: String] = [:]) async throws -> (
+        status: Int, headers: [String: String], html: String
+    ) {
         let answer = try await http("GET", server.address + path, headers: headers)
         return (answer.status, answer.headers, String(decoding: answer.body, as: UTF8.self))
     }
@@ -55,34 +58,51 @@ struct WebPagesTests {
 
         let preview = try await page(server, path)
         #expect(preview.status == 200 && preview.headers["content-type"] == "text/html; charset=utf-8")
-        for phrase in ["Bonjour, madame.", "Un café, s&#39;il vous plaît.", "Merci.", "Où est la gare, s&#39;il vous plaît ?", "À droite, puis tout droit."] {
+        for phrase in [
+            "Bonjour, madame.", "Un café, s&#39;il vous plaît.", "Merci.", "Où est la gare, s&#39;il vous plaît ?",
+            "À droite, puis tout droit.",
+        ] {
             #expect(preview.html.contains(#"lang="fr">"# + phrase + "</p>"), "the phrase \(phrase) with its language")
         }
-        #expect((1...5).allSatisfy { preview.html.contains(#"<audio controls preload="none" src="\#(path)/\#($0).flac""#) }, "a player per phrase")
-        #expect(preview.html.contains("<title>Fixture · Loop Library</title>") && preview.html.contains(#"<meta property="og:title" content="Fixture">"#))
+        #expect(
+            (1...5).allSatisfy { preview.html.contains(#"<audio controls preload="none" src="\#(path)/\#($0).flac""#) },
+            "a player per phrase")
+        #expect(
+            preview.html.contains("<title>Fixture · Loop Library</title>")
+                && preview.html.contains(#"<meta property="og:title" content="Fixture">"#))
         // The stylesheet is in the page (it paints from its first response), allowed by its hash.
         let stylesheet = try String(contentsOfFile: Fixture.folder + "/../../Resources/web/style.css", encoding: .utf8)
         let hash = Data(SHA256.hash(data: Data(stylesheet.utf8))).base64EncodedString()
-        #expect(preview.html.contains("<style>" + stylesheet + "</style>") && !preview.html.contains(#"rel="stylesheet""#))
-        #expect(preview.headers["content-security-policy"]?.contains("style-src 'self' 'sha256-\(hash)'; script-src 'self';") == true,
-                "\(preview.headers["content-security-policy"] ?? "no policy")")
+        #expect(
+            preview.html.contains("<style>" + stylesheet + "</style>") && !preview.html.contains(#"rel="stylesheet""#))
+        #expect(
+            preview.headers["content-security-policy"]?.contains(
+                "style-src 'self' 'sha256-\(hash)'; script-src 'self';") == true,
+            "\(preview.headers["content-security-policy"] ?? "no policy")")
         #expect(preview.html.contains(#"<code id="install-line">loop import \#(server.address)\#(path)</code>"#))
-        #expect(preview.html.contains("Revision 1,") && preview.html.contains(#"<a href="/@%C3%89lodie%20B">Élodie B</a>"#))
+        #expect(
+            preview.html.contains("Revision 1,") && preview.html.contains(#"<a href="/@%C3%89lodie%20B">Élodie B</a>"#))
         let policy = try #require(preview.headers["content-security-policy"])
-        #expect(policy.contains("script-src 'self'") && policy.contains("default-src 'none'") && !policy.contains("unsafe-inline"))
+        #expect(
+            policy.contains("script-src 'self'") && policy.contains("default-src 'none'")
+                && !policy.contains("unsafe-inline"))
 
         // The browser's copy is revalidated: 304 while nothing changed.
         let eTag = try #require(preview.headers["etag"])
         #expect(try await page(server, path, headers: ["If-None-Match": eTag]).status == 304)
 
         let front = try await page(server, "/")
-        #expect(front.status == 200 && front.html.contains(#"<a href="\#(path)" dir="auto">Fixture</a>"#) && !front.html.contains(#"id="featured""#))
+        #expect(
+            front.status == 200 && front.html.contains(#"<a href="\#(path)" dir="auto">Fixture</a>"#)
+                && !front.html.contains(#"id="featured""#))
 
         // An update: the cached pages show it at once.
         #expect(try author.run(["edit", "Fixture", "--tag", "gare"]).status == 0)
         #expect(try author.run(["publish", "Fixture", "--to", server.address]).status == 0)
         let updated = try await page(server, path, headers: ["If-None-Match": eTag])
-        #expect(updated.status == 200 && updated.html.contains("Revision 2,") && updated.html.contains(#"<a class="tag" href="/?tag=gare">gare</a>"#))
+        #expect(
+            updated.status == 200 && updated.html.contains("Revision 2,")
+                && updated.html.contains(#"<a class="tag" href="/?tag=gare">gare</a>"#))
         #expect(try await page(server, "/?tag=GARE").html.contains("1 loop tagged GARE"))
 
         // Featured by the operator, from another process: the front page shows it at once.
@@ -96,7 +116,8 @@ struct WebPagesTests {
 
         // The author's page, and a missing loop.
         let authorPage = try await page(server, "/@%C3%A9lodie%20b")
-        #expect(authorPage.status == 200 && authorPage.html.contains("<h1>Élodie B</h1>") && authorPage.html.contains(path))
+        #expect(
+            authorPage.status == 200 && authorPage.html.contains("<h1>Élodie B</h1>") && authorPage.html.contains(path))
         #expect(try await page(server, "/@nobody").status == 404)
 
         // Unpublished: the page goes at once.
@@ -115,22 +136,38 @@ struct WebPagesTests {
         let server = try TestServer(backend)
         let author = TestLibrary()
         #expect(try author.run(["new", "--text", "phrases.txt", "--audio", "clean.flac"]).status == 0)
-        for (place, file) in [([String](), "picture-red.png"), (["--group", "2"], "picture-green.jpg"), (["--phrase", "3"], "picture-blue.webp")] {
+        for (place, file) in [
+            ([String](), "picture-red.png"), (["--group", "2"], "picture-green.jpg"),
+            (["--phrase", "3"], "picture-blue.webp"),
+        ] {
             #expect(try author.run(["image", "fixture"] + place + [file]).status == 0)
         }
         let published = try author.run(["publish", "fixture", "--to", server.address])
         #expect(published.status == 0, "\(published.error)")
-        let path = String(published.output.trimmingCharacters(in: .whitespacesAndNewlines).dropFirst(server.address.count))
+        let path = String(
+            published.output.trimmingCharacters(in: .whitespacesAndNewlines).dropFirst(server.address.count))
         let preview = try await page(server, path)
-        let images = preview.html.matches(of: /<img class="picture" src="([^"]+)" width="96" height="64" alt=""/).map { String($0.1) }
+        let images = preview.html.matches(of: /<img class="picture" src="([^"]+)" width="96" height="64" alt=""/).map {
+            String($0.1)
+        }
         #expect(images.count == 3, "the loop's, group 2's and phrase 3's: \(preview.html)")
         // In the page's order: the loop's first, then group 2's, then phrase 3's (in group 1).
-        let hashes = try ["picture-red.png", "picture-blue.webp", "picture-green.jpg"].map { try #require(try ContentAddress.sha256(ofFileAt: Fixture.path($0))) }
+        let hashes = try ["picture-red.png", "picture-blue.webp", "picture-green.jpg"].map {
+            try #require(try ContentAddress.sha256(ofFileAt: Fixture.path($0)))
+        }
         #expect(images == ["/blobs/\(hashes[0]).png", "/blobs/\(hashes[1]).webp", "/blobs/\(hashes[2]).jpg"])
-        for (image, (file, type)) in zip(images, [("picture-red.png", "image/png"), ("picture-blue.webp", "image/webp"), ("picture-green.jpg", "image/jpeg")]) {
+        for (image, (file, type)) in zip(
+            images,
+            [
+                ("picture-red.png", "image/png"), ("picture-blue.webp", "image/webp"),
+                ("picture-green.jpg", "image/jpeg"),
+            ])
+        {
             let served = try await http("GET", server.address + image)
             #expect(served.status == 200 && served.headers["content-type"] == type)
-            #expect(served.body == FileManager.default.contents(atPath: Fixture.path(file)), "\(file) as published, byte for byte")
+            #expect(
+                served.body == FileManager.default.contents(atPath: Fixture.path(file)),
+                "\(file) as published, byte for byte")
         }
     }
 
@@ -138,8 +175,13 @@ struct WebPagesTests {
     func userTextIsShownAsTextEverywhere(_ backend: CatalogBackend) async throws {
         let server = try TestServer(backend)
         let author = TestLibrary()
-        let path = try publish(author, text: Self.hostileText, title: "<script>window.__xss=1</script> \"\u{301} onmouseover=x", to: server)
-        let raw = ["<script>window", "\"\u{301} on", "<img", "<b>", "href=\"javascript:", "<a href=\"javascript", "<h1>injected", "<\u{301}script>", "</li></ol><h1>"]
+        let path = try publish(
+            author, text: Self.hostileText, title: "<script>window.__xss=1</script> \"\u{301} onmouseover=x", to: server
+        )
+        let raw = [
+            "<script>window", "\"\u{301} on", "<img", "<b>", "href=\"javascript:", "<a href=\"javascript",
+            "<h1>injected", "<\u{301}script>", "</li></ol><h1>",
+        ]
         for pagePath in [path, "/", "/?q=script", "/?tag=%3Cb%3Ebold%3C%2Fb%3E", "/feed.atom"] {
             let shown = try await page(server, pagePath)
             #expect(shown.status == 200, "\(pagePath)")
@@ -148,10 +190,18 @@ struct WebPagesTests {
             }
         }
         let preview = try await page(server, path)
-        #expect(preview.html.contains("&lt;script&gt;window.__xss = &quot;phrase&quot;&lt;/script&gt;"), "the phrase, escaped")
-        #expect(preview.html.contains("&quot;\u{301} onclick=window.__xss=1 x=&quot;"), "a quote followed by a combining mark, escaped")
-        #expect(preview.html.contains(#"<p class="text" dir="auto" lang="ar">مرحبا بالعالم"#), "right-to-left text, with its language")
-        #expect(preview.html.contains("<script src=\"/copy.js\" defer></script>") && preview.html.contains("<script src=\"/player.js\" defer></script>")
+        #expect(
+            preview.html.contains("&lt;script&gt;window.__xss = &quot;phrase&quot;&lt;/script&gt;"),
+            "the phrase, escaped")
+        #expect(
+            preview.html.contains("&quot;\u{301} onclick=window.__xss=1 x=&quot;"),
+            "a quote followed by a combining mark, escaped")
+        #expect(
+            preview.html.contains(#"<p class="text" dir="auto" lang="ar">مرحبا بالعالم"#),
+            "right-to-left text, with its language")
+        #expect(
+            preview.html.contains("<script src=\"/copy.js\" defer></script>")
+                && preview.html.contains("<script src=\"/player.js\" defer></script>")
                 && preview.html.components(separatedBy: "<script").count == 3, "the only scripts are the server's own")
     }
 
@@ -178,12 +228,17 @@ struct WebPagesTests {
         for (index, phrase) in phrases.enumerated() {
             let clip = try #require(phrase["clip"] as? [String: Any])
             let answer = try await http("GET", server.address + first + "/\(index + 1).flac")
-            #expect(answer.status == 200 && answer.headers["content-type"] == "audio/flac" && answer.headers["accept-ranges"] == "bytes")
+            #expect(
+                answer.status == 200 && answer.headers["content-type"] == "audio/flac"
+                    && answer.headers["accept-ranges"] == "bytes")
             let file = Scratch.path("clip", extension: "flac")
             try answer.body.write(to: URL(fileURLWithPath: file))
             let reader = try AudioFileReader(path: file)
-            let expected = ((clip["end"] as? Double ?? 0) - (clip["start"] as? Double ?? 0)) * Double(reader.info.sampleRate)
-            #expect(abs(Double(reader.info.frameCount) - expected) <= 1, "phrase \(index + 1): \(reader.info.frameCount) frames, the clip has \(expected)")
+            let expected =
+                ((clip["end"] as? Double ?? 0) - (clip["start"] as? Double ?? 0)) * Double(reader.info.sampleRate)
+            #expect(
+                abs(Double(reader.info.frameCount) - expected) <= 1,
+                "phrase \(index + 1): \(reader.info.frameCount) frames, the clip has \(expected)")
         }
         let part = try await http("GET", server.address + first + "/1.flac", headers: ["Range": "bytes=0-99"])
         #expect(part.status == 206 && part.body.count == 100)
@@ -195,12 +250,18 @@ struct WebPagesTests {
     @Test func serveHelpShowsTheServersOptions() throws {
         let help = try LoopProcess.run(["serve", "--help"])
         #expect(help.status == 0 && help.output.hasPrefix("OVERVIEW: Serve the Loop Library"), "\(help.output)")
-        #expect(help.output.contains("--public-url <url>") && help.output.contains("--listen <host:port>") && help.output.contains("loop serve feature LOOP"))
+        #expect(
+            help.output.contains("--public-url <url>") && help.output.contains("--listen <host:port>")
+                && help.output.contains("loop serve feature LOOP"))
     }
 
     @Test func aServerWithoutItsTemplatesSaysWhereToFindThem() throws {
-        let process = try LoopProcess.run(["serve", "--data", Scratch.path("data"), "--web", Scratch.path("no-templates")])
-        #expect(process.status != 0 && process.error.contains("/header.mustache: cannot read the template") && !process.error.contains("Usage"), "\(process.error)")
+        let process = try LoopProcess.run([
+            "serve", "--data", Scratch.path("data"), "--web", Scratch.path("no-templates"),
+        ])
+        #expect(
+            process.status != 0 && process.error.contains("/header.mustache: cannot read the template")
+                && !process.error.contains("Usage"), "\(process.error)")
     }
 
     /// A browser that takes gzip gets the pages and their scripts gzipped (a third of the bytes
@@ -213,22 +274,29 @@ struct WebPagesTests {
         for route in [path, "/", LoopLibraryPaths.player, LoopLibraryPaths.stylesheet] {
             let plain = try await page(server, route, headers: ["Accept-Encoding": "identity"])
             let gzipped = try await page(server, route, headers: ["Accept-Encoding": "gzip, deflate"])
-            #expect(plain.status == 200 && plain.headers["content-encoding"] == nil && plain.headers["vary"] == "Accept-Encoding", "\(route): \(plain.headers)")
-            #expect(gzipped.headers["content-encoding"] == "gzip" && gzipped.headers["vary"] == "Accept-Encoding", "\(route): \(gzipped.headers)")
+            #expect(
+                plain.status == 200 && plain.headers["content-encoding"] == nil
+                    && plain.headers["vary"] == "Accept-Encoding", "\(route): \(plain.headers)")
+            #expect(
+                gzipped.headers["content-encoding"] == "gzip" && gzipped.headers["vary"] == "Accept-Encoding",
+                "\(route): \(gzipped.headers)")
             // (The client decodes what it asked for: the same page.)
             #expect(gzipped.html == plain.html, "\(route): the gzipped answer is another page")
             let sizes = [plain, gzipped].map { Int($0.headers["content-length"] ?? "") ?? 0 }
             #expect(sizes[1] > 0 && sizes[1] * 2 < sizes[0], "\(route): \(sizes[1]) bytes gzipped of \(sizes[0])")
             #expect(gzipped.headers["etag"] != plain.headers["etag"], "\(route): one ETag for two representations")
-            let again = try await page(server, route, headers: ["Accept-Encoding": "gzip", "If-None-Match": gzipped.headers["etag"] ?? ""])
+            let again = try await page(
+                server, route, headers: ["Accept-Encoding": "gzip", "If-None-Match": gzipped.headers["etag"] ?? ""])
             #expect(again.status == 304, "\(route): \(again.status)")
         }
         // A page first asked for gzipped is kept so; a client that does not take gzip gets it inflated.
         let gzippedFirst = try await page(server, "/?q=fixture", headers: ["Accept-Encoding": "gzip"])
         let plainAfter = try await page(server, "/?q=fixture", headers: ["Accept-Encoding": "identity"])
         #expect(gzippedFirst.headers["content-encoding"] == "gzip" && plainAfter.headers["content-encoding"] == nil)
-        #expect(plainAfter.html == gzippedFirst.html && plainAfter.html.contains("Fixture") && plainAfter.html.hasSuffix("</html>\n"),
-                "\(plainAfter.html.suffix(200))")
+        #expect(
+            plainAfter.html == gzippedFirst.html && plainAfter.html.contains("Fixture")
+                && plainAfter.html.hasSuffix("</html>\n"),
+            "\(plainAfter.html.suffix(200))")
         let refused = try await page(server, path, headers: ["Accept-Encoding": "gzip;q=0, identity"])
         #expect(refused.headers["content-encoding"] == nil, "gzip;q=0 says no gzip")
     }
@@ -237,10 +305,13 @@ struct WebPagesTests {
     @Test func aStylesheetThatWouldCloseItsStyleElementIsRefused() throws {
         let web = Scratch.path("web-closing-style")
         try FileManager.default.copyItem(atPath: Fixture.folder + "/../../Resources/web", toPath: web)
-        try Data("p { color: red; }</style><script>alert(1)</script>".utf8).write(to: URL(fileURLWithPath: web + "/style.css"))
+        try Data("p { color: red; }</style><script>alert(1)</script>".utf8).write(
+            to: URL(fileURLWithPath: web + "/style.css"))
         let process = try LoopProcess.run(["serve", "--data", Scratch.path("data-closing-style"), "--web", web])
-        #expect(process.status != 0 && process.error.contains(web + "/style.css: the stylesheet") && process.error.split(separator: "\n").count == 1,
-                "\(process.error)")
+        #expect(
+            process.status != 0 && process.error.contains(web + "/style.css: the stylesheet")
+                && process.error.split(separator: "\n").count == 1,
+            "\(process.error)")
     }
 }
 
@@ -263,7 +334,10 @@ final class AtomReader: NSObject, XMLParserDelegate {
         if !parser.parse() { error = parser.parserError.map { "\($0)" } ?? "does not parse" }
     }
 
-    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
+    func parser(
+        _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+        attributes: [String: String] = [:]
+    ) {
         if root == nil { root = name; namespace = namespaceURI }
         if name == "entry" { inEntry = true }
         if inEntry, name == "link", attributes["rel"] == "alternate" { entryLinks.append(attributes["href"] ?? "") }

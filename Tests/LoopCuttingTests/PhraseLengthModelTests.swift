@@ -1,5 +1,6 @@
-@testable import LoopCutting
 import Testing
+
+@testable import LoopCutting
 
 struct PhraseLengthModelTests {
     let model = PhraseLengthModel()

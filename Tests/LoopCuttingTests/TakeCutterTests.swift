@@ -1,10 +1,10 @@
 import Foundation
 import LoopAudioFiles
 import LoopCutting
+import LoopFoundation
 import LoopSpeech
 import LoopTestSupport
 import Testing
-import LoopFoundation
 
 /// A take read with no pause between its phrases, and the true joins in seconds.
 private func continuousTake(_ phrases: [String], voice: String = "en-us+m3") throws -> (path: String, joins: [Double]) {
@@ -37,7 +37,9 @@ struct TakeCutterTests {
         #expect(segmentation.method == .text(SpeechLanguage(code: "en", voice: "en", origin: .loop)))
         #expect(segmentation.segments.count == story.count)
         for (cut, join) in zip(segmentation.cuts, take.joins) {
-            #expect(abs(segmentation.seconds(cut.frame) - join) < 0.1, "cut at \(segmentation.seconds(cut.frame)) s, phrase ends at \(join) s")
+            #expect(
+                abs(segmentation.seconds(cut.frame) - join) < 0.1,
+                "cut at \(segmentation.seconds(cut.frame)) s, phrase ends at \(join) s")
         }
     }
 
@@ -59,10 +61,15 @@ struct TakeCutterTests {
 
     /// Refused, with no clips: neither the aligner nor the fallback for takes read with pauses
     /// accepts a take that does not read `text`.
-    func expectRefused(_ take: String, _ text: [String], by cutter: TakeCutter? = nil, sourceLocation: SourceLocation = #_sourceLocation) {
+    func expectRefused(
+        _ take: String, _ text: [String], by cutter: TakeCutter? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         do {
             let cut = try (cutter ?? self.cutter).cut(path: take, hint: .text(text, language: "en"))
-            Issue.record("a take of another text was cut into \(cut.segments.count) clips (\(cut.method))", sourceLocation: sourceLocation)
+            Issue.record(
+                "a take of another text was cut into \(cut.segments.count) clips (\(cut.method))",
+                sourceLocation: sourceLocation)
         } catch let error as SegmentationError {
             #expect(error.kind == .textMismatch, sourceLocation: sourceLocation)
         } catch {
@@ -86,7 +93,9 @@ struct TakeCutterTests {
         #expect(segmentation.method == .pauses)
         #expect(segmentation.segments.count == story.count)
         for (cut, phrase) in zip(segmentation.cuts, take.phrases.dropFirst()) {
-            #expect(abs(segmentation.seconds(cut.frame) - phrase.lowerBound) < 0.6, "cut at \(segmentation.seconds(cut.frame)) s, the phrase starts at \(phrase.lowerBound) s")
+            #expect(
+                abs(segmentation.seconds(cut.frame) - phrase.lowerBound) < 0.6,
+                "cut at \(segmentation.seconds(cut.frame)) s, the phrase starts at \(phrase.lowerBound) s")
         }
     }
 
@@ -100,9 +109,11 @@ struct TakeCutterTests {
     /// Another text read with as many pauses as the text has joins: the pauses alone would
     /// give the right number of clips, but their lengths are out of proportion with the text's.
     @Test func anotherTextReadWithAsManyPausesIsRefused() throws {
-        let other = ["The museum opens at ten.", "He forgot his umbrella on the train again this morning, and his gloves too.",
-                     "Yes.", "Could you tell me where the nearest pharmacy is, please?", "They painted it.",
-                     "The children were playing in the garden until their grandmother called them in for supper."]
+        let other = [
+            "The museum opens at ten.", "He forgot his umbrella on the train again this morning, and his gloves too.",
+            "Yes.", "Could you tell me where the nearest pharmacy is, please?", "They painted it.",
+            "The children were playing in the garden until their grandmother called them in for supper.",
+        ]
         let take = try SpokenTake.withPauses(other)
         expectRefused(take.path, story, by: fallbackOnly(minimumPausedAgreement: 0))
     }
@@ -112,8 +123,12 @@ struct TakeCutterTests {
     }
 
     @Test func aTakeInAnotherLanguageIsRefused() throws {
-        let spanish = ["Mañana vamos a la playa con mis primos.", "El tren sale a las ocho de la noche.", "Me gusta mucho el café con leche.",
-                       "Mi abuela vive en un pueblo pequeño.", "Los niños juegan en el parque todos los días.", "Hace mucho calor en verano."]
+        let spanish = [
+            "Mañana vamos a la playa con mis primos.", "El tren sale a las ocho de la noche.",
+            "Me gusta mucho el café con leche.",
+            "Mi abuela vive en un pueblo pequeño.", "Los niños juegan en el parque todos los días.",
+            "Hace mucho calor en verano.",
+        ]
         expectRefused(try continuousTake(spanish, voice: "es").path, story)
     }
 

@@ -1,10 +1,10 @@
 import Foundation
+import LoopFoundation
 import LoopPictureDecoding
 import LoopPictures
 import LoopTerminal
 import LoopTestSupport
 import Testing
-import LoopFoundation
 
 @Suite struct PictureFileTests {
     /// The picture's middle pixel, as (red, green, blue).
@@ -27,7 +27,9 @@ import LoopFoundation
         let picture = try PictureDecoder.decode(Fixture.path(name), fitting: 48)
         #expect(picture.width == 48 && picture.height == 32)
         let (red, green, blue) = middle(picture)
-        #expect(abs(red - color.0) < 24 && abs(green - color.1) < 24 && abs(blue - color.2) < 24, "\(name): \((red, green, blue))")
+        #expect(
+            abs(red - color.0) < 24 && abs(green - color.1) < 24 && abs(blue - color.2) < 24,
+            "\(name): \((red, green, blue))")
     }
 
     private func refusal(_ bytes: [UInt8], named name: String) throws -> PictureError? {
@@ -42,7 +44,9 @@ import LoopFoundation
         }
     }
 
-    private func bytes(_ name: String) -> [UInt8] { [UInt8](FileManager.default.contents(atPath: Fixture.path(name)) ?? Data()) }
+    private func bytes(_ name: String) -> [UInt8] {
+        [UInt8](FileManager.default.contents(atPath: Fixture.path(name)) ?? Data())
+    }
 
     @Test func textNamedLikeAPictureIsRefusedByItsBytes() throws {
         let error = try refusal(Array("<svg onload=alert(1)>".utf8), named: "bird.png")
@@ -55,18 +59,23 @@ import LoopFoundation
     @Test func aPNGTooLargeToDecodeWholeIsRefusedFromItsHeader() throws {
         var png = bytes("picture-red.png")
         for offset in [16, 20] {
-            png[offset] = 0; png[offset + 1] = 0; png[offset + 2] = UInt8(7_000 >> 8); png[offset + 3] = UInt8(7_000 & 0xFF)
+            png[offset] = 0; png[offset + 1] = 0; png[offset + 2] = UInt8(7_000 >> 8);
+            png[offset + 3] = UInt8(7_000 & 0xFF)
         }
         let error = try refusal(png, named: "big.png")
         #expect(error?.kind == .tooLarge)
-        #expect(error?.message == "the picture is 7000 × 7000 pixels; pictures are at most 16384 pixels a side and 16 million pixels as a PNG, WebP or GIF (50 million as a JPEG)")
+        #expect(
+            error?.message
+                == "the picture is 7000 × 7000 pixels; pictures are at most 16384 pixels a side and 16 million pixels as a PNG, WebP or GIF (50 million as a JPEG)"
+        )
     }
 
     @Test func hugePixelCountsAreRefusedBeforeDecoding() throws {
         // A PNG whose header claims 30,000 × 30,000 pixels: refused from the header alone.
         var png = bytes("picture-red.png")
         for (offset, value) in [(16, 30_000), (20, 30_000)] {
-            png[offset] = 0; png[offset + 1] = 0; png[offset + 2] = UInt8(value >> 8); png[offset + 3] = UInt8(value & 0xFF)
+            png[offset] = 0; png[offset + 1] = 0; png[offset + 2] = UInt8(value >> 8);
+            png[offset + 3] = UInt8(value & 0xFF)
         }
         let error = try refusal(png, named: "bomb.png")
         #expect(error?.kind == .tooLarge)
@@ -98,12 +107,15 @@ import LoopFoundation
         #expect(art.lines.count == art.rows)
         // Red, in 24-bit colour.
         let colors = art.lines[0].matches(of: /[34]8;2;(\d+);(\d+);(\d+)/).map { (Int($0.1)!, Int($0.2)!, Int($0.3)!) }
-        #expect(colors.contains { $0.0 > 240 && $0.1 < 16 && $0.2 < 16 } && !colors.contains { $0.1 > 16 || $0.2 > 16 }, "\(art.lines[0].debugDescription)")
+        #expect(
+            colors.contains { $0.0 > 240 && $0.1 < 16 && $0.2 < 16 } && !colors.contains { $0.1 > 16 || $0.2 > 16 },
+            "\(art.lines[0].debugDescription)")
         let plain = TerminalPicture(picture, columns: 20, rows: 8, graphics: .symbols(.none))
         #expect(!plain.lines.joined().contains("38;2"))
         let sixel = TerminalPicture(picture, columns: 20, rows: 8, graphics: .sixel)
         #expect(sixel.lines.isEmpty)
-        #expect(sixel.sequence.hasPrefix("\u{1B}P") && sixel.sequence.contains("q") && sixel.sequence.hasSuffix("\u{1B}\\"))
+        #expect(
+            sixel.sequence.hasPrefix("\u{1B}P") && sixel.sequence.contains("q") && sixel.sequence.hasSuffix("\u{1B}\\"))
         let kitty = TerminalPicture(picture, columns: 20, rows: 8, graphics: .kitty)
         #expect(kitty.sequence.hasPrefix("\u{1B}_G"))
     }

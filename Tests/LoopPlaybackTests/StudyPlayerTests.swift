@@ -14,7 +14,9 @@ extension Fixture {
     ].map { ClipSource(phrase: $0.0, takePath: path("clean.flac"), frames: $0.1) }
 
     static func groups(_ audio: StudyAudio) -> [[StudyPhrase]] {
-        [[1, 2, 3], [4, 5]].map { $0.map { StudyPhrase(number: $0, text: "phrase \($0)", duration: audio.duration(of: $0)) } }
+        [[1, 2, 3], [4, 5]].map {
+            $0.map { StudyPhrase(number: $0, text: "phrase \($0)", duration: audio.duration(of: $0)) }
+        }
     }
 }
 
@@ -42,7 +44,7 @@ struct StudyAudioTests {
         let slow = try TimeStretcher(sampleRate: 16_000, channelCount: 1, speed: 0.5).process(tone)
         #expect(slow.count == 32_000)
         func crossings(_ x: ArraySlice<Float>) -> Int { zip(x, x.dropFirst()).filter { $0 < 0 && $1 >= 0 }.count }
-        let perSecond = Double(crossings(slow[8_000..<24_000]))   // one second from the middle
+        let perSecond = Double(crossings(slow[8_000..<24_000])) // one second from the middle
         #expect(abs(perSecond - 440) < 10, "pitch kept: \(perSecond) Hz")
     }
 }
@@ -64,7 +66,8 @@ struct ResamplerTests {
 struct StudyPlayerTests {
     @Test func listenAndRepeatRendersTheGroupThenAsMuchSilence() async throws {
         let audio = try StudyAudio.load(Fixture.clips)
-        let session = try StudySession(groups: Fixture.groups(audio), settings: StudySettings(mode: .listenAndRepeat, rounds: 1), selection: [1])
+        let session = try StudySession(
+            groups: Fixture.groups(audio), settings: StudySettings(mode: .listenAndRepeat, rounds: 1), selection: [1])
         let path = temporaryPath("wav")
         let output = try FileOutput(path: path, sampleRate: audio.sampleRate, channelCount: 1)
         let studied = try await StudyPlayer(session: session, audio: audio, output: output, realTime: false).play()
@@ -80,10 +83,12 @@ struct StudyPlayerTests {
 
     @Test func throughALSATheDeviceGetsTheGroupThenSilenceSampleForSample() async throws {
         let audio = try StudyAudio.load(Fixture.clips)
-        let session = try StudySession(groups: Fixture.groups(audio), settings: StudySettings(mode: .listenAndRepeat, rounds: 1), selection: [0])
+        let session = try StudySession(
+            groups: Fixture.groups(audio), settings: StudySettings(mode: .listenAndRepeat, rounds: 1), selection: [0])
         let raw = temporaryPath("raw")
         // The ALSA `file` plugin over `null`: real ALSA calls, the sound captured in a file.
-        let output = try DeviceOutput(device: "file:FILE=\(raw),FORMAT=raw", sampleRate: audio.sampleRate, channelCount: 1)
+        let output = try DeviceOutput(
+            device: "file:FILE=\(raw),FORMAT=raw", sampleRate: audio.sampleRate, channelCount: 1)
         _ = try await StudyPlayer(session: session, audio: audio, output: output, realTime: false).play()
 
         let data = try Data(contentsOf: URL(fileURLWithPath: raw))
@@ -96,7 +101,9 @@ struct StudyPlayerTests {
 
     @Test func repeatWithMePlaysEachPhraseThenAGapOfHalfItsLengthPlusThePause() async throws {
         let audio = try StudyAudio.load(Fixture.clips)
-        let session = try StudySession(groups: Fixture.groups(audio), settings: StudySettings(gapFactor: 0.5, fixedPause: 200_000, rounds: 1), selection: [1])
+        let session = try StudySession(
+            groups: Fixture.groups(audio), settings: StudySettings(gapFactor: 0.5, fixedPause: 200_000, rounds: 1),
+            selection: [1])
         let sink = OutputSink()
         _ = try await StudyPlayer(session: session, audio: audio, output: KeepingOutput(sink), realTime: false).play()
         // Phrase 4, silence of half its length plus 0.2 s, phrase 5, the same: the clips' own samples.
@@ -131,15 +138,18 @@ struct StudyPlayerTests {
         let start = samples.indices.first { samples[$0...].starts(with: firstOfFour) }
         // The key came at 2,000 samples, while a 160-sample chunk was being written: phrase 4
         // begins once that chunk is out, long before phrase 1 (20,520 samples) could end.
-        #expect(start != nil && (start ?? .max) <= 2_000 + 2 * 160, "phrase 4 began within a chunk of the key, at \(start ?? -1)")
+        #expect(
+            start != nil && (start ?? .max) <= 2_000 + 2 * 160,
+            "phrase 4 began within a chunk of the key, at \(start ?? -1)")
         player.quit()
-        sink.allow(.max)   // the chunk it is holding goes out, then it sees the quit
+        sink.allow(.max) // the chunk it is holding goes out, then it sees the quit
         _ = try await player.finished()
     }
 
     @Test func aPausedPlayerWritesNothingUntilResumed() async throws {
         let audio = try StudyAudio.load(Fixture.clips)
-        let session = try StudySession(groups: Fixture.groups(audio), settings: StudySettings(rounds: 1), selection: [0])
+        let session = try StudySession(
+            groups: Fixture.groups(audio), settings: StudySettings(rounds: 1), selection: [0])
         let sink = OutputSink(allowing: 2_000)
         let player = StudyPlayer(session: session, audio: audio, output: KeepingOutput(sink), realTime: false)
         _ = player.start()
@@ -154,7 +164,8 @@ struct StudyPlayerTests {
         player.send(.playPause)
         try await sink.wait("resumed") { $0.samples.count > held }
         let studied = try await player.finished()
-        #expect(studied[1]?.repetitions == 1 && studied[3]?.repetitions == 1, "the round plays to its end after the pause")
+        #expect(
+            studied[1]?.repetitions == 1 && studied[3]?.repetitions == 1, "the round plays to its end after the pause")
     }
 }
 
@@ -180,7 +191,11 @@ final class OutputSink: Sendable {
     func wait(_ what: String, _ condition: (OutputSink) -> Bool) async throws {
         let deadline = ContinuousClock.now + .seconds(60)
         while !condition(self) {
-            guard ContinuousClock.now < deadline else { Issue.record("the player never reached the state waited for: \(what) (\(samples.count) samples, \(stops) stops)"); return }
+            guard ContinuousClock.now < deadline else {
+                Issue.record(
+                    "the player never reached the state waited for: \(what) (\(samples.count) samples, \(stops) stops)");
+                return
+            }
             try await Task.sleep(for: .milliseconds(5))
         }
     }

@@ -24,12 +24,16 @@ func livePhrases(_ take: String) throws -> [(Int, Int)] {
 }
 
 struct LivePhraseTrackerTests {
-    @Test(arguments: ["clean.flac", "noisy-snr10.flac", "quiet-30db.flac", "clicks.flac", "rate-8k.flac", "stereo-48k.flac"])
+    @Test(arguments: [
+        "clean.flac", "noisy-snr10.flac", "quiet-30db.flac", "clicks.flac", "rate-8k.flac", "stereo-48k.flac",
+    ])
     func findsEachPhraseAsItEnds(take: String) throws {
         let phrases = try livePhrases(take)
         #expect(phrases.count == 5, "\(take): \(phrases)")
         for ((start, end), (_, trueStart, trueEnd)) in zip(phrases, Fixture.truth) {
-            #expect(abs(Double(start) / 100 - trueStart) < 0.15 && abs(Double(end) / 100 - trueEnd) < 0.2, "\(take): \(start)-\(end) for \(trueStart)-\(trueEnd)")
+            #expect(
+                abs(Double(start) / 100 - trueStart) < 0.15 && abs(Double(end) / 100 - trueEnd) < 0.2,
+                "\(take): \(start)-\(end) for \(trueStart)-\(trueEnd)")
         }
     }
 
@@ -73,15 +77,18 @@ struct LivePhraseTrackerTests {
         // A 0.4 s hesitation a third of the way in: not an end when the phrase is known to be longer.
         let whole = run([(true, 40), (false, 40), (true, 80), (false, 25)], expected: 120)
         #expect(whole.count == 1)
-        if case .ended(let start, let end)? = whole.first { #expect(abs(start - 30) <= 2 && abs(end - 190) <= 3, "\(start)-\(end)") }
+        if case .ended(let start, let end)? = whole.first {
+            #expect(abs(start - 30) <= 2 && abs(end - 190) <= 3, "\(start)-\(end)")
+        }
         #expect(run([(true, 40), (false, 40), (true, 80), (false, 30)], expected: nil).count == 2)
     }
 
     @Test func thePaceOfTheReadingSetsHowLongThePhrasesAhead() throws {
-        var pace = ReadingPace(phrases: ["Un deux trois", "Un deux trois quatre cinq six"], hopsPerWeight: 20, priorWeight: 1)
+        var pace = ReadingPace(
+            phrases: ["Un deux trois", "Un deux trois quatre cinq six"], hopsPerWeight: 20, priorWeight: 1)
         let before = try #require(pace.expectedSpeechHops(1))
         #expect(pace.expectedSpeechHops(2) == nil)
-        pace.read(0, speechHops: 4 * 100)      // read far slower than the guess
+        pace.read(0, speechHops: 4 * 100) // read far slower than the guess
         let after = try #require(pace.expectedSpeechHops(1))
         #expect(after > 3 * before, "the slow reading stretches the phrases ahead: \(before) -> \(after)")
     }
@@ -89,7 +96,7 @@ struct LivePhraseTrackerTests {
     @Test func silenceAndClicksAloneAreNoPhrase() throws {
         var tracker = LivePhraseTracker()
         var events: [LivePhraseTracker.Event] = []
-        for hop in 0..<500 { events += tracker.add(hop % 97 == 0 ? -20 : -90) }   // a click now and then
+        for hop in 0..<500 { events += tracker.add(hop % 97 == 0 ? -20 : -90) } // a click now and then
         #expect(!events.contains { if case .ended = $0 { true } else { false } })
     }
 }

@@ -1,9 +1,10 @@
 import Foundation
 import LoopAudioFiles
 import LoopCutting
-@testable import LoopRecording
 import LoopTestSupport
 import Testing
+
+@testable import LoopRecording
 
 struct RecordingFinisherTests {
     @Test func discardedRangesAreCutOutOfEachChunk() {
@@ -25,15 +26,20 @@ struct RecordingFinisherTests {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let raw = folder + "/take.raw"
         try (attempt + take).withUnsafeBufferPointer { try Data(buffer: $0).write(to: URL(fileURLWithPath: raw)) }
-        var draft = RecordingDraft(loopId: "l", phraseIds: [1, 2, 3, 4, 5], phraseTexts: Fixture.truth.map(\.text), language: "fr", sampleRate: 16_000, channelCount: 1)
+        var draft = RecordingDraft(
+            loopId: "l", phraseIds: [1, 2, 3, 4, 5], phraseTexts: Fixture.truth.map(\.text), language: "fr",
+            sampleRate: 16_000, channelCount: 1)
         draft.discarded = [0..<attempt.count]
 
-        let result = try #require(try RecordingFinisher().finish(rawPath: raw, draft: draft, phrasesRead: 5, into: folder))
+        let result = try #require(
+            try RecordingFinisher().finish(rawPath: raw, draft: draft, phrasesRead: 5, into: folder))
         var saved: [Float] = []
         var savedReader = try AudioFileReader(path: result.takePath)
         try savedReader.forEachMonoBlock { saved.append(contentsOf: $0) }
         #expect(saved.count == take.count)
-        #expect(zip(saved, take).allSatisfy { abs($0 - $1) < 1e-4 }, "the kept audio is the take, sample for sample (16-bit FLAC)")
+        #expect(
+            zip(saved, take).allSatisfy { abs($0 - $1) < 1e-4 },
+            "the kept audio is the take, sample for sample (16-bit FLAC)")
         try expectTheFivePhrasesReadCutAsTheirText(result)
     }
 
@@ -48,13 +54,19 @@ struct RecordingFinisherTests {
         let raw = folder + "/take.raw"
         try take.withUnsafeBufferPointer { try Data(buffer: $0).write(to: URL(fileURLWithPath: raw)) }
         let texts = Fixture.truth.map(\.text) + unread
-        let draft = RecordingDraft(loopId: "l", phraseIds: texts.indices.map { Int64($0 + 1) }, phraseTexts: texts, language: "fr", sampleRate: 16_000, channelCount: 1)
-        return try #require(try RecordingFinisher().finish(rawPath: raw, draft: draft, phrasesRead: phrasesRead, into: folder))
+        let draft = RecordingDraft(
+            loopId: "l", phraseIds: texts.indices.map { Int64($0 + 1) }, phraseTexts: texts, language: "fr",
+            sampleRate: 16_000, channelCount: 1)
+        return try #require(
+            try RecordingFinisher().finish(rawPath: raw, draft: draft, phrasesRead: phrasesRead, into: folder))
     }
 
     /// The five phrases read, each with its clip where `loop segment --text` cuts the take.
-    private func expectTheFivePhrasesReadCutAsTheirText(_ result: RecordingFinisher.Result, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let direct = try SilenceSegmenter().segment(path: Fixture.path("clean.flac"), hint: .text(Fixture.truth.map(\.text), language: "fr"))
+    private func expectTheFivePhrasesReadCutAsTheirText(
+        _ result: RecordingFinisher.Result, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let direct = try SilenceSegmenter().segment(
+            path: Fixture.path("clean.flac"), hint: .text(Fixture.truth.map(\.text), language: "fr"))
         #expect(result.phraseIds == [1, 2, 3, 4, 5], sourceLocation: sourceLocation)
         #expect(result.ranges == direct.segments.map { $0.startFrame..<$0.endFrame }, sourceLocation: sourceLocation)
     }
@@ -81,11 +93,13 @@ struct RecordingFinisherTests {
         // All five read, and the view ended one at its comma ("Où est la gare, | s'il vous
         // plaît ?"), so that each text after it came a phrase late and the sixth, never read, was
         // counted: the phrases read keep their own audio.
-        try expectTheFivePhrasesReadCutAsTheirText(try finishFixtureTake(unread: ["Au revoir, monsieur, et à demain."], phrasesRead: 6))
+        try expectTheFivePhrasesReadCutAsTheirText(
+            try finishFixtureTake(unread: ["Au revoir, monsieur, et à demain."], phrasesRead: 6))
     }
 
     @Test func twoPhrasesNotReadThatTheLiveViewCountedAtCommasGetNoClip() throws {
         // The same at two commas: the sixth and seventh, never read, were counted.
-        try expectTheFivePhrasesReadCutAsTheirText(try finishFixtureTake(unread: ["Au revoir, monsieur, et à demain.", "Bonne soirée."], phrasesRead: 7))
+        try expectTheFivePhrasesReadCutAsTheirText(
+            try finishFixtureTake(unread: ["Au revoir, monsieur, et à demain.", "Bonne soirée."], phrasesRead: 7))
     }
 }

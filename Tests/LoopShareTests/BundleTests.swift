@@ -1,17 +1,20 @@
+import Crypto
 import Foundation
+import LoopFoundation
 import LoopModel
 import LoopPictureDecoding
 import LoopPictures
-import LoopText
 import LoopShare
 import LoopStore
 import LoopTestSupport
+import LoopText
 import Testing
 import ZIPFoundation
-import LoopFoundation
 
 extension Fixture {
-    static let ranges: [Range<Int>] = [6_080..<26_600, 35_200..<59_900, 63_900..<72_600, 88_900..<117_500, 123_400..<147_400]
+    static let ranges: [Range<Int>] = [
+        6_080..<26_600, 35_200..<59_900, 63_900..<72_600, 88_900..<117_500, 123_400..<147_400,
+    ]
 }
 
 func scratch() -> String { Scratch.path("share") }
@@ -19,7 +22,9 @@ func scratch() -> String { Scratch.path("share") }
 /// A library with the fixture loop, its identity, and the loop exported to a bundle.
 func exportedBundle() throws -> (library: LibraryStore, identity: AuthorIdentity, loop: LoopDetail, bundle: String) {
     let library = try LibraryStore(at: scratch())
-    let loop = try library.createLoop(source: try LoopSource(contentsOf: Fixture.path("phrases.txt")), take: CutTake(path: Fixture.path("clean.flac"), ranges: Fixture.ranges))
+    let loop = try library.createLoop(
+        source: try LoopSource(contentsOf: Fixture.path("phrases.txt")),
+        take: CutTake(path: Fixture.path("clean.flac"), ranges: Fixture.ranges))
     let identity = try AuthorIdentity.loadOrCreate(at: library.layout.identityKey)
     let bundle = scratch() + ".loop"
     try BundleWriter(identity: identity).write([loop], to: bundle)
@@ -41,8 +46,10 @@ func makeZip(_ entries: [(String, Data)], symlinks: Set<String> = [], compressed
     let path = scratch() + ".loop"
     let archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .create)
     for (name, data) in entries {
-        try archive.addEntry(with: name, type: symlinks.contains(name) ? .symlink : .file, uncompressedSize: Int64(data.count),
-                             compressionMethod: compressed && !symlinks.contains(name) ? .deflate : .none) { position, size in
+        try archive.addEntry(
+            with: name, type: symlinks.contains(name) ? .symlink : .file, uncompressedSize: Int64(data.count),
+            compressionMethod: compressed && !symlinks.contains(name) ? .deflate : .none
+        ) { position, size in
             data.subdata(in: Int(position)..<(Int(position) + size))
         }
     }
@@ -50,7 +57,9 @@ func makeZip(_ entries: [(String, Data)], symlinks: Set<String> = [], compressed
 }
 
 /// Rebuilds a bundle with its manifest changed by `edit` and signed again by `identity`.
-func resigned(_ bundle: String, by identity: AuthorIdentity, edit: (inout [String: Any]) -> Void, extra: [(String, Data)] = []) throws -> String {
+func resigned(
+    _ bundle: String, by identity: AuthorIdentity, edit: (inout [String: Any]) -> Void, extra: [(String, Data)] = []
+) throws -> String {
     var parts = try entries(of: bundle)
     let manifestIndex = parts.firstIndex { $0.0 == "manifest.json" }!
     var object = try JSONSerialization.jsonObject(with: parts[manifestIndex].1) as! [String: Any]
@@ -62,7 +71,9 @@ func resigned(_ bundle: String, by identity: AuthorIdentity, edit: (inout [Strin
     return try makeZip(parts + extra)
 }
 
-func expectRefused(_ bundle: String, _ code: ShareFailure, containing text: String, sourceLocation: SourceLocation = #_sourceLocation) {
+func expectRefused(
+    _ bundle: String, _ code: ShareFailure, containing text: String, sourceLocation: SourceLocation = #_sourceLocation
+) {
     let folder = scratch()
     #expect(sourceLocation: sourceLocation) {
         _ = try BundleReader().read(bundle, extractingTo: folder)
@@ -86,7 +97,9 @@ struct BundleRoundTripTests {
         #expect(shared.groups.flatMap(\.phrases).map { $0.clip?.start } == Fixture.ranges.map(\.lowerBound))
         #expect(manifest.audio.count == 1)
         let original = try Data(contentsOf: URL(fileURLWithPath: Fixture.path("clean.flac")))
-        #expect(try Data(contentsOf: URL(fileURLWithPath: verified.audioFiles[manifest.audio[0].sha256]!)) == original, "a FLAC take travels as it is")
+        #expect(
+            try Data(contentsOf: URL(fileURLWithPath: verified.audioFiles[manifest.audio[0].sha256]!)) == original,
+            "a FLAC take travels as it is")
     }
 
     @Test func theIdentityIsKeptOwnerOnlyAndSurvivesABackup() throws {
@@ -98,7 +111,9 @@ struct BundleRoundTripTests {
         let other = scratch() + "/identity/ed25519.key"
         let restored = try AuthorIdentity.restore(Data(identity.exported.utf8), into: other, source: "backup")
         #expect(restored.fingerprint == identity.fingerprint)
-        #expect(throws: ShareError.self) { _ = try AuthorIdentity.restore(Data("not a key".utf8), into: other, source: "backup") }
+        #expect(throws: ShareError.self) {
+            _ = try AuthorIdentity.restore(Data("not a key".utf8), into: other, source: "backup")
+        }
     }
 }
 
@@ -107,19 +122,23 @@ struct HostileBundleTests {
         let (_, _, _, bundle) = try exportedBundle()
         var parts = try entries(of: bundle)
         let index = parts.firstIndex { $0.0 == "manifest.json" }!
-        parts[index].1 = Data(String(decoding: parts[index].1, as: UTF8.self).replacingOccurrences(of: "Fixture", with: "Fixturf").utf8)
+        parts[index].1 = Data(
+            String(decoding: parts[index].1, as: UTF8.self).replacingOccurrences(of: "Fixture", with: "Fixturf").utf8)
         expectRefused(try makeZip(parts), .badSignature, containing: "signature does not match")
     }
 
     @Test func anUnsignedBundleIsRefused() throws {
         let (_, _, _, bundle) = try exportedBundle()
-        expectRefused(try makeZip(try entries(of: bundle).filter { $0.0 != "manifest.sig" }), .badSignature, containing: "not signed")
+        expectRefused(
+            try makeZip(try entries(of: bundle).filter { $0.0 != "manifest.sig" }), .badSignature,
+            containing: "not signed")
     }
 
     @Test(arguments: ["../evil.txt", "/etc/evil", "audio/../../evil", "audio//x.flac", "a\\b"])
     func unsafePathsAreRefused(name: String) throws {
         let (_, _, _, bundle) = try exportedBundle()
-        expectRefused(try makeZip(try entries(of: bundle) + [(name, Data("x".utf8))]), .unsafeEntry, containing: "unsafe path")
+        expectRefused(
+            try makeZip(try entries(of: bundle) + [(name, Data("x".utf8))]), .unsafeEntry, containing: "unsafe path")
     }
 
     @Test func anEntryWithAHugeNameIsNamedInAShortLine() throws {
@@ -127,24 +146,30 @@ struct HostileBundleTests {
         let name = String(repeating: "n", count: 60_000) + "\u{1B}[2J"
         let folder = scratch()
         #expect {
-            _ = try BundleReader().read(try makeZip(try entries(of: bundle) + [(name, Data("x".utf8))]), extractingTo: folder)
+            _ = try BundleReader().read(
+                try makeZip(try entries(of: bundle) + [(name, Data("x".utf8))]), extractingTo: folder)
         } throws: { error in
             guard let error = error as? ShareError else { return false }
-            return error.kind == .unsafeEntry && error.description.contains("entry '" + String(repeating: "n", count: 60) + "…'")
+            return error.kind == .unsafeEntry
+                && error.description.contains("entry '" + String(repeating: "n", count: 60) + "…'")
                 && error.description.utf8.count < 600 && !error.description.contains("\u{1B}")
         }
     }
 
     @Test func symbolicLinksAreRefused() throws {
         let (_, _, _, bundle) = try exportedBundle()
-        expectRefused(try makeZip(try entries(of: bundle) + [("link", Data("/etc/passwd".utf8))], symlinks: ["link"]), .unsafeEntry, containing: "symbolic link")
+        expectRefused(
+            try makeZip(try entries(of: bundle) + [("link", Data("/etc/passwd".utf8))], symlinks: ["link"]),
+            .unsafeEntry, containing: "symbolic link")
     }
 
     @Test func duplicateAndUnlistedEntriesAreRefused() throws {
         let (_, _, _, bundle) = try exportedBundle()
         let parts = try entries(of: bundle)
         expectRefused(try makeZip(parts + [parts[0]]), .unsafeEntry, containing: "appears twice")
-        expectRefused(try makeZip(parts + [("notes.txt", Data("hi".utf8))]), .unsafeEntry, containing: "not part of the bundle format")
+        expectRefused(
+            try makeZip(parts + [("notes.txt", Data("hi".utf8))]), .unsafeEntry,
+            containing: "not part of the bundle format")
         let stray = "audio/" + String(repeating: "a", count: 64) + ".flac"
         expectRefused(try makeZip(parts + [(stray, Data("x".utf8))]), .unsafeEntry, containing: "does not list")
     }
@@ -153,7 +178,7 @@ struct HostileBundleTests {
         let (_, _, _, bundle) = try exportedBundle()
         var parts = try entries(of: bundle)
         let index = parts.firstIndex { $0.0 == "manifest.json" }!
-        parts[index].1 = Data(repeating: 0x20, count: 40 << 20)   // 40 MB of spaces: deflates to almost nothing
+        parts[index].1 = Data(repeating: 0x20, count: 40 << 20) // 40 MB of spaces: deflates to almost nothing
         expectRefused(try makeZip(parts, compressed: true), .tooLarge, containing: "manifest.json")
     }
 
@@ -183,8 +208,9 @@ struct HostileBundleTests {
                 from = found.upperBound
             }
         }
-        patch(signature: [0x50, 0x4B, 0x03, 0x04], lengthOffset: 26, nameOffset: 30, sizeOffset: 22)   // local file header
-        patch(signature: [0x50, 0x4B, 0x01, 0x02], lengthOffset: 28, nameOffset: 46, sizeOffset: 24)   // central directory
+        // The local file header, then the central directory.
+        patch(signature: [0x50, 0x4B, 0x03, 0x04], lengthOffset: 26, nameOffset: 30, sizeOffset: 22)
+        patch(signature: [0x50, 0x4B, 0x01, 0x02], lengthOffset: 28, nameOffset: 46, sizeOffset: 24)
         let path = scratch() + ".loop"
         try bytes.write(to: URL(fileURLWithPath: path))
         return path
@@ -244,9 +270,16 @@ struct HostileBundleTests {
         let index = parts.firstIndex { $0.0 == "manifest.json" }!
         parts[index].1 = Data("{\"format\": \"looplearn-bundle\", \"version\": 1, \"loops\": [".utf8)
         expectRefused(try makeZip(parts), .badManifest, containing: "not valid JSON")
-        expectRefused(try resigned(bundle, by: identity) { $0["comment"] = "hi" }, .badManifest, containing: "format version 1) has a field this version does not define: comment")
-        expectRefused(try resigned(bundle, by: identity) { $0["version"] = 4; $0["newThing"] = true }, .newerFormat, containing: "format version 4")
-        expectRefused(try resigned(bundle, by: identity) { $0.removeValue(forKey: "loops") }, .badManifest, containing: "missing loops")
+        expectRefused(
+            try resigned(bundle, by: identity) { $0["comment"] = "hi" }, .badManifest,
+            containing: "format version 1) has a field this version does not define: comment")
+        expectRefused(
+            try resigned(bundle, by: identity) {
+                $0["version"] = 4; $0["newThing"] = true
+            }, .newerFormat, containing: "format version 4")
+        expectRefused(
+            try resigned(bundle, by: identity) { $0.removeValue(forKey: "loops") }, .badManifest,
+            containing: "missing loops")
     }
 
     @Test func audioThatDoesNotMatchItsHashOrDoesNotDecodeIsRefused() throws {
@@ -261,11 +294,16 @@ struct HostileBundleTests {
         // Garbage whose hash the manifest states, signed by its author: it must still decode.
         let garbage = Data(repeating: 7, count: 5_000)
         let hash = garbage.sha256Hex
-        let decoy = try resigned(bundle, by: identity, edit: { manifest in
-            var audio = manifest["audio"] as! [[String: Any]]
-            audio.append(["file": "audio/\(hash).flac", "sha256": hash, "bytes": garbage.count, "sampleRate": 16_000, "channels": 1, "frames": 100])
-            manifest["audio"] = audio
-        }, extra: [("audio/\(hash).flac", garbage)])
+        let decoy = try resigned(
+            bundle, by: identity,
+            edit: { manifest in
+                var audio = manifest["audio"] as! [[String: Any]]
+                audio.append([
+                    "file": "audio/\(hash).flac", "sha256": hash, "bytes": garbage.count, "sampleRate": 16_000,
+                    "channels": 1, "frames": 100,
+                ])
+                manifest["audio"] = audio
+            }, extra: [("audio/\(hash).flac", garbage)])
         expectRefused(decoy, .badAudio, containing: "does not decode")
     }
 
@@ -299,13 +337,13 @@ struct HostileBundleTests {
                 manifest["loops"] = loops
             }
         }
-        expectRefused(try marked(1), .badManifest, containing: "version 1) has a field this version does not define: loops.groups.phrases.recordedText")
+        expectRefused(
+            try marked(1), .badManifest,
+            containing: "version 1) has a field this version does not define: loops.groups.phrases.recordedText")
         let read = try BundleReader().read(try marked(2), extractingTo: scratch())
         #expect(read.manifest.loops[0].groups[0].phrases[0].recordedText == "Bonjour.")
     }
 }
-
-import Crypto
 
 extension Data {
     var sha256Hex: String { SHA256.hash(data: self).map { String(format: "%02x", $0) }.joined() }
@@ -315,7 +353,9 @@ struct PictureBundleTests {
     /// A bundle of the fixture loop showing the red picture; its library and identity.
     func picturedBundle() throws -> (identity: AuthorIdentity, bundle: String) {
         let library = try LibraryStore(at: scratch())
-        let loop = try library.createLoop(source: try LoopSource(contentsOf: Fixture.path("phrases.txt")), take: CutTake(path: Fixture.path("clean.flac"), ranges: Fixture.ranges))
+        let loop = try library.createLoop(
+            source: try LoopSource(contentsOf: Fixture.path("phrases.txt")),
+            take: CutTake(path: Fixture.path("clean.flac"), ranges: Fixture.ranges))
         let pictured = try library.setPicture(Fixture.path("picture-red.png"), ofLoop: loop.summary.id, at: .loop)
         let identity = try AuthorIdentity.loadOrCreate(at: library.layout.identityKey)
         let bundle = scratch() + ".loop"
@@ -324,7 +364,8 @@ struct PictureBundleTests {
     }
 
     /// The bundle with its picture replaced by `bytes` (manifest changed to match and signed again).
-    func withPicture(_ bytes: Data, named ext: String, in bundle: String, by identity: AuthorIdentity) throws -> String {
+    func withPicture(_ bytes: Data, named ext: String, in bundle: String, by identity: AuthorIdentity) throws -> String
+    {
         let sha = ContentAddress.hex(SHA256.hash(data: bytes))
         let file = "pictures/\(sha).\(ext)"
         var parts = try entries(of: bundle).filter { !$0.0.hasPrefix("pictures/") }
@@ -352,7 +393,11 @@ struct PictureBundleTests {
         let hash = try #require(try ContentAddress.sha256(ofFileAt: Fixture.path("picture-red.png")))
         #expect(verified.manifest.loops[0].picture == "pictures/\(hash).png")
         let extracted = try #require(verified.pictureFiles[hash])
-        #expect(extracted.info.width == 96 && FileManager.default.contents(atPath: extracted.path) == FileManager.default.contents(atPath: Fixture.path("picture-red.png")))
+        #expect(
+            extracted.info.width == 96
+                && FileManager.default.contents(atPath: extracted.path)
+                    == FileManager.default.contents(atPath: Fixture.path("picture-red.png"))
+        )
     }
 
     @Test func hostilePicturesInABundleAreRefused() throws {
@@ -360,12 +405,20 @@ struct PictureBundleTests {
         let png = try Data(contentsOf: URL(fileURLWithPath: Fixture.path("picture-red.png")))
         var huge = [UInt8](png)
         huge[16...23] = [0, 0, 0x75, 0x30, 0, 0, 0x75, 0x30]
-        expectRefused(try withPicture(Data(huge), named: "png", in: bundle, by: identity), .badPicture, containing: "30000 × 30000 pixels")
-        expectRefused(try withPicture(png.prefix(png.count - 20), named: "png", in: bundle, by: identity), .badPicture, containing: "cut short")
-        expectRefused(try withPicture(Data("<svg/>".utf8), named: "png", in: bundle, by: identity), .badPicture, containing: "not a PNG, JPEG, WebP or GIF")
+        expectRefused(
+            try withPicture(Data(huge), named: "png", in: bundle, by: identity), .badPicture,
+            containing: "30000 × 30000 pixels")
+        expectRefused(
+            try withPicture(png.prefix(png.count - 20), named: "png", in: bundle, by: identity), .badPicture,
+            containing: "cut short")
+        expectRefused(
+            try withPicture(Data("<svg/>".utf8), named: "png", in: bundle, by: identity), .badPicture,
+            containing: "not a PNG, JPEG, WebP or GIF")
         // A JPEG named as a PNG: not what the manifest says.
         let jpeg = try Data(contentsOf: URL(fileURLWithPath: Fixture.path("picture-green.jpg")))
-        expectRefused(try withPicture(jpeg, named: "png", in: bundle, by: identity), .badPicture, containing: "not what the manifest says")
+        expectRefused(
+            try withPicture(jpeg, named: "png", in: bundle, by: identity), .badPicture,
+            containing: "not what the manifest says")
     }
 
     /// A server reads pictures by their bytes only (it never decodes what it serves: no FFmpeg

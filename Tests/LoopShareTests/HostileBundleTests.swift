@@ -29,23 +29,40 @@ struct HostileBundleContentTests {
     }
 
     @Test func aLoopIdThatIsNotALowercaseUUIDIsRefused() throws {
-        for id in ["x/../../pwn", "../../etc", "FE0DBD52-0000-0000-0000-000000000000", "fe0dbd52 0000 0000 0000 000000000000", ""] {
-            expectRefused(try withLoop { $0["id"] = id }, .badManifest, containing: "a loop id is not one loop makes (a lowercase UUID)")
+        for id in [
+            "x/../../pwn", "../../etc", "FE0DBD52-0000-0000-0000-000000000000", "fe0dbd52 0000 0000 0000 000000000000",
+            "",
+        ] {
+            expectRefused(
+                try withLoop { $0["id"] = id }, .badManifest,
+                containing: "a loop id is not one loop makes (a lowercase UUID)")
         }
     }
 
     @Test func controlCharactersAndNULInAnyTextAreRefused() throws {
-        expectRefused(try withLoop { $0["title"] = "evil\u{1B}]0;pwned\u{7}" }, .badManifest, containing: "its title holds the control character U+001B (ESC)")
-        expectRefused(try withLoop { $0["tags"] = ["ok", "\u{1B}[2J"] }, .badManifest, containing: "its tag holds the control character U+001B")
-        expectRefused(try withLoop(phrase(0, 0) { $0["text"] = "Bon\u{0}jour, madame." }), .badManifest, containing: "its group 1 phrase 1 holds a NUL character")
-        expectRefused(try withLoop(phrase(1, 0) { $0["translation"] = "a\u{9B}31m" }), .badManifest, containing: "group 2 phrase 1 translation holds the control character U+009B")
-        expectRefused(try withLoop { $0["sourceText"] = "Bonjour.\n\u{1B}[2J\n" }, .badManifest, containing: "line 2 of its text holds the control character U+001B")
+        expectRefused(
+            try withLoop { $0["title"] = "evil\u{1B}]0;pwned\u{7}" }, .badManifest,
+            containing: "its title holds the control character U+001B (ESC)")
+        expectRefused(
+            try withLoop { $0["tags"] = ["ok", "\u{1B}[2J"] }, .badManifest,
+            containing: "its tag holds the control character U+001B")
+        expectRefused(
+            try withLoop(phrase(0, 0) { $0["text"] = "Bon\u{0}jour, madame." }), .badManifest,
+            containing: "its group 1 phrase 1 holds a NUL character")
+        expectRefused(
+            try withLoop(phrase(1, 0) { $0["translation"] = "a\u{9B}31m" }), .badManifest,
+            containing: "group 2 phrase 1 translation holds the control character U+009B")
+        expectRefused(
+            try withLoop { $0["sourceText"] = "Bonjour.\n\u{1B}[2J\n" }, .badManifest,
+            containing: "line 2 of its text holds the control character U+001B")
         expectRefused(try withLoop { $0["title"] = "nul\u{0}title" }, .badManifest, containing: "holds a NUL character")
     }
 
     @Test func revisionsOutsideTheirRangeAreRefused() throws {
         for revision in [Int.max, 0, -4, 1_000_000_001] {
-            expectRefused(try withLoop { $0["revision"] = revision }, .badManifest, containing: "revisions run from 1 to 1000000000")
+            expectRefused(
+                try withLoop { $0["revision"] = revision }, .badManifest,
+                containing: "revisions run from 1 to 1000000000")
         }
     }
 
@@ -55,16 +72,22 @@ struct HostileBundleContentTests {
             let loops = manifest["loops"] as! [[String: Any]]
             manifest["loops"] = loops + loops
         }
-        expectRefused(doubled, .badManifest, containing: "the bundle holds loop \((try BundleReader().read(bundle, extractingTo: scratch())).manifest.loops[0].id) twice")
+        expectRefused(
+            doubled, .badManifest,
+            containing:
+                "the bundle holds loop \((try BundleReader().read(bundle, extractingTo: scratch())).manifest.loops[0].id) twice"
+        )
     }
 
     /// Found by the manifest fuzzer: a key given twice, read one way by the checks and the other
     /// by the decoder.
     @Test func aFormatOrVersionGivenTwiceIsRefused() throws {
-        let manifest = #"{"audio":[],"authorKey":"k","created":"c","format":"%@","format":"%@","loops":[],"version":%@,"version":%@}"#
+        let manifest =
+            #"{"audio":[],"authorKey":"k","created":"c","format":"%@","format":"%@","loops":[],"version":%@,"version":%@}"#
         for (formats, versions) in [
             (("elsewhere", "looplearn-bundle"), ("1", "1")), (("looplearn-bundle", "elsewhere"), ("1", "1")),
-            (("looplearn-bundle", "looplearn-bundle"), ("1", "2")), (("looplearn-bundle", "looplearn-bundle"), ("2", "1")),
+            (("looplearn-bundle", "looplearn-bundle"), ("1", "2")),
+            (("looplearn-bundle", "looplearn-bundle"), ("2", "1")),
         ] {
             let json = String(format: manifest, formats.0, formats.1, versions.0, versions.1)
             #expect(throws: ShareError.self) { try BundleManifest.decode(Data(json.utf8)) }
@@ -72,8 +95,12 @@ struct HostileBundleContentTests {
     }
 
     @Test func aTextThatDisagreesWithItsPhrasesIsRefused() throws {
-        expectRefused(try withLoop { $0["sourceText"] = "Un seul." }, .badManifest, containing: "its text has 1 phrases in 1 groups, its phrase list 5 in 2")
-        expectRefused(try withLoop(phrase(0, 2) { $0["text"] = "Merci beaucoup." }), .badManifest, containing: "its text and its phrase list differ")
+        expectRefused(
+            try withLoop { $0["sourceText"] = "Un seul." }, .badManifest,
+            containing: "its text has 1 phrases in 1 groups, its phrase list 5 in 2")
+        expectRefused(
+            try withLoop(phrase(0, 2) { $0["text"] = "Merci beaucoup." }), .badManifest,
+            containing: "its text and its phrase list differ")
         expectRefused(try withLoop { $0["sourceText"] = "" }, .badManifest, containing: "its text does not parse")
     }
 
@@ -83,7 +110,9 @@ struct HostileBundleContentTests {
             loop["groups"] = [["phrases": (0..<100_000).map { ["text": "p\($0)"] }]]
         }
         expectRefused(many, .tooLarge, containing: "the bundle holds 100000 phrases; the format allows 20000")
-        expectRefused(try withLoop { $0["title"] = String(repeating: "x", count: 5_000) }, .tooLarge, containing: "its title is longer than 4000 characters")
+        expectRefused(
+            try withLoop { $0["title"] = String(repeating: "x", count: 5_000) }, .tooLarge,
+            containing: "its title is longer than 4000 characters")
     }
 
     @Test func audioSizesThatWouldOverflowAreRefused() throws {
@@ -91,7 +120,12 @@ struct HostileBundleContentTests {
         let huge = try resigned(bundle, by: identity) { manifest in
             var audio = manifest["audio"] as! [[String: Any]]
             audio[0]["bytes"] = Int.max
-            manifest["audio"] = audio + audio.map { var copy = $0; copy["file"] = "audio/" + String(repeating: "0", count: 64) + ".flac"; copy["sha256"] = String(repeating: "0", count: 64); return copy }
+            manifest["audio"] =
+                audio
+                + audio.map {
+                    var copy = $0; copy["file"] = "audio/" + String(repeating: "0", count: 64) + ".flac";
+                    copy["sha256"] = String(repeating: "0", count: 64); return copy
+                }
         }
         expectRefused(huge, .tooLarge, containing: "is larger than 8 GiB")
     }
@@ -105,7 +139,9 @@ struct HostileBundleContentTests {
         var offset = 0, found: Int?
         while let range = bytes.range(of: header, in: offset..<bytes.count) {
             let nameLength = Int(bytes[range.lowerBound + 26]) | Int(bytes[range.lowerBound + 27]) << 8
-            if bytes[(range.lowerBound + 30)..<(range.lowerBound + 30 + min(nameLength, name.count))] == name { found = range.lowerBound; break }
+            if bytes[(range.lowerBound + 30)..<(range.lowerBound + 30 + min(nameLength, name.count))] == name {
+                found = range.lowerBound; break
+            }
             offset = range.upperBound
         }
         let local = try #require(found)
@@ -115,7 +151,9 @@ struct HostileBundleContentTests {
         offset = 0
         while let range = bytes.range(of: central, in: offset..<bytes.count) {
             let nameLength = Int(bytes[range.lowerBound + 28]) | Int(bytes[range.lowerBound + 29]) << 8
-            if bytes[(range.lowerBound + 46)..<(range.lowerBound + 46 + min(nameLength, name.count))] == name { bytes[range.lowerBound + 16] ^= 0xFF; break }
+            if bytes[(range.lowerBound + 46)..<(range.lowerBound + 46 + min(nameLength, name.count))] == name {
+                bytes[range.lowerBound + 16] ^= 0xFF; break
+            }
             offset = range.upperBound
         }
         let damaged = scratch() + ".loop"

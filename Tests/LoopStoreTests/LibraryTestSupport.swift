@@ -1,7 +1,8 @@
 import Foundation
 import LoopTestSupport
-@testable import LoopStore
 import LoopText
+
+@testable import LoopStore
 
 extension Fixture {
     static var source: LoopSource { get throws { try LoopSource(contentsOf: path("phrases.txt")) } }

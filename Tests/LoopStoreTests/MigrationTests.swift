@@ -1,10 +1,11 @@
 import Foundation
 import GRDB
+import LoopFoundation
 import LoopModel
-@testable import LoopStore
 import LoopTestSupport
 import Testing
-import LoopFoundation
+
+@testable import LoopStore
 
 /// Schema migrations must never lose audio. Keep these tests for every future migration.
 struct MigrationTests {
@@ -17,7 +18,9 @@ struct MigrationTests {
         try FileManager.default.createDirectory(atPath: audio, withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: Fixture.path("clean.flac"), toPath: audio + "/" + sha256.dropFirst(2))
         let queue = try DatabaseQueue(path: root + "/library.sqlite")
-        try queue.writeWithoutTransaction { db in try db.execute(sql: try String(contentsOfFile: Fixture.path("library-schema-1.sql"), encoding: .utf8)) }
+        try queue.writeWithoutTransaction { db in
+            try db.execute(sql: try String(contentsOfFile: Fixture.path("library-schema-1.sql"), encoding: .utf8))
+        }
         try queue.close()
         return (root, sha256)
     }
@@ -43,11 +46,15 @@ struct MigrationTests {
         #expect(loop.phrases.map(\.translation) == ["Where is the station?", nil])
         #expect(loop.phrases.map(\.audio?.startFrame) == [88_900, 123_400])
         #expect(loop.phrases.allSatisfy { $0.audio?.sha256 == sha256 })
-        #expect(AudioStore(layout: LibraryLayout(root: root)).inventory() == audioBefore, "no audio file moved, renamed or removed")
+        #expect(
+            AudioStore(layout: LibraryLayout(root: root)).inventory() == audioBefore,
+            "no audio file moved, renamed or removed")
         #expect(try AudioStore.sha256(ofFileAt: try #require(loop.phrases[0].audio?.path)) == sha256)
         let health = try library.check()
         #expect(health.isHealthy && health.audioFileCount == 1 && health.orphans.isEmpty)
-        #expect(try library.search("gare").map(\.text) == ["Où est la gare ?"], "rows from before the search index are found")
+        #expect(
+            try library.search("gare").map(\.text) == ["Où est la gare ?"],
+            "rows from before the search index are found")
     }
 
     /// Every file under the library's audio and pictures folders, with its SHA-256.
@@ -57,7 +64,9 @@ struct MigrationTests {
             let base = root + "/" + folder
             for case let relative as String in FileManager.default.enumerator(atPath: base) ?? NSEnumerator() {
                 var isFolder: ObjCBool = false
-                guard FileManager.default.fileExists(atPath: base + "/" + relative, isDirectory: &isFolder), !isFolder.boolValue else { continue }
+                guard FileManager.default.fileExists(atPath: base + "/" + relative, isDirectory: &isFolder),
+                    !isFolder.boolValue
+                else { continue }
                 files[folder + "/" + relative] = try AudioStore.sha256(ofFileAt: base + "/" + relative)
             }
         }
@@ -69,7 +78,8 @@ struct MigrationTests {
         // Pictures beside the audio from the start (as a library a later version wrote would have).
         let pictureHash = try #require(try ContentAddress.sha256(ofFileAt: Fixture.path("picture-red.png")))
         let pictureFile = root + "/" + LibraryLayout.Relative.pictureFile(sha256: pictureHash)
-        try FileManager.default.createDirectory(atPath: (pictureFile as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: (pictureFile as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: Fixture.path("picture-red.png"), toPath: pictureFile)
         let filesBefore = try storedFiles(root)
         #expect(filesBefore.count == 2)
@@ -81,17 +91,23 @@ struct MigrationTests {
         let migrator = LibraryMigrations.migrator
         for step in migrator.migrations {
             try migrator.migrate(queue, upTo: step)
-            #expect(try storedFiles(root) == filesBefore, "after '\(step)' every audio file and picture is where it was, byte for byte")
-            let clips = try queue.read { db in try String.fetchAll(db, sql: "SELECT audioSha256 FROM phrase ORDER BY position") }
+            #expect(
+                try storedFiles(root) == filesBefore,
+                "after '\(step)' every audio file and picture is where it was, byte for byte")
+            let clips = try queue.read { db in
+                try String.fetchAll(db, sql: "SELECT audioSha256 FROM phrase ORDER BY position")
+            }
             #expect(clips == [sha256, sha256], "after '\(step)' every phrase still refers to its take")
             if step == "v8 pictures of loops, groups and phrases" {
                 // The first step that knows pictures: give the loop, a group and a phrase one.
                 try queue.write { db in
-                    try db.execute(sql: "INSERT INTO pictureAsset VALUES (?, ?, 'png', 96, 64, 266, '2026-11-23 00:00:00')",
-                                   arguments: [pictureHash, LibraryLayout.Relative.pictureFile(sha256: pictureHash)])
+                    try db.execute(
+                        sql: "INSERT INTO pictureAsset VALUES (?, ?, 'png', 96, 64, 266, '2026-11-23 00:00:00')",
+                        arguments: [pictureHash, LibraryLayout.Relative.pictureFile(sha256: pictureHash)])
                     try db.execute(sql: "UPDATE loop SET pictureSha256 = ?", arguments: [pictureHash])
                     try db.execute(sql: "UPDATE phraseGroup SET pictureSha256 = ?", arguments: [pictureHash])
-                    try db.execute(sql: "UPDATE phrase SET pictureSha256 = ? WHERE position = 1", arguments: [pictureHash])
+                    try db.execute(
+                        sql: "UPDATE phrase SET pictureSha256 = ? WHERE position = 1", arguments: [pictureHash])
                 }
             }
         }
@@ -103,7 +119,8 @@ struct MigrationTests {
         #expect(loop.phrases.map { $0.picture?.sha256 } == [nil, pictureHash])
         #expect(loop.phrases.allSatisfy { $0.audio?.sha256 == sha256 })
         let health = try library.check()
-        #expect(health.isHealthy && health.audioFileCount == 1 && health.pictureFileCount == 1 && health.orphans.isEmpty)
+        #expect(
+            health.isHealthy && health.audioFileCount == 1 && health.pictureFileCount == 1 && health.orphans.isEmpty)
         // And `gc` keeps both: rows refer to them.
         #expect(try library.collectGarbage().removedFiles.isEmpty)
         #expect(try storedFiles(root) == filesBefore)
@@ -120,7 +137,10 @@ struct MigrationTests {
         #expect(opened == Array(repeating: true, count: 8))
         let library = try LibraryStore(at: root)
         #expect(try library.loops().map(\.title) == ["Gare du Nord"])
-        #expect(try library.loop(id: "0f0f0f0f-0000-4000-8000-000000000001").phrases.allSatisfy { $0.audio?.sha256 == sha256 })
+        #expect(
+            try library.loop(id: "0f0f0f0f-0000-4000-8000-000000000001").phrases.allSatisfy {
+                $0.audio?.sha256 == sha256
+            })
         #expect(try library.check().isHealthy)
     }
 
@@ -128,15 +148,21 @@ struct MigrationTests {
         let root = temporaryLibraryFolder()
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         let queue = try DatabaseQueue(path: root + "/library.sqlite")
-        try queue.write { db in try db.execute(sql: "CREATE TABLE contacts (name TEXT); INSERT INTO contacts VALUES ('Ada')") }
+        try queue.write { db in
+            try db.execute(sql: "CREATE TABLE contacts (name TEXT); INSERT INTO contacts VALUES ('Ada')")
+        }
         try queue.close()
         let before = try Data(contentsOf: URL(fileURLWithPath: root + "/library.sqlite"))
         #expect { try LibraryStore(at: root) } throws: { error in
-            (error as? LibraryError)?.kind == .cannotOpen && "\(error)".contains("not a loop library: the database belongs to something else (tables contacts)")
+            (error as? LibraryError)?.kind == .cannotOpen
+                && "\(error)".contains("not a loop library: the database belongs to something else (tables contacts)")
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: root + "/library.sqlite")) == before, "not a byte changed")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: root).filter { !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") } == ["library.sqlite"],
-                "and nothing added beside it (no audio folder)")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: root).filter {
+                !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm")
+            } == ["library.sqlite"],
+            "and nothing added beside it (no audio folder)")
     }
 
     @Test func aFIFOWhereTheDatabaseGoesIsRefusedAtOnce() throws {
@@ -146,7 +172,8 @@ struct MigrationTests {
         // Opening a FIFO for reading blocks until a writer comes: the check comes first.
         for access in [LibraryStore.Access.readOnly, .readWrite] {
             #expect { try LibraryStore(at: root, access: access) } throws: { error in
-                (error as? LibraryError)?.kind == .cannotOpen && "\(error)".contains("library.sqlite: is a pipe (FIFO), not a regular file: not a loop library")
+                (error as? LibraryError)?.kind == .cannotOpen
+                    && "\(error)".contains("library.sqlite: is a pipe (FIFO), not a regular file: not a loop library")
             }
         }
     }
@@ -155,11 +182,17 @@ struct MigrationTests {
         let root = temporaryLibraryFolder()
         _ = try LibraryStore(at: root).createLoop(source: try Fixture.source)
         let queue = try DatabaseQueue(path: root + "/library.sqlite")
-        try queue.write { db in try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99 from the future')") }
+        try queue.write { db in
+            try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99 from the future')")
+        }
         try queue.close()
         let before = try Data(contentsOf: URL(fileURLWithPath: root + "/library.sqlite"))
         // SQLite's own -wal and -shm files may come and go when it reads; the rest may not change.
-        func files() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: root).filter { !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") }.sorted() }
+        func files() throws -> [String] {
+            try FileManager.default.contentsOfDirectory(atPath: root).filter {
+                !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm")
+            }.sorted()
+        }
         let filesBefore = try files()
 
         #expect { try LibraryStore(at: root) } throws: { error in
@@ -172,14 +205,21 @@ struct MigrationTests {
 
     @Test func migrationsAreAppendOnlyAndNeverMentionTheAudioFolder() throws {
         // The shipped migrations, in order. Add new ones at the end; never edit or reorder these.
-        #expect(LibraryMigrations.migrator.migrations == ["v1 loops, groups, phrases, audio, study", "v2 full-text search of phrases", "v3 covering index for loop summaries",
-                                                           "v4 search inside Chinese, Japanese and other unspaced text",
-                                                           "v5 a clip kept when its phrase's text changes", "v6 loop summaries kept on the loop row",
-                                                           "v7 loops installed from a Loop Library server", "v8 pictures of loops, groups and phrases",
-                                                           "v9 how sure the cutter was of each clip"])
-        let source = try String(contentsOfFile: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Sources/LoopStore/LibraryMigrations.swift").path, encoding: .utf8)
-        let code = source.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("///") }.joined(separator: "\n")
+        #expect(
+            LibraryMigrations.migrator.migrations == [
+                "v1 loops, groups, phrases, audio, study", "v2 full-text search of phrases",
+                "v3 covering index for loop summaries",
+                "v4 search inside Chinese, Japanese and other unspaced text",
+                "v5 a clip kept when its phrase's text changes", "v6 loop summaries kept on the loop row",
+                "v7 loops installed from a Loop Library server", "v8 pictures of loops, groups and phrases",
+                "v9 how sure the cutter was of each clip",
+            ])
+        let source = try String(
+            contentsOfFile: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().appendingPathComponent("Sources/LoopStore/LibraryMigrations.swift").path,
+            encoding: .utf8)
+        let code = source.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("///") }
+            .joined(separator: "\n")
         #expect(!code.contains("FileManager") && !code.contains("AudioStore") && !code.contains("removeItem"))
     }
 }

@@ -17,12 +17,21 @@ struct StudyScheduleVectorTests {
 
     /// A loop of three groups: one with a phrase without audio, one with none at all.
     static let groups: [[StudyPhrase]] = [
-        [StudyPhrase(number: 1, text: "Bonjour", duration: 1_230_000), StudyPhrase(number: 2, text: "Un café", duration: 2_045_000),
-         StudyPhrase(number: 3, text: "Merci", duration: 655_000)],
-        [StudyPhrase(number: 4, text: "La gare", duration: 1_777_000), StudyPhrase(number: 5, text: "—", duration: nil),
-         StudyPhrase(number: 6, text: "À droite", duration: 2_500_001)],
+        [
+            StudyPhrase(number: 1, text: "Bonjour", duration: 1_230_000),
+            StudyPhrase(number: 2, text: "Un café", duration: 2_045_000),
+            StudyPhrase(number: 3, text: "Merci", duration: 655_000),
+        ],
+        [
+            StudyPhrase(number: 4, text: "La gare", duration: 1_777_000),
+            StudyPhrase(number: 5, text: "—", duration: nil),
+            StudyPhrase(number: 6, text: "À droite", duration: 2_500_001),
+        ],
         [StudyPhrase(number: 7, text: "Sans audio", duration: nil)],
-        [StudyPhrase(number: 8, text: "Au revoir", duration: 999_999), StudyPhrase(number: 9, text: "À bientôt", duration: 1_333_333)],
+        [
+            StudyPhrase(number: 8, text: "Au revoir", duration: 999_999),
+            StudyPhrase(number: 9, text: "À bientôt", duration: 1_333_333),
+        ],
     ]
 
     enum Action {
@@ -66,15 +75,20 @@ struct StudyScheduleVectorTests {
         for mode in StudyMode.allCases {
             for (repeats, gapFactor, speed) in [(1, 1.0, 1.0), (2, 0.5, 0.75), (3, 1.5, 1.3)] {
                 for selection in [[], [0, 3], [1]] {
-                    all.append(Scenario(name: "\(mode.rawValue) ×\(repeats) gap \(gapFactor) at \(speed), groups \(selection)",
-                                        settings: StudySettings(mode: mode, repeats: repeats, gapFactor: gapFactor, speed: speed, rounds: 2),
-                                        selection: selection, actions: nexts(80)))
+                    all.append(
+                        Scenario(
+                            name: "\(mode.rawValue) ×\(repeats) gap \(gapFactor) at \(speed), groups \(selection)",
+                            settings: StudySettings(
+                                mode: mode, repeats: repeats, gapFactor: gapFactor, speed: speed, rounds: 2),
+                            selection: selection, actions: nexts(80)))
                 }
             }
         }
         // Keys while it plays, in both modes: each event arrives mid-step, then the session goes on.
-        let keys: [StudyEvent] = [.nextPhrase, .nextPhrase, .previousPhrase, .nextGroup, .previousGroup, .toggle(group: 3), .toggle(group: 0),
-                                  .select(group: 1), .selectAll, .faster, .slower, .slower, .switchMode, .toggle(group: 2), .nextPhrase]
+        let keys: [StudyEvent] = [
+            .nextPhrase, .nextPhrase, .previousPhrase, .nextGroup, .previousGroup, .toggle(group: 3), .toggle(group: 0),
+            .select(group: 1), .selectAll, .faster, .slower, .slower, .switchMode, .toggle(group: 2), .nextPhrase,
+        ]
         for mode in StudyMode.allCases {
             var actions: [Action] = nexts(2)
             for (index, key) in keys.enumerated() {
@@ -82,12 +96,19 @@ struct StudyScheduleVectorTests {
                 actions += nexts(1 + index % 3)
             }
             actions += nexts(12)
-            all.append(Scenario(name: "\(mode.rawValue) with keys", settings: StudySettings(mode: mode, repeats: 2, gapFactor: 1.0, speed: 0.75),
-                                selection: [0, 1], actions: actions))
+            all.append(
+                Scenario(
+                    name: "\(mode.rawValue) with keys",
+                    settings: StudySettings(mode: mode, repeats: 2, gapFactor: 1.0, speed: 0.75),
+                    selection: [0, 1], actions: actions))
         }
         // Pause and resume: nothing plays while paused; the step under way starts again.
-        all.append(Scenario(name: "pause and resume", settings: StudySettings(mode: .repeatWithMe, repeats: 1, gapFactor: 1.0, speed: 1.0, rounds: 1),
-                            selection: [], actions: nexts(3) + [.event(.playPause, at: 400_000), .next, .event(.playPause, at: 0)] + nexts(20)))
+        all.append(
+            Scenario(
+                name: "pause and resume",
+                settings: StudySettings(mode: .repeatWithMe, repeats: 1, gapFactor: 1.0, speed: 1.0, rounds: 1),
+                selection: [],
+                actions: nexts(3) + [.event(.playPause, at: 400_000), .next, .event(.playPause, at: 0)] + nexts(20)))
         return all
     }()
 
@@ -105,7 +126,8 @@ struct StudyScheduleVectorTests {
                     continue
                 }
                 switch step {
-                case .play(let phrases, let speed, let duration): outputs.append(["play": phrases, "speed": speed, "duration": duration])
+                case .play(let phrases, let speed, let duration):
+                    outputs.append(["play": phrases, "speed": speed, "duration": duration])
                 case .silence(let duration): outputs.append(["silence": duration])
                 }
                 stepStart = now
@@ -118,24 +140,32 @@ struct StudyScheduleVectorTests {
             }
         }
         session.stop(at: now)
-        let study = session.study.keys.sorted().map { ["phrase": $0, "repetitions": session.study[$0]!.repetitions, "time": session.study[$0]!.time] }
+        let study = session.study.keys.sorted().map {
+            ["phrase": $0, "repetitions": session.study[$0]!.repetitions, "time": session.study[$0]!.time]
+        }
         return ["name": scenario.name, "expected": outputs, "study": study]
     }
 
     static func vectors() throws -> Data {
-        let groups = Self.groups.map { $0.map { phrase -> [String: Any] in
-            ["number": phrase.number, "duration": phrase.duration.map { $0 as Any } ?? NSNull()]
-        } }
+        let groups = Self.groups.map {
+            $0.map { phrase -> [String: Any] in
+                ["number": phrase.number, "duration": phrase.duration.map { $0 as Any } ?? NSNull()]
+            }
+        }
         let scenarios = try Self.scenarios.map { scenario -> [String: Any] in
             var object = try run(scenario)
             let settings = scenario.settings
-            object["settings"] = ["mode": settings.mode.rawValue, "repeats": settings.repeats, "gapFactor": settings.gapFactor,
-                                  "fixedPause": settings.fixedPause, "speed": settings.speed, "rounds": settings.rounds.map { $0 as Any } ?? NSNull()]
+            object["settings"] = [
+                "mode": settings.mode.rawValue, "repeats": settings.repeats, "gapFactor": settings.gapFactor,
+                "fixedPause": settings.fixedPause, "speed": settings.speed,
+                "rounds": settings.rounds.map { $0 as Any } ?? NSNull(),
+            ]
             object["selection"] = scenario.selection
             object["actions"] = scenario.actions.map(\.json)
             return object
         }
-        return try JSONSerialization.data(withJSONObject: ["groups": groups, "scenarios": scenarios], options: [.sortedKeys, .prettyPrinted])
+        return try JSONSerialization.data(
+            withJSONObject: ["groups": groups, "scenarios": scenarios], options: [.sortedKeys, .prettyPrinted])
     }
 
     /// The committed vectors are what the engine makes now: a change to the engine that changes
@@ -148,7 +178,8 @@ struct StudyScheduleVectorTests {
         }
         let committed = try Data(contentsOf: URL(fileURLWithPath: Self.file))
         #expect(committed == made, "Tests/Fixtures/study-schedules.json differs from what StudySession makes now")
-        let scenarios = try #require((try JSONSerialization.jsonObject(with: committed) as? [String: Any])?["scenarios"] as? [[String: Any]])
+        let scenarios = try #require(
+            (try JSONSerialization.jsonObject(with: committed) as? [String: Any])?["scenarios"] as? [[String: Any]])
         #expect(scenarios.count >= 20)
     }
 }

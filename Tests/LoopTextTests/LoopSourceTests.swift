@@ -1,7 +1,7 @@
-import LoopText
-import LoopTestSupport
-import Testing
 import LoopFoundation
+import LoopTestSupport
+import LoopText
+import Testing
 
 struct LoopSourceTests {
     @Test func linesArePhrasesAndBlankLinesEndGroups() throws {
@@ -44,7 +44,9 @@ struct LoopSourceTests {
         #expect(again.phrases.map(\.text) == source.phrases.map(\.text))
         // A line break followed by a combining mark still ends its line.
         for separator in ["\n", "\r", "\r\n"] {
-            #expect(try LoopSource(parsing: "Un" + separator + "\u{05AB}deux").phrases.count == 2, "\(separator.debugDescription)")
+            #expect(
+                try LoopSource(parsing: "Un" + separator + "\u{05AB}deux").phrases.count == 2,
+                "\(separator.debugDescription)")
         }
     }
 
@@ -68,7 +70,10 @@ struct LoopSourceTests {
     }
 
     @Test func aTranslationWithoutTextIsAnErrorWithItsLine() {
-        #expect(throws: LoopSourceError(.invalid, path: nil, line: 3, message: "a phrase needs text before the '|' that starts its translation")) {
+        #expect(
+            throws: LoopSourceError(
+                .invalid, path: nil, line: 3, message: "a phrase needs text before the '|' that starts its translation")
+        ) {
             _ = try LoopSource(parsing: "Un.\n\n | Two")
         }
     }
@@ -78,7 +83,9 @@ struct LoopSourceTests {
     }
 
     @Test func theSentenceOptionSplitsLinesAndPairsTheirTranslations() throws {
-        let source = try LoopSource(parsing: "Voilà. Bonne journée ! | Here you are. Have a nice day!\nUn. Deux. | One and two.", options: .init(splitSentences: true))
+        let source = try LoopSource(
+            parsing: "Voilà. Bonne journée ! | Here you are. Have a nice day!\nUn. Deux. | One and two.",
+            options: .init(splitSentences: true))
         #expect(source.phrases.map(\.text) == ["Voilà.", "Bonne journée !", "Un. Deux."])
         #expect(source.phrases.map(\.translation) == ["Here you are.", "Have a nice day!", "One and two."])
     }
@@ -96,21 +103,33 @@ struct SentenceSplitterTests {
     let splitter = SentenceSplitter()
 
     @Test func splitsAtTerminalPunctuationFollowedBySpace() {
-        #expect(splitter.split("It rains. Take an umbrella! Are you ready? Yes…  Go.") == ["It rains.", "Take an umbrella!", "Are you ready?", "Yes…", "Go."])
+        #expect(
+            splitter.split("It rains. Take an umbrella! Are you ready? Yes…  Go.") == [
+                "It rains.", "Take an umbrella!", "Are you ready?", "Yes…", "Go.",
+            ])
     }
 
     @Test func keepsAbbreviationsInitialsAndDecimalsWhole() {
-        #expect(splitter.split("Dr. Smith paid 3.50 euros. Mr. J. K. Rowling came, e.g. on Monday.") == ["Dr. Smith paid 3.50 euros.", "Mr. J. K. Rowling came, e.g. on Monday."])
-        #expect(splitter.split("Sra. García llega. Mme. Dupont aussi.") == ["Sra. García llega.", "Mme. Dupont aussi."])
+        #expect(
+            splitter.split("Dr. Smith paid 3.50 euros. Mr. J. K. Rowling came, e.g. on Monday.") == [
+                "Dr. Smith paid 3.50 euros.", "Mr. J. K. Rowling came, e.g. on Monday.",
+            ])
+        #expect(
+            splitter.split("Sra. García llega. Mme. Dupont aussi.") == ["Sra. García llega.", "Mme. Dupont aussi."])
     }
 
     @Test func aFullStopBeforeALowerCaseWordDoesNotEndASentence() {
-        #expect(splitter.split("Bring apples, pears, etc. and some bread.") == ["Bring apples, pears, etc. and some bread."])
+        #expect(
+            splitter.split("Bring apples, pears, etc. and some bread.") == ["Bring apples, pears, etc. and some bread."]
+        )
     }
 
     @Test func closingQuotesAndBracketsStayWithTheirSentence() {
         #expect(splitter.split("Il a dit « Non. » Puis il est parti.") == ["Il a dit « Non. »", "Puis il est parti."])
-        #expect(splitter.split("She left (quickly.) Then \"Stop!\" he said.") == ["She left (quickly.)", "Then \"Stop!\" he said."])
+        #expect(
+            splitter.split("She left (quickly.) Then \"Stop!\" he said.") == [
+                "She left (quickly.)", "Then \"Stop!\" he said.",
+            ])
     }
 
     @Test func spanishOpeningMarksStartTheNextSentence() {
@@ -123,8 +142,14 @@ struct SentenceSplitterTests {
     }
 
     @Test func germanOrdinalsAreNotSentenceEnds() {
-        #expect(splitter.split("Wir kommen am 3. Oktober. Bis dann.", language: "de") == ["Wir kommen am 3. Oktober.", "Bis dann."])
-        #expect(splitter.split("I was born in 1990. Then I moved.", language: "en") == ["I was born in 1990.", "Then I moved."])
+        #expect(
+            splitter.split("Wir kommen am 3. Oktober. Bis dann.", language: "de") == [
+                "Wir kommen am 3. Oktober.", "Bis dann.",
+            ])
+        #expect(
+            splitter.split("I was born in 1990. Then I moved.", language: "en") == [
+                "I was born in 1990.", "Then I moved.",
+            ])
     }
 
     @Test func runsOfMarksEndOnce() {

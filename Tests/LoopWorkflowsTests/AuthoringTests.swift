@@ -1,26 +1,30 @@
 import Foundation
-import LoopModel
-import LoopText
-import LoopStore
 import LoopCutting
+import LoopFoundation
+import LoopModel
+import LoopStore
 import LoopTestSupport
+import LoopText
 import LoopWorkflows
 import Testing
-import LoopFoundation
 
 struct AuthoringTests {
     @Test func authoringCopiesTheTakeWhileCuttingAndKeepsNothingWhenTheCutFails() async throws {
         let library = try LibraryStore(at: scratch())
         let authoring = Authoring(store: library)
-        let authored = try await authoring.author(source: try Fixture.source, sourceText: nil, takePath: Fixture.path("clean.flac"))
+        let authored = try await authoring.author(
+            source: try Fixture.source, sourceText: nil, takePath: Fixture.path("clean.flac"))
         #expect(authored.loop.phrases.allSatisfy { $0.audio != nil })
         #expect(try library.check().isHealthy)
 
         await #expect(throws: (any Error).self) {
-            try await authoring.author(source: try Fixture.source, sourceText: nil, takePath: Fixture.path("silence.flac"))
+            try await authoring.author(
+                source: try Fixture.source, sourceText: nil, takePath: Fixture.path("silence.flac"))
         }
         let health = try library.check()
-        #expect(health.isHealthy && health.orphans.isEmpty && health.leftovers.isEmpty, "a take that cannot be cut leaves no copy behind")
+        #expect(
+            health.isHealthy && health.orphans.isEmpty && health.leftovers.isEmpty,
+            "a take that cannot be cut leaves no copy behind")
         #expect(health.audioFileCount == 1)
         #expect(try library.loops().count == 1)
     }
@@ -28,7 +32,8 @@ struct AuthoringTests {
     @Test func attachCutsANewTakeOntoThePhrasesWaitingAndNamesDoubtfulCutsByTheirPhrases() async throws {
         let library = try LibraryStore(at: scratch())
         let loop = try library.createLoop(source: try Fixture.source)
-        let attached = try await Authoring(store: library).attach(loop: loop.summary.id, takePath: Fixture.path("clean.flac"))
+        let attached = try await Authoring(store: library).attach(
+            loop: loop.summary.id, takePath: Fixture.path("clean.flac"))
         #expect(attached.loop.phrases.allSatisfy { $0.audio != nil })
         #expect(attached.doubtfulCuts.allSatisfy { $0.after == $0.before + 1 && (1...5).contains($0.before) })
         await #expect {
@@ -42,22 +47,30 @@ struct AuthoringTests {
         let library = try LibraryStore(at: scratch())
         let loop = try library.createLoop(source: try Fixture.source)
         #expect(loop.summary.phrasesNeedingAudio == 5)
-        let attached = try await Authoring(store: library).attach(loop: loop.summary.id, takePath: Fixture.path("rate-8k.flac"))
+        let attached = try await Authoring(store: library).attach(
+            loop: loop.summary.id, takePath: Fixture.path("rate-8k.flac"))
         #expect(attached.loop.summary.phrasesNeedingAudio == 0)
         #expect(attached.loop.phrases.allSatisfy { $0.audio?.sampleRate == 8_000 })
     }
 
     @Test func whenOnlyPhrasesRecordedForAnEarlierTextAreLeftAttachSaysSo() async throws {
         let library = try LibraryStore(at: scratch())
-        let loop = try library.createLoop(source: try Fixture.source, take: CutTake(path: Fixture.path("clean.flac"), ranges: Fixture.ranges))
+        let loop = try library.createLoop(
+            source: try Fixture.source, take: CutTake(path: Fixture.path("clean.flac"), ranges: Fixture.ranges))
         let text = loop.sourceText.replacingOccurrences(of: "Merci.", with: "Merci !")
         _ = try library.replaceSource(ofLoop: loop.summary.id, with: try LoopSource(parsing: text), text: text)
-        await #expect { try await Authoring(store: library).attach(loop: loop.summary.id, takePath: Fixture.path("clean.flac")) } throws: { error in
-            (error as? LibraryError)?.kind == .onlyClipsForEarlierText && "\(error)".contains("1 of them read an earlier text")
+        await #expect {
+            try await Authoring(store: library).attach(loop: loop.summary.id, takePath: Fixture.path("clean.flac"))
+        } throws: { error in
+            (error as? LibraryError)?.kind == .onlyClipsForEarlierText
+                && "\(error)".contains("1 of them read an earlier text")
         }
         // With the changed phrases included, a take of all five phrases is not a take of "Merci !"
         // alone: it is refused rather than stored as that phrase's clip.
-        await #expect { try await Authoring(store: library).attach(loop: loop.summary.id, takePath: Fixture.path("clean.flac"), includingChanged: true) } throws: { error in
+        await #expect {
+            try await Authoring(store: library).attach(
+                loop: loop.summary.id, takePath: Fixture.path("clean.flac"), includingChanged: true)
+        } throws: { error in
             (error as? SegmentationError)?.kind == .textMismatch
         }
     }

@@ -1,16 +1,20 @@
 import Foundation
 import LoopModel
 import LoopPlayback
-import LoopText
 import LoopStore
 import LoopTestSupport
+import LoopText
 import LoopWorkflows
 import Testing
 
 struct PhraseEditorTests {
     func fixtureLoop() throws -> (LibraryStore, LoopDetail) {
         let library = try LibraryStore(at: scratch())
-        return (library, try library.createLoop(source: try Fixture.source, take: CutTake(path: Fixture.path("clean.flac"), ranges: Fixture.ranges)))
+        return (
+            library,
+            try library.createLoop(
+                source: try Fixture.source, take: CutTake(path: Fixture.path("clean.flac"), ranges: Fixture.ranges))
+        )
     }
 
     @Test func nudgesStayInsideTheTakeAndUndoRedoWalkTheSteps() throws {
@@ -44,9 +48,12 @@ struct PhraseEditorTests {
         // The end of phrase 1 moved 100 ms at a time until it stops.
         var steps = 0
         while (try? editor.nudge(.end, milliseconds: 100)) != nil { steps += 1 }
-        let end = try #require(editor.phrases[0].clip).frames.upperBound, next = try #require(editor.phrases[1].clip).frames
+        let end = try #require(editor.phrases[0].clip).frames.upperBound,
+            next = try #require(editor.phrases[1].clip).frames
         #expect(end == next.lowerBound, "the next clip starts where this one ends: \(end), \(next)")
-        #expect(next.count == 16_000 / 20 && next.upperBound == second.frames.upperBound, "the next clip keeps 50 ms and its own end: \(next)")
+        #expect(
+            next.count == 16_000 / 20 && next.upperBound == second.frames.upperBound,
+            "the next clip keeps 50 ms and its own end: \(next)")
         #expect(steps > 0 && editor.phrases[1].clip?.confidence == nil)
         // One step back undoes both edges.
         editor.undo()
@@ -56,10 +63,15 @@ struct PhraseEditorTests {
         // The start of phrase 2 moved back over phrase 1's end pushes it back too.
         editor.move(phrases: 1)
         while (try? editor.nudge(.start, milliseconds: -100)) != nil {}
-        let previous = try #require(editor.phrases[0].clip).frames, start = try #require(editor.phrases[1].clip).frames.lowerBound
-        #expect(previous.upperBound == start && previous.count == 16_000 / 20 && previous.lowerBound == first.frames.lowerBound, "\(previous), \(start)")
+        let previous = try #require(editor.phrases[0].clip).frames,
+            start = try #require(editor.phrases[1].clip).frames.lowerBound
+        #expect(
+            previous.upperBound == start && previous.count == 16_000 / 20
+                && previous.lowerBound == first.frames.lowerBound, "\(previous), \(start)")
         for (a, b) in zip(editor.phrases, editor.phrases.dropFirst()) {
-            if let a = a.clip, let b = b.clip { #expect(a.frames.upperBound <= b.frames.lowerBound, "\(a.frames) then \(b.frames)") }
+            if let a = a.clip, let b = b.clip {
+                #expect(a.frames.upperBound <= b.frames.lowerBound, "\(a.frames) then \(b.frames)")
+            }
         }
     }
 
@@ -76,7 +88,9 @@ struct PhraseEditorTests {
         #expect(editor.second(true, .end)?.take == clip.take)
         editor.move(phrases: -1)
         let head = try #require(editor.current.clip)
-        #expect(editor.second(true, .start)?.frames == max(head.frames.lowerBound - 16_000, 0)..<head.frames.lowerBound, "stops at the take's start")
+        #expect(
+            editor.second(true, .start)?.frames == max(head.frames.lowerBound - 16_000, 0)..<head.frames.lowerBound,
+            "stops at the take's start")
     }
 
     /// The cutter's doubts are kept with each clip: `d` in the editor goes from one doubtful clip
@@ -85,8 +99,11 @@ struct PhraseEditorTests {
     @Test func oneKeyGoesToTheNextDoubtfulCutAndAMovedClipIsNoLongerDoubtful() async throws {
         let library = try LibraryStore(at: scratch())
         // Phrases 2 and 3 part at a doubtful cut (0.4), phrase 5 starts after one (0.5).
-        let loop = try library.createLoop(source: try Fixture.source, take: CutTake(path: Fixture.path("clean.flac"), ranges: Fixture.ranges,
-                                                                                   confidences: [0.9, 0.4, 0.4, 0.5, 0.5]))
+        let loop = try library.createLoop(
+            source: try Fixture.source,
+            take: CutTake(
+                path: Fixture.path("clean.flac"), ranges: Fixture.ranges,
+                confidences: [0.9, 0.4, 0.4, 0.5, 0.5]))
         #expect(loop.phrases.map { $0.audio?.cutConfidence } == [0.9, 0.4, 0.4, 0.5, 0.5])
         let workflow = try PhraseEditingWorkflow(store: library, loop: loop.summary.id)
         defer { workflow.close() }
@@ -100,7 +117,9 @@ struct PhraseEditorTests {
         let moved = editor.moveToNextDoubtfulClip()
         #expect(moved && editor.cursor == 2, "the clip just moved is skipped from now on")
         let saved = try await workflow.save(editor)
-        #expect(saved.phrases.map { $0.audio?.cutConfidence } == [0.9, nil, 0.4, 0.5, 0.5], "moved by hand: no longer the cutter's")
+        #expect(
+            saved.phrases.map { $0.audio?.cutConfidence } == [0.9, nil, 0.4, 0.5, 0.5],
+            "moved by hand: no longer the cutter's")
 
         var settled = try workflow.editor()
         for _ in 0..<3 { if settled.moveToNextDoubtfulClip() { try settled.nudge(.start, milliseconds: 10) } }
@@ -111,7 +130,9 @@ struct PhraseEditorTests {
     @Test func splitAtAPauseAndMergeAcrossTakesThenSaveInOneStep() async throws {
         let (library, loop) = try fixtureLoop()
         let studied = loop.phrases[4]
-        try library.recordStudy(loop: loop.summary.id, startedAt: Date(), phrases: [PhraseStudyRecord(phraseId: studied.id, seconds: 12, repetitions: 3)])
+        try library.recordStudy(
+            loop: loop.summary.id, startedAt: Date(),
+            phrases: [PhraseStudyRecord(phraseId: studied.id, seconds: 12, repetitions: 3)])
         let workflow = try PhraseEditingWorkflow(store: library, loop: loop.summary.id)
         defer { workflow.close() }
         var editor = try workflow.editor()
@@ -119,7 +140,8 @@ struct PhraseEditorTests {
         editor.move(phrases: 3)
         editor.moveInText(15)
         let frame = try #require(try workflow.splitFrame(for: editor))
-        #expect(frame > 96_000 && frame < 107_000, "in the pause after 'gare,' (6.0-6.7 s): \(Double(frame) / 16_000) s")
+        #expect(
+            frame > 96_000 && frame < 107_000, "in the pause after 'gare,' (6.0-6.7 s): \(Double(frame) / 16_000) s")
         try editor.split(atFrame: frame)
         #expect(editor.phrases.map(\.text)[3...4] == ["Où est la gare,", "s'il vous plaît ?"])
         #expect(editor.phrases[3].clip?.frames == 88_900..<frame && editor.phrases[4].clip?.frames == frame..<117_500)
@@ -130,17 +152,24 @@ struct PhraseEditorTests {
         #expect(editor.current.text == "Merci. Où est la gare," && editor.current.clip?.frames == 63_900..<frame)
         // Clips out of order (the last phrase first) are joined into a new take.
         let last = editor.phrases.count - 1
-        let joined = try PhraseEditorAudio.join(try #require(editor.phrases[last].clip), try #require(editor.phrases[0].clip), in: workflow.scratch)
+        let joined = try PhraseEditorAudio.join(
+            try #require(editor.phrases[last].clip), try #require(editor.phrases[0].clip), in: workflow.scratch)
         #expect(joined.sha256 == nil && joined.frames.count == (147_400 - 123_400) + 4_800 + (26_600 - 6_080))
 
         let saved = try await workflow.save(editor)
-        #expect(saved.phrases.map(\.text) == ["Bonjour, madame.", "Un café, s'il vous plaît.", "Merci. Où est la gare,", "s'il vous plaît ?", "À droite, puis tout droit."])
+        #expect(
+            saved.phrases.map(\.text) == [
+                "Bonjour, madame.", "Un café, s'il vous plaît.", "Merci. Où est la gare,", "s'il vous plaît ?",
+                "À droite, puis tout droit.",
+            ])
         #expect(saved.summary.revision == 2)
         // The text follows, its header kept: parsed again it gives the same phrases.
         #expect(saved.sourceText.hasPrefix("# title: Fixture"))
         #expect(try LoopSource(parsing: saved.sourceText).phrases.map(\.text) == saved.phrases.map(\.text))
         #expect(saved.phrases[4].id == studied.id, "an unchanged phrase keeps its row")
-        #expect(try library.studyStats(loop: loop.summary.id).first?.phrases.first { $0.number == 5 }?.repetitions == 3, "and its study history")
+        #expect(
+            try library.studyStats(loop: loop.summary.id).first?.phrases.first { $0.number == 5 }?.repetitions == 3,
+            "and its study history")
         #expect(try library.check().isHealthy)
         // Saved again later in the same session: the editor's own save is no change from elsewhere.
         try editor.nudge(.end, milliseconds: 10)

@@ -1,9 +1,9 @@
 import Foundation
 import LoopModel
-import LoopText
 import LoopShare
 import LoopStore
 import LoopTestSupport
+import LoopText
 import LoopWorkflows
 import Testing
 import ZIPFoundation
@@ -11,7 +11,9 @@ import ZIPFoundation
 extension Fixture {
     static var source: LoopSource { get throws { try LoopSource(contentsOf: path("phrases.txt")) } }
     /// The clean fixture's phrase ranges (one per phrase, in 16 kHz frames), from its truth.
-    static let ranges: [Range<Int>] = [6_080..<26_600, 35_200..<59_900, 63_900..<72_600, 88_900..<117_500, 123_400..<147_400]
+    static let ranges: [Range<Int>] = [
+        6_080..<26_600, 35_200..<59_900, 63_900..<72_600, 88_900..<117_500, 123_400..<147_400,
+    ]
 }
 
 func scratch() -> String { Scratch.path("workflows") }
@@ -19,7 +21,8 @@ func scratch() -> String { Scratch.path("workflows") }
 /// A library with the fixture loop, its identity, and the loop exported to a bundle.
 func exportedBundle() throws -> (library: LibraryStore, identity: AuthorIdentity, loop: LoopDetail, bundle: String) {
     let library = try LibraryStore(at: scratch())
-    let loop = try library.createLoop(source: try Fixture.source, take: CutTake(path: Fixture.path("clean.flac"), ranges: Fixture.ranges))
+    let loop = try library.createLoop(
+        source: try Fixture.source, take: CutTake(path: Fixture.path("clean.flac"), ranges: Fixture.ranges))
     let identity = try LibraryIdentity.loadOrCreate(library)
     let bundle = scratch() + ".loop"
     try BundleWriter(identity: identity).write([loop], to: bundle)
@@ -34,7 +37,9 @@ func publish(_ library: LibraryStore, _ identity: AuthorIdentity, _ id: String) 
 }
 
 /// An author's library with the fixture loop, and a learner's empty library.
-func authorAndLearner() throws -> (author: LibraryStore, loop: LoopDetail, identity: AuthorIdentity, learner: LibraryStore) {
+func authorAndLearner() throws -> (
+    author: LibraryStore, loop: LoopDetail, identity: AuthorIdentity, learner: LibraryStore
+) {
     let (author, identity, loop, _) = try exportedBundle()
     return (author, loop, identity, try LibraryStore(at: scratch()))
 }
@@ -57,7 +62,8 @@ func resigned(_ bundle: String, by identity: AuthorIdentity, edit: (inout [Strin
     let path = scratch() + ".loop"
     let rebuilt = try Archive(url: URL(fileURLWithPath: path), accessMode: .create)
     for (name, data) in parts {
-        try rebuilt.addEntry(with: name, type: .file, uncompressedSize: Int64(data.count), compressionMethod: .none) { position, size in
+        try rebuilt.addEntry(with: name, type: .file, uncompressedSize: Int64(data.count), compressionMethod: .none) {
+            position, size in
             data.subdata(in: Int(position)..<(Int(position) + size))
         }
     }

@@ -12,16 +12,21 @@ public func fuzzOptions(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     guard count > 0 else { return 0 }
     let value = String(decoding: UnsafeBufferPointer(start: bytes + 1, count: count - 1), as: UTF8.self)
     let library = ["--library", Scratch.library]
-    let (arguments, runs): ([String], Bool) = switch bytes[0] % 8 {
-    case 0: (["adjust", "fixture", "1", "--shift=" + value] + library, true)
-    case 1: (["adjust", "fixture", "2", "--start=" + value] + library, true)
-    case 2: (["adjust", "fixture", "3", "--end=" + value] + library, true)
-    case 3: (["adjust", "fixture", value, "--shift", "10"] + library, true)
-    case 4: (["segment", Scratch.take, "--count=" + value], true)
-    case 5: (["search", "cafe", "--limit=" + value] + library, true)
-    case 6: (["study", "fixture", "--once", "--output", "null", "--repeats=" + value] + library, false)
-    default: (["study", "fixture", "--once", "--output", "null", "--gap-factor=" + value, "--speed", value] + library, false)
-    }
+    let (arguments, runs): ([String], Bool) =
+        switch bytes[0] % 8 {
+        case 0: (["adjust", "fixture", "1", "--shift=" + value] + library, true)
+        case 1: (["adjust", "fixture", "2", "--start=" + value] + library, true)
+        case 2: (["adjust", "fixture", "3", "--end=" + value] + library, true)
+        case 3: (["adjust", "fixture", value, "--shift", "10"] + library, true)
+        case 4: (["segment", Scratch.take, "--count=" + value], true)
+        case 5: (["search", "cafe", "--limit=" + value] + library, true)
+        case 6: (["study", "fixture", "--once", "--output", "null", "--repeats=" + value] + library, false)
+        default:
+            (
+                ["study", "fixture", "--once", "--output", "null", "--gap-factor=" + value, "--speed", value] + library,
+                false
+            )
+        }
     guard let command = try? LoopCommand.parseAsRoot(arguments) else { return 0 }
     if runs, let runnable = command as? any AsyncParsableCommand { runToEnd(runnable) }
     return 0
@@ -46,9 +51,13 @@ enum Scratch {
     static let library: String = {
         let folder = NSTemporaryDirectory() + "loop-fuzz-options-\(getpid())"
         let arguments = ["new", "--text", fixtures + "/phrases.txt", "--audio", take, "--library", folder]
-        guard let command = try? LoopCommand.parseAsRoot(arguments) as? any AsyncParsableCommand else { fatalError("cannot set up: \(arguments)") }
+        guard let command = try? LoopCommand.parseAsRoot(arguments) as? any AsyncParsableCommand else {
+            fatalError("cannot set up: \(arguments)")
+        }
         runToEnd(command)
-        guard FileManager.default.fileExists(atPath: folder + "/library.sqlite") else { fatalError("cannot set up the fuzzing library in \(folder)") }
+        guard FileManager.default.fileExists(atPath: folder + "/library.sqlite") else {
+            fatalError("cannot set up the fuzzing library in \(folder)")
+        }
         atexit { try? FileManager.default.removeItem(atPath: NSTemporaryDirectory() + "loop-fuzz-options-\(getpid())") }
         return folder
     }()

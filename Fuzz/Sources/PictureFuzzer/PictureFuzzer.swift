@@ -13,10 +13,11 @@ public func fuzzPicture(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     do {
         info = try PictureFile.inspect(data, path: nil)
     } catch {
-        return 0   // PictureError: the reader's only error
+        return 0 // PictureError: the reader's only error
     }
     guard info.width > 0, info.height > 0, info.width <= PictureFile.maxSide, info.height <= PictureFile.maxSide,
-          info.width * info.height <= PictureFile.maxPixels(of: info.format), info.byteCount == count else {
+        info.width * info.height <= PictureFile.maxPixels(of: info.format), info.byteCount == count
+    else {
         fatalError("a picture outside the limits got through: \(info)")
     }
     return 0

@@ -13,12 +13,17 @@ public func fuzzServerAnswer(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CIn
     let decoder = JSONDecoder()
     var loops: [CatalogLoop] = []
     if let page = try? decoder.decode(CatalogPage.self, from: data) { loops += page.loops }
-    if let front = try? decoder.decode(FrontPage.self, from: data) { loops += front.latest + front.hot + front.featured }
+    if let front = try? decoder.decode(FrontPage.self, from: data) {
+        loops += front.latest + front.hot + front.featured
+    }
     _ = try? decoder.decode(CatalogLoopDetail.self, from: data)
     _ = try? decoder.decode(ErrorBody.self, from: data)
     for loop in loops {
         let line = loop.browseLine(link: "https://example.org/" + loop.shortID)
-        if let raw = line.unicodeScalars.first(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || (0x202A...0x202E).contains($0.value) || (0x2066...0x2069).contains($0.value) }) {
+        if let raw = line.unicodeScalars.first(where: {
+            $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || (0x202A...0x202E).contains($0.value)
+                || (0x2066...0x2069).contains($0.value)
+        }) {
             fatalError("U+\(String(raw.value, radix: 16)) from a server reached a printed line")
         }
     }

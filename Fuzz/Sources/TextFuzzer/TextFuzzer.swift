@@ -13,21 +13,25 @@ public func fuzzText(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
         do {
             source = try LoopSource(parsing: text, options: options)
         } catch {
-            continue   // LoopSourceError: the parser's only error
+            continue // LoopSourceError: the parser's only error
         }
         for phrase in source.phrases {
             guard !phrase.text.isEmpty, TextCheck.problem(inLine: phrase.text) == nil,
-                  phrase.translation.map({ TextCheck.problem(inLine: $0) == nil && !$0.isEmpty }) ?? true else {
+                phrase.translation.map({ TextCheck.problem(inLine: $0) == nil && !$0.isEmpty }) ?? true
+            else {
                 fatalError("the parser let through a phrase it must not: \(phrase)")
             }
         }
-        for field in [source.title, source.language, source.translationLanguage].compactMap({ $0 }) + source.tags where TextCheck.problem(inLine: field) != nil {
+        for field in [source.title, source.language, source.translationLanguage].compactMap({ $0 }) + source.tags
+        where TextCheck.problem(inLine: field) != nil {
             fatalError("the parser let through a field it must not: \(field.debugDescription)")
         }
         // The parser's own reading of its phrases: written back, they read the same.
         guard !options.splitSentences, let again = try? LoopSource(parsing: source.text) else { continue }
         guard again.phrases.map(\.text) == source.phrases.map(\.text), again.groups.count == source.groups.count else {
-            fatalError("a text written back from its phrases reads differently: \(source.phrases.map(\.text)) became \(again.phrases.map(\.text))")
+            fatalError(
+                "a text written back from its phrases reads differently: \(source.phrases.map(\.text)) became \(again.phrases.map(\.text))"
+            )
         }
     }
     return 0

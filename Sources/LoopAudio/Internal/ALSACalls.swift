@@ -17,22 +17,33 @@ enum ALSA {
 
     /// Opens `device` for playback of interleaved float32 at `sampleRate` and `channelCount`,
     /// letting ALSA convert to the device's own rate and format (its `plug` layer).
-    static func openPlayback(device: String, sampleRate: Int, channelCount: Int, latency: Duration) throws(AudioError) -> (PCM, Negotiated) {
-        try open(device: device, stream: SND_PCM_STREAM_PLAYBACK, sampleRate: sampleRate, channelCount: channelCount, latency: latency,
-                 missing: .noPlaybackDevice, "no sound device '\(device)' (%@)")
+    static func openPlayback(device: String, sampleRate: Int, channelCount: Int, latency: Duration) throws(AudioError)
+        -> (PCM, Negotiated)
+    {
+        try open(
+            device: device, stream: SND_PCM_STREAM_PLAYBACK, sampleRate: sampleRate, channelCount: channelCount,
+            latency: latency,
+            missing: .noPlaybackDevice, "no sound device '\(device)' (%@)")
     }
 
     /// Opens `device` for capture of interleaved float32 at `sampleRate` and `channelCount`.
-    static func openCapture(device: String, sampleRate: Int, channelCount: Int, latency: Duration) throws(AudioError) -> (PCM, Negotiated) {
-        try open(device: device, stream: SND_PCM_STREAM_CAPTURE, sampleRate: sampleRate, channelCount: channelCount, latency: latency,
-                 missing: .noCaptureDevice, "no capture device '\(device)' (%@)")
+    static func openCapture(device: String, sampleRate: Int, channelCount: Int, latency: Duration) throws(AudioError)
+        -> (PCM, Negotiated)
+    {
+        try open(
+            device: device, stream: SND_PCM_STREAM_CAPTURE, sampleRate: sampleRate, channelCount: channelCount,
+            latency: latency,
+            missing: .noCaptureDevice, "no capture device '\(device)' (%@)")
     }
 
     /// `missing` is the code and message for a device that is not there; `%@` takes ALSA's reason.
-    private static func open(device: String, stream: snd_pcm_stream_t, sampleRate: Int, channelCount: Int, latency: Duration,
-                             missing code: AudioFailure, _ missing: String) throws(AudioError) -> (PCM, Negotiated) {
+    private static func open(
+        device: String, stream: snd_pcm_stream_t, sampleRate: Int, channelCount: Int, latency: Duration,
+        missing code: AudioFailure, _ missing: String
+    ) throws(AudioError) -> (PCM, Negotiated) {
         if let missing = loop_alsa_load_error().map({ String(cString: $0) }) {
-            throw AudioError(.libraryMissing, path: nil, message: "cannot open the sound device '\(device)': \(missing)")
+            throw AudioError(
+                .libraryMissing, path: nil, message: "cannot open the sound device '\(device)': \(missing)")
         }
         loop_alsa_silence_errors()
         var handle: OpaquePointer?
@@ -41,11 +52,16 @@ enum ALSA {
             throw AudioError(code, path: nil, message: missing.replacingOccurrences(of: "%@", with: explain(opened)))
         }
         let microseconds = UInt32(latency / .microseconds(1))
-        let configured = snd_pcm_set_params(raw, SND_PCM_FORMAT_FLOAT_LE, SND_PCM_ACCESS_RW_INTERLEAVED,
-                                            UInt32(channelCount), UInt32(sampleRate), 1, microseconds)
+        let configured = snd_pcm_set_params(
+            raw, SND_PCM_FORMAT_FLOAT_LE, SND_PCM_ACCESS_RW_INTERLEAVED,
+            UInt32(channelCount), UInt32(sampleRate), 1, microseconds)
         guard configured >= 0 else {
             snd_pcm_close(raw)
-            throw AudioError(.invalidArgument, path: nil, message: "the sound device '\(device)' refuses \(channelCount) channels at \(sampleRate) Hz (\(explain(configured)))")
+            throw AudioError(
+                .invalidArgument, path: nil,
+                message:
+                    "the sound device '\(device)' refuses \(channelCount) channels at \(sampleRate) Hz (\(explain(configured)))"
+            )
         }
         var buffer: snd_pcm_uframes_t = 0, period: snd_pcm_uframes_t = 0
         snd_pcm_get_params(raw, &buffer, &period)
@@ -54,7 +70,9 @@ enum ALSA {
 
     /// Reads up to `frames` interleaved frames. An overrun (the reader fell behind and audio was
     /// lost) is recovered from and reported through `overrun`.
-    static func read(_ pcm: PCM, into buffer: UnsafeMutablePointer<Float>, frames: Int, overrun: inout Bool) throws(AudioError) -> Int {
+    static func read(_ pcm: PCM, into buffer: UnsafeMutablePointer<Float>, frames: Int, overrun: inout Bool)
+        throws(AudioError) -> Int
+    {
         while true {
             let count = snd_pcm_readi(pcm.raw, buffer, snd_pcm_uframes_t(frames))
             if count >= 0 { return Int(count) }
@@ -83,7 +101,8 @@ enum ALSA {
             // An underrun (-EPIPE) or a suspend (-ESTRPIPE): recover and go on.
             let recovered = snd_pcm_recover(pcm.raw, code, 1)
             if recovered < 0 {
-                throw AudioError(.writeFailed, path: nil, message: "the sound device stopped playing (\(explain(code)))")
+                throw AudioError(
+                    .writeFailed, path: nil, message: "the sound device stopped playing (\(explain(code)))")
             }
         }
     }

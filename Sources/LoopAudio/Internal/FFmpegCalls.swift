@@ -36,7 +36,9 @@ final class FFmpegDecoder {
     /// Opens `path` on its best audio stream, or on its `audioStream`th (from 0) when given.
     init(path: String, audioStream: Int?) throws(AudioError) {
         self.path = path
-        if let missing = loop_ffmpeg_load_error() { throw AudioError(.unsupportedFormat, path: path, message: String(cString: missing)) }
+        if let missing = loop_ffmpeg_load_error() {
+            throw AudioError(.unsupportedFormat, path: path, message: String(cString: missing))
+        }
         _ = Self.quiet
         var format: UnsafeMutablePointer<AVFormatContext>?
         var status = avformat_open_input(&format, path, nil, nil)
@@ -47,14 +49,21 @@ final class FFmpegDecoder {
         var codec: UnsafeMutablePointer<AVCodecContext>?
         do throws(AudioError) {
             status = avformat_find_stream_info(format, nil)
-            guard status >= 0 else { throw AudioError(.decodeFailed, path: path, message: "cannot read the file's streams (\(Self.message(status)))") }
+            guard status >= 0 else {
+                throw AudioError(
+                    .decodeFailed, path: path, message: "cannot read the file's streams (\(Self.message(status)))")
+            }
             let streams = (0..<Int(format.pointee.nb_streams)).compactMap { format.pointee.streams[$0] }
             let audio = streams.filter { $0.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_AUDIO }
             guard !audio.isEmpty else { throw AudioError(.unsupportedFormat, path: path, message: Self.noAudioStream) }
             let chosen: UnsafeMutablePointer<AVStream>
             if let audioStream {
                 guard audio.indices.contains(audioStream) else {
-                    throw AudioError(.invalidArgument, path: path, message: "the file has \(audio.count) audio stream\(audio.count == 1 ? "" : "s") (0 to \(audio.count - 1)), not \(audioStream)")
+                    throw AudioError(
+                        .invalidArgument, path: path,
+                        message:
+                            "the file has \(audio.count) audio stream\(audio.count == 1 ? "" : "s") (0 to \(audio.count - 1)), not \(audioStream)"
+                    )
                 }
                 chosen = audio[audioStream]
             } else {
@@ -65,7 +74,10 @@ final class FFmpegDecoder {
             for stream in streams where stream.pointee.index != streamIndex { stream.pointee.discard = AVDISCARD_ALL }
             let parameters = chosen.pointee.codecpar!
             guard let decoder = avcodec_find_decoder(parameters.pointee.codec_id) else {
-                throw AudioError(.unsupportedFormat, path: path, message: "no decoder for its audio (\(String(cString: avcodec_get_name(parameters.pointee.codec_id))))")
+                throw AudioError(
+                    .unsupportedFormat, path: path,
+                    message:
+                        "no decoder for its audio (\(String(cString: avcodec_get_name(parameters.pointee.codec_id))))")
             }
             codec = avcodec_alloc_context3(decoder)
             guard let codec, avcodec_parameters_to_context(codec, parameters) >= 0 else {
@@ -73,19 +85,25 @@ final class FFmpegDecoder {
             }
             codec.pointee.pkt_timebase = chosen.pointee.time_base
             status = avcodec_open2(codec, decoder, nil)
-            guard status >= 0 else { throw AudioError(.decodeFailed, path: path, message: "cannot open the audio decoder (\(Self.message(status)))") }
+            guard status >= 0 else {
+                throw AudioError(
+                    .decodeFailed, path: path, message: "cannot open the audio decoder (\(Self.message(status)))")
+            }
             self.codec = codec
             let inputChannels = Int(codec.pointee.ch_layout.nb_channels)
             guard codec.pointee.sample_rate > 0, inputChannels > 0 else {
-                throw AudioError(.unsupportedFormat, path: path, message: "the audio announces \(inputChannels) channels at \(codec.pointee.sample_rate) Hz")
+                throw AudioError(
+                    .unsupportedFormat, path: path,
+                    message: "the audio announces \(inputChannels) channels at \(codec.pointee.sample_rate) Hz")
             }
             sampleRate = Int(codec.pointee.sample_rate)
             channelCount = min(inputChannels, 2)
             var outputLayout = AVChannelLayout()
             av_channel_layout_default(&outputLayout, Int32(channelCount))
             var resampler: OpaquePointer?
-            status = swr_alloc_set_opts2(&resampler, &outputLayout, AV_SAMPLE_FMT_FLT, codec.pointee.sample_rate,
-                                         &codec.pointee.ch_layout, codec.pointee.sample_fmt, codec.pointee.sample_rate, 0, nil)
+            status = swr_alloc_set_opts2(
+                &resampler, &outputLayout, AV_SAMPLE_FMT_FLT, codec.pointee.sample_rate,
+                &codec.pointee.ch_layout, codec.pointee.sample_fmt, codec.pointee.sample_rate, 0, nil)
             guard status >= 0, let resampler, swr_init(resampler) >= 0 else {
                 throw AudioError(.decodeFailed, path: path, message: "cannot convert its audio samples")
             }
@@ -97,7 +115,8 @@ final class FFmpegDecoder {
             let name = String(cString: avcodec_get_name(parameters.pointee.codec_id))
             let chosenIndex = chosen.pointee.index
             let position = audio.firstIndex { $0.pointee.index == chosenIndex } ?? 0
-            description = "\(name), \(codec.pointee.sample_rate) Hz, \(inputChannels) channel\(inputChannels == 1 ? "" : "s")"
+            description =
+                "\(name), \(codec.pointee.sample_rate) Hz, \(inputChannels) channel\(inputChannels == 1 ? "" : "s")"
                 + (audio.count > 1 ? ", audio stream \(position) of \(audio.count)" : "")
         } catch {
             if codec != nil { avcodec_free_context(&codec) }
@@ -127,9 +146,15 @@ final class FFmpegDecoder {
                     var out: UnsafeMutablePointer<UInt8>? = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)
                     return swr_convert(resampler, &out, capacity, input, count)
                 }
-                guard produced >= 0 else { throw AudioError(.decodeFailed, path: path, message: "cannot convert its audio samples (\(Self.message(produced)))") }
+                guard produced >= 0 else {
+                    throw AudioError(
+                        .decodeFailed, path: path,
+                        message: "cannot convert its audio samples (\(Self.message(produced)))")
+                }
                 if produced > 0 {
-                    try output.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[0..<(Int(produced) * channelCount)])) }
+                    try output.withUnsafeBufferPointer {
+                        try body(UnsafeBufferPointer(rebasing: $0[0..<(Int(produced) * channelCount)]))
+                    }
                 }
                 // The converter holds nothing back at one rate; a full buffer may leave more.
                 if produced < capacity || input != nil { return }
@@ -139,8 +164,13 @@ final class FFmpegDecoder {
             while true {
                 let status = avcodec_receive_frame(codec, frame)
                 if status == loop_averror_eagain() || status == loop_averror_eof() { return }
-                guard status >= 0 else { throw AudioError(.decodeFailed, path: path, message: "the audio data is damaged (\(Self.message(status)))") }
-                let planes = UnsafeMutableRawPointer(frame.pointee.extended_data).map { $0.assumingMemoryBound(to: UnsafePointer<UInt8>?.self) }
+                guard status >= 0 else {
+                    throw AudioError(
+                        .decodeFailed, path: path, message: "the audio data is damaged (\(Self.message(status)))")
+                }
+                let planes = UnsafeMutableRawPointer(frame.pointee.extended_data).map {
+                    $0.assumingMemoryBound(to: UnsafePointer<UInt8>?.self)
+                }
                 try convert(planes, count: frame.pointee.nb_samples)
                 av_frame_unref(frame)
             }
@@ -148,12 +178,15 @@ final class FFmpegDecoder {
         while true {
             let status = av_read_frame(format, packet)
             if status == loop_averror_eof() { break }
-            guard status >= 0 else { throw AudioError(.decodeFailed, path: path, message: "cannot read the file (\(Self.message(status)))") }
+            guard status >= 0 else {
+                throw AudioError(.decodeFailed, path: path, message: "cannot read the file (\(Self.message(status)))")
+            }
             defer { av_packet_unref(packet) }
             guard packet.pointee.stream_index == streamIndex else { continue }
             let sent = avcodec_send_packet(codec, packet)
             if sent < 0 && sent != loop_averror_eagain() {
-                throw AudioError(.decodeFailed, path: path, message: "the audio data is damaged (\(Self.message(sent)))")
+                throw AudioError(
+                    .decodeFailed, path: path, message: "the audio data is damaged (\(Self.message(sent)))")
             }
             try drain()
         }

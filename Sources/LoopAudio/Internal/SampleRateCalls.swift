@@ -1,6 +1,6 @@
-import LoopAudioFiles
 internal import CSampleRate
 internal import CSampleRateLoader
+import LoopAudioFiles
 import LoopFoundation
 
 /// Every libsamplerate call of the package goes through here.
@@ -13,14 +13,18 @@ enum SampleRate {
     ) -> Result<Int, AudioError> {
         guard let inputBase = input.baseAddress, let outputBase = output.baseAddress else { return .success(0) }
         if let missing = loop_samplerate_load_error().map({ String(cString: $0) }) {
-            return .failure(AudioError(.libraryMissing, path: nil, message: "cannot convert the sample rate: \(missing)"))
+            return .failure(
+                AudioError(.libraryMissing, path: nil, message: "cannot convert the sample rate: \(missing)"))
         }
         var data = SRC_DATA(
             data_in: inputBase, data_out: outputBase, input_frames: Int(frames), output_frames: Int(capacity),
             input_frames_used: 0, output_frames_gen: 0, end_of_input: 1, src_ratio: ratio)
         let status = src_simple(&data, Int32(SRC_SINC_BEST_QUALITY), Int32(channelCount))
         guard status == 0 else {
-            return .failure(AudioError(.invalidArgument, path: nil, message: "cannot convert the sample rate", cause: String(cString: src_strerror(status))))
+            return .failure(
+                AudioError(
+                    .invalidArgument, path: nil, message: "cannot convert the sample rate",
+                    cause: String(cString: src_strerror(status))))
         }
         return .success(Int(data.output_frames_gen))
     }

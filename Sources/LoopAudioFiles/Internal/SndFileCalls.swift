@@ -19,7 +19,9 @@ enum SndFile {
     static var loadError: String? { loop_sndfile_load_error().map { String(cString: $0) } }
 
     static func openForReading(path: String) throws(AudioError) -> OpenedFile {
-        if let missing = loadError { throw AudioError(.notReadable, path: path, message: "cannot read audio: \(missing)") }
+        if let missing = loadError {
+            throw AudioError(.notReadable, path: path, message: "cannot read audio: \(missing)")
+        }
         var info = SF_INFO()
         guard let raw = sf_open(path, Int32(SFM_READ), &info) else {
             let cause = String(cString: sf_strerror(nil))
@@ -32,11 +34,19 @@ enum SndFile {
         if let (announced, present) = truncatedData(raw), present < announced {
             sf_close(raw)
             let share = Int((Double(present) / Double(announced) * 100).rounded(.down))
-            throw AudioError(.truncated, path: path, message: "the file is truncated: its header announces \(announced) bytes of audio but only \(present) (\(share)%) are there; record or copy it again")
+            throw AudioError(
+                .truncated, path: path,
+                message:
+                    "the file is truncated: its header announces \(announced) bytes of audio but only \(present) (\(share)%) are there; record or copy it again"
+            )
         }
         if info.channels < 1 || info.samplerate < 1 {
             sf_close(raw)
-            throw AudioError(.unsupportedFormat, path: path, message: "the file announces \(info.channels) channels at \(info.samplerate) Hz, which is not playable audio")
+            throw AudioError(
+                .unsupportedFormat, path: path,
+                message:
+                    "the file announces \(info.channels) channels at \(info.samplerate) Hz, which is not playable audio"
+            )
         }
         return OpenedFile(
             handle: Handle(raw: raw),
@@ -84,8 +94,12 @@ enum SndFile {
         sf_close(handle.raw)
     }
 
-    static func openForWriting(path: String, format: AudioFileFormat, sampleRate: Int, channelCount: Int) throws(AudioError) -> Handle {
-        if let missing = loadError { throw AudioError(.writeFailed, path: path, message: "cannot write audio: \(missing)") }
+    static func openForWriting(path: String, format: AudioFileFormat, sampleRate: Int, channelCount: Int)
+        throws(AudioError) -> Handle
+    {
+        if let missing = loadError {
+            throw AudioError(.writeFailed, path: path, message: "cannot write audio: \(missing)")
+        }
         var info = SF_INFO()
         info.samplerate = Int32(sampleRate)
         info.channels = Int32(channelCount)
@@ -97,14 +111,21 @@ enum SndFile {
         case .opus: info.format = Int32(SF_FORMAT_OGG) | Int32(SF_FORMAT_OPUS)
         case .mp3: info.format = Int32(SF_FORMAT_MPEG) | Int32(SF_FORMAT_MPEG_LAYER_III)
         case .other:
-            throw AudioError(.invalidArgument, path: path, message: "cannot write this kind of file; use .wav, .flac, .ogg, .opus, .mp3 or .aiff")
+            throw AudioError(
+                .invalidArgument, path: path,
+                message: "cannot write this kind of file; use .wav, .flac, .ogg, .opus, .mp3 or .aiff")
         }
         guard sf_format_check(&info) != 0 else {
-            throw AudioError(.invalidArgument, path: path, message: "\(format.rawValue) cannot hold \(channelCount) channels at \(sampleRate) Hz")
+            throw AudioError(
+                .invalidArgument, path: path,
+                message: "\(format.rawValue) cannot hold \(channelCount) channels at \(sampleRate) Hz")
         }
         guard let raw = sf_open(path, Int32(SFM_WRITE), &info) else {
             let cause = String(cString: sf_strerror(nil))
-            throw AudioError(.writeFailed, path: path, message: "cannot create the file (\(cause.trimmingCharacters(in: .whitespacesAndNewlines)))", cause: cause)
+            throw AudioError(
+                .writeFailed, path: path,
+                message: "cannot create the file (\(cause.trimmingCharacters(in: .whitespacesAndNewlines)))",
+                cause: cause)
         }
         // Samples beyond full scale are clipped rather than wrapped around.
         sf_command(raw, Int32(SFC_SET_CLIPPING), nil, Int32(SF_TRUE))
@@ -151,10 +172,19 @@ enum SndFile {
             return AudioError(.emptyFile, path: path, message: "the file is empty (0 bytes)", cause: cause)
         }
         let lowered = cause.lowercased()
-        if lowered.contains("format not recognised") || lowered.contains("unknown format") || lowered.contains("not supported") {
-            return AudioError(.unsupportedFormat, path: path, message: "not an audio format this tool reads (WAV, FLAC, Ogg Vorbis, Opus, MP3, AIFF); convert it first, e.g. with `ffmpeg -i IN OUT.flac`", cause: cause)
+        if lowered.contains("format not recognised") || lowered.contains("unknown format")
+            || lowered.contains("not supported")
+        {
+            return AudioError(
+                .unsupportedFormat, path: path,
+                message:
+                    "not an audio format this tool reads (WAV, FLAC, Ogg Vorbis, Opus, MP3, AIFF); convert it first, e.g. with `ffmpeg -i IN OUT.flac`",
+                cause: cause)
         }
-        let detail = cause.trimmingCharacters(in: .whitespacesAndNewlines).trimmingCharacters(in: CharacterSet(charactersIn: "."))
-        return AudioError(.decodeFailed, path: path, message: "cannot be decoded (\(detail)); the file may be damaged or truncated", cause: cause)
+        let detail = cause.trimmingCharacters(in: .whitespacesAndNewlines).trimmingCharacters(
+            in: CharacterSet(charactersIn: "."))
+        return AudioError(
+            .decodeFailed, path: path, message: "cannot be decoded (\(detail)); the file may be damaged or truncated",
+            cause: cause)
     }
 }

@@ -1,13 +1,13 @@
 import ArgumentParser
 import Foundation
-import LoopReports
-import LoopScreens
-import LoopTerminal
-import LoopWorkflows
 import LoopFoundation
 import LoopModel
 import LoopPlayback
 import LoopRecording
+import LoopReports
+import LoopScreens
+import LoopTerminal
+import LoopWorkflows
 
 struct EditCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -48,7 +48,9 @@ struct EditCommand: AsyncParsableCommand {
     @Option(name: .customLong("untag"), help: "Remove a tag; repeat for more.")
     var removeTags: [String] = []
 
-    @Flag(name: .customLong("drop-changed-audio"), help: "A phrase whose text changes loses its clip (else it keeps it, marked as recorded for its earlier text).")
+    @Flag(
+        name: .customLong("drop-changed-audio"),
+        help: "A phrase whose text changes loses its clip (else it keeps it, marked as recorded for its earlier text).")
     var dropChangedAudio = false
 
     @Flag(help: "Open the phrase editor screen: play, nudge, record again, split and merge phrases.")
@@ -57,7 +59,8 @@ struct EditCommand: AsyncParsableCommand {
     @Option(help: "With --phrases: the ALSA device to play on (see `aplay -L`).")
     var device: String = "default"
 
-    @Option(name: .customLong("capture-device"), help: "With --phrases: the ALSA device to record from (see `arecord -L`).")
+    @Option(
+        name: .customLong("capture-device"), help: "With --phrases: the ALSA device to record from (see `arecord -L`).")
     var captureDevice: String = "default"
 
     @Option(parsing: .unconditional, help: "With --phrases: the sample rate to record at.")
@@ -67,7 +70,9 @@ struct EditCommand: AsyncParsableCommand {
 
     func validate() throws {
         if phrases && (title != nil || language != nil || !addTags.isEmpty || !removeTags.isEmpty || dropChangedAudio) {
-            throw ValidationError("--phrases opens the phrase editor; give --title, --language, --tag, --untag or --drop-changed-audio without it")
+            throw ValidationError(
+                "--phrases opens the phrase editor; give --title, --language, --tag, --untag or --drop-changed-audio without it"
+            )
         }
         if !(8_000...192_000).contains(rate) { throw ValidationError("--rate takes 8000 to 192000 (Hz), not \(rate)") }
     }
@@ -81,7 +86,8 @@ struct EditCommand: AsyncParsableCommand {
                 return
             }
             if title != nil || language != nil || !addTags.isEmpty || !removeTags.isEmpty {
-                _ = try EditingWorkflow(library: library).updateMetadata(ofLoop: id, title: title, language: language, addTags: addTags, removeTags: removeTags)
+                _ = try EditingWorkflow(library: library).updateMetadata(
+                    ofLoop: id, title: title, language: language, addTags: addTags, removeTags: removeTags)
                 return
             }
             let editing = EditingWorkflow(library: library)
@@ -92,8 +98,11 @@ struct EditCommand: AsyncParsableCommand {
                 // What the person typed before the editor failed is theirs: kept, and named.
                 throw TerminalError(error.kind, error.message + "; your text is kept in \(draft.keep())")
             }
-            guard case .edited(let outcome) = try editing.finishTextEdit(draft, dropChangedAudio: dropChangedAudio) else { return }
-            textEditLines(loopId: id, recordedForEarlierText: outcome.recordedForEarlierText, needingAudio: outcome.needingAudio).forEach { print($0) }
+            guard case .edited(let outcome) = try editing.finishTextEdit(draft, dropChangedAudio: dropChangedAudio)
+            else { return }
+            textEditLines(
+                loopId: id, recordedForEarlierText: outcome.recordedForEarlierText, needingAudio: outcome.needingAudio
+            ).forEach { print($0) }
         }
     }
 }
@@ -102,7 +111,9 @@ extension EditCommand {
     /// The phrase editor screen, then the save it was asked for.
     func editPhrases(library: Library, id: String) async throws {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
-            throw CLIError(.refused, "the phrase editor needs a terminal (edit the text with `loop edit` and clip times with `loop adjust`)")
+            throw CLIError(
+                .refused,
+                "the phrase editor needs a terminal (edit the text with `loop edit` and clip times with `loop adjust`)")
         }
         let workflow = try PhraseEditingWorkflow(library: library, loop: id)
         defer { workflow.close() }
@@ -111,12 +122,16 @@ extension EditCommand {
         try await workflow.measureTakes(progress: progress.callback)
         progress.finish()
         let (device, rate) = (captureDevice, self.rate)
-        let (editor, save) = try await PhraseEditorScreen.run(workflow: workflow, title: title, player: ClipPlayer(device: self.device)) {
+        let (editor, save) = try await PhraseEditorScreen.run(
+            workflow: workflow, title: title, player: ClipPlayer(device: self.device)
+        ) {
             try CaptureSource(device: device, sampleRate: rate, channelCount: 1)
         }
         guard save, editor.hasUnsavedChanges else { return }
         let saved = try await workflow.save(editor)
-        print("Saved '\(saved.summary.title)': \(saved.phrases.count) phrases in \(saved.groups.count) groups (revision \(saved.summary.revision))")
+        print(
+            "Saved '\(saved.summary.title)': \(saved.phrases.count) phrases in \(saved.groups.count) groups (revision \(saved.summary.revision))"
+        )
     }
 }
 
@@ -124,7 +139,8 @@ struct AdjustCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "adjust",
         abstract: "Move a phrase's clip boundaries within its take.",
-        discussion: "Give --start and/or --end in seconds within the take (see `loop show`), or --shift to move both by milliseconds (negative moves earlier). The take is not re-encoded."
+        discussion:
+            "Give --start and/or --end in seconds within the take (see `loop show`), or --shift to move both by milliseconds (negative moves earlier). The take is not re-encoded."
     )
 
     @Argument(help: "The loop: a start of its id, its title, or a start of its title or of a word of it.")
@@ -148,7 +164,9 @@ struct AdjustCommand: AsyncParsableCommand {
     static let maxSeconds = 86_400.0, maxShiftMilliseconds = 3_600_000.0
 
     func validate() throws {
-        if shift != nil && (start != nil || end != nil) { throw ValidationError("give --shift, or --start/--end, not both") }
+        if shift != nil && (start != nil || end != nil) {
+            throw ValidationError("give --shift, or --start/--end, not both")
+        }
         if shift == nil && start == nil && end == nil { throw ValidationError("give --start, --end or --shift") }
         guard phrase >= 1 else { throw ValidationError("the phrase number starts at 1, not \(phrase)") }
         for (name, value) in [("--start", start), ("--end", end)] {
@@ -157,7 +175,9 @@ struct AdjustCommand: AsyncParsableCommand {
             }
         }
         if let shift, !(shift.isFinite && abs(shift) <= Self.maxShiftMilliseconds) {
-            throw ValidationError("--shift takes milliseconds from -\(Int(Self.maxShiftMilliseconds)) to \(Int(Self.maxShiftMilliseconds)), not \(shift)")
+            throw ValidationError(
+                "--shift takes milliseconds from -\(Int(Self.maxShiftMilliseconds)) to \(Int(Self.maxShiftMilliseconds)), not \(shift)"
+            )
         }
     }
 
@@ -165,7 +185,8 @@ struct AdjustCommand: AsyncParsableCommand {
         try await runReportingErrors {
             let library = try libraryOptions.open()
             let id = try library.resolve(loop)
-            let change: EditingWorkflow.ClipChange = shift.map { .shift(milliseconds: $0) } ?? .bounds(start: start, end: end)
+            let change: EditingWorkflow.ClipChange =
+                shift.map { .shift(milliseconds: $0) } ?? .bounds(start: start, end: end)
             try await EditingWorkflow(library: library).adjust(loop: id, phrase: phrase, change)
         }
     }
@@ -175,7 +196,8 @@ struct AttachCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "attach",
         abstract: "Cut a new take onto the phrases that need audio.",
-        discussion: "The take reads, with pauses or without, the phrases that have no audio yet (all of them, or those of --group), in order. With --changed, also the phrases whose clip was recorded for an earlier text (see `loop show`). With --group G where every phrase has audio, the take reads the whole group and replaces its audio (the old clips stay until the new take is cut)."
+        discussion:
+            "The take reads, with pauses or without, the phrases that have no audio yet (all of them, or those of --group), in order. With --changed, also the phrases whose clip was recorded for an earlier text (see `loop show`). With --group G where every phrase has audio, the take reads the whole group and replaces its audio (the old clips stay until the new take is cut)."
     )
 
     @Argument(help: "The loop: a start of its id, its title, or a start of its title or of a word of it.")
@@ -200,7 +222,8 @@ struct AttachCommand: AsyncParsableCommand {
             let id = try library.resolve(loop)
             let progress = StepProgressBars([.importing: "attaching"])
             let authored = try await Authoring(library: library).attach(
-                loop: id, media: media.file(audio), group: group, includingChanged: changed, progress: progress.callback)
+                loop: id, media: media.file(audio), group: group, includingChanged: changed, progress: progress.callback
+            )
             progress.finish()
             authored.doubtfulCutWarnings(adjusting: false).forEach(StandardError.write)
             authored.cuttingLines(loopId: id).forEach(StandardError.write)

@@ -1,6 +1,6 @@
 import ArgumentParser
-import LoopWorkflows
 import LoopModel
+import LoopWorkflows
 
 /// `loop image`: a picture for a loop, a group or a phrase.
 struct ImageCommand: AsyncParsableCommand {

@@ -5,14 +5,20 @@ import LoopWorkflows
 
 /// `--library`, shared by every command that uses the library.
 struct LibraryOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("The library folder.", discussion: "Default: $LOOP_LIBRARY, else $XDG_DATA_HOME/loop, else ~/.local/share/loop.", valueName: "path"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The library folder.",
+            discussion: "Default: $LOOP_LIBRARY, else $XDG_DATA_HOME/loop, else ~/.local/share/loop.", valueName: "path"
+        ))
     var library: String?
 
     var path: String { Library.path(flag: library) }
 
     func validate() throws {
         if let library, library.trimmingCharacters(in: .whitespaces).isEmpty {
-            throw ValidationError("--library is empty: name the library folder, or leave the option out for the default")
+            throw ValidationError(
+                "--library is empty: name the library folder, or leave the option out for the default")
         }
     }
 

@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
+import LoopModel
 import LoopReports
 import LoopTerminal
 import LoopWorkflows
-import LoopModel
 
 struct ListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -37,7 +37,9 @@ struct ListCommand: AsyncParsableCommand {
     var json = false
 
     func validate() throws {
-        if let limit, !(1...1_000_000).contains(limit) { throw ValidationError("--limit takes 1 to 1000000, not \(limit)") }
+        if let limit, !(1...1_000_000).contains(limit) {
+            throw ValidationError("--limit takes 1 to 1000000, not \(limit)")
+        }
         if limit != nil && all { throw ValidationError("give --limit or --all, not both") }
     }
 
@@ -65,7 +67,9 @@ struct ListCommand: AsyncParsableCommand {
             output.flush()
             if let shown, loops.count == shown {
                 let more = try library.loopCount(language: language, tag: tag) - loops.count
-                if more > 0 { print(terminal.paint("… \(more) more (--all shows every one, --limit N that many)", .dim)) }
+                if more > 0 {
+                    print(terminal.paint("… \(more) more (--all shows every one, --limit N that many)", .dim))
+                }
             }
         }
     }
@@ -99,7 +103,11 @@ struct ShowCommand: AsyncParsableCommand {
         try await runReportingErrors {
             let library = try libraryOptions.openForReading()
             let detail = try library.loop(id: try library.resolve(loop))
-            if json { try JSONOutput.print(LoopDetailReport(detail)) } else { print(LoopView(loop: detail, terminal: .standardOutput()).text) }
+            if json {
+                try JSONOutput.print(LoopDetailReport(detail))
+            } else {
+                print(LoopView(loop: detail, terminal: .standardOutput()).text)
+            }
         }
     }
 }
@@ -108,7 +116,8 @@ struct SearchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "search",
         abstract: "Find phrases by their text or translation, in every loop.",
-        discussion: "Case and accents do not matter (`cafe` finds `Café`); every word must match, as a word or its start (`caf` finds `café`). Best matches first."
+        discussion:
+            "Case and accents do not matter (`cafe` finds `Café`); every word must match, as a word or its start (`caf` finds `café`). Best matches first."
     )
 
     @Argument(help: "Words to find.")

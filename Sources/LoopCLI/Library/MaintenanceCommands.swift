@@ -1,11 +1,11 @@
 import ArgumentParser
 import Foundation
-import LoopReports
-import LoopTerminal
-import LoopWorkflows
 import LoopFoundation
 import LoopModel
 import LoopRecording
+import LoopReports
+import LoopTerminal
+import LoopWorkflows
 
 struct RemoveCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -29,7 +29,9 @@ struct RemoveCommand: AsyncParsableCommand {
             let summary = try library.loop(id: id).summary
             if !yes {
                 guard isatty(STDIN_FILENO) == 1 else {
-                    throw CLIError(.refused, "not removing '\(summary.title)' without asking: there is no terminal to ask on; add --yes")
+                    throw CLIError(
+                        .refused,
+                        "not removing '\(summary.title)' without asking: there is no terminal to ask on; add --yes")
                 }
                 StandardError.write("Remove '\(summary.title)' (\(summary.phraseCount) phrases)? [y/N] ")
                 let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
@@ -68,7 +70,8 @@ struct DoctorCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "doctor",
         abstract: "Check the library: database integrity, every audio file present and intact.",
-        discussion: "Exits non-zero when something is wrong, saying what to do about it. Unreferenced audio and pieces of interrupted imports are listed; `loop gc` removes them. Phrases whose clip was recorded for an earlier text (a typo fixed after recording) are listed too; they are not a fault."
+        discussion:
+            "Exits non-zero when something is wrong, saying what to do about it. Unreferenced audio and pieces of interrupted imports are listed; `loop gc` removes them. Phrases whose clip was recorded for an earlier text (a typo fixed after recording) are listed too; they are not a fault."
     )
 
     @OptionGroup var libraryOptions: LibraryOptions
@@ -87,7 +90,10 @@ struct DoctorCommand: AsyncParsableCommand {
             } else {
                 for line in report.lines(on: .standardOutput(), remedy: NextStep.fix) { print(line) }
                 for found in RecordingWorkflow(library: library).interrupted() {
-                    print(String(format: "an interrupted recording (%.1f s) is kept: `loop record %@ --recover` saves it", found.seconds, String(found.draft.loopId.prefix(8))))
+                    print(
+                        String(
+                            format: "an interrupted recording (%.1f s) is kept: `loop record %@ --recover` saves it",
+                            found.seconds, String(found.draft.loopId.prefix(8))))
                 }
             }
             if !report.isHealthy { throw ExitCode.failure }

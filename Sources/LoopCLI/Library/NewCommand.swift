@@ -1,10 +1,10 @@
 import ArgumentParser
 import Foundation
+import LoopExchange
+import LoopModel
 import LoopReports
 import LoopTerminal
 import LoopWorkflows
-import LoopExchange
-import LoopModel
 
 struct NewCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -29,8 +29,11 @@ struct NewCommand: AsyncParsableCommand {
     @Option(help: "The loop's text file (UTF-8); - reads it from standard input, as pasted.")
     var text: String?
 
-    @Option(name: [.customLong("audio"), .customLong("media")],
-            help: "A take reading the text with a pause after each phrase, or the film or podcast the subtitles go with: any audio or video file.")
+    @Option(
+        name: [.customLong("audio"), .customLong("media")],
+        help:
+            "A take reading the text with a pause after each phrase, or the film or podcast the subtitles go with: any audio or video file."
+    )
     var audio: String?
 
     @Option(help: "Subtitles (.srt or .vtt) of the media: each cue becomes a phrase (instead of --text).")
@@ -42,7 +45,9 @@ struct NewCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "Move every cue by this many milliseconds (negative: earlier).")
     var shift: Int = 0
 
-    @Option(parsing: .unconditional, help: "With --subtitles: start a group where the dialogue pauses longer than this (seconds).")
+    @Option(
+        parsing: .unconditional,
+        help: "With --subtitles: start a group where the dialogue pauses longer than this (seconds).")
     var groupPause: Double = 2
 
     @Option(parsing: .unconditional, help: "With --subtitles: a group every this many cues instead.")
@@ -68,9 +73,13 @@ struct NewCommand: AsyncParsableCommand {
     var json = false
 
     func validate() throws {
-        if text == nil && subtitles == nil { throw ValidationError("give the loop's text with --text, or --media and --subtitles") }
+        if text == nil && subtitles == nil {
+            throw ValidationError("give the loop's text with --text, or --media and --subtitles")
+        }
         if text != nil && subtitles != nil { throw ValidationError("give --text or --subtitles, not both") }
-        if subtitles != nil && audio == nil { throw ValidationError("--subtitles goes with --media FILE, the film or recording they belong to") }
+        if subtitles != nil && audio == nil {
+            throw ValidationError("--subtitles goes with --media FILE, the film or recording they belong to")
+        }
         if subtitles == nil && (translation != nil || shift != 0 || groupSize != nil) {
             throw ValidationError("--translation, --shift and --group-size go with --subtitles")
         }
@@ -88,15 +97,18 @@ struct NewCommand: AsyncParsableCommand {
             let authored: AuthoredLoop
             if let subtitles, let audio {
                 authored = try await authoring.author(
-                    subtitleFile: subtitles, translationFile: translation, shift: Double(shift) / 1000, media: media.file(audio),
-                    alignment: SubtitleAlignment(groupPause: groupPause, groupSize: groupSize), title: title, language: language,
+                    subtitleFile: subtitles, translationFile: translation, shift: Double(shift) / 1000,
+                    media: media.file(audio),
+                    alignment: SubtitleAlignment(groupPause: groupPause, groupSize: groupSize), title: title,
+                    language: language,
                     translationLanguage: translationLanguage, tags: tags, progress: progress.callback)
             } else if let text {
                 if text == "-" && isatty(STDIN_FILENO) == 1 {
                     StandardError.write("Paste or type the text, then press Ctrl-D on a line of its own.\n")
                 }
                 authored = try await authoring.author(
-                    textFile: text, splitSentences: textOptions.sentences, media: audio.map(media.file), title: title, language: language,
+                    textFile: text, splitSentences: textOptions.sentences, media: audio.map(media.file), title: title,
+                    language: language,
                     tags: tags, progress: progress.callback)
             } else {
                 return

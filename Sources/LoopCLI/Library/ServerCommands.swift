@@ -1,17 +1,20 @@
 import ArgumentParser
 import Foundation
+import LoopFoundation
+import LoopLibraryAPI
+import LoopLibraryClient
+import LoopModel
 import LoopReports
 import LoopTerminal
 import LoopWorkflows
-import LoopLibraryAPI
-import LoopLibraryClient
-import LoopFoundation
-import LoopModel
 
 /// `--from`, shared by the commands that read from a Loop Library server.
 struct ServerOptions: ParsableArguments {
-    @Option(name: .customLong("from"), help: ArgumentHelp("The Loop Library server (http://HOST:PORT).",
-                                                          discussion: "Default: $LOOP_SERVER, else `server = URL` in ~/.config/loop/config.", valueName: "url"))
+    @Option(
+        name: .customLong("from"),
+        help: ArgumentHelp(
+            "The Loop Library server (http://HOST:PORT).",
+            discussion: "Default: $LOOP_SERVER, else `server = URL` in ~/.config/loop/config.", valueName: "url"))
     var server: String?
 
     func client() throws -> LibraryClient { try LoopLibrarySharing.server(server) }
@@ -24,7 +27,8 @@ struct UnpublishCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "unpublish",
         abstract: "Take a loop you published off a Loop Library server (it stays in your library).",
-        discussion: "Only the loop's author can. Learners who installed it keep their copy; `loop update` tells them it is gone."
+        discussion:
+            "Only the loop's author can. Learners who installed it keep their copy; `loop update` tells them it is gone."
     )
 
     @Argument(help: "The loop: a start of its id, its title, or a start of its title or of a word of it.")
@@ -64,7 +68,10 @@ struct UpdateCommand: AsyncParsableCommand {
     @Flag(name: .customLong("dry-run"), help: "Show what would change, and change nothing.")
     var dryRun = false
 
-    @Flag(help: "Print one JSON object per loop: id, title, server, status (unchanged, updated, refused), revisions, error.")
+    @Flag(
+        help:
+            "Print one JSON object per loop: id, title, server, status (unchanged, updated, refused), revisions, error."
+    )
     var json = false
 
     @OptionGroup var libraryOptions: LibraryOptions
@@ -73,27 +80,45 @@ struct UpdateCommand: AsyncParsableCommand {
         try await runReportingErrors {
             let library = try libraryOptions.open()
             let ids = loops.isEmpty ? nil : try loops.map { try library.resolve($0) }
-            let updates = try await LoopLibrarySharing(library: library).update(loops: ids, options: ImportOptions(force: force, dryRun: dryRun))
+            let updates = try await LoopLibrarySharing(library: library).update(
+                loops: ids, options: ImportOptions(force: force, dryRun: dryRun))
             if let ids, updates.count < ids.count {
-                throw CLIError(.refused, "\(ids.count - updates.count) of these loops were not installed from a Loop Library server: nothing to update them from")
+                throw CLIError(
+                    .refused,
+                    "\(ids.count - updates.count) of these loops were not installed from a Loop Library server: nothing to update them from"
+                )
             }
             var failed = false
             for update in updates {
                 switch update {
                 case .unchanged(let origin):
-                    if json { try JSONOutput.print(UpdateReport(id: origin.loopId, title: origin.title, server: origin.server, status: "unchanged")) }
+                    if json {
+                        try JSONOutput.print(
+                            UpdateReport(
+                                id: origin.loopId, title: origin.title, server: origin.server, status: "unchanged"))
+                    }
                 case .updated(let origin, let from, let to):
                     if json {
-                        try JSONOutput.print(UpdateReport(id: origin.loopId, title: origin.title, server: origin.server, status: "updated", from: from, to: to))
+                        try JSONOutput.print(
+                            UpdateReport(
+                                id: origin.loopId, title: origin.title, server: origin.server, status: "updated",
+                                from: from, to: to))
                     } else {
-                        print("\(dryRun ? "would update" : "updated") '\(Terminal.inert(origin.title))' from revision \(from) to \(to)")
+                        print(
+                            "\(dryRun ? "would update" : "updated") '\(Terminal.inert(origin.title))' from revision \(from) to \(to)"
+                        )
                     }
                 case .refused(let origin, let reason):
                     failed = true
                     if json {
-                        try JSONOutput.print(UpdateReport(id: origin.loopId, title: origin.title, server: origin.server, status: "refused", error: describe(reason)))
+                        try JSONOutput.print(
+                            UpdateReport(
+                                id: origin.loopId, title: origin.title, server: origin.server, status: "refused",
+                                error: describe(reason)))
                     }
-                    StandardError.write("error: '\(Terminal.inert(origin.title))' (\(Terminal.inert(origin.server))): \(Terminal.inert(describe(reason)))\n")
+                    StandardError.write(
+                        "error: '\(Terminal.inert(origin.title))' (\(Terminal.inert(origin.server))): \(Terminal.inert(describe(reason)))\n"
+                    )
                 }
             }
             if failed { throw ExitCode.failure }
@@ -151,8 +176,10 @@ struct BrowseCommand: AsyncParsableCommand {
     func run() async throws {
         try await runReportingErrors {
             let client = try serverOptions.client()
-            let query = CatalogQuery(text: words.joined(separator: " "), language: language, translationLanguage: translation, tag: tag, author: author,
-                                     featuredOnly: featured, sort: sort, offset: (page - 1) * limit, limit: limit)
+            let query = CatalogQuery(
+                text: words.joined(separator: " "), language: language, translationLanguage: translation, tag: tag,
+                author: author,
+                featuredOnly: featured, sort: sort, offset: (page - 1) * limit, limit: limit)
             let found = try await client.catalog(query)
             if json {
                 try JSONOutput.print(CatalogPageReport(found, link: client.previewLink))
@@ -185,10 +212,13 @@ struct ServeCommand: ParsableCommand {
     var arguments: [String] = []
 
     func run() throws {
-        let own = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let own =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         let server = URL(fileURLWithPath: own).deletingLastPathComponent().appendingPathComponent("loop-server").path
         guard FileManager.default.isExecutableFile(atPath: server) else {
-            StandardError.write("error: \(server): no such program: the Loop Library server is built with `swift build --product loop-server` and installed beside `loop`\n")
+            StandardError.write(
+                "error: \(server): no such program: the Loop Library server is built with `swift build --product loop-server` and installed beside `loop`\n"
+            )
             throw ExitCode.failure
         }
         let argv = [server] + arguments

@@ -1,13 +1,13 @@
 import ArgumentParser
 import Foundation
-import LoopReports
-import LoopTerminal
-import LoopWorkflows
 import LoopExchange
 import LoopFoundation
-import LoopLibraryClient
 import LoopLibraryAPI
+import LoopLibraryClient
+import LoopReports
 import LoopShare
+import LoopTerminal
+import LoopWorkflows
 
 struct IdentityCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -32,14 +32,18 @@ struct IdentityCommand: AsyncParsableCommand {
     @OptionGroup var libraryOptions: LibraryOptions
 
     func validate() throws {
-        if [exportPath, importPath, name].compactMap({ $0 }).count > 1 { throw ValidationError("give one of --export, --import and --name") }
+        if [exportPath, importPath, name].compactMap({ $0 }).count > 1 {
+            throw ValidationError("give one of --export, --import and --name")
+        }
     }
 
     func run() async throws {
         try await runReportingErrors {
             let library = try libraryOptions.open()
             if let importPath {
-                guard let data = FileManager.default.contents(atPath: importPath) else { throw CLIError(.refused, "\(importPath): cannot read the file") }
+                guard let data = FileManager.default.contents(atPath: importPath) else {
+                    throw CLIError(.refused, "\(importPath): cannot read the file")
+                }
                 _ = try LibraryIdentity.restore(data, into: library, source: importPath)
                 return
             }
@@ -91,8 +95,12 @@ struct ExportCommand: AsyncParsableCommand {
     @OptionGroup var libraryOptions: LibraryOptions
 
     func validate() throws {
-        if format != .bundle && loops.count != 1 { throw ValidationError("--format \(format.rawValue) writes one loop, not \(loops.count)") }
-        if (format == .bundle || format == .anki) && (clips || translations) { throw ValidationError("--clips and --translations go with --format srt, vtt or labels") }
+        if format != .bundle && loops.count != 1 {
+            throw ValidationError("--format \(format.rawValue) writes one loop, not \(loops.count)")
+        }
+        if (format == .bundle || format == .anki) && (clips || translations) {
+            throw ValidationError("--clips and --translations go with --format srt, vtt or labels")
+        }
     }
 
     func run() async throws {
@@ -179,16 +187,24 @@ struct ImportCommand: AsyncParsableCommand {
             let options = ImportOptions(asCopy: asCopy, force: force, dryRun: dryRun)
             let progress = ProgressBar("importing")
             // `localhost:8080/9ddbb9` is a link without its scheme, unless such a file is there.
-            let mistaken = paths.filter { !Self.isLink($0) && !FileManager.default.fileExists(atPath: $0) && LibraryClient.suggestedAddress(for: $0) != nil }
+            let mistaken = paths.filter {
+                !Self.isLink($0) && !FileManager.default.fileExists(atPath: $0)
+                    && LibraryClient.suggestedAddress(for: $0) != nil
+            }
             let links = paths.filter(Self.isLink), files = paths.filter { !Self.isLink($0) && !mistaken.contains($0) }
-            var outcomes = files.isEmpty ? [] : try await BundleImporter(library: library).importEach(at: files, options: options)
+            var outcomes =
+                files.isEmpty ? [] : try await BundleImporter(library: library).importEach(at: files, options: options)
             for path in mistaken {
                 let suggested = LibraryClient.suggestedAddress(for: path) ?? path
-                outcomes.append(.refused(bundle: path, reason: CLIError(.refused, "no such file, nor a link: did you mean \(suggested)?", path: path)))
+                outcomes.append(
+                    .refused(
+                        bundle: path,
+                        reason: CLIError(.refused, "no such file, nor a link: did you mean \(suggested)?", path: path)))
             }
             for link in links {
                 do {
-                    outcomes.append(.imported(try await LoopLibrarySharing(library: library).install(link: link, options: options)))
+                    outcomes.append(
+                        .imported(try await LoopLibrarySharing(library: library).install(link: link, options: options)))
                 } catch {
                     outcomes.append(.refused(bundle: link, reason: error))
                 }
@@ -200,12 +216,16 @@ struct ImportCommand: AsyncParsableCommand {
                 // The libraries' errors name the bundle already; others get it here.
                 let message = describe(reason)
                 // Inert: a server's message, a title or a path may hold escapes.
-                StandardError.write("error: " + Terminal.inert(message.hasPrefix(bundle + ":") ? message : "\(bundle): \(message)") + "\n")
+                StandardError.write(
+                    "error: " + Terminal.inert(message.hasPrefix(bundle + ":") ? message : "\(bundle): \(message)")
+                        + "\n")
             }
             for case .imported(let result) in outcomes { result.lines(dryRun: dryRun).forEach { print($0) } }
             if refused > 0 {
                 if outcomes.count > 1 {
-                    StandardError.write("\(dryRun ? "would import" : "imported") \(outcomes.count - refused) of \(outcomes.count) bundles; \(refused) refused\n")
+                    StandardError.write(
+                        "\(dryRun ? "would import" : "imported") \(outcomes.count - refused) of \(outcomes.count) bundles; \(refused) refused\n"
+                    )
                 }
                 throw ExitCode.failure
             }
@@ -230,7 +250,9 @@ struct PublishCommand: AsyncParsableCommand {
     @Argument(help: "The loop: a start of its id, its title, or a start of its title or of a word of it.")
     var loop: String
 
-    @Option(name: .customLong("to"), help: ArgumentHelp("A Loop Library server (http://HOST:PORT), or a shared folder.", valueName: "url-or-folder"))
+    @Option(
+        name: .customLong("to"),
+        help: ArgumentHelp("A Loop Library server (http://HOST:PORT), or a shared folder.", valueName: "url-or-folder"))
     var destination: String?
 
     @Flag(name: .customLong("as-copy"), help: "Publish a copy of the loop, with a new id, as your own.")
@@ -247,14 +269,20 @@ struct PublishCommand: AsyncParsableCommand {
             let id = try library.resolve(loop)
             if let folder = destination, !ServerOptions.isAddress(folder) {
                 // `--to localhost:8080` means a server, unless such a folder is there.
-                if !FileManager.default.fileExists(atPath: folder), let suggested = LibraryClient.suggestedAddress(for: folder) {
-                    throw CLIError(.refused, "not a folder, nor a Loop Library address: did you mean \(suggested)?", path: folder)
+                if !FileManager.default.fileExists(atPath: folder),
+                    let suggested = LibraryClient.suggestedAddress(for: folder)
+                {
+                    throw CLIError(
+                        .refused, "not a folder, nor a Loop Library address: did you mean \(suggested)?", path: folder)
                 }
-                if asCopy { throw ValidationError("--as-copy publishes to a server; `loop export` shares a copy in a file") }
+                if asCopy {
+                    throw ValidationError("--as-copy publishes to a server; `loop export` shares a copy in a file")
+                }
                 _ = try await LoopPublisher(library: library).publish(loop: id, to: folder)
                 return
             }
-            let published = try await LoopLibrarySharing(library: library).publish(loop: id, to: try LoopLibrarySharing.server(destination), asCopy: asCopy)
+            let published = try await LoopLibrarySharing(library: library).publish(
+                loop: id, to: try LoopLibrarySharing.server(destination), asCopy: asCopy)
             let result = published.result
             if json {
                 try JSONOutput.print(PublishReport(published))
@@ -262,7 +290,9 @@ struct PublishCommand: AsyncParsableCommand {
             }
             print(published.link)
             if Terminal.standardError().isInteractive {
-                StandardError.write("published revision \(result.revision)\(result.previousRevision.map { " (was \($0))" } ?? ""); learners install it with: \(published.install)\n")
+                StandardError.write(
+                    "published revision \(result.revision)\(result.previousRevision.map { " (was \($0))" } ?? ""); learners install it with: \(published.install)\n"
+                )
             }
         }
     }

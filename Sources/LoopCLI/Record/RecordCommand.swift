@@ -1,12 +1,12 @@
 import ArgumentParser
 import Foundation
+import LoopFoundation
+import LoopModel
+import LoopRecording
+import LoopReports
 import LoopScreens
 import LoopTerminal
 import LoopWorkflows
-import LoopReports
-import LoopRecording
-import LoopFoundation
-import LoopModel
 
 struct RecordCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -47,7 +47,9 @@ struct RecordCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "Capture sample rate.")
     var rate: Int = 48_000
 
-    @Flag(name: .customLong("per-phrase"), help: "One short take per phrase: recording pauses after each phrase until you press space.")
+    @Flag(
+        name: .customLong("per-phrase"),
+        help: "One short take per phrase: recording pauses after each phrase until you press space.")
     var perPhrase = false
 
     @Flag(help: "Save an interrupted recording of this loop instead of recording.")
@@ -72,14 +74,19 @@ struct RecordCommand: AsyncParsableCommand {
                 let progress = ProgressBar("saving")
                 guard let saved = try await recording.recover(loop: id, progress: progress.callback) else {
                     progress.finish()
-                    throw CLIError(.refused, "no interrupted recording of '\(try library.loop(id: id).summary.title)' to recover")
+                    throw CLIError(
+                        .refused, "no interrupted recording of '\(try library.loop(id: id).summary.title)' to recover")
                 }
                 progress.finish()
                 report(saved)
                 return
             }
             for found in recording.interrupted(loop: id) {
-                StandardError.write(String(format: "note: an interrupted recording of this loop (%.1f s) is kept; `loop record %@ --recover` saves it\n", found.seconds, String(id.prefix(8))))
+                StandardError.write(
+                    String(
+                        format:
+                            "note: an interrupted recording of this loop (%.1f s) is kept; `loop record %@ --recover` saves it\n",
+                        found.seconds, String(id.prefix(8))))
             }
             let plan = try recording.plan(loop: id, group: group)
             let interactive = isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
@@ -88,11 +95,15 @@ struct RecordCommand: AsyncParsableCommand {
             // Without a terminal no key can resume a per-phrase pause: read straight through.
             let decoding = StepProgressBars()
             let recorder = try await recording.recorder(
-                for: plan, input: input.map { .file(media.file($0), realTime: !fast) } ?? .microphone(device: device, sampleRate: rate),
+                for: plan,
+                input: input.map { .file(media.file($0), realTime: !fast) }
+                    ?? .microphone(device: device, sampleRate: rate),
                 perPhrase: perPhrase && interactive, progress: decoding.callback)
             decoding.finish()
-            let stop = interactive
-                ? try await RecordingView.run(recorder: recorder, title: plan.loop.summary.title, phrases: plan.phrases, pictures: pictures)
+            let stop =
+                interactive
+                ? try await RecordingView.run(
+                    recorder: recorder, title: plan.loop.summary.title, phrases: plan.phrases, pictures: pictures)
                 : try await Self.runPlain(recorder)
             switch stop {
             case .finish: break
@@ -100,12 +111,17 @@ struct RecordCommand: AsyncParsableCommand {
                 recorder.delete()
                 return
             case .interrupt:
-                StandardError.write(String(format: "interrupted: the take (%.1f s) is kept; `loop record %@ --recover` saves it\n", recorder.status.seconds, String(id.prefix(8))))
+                StandardError.write(
+                    String(
+                        format: "interrupted: the take (%.1f s) is kept; `loop record %@ --recover` saves it\n",
+                        recorder.status.seconds, String(id.prefix(8))))
                 return
             }
             let status = recorder.status
             if status.overruns > 0 {
-                StandardError.write("warning: the input overran \(status.overruns) time\(status.overruns == 1 ? "" : "s"): this machine fell behind and some audio was lost; listen to the cuts\n")
+                StandardError.write(
+                    "warning: the input overran \(status.overruns) time\(status.overruns == 1 ? "" : "s"): this machine fell behind and some audio was lost; listen to the cuts\n"
+                )
             }
             let progress = ProgressBar("saving")
             let saved = try await recording.save(recorder, progress: progress.callback)

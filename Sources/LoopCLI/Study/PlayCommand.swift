@@ -1,11 +1,11 @@
 import ArgumentParser
 import Foundation
+import LoopFoundation
+import LoopPlayback
 import LoopReports
+import LoopStudy
 import LoopTerminal
 import LoopWorkflows
-import LoopPlayback
-import LoopStudy
-import LoopFoundation
 
 struct PlayCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -37,7 +37,8 @@ struct PlayCommand: AsyncParsableCommand {
         try await runReportingErrors {
             let library = try libraryOptions.openForReading()
             let progress = ProgressBar("loading audio")
-            let prepared = try await StudyWorkflow(library: library).prepare(loop: try library.resolve(loop), progress: progress.callback)
+            let prepared = try await StudyWorkflow(library: library).prepare(
+                loop: try library.resolve(loop), progress: progress.callback)
             progress.finish()
             var groups = prepared.groups
             if let phrase {
@@ -46,13 +47,16 @@ struct PlayCommand: AsyncParsableCommand {
                 }
                 groups = [[found]]
             } else if let group {
-                guard groups.indices.contains(group - 1) else { throw CLIError(.refused, "the loop has \(groups.count) groups, not \(group)") }
+                guard groups.indices.contains(group - 1) else {
+                    throw CLIError(.refused, "the loop has \(groups.count) groups, not \(group)")
+                }
                 groups = [groups[group - 1]]
             }
             // Listen-and-repeat with no gap, once: the clips back to back.
             let settings = StudySettings(mode: .listenAndRepeat, gapFactor: 0, speed: speed, rounds: 1)
             let session = try StudySession(groups: groups, settings: settings)
-            let output = try outputOptions.makeOutput(sampleRate: prepared.audio.sampleRate, channelCount: prepared.audio.channelCount)
+            let output = try outputOptions.makeOutput(
+                sampleRate: prepared.audio.sampleRate, channelCount: prepared.audio.channelCount)
             _ = try await StudyPlayer(session: session, audio: prepared.audio, output: output, realTime: false).play()
         }
     }
@@ -78,11 +82,15 @@ struct StatsCommand: AsyncParsableCommand {
     @Flag(help: "Print JSON: per loop, sessions, seconds, repetitions, last studied (and phrases).")
     var json = false
 
-    @Option(name: .customLong("import"), help: ArgumentHelp("Merge a progress file exported from a loop's page.", valueName: "file"))
+    @Option(
+        name: .customLong("import"),
+        help: ArgumentHelp("Merge a progress file exported from a loop's page.", valueName: "file"))
     var importFile: String?
 
     func validate() throws {
-        if importFile != nil && loop != nil { throw ValidationError("--import reads the loops from the file: give no LOOP with it") }
+        if importFile != nil && loop != nil {
+            throw ValidationError("--import reads the loops from the file: give no LOOP with it")
+        }
     }
 
     func run() async throws {
@@ -95,7 +103,9 @@ struct StatsCommand: AsyncParsableCommand {
                 }
                 print(outcome.line)
                 if !outcome.loopsNotHere.isEmpty {
-                    StandardError.write("note: \(outcome.loopsNotHere.count) loop\(outcome.loopsNotHere.count == 1 ? " is" : "s are") not in this library (install with `loop import LINK`): \(outcome.loopsNotHere.map { String($0.prefix(8)) }.joined(separator: ", "))\n")
+                    StandardError.write(
+                        "note: \(outcome.loopsNotHere.count) loop\(outcome.loopsNotHere.count == 1 ? " is" : "s are") not in this library (install with `loop import LINK`): \(outcome.loopsNotHere.map { String($0.prefix(8)) }.joined(separator: ", "))\n"
+                    )
                 }
             }
             return
@@ -108,7 +118,9 @@ struct StatsCommand: AsyncParsableCommand {
                 return
             }
             if stats.isEmpty {
-                print(loop == nil ? "nothing studied yet: `loop study LOOP` starts" : "this loop has not been studied yet")
+                print(
+                    loop == nil ? "nothing studied yet: `loop study LOOP` starts" : "this loop has not been studied yet"
+                )
                 return
             }
             for entry in stats { entry.lines(on: .standardOutput()).forEach { print($0) } }

@@ -1,13 +1,13 @@
 import ArgumentParser
 import Foundation
-import LoopScreens
-import LoopTerminal
-import LoopWorkflows
 import LoopAudioFiles
 import LoopFoundation
-import LoopPlayback
-import LoopStudy
 import LoopModel
+import LoopPlayback
+import LoopScreens
+import LoopStudy
+import LoopTerminal
+import LoopWorkflows
 
 struct StudyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -43,7 +43,9 @@ struct StudyCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "Plays of each phrase (or group) before moving on: 1 to 100.")
     var repeats: Int = 1
 
-    @Option(name: .customLong("gap-factor"), parsing: .unconditional, help: "The gap after a phrase or group, as a multiple of its length.")
+    @Option(
+        name: .customLong("gap-factor"), parsing: .unconditional,
+        help: "The gap after a phrase or group, as a multiple of its length.")
     var gapFactor: Double = 1.0
 
     @Option(parsing: .unconditional, help: "Playback speed, pitch kept: 0.5 to 1.5.")
@@ -65,7 +67,9 @@ struct StudyCommand: AsyncParsableCommand {
         guard (1...100).contains(repeats) else { throw ValidationError("--repeats takes 1 to 100, not \(repeats)") }
         guard gapFactor >= 0, gapFactor <= 10 else { throw ValidationError("--gap-factor takes 0 to 10") }
         guard StudySettings.speeds.contains(speed) else { throw ValidationError("--speed takes 0.5 to 1.5") }
-        if let rounds, !(1...10_000).contains(rounds) { throw ValidationError("--rounds takes 1 to 10000, not \(rounds)") }
+        if let rounds, !(1...10_000).contains(rounds) {
+            throw ValidationError("--rounds takes 1 to 10000, not \(rounds)")
+        }
         if once && rounds != nil { throw ValidationError("give --once or --rounds, not both") }
         try outputOptions.validate(finite: once || rounds != nil)
         if let groups { _ = try GroupList.parse(groups) }
@@ -79,17 +83,22 @@ struct StudyCommand: AsyncParsableCommand {
             let prepared = try await studying.prepare(loop: try library.resolve(loop), progress: progress.callback)
             progress.finish()
             let selection = try groups.map { try GroupList.parse($0, groupCount: prepared.groups.count) } ?? []
-            let settings = StudySettings(mode: mode, repeats: repeats, gapFactor: gapFactor, speed: speed, rounds: once ? 1 : rounds)
+            let settings = StudySettings(
+                mode: mode, repeats: repeats, gapFactor: gapFactor, speed: speed, rounds: once ? 1 : rounds)
             let session = try StudySession(groups: prepared.groups, settings: settings, selection: selection)
             let interactive = !once && isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
-            let output = try outputOptions.makeOutput(sampleRate: prepared.audio.sampleRate, channelCount: prepared.audio.channelCount)
+            let output = try outputOptions.makeOutput(
+                sampleRate: prepared.audio.sampleRate, channelCount: prepared.audio.channelCount)
             let player = StudyPlayer(session: session, audio: prepared.audio, output: output, realTime: !once)
             let started = Date()
             let choice = PictureChoice(prepared.loop)
             let pictures = interactive && !noImages ? (choice, await PictureShelf.decode(choice.files)) : nil
-            let studied = try await interactive
-                ? StudySessionRunner.runFullScreen(player: player, title: prepared.loop.summary.title, groups: prepared.groups, pictures: pictures)
-                : StudySessionRunner.runPlain(player: player, groups: prepared.groups, printing: !once || !outputOptions.isQuiet)
+            let studied =
+                try await interactive
+                ? StudySessionRunner.runFullScreen(
+                    player: player, title: prepared.loop.summary.title, groups: prepared.groups, pictures: pictures)
+                : StudySessionRunner.runPlain(
+                    player: player, groups: prepared.groups, printing: !once || !outputOptions.isQuiet)
             try await studying.save(studied, of: prepared, startedAt: started)
         }
     }
@@ -100,7 +109,10 @@ struct SoundOutputOptions: ParsableArguments {
     @Option(help: "The ALSA device to play on (see `aplay -L`).")
     var device: String = "default"
 
-    @Option(help: "Write the sound to this file instead (WAV, FLAC, Ogg, Opus, MP3 or AIFF, as its extension says), or `null` to discard it.")
+    @Option(
+        help:
+            "Write the sound to this file instead (WAV, FLAC, Ogg, Opus, MP3 or AIFF, as its extension says), or `null` to discard it."
+    )
     var output: String?
 
     /// Rendering to a file or nowhere prints no step lines unless asked.
@@ -108,11 +120,16 @@ struct SoundOutputOptions: ParsableArguments {
 
     func validate(finite: Bool) throws {
         if let output, output != "null", !finite {
-            throw ValidationError("--output \(output) needs --once or --rounds: a file cannot hold a session that never ends")
+            throw ValidationError(
+                "--output \(output) needs --once or --rounds: a file cannot hold a session that never ends")
         }
         // (A path that is no file to write, a folder or a FIFO, is refused as such when opened.)
-        if let output, output != "null", AudioFileFormat(pathExtension: output) == nil, (try? DurableFile.checkReplaceable(output)) != nil {
-            throw ValidationError("--output \(output): the name does not say which audio format to write; end it in .wav, .flac, .ogg, .opus, .mp3 or .aiff")
+        if let output, output != "null", AudioFileFormat(pathExtension: output) == nil,
+            (try? DurableFile.checkReplaceable(output)) != nil
+        {
+            throw ValidationError(
+                "--output \(output): the name does not say which audio format to write; end it in .wav, .flac, .ogg, .opus, .mp3 or .aiff"
+            )
         }
     }
 
@@ -133,8 +150,12 @@ enum GroupList {
     /// `1-9223372036854775807` costs no more than `1-2`.
     static func parse(_ text: String) throws -> [ClosedRange<Int>] {
         try text.split(separator: ",").map { part in
-            let bounds = part.split(separator: "-", omittingEmptySubsequences: false).map { Int($0.trimmingCharacters(in: .whitespaces)) }
-            guard (1...2).contains(bounds.count), let first = bounds.first ?? nil, let last = bounds.last ?? nil, first >= 1, last >= first else {
+            let bounds = part.split(separator: "-", omittingEmptySubsequences: false).map {
+                Int($0.trimmingCharacters(in: .whitespaces))
+            }
+            guard (1...2).contains(bounds.count), let first = bounds.first ?? nil, let last = bounds.last ?? nil,
+                first >= 1, last >= first
+            else {
                 throw ValidationError("--groups takes numbers and ranges like 1,3-4, not '\(text)'")
             }
             return first...last

@@ -22,7 +22,8 @@ struct ClipStore: Sendable {
         let name = "\(take.sha256)-\(first)-\(end)"
         let path = folder + "/" + take.sha256.prefix(2) + "/" + name + ".flac"
         if !FileManager.default.fileExists(atPath: path) {
-            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             try Self.cut(source, frames: first..<end, channels: take.channels, sampleRate: take.sampleRate, to: path)
         }
         return (path, "\"" + name + "\"")

@@ -66,7 +66,9 @@ final class PageCache: Sendable {
     func page(_ key: String, stamp: Int64, render: @escaping @Sendable () async throws -> Page) async throws -> Page {
         let now = DispatchTime.now().uptimeNanoseconds
         let (kept, id, task): (Page?, Int, Task<Page, any Error>?) = state.withLock { state in
-            if let page = state.pages[key], page.stamp == stamp, now &- page.made < Self.maximumAge { return (page, 0, nil) }
+            if let page = state.pages[key], page.stamp == stamp, now &- page.made < Self.maximumAge {
+                return (page, 0, nil)
+            }
             if let running = state.rendering[key], running.stamp == stamp { return (nil, running.id, running.task) }
             state.nextID += 1
             let task = Task { try await render() }
@@ -118,7 +120,7 @@ final class PageCache: Sendable {
         state.withLock { state in
             guard state.pages[key]?.eTag == eTag, state.pages[key]?.gzipped == nil else { return }
             state.makeRoom(for: gzipped.count, within: byteLimit)
-            guard var page = state.pages[key] else { return }   // forgotten to make room
+            guard var page = state.pages[key] else { return } // forgotten to make room
             page.gzipped = gzipped
             state.pages[key] = page
             state.bytes += gzipped.count
@@ -127,9 +129,9 @@ final class PageCache: Sendable {
 
     private func keep(_ page: Page, as key: String, renderID: Int) {
         state.withLock { state in
-            guard state.rendering[key]?.id == renderID else { return }   // kept by another waiter already
+            guard state.rendering[key]?.id == renderID else { return } // kept by another waiter already
             state.rendering[key] = nil
-            guard page.status == 200 else { return }   // a 404 for any path asked is not worth the room
+            guard page.status == 200 else { return } // a 404 for any path asked is not worth the room
             state.makeRoom(for: page.bytes, within: byteLimit)
             state.bytes += page.bytes - (state.pages[key]?.bytes ?? 0)
             state.pages[key] = page

@@ -1,9 +1,9 @@
 import Crypto
 import Foundation
 import Hummingbird
-import NIOFoundationCompat
 import LoopFoundation
 import LoopLibraryAPI
+import NIOFoundationCompat
 import Synchronization
 
 /// The Loop Library's web pages (docs/server.md, "Pages"): the front page, a preview page per
@@ -13,24 +13,42 @@ extension LibraryServer {
     static let pageSize = 20
 
     func addPageRoutes(to router: Router<LibraryRequestContext>) {
-        router.get(RouterPath(LoopLibraryPaths.frontPage)) { request, _ in try await self.page(request, type: .html) { try await self.frontPage(request, base: $0) } }
-        router.get(RouterPath(LoopLibraryPaths.feed)) { request, _ in try await self.page(request, type: .atom) { try await self.feed(base: $0) } }
-        router.get(RouterPath(LoopLibraryPaths.stylesheet)) { request, _ in Self.asset(request, self.web.stylesheet, type: "text/css; charset=utf-8") }
-        router.get(RouterPath(LoopLibraryPaths.script)) { request, _ in Self.asset(request, self.web.script, type: "text/javascript; charset=utf-8") }
-        router.get(RouterPath(LoopLibraryPaths.player)) { request, _ in Self.asset(request, self.web.player, type: "text/javascript; charset=utf-8") }
-        router.get(RouterPath(LoopLibraryPaths.serviceWorker)) { request, _ in Self.asset(request, self.web.serviceWorker, type: "text/javascript; charset=utf-8") }
+        router.get(RouterPath(LoopLibraryPaths.frontPage)) { request, _ in
+            try await self.page(request, type: .html) { try await self.frontPage(request, base: $0) }
+        }
+        router.get(RouterPath(LoopLibraryPaths.feed)) { request, _ in
+            try await self.page(request, type: .atom) { try await self.feed(base: $0) }
+        }
+        router.get(RouterPath(LoopLibraryPaths.stylesheet)) { request, _ in
+            Self.asset(request, self.web.stylesheet, type: "text/css; charset=utf-8")
+        }
+        router.get(RouterPath(LoopLibraryPaths.script)) { request, _ in
+            Self.asset(request, self.web.script, type: "text/javascript; charset=utf-8")
+        }
+        router.get(RouterPath(LoopLibraryPaths.player)) { request, _ in
+            Self.asset(request, self.web.player, type: "text/javascript; charset=utf-8")
+        }
+        router.get(RouterPath(LoopLibraryPaths.serviceWorker)) { request, _ in
+            Self.asset(request, self.web.serviceWorker, type: "text/javascript; charset=utf-8")
+        }
         router.get(RouterPath(LoopLibraryPaths.pagePattern)) { request, context in
             let ref = try context.parameters.require("ref")
             return try await self.page(request, type: .html) { base in
-                if ref.hasPrefix("@") { return try await self.authorPage(request, name: String(ref.dropFirst()), base: base) }
+                if ref.hasPrefix("@") {
+                    return try await self.authorPage(request, name: String(ref.dropFirst()), base: base)
+                }
                 return try await self.previewPage(ref, base: base)
             }
         }
         router.get(RouterPath(LoopLibraryPaths.clipPattern)) { request, context in
-            try await self.phraseClip(request, context: context, ref: context.parameters.require("ref"), file: context.parameters.require("clip"))
+            try await self.phraseClip(
+                request, context: context, ref: context.parameters.require("ref"),
+                file: context.parameters.require("clip"))
         }
         router.head(RouterPath(LoopLibraryPaths.clipPattern)) { request, context in
-            try await self.phraseClip(request, context: context, ref: context.parameters.require("ref"), file: context.parameters.require("clip"))
+            try await self.phraseClip(
+                request, context: context, ref: context.parameters.require("ref"),
+                file: context.parameters.require("clip"))
         }
     }
 
@@ -47,7 +65,10 @@ extension LibraryServer {
 
     /// A page from the cache while the catalog has not changed, or rendered by `render` (given
     /// the site's base address) and kept; with an ETag, and 304 to a browser that has it.
-    func page(_ request: Request, type: PageType, render: @escaping @Sendable (String) async throws -> (HTTPResponse.Status, String)) async throws -> Response {
+    func page(
+        _ request: Request, type: PageType,
+        render: @escaping @Sendable (String) async throws -> (HTTPResponse.Status, String)
+    ) async throws -> Response {
         let base = siteAddress(request)
         let stamp = try await pages.stamp { try await self.catalog.changeStamp() }
         let key = base + request.uri.description
@@ -63,14 +84,18 @@ extension LibraryServer {
             let whole = self.web.withStylesheet(body, at: styleOffset)
             // Kept in the form the request that rendered it takes (the other is made if asked).
             let gzipped = gzip ? Gzip.compress(Data(buffer: whole)) : nil
-            return PageCache.Page(status: status.code, body: gzipped == nil ? body : nil, styleOffset: styleOffset,
-                                  gzipped: gzipped, length: whole.readableBytes,
-                                  eTag: "\"" + Hex.string(hash.finalize().prefix(12)) + "\"", stamp: stamp, made: DispatchTime.now().uptimeNanoseconds)
+            return PageCache.Page(
+                status: status.code, body: gzipped == nil ? body : nil, styleOffset: styleOffset,
+                gzipped: gzipped, length: whole.readableBytes,
+                eTag: "\"" + Hex.string(hash.finalize().prefix(12)) + "\"", stamp: stamp,
+                made: DispatchTime.now().uptimeNanoseconds)
         }
         // Gzipped for a client that takes it: as kept, or made now and kept beside the page.
         var gzipped: Data?
         if gzip {
-            gzipped = page.gzipped ?? page.body.flatMap { Gzip.compress(Data(buffer: web.withStylesheet($0, at: page.styleOffset))) }
+            gzipped =
+                page.gzipped
+                ?? page.body.flatMap { Gzip.compress(Data(buffer: web.withStylesheet($0, at: page.styleOffset))) }
             if let gzipped, page.gzipped == nil { pages.keepGzipped(gzipped, for: key, eTag: page.eTag) }
         }
         var headers = HTTPFields()
@@ -81,12 +106,18 @@ extension LibraryServer {
         headers[.contentSecurityPolicy] = web.contentSecurityPolicy
         headers[.xContentTypeOptions] = "nosniff"
         headers[.referrerPolicy] = "same-origin"
-        if page.status == 200, Self.matches(request.headers[.ifNoneMatch], headers[.eTag] ?? "") { return Response(status: .notModified, headers: headers) }
+        if page.status == 200, Self.matches(request.headers[.ifNoneMatch], headers[.eTag] ?? "") {
+            return Response(status: .notModified, headers: headers)
+        }
         if let gzipped {
             headers[.contentEncoding] = "gzip"
-            return Response(status: .init(code: page.status), headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: gzipped)))
+            return Response(
+                status: .init(code: page.status), headers: headers,
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: gzipped)))
         }
-        let whole = try page.body.map { web.withStylesheet($0, at: page.styleOffset) } ?? Gzip.decompress(page.gzipped ?? Data(), length: page.length)
+        let whole =
+            try page.body.map { web.withStylesheet($0, at: page.styleOffset) }
+            ?? Gzip.decompress(page.gzipped ?? Data(), length: page.length)
         return Response(status: .init(code: page.status), headers: headers, body: ResponseBody(byteBuffer: whole))
     }
 
@@ -95,8 +126,11 @@ extension LibraryServer {
     func siteAddress(_ request: Request) -> String {
         if let publicURL { return publicURL }
         let host = request.head.authority ?? ""
-        let plain = !host.isEmpty && host.utf8.count <= 255
-            && host.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || ".-:[]".unicodeScalars.contains($0)) }
+        let plain =
+            !host.isEmpty && host.utf8.count <= 255
+            && host.unicodeScalars.allSatisfy {
+                $0.isASCII && (CharacterSet.alphanumerics.contains($0) || ".-:[]".unicodeScalars.contains($0))
+            }
         return "http://" + (plain ? host : "localhost")
     }
 
@@ -110,7 +144,8 @@ extension LibraryServer {
         headers[.vary] = "Accept-Encoding"
         if matches(request.headers[.ifNoneMatch], tag) { return Response(status: .notModified, headers: headers) }
         if gzipped != nil { headers[.contentEncoding] = "gzip" }
-        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: gzipped ?? asset.bytes)))
+        return Response(
+            status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: gzipped ?? asset.bytes)))
     }
 
     // MARK: Pages
@@ -121,23 +156,33 @@ extension LibraryServer {
         let number = Self.pageNumber(parameters)
         query.limit = Self.pageSize
         query.offset = (number - 1) * Self.pageSize
-        let filters = FiltersModel(q: query.text, language: query.language ?? "", translation: query.translationLanguage ?? "", tag: query.tag ?? "")
-        let searching = !query.text.isEmpty || query.language != nil || query.translationLanguage != nil || query.tag != nil
+        let filters = FiltersModel(
+            q: query.text, language: query.language ?? "", translation: query.translationLanguage ?? "",
+            tag: query.tag ?? "")
+        let searching =
+            !query.text.isEmpty || query.language != nil || query.translationLanguage != nil || query.tag != nil
         let now = Date()
         let results = try await catalog.search(query, now: now)
-        var model = FrontPageModel(filters: filters, searching: searching, base: base, results: results.loops.map(card), hasResults: !results.loops.isEmpty,
-                                   pager: pager(results, page: number, path: "/", filters: filters.parameters), page: Self.frontHead(base: base, query: query.text))
+        var model = FrontPageModel(
+            filters: filters, searching: searching, base: base, results: results.loops.map(card),
+            hasResults: !results.loops.isEmpty,
+            pager: pager(results, page: number, path: "/", filters: filters.parameters),
+            page: Self.frontHead(base: base, query: query.text))
         var title = "Loop Library"
         if searching {
-            let described = [query.text.isEmpty ? nil : "“\(query.text)”", query.language.map { "in \(Self.languageName($0))" },
-                             query.translationLanguage.map { "translated to \(Self.languageName($0))" }, query.tag.map { "tagged \($0)" }]
-                .compactMap { $0 }.joined(separator: ", ")
+            let described = [
+                query.text.isEmpty ? nil : "“\(query.text)”", query.language.map { "in \(Self.languageName($0))" },
+                query.translationLanguage.map { "translated to \(Self.languageName($0))" },
+                query.tag.map { "tagged \($0)" },
+            ]
+            .compactMap { $0 }.joined(separator: ", ")
             model.resultsTitle = "\(results.total) \(results.total == 1 ? "loop" : "loops") \(described)"
             title = "Loops \(described) · Loop Library"
         } else if number == 1 {
             async let featured = catalog.search(CatalogQuery(featuredOnly: true, limit: 6), now: now)
             async let hot = catalog.search(CatalogQuery(sort: .hot, limit: 6), now: now)
-            let featuredLoops = try await featured.loops, hotLoops = try await hot.loops.filter { $0.recentDownloads > 0 }
+            let featuredLoops = try await featured.loops,
+                hotLoops = try await hot.loops.filter { $0.recentDownloads > 0 }
             model.featured = featuredLoops.map(card)
             model.hasFeatured = !featuredLoops.isEmpty
             model.hot = hotLoops.map(card)
@@ -150,16 +195,22 @@ extension LibraryServer {
     func authorPage(_ request: Request, name: String, base: String) async throws -> (HTTPResponse.Status, String) {
         let name = name.removingPercentEncoding ?? name
         let number = Self.pageNumber(request.uri.queryParameters)
-        let results = try await catalog.search(CatalogQuery(author: name, offset: (number - 1) * Self.pageSize, limit: Self.pageSize), now: Date())
+        let results = try await catalog.search(
+            CatalogQuery(author: name, offset: (number - 1) * Self.pageSize, limit: Self.pageSize), now: Date())
         guard let first = results.loops.first else {
             return missing("No author called “\(name)” has loops here.", base: base)
         }
         let display = first.author ?? Self.shortFingerprint(first.authorFingerprint)
         let model = AuthorPageModel(
-            author: display, fingerprint: first.authorFingerprint, total: results.total, results: results.loops.map(card),
+            author: display, fingerprint: first.authorFingerprint, total: results.total,
+            results: results.loops.map(card),
             pager: pager(results, page: number, path: Self.authorPath(first), filters: [:]),
-            page: PageHead(title: "\(display) · Loop Library", cardTitle: "Loops by \(display)", url: base + Self.authorPath(first),
-                           description: "\(results.total) \(results.total == 1 ? "loop" : "loops") by \(display) on the Loop Library.", query: ""))
+            page: PageHead(
+                title: "\(display) · Loop Library", cardTitle: "Loops by \(display)",
+                url: base + Self.authorPath(first),
+                description:
+                    "\(results.total) \(results.total == 1 ? "loop" : "loops") by \(display) on the Loop Library.",
+                query: ""))
         return (.ok, web.render("author", model))
     }
 
@@ -175,46 +226,62 @@ extension LibraryServer {
             let first = number + 1
             let rows = phrases.map { phrase in
                 number += 1
-                var row = PhraseRowModel(number: number, group: index, text: phrase.text, lang: lang, translationLang: translationLang)
+                var row = PhraseRowModel(
+                    number: number, group: index, text: phrase.text, lang: lang, translationLang: translationLang)
                 if let translation = phrase.translation, !translation.isEmpty { row.translation = translation }
                 if let clip = phrase.clip {
                     row.clip = LoopLibraryPaths.clip(loop.shortID, phrase: number)
                     row.duration = Int(((clip.end - clip.start) * 1_000_000).rounded())
                 }
-                if let pictures = content.pictures, pictures.phrases.indices.contains(number - 1) { row.phrasePicture = Self.pictureModel(pictures.phrases[number - 1]) }
+                if let pictures = content.pictures, pictures.phrases.indices.contains(number - 1) {
+                    row.phrasePicture = Self.pictureModel(pictures.phrases[number - 1])
+                }
                 return row
             }
             var group = GroupModel(number: index + 1, index: index, first: first, phrases: rows)
-            if let pictures = content.pictures, pictures.groups.indices.contains(index) { group.groupPicture = Self.pictureModel(pictures.groups[index]) }
+            if let pictures = content.pictures, pictures.groups.indices.contains(index) {
+                group.groupPicture = Self.pictureModel(pictures.groups[index])
+            }
             return group
         }
         let install = "loop import \(base)/\(loop.shortID)"
         let firstPhrase = content.groups.first?.first?.text
-        let description = "\(loop.phraseCount) phrases \(Self.languages(loop)), by \(Self.authorName(loop))"
+        let description =
+            "\(loop.phraseCount) phrases \(Self.languages(loop)), by \(Self.authorName(loop))"
             + (firstPhrase.map { ": “\($0.prefix(80))”…" } ?? ".")
         let model = LoopPageModel(
-            loopId: loop.id, card: card(loop), groups: groups, loopPicture: Self.pictureModel(content.pictures?.loop), revision: loop.revision,
-            groupCount: loop.groupCount, featured: loop.featured, installLine: install, bundleLink: LoopLibraryPaths.bundle(loop.shortID),
+            loopId: loop.id, card: card(loop), groups: groups, loopPicture: Self.pictureModel(content.pictures?.loop),
+            revision: loop.revision,
+            groupCount: loop.groupCount, featured: loop.featured, installLine: install,
+            bundleLink: LoopLibraryPaths.bundle(loop.shortID),
             bundleSize: Self.size(stored.bundleBytes),
-            page: PageHead(title: "\(loop.title) · Loop Library", cardTitle: loop.title, url: base + LoopLibraryPaths.page(loop.shortID),
-                           description: description, query: "", script: true, player: true))
+            page: PageHead(
+                title: "\(loop.title) · Loop Library", cardTitle: loop.title,
+                url: base + LoopLibraryPaths.page(loop.shortID),
+                description: description, query: "", script: true, player: true))
         return (.ok, web.render("loop", model))
     }
 
     func feed(base: String) async throws -> (HTTPResponse.Status, String) {
         let latest = try await catalog.search(CatalogQuery(sort: .latest, limit: 30), now: Date()).loops
         let entries = latest.map { loop in
-            FeedEntryModel(title: loop.title, id: loop.id, url: base + LoopLibraryPaths.page(loop.shortID), published: loop.published, updated: loop.updated,
-                           author: Self.authorName(loop), summary: "\(loop.phraseCount) phrases \(Self.languages(loop)), \(Self.duration(loop.seconds)).",
-                           tags: loop.tags.map { TagModel(name: $0) })
+            FeedEntryModel(
+                title: loop.title, id: loop.id, url: base + LoopLibraryPaths.page(loop.shortID),
+                published: loop.published, updated: loop.updated,
+                author: Self.authorName(loop),
+                summary: "\(loop.phraseCount) phrases \(Self.languages(loop)), \(Self.duration(loop.seconds)).",
+                tags: loop.tags.map { TagModel(name: $0) })
         }
         let model = FeedModel(base: base, updated: latest.first?.updated ?? "1970-01-01T00:00:00Z", entries: entries)
         return (.ok, web.render("feed", model))
     }
 
     func missing(_ message: String, base: String) -> (HTTPResponse.Status, String) {
-        let model = MissingPageModel(message: message,
-                                     page: PageHead(title: "Not found · Loop Library", cardTitle: "Loop Library", url: base + "/", description: message, query: ""))
+        let model = MissingPageModel(
+            message: message,
+            page: PageHead(
+                title: "Not found · Loop Library", cardTitle: "Loop Library", url: base + "/", description: message,
+                query: ""))
         return (.notFound, web.render("missing", model))
     }
 
@@ -222,17 +289,23 @@ extension LibraryServer {
 
     /// `/<short id>/<n>.flac`: the clip of the loop's `n`th phrase, cut from its take on first
     /// request, with Range support (browsers seek and read a media file in ranges).
-    func phraseClip(_ request: Request, context: LibraryRequestContext, ref: String, file: String) async throws -> Response {
+    func phraseClip(_ request: Request, context: LibraryRequestContext, ref: String, file: String) async throws
+        -> Response
+    {
         guard file.hasSuffix(".flac"), let number = Int(file.dropLast(5)), number >= 1,
-              let stored = try await catalog.loop(ref, now: Date()) else { throw APIError.notFound("no such clip") }
+            let stored = try await catalog.loop(ref, now: Date())
+        else { throw APIError.notFound("no such clip") }
         let content = try CatalogText.decoder.decode(StoredContent.self, from: stored.content)
         let phrases = content.groups.flatMap { $0 }
-        guard number <= phrases.count, let clip = phrases[number - 1].clip, let take = content.takes.first(where: { $0.sha256 == clip.take }) else {
+        guard number <= phrases.count, let clip = phrases[number - 1].clip,
+            let take = content.takes.first(where: { $0.sha256 == clip.take })
+        else {
             throw APIError.notFound("no such clip")
         }
         let clips = self.clips
         let (path, eTag) = try await BlockingWork.run("loop-server clip") { try clips.clip(clip, of: take) }
-        return try await serveFile(request, context: context, path: path, eTag: eTag, contentType: "audio/flac", cacheControl: "no-cache")
+        return try await serveFile(
+            request, context: context, path: path, eTag: eTag, contentType: "audio/flac", cacheControl: "no-cache")
     }
 
     // MARK: Models
@@ -254,11 +327,14 @@ extension LibraryServer {
     /// A loop as a card of a list.
     func card(_ loop: CatalogLoop) -> CardModel {
         CardModel(
-            link: LoopLibraryPaths.page(loop.shortID), title: loop.title, languages: Self.languages(loop), phraseCount: loop.phraseCount,
+            link: LoopLibraryPaths.page(loop.shortID), title: loop.title, languages: Self.languages(loop),
+            phraseCount: loop.phraseCount,
             duration: Self.duration(loop.seconds), author: Self.authorName(loop), authorLink: Self.authorPath(loop),
-            hasTags: !loop.tags.isEmpty, tags: loop.tags.map { TagModel(name: $0, link: "/?tag=" + Self.queryValue($0)) },
+            hasTags: !loop.tags.isEmpty,
+            tags: loop.tags.map { TagModel(name: $0, link: "/?tag=" + Self.queryValue($0)) },
             updated: loop.updated, updatedDay: String(loop.updated.prefix(10)),
-            downloads: loop.recentDownloads > 0 ? "\(loop.recentDownloads) download\(loop.recentDownloads == 1 ? "" : "s") this week" : nil)
+            downloads: loop.recentDownloads > 0
+                ? "\(loop.recentDownloads) download\(loop.recentDownloads == 1 ? "" : "s") this week" : nil)
     }
 
     /// The previous and next page links of a list, keeping its filters.
@@ -266,23 +342,33 @@ extension LibraryServer {
         let pages = max(1, (results.total + Self.pageSize - 1) / Self.pageSize)
         guard pages > 1 else { return nil }
         func link(_ number: Int) -> String {
-            let parts = filters.sorted { $0.key < $1.key }.filter { !$0.value.isEmpty }.map { "\($0.key)=\(Self.queryValue($0.value))" }
+            let parts =
+                filters.sorted { $0.key < $1.key }.filter { !$0.value.isEmpty }.map {
+                    "\($0.key)=\(Self.queryValue($0.value))"
+                }
                 + (number > 1 ? ["page=\(number)"] : [])
             return path + (parts.isEmpty ? "" : "?" + parts.joined(separator: "&"))
         }
-        return PagerModel(page: page, pages: pages, previous: page > 1 ? link(page - 1) : nil, next: page < pages ? link(page + 1) : nil)
+        return PagerModel(
+            page: page, pages: pages, previous: page > 1 ? link(page - 1) : nil,
+            next: page < pages ? link(page + 1) : nil)
     }
 
     static func frontHead(base: String, query: String) -> PageHead {
-        PageHead(title: "Loop Library", cardTitle: "Loop Library", url: base + "/",
-                 description: "Short loops of spoken phrases to learn a language by ear: read them, hear them, install them with loop.", query: query)
+        PageHead(
+            title: "Loop Library", cardTitle: "Loop Library", url: base + "/",
+            description:
+                "Short loops of spoken phrases to learn a language by ear: read them, hear them, install them with loop.",
+            query: query)
     }
 
     static func pageNumber(_ parameters: Parameters) -> Int {
         min(max(1, parameters.get("page", as: Int.self) ?? 1), 10_000)
     }
 
-    static func authorName(_ loop: CatalogLoop) -> String { loop.author ?? "author " + shortFingerprint(loop.authorFingerprint) }
+    static func authorName(_ loop: CatalogLoop) -> String {
+        loop.author ?? "author " + shortFingerprint(loop.authorFingerprint)
+    }
 
     static func shortFingerprint(_ fingerprint: String) -> String { String(fingerprint.prefix(8)) }
 
@@ -298,7 +384,11 @@ extension LibraryServer {
     static func languageName(_ code: String) -> String {
         if let known = languageNames.withLock({ $0[code] }) { return known }
         var name = code
-        if languageTag(code) != nil, let found = Locale(identifier: "en").localizedString(forIdentifier: code), !found.isEmpty { name = found }
+        if languageTag(code) != nil, let found = Locale(identifier: "en").localizedString(forIdentifier: code),
+            !found.isEmpty
+        {
+            name = found
+        }
         languageNames.withLock { names in
             if names.count > 1000 { names.removeAll() }
             names[code] = name
@@ -321,8 +411,12 @@ extension LibraryServer {
     static func languageTag(_ code: String?) -> String? {
         guard let code, !code.isEmpty, code.utf8.count <= 35 else { return nil }
         let parts = code.split(separator: "-", omittingEmptySubsequences: false)
-        guard let primary = parts.first, (2...8).contains(primary.count), primary.allSatisfy({ $0.isASCII && $0.isLetter }),
-              parts.dropFirst().allSatisfy({ (1...8).contains($0.count) && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } }) else { return nil }
+        guard let primary = parts.first, (2...8).contains(primary.count),
+            primary.allSatisfy({ $0.isASCII && $0.isLetter }),
+            parts.dropFirst().allSatisfy({
+                (1...8).contains($0.count) && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
+            })
+        else { return nil }
         return code
     }
 
@@ -334,7 +428,8 @@ extension LibraryServer {
     /// Text as a URL query value (or a path segment): everything but unreserved characters
     /// percent-encoded.
     static func queryValue(_ text: String) -> String {
-        var allowed = CharacterSet.alphanumerics.intersection(CharacterSet(charactersIn: Unicode.Scalar(0)...Unicode.Scalar(127)))
+        var allowed = CharacterSet.alphanumerics.intersection(
+            CharacterSet(charactersIn: Unicode.Scalar(0)...Unicode.Scalar(127)))
         allowed.insert(charactersIn: "-._~")
         return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
     }

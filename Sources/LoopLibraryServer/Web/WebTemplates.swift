@@ -43,14 +43,18 @@ public struct WebTemplates: Sendable {
             }
         }
         guard let stylesheet = FileManager.default.contents(atPath: folder + "/style.css"),
-              let script = FileManager.default.contents(atPath: folder + "/copy.js"),
-              let engine = FileManager.default.contents(atPath: folder + "/study.js"),
-              let player = FileManager.default.contents(atPath: folder + "/player.js"),
-              let serviceWorker = FileManager.default.contents(atPath: folder + "/sw.js") else {
-            throw CatalogError(.templates, path: folder, message: "style.css, copy.js, study.js, player.js or sw.js is missing")
+            let script = FileManager.default.contents(atPath: folder + "/copy.js"),
+            let engine = FileManager.default.contents(atPath: folder + "/study.js"),
+            let player = FileManager.default.contents(atPath: folder + "/player.js"),
+            let serviceWorker = FileManager.default.contents(atPath: folder + "/sw.js")
+        else {
+            throw CatalogError(
+                .templates, path: folder, message: "style.css, copy.js, study.js, player.js or sw.js is missing")
         }
         guard String(data: stylesheet, encoding: .utf8)?.contains("</") == false else {
-            throw CatalogError(.templates, path: folder + "/style.css", message: "the stylesheet is not UTF-8 or holds \"</\" (it is written into each page's <style>)")
+            throw CatalogError(
+                .templates, path: folder + "/style.css",
+                message: "the stylesheet is not UTF-8 or holds \"</\" (it is written into each page's <style>)")
         }
         self.serviceWorker = WebAsset(serviceWorker)
         self.contentSecurityPolicy = Self.contentSecurityPolicy(inlineStyle: stylesheet)
@@ -86,7 +90,8 @@ public struct WebTemplates: Sendable {
     /// of its bytes), and scripts, workers, media and pictures from the server only.
     static func contentSecurityPolicy(inlineStyle: Data) -> String {
         let hash = Data(SHA256.hash(data: inlineStyle)).base64EncodedString()
-        return "default-src 'none'; style-src 'self' 'sha256-\(hash)'; script-src 'self'; worker-src 'self'; connect-src 'self'; "
+        return
+            "default-src 'none'; style-src 'self' 'sha256-\(hash)'; script-src 'self'; worker-src 'self'; connect-src 'self'; "
             + "media-src 'self' blob:; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
     }
 
@@ -114,7 +119,6 @@ public struct WebTemplates: Sendable {
     }
 }
 
-
 /// HTML and XML escaping, scalar by scalar.
 ///
 /// The template library's own escaping compares whole Characters, so a quote or `<` followed
@@ -138,7 +142,9 @@ struct MarkupEscaping: MustacheContentType {
             case "\r": escaped.append("\n")
             default:
                 let value = scalar.value
-                let forbidden = value < 0x20 || (0x7F...0x9F).contains(value) || (0xFDD0...0xFDEF).contains(value) || value & 0xFFFE == 0xFFFE
+                let forbidden =
+                    value < 0x20 || (0x7F...0x9F).contains(value) || (0xFDD0...0xFDEF).contains(value)
+                    || value & 0xFFFE == 0xFFFE
                 escaped.append(forbidden ? "\u{FFFD}" : scalar)
             }
         }
@@ -171,7 +177,9 @@ enum TemplateValues {
                 guard let label = child.label, let present = unwrapped(child.value) else { continue }
                 properties[label] = values(of: present)
             }
-            if let inline = type(of: value) as? any TemplateModelWithInlineChild.Type, let child = properties[inline.inlineChild] as? [String: Any] {
+            if let inline = type(of: value) as? any TemplateModelWithInlineChild.Type,
+                let child = properties[inline.inlineChild] as? [String: Any]
+            {
                 properties.merge(child) { own, _ in own }
             }
             return properties

@@ -8,7 +8,9 @@ enum ChafaCalls {
     static var loadError: String? { loop_chafa_load_error().map { String(cString: $0) } }
 
     /// `picture` drawn in a canvas of `columns`×`rows` cells, as the terminal text chafa prints.
-    static func draw(_ picture: RGBAPicture, columns: Int, rows: Int, graphics: TerminalGraphics, cell: (width: Int, height: Int)) -> String {
+    static func draw(
+        _ picture: RGBAPicture, columns: Int, rows: Int, graphics: TerminalGraphics, cell: (width: Int, height: Int)
+    ) -> String {
         let config = chafa_canvas_config_new()
         defer { chafa_canvas_config_unref(config) }
         chafa_canvas_config_set_geometry(config, Int32(columns), Int32(rows))
@@ -16,7 +18,11 @@ enum ChafaCalls {
         let symbols = chafa_symbol_map_new()
         defer { chafa_symbol_map_unref(symbols) }
         // Blocks and half blocks: every terminal font has them, each one column wide.
-        chafa_symbol_map_add_by_tags(symbols, ChafaSymbolTags(rawValue: CHAFA_SYMBOL_TAG_BLOCK.rawValue | CHAFA_SYMBOL_TAG_SPACE.rawValue | CHAFA_SYMBOL_TAG_HALF.rawValue))
+        chafa_symbol_map_add_by_tags(
+            symbols,
+            ChafaSymbolTags(
+                rawValue: CHAFA_SYMBOL_TAG_BLOCK.rawValue | CHAFA_SYMBOL_TAG_SPACE.rawValue
+                    | CHAFA_SYMBOL_TAG_HALF.rawValue))
         chafa_symbol_map_remove_by_tags(symbols, CHAFA_SYMBOL_TAG_WIDE)
         chafa_canvas_config_set_symbol_map(config, symbols)
         switch graphics {
@@ -37,7 +43,9 @@ enum ChafaCalls {
         let canvas = chafa_canvas_new(config)
         defer { chafa_canvas_unref(canvas) }
         picture.pixels.withUnsafeBufferPointer { pixels in
-            chafa_canvas_draw_all_pixels(canvas, CHAFA_PIXEL_RGBA8_UNASSOCIATED, pixels.baseAddress, Int32(picture.width), Int32(picture.height), Int32(picture.width * 4))
+            chafa_canvas_draw_all_pixels(
+                canvas, CHAFA_PIXEL_RGBA8_UNASSOCIATED, pixels.baseAddress, Int32(picture.width), Int32(picture.height),
+                Int32(picture.width * 4))
         }
         // The fallback terminal description knows every sequence (sixel, kitty, colours).
         let info = chafa_term_db_get_fallback_info(chafa_term_db_get_default())
@@ -50,9 +58,12 @@ enum ChafaCalls {
 
     /// The canvas (columns, rows) that shows a `width`×`height` picture whole within
     /// `columns`×`rows` cells of the given cell shape.
-    static func fit(width: Int, height: Int, columns: Int, rows: Int, cell: (width: Int, height: Int)) -> (columns: Int, rows: Int) {
+    static func fit(width: Int, height: Int, columns: Int, rows: Int, cell: (width: Int, height: Int)) -> (
+        columns: Int, rows: Int
+    ) {
         var outColumns = Int32(columns), outRows = Int32(rows)
-        chafa_calc_canvas_geometry(Int32(width), Int32(height), &outColumns, &outRows, Float(cell.width) / Float(cell.height), 1, 0)
+        chafa_calc_canvas_geometry(
+            Int32(width), Int32(height), &outColumns, &outRows, Float(cell.width) / Float(cell.height), 1, 0)
         return (max(1, Int(outColumns)), max(1, Int(outRows)))
     }
 }
