@@ -239,9 +239,9 @@ let package = Package(
         .target(
             name: "LoopReports",
             dependencies: [
-                "LoopModel", "LoopText", "LoopCutting", "LoopSpeech", "LoopShare", "LoopPictures", "LoopTerminal",
-                "LoopWorkflows",
-                "LoopLibraryAPI",
+                "LoopFoundation", "LoopModel", "LoopText", "LoopAudioFiles", "LoopCutting", "LoopSpeech", "LoopShare",
+                "LoopPictures", "LoopStudy", "LoopExchange", "LoopTerminal", "LoopWorkflows", "LoopLibraryAPI",
+                "LoopLibraryClient",
             ]
         ),
 
@@ -249,7 +249,7 @@ let package = Package(
             name: "LoopCLI",
             dependencies: [
                 "LoopFoundation",
-                "LoopAudio", "LoopAudioFiles",
+                "LoopAudioFiles",
                 "LoopCutting", "LoopText",
                 "LoopModel",
                 "LoopStudy",
@@ -260,7 +260,6 @@ let package = Package(
                 "LoopExchange",
                 "LoopLibraryAPI",
                 "LoopLibraryClient",
-                "LoopPictures",
                 "LoopTerminal",
                 "LoopScreens",
                 "LoopReports",

@@ -3,6 +3,7 @@ import Foundation
 import LoopAudioFiles
 import LoopCLI
 import LoopFoundation
+import LoopReports
 import LoopSpeech
 import LoopTerminal
 

@@ -4,6 +4,7 @@ import LoopAudio
 import LoopAudioFiles
 import LoopCLI
 import LoopFoundation
+import LoopReports
 import LoopTerminal
 
 /// `loop-benchmark`: the tool's speed and memory, measured against its goals and next to the

@@ -1,6 +1,7 @@
 import Foundation
 import LoopCLI
 import LoopFoundation
+import LoopReports
 
 /// A finished child process: its status, wall time and peak memory.
 struct ChildProcessReport {

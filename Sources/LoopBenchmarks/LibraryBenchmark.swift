@@ -4,6 +4,7 @@ import LoopCLI
 import LoopCutting
 import LoopFoundation
 import LoopModel
+import LoopReports
 import LoopStore
 import LoopTerminal
 import LoopText

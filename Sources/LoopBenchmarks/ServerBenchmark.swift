@@ -7,6 +7,7 @@ import LoopStore
     import FoundationNetworking
     import LoopFoundation
     import LoopModel
+    import LoopReports
 #endif
 
 struct ServerBenchmark: AsyncParsableCommand {

@@ -5,6 +5,7 @@ import LoopCLI
 import LoopExchange
 import LoopFoundation
 import LoopModel
+import LoopReports
 import LoopStore
 import LoopTerminal
 import LoopText

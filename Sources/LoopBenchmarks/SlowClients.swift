@@ -1,6 +1,7 @@
 import Foundation
 import LoopCLI
 import LoopFoundation
+import LoopReports
 
 /// Clients that hold a server's connections: readers that take a download slowly, and
 /// slowloris connections that send a request's head a byte at a time. Plain sockets, all

@@ -1,8 +1,6 @@
 import ArgumentParser
 import Foundation
-import LoopAudio
-import LoopAudioFiles
-import LoopFoundation
+import LoopWorkflows
 
 /// `loop decode-media IN OUT [--stream N]`: not for people; the process the commands that read
 /// a take run to decode media through FFmpeg's libraries (``MediaInput``), so that the
@@ -20,17 +18,17 @@ struct DecodeMediaCommand: ParsableCommand {
     @Option(name: .customLong("stream"), parsing: .unconditional, help: "The audio stream, from 0.") var stream: Int?
 
     func run() throws {
-        DecoderHelper.endWithParent()
+        MediaDecoding.endWithParent()
         // Unbuffered, a line at a time: the parent shows the progress as it comes.
         @Sendable func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
         do {
             // `alive` lines tell the parent the decoding moves when its share cannot be told.
-            let description = try MediaInput.decode(
-                input, audioStream: stream, to: output,
+            let description = try MediaDecoding.decode(
+                input, stream: stream, to: output,
                 progress: { say(String(format: "progress %.4f", $0)) }, heartbeat: { say("alive") })
             say("decoded " + description)
-        } catch let error as AudioError {
-            FileHandle.standardError.write(Data("error \(error.kind.rawValue) \(error.message)\n".utf8))
+        } catch {
+            FileHandle.standardError.write(Data("error \(error.code) \(error.message)\n".utf8))
             throw ExitCode.failure
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import LoopAudio
+import LoopAudioFiles
 import LoopFoundation
 
 /// Where long work is, for an interface to show: which step, and the share of it done.
@@ -44,5 +45,35 @@ public struct MediaFile: Sendable {
             try MediaInput.open(path, audioStream: stream, helper: decoder, progress: decoding)
         }
         return try await input.reading(body)
+    }
+}
+
+/// The work of `loop decode-media`, the process the workflows run to decode a media file's
+/// audio through FFmpeg's libraries (so that their memory goes when it ends).
+public enum MediaDecoding {
+    /// A decoding that failed: the kind of audio failure, and its message.
+    public struct Failure: Error {
+        public var code: String
+        public var message: String
+    }
+
+    /// Ends this process when its parent does (the decoder is a helper, never on its own).
+    public static func endWithParent() { DecoderHelper.endWithParent() }
+
+    /// Decodes `input`'s audio (stream `stream`, or its main one) into the FLAC file `output`;
+    /// returns how FFmpeg described the stream. `heartbeat` is called as the decoding moves,
+    /// when its share cannot be told.
+    public static func decode(
+        _ input: String, stream: Int?, to output: String, progress: @escaping @Sendable (Double) -> Void,
+        heartbeat: @escaping @Sendable () -> Void
+    ) throws(Failure) -> String {
+        do {
+            return try MediaInput.decode(
+                input, audioStream: stream, to: output, progress: progress, heartbeat: heartbeat)
+        } catch let error as AudioError {
+            throw Failure(code: error.kind.rawValue, message: error.message)
+        } catch {
+            throw Failure(code: "decodeFailed", message: "\(error)")
+        }
     }
 }

@@ -46,18 +46,20 @@ struct ImportArrowTests {
             "LoopModel", "LoopTerminal", "LoopPictureDecoding", "LoopStudy", "LoopPlayback", "LoopRecording",
             "LoopCutting", "LoopWorkflows",
         ],
+        // The interface's words: what the commands print, and each failure's next step (so it
+        // reads the error kinds of every domain an interface meets).
         "LoopReports": [
-            "LoopFoundation", "LoopModel", "LoopText", "LoopCutting", "LoopSpeech", "LoopShare", "LoopPictures",
-            "LoopTerminal", "LoopWorkflows",
-            "LoopLibraryAPI",
+            "LoopFoundation", "LoopModel", "LoopText", "LoopAudioFiles", "LoopCutting", "LoopSpeech", "LoopShare",
+            "LoopPictures", "LoopStudy", "LoopExchange", "LoopTerminal", "LoopWorkflows", "LoopLibraryAPI",
+            "LoopLibraryClient",
         ],
         // The commands reach the library through LoopWorkflows (`Library` and the workflows),
         // never the store.
+        // No media decoding (LoopAudio) and no pictures: the workflows read them.
         "LoopCLI": [
-            "LoopFoundation", "LoopText", "LoopModel", "LoopAudio", "LoopAudioFiles", "LoopCutting", "LoopShare",
-            "LoopStudy",
+            "LoopFoundation", "LoopText", "LoopModel", "LoopAudioFiles", "LoopCutting", "LoopShare", "LoopStudy",
             "LoopPlayback", "LoopRecording", "LoopExchange", "LoopLibraryClient", "LoopLibraryAPI", "LoopWorkflows",
-            "LoopPictures", "LoopTerminal", "LoopScreens", "LoopReports",
+            "LoopTerminal", "LoopScreens", "LoopReports",
         ],
         "LoopBenchmarks": [
             "LoopFoundation", "LoopText", "LoopModel", "LoopAudio", "LoopAudioFiles", "LoopCutting", "LoopStore",

@@ -86,9 +86,9 @@ struct DoctorCommand: AsyncParsableCommand {
             let report = try await BlockingWork.run { try library.check(progress: progress.callback) }
             progress.finish()
             if json {
-                try JSONOutput.print(HealthReportOutput(report, remedy: NextStep.fix))
+                try JSONOutput.print(HealthReportOutput(report, remedy: NextStep.fix(for:)))
             } else {
-                for line in report.lines(on: .standardOutput(), remedy: NextStep.fix) { print(line) }
+                for line in report.lines(on: .standardOutput(), remedy: NextStep.fix(for:)) { print(line) }
                 for found in RecordingWorkflow(library: library).interrupted() {
                     print(
                         String(
