@@ -1,4 +1,5 @@
 import Foundation
+import LoopAudioFiles
 import LoopFoundation
 import LoopModel
 import LoopPlayback
@@ -45,6 +46,56 @@ public struct StudyWorkflow: Sendable {
             }
             return PreparedStudy(loop: detail, audio: audio, groups: groups)
         }
+    }
+
+    /// Where a session's sound goes.
+    public enum SoundDestination: Sendable, Equatable {
+        /// The sound card: an ALSA device (`default`, or one `aplay -L` lists).
+        case device(String)
+        /// A study track written to this file, in the format its extension names (WAV, FLAC,
+        /// Ogg, Opus, MP3 or AIFF).
+        case file(String)
+        /// Nowhere (`--output null`): the session runs, and its study is saved.
+        case nowhere
+
+        /// Whether `path` names a format a study track can be written in (or is no file to
+        /// write, which opening it says better).
+        public static func isWritable(_ path: String) -> Bool {
+            AudioFileFormat(pathExtension: path) != nil || (try? DurableFile.checkReplaceable(path)) == nil
+        }
+    }
+
+    /// The player of a session over `prepared`'s groups (`selection`: 0-based, all when empty),
+    /// with `settings`, playing to `destination`; in real time unless it renders to a file at
+    /// once.
+    public func player(
+        for prepared: PreparedStudy, groups: [[StudyPhrase]]? = nil, settings: StudySettings, selection: [Int] = [],
+        destination: SoundDestination, realTime: Bool
+    ) throws -> StudyPlayer {
+        let session = try StudySession(groups: groups ?? prepared.groups, settings: settings, selection: selection)
+        let (rate, channels) = (prepared.audio.sampleRate, prepared.audio.channelCount)
+        let output: any StudyOutput =
+            switch destination {
+            case .nowhere: NullOutput(sampleRate: rate, channelCount: channels)
+            case .file(let path): try FileOutput(path: path, sampleRate: rate, channelCount: channels)
+            case .device(let name): try DeviceOutput(device: name, sampleRate: rate, channelCount: channels)
+            }
+        return StudyPlayer(session: session, audio: prepared.audio, output: output, realTime: realTime)
+    }
+
+    /// Plays `groups` (of `prepared`) once, clip after clip with no gap, at `speed`, to
+    /// `destination` (`loop play`).
+    public func playOnce(
+        _ prepared: PreparedStudy, groups: [[StudyPhrase]], speed: Double, destination: SoundDestination
+    )
+        async throws
+    {
+        // Listen-and-repeat with no gap, once: the clips back to back.
+        let settings = StudySettings(mode: .listenAndRepeat, gapFactor: 0, speed: speed, rounds: 1)
+        _ = try await player(
+            for: prepared, groups: groups, settings: settings, destination: destination, realTime: false
+        )
+        .play()
     }
 
     /// Saves what a session studied (phrase numbers as the engine counts them), in one step.

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import LoopFoundation
-import LoopPlayback
 import LoopReports
 import LoopStudy
 import LoopTerminal
@@ -52,12 +51,8 @@ struct PlayCommand: AsyncParsableCommand {
                 }
                 groups = [groups[group - 1]]
             }
-            // Listen-and-repeat with no gap, once: the clips back to back.
-            let settings = StudySettings(mode: .listenAndRepeat, gapFactor: 0, speed: speed, rounds: 1)
-            let session = try StudySession(groups: groups, settings: settings)
-            let output = try outputOptions.makeOutput(
-                sampleRate: prepared.audio.sampleRate, channelCount: prepared.audio.channelCount)
-            _ = try await StudyPlayer(session: session, audio: prepared.audio, output: output, realTime: false).play()
+            try await StudyWorkflow(library: library).playOnce(
+                prepared, groups: groups, speed: speed, destination: outputOptions.destination)
         }
     }
 }

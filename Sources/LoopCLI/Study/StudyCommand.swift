@@ -1,9 +1,7 @@
 import ArgumentParser
 import Foundation
-import LoopAudioFiles
 import LoopFoundation
 import LoopModel
-import LoopPlayback
 import LoopScreens
 import LoopStudy
 import LoopTerminal
@@ -85,11 +83,10 @@ struct StudyCommand: AsyncParsableCommand {
             let selection = try groups.map { try GroupList.parse($0, groupCount: prepared.groups.count) } ?? []
             let settings = StudySettings(
                 mode: mode, repeats: repeats, gapFactor: gapFactor, speed: speed, rounds: once ? 1 : rounds)
-            let session = try StudySession(groups: prepared.groups, settings: settings, selection: selection)
             let interactive = !once && isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
-            let output = try outputOptions.makeOutput(
-                sampleRate: prepared.audio.sampleRate, channelCount: prepared.audio.channelCount)
-            let player = StudyPlayer(session: session, audio: prepared.audio, output: output, realTime: !once)
+            let player = try studying.player(
+                for: prepared, settings: settings, selection: selection, destination: outputOptions.destination,
+                realTime: !once)
             let started = Date()
             let choice = PictureChoice(prepared.loop)
             let pictures = interactive && !noImages ? (choice, await PictureShelf.decode(choice.files)) : nil
@@ -124,20 +121,19 @@ struct SoundOutputOptions: ParsableArguments {
                 "--output \(output) needs --once or --rounds: a file cannot hold a session that never ends")
         }
         // (A path that is no file to write, a folder or a FIFO, is refused as such when opened.)
-        if let output, output != "null", AudioFileFormat(pathExtension: output) == nil,
-            (try? DurableFile.checkReplaceable(output)) != nil
-        {
+        if let output, output != "null", !StudyWorkflow.SoundDestination.isWritable(output) {
             throw ValidationError(
                 "--output \(output): the name does not say which audio format to write; end it in .wav, .flac, .ogg, .opus, .mp3 or .aiff"
             )
         }
     }
 
-    func makeOutput(sampleRate: Int, channelCount: Int) throws -> any StudyOutput {
+    /// Where the sound goes.
+    var destination: StudyWorkflow.SoundDestination {
         switch output {
-        case "null": return NullOutput(sampleRate: sampleRate, channelCount: channelCount)
-        case let path?: return try FileOutput(path: path, sampleRate: sampleRate, channelCount: channelCount)
-        case nil: return try DeviceOutput(device: device, sampleRate: sampleRate, channelCount: channelCount)
+        case "null": .nowhere
+        case let path?: .file(path)
+        case nil: .device(device)
         }
     }
 }
