@@ -248,21 +248,12 @@ let package = Package(
         .target(
             name: "LoopCLI",
             dependencies: [
-                "LoopFoundation",
-                "LoopAudioFiles",
-                "LoopCutting", "LoopText",
-                "LoopModel",
-                "LoopStudy",
-                "LoopPlayback",
-                "LoopShare",
-                "LoopRecording",
-                "LoopWorkflows",
-                "LoopExchange",
-                "LoopLibraryAPI",
-                "LoopLibraryClient",
-                "LoopTerminal",
-                "LoopScreens",
-                "LoopReports",
+                // The workflows do the work; the interface modules print and draw; the rest are the
+                // values the workflows hand out (a loop, its text, a segmentation, a study's
+                // settings, a catalog page). LoopRecording: the recorder `loop record` runs.
+                "LoopWorkflows", "LoopReports", "LoopTerminal", "LoopScreens", "LoopFoundation", "LoopModel",
+                "LoopText",
+                "LoopCutting", "LoopStudy", "LoopLibraryAPI", "LoopRecording",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import LoopAudioFiles
 import LoopCutting
 import LoopReports
 import LoopTerminal
@@ -45,10 +44,7 @@ struct CutCommand: AsyncParsableCommand {
     @Flag(help: "Print one JSON object: the clips with their phrase and times.")
     var json = false
 
-    enum ClipFormat: String, ExpressibleByArgument, CaseIterable {
-        case flac, wav
-        var audioFormat: AudioFileFormat { self == .flac ? .flac : .wav }
-    }
+    typealias ClipFormat = CuttingWorkflow.ClipFormat
 
     func run() async throws {
         try await runReportingErrors {
@@ -58,7 +54,7 @@ struct CutCommand: AsyncParsableCommand {
             let progress = StepProgressBars()
             let (segmentation, result) = try await CuttingWorkflow(language: language).cut(
                 media: media.file(audio), hint: hint, labels: phrases, into: outputDirectory,
-                format: format.audioFormat, progress: progress.callback)
+                format: format, progress: progress.callback)
             progress.finish()
             let read = segmentation.phrases.map { Array(phrases[$0.clamped(to: phrases.indices)]) } ?? phrases
             if json {
@@ -72,3 +68,5 @@ struct CutCommand: AsyncParsableCommand {
         }
     }
 }
+
+extension CuttingWorkflow.ClipFormat: ExpressibleByArgument {}

@@ -45,6 +45,16 @@ public enum PhraseEditorScreen {
         func withLock<T>(_ body: (inout State) -> T) -> T { state.withLock { body(&$0) } }
     }
 
+    /// Runs the screen, playing on the ALSA device `playbackDevice` and recording again from
+    /// `captureDevice` at `captureRate`; returns the editor as left, and whether to save it.
+    public static func run(
+        workflow: PhraseEditingWorkflow, title: String, playbackDevice: String, captureDevice: String, captureRate: Int
+    ) async throws -> (PhraseEditor, save: Bool) {
+        try await run(workflow: workflow, title: title, player: ClipPlayer(device: playbackDevice)) {
+            try CaptureSource(device: captureDevice, sampleRate: captureRate, channelCount: 1)
+        }
+    }
+
     /// Runs the screen; returns the editor as left, and whether to save it.
     public static func run(
         workflow: PhraseEditingWorkflow, title: String, player: ClipPlayer,

@@ -37,6 +37,22 @@ public struct CuttingWorkflow: Sendable {
         }
     }
 
+    /// The file format of cut clips.
+    public enum ClipFormat: String, Sendable, CaseIterable {
+        case flac, wav
+
+        var audioFileFormat: AudioFileFormat { self == .flac ? .flac : .wav }
+    }
+
+    /// The take (any audio or video file) cut into a clip per phrase of `labels`, as `format`.
+    public func cut(
+        media: MediaFile, hint: SegmentationHint, labels: [String], into folder: String, format: ClipFormat,
+        progress: WorkProgress? = nil
+    ) async throws -> (segmentation: Segmentation, clips: PhraseClipExporter.Result) {
+        try await cut(
+            media: media, hint: hint, labels: labels, into: folder, format: format.audioFileFormat, progress: progress)
+    }
+
     /// The take (any audio or video file) cut into a clip per phrase of `labels`: see
     /// ``cut(take:hint:labels:into:format:measuring:writing:)``.
     public func cut(

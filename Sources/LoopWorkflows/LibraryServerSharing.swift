@@ -222,6 +222,29 @@ public struct LoopLibrarySharing: Sendable {
     public func browse(_ query: CatalogQuery, on client: LibraryClient) async throws -> CatalogPage {
         try await client.catalog(query)
     }
+
+    /// A page of the catalog of the server at `address` (or the configured one), and each
+    /// loop's link there (its short id → the page that studies and installs it).
+    public static func browse(_ query: CatalogQuery, server address: String?) async throws
+        -> (page: CatalogPage, link: @Sendable (String) -> String)
+    {
+        let client = try server(address)
+        return (try await client.catalog(query), { client.previewLink(shortID: $0) })
+    }
+
+    /// Publishes a loop to the server at `address` (or the configured one).
+    public func publish(loop id: String, server address: String?, asCopy: Bool = false) async throws -> Published {
+        try await publish(loop: id, to: try Self.server(address), asCopy: asCopy)
+    }
+
+    /// Takes a loop off the server at `address` (or the configured one).
+    public func unpublish(loop id: String, server address: String?) async throws {
+        try await unpublish(loop: id, from: try Self.server(address))
+    }
+
+    /// The address meant by `text` when it is a server's address written without its scheme
+    /// (`localhost:8080/9ddbb9` → `http://localhost:8080/9ddbb9`), else nil.
+    public static func suggestedAddress(for text: String) -> String? { LibraryClient.suggestedAddress(for: text) }
 }
 
 extension String {

@@ -280,6 +280,16 @@ public enum LibraryIdentity {
     package static func restore(_ backup: Data, into store: LibraryStore, source: String) throws -> AuthorIdentity {
         try AuthorIdentity.restore(backup, into: store.layout.identityKey, source: source)
     }
+
+    /// The fingerprint of the library's key (created on first use): what others see as the
+    /// signer of its bundles.
+    public static func fingerprint(of library: Library) throws -> String { try loadOrCreate(library.store).fingerprint }
+
+    /// Writes a backup of the library's key (created on first use) to `path`, owner-only,
+    /// durably.
+    public static func backUp(_ library: Library, to path: String) throws {
+        try DurableFile.write(Data(try loadOrCreate(library.store).exported.utf8), to: path, permissions: 0o600)
+    }
 }
 
 extension BundleReader {

@@ -9,11 +9,12 @@ import LoopText
 extension Authoring {
     /// Adds a loop from a film's or a podcast's `media` and its subtitles (`subtitleFile`, SRT
     /// or WebVTT), with the translations of `translationFile` when given; every cue moved by
-    /// `shift` seconds first. The title is the media file's name unless given.
+    /// `shift` seconds first. A group starts where the dialogue pauses longer than `groupPause`
+    /// seconds, or every `groupSize` cues. The title is the media file's name unless given.
     public func author(
-        subtitleFile: String, translationFile: String?, shift: Double = 0, media: MediaFile,
-        alignment: SubtitleAlignment,
-        title: String?, language: String?, translationLanguage: String?, tags: [String], progress: WorkProgress? = nil
+        subtitleFile: String, translationFile: String?, shift: Double = 0, media: MediaFile, groupPause: Double = 2,
+        groupSize: Int? = nil, title: String?, language: String?, translationLanguage: String?, tags: [String],
+        progress: WorkProgress? = nil
     ) async throws -> AuthoredLoop {
         let cues = try SubtitleReader.read(subtitleFile, shift: shift)
         guard !cues.isEmpty else {
@@ -24,7 +25,8 @@ extension Authoring {
         let importing = progress.map { report in { @Sendable (fraction: Double) in report(.importing, fraction) } }
         return try await media.reading(progress: progress) { take in
             try await author(
-                subtitles: cues, translations: translations, takePath: take, alignment: alignment, title: title ?? name,
+                subtitles: cues, translations: translations, takePath: take,
+                alignment: SubtitleAlignment(groupPause: groupPause, groupSize: groupSize), title: title ?? name,
                 language: language, translationLanguage: translationLanguage, tags: tags, progress: importing)
         }
     }

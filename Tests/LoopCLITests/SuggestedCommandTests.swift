@@ -97,7 +97,7 @@ struct SuggestedCommandTests {
     /// of which have `--device` (and `--output` or `--input`), meet those failures.
     @Test func theNextStepsNameOptionsOnlyInsideACommandLine() throws {
         let source = try String(
-            contentsOf: LoopProcess.packageRoot.appendingPathComponent("Sources/LoopCLI/CommandFailure.swift"),
+            contentsOf: LoopProcess.packageRoot.appendingPathComponent("Sources/LoopReports/NextStep.swift"),
             encoding: .utf8)
         let hints = source.split(separator: "\n").filter { $0.contains("case .") && $0.contains(": \"") }
         #expect(hints.count > 10)

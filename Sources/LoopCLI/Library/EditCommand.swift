@@ -2,8 +2,6 @@ import ArgumentParser
 import Foundation
 import LoopFoundation
 import LoopModel
-import LoopPlayback
-import LoopRecording
 import LoopReports
 import LoopScreens
 import LoopTerminal
@@ -121,12 +119,8 @@ extension EditCommand {
         let progress = ProgressBar("reading the takes")
         try await workflow.measureTakes(progress: progress.callback)
         progress.finish()
-        let (device, rate) = (captureDevice, self.rate)
         let (editor, save) = try await PhraseEditorScreen.run(
-            workflow: workflow, title: title, player: ClipPlayer(device: self.device)
-        ) {
-            try CaptureSource(device: device, sampleRate: rate, channelCount: 1)
-        }
+            workflow: workflow, title: title, playbackDevice: device, captureDevice: captureDevice, captureRate: rate)
         guard save, editor.hasUnsavedChanges else { return }
         let saved = try await workflow.save(editor)
         print(

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import LoopExchange
 import LoopModel
 import LoopReports
 import LoopTerminal
@@ -99,7 +98,7 @@ struct NewCommand: AsyncParsableCommand {
                 authored = try await authoring.author(
                     subtitleFile: subtitles, translationFile: translation, shift: Double(shift) / 1000,
                     media: media.file(audio),
-                    alignment: SubtitleAlignment(groupPause: groupPause, groupSize: groupSize), title: title,
+                    groupPause: groupPause, groupSize: groupSize, title: title,
                     language: language,
                     translationLanguage: translationLanguage, tags: tags, progress: progress.callback)
             } else if let text {

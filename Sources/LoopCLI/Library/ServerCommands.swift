@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import LoopFoundation
 import LoopLibraryAPI
-import LoopLibraryClient
 import LoopModel
 import LoopReports
 import LoopTerminal
@@ -16,8 +15,6 @@ struct ServerOptions: ParsableArguments {
             "The Loop Library server (http://HOST:PORT).",
             discussion: "Default: $LOOP_SERVER, else `server = URL` in ~/.config/loop/config.", valueName: "url"))
     var server: String?
-
-    func client() throws -> LibraryClient { try LoopLibrarySharing.server(server) }
 
     /// Whether `text` is a server's address rather than a folder.
     static func isAddress(_ text: String) -> Bool { text.hasPrefix("http://") || text.hasPrefix("https://") }
@@ -41,7 +38,7 @@ struct UnpublishCommand: AsyncParsableCommand {
         try await runReportingErrors {
             let library = try libraryOptions.open()
             let id = try library.resolve(loop)
-            try await LoopLibrarySharing(library: library).unpublish(loop: id, from: try serverOptions.client())
+            try await LoopLibrarySharing(library: library).unpublish(loop: id, server: serverOptions.server)
         }
     }
 }
@@ -175,17 +172,16 @@ struct BrowseCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await runReportingErrors {
-            let client = try serverOptions.client()
             let query = CatalogQuery(
                 text: words.joined(separator: " "), language: language, translationLanguage: translation, tag: tag,
                 author: author,
                 featuredOnly: featured, sort: sort, offset: (page - 1) * limit, limit: limit)
-            let found = try await client.catalog(query)
+            let (found, link) = try await LoopLibrarySharing.browse(query, server: serverOptions.server)
             if json {
-                try JSONOutput.print(CatalogPageReport(found, link: client.previewLink))
+                try JSONOutput.print(CatalogPageReport(found, link: link))
                 return
             }
-            for loop in found.loops { print(loop.browseLine(link: client.previewLink(shortID: loop.shortID))) }
+            for loop in found.loops { print(loop.browseLine(link: link(loop.shortID))) }
             let shown = found.offset + found.loops.count
             if found.total > shown || found.offset > 0 {
                 StandardError.write("\(found.offset + 1)-\(shown) of \(found.total); --page \(page + 1) for more\n")

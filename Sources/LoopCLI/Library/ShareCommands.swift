@@ -1,11 +1,8 @@
 import ArgumentParser
 import Foundation
-import LoopExchange
 import LoopFoundation
 import LoopLibraryAPI
-import LoopLibraryClient
 import LoopReports
-import LoopShare
 import LoopTerminal
 import LoopWorkflows
 
@@ -51,12 +48,13 @@ struct IdentityCommand: AsyncParsableCommand {
                 try LoopLibrarySharing.setAuthorName(name, of: library)
                 return
             }
-            let identity = try LibraryIdentity.loadOrCreate(library)
             if let exportPath {
-                try DurableFile.write(Data(identity.exported.utf8), to: exportPath, permissions: 0o600)
+                try LibraryIdentity.backUp(library, to: exportPath)
                 return
             }
-            print(identity.fingerprint + (LoopLibrarySharing.authorName(of: library).map { "  " + $0 } ?? ""))
+            print(
+                try LibraryIdentity.fingerprint(of: library)
+                    + (LoopLibrarySharing.authorName(of: library).map { "  " + $0 } ?? ""))
         }
     }
 }
@@ -73,9 +71,7 @@ struct ExportCommand: AsyncParsableCommand {
             """
     )
 
-    enum Format: String, ExpressibleByArgument, CaseIterable {
-        case bundle, srt, vtt, labels, anki
-    }
+    typealias Format = ExportWorkflow.Format
 
     @Argument(help: "The loops: starts of their ids or of their titles.")
     var loops: [String]
@@ -107,25 +103,16 @@ struct ExportCommand: AsyncParsableCommand {
         try await runReportingErrors {
             let library = try libraryOptions.openForReading()
             let ids = try loops.map { try library.resolve($0) }
-            if let timed = TimedTextExport.Format(rawValue: format.rawValue) {
-                let loop = try library.loop(id: ids[0])
-                let export = TimedTextExport(format: timed, joinedClips: clips, translations: translations)
-                let path = output
-                _ = try await BlockingWork.run { try export.write(loop, to: path) }
-                return
-            }
-            if format == .anki {
-                let loop = try library.loop(id: ids[0])
-                let path = output
-                try await BlockingWork.run { try AnkiPackage().write(loop, to: path) }
-                return
-            }
             let progress = ProgressBar("exporting")
-            try await BundleExporter(library: library).export(loops: ids, to: output, progress: progress.callback)
-            progress.finish()
+            defer { progress.finish() }
+            try await ExportWorkflow(library: library).export(
+                loops: ids, as: format, to: output, joinedClips: clips, translations: translations,
+                progress: progress.callback)
         }
     }
 }
+
+extension ExportWorkflow.Format: ExpressibleByArgument {}
 
 struct InspectCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -189,13 +176,13 @@ struct ImportCommand: AsyncParsableCommand {
             // `localhost:8080/9ddbb9` is a link without its scheme, unless such a file is there.
             let mistaken = paths.filter {
                 !Self.isLink($0) && !FileManager.default.fileExists(atPath: $0)
-                    && LibraryClient.suggestedAddress(for: $0) != nil
+                    && LoopLibrarySharing.suggestedAddress(for: $0) != nil
             }
             let links = paths.filter(Self.isLink), files = paths.filter { !Self.isLink($0) && !mistaken.contains($0) }
             var outcomes =
                 files.isEmpty ? [] : try await BundleImporter(library: library).importEach(at: files, options: options)
             for path in mistaken {
-                let suggested = LibraryClient.suggestedAddress(for: path) ?? path
+                let suggested = LoopLibrarySharing.suggestedAddress(for: path) ?? path
                 outcomes.append(
                     .refused(
                         bundle: path,
@@ -270,7 +257,7 @@ struct PublishCommand: AsyncParsableCommand {
             if let folder = destination, !ServerOptions.isAddress(folder) {
                 // `--to localhost:8080` means a server, unless such a folder is there.
                 if !FileManager.default.fileExists(atPath: folder),
-                    let suggested = LibraryClient.suggestedAddress(for: folder)
+                    let suggested = LoopLibrarySharing.suggestedAddress(for: folder)
                 {
                     throw CLIError(
                         .refused, "not a folder, nor a Loop Library address: did you mean \(suggested)?", path: folder)
@@ -282,7 +269,7 @@ struct PublishCommand: AsyncParsableCommand {
                 return
             }
             let published = try await LoopLibrarySharing(library: library).publish(
-                loop: id, to: try LoopLibrarySharing.server(destination), asCopy: asCopy)
+                loop: id, server: destination, asCopy: asCopy)
             let result = published.result
             if json {
                 try JSONOutput.print(PublishReport(published))
