@@ -29,6 +29,9 @@ public enum SignedRequest {
     /// How far a request's timestamp may be from the server's clock.
     public static let allowedSkew: TimeInterval = 300
 
+    /// The latest timestamp a request may carry: the end of the year 9999 (seconds since 1970).
+    public static let latestTimestamp = 253_402_300_799
+
     /// What a signed request is about, beside who signs it.
     public struct Content: Sendable, Equatable {
         public var method: String

@@ -51,8 +51,15 @@ public struct RequestSignature: Sendable {
                 .unauthorized, "the request is not signed (\(SignedRequest.keyHeader) is missing or not an Ed25519 key)"
             )
         }
-        guard let timestamp = header(SignedRequest.timestampHeader).flatMap(Int.init) else {
-            throw PublishError(.unauthorized, "the request has no \(SignedRequest.timestampHeader)")
+        // Seconds since 1970, read as a number of at most 12 digits: a value no clock gives (a
+        // negative one, or one past the year 9999) is refused before any arithmetic is done with it.
+        guard let text = header(SignedRequest.timestampHeader), (1...12).contains(text.utf8.count),
+            text.utf8.allSatisfy({ (48...57).contains($0) }), let timestamp = Int(text),
+            timestamp <= SignedRequest.latestTimestamp
+        else {
+            throw PublishError(
+                .unauthorized,
+                "the request has no \(SignedRequest.timestampHeader) (seconds since 1970, a whole number)")
         }
         guard let nonce = header(SignedRequest.nonceHeader), (16...64).contains(nonce.count),
             nonce.allSatisfy(\.isHexDigit)
@@ -117,11 +124,14 @@ public struct RequestSignature: Sendable {
                 "the request's signature does not match it: signed by another key, for another Loop Library than \(authority), or changed on the way"
             )
         }
-        let skew = abs(now.timeIntervalSince1970 - TimeInterval(timestamp))
-        guard skew <= SignedRequest.allowedSkew else {
+        // Both times are within 0...latestTimestamp (the header's is checked when read; the
+        // clock's is clamped), so the difference is a whole number far from overflowing.
+        let clock = Int(min(max(now.timeIntervalSince1970.rounded(.down), 0), Double(SignedRequest.latestTimestamp)))
+        let skew = abs(clock - timestamp)
+        guard skew <= Int(SignedRequest.allowedSkew) else {
             throw PublishError(
                 .unauthorized,
-                "the request's time is \(Int(skew)) s away from the server's clock (at most \(Int(SignedRequest.allowedSkew)) s): set the clock right"
+                "the request's time is \(skew) s away from the server's clock (at most \(Int(SignedRequest.allowedSkew)) s): set the clock right"
             )
         }
     }

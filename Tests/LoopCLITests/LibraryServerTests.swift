@@ -833,6 +833,45 @@ struct LibraryServerTests {
         #expect(try await http("GET", server.address + "/healthz").status == 200)
     }
 
+    /// A request signed by any key (made on the spot) with a timestamp no clock gives, the
+    /// largest and smallest numbers there are among them, is refused with 401, and the server
+    /// goes on answering: no number a request carries reaches arithmetic unchecked.
+    @Test func aSignedRequestWithAnAbsurdTimestampIsRefusedAndTheServerLivesOn() async throws {
+        let server = try TestServer(.sqlite)
+        let stranger = try AuthorIdentity.loadOrCreate(at: Scratch.path("stranger") + "/ed25519.key")
+        let signer = RequestSigner(publicKey: stranger.publicKey, authorName: nil) { try stranger.sign($0) }
+        let body = Data("x".utf8)
+        for timestamp in [Int.min, Int.min + 1, -1, Int.max, SignedRequest.latestTimestamp + 1] {
+            for (method, path) in [("POST", LoopLibraryPaths.loops), ("DELETE", LoopLibraryPaths.loop("0123abcd"))] {
+                let sent = method == "POST" ? body : Data()
+                let content = SignedRequest.Content(
+                    method: method, authority: "127.0.0.1:\(server.port)", path: path, timestamp: timestamp,
+                    nonce: Hex.string((0..<16).map { _ in UInt8.random(in: 0...255) }), bodyLength: sent.count,
+                    bodySHA256: Hex.string(SHA256.hash(data: sent)), loopID: method == "POST" ? "0123abcd" : nil,
+                    revision: method == "POST" ? 1 : nil)
+                let headers = Dictionary(
+                    try LibraryClient.signatureHeaders(content, signer: signer), uniquingKeysWith: { $1 })
+                let answer = try await http(method, server.address + path, headers: headers, body: sent)
+                #expect(answer.status == 401, "\(method) at \(timestamp): \(answer.status)")
+                #expect(try await http("GET", server.address + "/healthz").status == 200, "alive after \(timestamp)")
+            }
+        }
+        // Not a number of seconds at all.
+        for text in ["1e30", "-0", "+5", " 1", "12345678901234567890", "99999999999999"] {
+            let answer = try await http(
+                "POST", server.address + LoopLibraryPaths.loops,
+                headers: [
+                    SignedRequest.keyHeader: stranger.publicKey.base64EncodedString(),
+                    SignedRequest.timestampHeader: text,
+                    SignedRequest.nonceHeader: Hex.string((0..<16).map { _ in UInt8.random(in: 0...255) }),
+                    SignedRequest.contentSHA256Header: Hex.string(SHA256.hash(data: body)),
+                    SignedRequest.signatureHeader: "AAAA",
+                ], body: body)
+            #expect((400..<500).contains(answer.status), "'\(text)': \(answer.status)")
+        }
+        #expect(try await http("GET", server.address + "/healthz").status == 200)
+    }
+
     @Test func changesArePerKeyRateLimited() async throws {
         let server = try TestServer(.sqlite, arguments: ["--changes-per-minute", "1"])
         let author = try libraryWithFixtureLoop()
