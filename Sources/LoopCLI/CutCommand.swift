@@ -46,6 +46,10 @@ struct CutCommand: AsyncParsableCommand {
 
     typealias ClipFormat = CuttingWorkflow.ClipFormat
 
+    func validate() throws {
+        try LanguageOption.check(language)
+    }
+
     func run() async throws {
         try await runReportingErrors {
             let source = try LoopSource(contentsOf: text, options: .init(splitSentences: textOptions.sentences))

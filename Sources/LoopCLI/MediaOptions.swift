@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LoopTerminal
+import LoopText
 import LoopWorkflows
 import Synchronization
 
@@ -68,5 +69,14 @@ final class StepProgressBars: Sendable {
         case .cutting: "segmenting"
         case .writing: "writing clips"
         }
+    }
+}
+
+/// The check every `--language` option makes: a language code (``LanguageCode``), never a path
+/// or anything else that would reach the synthesizer's data folder.
+enum LanguageOption {
+    static func check(_ value: String?, option: String = "--language") throws {
+        guard let value, let problem = LanguageCode.problem(value) else { return }
+        throw ValidationError("\(option) \(problem)")
     }
 }

@@ -64,6 +64,7 @@ struct SegmentCommand: AsyncParsableCommand {
     var labels = false
 
     func validate() throws {
+        try LanguageOption.check(language)
         if count != nil && text != nil { throw ValidationError("give --count or --text, not both") }
         if let count, !(1...10_000).contains(count) {
             throw ValidationError("--count takes 1 to 10000 phrases, not \(count)")

@@ -68,6 +68,11 @@ enum ManifestCheck {
                 if let recorded = phrase.recordedText { lines.append(("\(place) recordedText", recorded)) }
             }
         }
+        for (field, language) in [("language", loop.language), ("translationLanguage", loop.translationLanguage)] {
+            if let language, let problem = LanguageCode.problem(language) {
+                throw ShareError(.badManifest, "\(name): its \(field) \(problem)")
+            }
+        }
         for (field, text) in lines {
             if let problem = TextCheck.problem(inLine: text) {
                 throw ShareError(.badManifest, "\(name): its \(field) \(problem)")

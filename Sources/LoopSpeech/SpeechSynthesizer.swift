@@ -23,6 +23,8 @@ public final class SpeechSynthesizer: Sendable {
         var sampleRate: Int?
         var failure: String?
         var voice: String?
+        /// The languages espeak-ng's voices speak, as it lists them, in lower case.
+        var listed: Set<String> = []
     }
 
     private let state = Mutex(State())
@@ -37,8 +39,8 @@ public final class SpeechSynthesizer: Sendable {
         try state.withLock { (state: inout State) throws(SpeechError) -> [RenderedSpeech] in
             let rate = try Self.start(&state)
             if state.voice != voice {
-                guard espeak_SetVoiceByName(voice) == EE_OK else {
-                    throw SpeechError(.voiceMissing, "espeak-ng has no voice \(voice)")
+                guard Self.isListed(voice, in: state), espeak_SetVoiceByName(voice) == EE_OK else {
+                    throw SpeechError(.voiceMissing, "espeak-ng has no voice \(Self.shown(voice))")
                 }
                 state.voice = voice
             }
@@ -51,7 +53,7 @@ public final class SpeechSynthesizer: Sendable {
     public func hasVoice(_ voice: String) -> Bool {
         state.withLock { state in
             guard (try? Self.start(&state)) != nil else { return false }
-            guard espeak_SetVoiceByName(voice) == EE_OK else {
+            guard Self.isListed(voice, in: state), espeak_SetVoiceByName(voice) == EE_OK else {
                 state.voice = nil
                 return false
             }
@@ -80,7 +82,55 @@ public final class SpeechSynthesizer: Sendable {
         }
         espeak_SetSynthCallback(receiveSamples)
         state.sampleRate = Int(rate)
+        state.listed = listedLanguages()
         return Int(rate)
+    }
+
+    /// Whether `voice` is a language one of espeak-ng's voices speaks, as it lists them (with
+    /// a variant, perhaps). Only
+    /// such a name is ever given to espeak-ng, which opens a file of its data folder by the
+    /// name it is given: a path (`../../etc/passwd`), a folder, a FIFO or an endless device there
+    /// would crash it or make it read forever, and a long `+variant` overflows its buffer.
+    private static func isListed(_ voice: String, in state: State) -> Bool {
+        // `language+variant` (`en-us+m3`): a listed language, and a variant's short name (a
+        // file of espeak-ng's `voices/!v`; letters, digits and `_` only, so never a path).
+        let parts = voice.split(separator: "+", maxSplits: 1, omittingEmptySubsequences: false)
+        let language = parts[0]
+        if parts.count == 2 {
+            let variant = parts[1].utf8
+            guard (1...20).contains(variant.count),
+                variant.allSatisfy({ (97...122).contains($0) || (48...57).contains($0) || $0 == 95 })
+            else { return false }
+        }
+        return language.utf8.count <= 40
+            && language.utf8.allSatisfy { (97...122).contains($0) || (48...57).contains($0) || $0 == 45 }
+            && state.listed.contains(String(language))
+    }
+
+    /// The languages of every voice espeak-ng lists (each voice's `languages`: a priority byte,
+    /// then the language's name, over and over, ending with an empty name), in lower case.
+    private static func listedLanguages() -> Set<String> {
+        var listed: Set<String> = []
+        guard let voices = espeak_ListVoices(nil) else { return listed }
+        var index = 0
+        while let voice = voices[index] {
+            index += 1
+            guard var entry = voice.pointee.languages else { continue }
+            // A priority byte (never 0), then a name ending with NUL; a 0 priority ends the list.
+            while entry.pointee != 0 {
+                let name = String(cString: entry + 1)
+                guard !name.isEmpty else { break }
+                listed.insert(name.lowercased())
+                entry += 1 + name.utf8.count + 1
+            }
+            if let name = voice.pointee.name { listed.insert(String(cString: name).lowercased()) }
+        }
+        return listed
+    }
+
+    /// A voice name as an error shows it: its printable ASCII, the rest as `?`.
+    private static func shown(_ voice: String) -> String {
+        String(voice.unicodeScalars.prefix(40).map { (32...126).contains($0.value) ? Character($0) : "?" })
     }
 
     /// One phrase's samples.

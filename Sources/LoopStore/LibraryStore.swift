@@ -284,6 +284,9 @@ package struct LibraryStore: Sendable {
                 throw LibraryError(.invalidText, "the \(name) \(problem)")
             }
         }
+        if let language, !language.isEmpty, let problem = LanguageCode.problem(language) {
+            throw LibraryError(.invalidText, "the language \(problem)")
+        }
     }
 
     static func checkClipCount(_ take: CutTake?, _ source: LoopSource) throws {

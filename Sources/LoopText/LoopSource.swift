@@ -226,8 +226,16 @@ extension LoopSource {
                 if !seenPhrase, let (key, value) = Self.metadata(line) {
                     switch key {
                     case "title": title = value.isEmpty ? nil : value
-                    case "language", "lang": language = value.isEmpty ? nil : value
-                    case "translation", "translation-language": translationLanguage = value.isEmpty ? nil : value
+                    case "language", "lang", "translation", "translation-language":
+                        if !value.isEmpty, let problem = LanguageCode.problem(value) {
+                            throw LoopSourceError(
+                                .invalid, path: nil, line: lineNumber, message: "'# \(key):' \(problem)")
+                        }
+                        if key.hasPrefix("lang") {
+                            language = value.isEmpty ? nil : value
+                        } else {
+                            translationLanguage = value.isEmpty ? nil : value
+                        }
                     case "tags", "tag":
                         tags = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
                             !$0.isEmpty

@@ -47,3 +47,28 @@ public enum TextCheck {
 private extension String {
     func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(width - count, 0)) + self }
 }
+
+/// A language as loop takes it: a code such as `fr`, `pt-BR` or `cmn-latn-pinyin` (BCP 47-like:
+/// ASCII letters, digits and `-` or `_`, starting with a letter, at most 35 characters), or an
+/// English name such as `Spanish`. Anything else (a path such as `../../etc`, a `+` variant, a
+/// control character) is refused where it enters (an option, a text's `# language:`, a bundle):
+/// a language names a voice file of the synthesizer.
+public enum LanguageCode {
+    /// The longest code taken (BCP 47's longest useful tags are well under it).
+    public static let maxLength = 35
+
+    /// Why `text` is not a language, or nil when it is one.
+    public static func problem(_ text: String) -> String? {
+        let bytes = Array(text.utf8)
+        let isLetter = { (byte: UInt8) in (65...90).contains(byte) || (97...122).contains(byte) }
+        let isDigit = { (byte: UInt8) in (48...57).contains(byte) }
+        guard let first = bytes.first, isLetter(first), bytes.count <= maxLength,
+            bytes.allSatisfy({ isLetter($0) || isDigit($0) || $0 == 45 || $0 == 95 }),
+            bytes.last.map({ $0 != 45 && $0 != 95 }) == true
+        else {
+            return
+                "is not a language code: give one such as fr, pt-BR or cmn (letters, digits and '-', at most \(maxLength))"
+        }
+        return nil
+    }
+}

@@ -110,6 +110,41 @@ struct HostileInputTests {
             "tabs and CRLF are text, not control")
     }
 
+    /// A language names a voice file of the synthesizer: a path, a `+variant` that overflows
+    /// its buffer or a control character is refused where it enters (an option, a text's
+    /// `# language:`, `loop edit --language`), with one line, and nothing crashes.
+    @Test func aLanguageIsACodeNeverAPathIntoTheSynthesizersData() throws {
+        let library = TestLibrary()
+        let hostile = [
+            "../../../../etc/passwd", "../../../../dev/zero", "fr+" + String(repeating: "a", count: 60), "en\u{1B}[2J",
+            "/etc", "fr/../../x", "",
+        ]
+        for language in hostile where !language.isEmpty {
+            expectOneLineError(
+                try run(library, ["new", "--text", "phrases.txt", "--audio", "clean.flac", "--language", language]),
+                "--language is not a language code")
+            expectOneLineError(
+                try run(library, ["segment", "clean.flac", "--text", "phrases.txt", "--language", language]),
+                "--language is not a language code")
+            expectOneLineError(
+                try run(library, ["new", "--text", "-"], input: "# language: \(language)\n\nBonjour.\n"),
+                language.contains("\u{1B}")
+                    ? "standard input:1: the text holds the control character U+001B"
+                    : "standard input:1: '# language:' is not a language code")
+        }
+        #expect(((try library.json(["list"]) as? [Any]) ?? [1]).isEmpty, "nothing was added")
+        #expect(try run(library, ["new", "--text", "phrases.txt", "--title", "Kept"]).status == 0)
+        expectOneLineError(
+            try run(library, ["edit", "kept", "--language", "../../../../etc/passwd"]),
+            "--language is not a language code")
+        // Codes and names still name languages.
+        #expect(try run(library, ["edit", "kept", "--language", "pt-BR"]).status == 0)
+        #expect(
+            try run(library, ["segment", "clean.flac", "--text", "phrases.txt", "--language", "French", "--json"])
+                .status
+                == 0)
+    }
+
     /// The fixture's take (16 kHz, 10 s) with its STREAMINFO declaring `sampleRate` and `frames`.
     func lyingFLAC(sampleRate: UInt64, frames: UInt64) throws -> String {
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixture.path("clean.flac"))))

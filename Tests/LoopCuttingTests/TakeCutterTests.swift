@@ -31,6 +31,21 @@ private let otherStory = [
 struct TakeCutterTests {
     let cutter = TakeCutter()
 
+    /// Only a language espeak-ng lists reaches it: a path into its data folder is no voice.
+    @Test func theSynthesizerTakesOnlyTheVoicesItLists() throws {
+        let synthesizer = SpeechSynthesizer.shared
+        for voice in [
+            "../../../../etc/passwd", "../../../../dev/zero", "/tmp", "fr+" + String(repeating: "a", count: 60),
+        ] {
+            #expect(!synthesizer.hasVoice(voice), "\(voice)")
+            #expect(throws: SpeechError.self, "\(voice)") { try synthesizer.render(["Bonjour."], voice: voice) }
+        }
+        #expect(
+            synthesizer.hasVoice("fr") && synthesizer.hasVoice("cmn-latn-pinyin") && synthesizer.hasVoice("en-us+m3"))
+        #expect(!synthesizer.hasVoice("fr+../../../etc/passwd") && !synthesizer.hasVoice("fr+m3+x/y"))
+        #expect(try synthesizer.render(["Bonjour."], voice: "fr")[0].samples.count > 1_000)
+    }
+
     @Test func aTakeReadWithoutPausesIsCutWhereEachPhraseEnds() throws {
         let take = try continuousTake(story)
         let segmentation = try cutter.cut(path: take.path, hint: .text(story, language: "en"))

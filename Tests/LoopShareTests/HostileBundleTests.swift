@@ -39,6 +39,19 @@ struct HostileBundleContentTests {
         }
     }
 
+    /// A bundle from anyone names its loop's language: a path into the synthesizer's data
+    /// folder (which a learner's next `loop attach` would hand it) is refused on import.
+    @Test func aLanguageThatIsNotACodeIsRefused() throws {
+        for language in ["../../../../etc/passwd", "fr+" + String(repeating: "a", count: 60), "/dev/zero"] {
+            expectRefused(
+                try withLoop { $0["language"] = language }, .badManifest,
+                containing: "its language is not a language code")
+            expectRefused(
+                try withLoop { $0["translationLanguage"] = language }, .badManifest,
+                containing: "its translationLanguage is not a language code")
+        }
+    }
+
     @Test func controlCharactersAndNULInAnyTextAreRefused() throws {
         expectRefused(
             try withLoop { $0["title"] = "evil\u{1B}]0;pwned\u{7}" }, .badManifest,

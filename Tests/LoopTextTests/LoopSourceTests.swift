@@ -18,6 +18,20 @@ struct LoopSourceTests {
         #expect(source.groups.map { $0.phrases.map(\.text) } == [["Uno dos", "Tres"], ["Cuatro", "Cinco"]])
     }
 
+    @Test func aLanguageLineTakesACodeNeverAPath() throws {
+        for bad in ["../../etc/passwd", "fr+klatt", "en us", "-fr", "fr-", String(repeating: "a", count: 36)] {
+            #expect(throws: LoopSourceError.self, "\(bad)") {
+                try LoopSource(parsing: "# language: \(bad)\n\nBonjour.\n", from: "t.txt")
+            }
+            #expect(throws: LoopSourceError.self, "\(bad)") {
+                try LoopSource(parsing: "# translation: \(bad)\n\nBonjour.\n", from: "t.txt")
+            }
+        }
+        for good in ["fr", "pt-BR", "cmn-latn-pinyin", "Spanish", "zh_TW"] {
+            #expect(try LoopSource(parsing: "# language: \(good)\n\nBonjour.\n", from: "t.txt").language == good)
+        }
+    }
+
     @Test func normalisesToNFC() throws {
         let decomposed = "Cafe\u{301} cre\u{300}me"
         let source = try LoopSource(parsing: decomposed)

@@ -5,6 +5,7 @@ import LoopModel
 import LoopReports
 import LoopScreens
 import LoopTerminal
+import LoopText
 import LoopWorkflows
 
 struct EditCommand: AsyncParsableCommand {
@@ -67,6 +68,7 @@ struct EditCommand: AsyncParsableCommand {
     @OptionGroup var libraryOptions: LibraryOptions
 
     func validate() throws {
+        try LanguageOption.check(language)
         if phrases && (title != nil || language != nil || !addTags.isEmpty || !removeTags.isEmpty || dropChangedAudio) {
             throw ValidationError(
                 "--phrases opens the phrase editor; give --title, --language, --tag, --untag or --drop-changed-audio without it"

@@ -3,6 +3,7 @@ import Foundation
 import LoopModel
 import LoopReports
 import LoopTerminal
+import LoopText
 import LoopWorkflows
 
 struct NewCommand: AsyncParsableCommand {
@@ -72,6 +73,8 @@ struct NewCommand: AsyncParsableCommand {
     var json = false
 
     func validate() throws {
+        try LanguageOption.check(language)
+        try LanguageOption.check(translationLanguage, option: "--translation-language")
         if text == nil && subtitles == nil {
             throw ValidationError("give the loop's text with --text, or --media and --subtitles")
         }
