@@ -16,7 +16,9 @@ struct CollectBlobs: AsyncParsableCommand {
             """)
 
     @OptionGroup var storage: StorageOptions
-    @Option(help: ArgumentHelp("Keep blobs stored within this many hours.", valueName: "hours")) var grace: Double = 24
+    @Option(
+        parsing: .unconditional, help: ArgumentHelp("Keep blobs stored within this many hours.", valueName: "hours"))
+    var grace: Double = 24
     @Flag(help: "Say what would go, and remove nothing.") var dryRun = false
     @Flag(help: "Print the figures as JSON.") var json = false
 

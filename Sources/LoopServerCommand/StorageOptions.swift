@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import LoopFoundation
 import LoopLibraryAPI
 import LoopLibraryServer
 
@@ -28,13 +29,41 @@ struct StorageOptions: ParsableArguments {
     /// The catalog for an operator's command: the database's own warnings (a connection leased
     /// before its pool has started) are not the operator's business.
     func openCatalogForOperator() throws -> any Catalog {
+        try checkExistingLibrary()
         var logger = Logger(label: "loop-library-catalog")
         logger.logLevel = .error
         return try openCatalog(logger: logger)
     }
 
+    /// An operator's command works on a Loop Library that is there: a mistyped `--data` is
+    /// said to be one, never made into a new, empty library.
+    func checkExistingLibrary() throws {
+        let folder = dataFolder
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) else {
+            throw operatorFailure(
+                "\(folder): no Loop Library here (no such folder): give the data folder `loop serve --data` uses")
+        }
+        guard isFolder.boolValue else {
+            throw operatorFailure("\(folder): is a file, not a Loop Library's data folder")
+        }
+        if database == nil, !FileManager.default.fileExists(atPath: ServerLayout(root: folder).catalog) {
+            throw operatorFailure(
+                "\(folder): no Loop Library here (it holds no catalog.sqlite): give the data folder `loop serve --data` uses, or --database for one whose catalog is PostgreSQL"
+            )
+        }
+    }
+
     func openCatalog(logger: Logger) throws -> any Catalog {
-        try FileManager.default.createDirectory(atPath: dataFolder, withIntermediateDirectories: true)
+        do {
+            try FileManager.default.createDirectory(atPath: dataFolder, withIntermediateDirectories: true)
+        } catch {
+            var isFolder: ObjCBool = false
+            let what =
+                FileManager.default.fileExists(atPath: dataFolder, isDirectory: &isFolder) && !isFolder.boolValue
+                ? "is a file, not a folder" : "cannot be made (\(FileSystemError.reason(error)))"
+            throw ValidationError("--data \(dataFolder): \(what): give a Loop Library's data folder")
+        }
         if let database { return try PostgresCatalog(url: database, logger: logger) }
         return try SQLiteCatalog(path: ServerLayout(root: dataFolder).catalog)
     }

@@ -553,6 +553,40 @@ struct LibraryServerTests {
             unknown.status != 0 && unknown.error == "error: no loop 'nope' is in this library\n", "\(unknown.error)")
     }
 
+    /// An operator's command opens a Loop Library that is there: a mistyped `--data` (no such
+    /// folder, a file, a folder with no catalog) is said to be none, in one line, and nothing is
+    /// made there; a negative `--grace` is a number out of range, not a missing value.
+    @Test func operatorCommandsOpenAnExistingLoopLibraryOrSayThereIsNone() throws {
+        let missing = Scratch.path("mistyped-data")
+        let file = Scratch.path("a-file")
+        try Data("x".utf8).write(to: URL(fileURLWithPath: file))
+        let empty = Scratch.path("empty-data")
+        try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
+        let commands: [[String]] = [
+            ["takedown", "abcd1234", "--reason", "x"], ["feature", "abcd1234"], ["unfeature", "abcd1234"],
+            ["block-key", String(repeating: "A", count: 43) + "=", "--reason", "x"], ["gc"],
+        ]
+        for command in commands {
+            for (data, said) in [
+                (missing, "no Loop Library here (no such folder)"),
+                (file, "is a file, not a Loop Library's data folder"),
+                (empty, "no Loop Library here (it holds no catalog.sqlite)"),
+            ] {
+                let result = try LoopProcess.run(["serve"] + command + ["--data", data])
+                #expect(
+                    result.status == 1 && result.error.hasPrefix("error: \(data): \(said)")
+                        && result.error.split(separator: "\n").count == 1,
+                    "\(command) --data \(data): \(result.status) \(result.error)")
+            }
+        }
+        #expect(!FileManager.default.fileExists(atPath: missing), "no folder was made")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: empty).isEmpty, "no catalog was made")
+        let negative = try LoopProcess.run(["serve", "gc", "--grace", "-1", "--data", empty])
+        #expect(
+            negative.status != 0 && negative.error.contains("--grace takes 0.25 to 8760 hours, not -1.0"),
+            "\(negative.error)")
+    }
+
     /// A connection that sends its request a byte at a time (slowloris), or nothing at all, is
     /// closed after the idle timeout: a request's head must arrive whole within it. Meanwhile an
     /// honest request is answered.
