@@ -27,8 +27,14 @@ public struct AudioFileWriter: ~Copyable {
             throw AudioError(.writeFailed, path: path, message: "\(error)")
         }
         let temporaryPath = DurableFile.temporaryPath(besides: path)
-        let handle = try SndFile.openForWriting(
-            path: temporaryPath, format: format, sampleRate: sampleRate, channelCount: channelCount)
+        let handle: SndFile.Handle
+        do {
+            handle = try SndFile.openForWriting(
+                path: temporaryPath, format: format, sampleRate: sampleRate, channelCount: channelCount)
+        } catch {
+            // Named as the person named it, never by the hidden temporary file beside it.
+            throw AudioError(.writeFailed, path: path, message: DurableFile.whyNotCreatable(path), cause: "\(error)")
+        }
         self.path = path
         self.channelCount = channelCount
         self.temporaryPath = temporaryPath

@@ -12,9 +12,10 @@ public enum DurableFile {
 
     /// Writes `data` to `path` atomically and durably, with `permissions` (e.g. 0o600).
     public static func write(_ data: Data, to path: String, permissions: mode_t = 0o644) throws {
+        try checkReplaceable(path)
         let temporary = temporaryPath(besides: path)
         do {
-            let file = try NewFile(creating: temporary, permissions: permissions)
+            let file = try NewFile(creating: temporary, permissions: permissions, naming: path)
             try data.withUnsafeBytes { try file.write($0) }
         } catch {
             unlink(temporary)
@@ -36,9 +37,14 @@ public enum DurableFile {
         /// Where it is.
         public let path: String
 
-        public init(creating path: String, permissions: mode_t = 0o644) throws {
+        /// A new file at `path`; when it cannot be made, the error names `named` (the file the
+        /// person gave, where `path` is a hidden temporary file beside it) and says why.
+        public init(creating path: String, permissions: mode_t = 0o644, naming named: String? = nil) throws {
             let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, permissions)
-            guard descriptor >= 0 else { throw FileSystemError.current(path: path) }
+            guard descriptor >= 0 else {
+                guard let named else { throw FileSystemError.current(path: path) }
+                throw FileSystemError(FileSystemFailure(errno: errno), path: named, message: whyNotCreatable(named))
+            }
             self.descriptor = descriptor
             self.path = path
         }
@@ -70,6 +76,11 @@ public enum DurableFile {
     /// Only a regular file is ever replaced: a device (`/dev/full`), a FIFO, a socket or a folder
     /// at `path` is refused, and so is a symbolic link (loop does not write through links).
     public static func checkReplaceable(_ path: String) throws {
+        guard !path.isEmpty else {
+            throw FileSystemError(
+                FileSystemFailure(errno: ENOENT), path: path, message: "an empty path names no file: give a file's path"
+            )
+        }
         var status = stat()
         guard lstat(path, &status) == 0 else { return } // nothing there yet
         let kind = status.st_mode & S_IFMT
@@ -85,6 +96,19 @@ public enum DurableFile {
         default: what = "is not a regular file: loop writes only regular files"
         }
         throw FileSystemError(FileSystemFailure(errno: EEXIST), path: path, message: what)
+    }
+
+    /// Why a file cannot be created at `path`, in the words of its folder: missing, not a
+    /// folder, not writable, or the reason the system gives.
+    public static func whyNotCreatable(_ path: String) -> String {
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) else {
+            return "cannot create the file: there is no folder \(folder)"
+        }
+        guard isFolder.boolValue else { return "cannot create the file: \(folder) is not a folder" }
+        guard access(folder, W_OK) == 0 else { return "cannot create the file: the folder \(folder) is not writable" }
+        return "cannot create the file (\(String(cString: strerror(errno))))"
     }
 
     /// Makes renames and new entries in `folder` durable.

@@ -106,7 +106,7 @@ public struct LoopError<Kind: LoopErrorKind>: DescribedError, Equatable {
     public var domain: ErrorDomain { Kind.domain }
 
     /// One line: the path, then the message.
-    public var description: String { path.map { "\($0): \(message)" } ?? message }
+    public var description: String { path.flatMap { $0.isEmpty ? nil : "\($0): \(message)" } ?? message }
 
     public func naming(_ name: String, as given: String) -> Self {
         var error = self

@@ -99,7 +99,18 @@ public struct BundleWriter: Sendable {
         let manifestData = try manifest.encoded()
         let signature = try identity.sign(manifestData).base64EncodedString()
 
+        // A folder, a device, a FIFO or a link where the bundle goes is refused before anything
+        // is written, in words that say so; a folder that is not there is said to be missing.
+        do {
+            try DurableFile.checkReplaceable(path)
+        } catch let error as FileSystemError {
+            throw ShareError(.writeFailed, error.message, path: path)
+        }
         let temporary = DurableFile.temporaryPath(besides: path)
+        guard FileManager.default.createFile(atPath: temporary, contents: nil) else {
+            throw ShareError(.writeFailed, DurableFile.whyNotCreatable(path), path: path)
+        }
+        unlink(temporary)
         do {
             let archive = try Archive(url: URL(fileURLWithPath: temporary), accessMode: .create)
             try Self.add(Data(manifestData), as: "manifest.json", to: archive, compressed: true)
@@ -118,6 +129,7 @@ public struct BundleWriter: Sendable {
             try DurableFile.syncAndRename(temporary, to: path)
         } catch {
             unlink(temporary)
+            if let error = error as? FileSystemError { throw ShareError(.writeFailed, error.message, path: path) }
             throw ShareError(.writeFailed, "cannot write the bundle (\(FileSystemError.reason(error)))", path: path)
         }
         return manifest

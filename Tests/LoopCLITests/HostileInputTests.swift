@@ -110,6 +110,37 @@ struct HostileInputTests {
             "tabs and CRLF are text, not control")
     }
 
+    /// A file loop cannot write is named as the person gave it (never the hidden temporary file
+    /// beside it), with the reason in words: a folder, a device, a FIFO, an empty path, a
+    /// missing folder.
+    @Test func anOutputThatCannotBeWrittenIsNamedAsGiven() throws {
+        let library = TestLibrary()
+        #expect(
+            try run(library, ["new", "--text", "phrases.txt", "--audio", "clean.flac", "--title", "Out"]).status == 0)
+        let folder = Scratch.path("an-output-folder")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let fifo = Scratch.path("an-output-fifo")
+        #expect(mkfifo(fifo, 0o644) == 0)
+        let missing = Scratch.path("no-such-folder") + "/out"
+        for (output, said) in [
+            (folder, "\(folder): is a folder: give a file's path"),
+            ("/dev/null", "/dev/null: is a device, not a file"), (fifo, "\(fifo): is a FIFO, not a file"),
+            ("", "error: an empty path names no file"),
+            (missing + ".loop", "\(missing).loop: cannot create the file: there is no folder"),
+        ] {
+            expectOneLineError(try run(library, ["export", "out", "-o", output]), said)
+        }
+        for arguments in [
+            ["study", "out", "--once", "--output", missing + ".wav"], ["identity", "--export", missing + ".key"],
+            ["export", "out", "--format", "srt", "-o", missing + ".srt"],
+        ] {
+            let result = try run(library, arguments)
+            expectOneLineError(result, "\(missing).")
+            #expect(!result.error.contains(".tmp-"), "\(result.error)")
+            #expect(result.error.contains("cannot create the file: there is no folder"), "\(result.error)")
+        }
+    }
+
     /// A language names a voice file of the synthesizer: a path, a `+variant` that overflows
     /// its buffer or a control character is refused where it enters (an option, a text's
     /// `# language:`, `loop edit --language`), with one line, and nothing crashes.
