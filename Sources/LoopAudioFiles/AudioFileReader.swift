@@ -13,6 +13,12 @@ public struct AudioFileReader: ~Copyable {
     public let info: AudioFileInfo
     private let handle: SndFile.Handle
     private var framesRead = 0
+    /// Whether the samples are floating point, and so must be checked for values no audio has.
+    private let holdsFloats: Bool
+
+    /// The largest magnitude a floating-point sample may have: audio runs from -1 to 1, and a
+    /// hot recording goes a little past it; NaN, infinities and 3.4e38 are not audio.
+    static let largestSample: Float = 1_000
 
     /// Opens `path` for reading; throws an ``AudioError`` naming the file when it cannot be decoded.
     public init(path: String) throws(AudioError) {
@@ -32,6 +38,7 @@ public struct AudioFileReader: ~Copyable {
         self.path = path
         self.info = opened.info
         self.handle = opened.handle
+        self.holdsFloats = opened.holdsFloats
     }
 
     deinit {
@@ -73,6 +80,17 @@ public struct AudioFileReader: ~Copyable {
         guard capacity > 0, let base = buffer.baseAddress else { return 0 }
         let count = SndFile.readFrames(handle, into: base, frames: capacity)
         if count > 0 {
+            if holdsFloats,
+                let bad = (0..<(count * info.channelCount)).first(where: { !(abs(base[$0]) <= Self.largestSample) })
+            {
+                let value = base[bad]
+                let what = value.isNaN ? "NaN" : value.isInfinite ? "infinite" : "\(value)"
+                throw AudioError(
+                    .decodeFailed, path: path,
+                    message:
+                        "its samples are not valid audio: one at \(formatSeconds(framesRead + bad / info.channelCount)) is \(what) (audio runs from -1 to 1)"
+                )
+            }
             framesRead += count
             return count
         }

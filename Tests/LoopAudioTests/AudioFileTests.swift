@@ -19,6 +19,47 @@ func temporaryFolder() throws -> String {
 }
 
 struct AudioFileReaderTests {
+    /// A 32-bit float WAV file of `samples` (16 kHz, mono), written byte by byte.
+    func floatWAV(_ samples: [Float], named name: String) throws -> String {
+        var data = Data("RIFF".utf8)
+        func append<T: FixedWidthInteger>(_ value: T) {
+            withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) }
+        }
+        append(UInt32(36 + samples.count * 4))
+        data.append(contentsOf: Array("WAVEfmt ".utf8))
+        append(UInt32(16)); append(UInt16(3)); append(UInt16(1)); append(UInt32(16_000)); append(UInt32(64_000))
+        append(UInt16(4)); append(UInt16(32))
+        data.append(contentsOf: Array("data".utf8))
+        append(UInt32(samples.count * 4))
+        for sample in samples { append(sample.bitPattern) }
+        let path = Scratch.path(name, extension: "wav")
+        try data.write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    /// Floating-point samples can hold values no audio has; such a take is refused as not
+    /// audio (not called silent), naming where, and a hot but real recording is read.
+    @Test func floatSamplesThatAreNotAudioAreRefusedAsSuch() throws {
+        for (name, value, said) in [
+            ("nan", Float.nan, "is NaN"), ("infinite", Float.infinity, "is infinite"),
+            ("huge", Float(3.4e38), "is 3.4e+38"),
+        ] {
+            let path = try floatWAV(
+                [Float](repeating: 0.1, count: 16_000) + [value] + [Float](repeating: 0, count: 100), named: name)
+            var reader = try AudioFileReader(path: path)
+            #expect {
+                try reader.forEachBlock { _, _ in }
+            } throws: { error in
+                let message = (error as? AudioError)?.message ?? ""
+                return message.contains("its samples are not valid audio: one at 1.00 s \(said)")
+            }
+        }
+        var hot = try AudioFileReader(path: try floatWAV([Float](repeating: 1.5, count: 16_000), named: "hot"))
+        var frames = 0
+        try hot.forEachBlock { _, count in frames += count }
+        #expect(frames == 16_000)
+    }
+
     @Test func readsFlacWithItsRateChannelsAndLength() throws {
         let (info, samples) = try readAll(Fixture.path("clean.flac"))
         #expect(info.sampleRate == 16_000)

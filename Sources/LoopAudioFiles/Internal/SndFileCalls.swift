@@ -13,6 +13,9 @@ enum SndFile {
     struct OpenedFile {
         var handle: Handle
         var info: AudioFileInfo
+        /// Whether its samples are stored as floating point (which can hold values no audio
+        /// has: NaN, infinities, 3.4e38); integer samples are always in range.
+        var holdsFloats = false
     }
 
     /// Why libsndfile cannot be used (it is opened on first use), or nil.
@@ -48,6 +51,7 @@ enum SndFile {
                     "the file announces \(info.channels) channels at \(info.samplerate) Hz, which is not playable audio"
             )
         }
+        let subtype = format & Int(SF_FORMAT_SUBMASK)
         return OpenedFile(
             handle: Handle(raw: raw),
             info: AudioFileInfo(
@@ -55,7 +59,8 @@ enum SndFile {
                 channelCount: Int(info.channels),
                 frameCount: info.frames == sf_count_t.max ? 0 : Int(info.frames),
                 format: mapped
-            )
+            ),
+            holdsFloats: subtype == Int(SF_FORMAT_FLOAT) || subtype == Int(SF_FORMAT_DOUBLE)
         )
     }
 
