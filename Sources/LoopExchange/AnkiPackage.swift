@@ -122,12 +122,13 @@ public struct AnkiPackage: Sendable {
                 let noteID = seconds * 1000 + Int64(position)
                 let audio = audioNames[phrase.id].map { "[sound:\($0)]" } ?? ""
                 let picture = pictureNames[phrase.id].map { "<img src=\"\($0)\">" } ?? ""
-                let values =
-                    [
-                        phrase.text, phrase.translation ?? "", audio, loop.summary.title, String(phrase.group),
-                        String(phrase.number),
-                    ]
-                    .map(Self.html) + [picture]
+                // Text fields are text: a `[sound:...]` in them (a hostile translation naming
+                // `../../etc/passwd`) must not become a reference to media; only the Audio
+                // field refers to the package's own.
+                let values = [
+                    Self.text(phrase.text), Self.text(phrase.translation ?? ""), Self.html(audio),
+                    Self.text(loop.summary.title), String(phrase.group), String(phrase.number), picture,
+                ]
                 try db.execute(
                     sql: "INSERT INTO notes VALUES (?, ?, ?, ?, -1, ?, ?, ?, ?, 0, '')",
                     arguments: [
@@ -163,6 +164,12 @@ public struct AnkiPackage: Sendable {
     }
 
     /// Text as Anki's fields hold it (HTML).
+    /// A text field: HTML escaped, and its brackets written as entities, so that Anki reads no
+    /// `[sound:...]` (or any other bracketed tag) in what is only text.
+    static func text(_ text: String) -> String {
+        html(text).replacingOccurrences(of: "[", with: "&#91;").replacingOccurrences(of: "]", with: "&#93;")
+    }
+
     static func html(_ text: String) -> String {
         text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
             .replacingOccurrences(of: ">", with: "&gt;")

@@ -85,4 +85,38 @@ struct AnkiExportTests {
         #expect(updated.allSatisfy { ($0["fields"] as? [String: String])?["Loop"] == "Au café (2)" })
         #expect(Set(updated.compactMap { $0["guid"] as? String }) == Set(notes.compactMap { $0["guid"] as? String }))
     }
+
+    /// A translation or a text that writes `[sound:...]` names no media in the deck: the only
+    /// sound a card plays is its own clip, which the package carries.
+    @Test(.enabled(if: python != nil, "set LOOP_TEST_ANKI_PYTHON to a Python with PyPI's anki (Scripts/test does)"))
+    func aSoundTagInTheTextIsTextNotMedia() throws {
+        let library = TestLibrary()
+        let text = Scratch.path("hostile-anki", extension: "txt")
+        try """
+        # title: Sound [sound:title.mp3]
+        # language: fr
+
+        Bonjour, madame. | [sound:../../etc/passwd]
+        Un café, s'il vous plaît. [sound:x.mp3]
+        Merci.
+
+        Où est la gare, s'il vous plaît ?
+        À droite, puis tout droit.
+        """.write(toFile: text, atomically: true, encoding: .utf8)
+        #expect(try library.run(["new", "--text", text, "--audio", "clean.flac"]).status == 0)
+        let package = Scratch.path("hostile", extension: "apkg")
+        let exported = try library.run(["export", "sound", "--format", "anki", "-o", package])
+        #expect(exported.status == 0, "\(exported.error)")
+        let imported = try importIntoAnki([package])
+        let fields = try #require(imported["notes"] as? [[String: Any]]).compactMap {
+            $0["fields"] as? [String: String]
+        }
+        #expect(fields.count == 5)
+        for field in fields {
+            for name in ["Text", "Translation", "Loop"] {
+                #expect(field[name]?.contains("[sound:") == false, "\(name): \(field[name] ?? "")")
+            }
+        }
+        #expect(fields.contains { $0["Translation"] == "&#91;sound:../../etc/passwd&#93;" })
+    }
 }
