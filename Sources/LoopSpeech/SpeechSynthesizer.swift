@@ -161,9 +161,11 @@ private func receiveSamples(
     guard let events, let userData = events.pointee.user_data else { return 0 }
     let sink = Unmanaged<SampleSink>.fromOpaque(userData).takeUnretainedValue()
     if let wave, count > 0 {
+        // Appended with the array's own growth (doubling): reserving exactly what each chunk adds
+        // copied the whole phrase at every chunk, quadratic in its length (a phrase of 10,000
+        // kanji took minutes).
         let buffer = UnsafeBufferPointer(start: wave, count: Int(count))
-        sink.samples.reserveCapacity(sink.samples.count + Int(count))
-        for sample in buffer { sink.samples.append(Float(sample) / 32_768) }
+        sink.samples.append(contentsOf: buffer.lazy.map { Float($0) / 32_768 })
     }
     return 0
 }
