@@ -64,6 +64,9 @@ public struct ProgressImport: Sendable {
     /// Reads and checks the file at `path`.
     public static func read(_ path: String) throws -> File {
         func refuse(_ message: String) -> WorkflowError { WorkflowError(.badProgress, path: path, message: message) }
+        // A folder, a FIFO (whose open would wait for a writer forever) or a device is refused
+        // before it is opened.
+        if let problem = RegularFile.problem(at: path) { throw refuse(problem) }
         guard let handle = FileHandle(forReadingAtPath: path) else { throw refuse("cannot read the file") }
         defer { try? handle.close() }
         let data = (try? handle.read(upToCount: byteLimit + 1)) ?? Data()
@@ -90,7 +93,9 @@ public struct ProgressImport: Sendable {
             }
             for session in loop.sessions {
                 guard Self.date(session.startedAt) != nil else {
-                    throw refuse("a session's start '\(Self.shown(session.startedAt))' is not a time (ISO 8601)")
+                    throw refuse(
+                        "a session's start '\(Self.shown(session.startedAt))' is not a time a page studied at (ISO 8601, from 2020 to now)"
+                    )
                 }
                 guard session.phrases.count <= limits.phrases else {
                     throw refuse("more than \(limits.phrases) phrases in a session")
@@ -172,8 +177,29 @@ public struct ProgressImport: Sendable {
             == b.precomposedStringWithCanonicalMapping.trimmingCharacters(in: .whitespaces)
     }
 
-    static func date(_ text: String) -> Date? {
-        (try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text))
-            ?? (try? Date.ISO8601FormatStyle().parse(text))
+    /// The time `text` writes (ISO 8601, UTC, as a page exports it), or nil when it is not a
+    /// time a page could have studied at: an impossible date or hour (`2026-02-30T25:61:61Z`,
+    /// which a lenient parser rolls over into March), or one before 2020 or past tomorrow.
+    static func date(_ text: String, now: Date = Date()) -> Date? {
+        guard
+            let match = text.wholeMatch(
+                of: /(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})/),
+            let year = Int(match.1), let month = Int(match.2), let day = Int(match.3), let hour = Int(match.4),
+            let minute = Int(match.5), let second = Int(match.6)
+        else { return nil }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+        let first = DateComponents(year: year, month: month, day: 1)
+        guard (1...12).contains(month), hour < 24, minute < 60, second < 60,
+            let days = calendar.date(from: first).flatMap({ calendar.range(of: .day, in: .month, for: $0) }),
+            days.contains(day)
+        else { return nil }
+        guard
+            let date = (try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text))
+                ?? (try? Date.ISO8601FormatStyle().parse(text))
+        else { return nil }
+        let earliest = Date(timeIntervalSince1970: 1_577_836_800) // 2020-01-01
+        guard date >= earliest, date <= now.addingTimeInterval(86_400) else { return nil }
+        return date
     }
 }

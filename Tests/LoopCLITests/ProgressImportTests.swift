@@ -96,6 +96,21 @@ struct ProgressImportTests {
                 try progressFile(loop: id, sessions: [("2026-11-25T08:30:00Z", [(1, "a\u{1B}[31mred", 1, 1)])]),
                 "control character"
             ))
+        // Impossible or absurd times: rolled over, before any page, in the far future.
+        for start in [
+            "2026-02-30T08:00:00Z", "2026-11-25T25:61:61Z", "0000-01-01T00:00:00Z", "0001-01-01T00:00:00Z",
+            "9999-12-31T23:59:59Z", "2026-13-01T00:00:00Z",
+        ] {
+            cases.append(
+                (try progressFile(loop: id, sessions: [(start, [(1, "x", 1, 1)])]), "is not a time a page studied at"))
+        }
+        // A folder, and a FIFO (whose open would wait for a writer forever).
+        let folder = Scratch.path("progress-folder")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        cases.append((folder, "is a folder"))
+        let fifo = Scratch.path("progress-fifo")
+        #expect(mkfifo(fifo, 0o644) == 0)
+        cases.append((fifo, "FIFO"))
         let big = Scratch.path("big", extension: "json")
         try Data(repeating: 0x20, count: (8 << 20) + 10).write(to: URL(fileURLWithPath: big))
         cases.append((big, "larger than 8 MiB"))

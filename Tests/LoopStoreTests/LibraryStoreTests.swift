@@ -31,6 +31,21 @@ struct LibraryStoreTests {
             "the take is kept as it was")
     }
 
+    /// Merging a page's progress asks, for each session, whether the library has it (its loop
+    /// and start): SQLite answers from an index, not by reading all of the loop's study, so a
+    /// file of 75,000 sessions merges in linear time.
+    @Test func aStudySessionIsFoundByItsLoopAndStartThroughAnIndex() throws {
+        let library = try LibraryStore(at: temporaryLibraryFolder())
+        let plan = try library.database.read { db in
+            try Row.fetchAll(
+                db,
+                sql: "EXPLAIN QUERY PLAN SELECT EXISTS (SELECT 1 FROM studyEvent WHERE loopId = ? AND startedAt = ?)",
+                arguments: ["x", Date()]
+            ).map { $0["detail"] as String? ?? "" }
+        }
+        #expect(plan.contains { $0.contains("studyEvent_loop_started") }, "\(plan)")
+    }
+
     @Test func identicalAudioIsStoredOnce() throws {
         let root = temporaryLibraryFolder()
         let library = try LibraryStore(at: root)
