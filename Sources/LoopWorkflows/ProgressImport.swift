@@ -177,27 +177,64 @@ public struct ProgressImport: Sendable {
             == b.precomposedStringWithCanonicalMapping.trimmingCharacters(in: .whitespaces)
     }
 
-    /// The time `text` writes (ISO 8601, UTC, as a page exports it), or nil when it is not a
-    /// time a page could have studied at: an impossible date or hour (`2026-02-30T25:61:61Z`,
-    /// which a lenient parser rolls over into March), or one before 2020 or past tomorrow.
+    /// The time `text` writes (ISO 8601: `2026-11-25T08:30:00.123Z`, or with an offset, as a
+    /// page exports it), or nil when it is not a time a page could have studied at: an
+    /// impossible date or hour (`2026-02-30T25:61:61Z`, which a lenient parser rolls over into
+    /// March), or one before 2020 or past tomorrow. Read byte by byte: a file holds up to
+    /// 100,000 of them.
     static func date(_ text: String, now: Date = Date()) -> Date? {
-        guard
-            let match = text.wholeMatch(
-                of: /(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})/),
-            let year = Int(match.1), let month = Int(match.2), let day = Int(match.3), let hour = Int(match.4),
-            let minute = Int(match.5), let second = Int(match.6)
+        let bytes = Array(text.utf8)
+        func number(_ range: Range<Int>) -> Int? {
+            guard range.upperBound <= bytes.count else { return nil }
+            var value = 0
+            for byte in bytes[range] {
+                guard (48...57).contains(byte) else { return nil }
+                value = value * 10 + Int(byte - 48)
+            }
+            return value
+        }
+        guard bytes.count >= 20, bytes[4] == 45, bytes[7] == 45, bytes[10] == 84, bytes[13] == 58, bytes[16] == 58,
+            let year = number(0..<4), let month = number(5..<7), let day = number(8..<10), let hour = number(11..<13),
+            let minute = number(14..<16), let second = number(17..<19), (1...12).contains(month), hour < 24,
+            minute < 60, second < 60
         else { return nil }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
-        let first = DateComponents(year: year, month: month, day: 1)
-        guard (1...12).contains(month), hour < 24, minute < 60, second < 60,
-            let days = calendar.date(from: first).flatMap({ calendar.range(of: .day, in: .month, for: $0) }),
-            days.contains(day)
-        else { return nil }
-        guard
-            let date = (try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text))
-                ?? (try? Date.ISO8601FormatStyle().parse(text))
-        else { return nil }
+        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        let monthDays = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+        guard (1...monthDays[month - 1]).contains(day) else { return nil }
+        // Fractional seconds, then Z or an offset ±hh:mm.
+        var index = 19
+        var fraction = 0.0
+        if bytes[index] == 46 {
+            var scale = 0.1
+            index += 1
+            let start = index
+            while index < bytes.count, (48...57).contains(bytes[index]), index - start < 9 {
+                fraction += Double(bytes[index] - 48) * scale
+                scale /= 10
+                index += 1
+            }
+            guard index > start else { return nil }
+        }
+        var offset = 0
+        if index == bytes.count - 1, bytes[index] == 90 {
+            offset = 0
+        } else if index == bytes.count - 6, bytes[index] == 43 || bytes[index] == 45, bytes[index + 3] == 58,
+            let hours = number((index + 1)..<(index + 3)), let minutes = number((index + 4)..<(index + 6)), hours < 24,
+            minutes < 60
+        {
+            offset = (hours * 3600 + minutes * 60) * (bytes[index] == 45 ? -1 : 1)
+        } else {
+            return nil
+        }
+        // Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's days_from_civil).
+        let shifted = month <= 2 ? year - 1 : year
+        let era = (shifted >= 0 ? shifted : shifted - 399) / 400
+        let yearOfEra = shifted - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        let days = era * 146_097 + dayOfEra - 719_468
+        let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offset
+        let date = Date(timeIntervalSince1970: Double(seconds) + fraction)
         let earliest = Date(timeIntervalSince1970: 1_577_836_800) // 2020-01-01
         guard date >= earliest, date <= now.addingTimeInterval(86_400) else { return nil }
         return date
