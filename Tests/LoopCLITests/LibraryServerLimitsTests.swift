@@ -84,15 +84,18 @@ extension LibraryServerTests {
             environment: ["LOOP_TEST_STOP_AT": "publish.receiving:pause", "LOOP_TEST_STOP_FILE": marker])
         let author = try libraryWithFixtureLoop()
         #expect(try author.run(["identity"]).status == 0)
+        // Everything the second upload needs is made before the first is held: while it is held
+        // its client is waiting on the server, and a hold that lasted as long as making a library
+        // under the whole suite's load once passed the client's 30 s limit for a crawling upload.
+        let other = try libraryWithFixtureLoop()
+        #expect(try other.run(["identity"]).status == 0)
+        let (_, signer, id, revision) = try authorBundle(other, tag: "other")
         let publishing = Task { try author.run(["publish", "fixture", "--to", server.address]) }
-        for _ in 0..<3_000 where !FileManager.default.fileExists(atPath: marker) {
+        for _ in 0..<12_000 where !FileManager.default.fileExists(atPath: marker) {
             try await Task.sleep(for: .milliseconds(10))
         }
         #expect(FileManager.default.fileExists(atPath: marker), "the first upload is held half-way")
 
-        let other = try libraryWithFixtureLoop()
-        #expect(try other.run(["identity"]).status == 0)
-        let (_, signer, id, revision) = try authorBundle(other, tag: "other")
         let answer = try headersOnly(server, signer: signer, id: id, revision: revision, length: 100_000)
         #expect(
             answer.hasPrefix("HTTP/1.1 503") && answer.contains("as many uploads as it takes at once (1)")
@@ -259,7 +262,7 @@ extension LibraryServerTests {
             }
         }
         let held = Task { await publish(through: first) }
-        for _ in 0..<3_000 where !FileManager.default.fileExists(atPath: marker) {
+        for _ in 0..<12_000 where !FileManager.default.fileExists(atPath: marker) {
             try await Task.sleep(for: .milliseconds(10))
         }
         #expect(FileManager.default.fileExists(atPath: marker), "the first server's publish is held in its transaction")
