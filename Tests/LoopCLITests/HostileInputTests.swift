@@ -266,7 +266,7 @@ struct HostileInputTests {
             ["segment", media],
             environment: ["LOOP_TEST_STOP_AT": "media.decoding:pause", "LOOP_TEST_STOP_FILE": marker])
         defer { try? FileManager.default.removeItem(atPath: marker) }
-        for _ in 0..<3_000 where !FileManager.default.fileExists(atPath: marker) { usleep(10_000) }
+        for _ in 0..<12_000 where !FileManager.default.fileExists(atPath: marker) { usleep(10_000) }
         let helper = try #require(decodeHelper(of: media))
         kill(helper, SIGKILL)
         expectOneLineError(running.finish(limit: 60), "was killed by signal 9 before it finished")
@@ -288,7 +288,7 @@ struct HostileInputTests {
                 "LOOP_TEST_STOP_AT": "media.decoding:pause", "LOOP_TEST_STOP_FILE": marker,
             ])
         defer { try? FileManager.default.removeItem(atPath: marker) }
-        for _ in 0..<3_000 where !FileManager.default.fileExists(atPath: marker) { usleep(10_000) }
+        for _ in 0..<12_000 where !FileManager.default.fileExists(atPath: marker) { usleep(10_000) }
         #expect(FileManager.default.fileExists(atPath: marker), "the helper reached its decoding")
         func helper() -> pid_t? { decodeHelper(of: media) }
         #expect(helper() != nil, "the helper runs")
@@ -529,7 +529,7 @@ struct HostileInputTests {
                 "LOOP_LIBRARY": learner.path, "LOOP_TEST_STOP_AT": "import.verified:pause",
                 "LOOP_TEST_STOP_FILE": marker,
             ])
-        for _ in 0..<3_000 where !FileManager.default.fileExists(atPath: marker) { usleep(10_000) }
+        for _ in 0..<12_000 where !FileManager.default.fileExists(atPath: marker) { usleep(10_000) }
         #expect(FileManager.default.fileExists(atPath: marker), "the import reached its pause")
         let incoming = try FileManager.default.contentsOfDirectory(atPath: learner.path + "/audio/.incoming")
         #expect(

@@ -703,7 +703,7 @@ struct LibraryServerTests {
             }
         }
         let first = Task { await attempt() }
-        for _ in 0..<3_000 where !FileManager.default.fileExists(atPath: marker) {
+        for _ in 0..<12_000 where !FileManager.default.fileExists(atPath: marker) {
             try await Task.sleep(for: .milliseconds(10))
         }
         #expect(FileManager.default.fileExists(atPath: marker), "the first publish is held in the transaction")
