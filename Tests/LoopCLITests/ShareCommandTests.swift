@@ -10,11 +10,13 @@ struct ShareCommandTests {
         let bundle = Scratch.path("bundle", extension: "loop")
         let exported = try author.run(["export", "fixture", "-o", bundle])
         #expect(exported.status == 0 && exported.output.isEmpty, "\(exported.error)")
-        let nowhere = Scratch.path("missing-folder") + "/x.loop"
+        let missingFolder = Scratch.path("missing-folder")
+        let nowhere = missingFolder + "/x.loop"
         let refused = try author.run(["export", "fixture", "-o", nowhere])
         #expect(
             refused.status != 0
-                && refused.error == "error: \(nowhere): cannot write the bundle (No such file or directory)\n",
+                && refused.error
+                    == "error: \(nowhere): cannot create the file: there is no folder \(missingFolder)\n",
             "\(refused.error)")
 
         let inspected = try #require(try LoopProcess.run(["inspect", bundle, "--json"]).output.data(using: .utf8))
