@@ -40,10 +40,6 @@ public struct LibraryLayout: Sendable, Equatable {
         /// The author name a Loop Library shows for this identity.
         public static let authorName = "identity/name"
 
-        /// A take's place in the store: `audio/ab/cdef...`.
-        public static func audioFile(sha256: String) -> String {
-            audio + "/" + sha256.prefix(2) + "/" + sha256.dropFirst(2)
-        }
         /// A picture's place in the store: `pictures/ab/cdef...`.
         public static func pictureFile(sha256: String) -> String {
             pictures + "/" + sha256.prefix(2) + "/" + sha256.dropFirst(2)

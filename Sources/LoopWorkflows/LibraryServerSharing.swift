@@ -218,11 +218,6 @@ public struct LoopLibrarySharing: Sendable {
         return (result, etag)
     }
 
-    /// A page of the server's catalog.
-    public func browse(_ query: CatalogQuery, on client: LibraryClient) async throws -> CatalogPage {
-        try await client.catalog(query)
-    }
-
     /// A page of the catalog of the server at `address` (or the configured one), and each
     /// loop's link there (its short id → the page that studies and installs it).
     public static func browse(_ query: CatalogQuery, server address: String?) async throws
