@@ -60,7 +60,7 @@ struct CutCommand: AsyncParsableCommand {
                 media: media.file(audio), hint: hint, labels: phrases, into: outputDirectory,
                 format: format, progress: progress.callback)
             progress.finish()
-            let read = segmentation.phrases.map { Array(phrases[$0.clamped(to: phrases.indices)]) } ?? phrases
+            let read = segmentation.phrases.map { $0.filter(phrases.indices.contains).map { phrases[$0] } } ?? phrases
             if json {
                 try JSONOutput.print(
                     CutReport(

@@ -90,7 +90,8 @@ struct SegmentCommand: AsyncParsableCommand {
             progress.finish()
             let phraseTexts = source?.phrases.map(\.text)
             if json {
-                try JSONOutput.print(SegmentationReport(file: path, segmentation: segmentation))
+                try JSONOutput.print(
+                    SegmentationReport(file: path, segmentation: segmentation, phraseCount: phraseTexts?.count))
             } else if labels {
                 print(AudacityLabels(segmentation: segmentation, labels: phraseTexts ?? []).text, terminator: "")
             } else {

@@ -18,37 +18,31 @@ struct ContentAligner {
         var frames: DynamicTimeWarping.Frames
         /// Each phrase's columns (frames) in the joined rendering.
         var phrases: [Range<Int>]
-
-        /// The same frames with each phrase played backwards: the frames are not copied, the
-        /// columns read them in the other order.
-        func reversedPhrases() -> Rendering {
-            var copy = self
-            var order = Array(0..<Int32(frames.count))
-            for span in phrases where span.count > 1 {
-                order[span].reverse()
-                copy.frames.quiet[span].reverse()
-            }
-            copy.frames.order = order
-            return copy
-        }
     }
 
     /// What the alignment found.
     struct Alignment {
-        /// The phrases the take reads (indices into the text's phrases), a contiguous run.
-        var found: Range<Int>
-        /// For each join inside `found` (between phrase k and k+1, k from found.lowerBound), the
-        /// take's hops the path maps onto it.
-        var joins: [ClosedRange<Int>]
-        /// For each join, how much better the path fits the take there than a path through the
-        /// phrases played backwards (0: no better; 0.3: clearly).
-        var advantage: [Double]
-        /// The share of the take's speech where the path fits better than the backwards one:
-        /// near 1 for a take that reads its text, near one half for another text.
-        var agreement: Double
+        /// Per phrase of the text, the take's hops (rows) its words are heard in; nil for a
+        /// phrase the take does not read.
+        var phraseRows: [ClosedRange<Int>?]
+        /// Per found phrase, how much better its words fit the take there than the same sounds
+        /// played backwards: the share of its speech hops where they do (about one half for
+        /// words that are not these, near 1 for these).
+        var agreement: [Double?]
+        /// The same share over all the found phrases' speech.
+        var overallAgreement: Double
         /// How much the take's speed against the rendering's varies from phrase to phrase (the
         /// standard deviation of the log ratio): small when the take reads the text.
         var lengthSpread: Double
+        /// Per found phrase, how far its speech's length against its rendering's is from the
+        /// other phrases' (the log ratio less their median): near 0 for a phrase the take reads,
+        /// far for one stretched over speech the text does not hold or squeezed into none.
+        var lengthDeviation: [Double?]
+        /// The share of the take's speech that lies outside every phrase found.
+        var unmatchedSpeech: Double
+
+        /// The phrases found in the take, in order.
+        var found: [Int] { phraseRows.indices.filter { phraseRows[$0] != nil } }
     }
 
     struct Parameters {
@@ -59,11 +53,13 @@ struct ContentAligner {
         /// Leaving a speech frame of the rendering out of the path (a phrase the take does not
         /// read) costs this much, in units of the distance between unrelated speech frames.
         var skipCost: Float = 0.4
-        /// A phrase is in the take when at least this share of its rendering is on the path.
+        /// Speech the text does not hold, on the first path: as much as unrelated words cost.
+        var firstFillerCost: Float = 1.0
+        /// On the path that counts, it costs what the take's words cost against their own,
+        /// plus this share of the way to unrelated words.
+        var fillerMargin: Float = 0.3
+        /// A phrase is in the take when at least this share of its rendered speech is on the path.
         var foundShare = 0.5
-        /// A take longer than this (frames: 20 minutes) is aligned forwards and backwards one
-        /// after the other rather than at once, which would hold twice the memory.
-        var longTake = 120_000
     }
 
     var parameters = Parameters()
@@ -124,10 +120,15 @@ struct ContentAligner {
         }
         var matrix = FeatureMatrix(values: consume features)
         matrix.normalise { !quiet[$0] }
-        return Rendering(frames: .init(features: matrix.values, quiet: quiet), phrases: phrases)
+        var filler = [Bool](repeating: true, count: quiet.count)
+        for span in phrases { for column in span { filler[column] = false } }
+        return Rendering(frames: .init(features: matrix.values, quiet: quiet, filler: filler), phrases: phrases)
     }
 
-    /// Aligns the take's frames with the rendering.
+    /// Aligns the take's frames with the rendering: finds each phrase's words in the take,
+    /// leaving out speech the text does not hold (an intro, an added sentence, a false start)
+    /// and phrases the take does not read, and checks each phrase found against its own sounds
+    /// played backwards.
     func align(take: DynamicTimeWarping.Frames, rendering: Rendering) -> Alignment {
         // Costs in units of the distance between unrelated speech frames of these two recordings.
         var scaled = self.warping
@@ -135,98 +136,137 @@ struct ContentAligner {
         scaled.parameters.speechAgainstSilence *= scale
         scaled.parameters.silenceAgainstSpeech *= scale
         scaled.parameters.stepPenalty *= scale
+        var phraseOfColumn = [Int](repeating: -1, count: rendering.frames.count)
+        for (index, span) in rendering.phrases.enumerated() { for column in span { phraseOfColumn[column] = index } }
+        // How well this voice matches the synthesizer's sets what speech the text does not hold
+        // costs: a first path, where such speech costs as much as unrelated words, measures
+        // what the take's words cost against their own (about 0.6 of unrelated for a voice
+        // like the synthesizer's, 0.85 for some real ones); the path that counts lies between.
+        scaled.parameters.fillerCost = scale * parameters.firstFillerCost
+        let first = scaled.align(take: take, rendering: rendering.frames, skipCost: parameters.skipCost * scale)
+        let matched =
+            Self.matchedCost(first, take: take, rendering: rendering, phraseOfColumn: phraseOfColumn, scaled.parameters)
+            / scale
+        scaled.parameters.fillerCost = scale * (matched + parameters.fillerMargin * max(0, 1 - matched))
         let warping = scaled
-        // The phrases the take reads: the path may leave out phrases at either end, at a cost
-        // per frame of their speech below what matching them against silence or other words
-        // costs. When some are left out, the take is aligned again with the run that is not.
-        // The same take is also aligned with each phrase played backwards: the same sounds in
-        // the wrong order. Where the text is what is said, the forward path fits the take
-        // clearly better. Most takes read all their phrases, so that alignment runs beside the
-        // first, with every phrase; it runs again if only some are found.
-        // A long take's two alignments run one after the other, for memory.
-        let reversedWhole = rendering.reversedPhrases()
-        let forwardPass: @Sendable () -> [(row: Int32, column: Int32)] = {
-            warping.align(take: take, rendering: rendering.frames, skipCost: parameters.skipCost * scale)
-        }
-        let reversedPass: @Sendable () -> [(row: Int32, column: Int32)] = {
-            warping.align(take: take, rendering: reversedWhole.frames)
-        }
-        var (path, reversedPath) =
-            take.count > parameters.longTake ? (forwardPass(), reversedPass()) : bothAtOnce(forwardPass, reversedPass)
+        let path = warping.align(take: take, rendering: rendering.frames, skipCost: parameters.skipCost * scale)
         var onPath = [Bool](repeating: false, count: rendering.frames.count)
-        for cell in path { onPath[Int(cell.column)] = true }
-        let isFound = rendering.phrases.map { span in
-            span.isEmpty || Double(span.filter { onPath[$0] }.count) >= parameters.foundShare * Double(span.count)
-        }
-        var best = 0..<0, runStart: Int?
-        for index in 0...isFound.count {
-            if index < isFound.count && isFound[index] {
-                if runStart == nil { runStart = index }
-            } else if let start = runStart {
-                if index - start > best.count { best = start..<index }
-                runStart = nil
-            }
-        }
-        var part = rendering
-        var reversed = reversedWhole
-        if !best.isEmpty && best.count < rendering.phrases.count {
-            let offset = rendering.phrases[best.lowerBound].lowerBound - parameters.joinFrames
-            let last = rendering.phrases[best.upperBound - 1].upperBound + parameters.joinFrames
-            part = Rendering(
-                frames: .init(
-                    features: Array(
-                        rendering.frames.features[(offset * FeatureMatrix.dimension)..<(last * FeatureMatrix.dimension)]
-                    ),
-                    quiet: Array(rendering.frames.quiet[offset..<last])),
-                phrases: rendering.phrases[best].map { ($0.lowerBound - offset)..<($0.upperBound - offset) })
-            reversed = part.reversedPhrases()
-            let partFrames = part.frames, reversedFrames = reversed.frames
-            let forwardPart: @Sendable () -> [(row: Int32, column: Int32)] = {
-                warping.align(take: take, rendering: partFrames)
-            }
-            let reversedPart: @Sendable () -> [(row: Int32, column: Int32)] = {
-                warping.align(take: take, rendering: reversedFrames)
-            }
-            (path, reversedPath) =
-                take.count > parameters.longTake
-                ? (forwardPart(), reversedPart()) : bothAtOnce(forwardPart, reversedPart)
-        }
-
-        // The take's rows on each join between two phrases.
-        var rowsOfColumn = [ClosedRange<Int>?](repeating: nil, count: part.frames.count)
+        var rows = [ClosedRange<Int>?](repeating: nil, count: rendering.phrases.count)
         for cell in path {
             let column = Int(cell.column), row = Int(cell.row)
-            rowsOfColumn[column] =
-                rowsOfColumn[column].map { min($0.lowerBound, row)...max($0.upperBound, row) } ?? row...row
+            onPath[column] = true
+            let phrase = phraseOfColumn[column]
+            guard phrase >= 0 else { continue }
+            rows[phrase] = rows[phrase].map { min($0.lowerBound, row)...max($0.upperBound, row) } ?? row...row
         }
-        let joins = part.phrases.indices.dropLast().map { phrase -> ClosedRange<Int> in
-            let gap = part.phrases[phrase].upperBound..<part.phrases[phrase + 1].lowerBound
-            let rows = gap.compactMap { rowsOfColumn[$0] }
-            guard let low = rows.map(\.lowerBound).min(), let high = rows.map(\.upperBound).max() else {
-                let row = rowsOfColumn[max(part.phrases[phrase].upperBound - 1, 0)]?.upperBound ?? 0
-                return row...row
+        for (index, span) in rendering.phrases.enumerated() {
+            let spoken = span.filter { !rendering.frames.quiet[$0] }
+            if spoken.isEmpty
+                || Double(spoken.filter { onPath[$0] }.count) < parameters.foundShare * Double(spoken.count)
+            {
+                rows[index] = nil
             }
-            return low...high
         }
 
-        let forwardCosts = Self.windowed(rowCosts(path, take: take, rendering: part.frames, warping.parameters))
-        let reversedCosts = Self.windowed(
-            rowCosts(reversedPath, take: take, rendering: reversed.frames, warping.parameters))
-        let speechRows = (0..<take.count).filter { !take.quiet[$0] }
-        let agreement =
-            speechRows.isEmpty
-            ? 0 : Double(speechRows.filter { forwardCosts[$0] < reversedCosts[$0] }.count) / Double(speechRows.count)
-        let advantage = joins.map { rows -> Double in
-            let centre = (rows.lowerBound + rows.upperBound) / 2
-            let forward = forwardCosts[min(max(centre, 0), take.count - 1)],
-                backward = reversedCosts[min(max(centre, 0), take.count - 1)]
-            return Double((backward - forward) / max(backward, 1e-3))
+        // Each phrase found, against its own sounds played backwards on the same hops.
+        var agreement = [Double?](repeating: nil, count: rendering.phrases.count)
+        var agreeing = 0, compared = 0
+        for (index, found) in rows.enumerated() {
+            guard let found else { continue }
+            let (forward, backward) = localCosts(
+                take: take, rows: found, rendering: rendering, phrase: index, warping: warping)
+            var better = 0, speech = 0
+            for (offset, row) in found.enumerated() where !take.quiet[row] {
+                speech += 1
+                if forward[offset] < backward[offset] { better += 1 }
+            }
+            agreement[index] = speech == 0 ? 0 : Double(better) / Double(speech)
+            agreeing += better
+            compared += speech
         }
-        let logShares = Self.speechShares(path, take: take, rendering: part).filter { $0 > 0 }.map { log($0) }
+        let shares = Self.speechShares(path, take: take, rendering: rendering)
+        let logShares = shares.indices.filter { rows[$0] != nil && shares[$0] > 0 }.map { log(shares[$0]) }
         let meanLog = logShares.reduce(0, +) / Double(max(logShares.count, 1))
         let spread = (logShares.map { ($0 - meanLog) * ($0 - meanLog) }.reduce(0, +) / Double(max(logShares.count, 1)))
             .squareRoot()
-        return Alignment(found: best, joins: joins, advantage: advantage, agreement: agreement, lengthSpread: spread)
+        let sortedLogs = logShares.sorted()
+        let medianLog = sortedLogs.isEmpty ? 0 : sortedLogs[sortedLogs.count / 2]
+        let deviation = shares.indices.map { index -> Double? in
+            rows[index] == nil ? nil : shares[index] > 0 ? log(shares[index]) - medianLog : -.infinity
+        }
+        return Alignment(
+            phraseRows: rows, agreement: agreement,
+            overallAgreement: compared == 0 ? 0 : Double(agreeing) / Double(compared), lengthSpread: spread,
+            lengthDeviation: deviation,
+            unmatchedSpeech: Self.unmatchedShare(of: take, outside: rows.compactMap { $0 }))
+    }
+
+    /// The take's hops `rows` aligned alone with one phrase's rendering, forwards and with the
+    /// phrase played backwards: each hop's cost on either path, averaged over its neighbours.
+    private func localCosts(
+        take: DynamicTimeWarping.Frames, rows: ClosedRange<Int>, rendering: Rendering, phrase: Int,
+        warping: DynamicTimeWarping
+    ) -> (forward: [Float], backward: [Float]) {
+        let d = FeatureMatrix.dimension
+        let takePart = DynamicTimeWarping.Frames(
+            features: Array(take.features[(take.offset(rows.lowerBound))..<(take.offset(rows.upperBound) + d)]),
+            quiet: Array(take.quiet[rows]))
+        let span = rendering.phrases[phrase]
+        let columns =
+            max(
+                0, span.lowerBound - parameters.joinFrames)..<min(
+                rendering.frames.count, span.upperBound + parameters.joinFrames)
+        func frames(_ order: [Int]) -> DynamicTimeWarping.Frames {
+            var features: [Float] = []
+            features.reserveCapacity(order.count * d)
+            for column in order {
+                let offset = rendering.frames.offset(column)
+                features.append(contentsOf: rendering.frames.features[offset..<(offset + d)])
+            }
+            return .init(features: features, quiet: order.map { rendering.frames.quiet[$0] })
+        }
+        let forwardOrder = Array(columns)
+        var backwardOrder = forwardOrder
+        let inner = (span.lowerBound - columns.lowerBound)..<(span.upperBound - columns.lowerBound)
+        backwardOrder[inner].reverse()
+        let forwardFrames = frames(forwardOrder), backwardFrames = frames(backwardOrder)
+        let forward = warping.align(take: takePart, rendering: forwardFrames)
+        let backward = warping.align(take: takePart, rendering: backwardFrames)
+        let radius = 10
+        return (
+            Self.windowed(
+                rowCosts(forward, take: takePart, rendering: forwardFrames, warping.parameters), radius: radius),
+            Self.windowed(
+                rowCosts(backward, take: takePart, rendering: backwardFrames, warping.parameters), radius: radius)
+        )
+    }
+
+    /// The median over phrases of the mean cost of the take's speech hops the path puts on a
+    /// phrase's speech.
+    static func matchedCost(
+        _ path: [(row: Int32, column: Int32)], take: DynamicTimeWarping.Frames, rendering: Rendering,
+        phraseOfColumn: [Int], _ parameters: DynamicTimeWarping.Parameters
+    ) -> Float {
+        var sums = [Float](repeating: 0, count: rendering.phrases.count)
+        var counts = [Int](repeating: 0, count: rendering.phrases.count)
+        let aligner = ContentAligner()
+        for cell in path {
+            let row = Int(cell.row), column = Int(cell.column), phrase = phraseOfColumn[column]
+            guard phrase >= 0, !take.quiet[row], !rendering.frames.quiet[column] else { continue }
+            sums[phrase] += aligner.distance(take, row, rendering.frames, column, parameters)
+            counts[phrase] += 1
+        }
+        let means = zip(sums, counts).filter { $0.1 > 0 }.map { $0.0 / Float($0.1) }.sorted()
+        return means.isEmpty ? 1 : means[means.count / 2]
+    }
+
+    /// The share of the take's speech hops outside `spans`.
+    static func unmatchedShare(of take: DynamicTimeWarping.Frames, outside spans: [ClosedRange<Int>]) -> Double {
+        var inside = [Bool](repeating: false, count: take.count)
+        for span in spans { for row in span { inside[row] = true } }
+        let speech = (0..<take.count).filter { !take.quiet[$0] }
+        guard !speech.isEmpty else { return 0 }
+        return Double(speech.filter { !inside[$0] }.count) / Double(speech.count)
     }
 
     /// Per take row, the cost of its first cell on the path.

@@ -13,6 +13,10 @@ struct DynamicTimeWarping {
         /// When set, frame k's features are those stored at `order[k]` (the same features read
         /// in another order, without a copy).
         var order: [Int32]? = nil
+        /// Per frame (the rendering's): a join between two phrases, or before the first or after
+        /// the last, where the take may say what the text does not (an intro, an added sentence,
+        /// a false start) at ``Parameters/fillerCost`` a frame.
+        var filler: [Bool]? = nil
         var count: Int { quiet.count }
 
         /// Where frame `index`'s features start in `features`.
@@ -26,6 +30,13 @@ struct DynamicTimeWarping {
             let blocks = (count + factor - 1) / factor
             var averaged = [Float](repeating: 0, count: blocks * d)
             var quietBlocks = [Bool](repeating: false, count: blocks)
+            // A block that holds part of a join is one: a join is a few frames, and a coarse
+            // path must still be able to leave speech out there.
+            let fillerBlocks = filler.map { filler in
+                (0..<blocks).map { block in
+                    filler[(block * factor)..<min(block * factor + factor, count)].contains(true)
+                }
+            }
             features.withUnsafeBufferPointer { source in
                 averaged.withUnsafeMutableBufferPointer { target in
                     for block in 0..<blocks {
@@ -38,11 +49,11 @@ struct DynamicTimeWarping {
                         }
                         let scale = 1 / Float(last - first)
                         for k in 0..<d { target[block * d + k] *= scale }
-                        quietBlocks[block] = quietCount * 2 > last - first
+                        quietBlocks[block] = quietCount * 2 > last - first || fillerBlocks?[block] == true
                     }
                 }
             }
-            return Frames(features: averaged, quiet: quietBlocks)
+            return Frames(features: averaged, quiet: quietBlocks, filler: fillerBlocks)
         }
     }
 
@@ -57,6 +68,9 @@ struct DynamicTimeWarping {
         var silenceAgainstSpeech: Float = 0.7
         /// A step that holds one side still costs this much more than a diagonal one (speech only).
         var stepPenalty: Float = 0.05
+        /// Take speech on a join of the rendering (``Frames/filler``): speech the text does not
+        /// hold. Below the cost of unrelated speech, above that of the words themselves.
+        var fillerCost: Float = 0.7
     }
 
     var parameters = Parameters()
@@ -157,10 +171,24 @@ struct DynamicTimeWarping {
         for column in 0..<columns {
             speechBefore[column + 1] = speechBefore[column] + (rendering.quiet[column] ? 0 : 1)
         }
+        // With `skipCost`, a path may also leave out whole phrases in the middle: from the last
+        // column of one join it jumps to the first of a later one, within a row.
+        var jumpFrom = [Int](repeating: -1, count: columns)
+        var isFiller = [Bool](repeating: false, count: columns)
+        if let filler = rendering.filler {
+            isFiller = filler
+            if skipCost != nil {
+                var previousJoinEnd = -1
+                for column in 0..<columns where filler[column] {
+                    if column > 0 && !filler[column - 1] && previousJoinEnd >= 0 { jumpFrom[column] = previousJoinEnd }
+                    if column + 1 == columns || !filler[column + 1] { previousJoinEnd = column }
+                }
+            }
+        }
         var offsets = [Int](repeating: 0, count: rows + 1)
         for row in 0..<rows { offsets[row + 1] = offsets[row] + band[row].count }
         // Per cell, two bits: 0 diagonal, 1 from the row before (take advanced), 2 from the
-        // column before; four cells a byte.
+        // column before, 3 a jump over phrases (from `jumpFrom`); four cells a byte.
         var steps = [UInt8](repeating: 0, count: offsets[rows] / 4 + 1)
         // The row before and this row's costs, by column; outside a row's band, infinity.
         var previous = [Float](repeating: .infinity, count: columns + 1)
@@ -168,6 +196,7 @@ struct DynamicTimeWarping {
         let speechAgainstSilence = parameters.speechAgainstSilence,
             silenceAgainstSpeech = parameters.silenceAgainstSpeech
         let penalty = parameters.stepPenalty
+        let fillerCost = parameters.fillerCost
         take.features.withUnsafeBufferPointer { takeFeatures in
             rendering.features.withUnsafeBufferPointer { renderingFeatures in
                 rendering.quiet.withUnsafeBufferPointer { renderingQuiet in
@@ -191,7 +220,7 @@ struct DynamicTimeWarping {
                                             if free {
                                                 cost = 0
                                             } else if quietColumn {
-                                                cost = speechAgainstSilence
+                                                cost = isFiller[column] ? fillerCost : speechAgainstSilence
                                             } else if takeQuiet {
                                                 cost = silenceAgainstSpeech
                                             } else {
@@ -216,6 +245,13 @@ struct DynamicTimeWarping {
                                                 if up < best { best = up; step = 1 }
                                                 let left = here[column - 1] + stepCost
                                                 if left < best { best = left; step = 2 }
+                                            }
+                                            let origin = jumpFrom[column]
+                                            if origin >= 0, let skipCost, span.contains(origin) {
+                                                let jump =
+                                                    here[origin]
+                                                    + skipCost * (speechBefore[column] - speechBefore[origin + 1])
+                                                if jump < best { best = jump; step = 3 }
                                             }
                                             here[column] = best + cost
                                             let cell = rowStart + column
@@ -250,10 +286,11 @@ struct DynamicTimeWarping {
             path.append((Int32(row), Int32(column)))
             let cell = offsets[row] + column - band[row].lowerBound
             let step = (steps[cell >> 2] >> UInt8((cell & 3) << 1)) & 3
-            if row == 0 && (skipCost != nil || column == band[0].lowerBound) { break }
-            switch row == 0 ? 2 : step {
+            if row == 0 && step != 3 && (skipCost != nil || column == band[0].lowerBound) { break }
+            switch row == 0 && step != 3 ? 2 : step {
             case 0: row -= 1; column -= 1
             case 1: row -= 1
+            case 3: column = jumpFrom[column]
             default: column -= 1
             }
             column = min(max(column, band[row].lowerBound), band[row].upperBound - 1)

@@ -50,9 +50,9 @@ public struct Segmentation: Sendable, Equatable {
     public var cuts: [Cut]
     /// How the cuts were found.
     public var method: CuttingMethod = .pauses
-    /// With a text, the phrases the segments read (indices into the text's phrases): all of
-    /// them, unless the take reads only a run of them.
-    public var phrases: Range<Int>?
+    /// With a text, the phrase each segment reads (indices into the text's phrases, in order):
+    /// all of them, unless the take does not read some.
+    public var phrases: [Int]?
     /// What the user should know about how the take was cut, once (a language without a voice).
     public var notes: [String] = []
 

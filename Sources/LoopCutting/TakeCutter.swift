@@ -17,29 +17,51 @@ public struct TakeCutter: Sendable {
         public var pauseReach = 0.2
         /// Without a pause, the cut goes to the quietest point this close (seconds) to the join.
         public var quietReach = 0.06
-        /// The take reads its text when the alignment fits it better than the phrases played
-        /// backwards on at least this share of its speech (about one half for another text)...
-        public var minimumAgreement = 0.6
-        /// ...on this share when only some of the phrases are found in it...
+        /// The take reads its text when its words, phrase by phrase, fit the take better than
+        /// the same sounds played backwards on at least this share of their speech (another
+        /// text or language: 0.55-0.63 on the development sets; a voice like the synthesizer's
+        /// 0.9-1; a real speaker's 0.6-0.7)...
+        public var minimumAgreement = 0.64
+        /// ...at least this share when only some of the phrases are found in it (a text's
+        /// phrases matched here and there in a take of another text are what this refuses),
         public var minimumPartialAgreement = 0.75
-        /// ...and its speed against the rendering's varies less than this between phrases
-        /// (standard deviation of the log ratio),
+        /// ...and the take's speed against the rendering's varies less than this between the
+        /// phrases found (standard deviation of the log ratio),
         public var maximumSpread = 0.25
-        /// or less than this where the agreement is below ``strongAgreement``.
+        /// or less than this where the agreement is below ``strongAgreement`` (where the voice
+        /// is far from the synthesizer's, the phrases' lengths must also agree).
         public var maximumWeakSpread = 0.12
         public var strongAgreement = 0.8
         /// When the words cannot be matched well enough (but better than another text's), a
         /// take whose phrases are all parted by pauses of at least this much silence (seconds)
         /// is cut at its pauses rather than refused: a take read with pauses on purpose.
         public var clearPause = 0.12
-        /// ...if its words agree with the text at least this well (another text's about 0.5-0.7),
+        /// ...if its words agree with the text at least this well (another text's 0.55-0.61 on
+        /// the development sets),
         /// the alignment found every phrase in it,
-        public var minimumPausedAgreement = 0.66
+        public var minimumPausedAgreement = 0.62
+        /// the alignment left at most this share of its speech out of every phrase (no intro,
+        /// no added sentence: the pauses would give them clips),
+        public var maximumPausedUnmatched = 0.1
         /// and its clips' lengths against their phrases' renderings vary less than this
         /// (standard deviation of the log ratio). A take of the text keeps its phrases' lengths
         /// in proportion (0.10-0.20 on the development set where this fallback decides); another
-        /// text cut at as many pauses does not (0.25-0.36).
-        public var maximumPausedSpread = 0.3
+        /// text cut at as many pauses, or a take with an intro, does not (0.25-0.36).
+        public var maximumPausedSpread = 0.22
+        /// A phrase found in the take keeps its clip only when its words fit the take better
+        /// than its sounds played backwards on at least this share of its speech.
+        public var phraseAgreement = 0.6
+        /// ...or, for a voice far from the synthesizer's, the take's own share less this much.
+        public var phraseAgreementMargin = 0.15
+        /// A phrase below that keeps its clip when its words still fit at least this well and
+        /// its length against its rendering's is within this (log ratio) of the other phrases'.
+        public var leastPhraseAgreement = 0.45
+        public var phraseLengthDeviation = 0.3
+        /// Speech the text does not hold (between phrases, before or after them) is left out of
+        /// every clip when it lasts at least this long (seconds); shorter, it stays with its phrase.
+        public var minimumFiller = 0.25
+        /// A pause with this much silence (seconds) between two phrases' words takes a cut for certain.
+        public var clearCutPause = 0.15
 
         public init() {}
     }
@@ -159,42 +181,107 @@ public struct TakeCutter: Sendable {
             upperFrequency: CepstrumMeter.upperFrequency(sampleRates: [info.sampleRate, renderingRate]))
     }
 
-    /// A run of phrases placed in the take: the cut hops between them and how sure each is.
+    /// The phrases placed in the take: the hops where clips change (between two phrases, or
+    /// between a phrase and speech the text does not hold) and what each stretch between them reads.
     struct PlacedRun {
-        var found: Range<Int>
+        /// Per stretch (one more than `cutHops`), the text phrase it reads, or nil for speech
+        /// that is in no phrase (an intro, an added sentence, a false start).
+        var reads: [Int?]
         var cutHops: [Int]
         var confidences: [Double]
         var silences: [Double]
+        /// The phrases found, in order.
+        var found: [Int] { reads.compactMap { $0 } }
     }
 
-    /// Why a run's words were not accepted: how well they agreed with the text.
+    /// Why a take's words were not accepted: how well they agreed with the text.
     struct Mismatch: Error {
         var agreement: Double
-        /// Whether the alignment found every phrase in the take (rather than a run of them).
+        /// Whether the alignment found every phrase in the take.
         var foundAll: Bool
+        /// The share of the take's speech outside every phrase the alignment found.
+        var unmatchedSpeech: Double
     }
 
-    /// Aligns the take's hops `hops` with the rendered phrases and places a cut at each join;
+    /// Aligns the take's hops `hops` with the rendered phrases, keeps the phrases whose words are
+    /// heard there and places a cut at each edge between them and what the text does not hold;
     /// throws ``Mismatch`` when the take there does not read them.
     func place(_ rendering: ContentAligner.Rendering, in take: MeasuredTake, hops: Range<Int>) throws -> PlacedRun {
         let alignment = ContentAligner().align(take: take.frames(hops), rendering: rendering)
         let partial = alignment.found.count < rendering.phrases.count
-        guard !alignment.found.isEmpty,
-            alignment.agreement >= (partial ? parameters.minimumPartialAgreement : parameters.minimumAgreement),
+        guard
+            alignment.overallAgreement
+                >= (partial ? parameters.minimumPartialAgreement : parameters.minimumAgreement),
             alignment.lengthSpread <= parameters.maximumSpread,
-            alignment.lengthSpread <= parameters.maximumWeakSpread || alignment.agreement >= parameters.strongAgreement
+            alignment.lengthSpread <= parameters.maximumWeakSpread
+                || alignment.overallAgreement >= parameters.strongAgreement
         else {
-            throw Mismatch(agreement: alignment.agreement, foundAll: !partial)
+            throw Mismatch(
+                agreement: alignment.overallAgreement, foundAll: !partial, unmatchedSpeech: alignment.unmatchedSpeech)
         }
-        var run = PlacedRun(found: alignment.found, cutHops: [], confidences: [], silences: [])
-        for (index, join) in alignment.joins.enumerated() {
-            let shifted = (join.lowerBound + hops.lowerBound)...(join.upperBound + hops.lowerBound)
-            let (hop, silence) = place(shifted, take.analysis, within: hops)
+        // A phrase keeps its clip when its words fit as well as the take's do, give or take.
+        let least = min(parameters.phraseAgreement, alignment.overallAgreement - parameters.phraseAgreementMargin)
+        // A short phrase's words are too few to tell from their sounds backwards: one that fits
+        // about as well, and takes as long as the others say it should, keeps its clip too.
+        let kept = alignment.found.filter {
+            let agreement = alignment.agreement[$0] ?? 0
+            return agreement >= least
+                || (agreement >= parameters.leastPhraseAgreement
+                    && abs(alignment.lengthDeviation[$0] ?? .infinity) <= parameters.phraseLengthDeviation)
+        }
+        guard !kept.isEmpty else {
+            throw Mismatch(
+                agreement: alignment.overallAgreement, foundAll: !partial, unmatchedSpeech: alignment.unmatchedSpeech)
+        }
+        let analysis = take.analysis
+        let shift = hops.lowerBound
+        let minimumFiller = Int((parameters.minimumFiller / analysis.envelope.hopDuration).rounded())
+        // Speech hops in a stretch of the take (relative hops).
+        let speechHops = { (stretch: Range<Int>) -> [Int] in
+            stretch.filter { analysis.isSpeech[$0 + shift] }
+        }
+        var run = PlacedRun(reads: [], cutHops: [], confidences: [], silences: [])
+        let addCut = { (run: inout PlacedRun, join: ClosedRange<Int>, words: Double) in
+            let shifted = (join.lowerBound + shift)...(max(join.lowerBound, join.upperBound) + shift)
+            let (hop, silence) = place(shifted, analysis, within: hops)
             run.cutHops.append(hop)
             run.silences.append(silence)
-            run.confidences.append(confidence(advantage: alignment.advantage[index], silence: silence))
+            run.confidences.append(confidence(words: words, silence: silence))
         }
-        // Cuts strictly increase, so every phrase keeps at least one hop.
+        let rows = kept.map { alignment.phraseRows[$0]! }
+        let agreement = kept.map { alignment.agreement[$0] ?? 0 }
+        // Before the first phrase found.
+        let lead = speechHops(0..<rows[0].lowerBound)
+        if lead.count >= minimumFiller, let last = lead.last {
+            run.reads.append(nil)
+            addCut(&run, (last + 1)...rows[0].lowerBound, agreement[0])
+        }
+        run.reads.append(kept[0])
+        for index in kept.indices.dropFirst() {
+            let before = rows[index - 1], after = rows[index]
+            let gap = (before.upperBound + 1)..<max(before.upperBound + 1, after.lowerBound)
+            let words = min(agreement[index - 1], agreement[index])
+            let extra = speechHops(gap)
+            if extra.count >= minimumFiller, let first = extra.first, let last = extra.last {
+                addCut(&run, before.upperBound...first, agreement[index - 1])
+                run.reads.append(nil)
+                addCut(&run, (last + 1)...after.lowerBound, agreement[index])
+            } else {
+                addCut(
+                    &run,
+                    gap.isEmpty
+                        ? before.upperBound...max(before.upperBound, after.lowerBound)
+                        : gap.lowerBound...(gap.upperBound - 1), words)
+            }
+            run.reads.append(kept[index])
+        }
+        // After the last.
+        let trail = speechHops((rows[rows.count - 1].upperBound + 1)..<hops.count)
+        if trail.count >= minimumFiller, let first = trail.first {
+            addCut(&run, rows[rows.count - 1].upperBound...first, agreement[agreement.count - 1])
+            run.reads.append(nil)
+        }
+        // Cuts strictly increase, so every stretch keeps at least one hop.
         for index in run.cutHops.indices.dropFirst() where run.cutHops[index] <= run.cutHops[index - 1] {
             run.cutHops[index] = run.cutHops[index - 1] + 1
         }
@@ -212,9 +299,11 @@ public struct TakeCutter: Sendable {
         } catch let mismatch as Mismatch {
             // A take read with a clear pause after every phrase is cut there, even when its
             // words cannot be matched (a voice unlike the synthesizer's).
-            // The alignment must not have left phrases out, and the clips' lengths must keep
-            // the proportions of their phrases'.
+            // The alignment must not have left phrases out nor found speech outside them, and
+            // the clips' lengths must keep the proportions of their phrases' (an intro cut as
+            // the first phrase shifts every clip by one, and they no longer do).
             if mismatch.agreement >= parameters.minimumPausedAgreement, mismatch.foundAll,
+                mismatch.unmatchedSpeech <= parameters.maximumPausedUnmatched,
                 var paused = try? segmenter.segment(
                     take.envelope, hint: .text(phrases, language: language.code), path: path),
                 paused.cuts.allSatisfy({ $0.pauseDuration >= parameters.clearPause }),
@@ -231,8 +320,15 @@ public struct TakeCutter: Sendable {
                     "the take does not read its text (in \(name)): is it the right take, the right text, the right language?"
             )
         }
-        var segmentation = segmenter.segmentation(
+        let all = segmenter.segmentation(
             take.analysis, cutHops: run.cutHops, confidences: run.confidences, pauseDurations: run.silences)
+        var segmentation = all
+        segmentation.segments = []
+        segmentation.cuts = []
+        for (index, reads) in run.reads.enumerated() where reads != nil {
+            if !segmentation.segments.isEmpty { segmentation.cuts.append(all.cuts[index - 1]) }
+            segmentation.segments.append(all.segments[index])
+        }
         segmentation.method = .text(language)
         segmentation.phrases = run.found
         return (take.envelope, segmentation)
@@ -291,7 +387,7 @@ public struct TakeCutter: Sendable {
                 let rendering = try? ContentAligner().render(
                     run.texts, in: language, upperFrequency: take.upperFrequency),
                 let placed = try? place(rendering, in: take, hops: hops),
-                placed.found.count == run.texts.count
+                placed.found.count == run.texts.count, placed.reads.count == run.texts.count
             else {
                 clips.append(nil)
                 continue
@@ -355,11 +451,13 @@ public struct TakeCutter: Sendable {
         return (quietest, 0)
     }
 
-    /// How sure the cut is: the path's agreement with the take around the join, and whether a
-    /// pause is there to take it.
-    private func confidence(advantage: Double, silence: Double) -> Double {
-        let pause = min(silence / 0.15, 1)
-        return min(1, max(0, 0.3 + 2 * advantage + 0.3 * pause))
+    /// How sure a cut is: how clearly the words beside it are the text's (the share of their
+    /// speech that fits them better than their sounds backwards), and whether a pause is there
+    /// to take it. A clear pause between words that are the text's is certain; a cut where
+    /// the reader ran on rests on the words alone.
+    private func confidence(words: Double, silence: Double) -> Double {
+        let pause = min(silence / parameters.clearCutPause, 1)
+        return min(1, max(0, 0.2 + 0.5 * pause + 1.5 * max(0, words - 0.5)))
     }
 }
 

@@ -65,7 +65,7 @@ public struct RecordingFinisher: Sendable {
         // language, a reader it cannot match), the count the live view kept and the pauses decide.
         if let aligned = try? TakeCutter(segmenter: segmenter).cut(
             path: flac, hint: .text(draft.phraseTexts, language: draft.language)),
-            case .text = aligned.method, let found = aligned.phrases, found.lowerBound == 0
+            case .text = aligned.method, let found = aligned.phrases, found.elementsEqual(found.indices)
         {
             return Result(
                 takePath: flac, phraseIds: Array(draft.phraseIds.prefix(found.count)),

@@ -220,7 +220,12 @@ public struct SearchHitReport: Encodable {
 
 /// `loop segment --json`: the take, its segments and its cuts, in seconds.
 public struct SegmentationReport: Encodable {
-    public struct Segment: Encodable { var start: Double; var end: Double }
+    public struct Segment: Encodable {
+        var start: Double
+        var end: Double
+        /// With a text, the line (phrase) of the text the segment reads, 1-based.
+        var phrase: Int?
+    }
     public struct Cut: Encodable { var at: Double; var pause: Double; var confidence: Double }
 
     public var file: String
@@ -234,11 +239,15 @@ public struct SegmentationReport: Encodable {
     /// The language the text was aligned in, and where it came from (`given`, `loop`, `guessed`).
     public var language: String?
     public var languageOrigin: String?
-    /// With a text: the phrases the segments read (first and last, 1-based).
+    /// With a text: the first and last phrase the segments read (1-based).
     public var phrases: [Int]?
+    /// With a text: the phrases the take does not read (1-based), which still need audio.
+    public var missing: [Int]?
     public var notes: [String]
 
-    public init(file: String, segmentation: Segmentation) {
+    /// The report on `segmentation` of the take at `file`, cut for `phraseCount` phrases when
+    /// it was cut by a text.
+    public init(file: String, segmentation: Segmentation, phraseCount: Int? = nil) {
         self.file = file
         switch segmentation.method {
         case .pauses: method = "pauses"
@@ -247,15 +256,19 @@ public struct SegmentationReport: Encodable {
             self.language = language.code
             languageOrigin = language.origin.rawValue
         }
-        phrases = segmentation.phrases.map { [$0.lowerBound + 1, $0.upperBound] }
+        phrases = segmentation.phrases.flatMap { found in found.first.map { [$0 + 1, found[found.count - 1] + 1] } }
+        if let found = segmentation.phrases, let phraseCount {
+            missing = (0..<phraseCount).filter { !found.contains($0) }.map { $0 + 1 }
+        }
         notes = segmentation.notes
         duration = milliseconds(segmentation.duration)
         sampleRate = segmentation.sampleRate
         channels = segmentation.channelCount
-        segments = segmentation.segments.map {
+        segments = segmentation.segments.enumerated().map { index, segment in
             Segment(
-                start: milliseconds(segmentation.seconds($0.startFrame)),
-                end: milliseconds(segmentation.seconds($0.endFrame)))
+                start: milliseconds(segmentation.seconds(segment.startFrame)),
+                end: milliseconds(segmentation.seconds(segment.endFrame)),
+                phrase: segmentation.phrases.map { $0[index] + 1 })
         }
         cuts = segmentation.cuts.map {
             Cut(

@@ -30,15 +30,15 @@ public struct SegmentationTable {
             segmentation.channelCount == 1 ? "" : "s", method)
         lines.append(terminal.paint(header, .bold))
         // A take of some of the phrases numbers them as the text does.
-        let first = segmentation.phrases?.lowerBound ?? 0
-        let numberWidth = String(first + segmentation.segments.count).count
+        let numbers = segmentation.phrases ?? Array(segmentation.segments.indices)
+        let numberWidth = String((numbers.max() ?? 0) + 1).count
         for (index, segment) in segmentation.segments.enumerated() {
             let start = segmentation.seconds(segment.startFrame), end = segmentation.seconds(segment.endFrame)
-            let number =
-                String(repeating: " ", count: numberWidth - String(first + index + 1).count) + String(first + index + 1)
+            let phrase = index < numbers.count ? numbers[index] : index
+            let number = String(repeating: " ", count: numberWidth - String(phrase + 1).count) + String(phrase + 1)
             var line = String(format: "%@  %7.2f – %7.2f  %5.2f s", number, start, end, end - start)
-            if let texts = phraseTexts, first + index < texts.count {
-                line += "  " + Terminal.inert(texts[first + index])
+            if let texts = phraseTexts, phrase < texts.count {
+                line += "  " + Terminal.inert(texts[phrase])
             }
             lines.append(line)
             if index < segmentation.cuts.count {
@@ -138,7 +138,8 @@ extension Segmentation {
             String(
                 format:
                     "warning: the cut between phrases %d and %d (at %.2f s) has low confidence %.2f; listen to it\n",
-                index + 1, index + 2, seconds(cut.frame), cut.confidence)
+                (phrases?[index] ?? index) + 1, (phrases?[index + 1] ?? index + 1) + 1, seconds(cut.frame),
+                cut.confidence)
         }
     }
 }

@@ -117,7 +117,7 @@ public struct Authoring: Sendable {
                         source: source, title: title, language: language, tags: tags, sourceText: sourceText)
                     do {
                         _ = try store.attach(
-                            loop: loop.summary.id, phraseIds: loop.phrases[found].map(\.id), take: take,
+                            loop: loop.summary.id, phraseIds: found.map { loop.phrases[$0].id }, take: take,
                             received: received)
                     } catch {
                         try? store.remove(loop: loop.summary.id)
@@ -147,7 +147,7 @@ public struct Authoring: Sendable {
             let (take, found, segmentation, received) = try await receiveAndCut(
                 takePath: takePath, texts: waiting.map(\.text), language: detail.summary.language, progress: progress)
             let loop = try await keeping(received) {
-                try store.attach(loop: id, phraseIds: waiting[found].map(\.id), take: take, received: received)
+                try store.attach(loop: id, phraseIds: found.map { waiting[$0].id }, take: take, received: received)
             }
             progress?(1)
             return Self.authored(loop, segmentation: segmentation, found: found, asked: waiting.count)
@@ -189,7 +189,7 @@ public struct Authoring: Sendable {
     /// Call it inside ``withTakeInFlight(_:_:)``; the copy is removed if the cut fails.
     private func receiveAndCut(
         takePath: String, texts: [String], language: String?, progress: (@Sendable (Double) -> Void)?
-    ) async throws -> (take: CutTake, found: Range<Int>, segmentation: Segmentation, received: ReceivedTake) {
+    ) async throws -> (take: CutTake, found: [Int], segmentation: Segmentation, received: ReceivedTake) {
         let cutter = TakeCutter(segmenter: segmenter, language: self.language)
         let (received, (segmentation, info)) = try await receive(takePath: takePath, progress: progress) {
             let info = try AudioFileReader(path: takePath).info
@@ -198,7 +198,7 @@ public struct Authoring: Sendable {
                 progress: progress.map { report in { @Sendable in report($0 * 0.9) } })
             return (segmentation, info)
         }
-        let found = segmentation.phrases ?? 0..<texts.count
+        let found = segmentation.phrases ?? Array(texts.indices)
         let take = CutTake(
             path: takePath, ranges: segmentation.segments.map { $0.startFrame..<$0.endFrame },
             confidences: segmentation.clipConfidences, info: info)
@@ -207,12 +207,12 @@ public struct Authoring: Sendable {
 
     /// What a cut of `asked` phrases gave: the loop, the doubtful cuts and the phrases not
     /// found, by the numbers of the phrases the take was for.
-    private static func authored(_ loop: LoopDetail, segmentation: Segmentation, found: Range<Int>, asked: Int)
+    private static func authored(_ loop: LoopDetail, segmentation: Segmentation, found: [Int], asked: Int)
         -> AuthoredLoop
     {
         let doubtful = doubtfulCuts(segmentation).map {
             DoubtfulCut(
-                before: $0.before + found.lowerBound, after: $0.after + found.lowerBound, confidence: $0.confidence)
+                before: found[$0.before - 1] + 1, after: found[$0.after - 1] + 1, confidence: $0.confidence)
         }
         let notFound = (0..<asked).filter { !found.contains($0) }.map { $0 + 1 }
         return AuthoredLoop(

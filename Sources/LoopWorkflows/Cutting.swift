@@ -95,7 +95,7 @@ public struct CuttingWorkflow: Sendable {
             try cutter.cut(path: take, hint: hint, progress: measuring)
         }
         // A take of some of the phrases: clips for those it reads.
-        let read = segmentation.phrases.map { Array(labels[$0.clamped(to: labels.indices)]) } ?? labels
+        let read = segmentation.phrases.map { $0.filter(labels.indices.contains).map { labels[$0] } } ?? labels
         let clips = try await BlockingWork.run {
             try PhraseClipExporter(format: format).export(
                 takePath: take, segmentation: segmentation, labels: read, to: folder, progress: writing)

@@ -61,7 +61,7 @@ struct TakeCutterTests {
     @Test func aTakeOfTheFirstPhrasesIsCutIntoThoseAlone() throws {
         let take = try continuousTake(Array(story.prefix(3)))
         let segmentation = try cutter.cut(path: take.path, hint: .text(story, language: "en"))
-        #expect(segmentation.phrases == 0..<3)
+        #expect(segmentation.phrases == [0, 1, 2])
         #expect(segmentation.segments.count == 3)
         for (cut, join) in zip(segmentation.cuts, take.joins) {
             #expect(abs(segmentation.seconds(cut.frame) - join) < 0.1)
@@ -71,7 +71,73 @@ struct TakeCutterTests {
     @Test func aTakeThatStartsMidTextIsFoundThere() throws {
         let take = try continuousTake(Array(story.suffix(3)))
         let segmentation = try cutter.cut(path: take.path, hint: .text(story, language: "en"))
-        #expect(segmentation.phrases == 3..<6)
+        #expect(segmentation.phrases == [3, 4, 5])
+    }
+
+    /// The clips of `segmentation` against the true spans of the take's phrases: each clip holds
+    /// its phrase (its edges within `slack` of the phrase's) and none reaches into `outside`,
+    /// the speech the text does not hold.
+    private func expectClips(
+        _ segmentation: Segmentation, hold spans: [Range<Double>], clear outside: [Range<Double>],
+        slack: Double = 0.15, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        #expect(segmentation.segments.count == spans.count, sourceLocation: sourceLocation)
+        for (segment, span) in zip(segmentation.segments, spans) {
+            let clip = segmentation.seconds(segment.startFrame)..<segmentation.seconds(segment.endFrame)
+            #expect(
+                abs(clip.lowerBound - span.lowerBound) < slack && abs(clip.upperBound - span.upperBound) < slack,
+                "clip \(clip) for the phrase at \(span)", sourceLocation: sourceLocation)
+            for other in outside {
+                #expect(
+                    clip.upperBound <= other.lowerBound + 0.05 || clip.lowerBound >= other.upperBound - 0.05,
+                    "clip \(clip) holds speech the text does not (\(other))", sourceLocation: sourceLocation)
+            }
+        }
+    }
+
+    /// An audiobook's way: an announcement before the text is left out of every clip.
+    @Test func speechBeforeTheTextIsLeftOutOfEveryClip() throws {
+        let intro = ["This is a recording made for language learners.", "Lesson five. At the station."]
+        let take = try SpokenTake.continuous(intro + story)
+        let segmentation = try cutter.cut(path: take.path, hint: .text(story, language: "en"))
+        #expect(segmentation.phrases == Array(story.indices))
+        expectClips(segmentation, hold: Array(take.phrases.dropFirst(2)), clear: Array(take.phrases.prefix(2)))
+    }
+
+    @Test func speechAfterTheTextIsLeftOutOfEveryClip() throws {
+        let take = try SpokenTake.continuous(story + ["Thank you for listening, and see you next time."])
+        let segmentation = try cutter.cut(path: take.path, hint: .text(story, language: "en"))
+        #expect(segmentation.phrases == Array(story.indices))
+        expectClips(segmentation, hold: Array(take.phrases.prefix(6)), clear: [take.phrases[6]])
+    }
+
+    /// A line the reader skipped gets no clip, and its neighbours keep theirs.
+    @Test func aLineSkippedInTheMiddleGetsNoClip() throws {
+        var read = story
+        read.remove(at: 2)
+        let take = try SpokenTake.continuous(read)
+        let segmentation = try cutter.cut(path: take.path, hint: .text(story, language: "en"))
+        #expect(segmentation.phrases == [0, 1, 3, 4, 5])
+        expectClips(segmentation, hold: take.phrases, clear: [])
+    }
+
+    /// A sentence the text lacks, said between two lines, is in neither's clip.
+    @Test func aSentenceTheTextLacksIsInNoClip() throws {
+        let read = Array(story.prefix(3)) + ["By the way, the weather was lovely all week."] + story.suffix(3)
+        let take = try SpokenTake.continuous(read)
+        let segmentation = try cutter.cut(path: take.path, hint: .text(story, language: "en"))
+        #expect(segmentation.phrases == Array(story.indices))
+        var spans = take.phrases
+        let added = spans.remove(at: 3)
+        expectClips(segmentation, hold: spans, clear: [added])
+    }
+
+    /// A cut in a clear pause between two phrases found is certain.
+    @Test func aCutInAClearPauseIsCertain() throws {
+        let take = try SpokenTake.withPauses(story, pause: 0.8)
+        let segmentation = try cutter.cut(path: take.path, hint: .text(story, language: "en"))
+        #expect(segmentation.cuts.count == story.count - 1)
+        #expect(segmentation.cuts.allSatisfy { $0.confidence >= 0.95 }, "\(segmentation.cuts.map(\.confidence))")
     }
 
     /// Refused, with no clips: neither the aligner nor the fallback for takes read with pauses
