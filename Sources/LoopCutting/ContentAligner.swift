@@ -40,6 +40,8 @@ struct ContentAligner {
         var lengthDeviation: [Double?]
         /// The share of the take's speech that lies outside every phrase found.
         var unmatchedSpeech: Double
+        /// The warping that found them, with its costs scaled to these two recordings.
+        var warping: DynamicTimeWarping
 
         /// The phrases found in the take, in order.
         var found: [Int] { phraseRows.indices.filter { phraseRows[$0] != nil } }
@@ -58,6 +60,10 @@ struct ContentAligner {
         /// On the path that counts, it costs what the take's words cost against their own,
         /// plus this share of the way to unrelated words.
         var fillerMargin: Float = 0.3
+        /// A phrase found is told from this many of the text's phrases on either side.
+        var identificationNeighbours = 5
+        /// The cepstra (from the first) that tell phrases apart across voices.
+        var identificationCepstra = 5
         /// A phrase is in the take when at least this share of its rendered speech is on the path.
         var foundShare = 0.5
     }
@@ -168,18 +174,29 @@ struct ContentAligner {
             }
         }
 
-        // Each phrase found, against its own sounds played backwards on the same hops.
+        // Each phrase found, against its own sounds played backwards on the same hops; half the
+        // phrases on each core.
+        let foundRows = rows
+        let measure = { @Sendable (phrases: ArraySlice<Int>) -> [(phrase: Int, better: Int, speech: Int)] in
+            phrases.map { index in
+                let found = foundRows[index]!
+                let (forward, backward) = localCosts(
+                    take: take, rows: found, rendering: rendering, phrase: index, warping: warping)
+                var better = 0, speech = 0
+                for (offset, row) in found.enumerated() where !take.quiet[row] {
+                    speech += 1
+                    if forward[offset] < backward[offset] { better += 1 }
+                }
+                return (index, better, speech)
+            }
+        }
+        let foundPhrases = rows.indices.filter { rows[$0] != nil }
+        let half = foundPhrases.count / 2
+        let (firstHalf, secondHalf) = bothAtOnce(
+            { measure(foundPhrases[..<half]) }, { measure(foundPhrases[half...]) })
         var agreement = [Double?](repeating: nil, count: rendering.phrases.count)
         var agreeing = 0, compared = 0
-        for (index, found) in rows.enumerated() {
-            guard let found else { continue }
-            let (forward, backward) = localCosts(
-                take: take, rows: found, rendering: rendering, phrase: index, warping: warping)
-            var better = 0, speech = 0
-            for (offset, row) in found.enumerated() where !take.quiet[row] {
-                speech += 1
-                if forward[offset] < backward[offset] { better += 1 }
-            }
+        for (index, better, speech) in firstHalf + secondHalf {
             agreement[index] = speech == 0 ? 0 : Double(better) / Double(speech)
             agreeing += better
             compared += speech
@@ -198,7 +215,7 @@ struct ContentAligner {
             phraseRows: rows, agreement: agreement,
             overallAgreement: compared == 0 ? 0 : Double(agreeing) / Double(compared), lengthSpread: spread,
             lengthDeviation: deviation,
-            unmatchedSpeech: Self.unmatchedShare(of: take, outside: rows.compactMap { $0 }))
+            unmatchedSpeech: Self.unmatchedShare(of: take, outside: rows.compactMap { $0 }), warping: warping)
     }
 
     /// The take's hops `rows` aligned alone with one phrase's rendering, forwards and with the
@@ -239,6 +256,93 @@ struct ContentAligner {
             Self.windowed(
                 rowCosts(backward, take: takePart, rendering: backwardFrames, warping.parameters), radius: radius)
         )
+    }
+
+    /// How clearly each found phrase's words, rather than its neighbours' in the text, are
+    /// what the take says where it was found: the take's hops there are aligned with the phrase
+    /// and with up to ``Parameters/identificationNeighbours`` phrases either side, on the low
+    /// cepstra alone (the shape of the spectrum, which voices share, rather than its detail,
+    /// which is the speaker's). The costs, less each hop stretch's and each phrase's mean (a
+    /// phrase whose rendering fits any speech, a stretch that fits no rendering), put the
+    /// phrase's own this many standard deviations below the others': 5-30 for a voice like
+    /// the synthesizer's, 2-8 for real speakers, under 1.5 for another text.
+    func identification(
+        take: DynamicTimeWarping.Frames, rows: [ClosedRange<Int>?], rendering: Rendering, warping: DynamicTimeWarping
+    ) -> [Double?] {
+        let count = rendering.phrases.count
+        guard count >= 3 else { return [Double?](repeating: nil, count: count) }
+        let reach = parameters.identificationNeighbours
+        var costs: [Int: [Int: Double]] = [:]
+        for (phrase, found) in rows.enumerated() {
+            guard let found else { continue }
+            let low = max(0, phrase - reach), high = min(count - 1, phrase + reach)
+            // Near the text's ends, the neighbours on the other side make up the number.
+            let first = max(0, min(low, high - 2 * reach)), last = min(count - 1, max(high, low + 2 * reach))
+            costs[phrase] = Dictionary(
+                uniqueKeysWithValues: (first...last).map {
+                    (
+                        $0,
+                        Double(
+                            lowOrderCost(take: take, rows: found, rendering: rendering, phrase: $0, warping: warping))
+                    )
+                })
+        }
+        var columnSums = [Double](repeating: 0, count: count), columnCounts = [Int](repeating: 0, count: count)
+        for row in costs.values {
+            for (column, cost) in row {
+                columnSums[column] += cost
+                columnCounts[column] += 1
+            }
+        }
+        let columnMean = (0..<count).map { columnCounts[$0] == 0 ? 0 : columnSums[$0] / Double(columnCounts[$0]) }
+        var result = [Double?](repeating: nil, count: count)
+        for (phrase, row) in costs {
+            let centred = row.map { ($0.key, $0.value - columnMean[$0.key]) }
+            guard let own = centred.first(where: { $0.0 == phrase })?.1 else { continue }
+            let others = centred.filter { $0.0 != phrase }.map(\.1)
+            guard others.count >= 2 else { continue }
+            let mean = others.reduce(0, +) / Double(others.count)
+            let deviation = (others.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(others.count)).squareRoot()
+            result[phrase] = (mean - own) / max(deviation, 1e-6)
+        }
+        return result
+    }
+
+    /// The mean cost per speech hop of the take's hops `rows` aligned alone with `phrase`'s
+    /// rendering, on the low cepstra and their deltas alone.
+    private func lowOrderCost(
+        take: DynamicTimeWarping.Frames, rows: ClosedRange<Int>, rendering: Rendering, phrase: Int,
+        warping: DynamicTimeWarping
+    ) -> Float {
+        let d = FeatureMatrix.dimension, kept = parameters.identificationCepstra
+        let lowOrder = { (features: inout [Float]) in
+            for frame in stride(from: 0, to: features.count, by: d) {
+                for k in kept..<FeatureMatrix.cepstra {
+                    features[frame + k] = 0
+                    features[frame + FeatureMatrix.cepstra + k] = 0
+                }
+            }
+        }
+        var takeFeatures = Array(take.features[(take.offset(rows.lowerBound))..<(take.offset(rows.upperBound) + d)])
+        lowOrder(&takeFeatures)
+        let takePart = DynamicTimeWarping.Frames(features: takeFeatures, quiet: Array(take.quiet[rows]))
+        let span = rendering.phrases[phrase]
+        let columns =
+            max(
+                0, span.lowerBound - parameters.joinFrames)..<min(
+                rendering.frames.count, span.upperBound + parameters.joinFrames)
+        var features: [Float] = []
+        features.reserveCapacity(columns.count * d)
+        for column in columns {
+            let offset = rendering.frames.offset(column)
+            features.append(contentsOf: rendering.frames.features[offset..<(offset + d)])
+        }
+        lowOrder(&features)
+        let frames = DynamicTimeWarping.Frames(features: features, quiet: columns.map { rendering.frames.quiet[$0] })
+        let path = warping.align(take: takePart, rendering: frames)
+        let costs = rowCosts(path, take: takePart, rendering: frames, warping.parameters)
+        let speech = (0..<takePart.count).filter { !takePart.quiet[$0] }
+        return speech.map { costs[$0] }.reduce(0, +) / Float(max(speech.count, 1))
     }
 
     /// The median over phrases of the mean cost of the take's speech hops the path puts on a

@@ -51,6 +51,17 @@ public struct TakeCutter: Sendable {
         /// A phrase found in the take keeps its clip only when its words fit the take better
         /// than its sounds played backwards on at least this share of its speech.
         public var phraseAgreement = 0.6
+        /// A text of three phrases or more is read in the take when its phrases found are told
+        /// apart from their neighbours in the text by at least this much on average (standard
+        /// deviations: another text or language -1 to 1.3 on the development sets, real
+        /// speakers 2.3-13, voices like the synthesizer's 4.6-20; ``ContentAligner/identification``)...
+        public var minimumIdentification = 2.0
+        /// ...and their words fit better than their sounds backwards on at least this share of
+        /// their speech, and each is told apart by at least ``phraseIdentification`` (a phrase
+        /// that is not, where the others are, is where the alignment went wrong: an intro taken
+        /// for the first phrases).
+        public var leastAgreement = 0.55
+        public var phraseIdentification = 1.0
         /// ...or, for a voice far from the synthesizer's, the take's own share less this much.
         public var phraseAgreementMargin = 0.15
         /// A phrase below that keeps its clip when its words still fit at least this well and
@@ -207,32 +218,33 @@ public struct TakeCutter: Sendable {
     /// heard there and places a cut at each edge between them and what the text does not hold;
     /// throws ``Mismatch`` when the take there does not read them.
     func place(_ rendering: ContentAligner.Rendering, in take: MeasuredTake, hops: Range<Int>) throws -> PlacedRun {
-        let alignment = ContentAligner().align(take: take.frames(hops), rendering: rendering)
+        let frames = take.frames(hops)
+        let alignment = ContentAligner().align(take: frames, rendering: rendering)
         let partial = alignment.found.count < rendering.phrases.count
-        guard
+        let mismatch = Mismatch(
+            agreement: alignment.overallAgreement, foundAll: !partial, unmatchedSpeech: alignment.unmatchedSpeech)
+        guard alignment.lengthSpread <= parameters.maximumSpread else { throw mismatch }
+        // The words fit the take clearly better than their sounds backwards...
+        let fitting =
             alignment.overallAgreement
-                >= (partial ? parameters.minimumPartialAgreement : parameters.minimumAgreement),
-            alignment.lengthSpread <= parameters.maximumSpread,
-            alignment.lengthSpread <= parameters.maximumWeakSpread
-                || alignment.overallAgreement >= parameters.strongAgreement
-        else {
-            throw Mismatch(
-                agreement: alignment.overallAgreement, foundAll: !partial, unmatchedSpeech: alignment.unmatchedSpeech)
+            >= (partial ? parameters.minimumPartialAgreement : parameters.minimumAgreement)
+            && (alignment.lengthSpread <= parameters.maximumWeakSpread
+                || alignment.overallAgreement >= parameters.strongAgreement)
+        // ...or, for a voice far from the synthesizer's, every phrase found is told apart from
+        // its neighbours in the text where it was found (a text of three phrases or more).
+        // (Told apart only when needed: it aligns each phrase found with eleven.)
+        let identified = {
+            let identification = ContentAligner().identification(
+                take: frames, rows: alignment.phraseRows, rendering: rendering, warping: alignment.warping)
+            let values = alignment.found.compactMap { identification[$0] }
+            return values.count >= 2
+                && values.reduce(0, +) / Double(values.count) >= parameters.minimumIdentification
+                && alignment.overallAgreement >= parameters.leastAgreement
+                && alignment.found.allSatisfy { (identification[$0] ?? 0) >= parameters.phraseIdentification }
         }
-        // A phrase keeps its clip when its words fit as well as the take's do, give or take.
-        let least = min(parameters.phraseAgreement, alignment.overallAgreement - parameters.phraseAgreementMargin)
-        // A short phrase's words are too few to tell from their sounds backwards: one that fits
-        // about as well, and takes as long as the others say it should, keeps its clip too.
-        let kept = alignment.found.filter {
-            let agreement = alignment.agreement[$0] ?? 0
-            return agreement >= least
-                || (agreement >= parameters.leastPhraseAgreement
-                    && abs(alignment.lengthDeviation[$0] ?? .infinity) <= parameters.phraseLengthDeviation)
-        }
-        guard !kept.isEmpty else {
-            throw Mismatch(
-                agreement: alignment.overallAgreement, foundAll: !partial, unmatchedSpeech: alignment.unmatchedSpeech)
-        }
+        guard fitting || identified() else { throw mismatch }
+        let kept = keptPhrases(alignment)
+        guard !kept.isEmpty else { throw mismatch }
         let analysis = take.analysis
         let shift = hops.lowerBound
         let minimumFiller = Int((parameters.minimumFiller / analysis.envelope.hopDuration).rounded())
@@ -286,6 +298,21 @@ public struct TakeCutter: Sendable {
             run.cutHops[index] = run.cutHops[index - 1] + 1
         }
         return run
+    }
+
+    /// The phrases found that keep their clips: those whose words fit where they were found
+    /// about as well as the take's do (better than their sounds backwards), and short ones
+    /// whose words are too few to tell that way but which take as long as the others say they
+    /// should. A phrase squeezed into a sliver of the take, or stretched over speech it does
+    /// not hold, has neither.
+    private func keptPhrases(_ alignment: ContentAligner.Alignment) -> [Int] {
+        let least = min(parameters.phraseAgreement, alignment.overallAgreement - parameters.phraseAgreementMargin)
+        return alignment.found.filter {
+            let agreement = alignment.agreement[$0] ?? 0
+            return agreement >= least
+                || (agreement >= parameters.leastPhraseAgreement
+                    && abs(alignment.lengthDeviation[$0] ?? .infinity) <= parameters.phraseLengthDeviation)
+        }
     }
 
     private func align(

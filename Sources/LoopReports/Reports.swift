@@ -225,6 +225,16 @@ public struct SegmentationReport: Encodable {
         var end: Double
         /// With a text, the line (phrase) of the text the segment reads, 1-based.
         var phrase: Int?
+
+        private enum CodingKeys: String, CodingKey { case start, end, phrase }
+
+        /// The phrase is written as `null` without a text, never left out.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(start, forKey: .start)
+            try container.encode(end, forKey: .end)
+            try container.encode(phrase, forKey: .phrase)
+        }
     }
     public struct Cut: Encodable { var at: Double; var pause: Double; var confidence: Double }
 
@@ -278,7 +288,8 @@ public struct SegmentationReport: Encodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case file, duration, sampleRate, channels, segments, cuts, method, language, languageOrigin, phrases, notes
+        case file, duration, sampleRate, channels, segments, cuts, method, language, languageOrigin, phrases, missing
+        case notes
     }
 
     /// Absent values are written as `null`, never left out.
@@ -294,6 +305,7 @@ public struct SegmentationReport: Encodable {
         try container.encode(language, forKey: .language)
         try container.encode(languageOrigin, forKey: .languageOrigin)
         try container.encode(phrases, forKey: .phrases)
+        try container.encode(missing, forKey: .missing)
         try container.encode(notes, forKey: .notes)
     }
 }

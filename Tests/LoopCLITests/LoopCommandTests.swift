@@ -117,8 +117,8 @@ struct SegmentCommandTests {
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
         #expect(
             object.keys.sorted() == [
-                "channels", "cuts", "duration", "file", "language", "languageOrigin", "method", "notes", "phrases",
-                "sampleRate", "segments",
+                "channels", "cuts", "duration", "file", "language", "languageOrigin", "method", "missing", "notes",
+                "phrases", "sampleRate", "segments",
             ], "the documented keys, no more")
         #expect(
             result.output.hasPrefix("{\"channels\":1,\"cuts\":["), "keys sorted, so the same take prints the same text")
@@ -127,10 +127,32 @@ struct SegmentCommandTests {
         #expect(object["sampleRate"] as? Int == 16_000)
         #expect(object["channels"] as? Int == 1)
         #expect(abs((object["duration"] as? Double ?? 0) - 9.677) < 0.01)
-        let segments = try #require(object["segments"] as? [[String: Double]])
+        let segments = try #require(object["segments"] as? [[String: Any]])
         #expect(segments.count == 5)
-        #expect(segments.allSatisfy { $0.keys.sorted() == ["end", "start"] && $0["start"]! < $0["end"]! })
+        #expect(
+            segments.allSatisfy {
+                $0.keys.sorted() == ["end", "phrase", "start"] && $0["phrase"] is NSNull
+                    && ($0["start"] as? Double ?? 1) < ($0["end"] as? Double ?? 0)
+            }, "without a text, no segment names a phrase")
         #expect(result.output.split(separator: "\n").count == 1, "exactly one JSON object")
+    }
+
+    /// A text with a line the take does not read: every segment names its line, the line
+    /// without audio is listed, and no segment is given to it.
+    @Test func jsonNamesEachSegmentsLineAndTheLinesNotFound() throws {
+        let text = Scratch.path("text", extension: "txt")
+        try Data(
+            "Bonjour, madame.\nUn café, s'il vous plaît.\nLe train pour Lyon part à huit heures ce soir.\nMerci.\nOù est la gare, s'il vous plaît ?\nÀ droite, puis tout droit.\n"
+                .utf8
+        ).write(to: URL(fileURLWithPath: text))
+        let result = try LoopProcess.run(["segment", "clean.flac", "--text", text, "--language", "fr", "--json"])
+        #expect(result.status == 0, "\(result.error)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+        let segments = try #require(object["segments"] as? [[String: Any]])
+        #expect(segments.compactMap { $0["phrase"] as? Int } == [1, 2, 4, 5, 6])
+        #expect(object["missing"] as? [Int] == [3])
+        let human = try LoopProcess.run(["segment", "clean.flac", "--text", text, "--language", "fr"])
+        #expect(human.output.contains("5 of 6 phrases found in the take; 3 not in it"), "\(human.output)")
     }
 
     @Test func labelsAreAnAudacityTrackWithThePhraseTexts() throws {
