@@ -34,6 +34,10 @@ struct ContentAligner {
         /// How much the take's speed against the rendering's varies from phrase to phrase (the
         /// standard deviation of the log ratio): small when the take reads the text.
         var lengthSpread: Double
+        /// The same, robust to a phrase or two whose rendering holds words the reader did not
+        /// say (a subtitle that adds a word, a note in brackets): 1.4826 times the median absolute
+        /// deviation of the log ratio.
+        var robustLengthSpread: Double
         /// Per found phrase, how far its speech's length against its rendering's is from the
         /// other phrases' (the log ratio less their median): near 0 for a phrase the take reads,
         /// far for one stretched over speech the text does not hold or squeezed into none.
@@ -208,12 +212,15 @@ struct ContentAligner {
             .squareRoot()
         let sortedLogs = logShares.sorted()
         let medianLog = sortedLogs.isEmpty ? 0 : sortedLogs[sortedLogs.count / 2]
+        let absoluteDeviations = logShares.map { abs($0 - medianLog) }.sorted()
+        let robustSpread = absoluteDeviations.isEmpty ? 0 : 1.4826 * absoluteDeviations[absoluteDeviations.count / 2]
         let deviation = shares.indices.map { index -> Double? in
             rows[index] == nil ? nil : shares[index] > 0 ? log(shares[index]) - medianLog : -.infinity
         }
         return Alignment(
             phraseRows: rows, agreement: agreement,
             overallAgreement: compared == 0 ? 0 : Double(agreeing) / Double(compared), lengthSpread: spread,
+            robustLengthSpread: robustSpread,
             lengthDeviation: deviation,
             unmatchedSpeech: Self.unmatchedShare(of: take, outside: rows.compactMap { $0 }), warping: warping)
     }
@@ -262,10 +269,11 @@ struct ContentAligner {
     /// what the take says where it was found: the take's hops there are aligned with the phrase
     /// and with up to ``Parameters/identificationNeighbours`` phrases either side, on the low
     /// cepstra alone (the shape of the spectrum, which voices share, rather than its detail,
-    /// which is the speaker's). The costs, less each hop stretch's and each phrase's mean (a
-    /// phrase whose rendering fits any speech, a stretch that fits no rendering), put the
-    /// phrase's own this many standard deviations below the others': 5-30 for a voice like
-    /// the synthesizer's, 2-8 for real speakers, under 1.5 for another text.
+    /// which is the speaker's). With each phrase's mean cost over the stretches it was tried
+    /// on taken away (a phrase whose rendering fits any speech), a phrase's own cost on its
+    /// stretch lies this many standard deviations below the others' there: on the development
+    /// sets 4.6-40 for a voice like the synthesizer's, 2.3-13 for real speakers reading the
+    /// text, -1 to 1.3 for another text or language.
     func identification(
         take: DynamicTimeWarping.Frames, rows: [ClosedRange<Int>?], rendering: Rendering, warping: DynamicTimeWarping
     ) -> [Double?] {

@@ -48,26 +48,29 @@ public struct TakeCutter: Sendable {
         /// in proportion (0.10-0.20 on the development set where this fallback decides); another
         /// text cut at as many pauses, or a take with an intro, does not (0.25-0.36).
         public var maximumPausedSpread = 0.22
-        /// A phrase found in the take keeps its clip only when its words fit the take better
-        /// than its sounds played backwards on at least this share of its speech.
+        /// A phrase found in the take keeps its clip when its words fit the take better than its
+        /// sounds played backwards on at least this share of its speech...
         public var phraseAgreement = 0.6
-        /// A text of three phrases or more is read in the take when its phrases found are told
-        /// apart from their neighbours in the text by at least this much on average (standard
-        /// deviations: another text or language -1 to 1.3 on the development sets, real
-        /// speakers 2.3-13, voices like the synthesizer's 4.6-20; ``ContentAligner/identification``)...
-        public var minimumIdentification = 2.0
-        /// ...and their words fit better than their sounds backwards on at least this share of
-        /// their speech, and each is told apart by at least ``phraseIdentification`` (a phrase
-        /// that is not, where the others are, is where the alignment went wrong: an intro taken
-        /// for the first phrases).
-        public var leastAgreement = 0.55
-        public var phraseIdentification = 1.0
-        /// ...or, for a voice far from the synthesizer's, the take's own share less this much.
+        /// ...or, where the take's words fit less well as a whole (a voice far from the
+        /// synthesizer's), on the take's own share less this much...
         public var phraseAgreementMargin = 0.15
-        /// A phrase below that keeps its clip when its words still fit at least this well and
-        /// its length against its rendering's is within this (log ratio) of the other phrases'.
+        /// ...or on at least this share, when its length against its rendering's is within
+        /// ``phraseLengthDeviation`` (log ratio) of the other phrases': a short phrase, whose
+        /// words are too few to tell from their sounds backwards.
         public var leastPhraseAgreement = 0.45
         public var phraseLengthDeviation = 0.3
+        /// Where the words fit too loosely for all that, a text of three phrases or more is
+        /// read in the take when its phrases found are told apart from their neighbours in the
+        /// text by at least this much on average (standard deviations: another text or language
+        /// -1 to 1.3 on the development sets, real speakers 2.3-13, voices like the
+        /// synthesizer's 4.6-40; ``ContentAligner/identification``)...
+        public var minimumIdentification = 2.0
+        /// ...each of them by at least this much (a phrase that is not, where the others are,
+        /// is where the alignment went wrong: an intro taken for the first phrase)...
+        public var phraseIdentification = 1.0
+        /// ...and their words fit better than their sounds backwards on at least this share of
+        /// their speech.
+        public var leastAgreement = 0.55
         /// Speech the text does not hold (between phrases, before or after them) is left out of
         /// every clip when it lasts at least this long (seconds); shorter, it stays with its phrase.
         public var minimumFiller = 0.25
@@ -223,7 +226,14 @@ public struct TakeCutter: Sendable {
         let partial = alignment.found.count < rendering.phrases.count
         let mismatch = Mismatch(
             agreement: alignment.overallAgreement, foundAll: !partial, unmatchedSpeech: alignment.unmatchedSpeech)
-        guard alignment.lengthSpread <= parameters.maximumSpread else { throw mismatch }
+        // Where the words fit clearly, a phrase or two out of proportion is a rendering with
+        // words the reader did not say; where they fit loosely, it may be a phrase stretched
+        // over speech the text does not hold, and the take is refused.
+        guard
+            alignment.lengthSpread <= parameters.maximumSpread
+                || (alignment.overallAgreement >= parameters.strongAgreement
+                    && alignment.robustLengthSpread <= parameters.maximumSpread)
+        else { throw mismatch }
         // The words fit the take clearly better than their sounds backwards...
         let fitting =
             alignment.overallAgreement
@@ -339,6 +349,8 @@ public struct TakeCutter: Sendable {
                 paused.notes.append(
                     "its words could not be matched with the text (in \(name)): cut at its \(paused.cuts.count) clear pauses"
                 )
+                // A clip per phrase, in order.
+                paused.phrases = Array(paused.segments.indices)
                 return (take.envelope, paused)
             }
             throw SegmentationError(

@@ -174,6 +174,7 @@ struct TakeCutterTests {
         let segmentation = try fallbackOnly().cut(path: take.path, hint: .text(story, language: "en"))
         #expect(segmentation.method == .pauses)
         #expect(segmentation.segments.count == story.count)
+        #expect(segmentation.phrases == Array(story.indices), "a clip per phrase, in order")
         for (cut, phrase) in zip(segmentation.cuts, take.phrases.dropFirst()) {
             #expect(
                 abs(segmentation.seconds(cut.frame) - phrase.lowerBound) < 0.6,
