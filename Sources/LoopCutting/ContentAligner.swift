@@ -18,6 +18,25 @@ struct ContentAligner {
         var frames: DynamicTimeWarping.Frames
         /// Each phrase's columns (frames) in the joined rendering.
         var phrases: [Range<Int>]
+
+        /// One phrase's frames with the join's silent frames on either side (`joinFrames` at
+        /// most), copied out; with `backwards`, the phrase itself played backwards.
+        func phraseFrames(_ phrase: Int, joinFrames: Int, backwards: Bool = false) -> DynamicTimeWarping.Frames {
+            let span = phrases[phrase]
+            let columns = max(0, span.lowerBound - joinFrames)..<min(frames.count, span.upperBound + joinFrames)
+            var order = Array(columns)
+            if backwards {
+                order[(span.lowerBound - columns.lowerBound)..<(span.upperBound - columns.lowerBound)].reverse()
+            }
+            let d = FeatureMatrix.dimension
+            var features: [Float] = []
+            features.reserveCapacity(order.count * d)
+            for column in order {
+                let offset = frames.offset(column)
+                features.append(contentsOf: frames.features[offset..<(offset + d)])
+            }
+            return .init(features: features, quiet: order.map { frames.quiet[$0] })
+        }
     }
 
     /// What the alignment found.
@@ -231,29 +250,9 @@ struct ContentAligner {
         take: DynamicTimeWarping.Frames, rows: ClosedRange<Int>, rendering: Rendering, phrase: Int,
         warping: DynamicTimeWarping
     ) -> (forward: [Float], backward: [Float]) {
-        let d = FeatureMatrix.dimension
-        let takePart = DynamicTimeWarping.Frames(
-            features: Array(take.features[(take.offset(rows.lowerBound))..<(take.offset(rows.upperBound) + d)]),
-            quiet: Array(take.quiet[rows]))
-        let span = rendering.phrases[phrase]
-        let columns =
-            max(
-                0, span.lowerBound - parameters.joinFrames)..<min(
-                rendering.frames.count, span.upperBound + parameters.joinFrames)
-        func frames(_ order: [Int]) -> DynamicTimeWarping.Frames {
-            var features: [Float] = []
-            features.reserveCapacity(order.count * d)
-            for column in order {
-                let offset = rendering.frames.offset(column)
-                features.append(contentsOf: rendering.frames.features[offset..<(offset + d)])
-            }
-            return .init(features: features, quiet: order.map { rendering.frames.quiet[$0] })
-        }
-        let forwardOrder = Array(columns)
-        var backwardOrder = forwardOrder
-        let inner = (span.lowerBound - columns.lowerBound)..<(span.upperBound - columns.lowerBound)
-        backwardOrder[inner].reverse()
-        let forwardFrames = frames(forwardOrder), backwardFrames = frames(backwardOrder)
+        let takePart = take.rows(rows)
+        let forwardFrames = rendering.phraseFrames(phrase, joinFrames: parameters.joinFrames)
+        let backwardFrames = rendering.phraseFrames(phrase, joinFrames: parameters.joinFrames, backwards: true)
         let forward = warping.align(take: takePart, rendering: forwardFrames)
         let backward = warping.align(take: takePart, rendering: backwardFrames)
         let radius = 10
@@ -286,13 +285,10 @@ struct ContentAligner {
             let low = max(0, phrase - reach), high = min(count - 1, phrase + reach)
             // Near the text's ends, the neighbours on the other side make up the number.
             let first = max(0, min(low, high - 2 * reach)), last = min(count - 1, max(high, low + 2 * reach))
+            let takePart = take.rows(found).keepingLowCepstra(parameters.identificationCepstra)
             costs[phrase] = Dictionary(
                 uniqueKeysWithValues: (first...last).map {
-                    (
-                        $0,
-                        Double(
-                            lowOrderCost(take: take, rows: found, rendering: rendering, phrase: $0, warping: warping))
-                    )
+                    ($0, Double(lowOrderCost(takePart: takePart, rendering: rendering, phrase: $0, warping: warping)))
                 })
         }
         var columnSums = [Double](repeating: 0, count: count), columnCounts = [Int](repeating: 0, count: count)
@@ -316,37 +312,13 @@ struct ContentAligner {
         return result
     }
 
-    /// The mean cost per speech hop of the take's hops `rows` aligned alone with `phrase`'s
-    /// rendering, on the low cepstra and their deltas alone.
+    /// The mean cost per speech hop of `takePart` (a stretch of the take, its low cepstra
+    /// alone) aligned alone with `phrase`'s rendering, on the same cepstra.
     private func lowOrderCost(
-        take: DynamicTimeWarping.Frames, rows: ClosedRange<Int>, rendering: Rendering, phrase: Int,
-        warping: DynamicTimeWarping
+        takePart: DynamicTimeWarping.Frames, rendering: Rendering, phrase: Int, warping: DynamicTimeWarping
     ) -> Float {
-        let d = FeatureMatrix.dimension, kept = parameters.identificationCepstra
-        let lowOrder = { (features: inout [Float]) in
-            for frame in stride(from: 0, to: features.count, by: d) {
-                for k in kept..<FeatureMatrix.cepstra {
-                    features[frame + k] = 0
-                    features[frame + FeatureMatrix.cepstra + k] = 0
-                }
-            }
-        }
-        var takeFeatures = Array(take.features[(take.offset(rows.lowerBound))..<(take.offset(rows.upperBound) + d)])
-        lowOrder(&takeFeatures)
-        let takePart = DynamicTimeWarping.Frames(features: takeFeatures, quiet: Array(take.quiet[rows]))
-        let span = rendering.phrases[phrase]
-        let columns =
-            max(
-                0, span.lowerBound - parameters.joinFrames)..<min(
-                rendering.frames.count, span.upperBound + parameters.joinFrames)
-        var features: [Float] = []
-        features.reserveCapacity(columns.count * d)
-        for column in columns {
-            let offset = rendering.frames.offset(column)
-            features.append(contentsOf: rendering.frames.features[offset..<(offset + d)])
-        }
-        lowOrder(&features)
-        let frames = DynamicTimeWarping.Frames(features: features, quiet: columns.map { rendering.frames.quiet[$0] })
+        let frames = rendering.phraseFrames(phrase, joinFrames: parameters.joinFrames)
+            .keepingLowCepstra(parameters.identificationCepstra)
         let path = warping.align(take: takePart, rendering: frames)
         let costs = rowCosts(path, take: takePart, rendering: frames, warping.parameters)
         let speech = (0..<takePart.count).filter { !takePart.quiet[$0] }

@@ -23,6 +23,29 @@ struct DynamicTimeWarping {
         @inline(__always)
         func offset(_ index: Int) -> Int { (order.map { Int($0[index]) } ?? index) * FeatureMatrix.dimension }
 
+        /// The frames `rows`, copied out.
+        func rows(_ rows: ClosedRange<Int>) -> Frames {
+            let d = FeatureMatrix.dimension
+            var features: [Float] = []
+            features.reserveCapacity(rows.count * d)
+            for row in rows { features.append(contentsOf: self.features[offset(row)..<(offset(row) + d)]) }
+            return Frames(features: features, quiet: Array(quiet[rows]))
+        }
+
+        /// The same frames with only the first `kept` cepstra and their deltas: the shape of the
+        /// spectrum, which voices share, without its detail, which is the speaker's.
+        func keepingLowCepstra(_ kept: Int) -> Frames {
+            var copy = self
+            let d = FeatureMatrix.dimension, c = FeatureMatrix.cepstra
+            for frame in stride(from: 0, to: copy.features.count, by: d) {
+                for k in kept..<c {
+                    copy.features[frame + k] = 0
+                    copy.features[frame + c + k] = 0
+                }
+            }
+            return copy
+        }
+
         /// Blocks of `factor` frames averaged; a block is quiet when most of it is.
         func coarsened(by factor: Int) -> Frames {
             guard factor > 1 else { return self }

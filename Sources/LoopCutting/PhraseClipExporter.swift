@@ -44,7 +44,8 @@ public struct PhraseClipExporter: Sendable {
         let staging = stagingFolder.path
 
         let names = Self.clipNames(
-            count: segmentation.segments.count, labels: labels, fileExtension: format.fileExtension)
+            numbers: (segmentation.phrases ?? Array(segmentation.segments.indices)).map { $0 + 1 },
+            labels: labels, fileExtension: format.fileExtension)
         var reader = try AudioFileReader(path: takePath)
         let channels = reader.info.channelCount
         let segments = segmentation.segments
@@ -108,14 +109,16 @@ public struct PhraseClipExporter: Sendable {
         return Result(clipPaths: clipPaths, labelsPath: directory + "/labels.txt")
     }
 
-    /// `01-bonjour.flac`, `02-un-cafe-s-il-vous-plait.flac`, ...: numbered in order, with a short
-    /// readable slug of the phrase.
-    static func clipNames(count: Int, labels: [String], fileExtension: String) -> [String] {
-        let width = max(2, String(count).count)
-        return (0..<count).map { index in
-            let number = String(repeating: "0", count: width - String(index + 1).count) + String(index + 1)
+    /// `01-bonjour.flac`, `02-un-cafe-s-il-vous-plait.flac`, ...: each clip numbered by its
+    /// phrase in the text (`numbers`, 1-based: a phrase the take does not read leaves its
+    /// number out), with a short readable slug of the phrase.
+    static func clipNames(numbers: [Int], labels: [String], fileExtension: String) -> [String] {
+        let width = max(2, String(numbers.max() ?? 0).count)
+        return numbers.enumerated().map { index, number in
+            let digits = String(number)
             let slug = index < labels.count ? Slug.make(labels[index], length: 32) : ""
-            return number + (slug.isEmpty ? "" : "-" + slug) + "." + fileExtension
+            return String(repeating: "0", count: width - digits.count) + digits + (slug.isEmpty ? "" : "-" + slug) + "."
+                + fileExtension
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import LoopFoundation
 
 /// Dates as GRDB stores them (`YYYY-MM-DD HH:MM:SS.SSS`, UTC), read without a calendar: a
 /// listing of 10,000 loops reads 20,000 of them, and Foundation's parsing was a tenth of its time.
@@ -39,13 +40,7 @@ enum StoredDate {
             }
         default: return nil
         }
-        // Days from 1970-01-01 to the civil date (Howard Hinnant's algorithm).
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        let days = era * 146_097 + dayOfEra - 719_468
+        let days = daysSince1970(year: year, month: month, day: day)
         let seconds = Double(days * 86_400 + hour * 3_600 + minute * 60 + second) + Double(milliseconds) / 1_000
         return Date(timeIntervalSince1970: seconds)
     }

@@ -210,9 +210,10 @@ public struct Authoring: Sendable {
     private static func authored(_ loop: LoopDetail, segmentation: Segmentation, found: [Int], asked: Int)
         -> AuthoredLoop
     {
+        // A clip's number in the take (1-based) to its phrase's among those asked.
+        let phraseNumber = { (clip: Int) in (clip - 1 < found.count ? found[clip - 1] : clip - 1) + 1 }
         let doubtful = doubtfulCuts(segmentation).map {
-            DoubtfulCut(
-                before: found[$0.before - 1] + 1, after: found[$0.after - 1] + 1, confidence: $0.confidence)
+            DoubtfulCut(before: phraseNumber($0.before), after: phraseNumber($0.after), confidence: $0.confidence)
         }
         let notFound = (0..<asked).filter { !found.contains($0) }.map { $0 + 1 }
         return AuthoredLoop(

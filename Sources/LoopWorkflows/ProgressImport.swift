@@ -226,13 +226,7 @@ public struct ProgressImport: Sendable {
         } else {
             return nil
         }
-        // Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's days_from_civil).
-        let shifted = month <= 2 ? year - 1 : year
-        let era = (shifted >= 0 ? shifted : shifted - 399) / 400
-        let yearOfEra = shifted - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        let days = era * 146_097 + dayOfEra - 719_468
+        let days = daysSince1970(year: year, month: month, day: day)
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offset
         let date = Date(timeIntervalSince1970: Double(seconds) + fraction)
         let earliest = Date(timeIntervalSince1970: 1_577_836_800) // 2020-01-01

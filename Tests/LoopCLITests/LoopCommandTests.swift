@@ -109,6 +109,16 @@ final class DataBox: @unchecked Sendable {
     var data = Data()
 }
 
+/// The fixture's text with a third line `clean.flac` does not read, written to a scratch file.
+private func textWithALineTheTakeDoesNotRead() throws -> String {
+    let text = Scratch.path("text", extension: "txt")
+    try Data(
+        "Bonjour, madame.\nUn café, s'il vous plaît.\nLe train pour Lyon part à huit heures ce soir.\nMerci.\nOù est la gare, s'il vous plaît ?\nÀ droite, puis tout droit.\n"
+            .utf8
+    ).write(to: URL(fileURLWithPath: text))
+    return text
+}
+
 struct SegmentCommandTests {
     @Test func jsonHasTheDocumentedShape() throws {
         let result = try LoopProcess.run(["segment", "clean.flac", "--count", "5", "--json"])
@@ -140,11 +150,7 @@ struct SegmentCommandTests {
     /// A text with a line the take does not read: every segment names its line, the line
     /// without audio is listed, and no segment is given to it.
     @Test func jsonNamesEachSegmentsLineAndTheLinesNotFound() throws {
-        let text = Scratch.path("text", extension: "txt")
-        try Data(
-            "Bonjour, madame.\nUn café, s'il vous plaît.\nLe train pour Lyon part à huit heures ce soir.\nMerci.\nOù est la gare, s'il vous plaît ?\nÀ droite, puis tout droit.\n"
-                .utf8
-        ).write(to: URL(fileURLWithPath: text))
+        let text = try textWithALineTheTakeDoesNotRead()
         let result = try LoopProcess.run(["segment", "clean.flac", "--text", text, "--language", "fr", "--json"])
         #expect(result.status == 0, "\(result.error)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
@@ -212,6 +218,21 @@ struct CutCommandTests {
             files == [
                 "01-bonjour-madame.flac", "02-un-cafe-s-il-vous-plait.flac", "03-merci.flac",
                 "04-ou-est-la-gare-s-il-vous-plait.flac", "05-a-droite-puis-tout-droit.flac", "labels.txt",
+            ])
+    }
+
+    /// A line the take does not read gets no clip, and the clips keep their lines' numbers.
+    @Test func clipsAreNumberedByTheirLineWhenALineIsNotRead() throws {
+        let text = try textWithALineTheTakeDoesNotRead()
+        let folder = Scratch.path("cut")
+        let result = try LoopProcess.run(["cut", "clean.flac", "--text", text, "--language", "fr", "--out", folder])
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.error.contains("5 of 6 phrases found in the take; 3 still need audio"), "\(result.error)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+        #expect(
+            files == [
+                "01-bonjour-madame.flac", "02-un-cafe-s-il-vous-plait.flac", "04-merci.flac",
+                "05-ou-est-la-gare-s-il-vous-plait.flac", "06-a-droite-puis-tout-droit.flac", "labels.txt",
             ])
     }
 
