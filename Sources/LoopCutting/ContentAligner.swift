@@ -160,11 +160,8 @@ struct ContentAligner {
     /// played backwards.
     func align(take: DynamicTimeWarping.Frames, rendering: Rendering) -> Alignment {
         // Costs in units of the distance between unrelated speech frames of these two recordings.
-        var scaled = self.warping
         let scale = Float(unrelatedCost(take: take, rendering: rendering.frames))
-        scaled.parameters.speechAgainstSilence *= scale
-        scaled.parameters.silenceAgainstSpeech *= scale
-        scaled.parameters.stepPenalty *= scale
+        var scaled = scaledWarping(by: scale)
         var phraseOfColumn = [Int](repeating: -1, count: rendering.frames.count)
         for (index, span) in rendering.phrases.enumerated() { for column in span { phraseOfColumn[column] = index } }
         // How well this voice matches the synthesizer's sets what speech the text does not hold
@@ -319,10 +316,31 @@ struct ContentAligner {
     ) -> Float {
         let frames = rendering.phraseFrames(phrase, joinFrames: parameters.joinFrames)
             .keepingLowCepstra(parameters.identificationCepstra)
+        return meanSpeechCost(of: takePart, against: frames, warping: warping)
+    }
+
+    /// The mean cost per speech frame of `takePart` aligned alone with `frames`.
+    func meanSpeechCost(
+        of takePart: DynamicTimeWarping.Frames, against frames: DynamicTimeWarping.Frames, warping: DynamicTimeWarping
+    ) -> Float {
         let path = warping.align(take: takePart, rendering: frames)
         let costs = rowCosts(path, take: takePart, rendering: frames, warping.parameters)
         let speech = (0..<takePart.count).filter { !takePart.quiet[$0] }
         return speech.map { costs[$0] }.reduce(0, +) / Float(max(speech.count, 1))
+    }
+
+    /// The warping with its costs in units of the distance between unrelated speech frames of
+    /// these two recordings.
+    func scaledWarping(take: DynamicTimeWarping.Frames, rendering: DynamicTimeWarping.Frames) -> DynamicTimeWarping {
+        scaledWarping(by: Float(unrelatedCost(take: take, rendering: rendering)))
+    }
+
+    private func scaledWarping(by scale: Float) -> DynamicTimeWarping {
+        var scaled = self.warping
+        scaled.parameters.speechAgainstSilence *= scale
+        scaled.parameters.silenceAgainstSpeech *= scale
+        scaled.parameters.stepPenalty *= scale
+        return scaled
     }
 
     /// The median over phrases of the mean cost of the take's speech hops the path puts on a

@@ -48,6 +48,9 @@ public struct TakeCutter: Sendable {
         /// in proportion (0.10-0.20 on the development set where this fallback decides); another
         /// text cut at as many pauses, or a take with an intro, does not (0.25-0.36).
         public var maximumPausedSpread = 0.22
+        /// Its clips must also be told apart from their neighbours in the text by this much on
+        /// average, as the phrases an alignment finds must be (another text's: about 0).
+        public var pausedIdentification = 2.0
         /// A phrase found in the take keeps its clip when its words fit the take better than its
         /// sounds played backwards on at least this share of its speech...
         public var phraseAgreement = 0.6
@@ -65,12 +68,26 @@ public struct TakeCutter: Sendable {
         /// -1 to 1.3 on the development sets, real speakers 2.3-13, voices like the
         /// synthesizer's 4.6-40; ``ContentAligner/identification``)...
         public var minimumIdentification = 2.0
+        /// ...(each of them, in a text of fewer than this many phrases: each is compared with
+        /// fewer others, and chance tells a few apart)...
+        public var smallText = 6
+        /// ...when at least this many are found...
+        public var leastIdentifiedPhrases = 4
         /// ...each of them by at least this much (a phrase that is not, where the others are,
         /// is where the alignment went wrong: an intro taken for the first phrase)...
         public var phraseIdentification = 1.0
         /// ...and their words fit better than their sounds backwards on at least this share of
         /// their speech.
         public var leastAgreement = 0.55
+        /// Where even that fails, phrases told apart among the take's pause-parted stretches
+        /// (``PhraseSpotter``) are cut at those pauses when at least this many are told apart,
+        /// and each one more allows one break in their order (a phrase that does not follow the
+        /// one before it in text and take alike: a line skipped, a sentence added).
+        public var leastSpotted = 3
+        /// Their standard deviations beyond ``phraseIdentification`` add up to at least this:
+        /// three phrases told apart by chance in another text's take, from 3.3 on the
+        /// development sets; a take of the text, from 5.4.
+        public var spottedEvidence = 5.0
         /// Speech the text does not hold (between phrases, before or after them) is left out of
         /// every clip when it lasts at least this long (seconds); shorter, it stays with its phrase.
         public var minimumFiller = 0.25
@@ -234,23 +251,50 @@ public struct TakeCutter: Sendable {
                 || (alignment.overallAgreement >= parameters.strongAgreement
                     && alignment.robustLengthSpread <= parameters.maximumSpread)
         else { throw mismatch }
-        // The words fit the take clearly better than their sounds backwards...
+        // How clearly the phrases found are told apart from their neighbours in the text where
+        // they were found: worked out once, and only when needed (it aligns each with eleven).
+        var toldApart: [Double]?
+        func told() -> [Double] {
+            if let toldApart { return toldApart }
+            let identification = ContentAligner().identification(
+                take: frames, rows: alignment.phraseRows, rendering: rendering, warping: alignment.warping)
+            let values = alignment.found.map { identification[$0] ?? -.infinity }
+            toldApart = values
+            return values
+        }
+        func meanTold() -> Double {
+            let values = told()
+            return values.isEmpty ? -.infinity : values.reduce(0, +) / Double(values.count)
+        }
+        // Phrases told apart well enough to be these: clearly on average, and in a small text
+        // (each compared with few others, and chance tells a few apart), each of them.
+        func toldApartEnough() -> Bool {
+            meanTold() >= parameters.minimumIdentification
+                && (rendering.phrases.count >= parameters.smallText
+                    || told().allSatisfy { $0 >= parameters.phraseIdentification })
+        }
+        // A text of one or two phrases, which cannot be told apart: all found, and hardly any
+        // speech outside them.
+        func short() -> Bool {
+            !partial && alignment.unmatchedSpeech <= parameters.maximumPausedUnmatched
+        }
+        // The words fit the take clearly better than their sounds backwards (where they fit
+        // only loosely, as another text's words can, or where only one or two phrases are
+        // found, these are also told apart)...
         let fitting =
             alignment.overallAgreement
             >= (partial ? parameters.minimumPartialAgreement : parameters.minimumAgreement)
             && (alignment.lengthSpread <= parameters.maximumWeakSpread
                 || alignment.overallAgreement >= parameters.strongAgreement)
-        // ...or, for a voice far from the synthesizer's, every phrase found is told apart from
-        // its neighbours in the text where it was found (a text of three phrases or more).
-        // (Told apart only when needed: it aligns each phrase found with eleven.)
+            && ((alignment.overallAgreement >= parameters.strongAgreement && (alignment.found.count >= 3 || !partial))
+                || (rendering.phrases.count < 3 ? short() : toldApartEnough()))
+        // ...or, for a voice far from the synthesizer's, each of several phrases found is told
+        // apart (with fewer, chance can tell them apart as well).
         let identified = {
-            let identification = ContentAligner().identification(
-                take: frames, rows: alignment.phraseRows, rendering: rendering, warping: alignment.warping)
-            let values = alignment.found.compactMap { identification[$0] }
-            return values.count >= 2
-                && values.reduce(0, +) / Double(values.count) >= parameters.minimumIdentification
+            alignment.found.count >= parameters.leastIdentifiedPhrases
+                && meanTold() >= parameters.minimumIdentification
                 && alignment.overallAgreement >= parameters.leastAgreement
-                && alignment.found.allSatisfy { (identification[$0] ?? 0) >= parameters.phraseIdentification }
+                && told().allSatisfy { $0 >= parameters.phraseIdentification }
         }
         guard fitting || identified() else { throw mismatch }
         let kept = keptPhrases(alignment)
@@ -331,6 +375,7 @@ public struct TakeCutter: Sendable {
     ) throws -> (envelope: EnergyEnvelope, segmentation: Segmentation) {
         let name = language.origin == .guessed ? "\(language.code) (guessed from the text)" : language.code
         let run: PlacedRun
+        var note: String?
         do {
             run = try place(rendering, in: take, hops: 0..<take.envelope.levels.count)
         } catch let mismatch as Mismatch {
@@ -344,7 +389,8 @@ public struct TakeCutter: Sendable {
                 var paused = try? segmenter.segment(
                     take.envelope, hint: .text(phrases, language: language.code), path: path),
                 paused.cuts.allSatisfy({ $0.pauseDuration >= parameters.clearPause }),
-                lengthSpread(of: paused, in: take, against: rendering) <= parameters.maximumPausedSpread
+                lengthSpread(of: paused, in: take, against: rendering) <= parameters.maximumPausedSpread,
+                toldApart(paused, in: take, against: rendering)
             {
                 paused.notes.append(
                     "its words could not be matched with the text (in \(name)): cut at its \(paused.cuts.count) clear pauses"
@@ -353,11 +399,16 @@ public struct TakeCutter: Sendable {
                 paused.phrases = Array(paused.segments.indices)
                 return (take.envelope, paused)
             }
-            throw SegmentationError(
-                .textMismatch, path: path,
-                message:
-                    "the take does not read its text (in \(name)): is it the right take, the right text, the right language?"
-            )
+            guard let spotted = spot(rendering, in: take) else {
+                throw SegmentationError(
+                    .textMismatch, path: path,
+                    message:
+                        "the take does not read its text (in \(name)): is it the right take, the right text, the right language?"
+                )
+            }
+            run = spotted
+            note =
+                "its words fit the text's only loosely (in \(name)): \(spotted.found.count) phrases told apart at its pauses"
         }
         let all = segmenter.segmentation(
             take.analysis, cutHops: run.cutHops, confidences: run.confidences, pauseDurations: run.silences)
@@ -370,7 +421,106 @@ public struct TakeCutter: Sendable {
         }
         segmentation.method = .text(language)
         segmentation.phrases = run.found
+        if let note { segmentation.notes.append(note) }
         return (take.envelope, segmentation)
+    }
+
+    /// The phrases told apart among the take's pause-parted stretches (``PhraseSpotter``),
+    /// placed with a cut in each pause at their edges; nil unless at least three are told apart,
+    /// clearly on the whole, with lengths in proportion to their phrases', and read one after
+    /// the other but for a break per phrase beyond three (phrases found by chance in a take of
+    /// another text lie scattered).
+    private func spot(_ rendering: ContentAligner.Rendering, in take: MeasuredTake) -> PlacedRun? {
+        let frames = take.frames(0..<take.envelope.levels.count)
+        let aligner = ContentAligner()
+        let warping = aligner.scaledWarping(take: frames, rendering: rendering.frames)
+        guard
+            let spotting = PhraseSpotter().spot(
+                take: frames, analysis: take.analysis, rendering: rendering, warping: warping),
+            accepts(spotting)
+        else { return nil }
+        let analysis = take.analysis
+        let minimumFiller = Int((parameters.minimumFiller / analysis.envelope.hopDuration).rounded())
+        let speech = { (stretches: Range<Int>) -> Int in
+            stretches.map {
+                analysis.speechHops(in: spotting.stretches[$0].lowerBound..<(spotting.stretches[$0].upperBound + 1))
+            }
+            .reduce(0, +)
+        }
+        var run = PlacedRun(reads: [], cutHops: [], confidences: [], silences: [])
+        let addCut = { (run: inout PlacedRun, parting: Int, identification: Double?) in
+            let pause = spotting.partings[parting]
+            run.cutHops.append(pause.cutHop)
+            run.silences.append(pause.silentDuration)
+            run.confidences.append(
+                confidence(words: min(1, 0.5 + (identification ?? 0) / 10), silence: pause.silentDuration))
+        }
+        let spots = spotting.spots
+        let first = spots[0].stretches.lowerBound
+        if first > 0, speech(0..<first) >= minimumFiller {
+            run.reads.append(nil)
+            addCut(&run, first - 1, spots[0].identification)
+        }
+        run.reads.append(spots[0].phrase)
+        for (before, after) in zip(spots, spots.dropFirst()) {
+            let between = (before.stretches.upperBound + 1)..<after.stretches.lowerBound
+            let words = min(before.identification ?? 0, after.identification ?? 0)
+            if speech(between) >= minimumFiller {
+                addCut(&run, before.stretches.upperBound, before.identification)
+                run.reads.append(nil)
+                addCut(&run, after.stretches.lowerBound - 1, after.identification)
+            } else {
+                let partings = before.stretches.upperBound..<after.stretches.lowerBound
+                let longest = partings.max {
+                    spotting.partings[$0].silentDuration < spotting.partings[$1].silentDuration
+                }!
+                addCut(&run, longest, words)
+            }
+            run.reads.append(after.phrase)
+        }
+        let last = spots[spots.count - 1].stretches.upperBound
+        if last < spotting.stretches.count - 1, speech((last + 1)..<spotting.stretches.count) >= minimumFiller {
+            addCut(&run, last, spots[spots.count - 1].identification)
+            run.reads.append(nil)
+        }
+        return run
+    }
+
+    /// Whether phrases spotted among a take's pauses are its text's: at least three told apart,
+    /// clearly on average and in sum, in proportion with their phrases, and read one after the
+    /// other but for a break per phrase told apart beyond three.
+    func accepts(_ spotting: PhraseSpotter.Spotting) -> Bool {
+        let told = spotting.spots.compactMap(\.identification)
+        return told.count >= parameters.leastSpotted
+            && told.reduce(0, +) / Double(told.count) >= parameters.minimumIdentification
+            && told.map({ $0 - parameters.phraseIdentification }).reduce(0, +) >= parameters.spottedEvidence
+            && spotting.breaks <= told.count - parameters.leastSpotted
+            && spotting.lengthSpread <= parameters.maximumSpread
+    }
+
+    /// Whether the clips of a take cut at its pauses, one per phrase, are told apart from their
+    /// neighbours in the text as the phrases an alignment finds must be (a text of four phrases
+    /// or more): another text read with as many pauses, whose words fit only loosely, is not.
+    private func toldApart(
+        _ segmentation: Segmentation, in take: MeasuredTake, against rendering: ContentAligner.Rendering
+    ) -> Bool {
+        // Three phrases or fewer are each compared with too few others to be told apart, and
+        // as many clips can be cut at the longest pauses of any take.
+        guard rendering.phrases.count > 3 else { return false }
+        let hop = take.envelope.hopFrames, hops = take.analysis.isSpeech.count
+        let rows = segmentation.segments.map { segment -> ClosedRange<Int>? in
+            let first = min(segment.startFrame / hop, hops - 1)
+            return first...max(first, min(segment.endFrame / hop, hops) - 1)
+        }
+        let frames = take.frames(0..<hops)
+        let aligner = ContentAligner()
+        let told = aligner.identification(
+            take: frames, rows: rows, rendering: rendering,
+            warping: aligner.scaledWarping(take: frames, rendering: rendering.frames)
+        ).map { $0 ?? -.infinity }
+        return told.count == rendering.phrases.count
+            && told.reduce(0, +) / Double(told.count) >= parameters.pausedIdentification
+            && (told.count >= parameters.smallText || told.allSatisfy { $0 >= parameters.phraseIdentification })
     }
 
     /// How much the ratio of each clip's speech to its phrase's rendered speech varies (the

@@ -28,6 +28,13 @@ private let otherStory = [
     "They painted the kitchen yellow last summer.",
 ]
 
+/// Six sentences that share no line with `story`.
+private let unrelatedStory =
+    otherStory + [
+        "The children played in the garden until it was dark.",
+        "I would like a return ticket to the coast, please.",
+    ]
+
 struct TakeCutterTests {
     let cutter = TakeCutter()
 
@@ -158,15 +165,30 @@ struct TakeCutterTests {
         }
     }
 
+    /// A cutter with some of its ways to accept a take shut, so that the one a test is about
+    /// decides: `words`, the words fitting the text's; `pauses`, a take read with pauses cut
+    /// there; `toldApart`, phrases told apart from their neighbours in the text.
+    private func cutter(
+        words: Bool = true, pauses: Bool = true, toldApart: Bool = true,
+        _ change: (inout TakeCutter.Parameters) -> Void = { _ in }
+    ) -> TakeCutter {
+        var cutter = TakeCutter()
+        if !words {
+            cutter.parameters.minimumAgreement = 1.01
+            cutter.parameters.minimumPartialAgreement = 1.01
+        }
+        if !pauses { cutter.parameters.minimumPausedAgreement = 1.01 }
+        if !toldApart { cutter.parameters.minimumIdentification = .infinity }
+        change(&cutter.parameters)
+        return cutter
+    }
+
     /// A cutter whose aligner never accepts, so that the fallback for takes read with pauses
     /// alone decides.
     private func fallbackOnly(minimumPausedAgreement: Double? = nil) -> TakeCutter {
-        var cutter = TakeCutter()
-        cutter.parameters.minimumAgreement = 1.01
-        cutter.parameters.minimumPartialAgreement = 1.01
-        cutter.parameters.minimumIdentification = .infinity
-        if let minimumPausedAgreement { cutter.parameters.minimumPausedAgreement = minimumPausedAgreement }
-        return cutter
+        cutter(words: false, toldApart: false) {
+            if let minimumPausedAgreement { $0.minimumPausedAgreement = minimumPausedAgreement }
+        }
     }
 
     @Test func aTakeReadWithPausesIsCutThereWhenItsWordsCannotBeMatched() throws {
@@ -203,13 +225,7 @@ struct TakeCutterTests {
 
     /// A cutter that cannot tell a take's words from their sounds backwards well enough (as
     /// with a voice far from the synthesizer's), so that telling the phrases apart decides.
-    private func identificationOnly() -> TakeCutter {
-        var cutter = TakeCutter()
-        cutter.parameters.minimumAgreement = 1.01
-        cutter.parameters.minimumPartialAgreement = 1.01
-        cutter.parameters.minimumPausedAgreement = 1.01
-        return cutter
-    }
+    private func identificationOnly() -> TakeCutter { cutter(words: false, pauses: false) }
 
     /// Each phrase found is told apart from its neighbours in the text: a take of the text is
     /// cut, one of another text, whose words fit no phrase better than the next, is refused.
@@ -217,15 +233,78 @@ struct TakeCutterTests {
         let take = try continuousTake(story)
         let segmentation = try identificationOnly().cut(path: take.path, hint: .text(story, language: "en"))
         #expect(segmentation.phrases == Array(story.indices))
-        let other = [
-            "The museum opens at ten and closes early on Mondays.",
-            "He forgot his umbrella on the train again this morning.",
-            "Could you tell me where the nearest pharmacy is, please?",
-            "They painted the kitchen yellow last summer.",
-            "The children played in the garden until it was dark.",
-            "I would like a return ticket to the coast, please.",
-        ]
-        expectRefused(try continuousTake(other).path, story, by: identificationOnly())
+        expectRefused(try continuousTake(unrelatedStory).path, story, by: identificationOnly())
+    }
+
+    /// A cutter that neither follows the words frame by frame nor cuts at pauses alone, as
+    /// with a real speaker's take that holds more than its text: telling phrases apart among
+    /// the take's pauses decides.
+    private func spottingOnly() -> TakeCutter { cutter(words: false, pauses: false) { $0.leastAgreement = 1.01 } }
+
+    /// A take read with pauses, an introduction before the text and a word of thanks after it,
+    /// in a voice the alignment follows only loosely: each phrase is told apart among the
+    /// stretches the pauses part, and neither the intro nor the outro is in a clip.
+    @Test func phrasesAreToldApartAmongThePausesOfATakeThatHoldsMore() throws {
+        let intro = ["This is a recording made for language learners.", "Lesson five. At the station."]
+        let outro = ["Thank you for listening, and see you next time."]
+        let take = try SpokenTake.withPauses(intro + story + outro, pause: 0.5, voice: "en-gb-x-rp+f3")
+        let segmentation = try spottingOnly().cut(path: take.path, hint: .text(story, language: "en"))
+        #expect(segmentation.phrases == Array(story.indices))
+        expectClips(
+            segmentation, hold: Array(take.phrases[2..<8]), clear: Array(take.phrases.prefix(2)) + [take.phrases[8]],
+            slack: 0.2)
+        #expect(segmentation.notes.contains { $0.contains("told apart at its pauses") })
+    }
+
+    /// A line too short to be told apart ("Yes, please.") between two that are is placed
+    /// where it is read, by its order and its length.
+    @Test func aShortLineBetweenTwoToldApartIsPlacedByItsOrder() throws {
+        var text = story
+        text.insert("Yes, please.", at: 3)
+        let take = try SpokenTake.withPauses(
+            ["Lesson five. At the station."] + text, pause: 0.5, voice: "en-gb-x-rp+f3")
+        let segmentation = try spottingOnly().cut(path: take.path, hint: .text(text, language: "en"))
+        #expect(segmentation.phrases == Array(text.indices))
+        expectClips(segmentation, hold: Array(take.phrases.dropFirst()), clear: [take.phrases[0]], slack: 0.2)
+    }
+
+    /// Another text read with as many pauses: phrases told apart by chance among its stretches
+    /// are too few, too loosely told apart or out of order, and the take is refused.
+    @Test func anotherTextIsNotFoundAmongItsPauses() throws {
+        let take = try SpokenTake.withPauses(
+            unrelatedStory + ["Our flight leaves early, so we should pack tonight."], pause: 0.5, voice: "en-gb-x-rp+f3"
+        )
+        expectRefused(take.path, story, by: spottingOnly())
+    }
+
+    /// A text of three lines against another take read with pauses: three clips can be cut at
+    /// the longest pauses of any take, and three phrases are too few to tell apart, so the
+    /// take is refused rather than cut into clips of other words.
+    @Test func threeLinesAreNotCutAtTheLongestPausesOfAnotherTake() throws {
+        let take = try SpokenTake.withPauses(
+            otherStory + ["The children played in the garden until it was dark."], pause: 1.0)
+        expectRefused(take.path, Array(story.prefix(3)))
+    }
+
+    /// A cutter that takes the words as fitting however loosely they do, so that telling the
+    /// phrases apart decides.
+    private func looseWords() -> TakeCutter {
+        cutter(pauses: false) {
+            $0.minimumAgreement = 0
+            $0.minimumPartialAgreement = 0
+            $0.maximumWeakSpread = 10
+            $0.maximumSpread = 10
+            $0.strongAgreement = 1.01
+        }
+    }
+
+    /// Where the words fit only loosely (as a real speaker's, and another text's, can), the
+    /// phrases must also be told apart: a take of the text is cut, one of another is refused.
+    @Test func wordsThatFitLooselyMustAlsoBeToldApart() throws {
+        let segmentation = try looseWords().cut(
+            path: try continuousTake(story).path, hint: .text(story, language: "en"))
+        #expect(segmentation.phrases == Array(story.indices))
+        expectRefused(try continuousTake(unrelatedStory).path, story, by: looseWords())
     }
 
     @Test func aTakeOfAnotherTextIsRefused() throws {
