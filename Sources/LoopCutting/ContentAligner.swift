@@ -268,8 +268,8 @@ struct ContentAligner {
     /// which is the speaker's). With each phrase's mean cost over the stretches it was tried
     /// on taken away (a phrase whose rendering fits any speech), a phrase's own cost on its
     /// stretch lies this many standard deviations below the others' there: on the development
-    /// sets 4.6-40 for a voice like the synthesizer's, 2.3-13 for real speakers reading the
-    /// text, -1 to 1.3 for another text or language.
+    /// sets 4.6-40 for a voice like the synthesizer's, 2.2-13 for real speakers reading the
+    /// text, -1 to 2 for another text or language.
     func identification(
         take: DynamicTimeWarping.Frames, rows: [ClosedRange<Int>?], rendering: Rendering, warping: DynamicTimeWarping
     ) -> [Double?] {

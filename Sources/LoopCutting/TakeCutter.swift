@@ -65,7 +65,7 @@ public struct TakeCutter: Sendable {
         /// Where the words fit too loosely for all that, a text of three phrases or more is
         /// read in the take when its phrases found are told apart from their neighbours in the
         /// text by at least this much on average (standard deviations: another text or language
-        /// -1 to 1.3 on the development sets, real speakers 2.3-13, voices like the
+        /// -1 to 2 on the development sets, real speakers 2.2-13, voices like the
         /// synthesizer's 4.6-40; ``ContentAligner/identification``)...
         public var minimumIdentification = 2.0
         /// ...(each of them, in a text of fewer than this many phrases: each is compared with
@@ -275,19 +275,19 @@ public struct TakeCutter: Sendable {
         }
         // A text of one or two phrases, which cannot be told apart: all found, and hardly any
         // speech outside them.
-        func short() -> Bool {
+        func foundWhole() -> Bool {
             !partial && alignment.unmatchedSpeech <= parameters.maximumPausedUnmatched
         }
         // The words fit the take clearly better than their sounds backwards (where they fit
-        // only loosely, as another text's words can, or where only one or two phrases are
-        // found, these are also told apart)...
+        // only loosely, as another text's words can, or only one or two phrases of a longer
+        // text are found, these are also told apart)...
         let fitting =
             alignment.overallAgreement
             >= (partial ? parameters.minimumPartialAgreement : parameters.minimumAgreement)
             && (alignment.lengthSpread <= parameters.maximumWeakSpread
                 || alignment.overallAgreement >= parameters.strongAgreement)
             && ((alignment.overallAgreement >= parameters.strongAgreement && (alignment.found.count >= 3 || !partial))
-                || (rendering.phrases.count < 3 ? short() : toldApartEnough()))
+                || (rendering.phrases.count < 3 ? foundWhole() : toldApartEnough()))
         // ...or, for a voice far from the synthesizer's, each of several phrases found is told
         // apart (with fewer, chance can tell them apart as well).
         let identified = {
