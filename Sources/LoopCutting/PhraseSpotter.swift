@@ -236,7 +236,7 @@ struct PhraseSpotter {
             cost[0][0] = 0
             for j in 1...m {
                 let phrase = missing.lowerBound + j - 1
-                for i in j...n where i - (j - 1) >= 1 {
+                for i in j...n {
                     for start in (j - 1)..<i where cost[j - 1][start].isFinite && i - start <= parameters.longestRun {
                         let range = (between.lowerBound + start)...(between.lowerBound + i - 1)
                         guard let off = deviation(range, phrase) else { continue }
