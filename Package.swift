@@ -230,9 +230,8 @@ let package = Package(
         .target(
             name: "LoopScreens",
             dependencies: [
-                "LoopModel", "LoopTerminal", "LoopPictureDecoding", "LoopStudy", "LoopPlayback", "LoopRecording",
-                "LoopCutting",
-                "LoopWorkflows",
+                "LoopFoundation", "LoopModel", "LoopTerminal", "LoopPictureDecoding", "LoopStudy", "LoopPlayback",
+                "LoopRecording", "LoopCutting", "LoopWorkflows",
             ]
         ),
 
@@ -240,20 +239,17 @@ let package = Package(
             name: "LoopReports",
             dependencies: [
                 "LoopFoundation", "LoopModel", "LoopText", "LoopAudioFiles", "LoopCutting", "LoopSpeech", "LoopShare",
-                "LoopPictures", "LoopStudy", "LoopExchange", "LoopTerminal", "LoopWorkflows", "LoopLibraryAPI",
-                "LoopLibraryClient",
+                "LoopPictures", "LoopStudy", "LoopRecording", "LoopExchange", "LoopTerminal", "LoopWorkflows",
+                "LoopLibraryAPI", "LoopLibraryClient",
             ]
         ),
 
         .target(
             name: "LoopCLI",
             dependencies: [
-                // The workflows do the work; the interface modules print and draw; the rest are the
-                // values the workflows hand out (a loop, its text, a segmentation, a study's
-                // settings, a catalog page). LoopRecording: the recorder `loop record` runs.
-                "LoopWorkflows", "LoopReports", "LoopTerminal", "LoopScreens", "LoopFoundation", "LoopModel",
-                "LoopText",
-                "LoopCutting", "LoopStudy", "LoopLibraryAPI", "LoopRecording",
+                // The commands parse, call one workflow and print its report: the workflows do the
+                // work, the interface modules print and draw.
+                "LoopWorkflows", "LoopReports", "LoopTerminal", "LoopScreens",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -267,4 +267,26 @@ public enum DecoderHelper {
             }
         }
     }
+
+    /// The helper's side of ``MediaInput/decodeInHelper(_:_:audioStream:to:silence:progress:)``:
+    /// decodes `input`'s audio (stream `stream`, or its main one) into the FLAC file `output`,
+    /// printing `progress SHARE` and `alive` lines (unbuffered, a line at a time) and, last,
+    /// `decoded DESCRIPTION`; failing, `error CODE MESSAGE` on standard error. Whether it decoded.
+    public static func serve(_ input: String, stream: Int?, to output: String) -> Bool {
+        endWithParent()
+        @Sendable func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
+        do {
+            // `alive` lines tell the parent the decoding moves when its share cannot be told.
+            let description = try MediaInput.decode(
+                input, audioStream: stream, to: output, progress: { say(String(format: "progress %.4f", $0)) },
+                heartbeat: { say("alive") })
+            say("decoded " + description)
+            return true
+        } catch {
+            let (code, message) =
+                (error as? AudioError).map { ($0.kind.rawValue, $0.message) } ?? ("decodeFailed", "\(error)")
+            FileHandle.standardError.write(Data("error \(code) \(message)\n".utf8))
+            return false
+        }
+    }
 }

@@ -3,6 +3,17 @@ import Foundation
 import LoopReports
 import LoopTerminal
 
+/// A command of `loop`: its work (``execute()``) runs reporting its failures as every command
+/// does (``runReportingErrors(_:)``).
+protocol ReportingCommand: AsyncParsableCommand {
+    /// The command's work, once its arguments are parsed and valid.
+    func execute() async throws
+}
+
+extension ReportingCommand {
+    func run() async throws { try await runReportingErrors { try await execute() } }
+}
+
 /// Runs a command body; a failure prints `error: <message>` on one line and exits non-zero.
 public func runReportingErrors(_ body: () async throws -> Void) async throws {
     do {

@@ -1,12 +1,10 @@
 import ArgumentParser
 import Foundation
-import LoopCutting
 import LoopReports
 import LoopTerminal
-import LoopText
 import LoopWorkflows
 
-struct CutCommand: AsyncParsableCommand {
+struct CutCommand: ReportingCommand {
     static let configuration = CommandConfiguration(
         commandName: "cut",
         abstract: "Cut a take into one clip per phrase of its text.",
@@ -23,8 +21,7 @@ struct CutCommand: AsyncParsableCommand {
     )
     var audio: String
 
-    @Option(help: "The loop's text: one phrase per line.")
-    var text: String
+    @Option(help: "The loop's text: one phrase per line.") var text: String
 
     @Option(
         help:
@@ -32,17 +29,11 @@ struct CutCommand: AsyncParsableCommand {
     )
     var language: String?
 
-    @Option(name: .customLong("out"), help: "The folder for the clips (created if needed).")
-    var outputDirectory: String
-
-    @Option(help: "Clip format: flac or wav.")
-    var format: ClipFormat = .flac
-
+    @Option(name: .customLong("out"), help: "The folder for the clips (created if needed).") var outputDirectory: String
+    @Option(help: "Clip format: flac or wav.") var format: ClipFormat = .flac
     @OptionGroup var textOptions: TextOptions
     @OptionGroup var media: MediaOptions
-
-    @Flag(help: "Print one JSON object: the clips with their phrase and times.")
-    var json = false
+    @Flag(help: "Print one JSON object: the clips with their phrase and times.") var json = false
 
     typealias ClipFormat = CuttingWorkflow.ClipFormat
 
@@ -50,26 +41,14 @@ struct CutCommand: AsyncParsableCommand {
         try LanguageOption.check(language)
     }
 
-    func run() async throws {
-        try await runReportingErrors {
-            let source = try LoopSource(contentsOf: text, options: .init(splitSentences: textOptions.sentences))
-            let phrases = source.phrases.map(\.text)
-            let hint = CuttingWorkflow.hint(text: source, count: nil)
-            let progress = StepProgressBars()
-            let (segmentation, result) = try await CuttingWorkflow(language: language).cut(
-                media: media.file(audio), hint: hint, labels: phrases, into: outputDirectory,
-                format: format, progress: progress.callback)
-            progress.finish()
-            let read = segmentation.phrases.map { $0.filter(phrases.indices.contains).map { phrases[$0] } } ?? phrases
-            if json {
-                try JSONOutput.print(
-                    CutReport(
-                        take: audio, labels: result.labelsPath, clipPaths: result.clipPaths, texts: read,
-                        segmentation: segmentation))
-            }
-            segmentation.doubtfulCutWarnings.forEach(StandardError.write)
-            segmentation.cuttingLines(phraseCount: phrases.count).forEach(StandardError.write)
-        }
+    func execute() async throws {
+        let progress = StepProgressBars()
+        let cut = try await CuttingWorkflow(language: language).cut(
+            media: media.file(audio), textFile: text, splitSentences: textOptions.sentences, into: outputDirectory,
+            format: format, progress: progress.callback)
+        progress.finish()
+        if json { try JSONOutput.print(CutReport(take: audio, cut: cut)) }
+        cut.warnings.forEach(StandardError.write)
     }
 }
 

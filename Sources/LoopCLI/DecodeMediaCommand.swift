@@ -18,18 +18,6 @@ struct DecodeMediaCommand: ParsableCommand {
     @Option(name: .customLong("stream"), parsing: .unconditional, help: "The audio stream, from 0.") var stream: Int?
 
     func run() throws {
-        MediaDecoding.endWithParent()
-        // Unbuffered, a line at a time: the parent shows the progress as it comes.
-        @Sendable func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
-        do {
-            // `alive` lines tell the parent the decoding moves when its share cannot be told.
-            let description = try MediaDecoding.decode(
-                input, stream: stream, to: output,
-                progress: { say(String(format: "progress %.4f", $0)) }, heartbeat: { say("alive") })
-            say("decoded " + description)
-        } catch {
-            FileHandle.standardError.write(Data("error \(error.code) \(error.message)\n".utf8))
-            throw ExitCode.failure
-        }
+        guard MediaDecoding.serve(input, stream: stream, to: output) else { throw ExitCode.failure }
     }
 }

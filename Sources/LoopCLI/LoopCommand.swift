@@ -40,6 +40,5 @@ public struct LoopCommand: AsyncParsableCommand {
 
 /// Options every command that reads a loop's text shares.
 struct TextOptions: ParsableArguments {
-    @Flag(name: .long, help: "Also split long lines into sentences (at . ! ? … and 。！？).")
-    var sentences = false
+    @Flag(name: .long, help: "Also split long lines into sentences (at . ! ? … and 。！？).") var sentences = false
 }

@@ -1,12 +1,10 @@
 import ArgumentParser
 import Foundation
-import LoopCutting
 import LoopReports
 import LoopTerminal
-import LoopText
 import LoopWorkflows
 
-struct SegmentCommand: AsyncParsableCommand {
+struct SegmentCommand: ReportingCommand {
     static let configuration = CommandConfiguration(
         commandName: "segment",
         abstract: "Find the spoken phrases in a take and where to cut it.",
@@ -32,11 +30,8 @@ struct SegmentCommand: AsyncParsableCommand {
     )
     var audio: String
 
-    @Option(parsing: .unconditional, help: "The number of phrases the take holds.")
-    var count: Int?
-
-    @Option(help: "The loop's text; its phrase count and lengths guide the cuts.")
-    var text: String?
+    @Option(parsing: .unconditional, help: "The number of phrases the take holds.") var count: Int?
+    @Option(help: "The loop's text; its phrase count and lengths guide the cuts.") var text: String?
 
     @Option(
         help:
@@ -56,12 +51,8 @@ struct SegmentCommand: AsyncParsableCommand {
 
     @OptionGroup var textOptions: TextOptions
     @OptionGroup var media: MediaOptions
-
-    @Flag(help: "Print one JSON object.")
-    var json = false
-
-    @Flag(help: "Print an Audacity label track (start, tab, end, tab, label).")
-    var labels = false
+    @Flag(help: "Print one JSON object.") var json = false
+    @Flag(help: "Print an Audacity label track (start, tab, end, tab, label).") var labels = false
 
     func validate() throws {
         try LanguageOption.check(language)
@@ -76,29 +67,17 @@ struct SegmentCommand: AsyncParsableCommand {
         if let threads, !(1...64).contains(threads) { throw ValidationError("--threads takes 1 to 64, not \(threads)") }
     }
 
-    func run() async throws {
-        try await runReportingErrors {
-            let source = try text.map {
-                try LoopSource(contentsOf: $0, options: .init(splitSentences: textOptions.sentences))
-            }
-            let hint = CuttingWorkflow.hint(text: source, count: count)
-            let path = audio
-            let progress = StepProgressBars()
-            let cutting = CuttingWorkflow(minimumPause: minimumPause, threads: threads, language: language)
-            let (envelope, segmentation) = try await cutting.segment(
-                media: media.file(path), hint: hint, progress: progress.callback)
-            progress.finish()
-            let phraseTexts = source?.phrases.map(\.text)
-            if json {
-                try JSONOutput.print(
-                    SegmentationReport(file: path, segmentation: segmentation, phraseCount: phraseTexts?.count))
-            } else if labels {
-                print(AudacityLabels(segmentation: segmentation, labels: phraseTexts ?? []).text, terminator: "")
-            } else {
-                let terminal = Terminal.standardOutput()
-                print(SegmentationTable(segmentation: segmentation, phraseTexts: phraseTexts, terminal: terminal).text)
-                print(WaveformStrip(envelope: envelope, segmentation: segmentation, terminal: terminal).text)
-            }
+    func execute() async throws {
+        let progress = StepProgressBars()
+        let segmented = try await CuttingWorkflow(minimumPause: minimumPause, threads: threads, language: language)
+            .segment(
+                media: media.file(audio), textFile: text, splitSentences: textOptions.sentences, count: count,
+                progress: progress.callback)
+        progress.finish()
+        if json {
+            try JSONOutput.print(SegmentationReport(file: audio, segmented: segmented))
+        } else {
+            print(labels ? segmented.labelTrack : segmented.text(on: .standardOutput()), terminator: labels ? "" : "\n")
         }
     }
 }

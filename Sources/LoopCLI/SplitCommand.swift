@@ -2,9 +2,9 @@ import ArgumentParser
 import Foundation
 import LoopReports
 import LoopTerminal
-import LoopText
+import LoopWorkflows
 
-struct SplitCommand: AsyncParsableCommand {
+struct SplitCommand: ReportingCommand {
     static let configuration = CommandConfiguration(
         commandName: "split",
         abstract: "Show the groups and phrases of a loop's text.",
@@ -15,55 +15,16 @@ struct SplitCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "The loop's text file (UTF-8); - reads standard input.")
-    var file: String
-
+    @Argument(help: "The loop's text file (UTF-8); - reads standard input.") var file: String
     @OptionGroup var textOptions: TextOptions
+    @Flag(help: "Print one JSON object: metadata and groups of phrases.") var json = false
 
-    @Flag(help: "Print one JSON object: metadata and groups of phrases.")
-    var json = false
-
-    func run() async throws {
-        try await runReportingErrors {
-            let source = try LoopSource(contentsOf: file, options: .init(splitSentences: textOptions.sentences))
-            if json {
-                try JSONOutput.print(source)
-            } else {
-                print(SourceView(source: source, terminal: .standardOutput()).text)
-            }
+    func execute() async throws {
+        let source = try Library.readText(file, splitSentences: textOptions.sentences)
+        if json {
+            try JSONOutput.print(source)
+        } else {
+            print(SourceView(source: source, terminal: .standardOutput()).text)
         }
-    }
-}
-
-/// The human view of a loop's text.
-struct SourceView {
-    var source: LoopSource
-    var terminal: Terminal
-
-    var text: String {
-        let phrases = source.phrases.count, groups = source.groups.count
-        var heading = source.title ?? "Untitled loop"
-        if let language = source.language {
-            heading += " (" + language + (source.translationLanguage.map { " → " + $0 } ?? "") + ")"
-        }
-        var lines = [
-            terminal.paint(heading, .bold)
-                + "  \(groups) group\(groups == 1 ? "" : "s"), \(phrases) phrase\(phrases == 1 ? "" : "s")"
-        ]
-        if !source.tags.isEmpty { lines.append("tags: " + source.tags.joined(separator: ", ")) }
-        let width = String(phrases).count
-        var number = 0
-        for (index, group) in source.groups.enumerated() {
-            lines.append("")
-            lines.append(terminal.paint("Group \(index + 1)", .cyan))
-            for phrase in group.phrases {
-                number += 1
-                let label = String(repeating: " ", count: width - String(number).count) + String(number)
-                var line = "  \(label)  \(phrase.text)"
-                if let translation = phrase.translation { line += terminal.paint("  · " + translation, .dim) }
-                lines.append(line)
-            }
-        }
-        return lines.joined(separator: "\n")
     }
 }

@@ -138,7 +138,7 @@ public enum NextStep {
 
     static func after(_ kind: WorkflowFailure) -> String? {
         switch kind {
-        case .noServer, .draftUnwritable, .draftUnreadable, .badName, .badProgress: nil
+        case .noServer, .draftUnwritable, .draftUnreadable, .badName, .badProgress, .refused: nil
         }
     }
 

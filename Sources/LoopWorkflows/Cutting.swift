@@ -37,6 +37,55 @@ public struct CuttingWorkflow: Sendable {
         }
     }
 
+    /// A take measured and cut into phrases (`loop segment`), with the phrases of the text
+    /// that guided the cut, if one did.
+    public struct Segmented: Sendable {
+        public var envelope: EnergyEnvelope
+        public var segmentation: Segmentation
+        public var phraseTexts: [String]?
+    }
+
+    /// The take (any audio or video file) measured and cut into phrases: by the text at
+    /// `textFile`, else into `count` phrases, else at its pauses.
+    public func segment(
+        media: MediaFile, textFile: String?, splitSentences: Bool = false, count: Int? = nil,
+        progress: WorkProgress? = nil
+    ) async throws -> Segmented {
+        let source = try textFile.map { try Library.readText($0, splitSentences: splitSentences) }
+        let (envelope, segmentation) = try await segment(
+            media: media, hint: Self.hint(text: source, count: count), progress: progress)
+        return Segmented(envelope: envelope, segmentation: segmentation, phraseTexts: source?.phrases.map(\.text))
+    }
+
+    /// A take cut into a clip file a phrase it reads (`loop cut`).
+    public struct CutTake: Sendable {
+        public var segmentation: Segmentation
+        public var clips: PhraseClipExporter.Result
+        /// The text's phrases, and those the take reads (the clips' texts, in order).
+        public var phraseTexts: [String], readTexts: [String]
+    }
+
+    /// The take (any audio or video file) cut by the text at `textFile` into a clip per phrase it
+    /// reads, written into `folder` as `format` with a label track.
+    public func cut(
+        media: MediaFile, textFile: String, splitSentences: Bool = false, into folder: String, format: ClipFormat,
+        progress: WorkProgress? = nil
+    ) async throws -> CutTake {
+        let source = try Library.readText(textFile, splitSentences: splitSentences)
+        let phrases = source.phrases.map(\.text)
+        let (segmentation, clips) = try await cut(
+            media: media, hint: Self.hint(text: source, count: nil), labels: phrases, into: folder, format: format,
+            progress: progress)
+        return CutTake(
+            segmentation: segmentation, clips: clips, phraseTexts: phrases,
+            readTexts: Self.read(phrases, by: segmentation))
+    }
+
+    /// The phrases of `labels` a take cut as `segmentation` reads, in order.
+    static func read(_ labels: [String], by segmentation: Segmentation) -> [String] {
+        segmentation.phrases.map { $0.filter(labels.indices.contains).map { labels[$0] } } ?? labels
+    }
+
     /// The file format of cut clips.
     public enum ClipFormat: String, Sendable, CaseIterable {
         case flac, wav
@@ -95,7 +144,7 @@ public struct CuttingWorkflow: Sendable {
             try cutter.cut(path: take, hint: hint, progress: measuring)
         }
         // A take of some of the phrases: clips for those it reads.
-        let read = segmentation.phrases.map { $0.filter(labels.indices.contains).map { labels[$0] } } ?? labels
+        let read = Self.read(labels, by: segmentation)
         let clips = try await BlockingWork.run {
             try PhraseClipExporter(format: format).export(
                 takePath: take, segmentation: segmentation, labels: read, to: folder, progress: writing)

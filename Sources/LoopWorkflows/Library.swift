@@ -1,5 +1,6 @@
 import Foundation
 import LoopCutting
+import LoopFoundation
 import LoopModel
 import LoopShare
 import LoopStore
@@ -69,12 +70,15 @@ public struct Library: Sendable {
     /// Removes the loop `id` (its audio goes at the next `collectGarbage`).
     public func remove(loop id: String) throws { try store.remove(loop: id) }
 
-    /// Removes audio and pictures no loop refers to, and leftovers of interrupted work.
-    public func collectGarbage() throws -> GarbageReport { try store.collectGarbage() }
+    /// Removes audio and pictures no loop refers to, and leftovers of interrupted work (off
+    /// the caller's thread: it walks every file).
+    public func collectGarbage() async throws -> GarbageReport {
+        try await BlockingWork.run { [store] in try store.collectGarbage() }
+    }
 
-    /// Checks the database and every file it refers to.
-    public func check(progress: (@Sendable (Double) -> Void)? = nil) throws -> HealthReport {
-        try store.check(progress: progress)
+    /// Checks the database and every file it refers to (off the caller's thread).
+    public func check(progress: (@Sendable (Double) -> Void)? = nil) async throws -> HealthReport {
+        try await BlockingWork.run { [store] in try store.check(progress: progress) }
     }
 }
 
@@ -127,6 +131,16 @@ extension LibraryIdentity {
     public static func loadOrCreate(_ library: Library) throws -> AuthorIdentity { try loadOrCreate(library.store) }
     public static func restore(_ backup: Data, into library: Library, source: String) throws -> AuthorIdentity {
         try restore(backup, into: library.store, source: source)
+    }
+
+    /// Restores the library's key from the backup file at `path` (a key's backup is a few
+    /// hundred bytes: a file past 64 KiB is not one, and is not read whole).
+    public static func restore(from path: String, into library: Library) throws -> AuthorIdentity {
+        guard let file = FileHandle(forReadingAtPath: path), let data = try? file.read(upToCount: 65_536) else {
+            throw WorkflowError(.refused, "cannot read the file", path: path)
+        }
+        try? file.close()
+        return try restore(data, into: library, source: path)
     }
 }
 

@@ -162,10 +162,17 @@ public struct LoopLibrarySharing: Sendable {
     /// Asks each installed loop's server for a newer revision (all installed loops, or those of
     /// `ids`) and imports it under the import rules: study history stays; a loop edited here is
     /// not overwritten unless `options.force`. A loop that cannot be updated is reported, and
-    /// the others go on.
+    /// the others go on. A loop of `ids` not installed from a server is refused.
     public func update(loops ids: [String]?, options: ImportOptions) async throws -> [Update] {
+        let origins = try store.origins(ofLoops: ids)
+        if let ids, origins.count < Set(ids).count {
+            throw WorkflowError(
+                .refused,
+                "\(Set(ids).count - origins.count) of these loops were not installed from a Loop Library server: nothing to update them from"
+            )
+        }
         var updates: [Update] = []
-        for origin in try store.origins(ofLoops: ids) {
+        for origin in origins {
             do {
                 let client = try LibraryClient(server: origin.server)
                 guard
@@ -235,6 +242,51 @@ public struct LoopLibrarySharing: Sendable {
     /// Takes a loop off the server at `address` (or the configured one).
     public func unpublish(loop id: String, server address: String?) async throws {
         try await unpublish(loop: id, from: try Self.server(address))
+    }
+
+    /// Imports each of `paths`: bundle files, folders of them, and links to loops on a Loop
+    /// Library server (`https://HOST/9ddbb9`). One that cannot be imported is refused with its
+    /// reason, and the others go on; a path that is no file but reads as a link without its
+    /// scheme (`localhost:8080/9ddbb9`) is refused with the link it may mean.
+    public func importEach(_ paths: [String], options: ImportOptions) async throws -> [BundleImporter.Outcome] {
+        let mistaken = paths.filter {
+            !Self.isAddress($0) && !FileManager.default.fileExists(atPath: $0) && Self.suggestedAddress(for: $0) != nil
+        }
+        let links = paths.filter(Self.isAddress)
+        let files = paths.filter { !Self.isAddress($0) && !mistaken.contains($0) }
+        var outcomes =
+            files.isEmpty ? [] : try await BundleImporter(store: store).importEach(at: files, options: options)
+        for path in mistaken {
+            let suggested = Self.suggestedAddress(for: path) ?? path
+            let reason = WorkflowError(.refused, "no such file, nor a link: did you mean \(suggested)?", path: path)
+            outcomes.append(.refused(bundle: path, reason: reason))
+        }
+        for link in links {
+            do {
+                outcomes.append(.imported(try await install(link: link, options: options)))
+            } catch {
+                outcomes.append(.refused(bundle: link, reason: error))
+            }
+        }
+        return outcomes
+    }
+
+    /// Publishes a loop to `destination`: a server's address (nil: the configured server), or
+    /// a shared folder, into which its bundle is written (then nil comes back).
+    public func publish(loop id: String, to destination: String?, asCopy: Bool) async throws -> Published? {
+        guard let folder = destination, !Self.isAddress(folder) else {
+            return try await publish(loop: id, server: destination, asCopy: asCopy)
+        }
+        // `--to localhost:8080` means a server, unless such a folder is there.
+        if !FileManager.default.fileExists(atPath: folder), let suggested = Self.suggestedAddress(for: folder) {
+            throw WorkflowError(
+                .refused, "not a folder, nor a Loop Library address: did you mean \(suggested)?", path: folder)
+        }
+        if asCopy {
+            throw WorkflowError(.refused, "--as-copy publishes to a server; `loop export` shares a copy in a file")
+        }
+        _ = try await LoopPublisher(store: store).publish(loop: id, to: folder)
+        return nil
     }
 
     /// The address meant by `text` when it is a server's address written without its scheme

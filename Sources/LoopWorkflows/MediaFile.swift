@@ -36,6 +36,14 @@ public struct MediaFile: Sendable {
         self.decoder = decoder
     }
 
+    /// The file at `path`, decoded (where libsndfile cannot read it) by this program's own
+    /// `decode-media` command when this program is `loop`, else in this process.
+    public static func decodedByThisProgram(_ path: String, stream: Int? = nil) -> MediaFile {
+        let own = ThisProgram.path
+        let isLoop = FileManager.default.isExecutableFile(atPath: own) && (own as NSString).lastPathComponent == "loop"
+        return MediaFile(path, stream: stream, decoder: isLoop ? own : nil)
+    }
+
     /// `body`'s result on a file libsndfile reads (the file, or its audio decoded); an error
     /// names the file the person gave where it would name the decoded copy.
     func reading<T>(progress: WorkProgress?, _ body: (String) async throws -> T) async throws -> T {
@@ -51,29 +59,11 @@ public struct MediaFile: Sendable {
 /// The work of `loop decode-media`, the process the workflows run to decode a media file's
 /// audio through FFmpeg's libraries (so that their memory goes when it ends).
 public enum MediaDecoding {
-    /// A decoding that failed: the kind of audio failure, and its message.
-    public struct Failure: Error {
-        public var code: String
-        public var message: String
-    }
-
-    /// Ends this process when its parent does (the decoder is a helper, never on its own).
-    public static func endWithParent() { DecoderHelper.endWithParent() }
-
-    /// Decodes `input`'s audio (stream `stream`, or its main one) into the FLAC file `output`;
-    /// returns how FFmpeg described the stream. `heartbeat` is called as the decoding moves,
-    /// when its share cannot be told.
-    public static func decode(
-        _ input: String, stream: Int?, to output: String, progress: @escaping @Sendable (Double) -> Void,
-        heartbeat: @escaping @Sendable () -> Void
-    ) throws(Failure) -> String {
-        do {
-            return try MediaInput.decode(
-                input, audioStream: stream, to: output, progress: progress, heartbeat: heartbeat)
-        } catch let error as AudioError {
-            throw Failure(code: error.kind.rawValue, message: error.message)
-        } catch {
-            throw Failure(code: "decodeFailed", message: "\(error)")
-        }
+    /// Runs as the process the workflows start to decode a media file's audio (`loop
+    /// decode-media IN OUT`): decodes `input`'s audio (stream `stream`, or its main one) into
+    /// the FLAC file `output`, telling its parent how far it is; ends when the parent does.
+    /// Whether it decoded.
+    public static func serve(_ input: String, stream: Int?, to output: String) -> Bool {
+        DecoderHelper.serve(input, stream: stream, to: output)
     }
 }

@@ -98,9 +98,12 @@ public struct RecordingWorkflow: Sendable {
     }
 
     /// Saves the latest interrupted recording of `loop`, letting the take say how many phrases
-    /// it holds; nil when there is none.
-    public func recover(loop id: String, progress: (@Sendable (Double) -> Void)? = nil) async throws -> Saved? {
-        guard let last = interrupted(loop: id).last else { return nil }
+    /// it holds; refused when there is none.
+    public func recover(loop id: String, progress: (@Sendable (Double) -> Void)? = nil) async throws -> Saved {
+        guard let last = interrupted(loop: id).last else {
+            throw WorkflowError(
+                .refused, "no interrupted recording of '\(try store.loop(id: id).summary.title)' to recover")
+        }
         return try await save(
             raw: last.rawPath, draft: last.draft, phrasesRead: nil, draftPath: last.draftPath, progress: progress)
     }

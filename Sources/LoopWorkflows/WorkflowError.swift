@@ -10,6 +10,9 @@ public enum WorkflowFailure: String, LoopErrorKind {
     case badName
     /// A progress file (from a loop's page) that cannot be read or is not one.
     case badProgress
+    /// What was asked cannot be done as asked: a phrase or group the loop lacks, a destination
+    /// that is neither a folder nor a server's address.
+    case refused
 
     public static let domain = ErrorDomain.workflow
 }

@@ -43,24 +43,20 @@ struct ImportArrowTests {
             "LoopExchange", "LoopLibraryClient", "LoopLibraryAPI",
         ],
         "LoopScreens": [
-            "LoopModel", "LoopTerminal", "LoopPictureDecoding", "LoopStudy", "LoopPlayback", "LoopRecording",
+            "LoopFoundation", "LoopModel", "LoopTerminal", "LoopPictureDecoding", "LoopStudy", "LoopPlayback",
+            "LoopRecording",
             "LoopCutting", "LoopWorkflows",
         ],
         // The interface's words: what the commands print, and each failure's next step (so it
         // reads the error kinds of every domain an interface meets).
         "LoopReports": [
             "LoopFoundation", "LoopModel", "LoopText", "LoopAudioFiles", "LoopCutting", "LoopSpeech", "LoopShare",
-            "LoopPictures", "LoopStudy", "LoopExchange", "LoopTerminal", "LoopWorkflows", "LoopLibraryAPI",
-            "LoopLibraryClient",
+            "LoopPictures", "LoopStudy", "LoopRecording", "LoopExchange", "LoopTerminal", "LoopWorkflows",
+            "LoopLibraryAPI", "LoopLibraryClient",
         ],
-        // The commands reach the library through LoopWorkflows (`Library` and the workflows),
-        // never the store.
-        // The workflows do the work: no module that reads or writes media, bundles, pictures or a
-        // server (only the values the workflows hand out), and LoopRecording's recorder.
-        "LoopCLI": [
-            "LoopWorkflows", "LoopReports", "LoopTerminal", "LoopScreens", "LoopFoundation", "LoopModel", "LoopText",
-            "LoopCutting", "LoopStudy", "LoopLibraryAPI", "LoopRecording",
-        ],
+        // The commands parse, call one workflow and print its report: they reach the library, the
+        // media, the text, the study and the servers only through LoopWorkflows.
+        "LoopCLI": ["LoopWorkflows", "LoopReports", "LoopTerminal", "LoopScreens"],
         "LoopBenchmarks": [
             "LoopFoundation", "LoopText", "LoopModel", "LoopAudio", "LoopAudioFiles", "LoopCutting", "LoopStore",
             "LoopStudy",

@@ -1,9 +1,8 @@
 import ArgumentParser
-import LoopModel
 import LoopWorkflows
 
 /// `loop image`: a picture for a loop, a group or a phrase.
-struct ImageCommand: AsyncParsableCommand {
+struct ImageCommand: ReportingCommand {
     static let configuration = CommandConfiguration(
         commandName: "image",
         abstract: "Give a loop, a group or a phrase a picture (PNG, JPEG, WebP or GIF), or take it off.",
@@ -17,21 +16,14 @@ struct ImageCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "The loop: a start of its id, its title, or a start of its title or of a word of it.")
-    var loop: String
-
-    @Argument(help: "The picture file (PNG, JPEG, WebP or GIF).")
-    var file: String?
-
-    @Option(parsing: .unconditional, help: "The group (1-based) to give it to, rather than the loop.")
-    var group: Int?
+    @Argument(help: .loop) var loop: String
+    @Argument(help: "The picture file (PNG, JPEG, WebP or GIF).") var file: String?
+    @Option(parsing: .unconditional, help: "The group (1-based) to give it to, rather than the loop.") var group: Int?
 
     @Option(parsing: .unconditional, help: "The phrase (1-based, across the loop; see `loop show`) to give it to.")
     var phrase: Int?
 
-    @Flag(help: "Take the picture off (the file stays in the library until `loop gc`).")
-    var remove = false
-
+    @Flag(help: "Take the picture off (the file stays in the library until `loop gc`).") var remove = false
     @OptionGroup var libraryOptions: LibraryOptions
 
     func validate() throws {
@@ -42,12 +34,9 @@ struct ImageCommand: AsyncParsableCommand {
         if let phrase, phrase < 1 { throw ValidationError("--phrase starts at 1, not \(phrase)") }
     }
 
-    func run() async throws {
-        try await runReportingErrors {
-            let library = try libraryOptions.open()
-            let id = try library.resolve(loop)
-            let place: PicturePlace = group.map { .group($0) } ?? phrase.map { .phrase($0) } ?? .loop
-            try await EditingWorkflow(library: library).setPicture(remove ? nil : file, ofLoop: id, at: place)
-        }
+    func execute() async throws {
+        let (library, id) = try libraryOptions.open(resolving: loop)
+        try await EditingWorkflow(library: library).setPicture(
+            remove ? nil : file, ofLoop: id, group: group, phrase: phrase)
     }
 }

@@ -28,6 +28,12 @@ struct LibraryOptions: ParsableArguments {
         return try Library.open(at: path, onUpdate: Self.sayUpdating)
     }
 
+    /// The library, for a command that changes it, and the id of the loop `reference` names.
+    func open(resolving reference: String) throws -> (Library, String) {
+        let library = try open()
+        return (library, try library.resolve(reference))
+    }
+
     /// The library, for a command that only reads it: one read-only connection, no write and
     /// no lock (unless the library must first be created or brought up to date).
     func openForReading() throws -> Library {
@@ -45,4 +51,10 @@ struct LibraryOptions: ParsableArguments {
             StandardError.write("Updating the library for this version of loop...\n")
         }
     }
+}
+
+extension ArgumentHelp {
+    /// The help of every command's LOOP argument.
+    static let loop = ArgumentHelp(
+        "The loop: a start of its id, its title, or a start of its title or of a word of it.")
 }

@@ -1,12 +1,10 @@
 import ArgumentParser
 import Foundation
-import LoopModel
 import LoopReports
 import LoopTerminal
-import LoopText
 import LoopWorkflows
 
-struct NewCommand: AsyncParsableCommand {
+struct NewCommand: ReportingCommand {
     static let configuration = CommandConfiguration(
         commandName: "new",
         abstract: "Add a loop to the library from its text and, optionally, a take.",
@@ -26,8 +24,7 @@ struct NewCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "The loop's text file (UTF-8); - reads it from standard input, as pasted.")
-    var text: String?
+    @Option(help: "The loop's text file (UTF-8); - reads it from standard input, as pasted.") var text: String?
 
     @Option(
         name: [.customLong("audio"), .customLong("media")],
@@ -53,24 +50,14 @@ struct NewCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "With --subtitles: a group every this many cues instead.")
     var groupSize: Int?
 
-    @Option(help: "With --translation: the translation's language code, e.g. en.")
-    var translationLanguage: String?
-
-    @Option(help: "The title (default: the text's `# title:`, else its first phrase).")
-    var title: String?
-
-    @Option(help: "The language code, e.g. fr (default: the text's `# language:`).")
-    var language: String?
-
-    @Option(name: .customLong("tag"), help: "A tag; repeat for more.")
-    var tags: [String] = []
-
+    @Option(help: "With --translation: the translation's language code, e.g. en.") var translationLanguage: String?
+    @Option(help: "The title (default: the text's `# title:`, else its first phrase).") var title: String?
+    @Option(help: "The language code, e.g. fr (default: the text's `# language:`).") var language: String?
+    @Option(name: .customLong("tag"), help: "A tag; repeat for more.") var tags: [String] = []
     @OptionGroup var textOptions: TextOptions
     @OptionGroup var media: MediaOptions
     @OptionGroup var libraryOptions: LibraryOptions
-
-    @Flag(help: "Print the new loop as JSON (the shape of `loop show --json`).")
-    var json = false
+    @Flag(help: "Print the new loop as JSON (the shape of `loop show --json`).") var json = false
 
     func validate() throws {
         try LanguageOption.check(language)
@@ -90,40 +77,33 @@ struct NewCommand: AsyncParsableCommand {
         if abs(shift) > 3_600_000 { throw ValidationError("--shift takes at most an hour (3600000 ms)") }
     }
 
-    func run() async throws {
-        try await runReportingErrors {
-            let library = try libraryOptions.open()
-            let progress = StepProgressBars()
-            defer { progress.finish() }
-            let authoring = Authoring(library: library)
-            let authored: AuthoredLoop
+    func execute() async throws {
+        let authoring = Authoring(library: try libraryOptions.open())
+        let progress = StepProgressBars()
+        defer { progress.finish() }
+        if text == "-" && isatty(STDIN_FILENO) == 1 {
+            StandardError.write("Paste or type the text, then press Ctrl-D on a line of its own.\n")
+        }
+        let authored =
             if let subtitles, let audio {
-                authored = try await authoring.author(
+                try await authoring.author(
                     subtitleFile: subtitles, translationFile: translation, shift: Double(shift) / 1000,
-                    media: media.file(audio),
-                    groupPause: groupPause, groupSize: groupSize, title: title,
-                    language: language,
-                    translationLanguage: translationLanguage, tags: tags, progress: progress.callback)
-            } else if let text {
-                if text == "-" && isatty(STDIN_FILENO) == 1 {
-                    StandardError.write("Paste or type the text, then press Ctrl-D on a line of its own.\n")
-                }
-                authored = try await authoring.author(
-                    textFile: text, splitSentences: textOptions.sentences, media: audio.map(media.file), title: title,
-                    language: language,
-                    tags: tags, progress: progress.callback)
+                    media: media.file(audio), groupPause: groupPause, groupSize: groupSize, title: title,
+                    language: language, translationLanguage: translationLanguage, tags: tags,
+                    progress: progress.callback)
             } else {
-                return
+                try await authoring.author(
+                    textFile: text ?? "-", splitSentences: textOptions.sentences, media: audio.map(media.file),
+                    title: title, language: language, tags: tags, progress: progress.callback)
             }
-            progress.finish()
-            if subtitles == nil { authored.doubtfulCutWarnings(adjusting: true).forEach(StandardError.write) }
-            authored.cuttingLines(loopId: authored.loop.summary.id).forEach(StandardError.write)
-            authored.namesakeWarning.map(StandardError.write)
-            if json {
-                try JSONOutput.print(LoopDetailReport(authored.loop))
-            } else {
-                print(authored.addedLine(withTake: audio != nil))
-            }
+        progress.finish()
+        if subtitles == nil { authored.doubtfulCutWarnings(adjusting: true).forEach(StandardError.write) }
+        authored.cuttingLines.forEach(StandardError.write)
+        authored.namesakeWarning.map(StandardError.write)
+        if json {
+            try JSONOutput.print(LoopDetailReport(authored.loop))
+        } else {
+            print(authored.addedLine(withTake: audio != nil))
         }
     }
 }

@@ -1,8 +1,5 @@
 import ArgumentParser
 import Foundation
-import LoopFoundation
-import LoopLibraryAPI
-import LoopModel
 import LoopReports
 import LoopTerminal
 import LoopWorkflows
@@ -15,12 +12,9 @@ struct ServerOptions: ParsableArguments {
             "The Loop Library server (http://HOST:PORT).",
             discussion: "Default: $LOOP_SERVER, else `server = URL` in ~/.config/loop/config.", valueName: "url"))
     var server: String?
-
-    /// Whether `text` is a server's address rather than a folder.
-    static func isAddress(_ text: String) -> Bool { text.hasPrefix("http://") || text.hasPrefix("https://") }
 }
 
-struct UnpublishCommand: AsyncParsableCommand {
+struct UnpublishCommand: ReportingCommand {
     static let configuration = CommandConfiguration(
         commandName: "unpublish",
         abstract: "Take a loop you published off a Loop Library server (it stays in your library).",
@@ -28,22 +22,17 @@ struct UnpublishCommand: AsyncParsableCommand {
             "Only the loop's author can. Learners who installed it keep their copy; `loop update` tells them it is gone."
     )
 
-    @Argument(help: "The loop: a start of its id, its title, or a start of its title or of a word of it.")
-    var loop: String
-
+    @Argument(help: .loop) var loop: String
     @OptionGroup var serverOptions: ServerOptions
     @OptionGroup var libraryOptions: LibraryOptions
 
-    func run() async throws {
-        try await runReportingErrors {
-            let library = try libraryOptions.open()
-            let id = try library.resolve(loop)
-            try await LoopLibrarySharing(library: library).unpublish(loop: id, server: serverOptions.server)
-        }
+    func execute() async throws {
+        let (library, id) = try libraryOptions.open(resolving: loop)
+        try await LoopLibrarySharing(library: library).unpublish(loop: id, server: serverOptions.server)
     }
 }
 
-struct UpdateCommand: AsyncParsableCommand {
+struct UpdateCommand: ReportingCommand {
     static let configuration = CommandConfiguration(
         commandName: "update",
         abstract: "Pull newer revisions of loops installed from a Loop Library server.",
@@ -56,14 +45,9 @@ struct UpdateCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "The loops to update (default: every loop installed from a server).")
-    var loops: [String] = []
-
-    @Flag(help: "Update loops even when they were edited here since their install.")
-    var force = false
-
-    @Flag(name: .customLong("dry-run"), help: "Show what would change, and change nothing.")
-    var dryRun = false
+    @Argument(help: "The loops to update (default: every loop installed from a server).") var loops: [String] = []
+    @Flag(help: "Update loops even when they were edited here since their install.") var force = false
+    @Flag(name: .customLong("dry-run"), help: "Show what would change, and change nothing.") var dryRun = false
 
     @Flag(
         help:
@@ -73,57 +57,24 @@ struct UpdateCommand: AsyncParsableCommand {
 
     @OptionGroup var libraryOptions: LibraryOptions
 
-    func run() async throws {
-        try await runReportingErrors {
-            let library = try libraryOptions.open()
-            let ids = loops.isEmpty ? nil : try loops.map { try library.resolve($0) }
-            let updates = try await LoopLibrarySharing(library: library).update(
-                loops: ids, options: ImportOptions(force: force, dryRun: dryRun))
-            if let ids, updates.count < ids.count {
-                throw CLIError(
-                    .refused,
-                    "\(ids.count - updates.count) of these loops were not installed from a Loop Library server: nothing to update them from"
-                )
+    func execute() async throws {
+        let library = try libraryOptions.open()
+        let ids = loops.isEmpty ? nil : try loops.map { try library.resolve($0) }
+        let updates = try await LoopLibrarySharing(library: library).update(
+            loops: ids, options: ImportOptions(force: force, dryRun: dryRun))
+        for update in updates {
+            if json {
+                try JSONOutput.print(update.report)
+            } else if let line = update.line(dryRun: dryRun) {
+                print(line)
             }
-            var failed = false
-            for update in updates {
-                switch update {
-                case .unchanged(let origin):
-                    if json {
-                        try JSONOutput.print(
-                            UpdateReport(
-                                id: origin.loopId, title: origin.title, server: origin.server, status: "unchanged"))
-                    }
-                case .updated(let origin, let from, let to):
-                    if json {
-                        try JSONOutput.print(
-                            UpdateReport(
-                                id: origin.loopId, title: origin.title, server: origin.server, status: "updated",
-                                from: from, to: to))
-                    } else {
-                        print(
-                            "\(dryRun ? "would update" : "updated") '\(Terminal.inert(origin.title))' from revision \(from) to \(to)"
-                        )
-                    }
-                case .refused(let origin, let reason):
-                    failed = true
-                    if json {
-                        try JSONOutput.print(
-                            UpdateReport(
-                                id: origin.loopId, title: origin.title, server: origin.server, status: "refused",
-                                error: describe(reason)))
-                    }
-                    StandardError.write(
-                        "error: '\(Terminal.inert(origin.title))' (\(Terminal.inert(origin.server))): \(Terminal.inert(describe(reason)))\n"
-                    )
-                }
-            }
-            if failed { throw ExitCode.failure }
+            update.errorLine.map(StandardError.write)
         }
+        if updates.contains(where: { $0.errorLine != nil }) { throw ExitCode.failure }
     }
 }
 
-struct BrowseCommand: AsyncParsableCommand {
+struct BrowseCommand: ReportingCommand {
     static let configuration = CommandConfiguration(
         commandName: "browse",
         abstract: "List or search the loops on a Loop Library server.",
@@ -133,36 +84,19 @@ struct BrowseCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "Words to search for (default: every loop).")
-    var words: [String] = []
-
-    @Option(help: "Only loops in this language (e.g. fr).")
-    var language: String?
-
-    @Option(help: "Only loops translated into this language.")
-    var translation: String?
-
-    @Option(help: "Only loops with this tag.")
-    var tag: String?
-
-    @Option(help: "Only this author's loops (their name, or their key's fingerprint).")
-    var author: String?
-
-    @Flag(help: "Only the loops the server's operator features.")
-    var featured = false
+    @Argument(help: "Words to search for (default: every loop).") var words: [String] = []
+    @Option(help: "Only loops in this language (e.g. fr).") var language: String?
+    @Option(help: "Only loops translated into this language.") var translation: String?
+    @Option(help: "Only loops with this tag.") var tag: String?
+    @Option(help: "Only this author's loops (their name, or their key's fingerprint).") var author: String?
+    @Flag(help: "Only the loops the server's operator features.") var featured = false
 
     @Option(help: "latest (newest update first) or hot (most downloads in the last 7 days).")
-    var sort: CatalogQuery.Sort = .latest
+    var sort: LoopLibrarySharing.Order = LoopLibrarySharing.defaultOrder
 
-    @Option(help: "Which page of results, from 1.")
-    var page = 1
-
-    @Option(help: "Loops a page (at most 100).")
-    var limit = 20
-
-    @Flag(help: "Print the page as JSON: total, offset, limit, loops (each with its link).")
-    var json = false
-
+    @Option(help: "Which page of results, from 1.") var page = 1
+    @Option(help: "Loops a page (at most 100).") var limit = 20
+    @Flag(help: "Print the page as JSON: total, offset, limit, loops (each with its link).") var json = false
     @OptionGroup var serverOptions: ServerOptions
 
     func validate() throws {
@@ -170,33 +104,24 @@ struct BrowseCommand: AsyncParsableCommand {
         guard (1...100).contains(limit) else { throw ValidationError("--limit must be from 1 to 100") }
     }
 
-    func run() async throws {
-        try await runReportingErrors {
-            let query = CatalogQuery(
-                text: words.joined(separator: " "), language: language, translationLanguage: translation, tag: tag,
-                author: author,
-                featuredOnly: featured, sort: sort, offset: (page - 1) * limit, limit: limit)
-            let (found, link) = try await LoopLibrarySharing.browse(query, server: serverOptions.server)
-            if json {
-                try JSONOutput.print(CatalogPageReport(found, link: link))
-                return
-            }
-            for loop in found.loops { print(loop.browseLine(link: link(loop.shortID))) }
-            let shown = found.offset + found.loops.count
-            if found.total > shown || found.offset > 0 {
-                StandardError.write("\(found.offset + 1)-\(shown) of \(found.total); --page \(page + 1) for more\n")
-            } else if found.total == 0 {
-                StandardError.write("no loops found\n")
-            }
+    func execute() async throws {
+        let (found, link) = try await LoopLibrarySharing.browse(
+            words: words.joined(separator: " "), language: language, translation: translation, tag: tag,
+            author: author, featured: featured, order: sort, page: page, limit: limit, server: serverOptions.server)
+        if json {
+            try JSONOutput.print(CatalogPageReport(found, link: link))
+            return
         }
+        found.lines(link: link).forEach { print($0) }
+        found.position(page: page).map(StandardError.write)
     }
 }
 
-extension CatalogQuery.Sort: ExpressibleByArgument {}
+extension LoopLibrarySharing.Order: ExpressibleByArgument {}
 
 /// `loop serve`: runs `loop-server`, the Loop Library server, installed beside `loop` (a program
 /// of its own, so that `loop` carries no HTTP server).
-struct ServeCommand: ParsableCommand {
+struct ServeCommand: ReportingCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Host a Loop Library: run `loop-server` (`loop serve --help` for its options).",
@@ -204,23 +129,7 @@ struct ServeCommand: ParsableCommand {
         helpNames: []
     )
 
-    @Argument(parsing: .allUnrecognized, help: "The server's options (loop serve --help).")
-    var arguments: [String] = []
+    @Argument(parsing: .allUnrecognized, help: "The server's options (loop serve --help).") var arguments: [String] = []
 
-    func run() throws {
-        let own =
-            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        let server = URL(fileURLWithPath: own).deletingLastPathComponent().appendingPathComponent("loop-server").path
-        guard FileManager.default.isExecutableFile(atPath: server) else {
-            StandardError.write(
-                "error: \(server): no such program: the Loop Library server is built with `swift build --product loop-server` and installed beside `loop`\n"
-            )
-            throw ExitCode.failure
-        }
-        let argv = [server] + arguments
-        var cArguments = argv.map { strdup($0) } + [nil]
-        execv(server, &cArguments)
-        StandardError.write("error: \(server): cannot run it (\(String(cString: strerror(errno))))\n")
-        throw ExitCode.failure
-    }
+    func execute() async throws { try LoopLibrarySharing.runServer(arguments: arguments) }
 }

@@ -1,12 +1,10 @@
 import ArgumentParser
 import Foundation
-import LoopFoundation
-import LoopLibraryAPI
 import LoopReports
 import LoopTerminal
 import LoopWorkflows
 
-struct IdentityCommand: AsyncParsableCommand {
+struct IdentityCommand: ReportingCommand {
     static let configuration = CommandConfiguration(
         commandName: "identity",
         abstract: "Show this library's author identity, or back it up and restore it.",
@@ -20,8 +18,7 @@ struct IdentityCommand: AsyncParsableCommand {
     @Option(name: .customLong("export"), help: "Write the private key to this file (owner-only), for a backup.")
     var exportPath: String?
 
-    @Option(name: .customLong("import"), help: "Restore the private key from this backup file.")
-    var importPath: String?
+    @Option(name: .customLong("import"), help: "Restore the private key from this backup file.") var importPath: String?
 
     @Option(help: "Set the author name a Loop Library shows for your loops (letters, digits, spaces, . - _).")
     var name: String?
@@ -34,37 +31,31 @@ struct IdentityCommand: AsyncParsableCommand {
         }
     }
 
-    func run() async throws {
-        try await runReportingErrors {
-            let library = try libraryOptions.open()
-            if let importPath {
-                guard let data = FileManager.default.contents(atPath: importPath) else {
-                    throw CLIError(.refused, "\(importPath): cannot read the file")
-                }
-                _ = try LibraryIdentity.restore(data, into: library, source: importPath)
-                return
-            }
-            if let name {
-                try LoopLibrarySharing.setAuthorName(name, of: library)
-                return
-            }
-            if let exportPath {
-                try LibraryIdentity.backUp(library, to: exportPath)
-                return
-            }
-            print(
-                try LibraryIdentity.fingerprint(of: library)
-                    + (LoopLibrarySharing.authorName(of: library).map { "  " + $0 } ?? ""))
+    func execute() async throws {
+        let library = try libraryOptions.open()
+        if let importPath {
+            _ = try LibraryIdentity.restore(from: importPath, into: library)
+        } else if let name {
+            try LoopLibrarySharing.setAuthorName(name, of: library)
+        } else if let exportPath {
+            try LibraryIdentity.backUp(library, to: exportPath)
+        } else {
+            let name = LoopLibrarySharing.authorName(of: library).map { "  " + $0 } ?? ""
+            print(try LibraryIdentity.fingerprint(of: library) + name)
         }
     }
 }
 
-struct ExportCommand: AsyncParsableCommand {
+struct ExportCommand: ReportingCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
         abstract: "Write loops into one signed bundle file to share, or a loop as subtitles, labels or an Anki deck.",
         discussion: """
-            The bundle (the default format) holds each loop's text, groups, phrases and clips, its             takes as FLAC, and your signature (see docs/bundle-format.md). --format srt or vtt             writes one loop's phrases as subtitles, and labels as an Audacity label track, timed             over the take they were cut from; with --clips, over one FLAC file of the clips one             after the other, written beside (lesson.srt and lesson.flac). --format anki writes an \
+            The bundle (the default format) holds each loop's text, groups, phrases and clips, its \
+            takes as FLAC, and your signature (see docs/bundle-format.md). --format srt or vtt \
+            writes one loop's phrases as subtitles, and labels as an Audacity label track, timed \
+            over the take they were cut from; with --clips, over one FLAC file of the clips one \
+            after the other, written beside (lesson.srt and lesson.flac). --format anki writes an \
             Anki package (.apkg): a deck of the loop with a note per phrase (fields Text, \
             Translation, Audio, Loop, Group, Number), which Anki updates, not duplicates, when a \
             newer export of the loop is imported.
@@ -73,21 +64,14 @@ struct ExportCommand: AsyncParsableCommand {
 
     typealias Format = ExportWorkflow.Format
 
-    @Argument(help: "The loops: starts of their ids or of their titles.")
-    var loops: [String]
-
-    @Option(name: .short, help: "The file to write (.loop for a bundle).")
-    var output: String
-
-    @Option(help: "What to write: bundle, srt, vtt, labels or anki.")
-    var format: Format = .bundle
+    @Argument(help: "The loops: starts of their ids or of their titles.") var loops: [String]
+    @Option(name: .short, help: "The file to write (.loop for a bundle).") var output: String
+    @Option(help: "What to write: bundle, srt, vtt, labels or anki.") var format: Format = .bundle
 
     @Flag(help: "With srt, vtt or labels: also write the clips joined into one FLAC file, which the times follow.")
     var clips = false
 
-    @Flag(help: "With srt, vtt or labels: each phrase's translation as a second line.")
-    var translations = false
-
+    @Flag(help: "With srt, vtt or labels: each phrase's translation as a second line.") var translations = false
     @OptionGroup var libraryOptions: LibraryOptions
 
     func validate() throws {
@@ -99,42 +83,35 @@ struct ExportCommand: AsyncParsableCommand {
         }
     }
 
-    func run() async throws {
-        try await runReportingErrors {
-            let library = try libraryOptions.openForReading()
-            let ids = try loops.map { try library.resolve($0) }
-            let progress = ProgressBar("exporting")
-            defer { progress.finish() }
-            try await ExportWorkflow(library: library).export(
-                loops: ids, as: format, to: output, joinedClips: clips, translations: translations,
-                progress: progress.callback)
-        }
+    func execute() async throws {
+        let library = try libraryOptions.openForReading()
+        let ids = try loops.map { try library.resolve($0) }
+        let progress = ProgressBar("exporting")
+        defer { progress.finish() }
+        try await ExportWorkflow(library: library).export(
+            loops: ids, as: format, to: output, joinedClips: clips, translations: translations,
+            progress: progress.callback)
     }
 }
 
 extension ExportWorkflow.Format: ExpressibleByArgument {}
 
-struct InspectCommand: AsyncParsableCommand {
+struct InspectCommand: ReportingCommand {
     static let configuration = CommandConfiguration(
         commandName: "inspect",
         abstract: "Show what a bundle holds, who signed it, and whether it verifies."
     )
 
-    @Argument(help: "The bundle file.")
-    var bundle: String
+    @Argument(help: "The bundle file.") var bundle: String
+    @Flag(help: "Print one JSON object: format version, signer, loops, audio, verified.") var json = false
 
-    @Flag(help: "Print one JSON object: format version, signer, loops, audio, verified.")
-    var json = false
-
-    func run() async throws {
-        try await runReportingErrors {
-            let verified = try await BundleInspection.inspect(bundle)
-            if json { try JSONOutput.print(BundleReport(verified)) } else { verified.lines.forEach { print($0) } }
-        }
+    func execute() async throws {
+        let verified = try await BundleInspection.inspect(bundle)
+        if json { try JSONOutput.print(BundleReport(verified)) } else { verified.lines.forEach { print($0) } }
     }
 }
 
-struct ImportCommand: AsyncParsableCommand {
+struct ImportCommand: ReportingCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
         abstract: "Import loop bundles, every bundle of a shared folder, or a loop from a Loop Library link.",
@@ -155,72 +132,25 @@ struct ImportCommand: AsyncParsableCommand {
     @Argument(help: "Bundle files, folders of them, or links to loops on a Loop Library server (https://HOST/ID).")
     var paths: [String]
 
-    static func isLink(_ path: String) -> Bool { ServerOptions.isAddress(path) }
-
-    @Flag(name: .customLong("as-copy"), help: "Import as new loops, with new ids.")
-    var asCopy = false
-
-    @Flag(help: "Update loops even when they were edited here since their import.")
-    var force = false
-
-    @Flag(name: .customLong("dry-run"), help: "Show what would change, and change nothing.")
-    var dryRun = false
-
+    @Flag(name: .customLong("as-copy"), help: "Import as new loops, with new ids.") var asCopy = false
+    @Flag(help: "Update loops even when they were edited here since their import.") var force = false
+    @Flag(name: .customLong("dry-run"), help: "Show what would change, and change nothing.") var dryRun = false
     @OptionGroup var libraryOptions: LibraryOptions
 
-    func run() async throws {
-        try await runReportingErrors {
-            let library = try libraryOptions.open()
-            let options = ImportOptions(asCopy: asCopy, force: force, dryRun: dryRun)
-            let progress = ProgressBar("importing")
-            // `localhost:8080/9ddbb9` is a link without its scheme, unless such a file is there.
-            let mistaken = paths.filter {
-                !Self.isLink($0) && !FileManager.default.fileExists(atPath: $0)
-                    && LoopLibrarySharing.suggestedAddress(for: $0) != nil
-            }
-            let links = paths.filter(Self.isLink), files = paths.filter { !Self.isLink($0) && !mistaken.contains($0) }
-            var outcomes =
-                files.isEmpty ? [] : try await BundleImporter(library: library).importEach(at: files, options: options)
-            for path in mistaken {
-                let suggested = LoopLibrarySharing.suggestedAddress(for: path) ?? path
-                outcomes.append(
-                    .refused(
-                        bundle: path,
-                        reason: CLIError(.refused, "no such file, nor a link: did you mean \(suggested)?", path: path)))
-            }
-            for link in links {
-                do {
-                    outcomes.append(
-                        .imported(try await LoopLibrarySharing(library: library).install(link: link, options: options)))
-                } catch {
-                    outcomes.append(.refused(bundle: link, reason: error))
-                }
-            }
-            progress.finish()
-            var refused = 0
-            for case .refused(let bundle, let reason) in outcomes {
-                refused += 1
-                // The libraries' errors name the bundle already; others get it here.
-                let message = describe(reason)
-                // Inert: a server's message, a title or a path may hold escapes.
-                StandardError.write(
-                    "error: " + Terminal.inert(message.hasPrefix(bundle + ":") ? message : "\(bundle): \(message)")
-                        + "\n")
-            }
-            for case .imported(let result) in outcomes { result.lines(dryRun: dryRun).forEach { print($0) } }
-            if refused > 0 {
-                if outcomes.count > 1 {
-                    StandardError.write(
-                        "\(dryRun ? "would import" : "imported") \(outcomes.count - refused) of \(outcomes.count) bundles; \(refused) refused\n"
-                    )
-                }
-                throw ExitCode.failure
-            }
-        }
+    func execute() async throws {
+        let library = try libraryOptions.open()
+        let progress = ProgressBar("importing")
+        let outcomes = try await LoopLibrarySharing(library: library).importEach(
+            paths, options: ImportOptions(asCopy: asCopy, force: force, dryRun: dryRun))
+        progress.finish()
+        let (output, errors) = outcomes.lines(dryRun: dryRun)
+        errors.forEach(StandardError.write)
+        output.forEach { print($0) }
+        if !errors.isEmpty { throw ExitCode.failure }
     }
 }
 
-struct PublishCommand: AsyncParsableCommand {
+struct PublishCommand: ReportingCommand {
     static let configuration = CommandConfiguration(
         commandName: "publish",
         abstract: "Publish a loop's newest revision to a Loop Library server, or into a shared folder.",
@@ -234,8 +164,7 @@ struct PublishCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "The loop: a start of its id, its title, or a start of its title or of a word of it.")
-    var loop: String
+    @Argument(help: .loop) var loop: String
 
     @Option(
         name: .customLong("to"),
@@ -245,42 +174,20 @@ struct PublishCommand: AsyncParsableCommand {
     @Flag(name: .customLong("as-copy"), help: "Publish a copy of the loop, with a new id, as your own.")
     var asCopy = false
 
-    @Flag(help: "Print the result as JSON: id, shortID, revision, previousRevision, link, install.")
-    var json = false
-
+    @Flag(help: "Print the result as JSON: id, shortID, revision, previousRevision, link, install.") var json = false
     @OptionGroup var libraryOptions: LibraryOptions
 
-    func run() async throws {
-        try await runReportingErrors {
-            let library = try libraryOptions.open()
-            let id = try library.resolve(loop)
-            if let folder = destination, !ServerOptions.isAddress(folder) {
-                // `--to localhost:8080` means a server, unless such a folder is there.
-                if !FileManager.default.fileExists(atPath: folder),
-                    let suggested = LoopLibrarySharing.suggestedAddress(for: folder)
-                {
-                    throw CLIError(
-                        .refused, "not a folder, nor a Loop Library address: did you mean \(suggested)?", path: folder)
-                }
-                if asCopy {
-                    throw ValidationError("--as-copy publishes to a server; `loop export` shares a copy in a file")
-                }
-                _ = try await LoopPublisher(library: library).publish(loop: id, to: folder)
-                return
-            }
+    func execute() async throws {
+        let library = try libraryOptions.open()
+        guard
             let published = try await LoopLibrarySharing(library: library).publish(
-                loop: id, server: destination, asCopy: asCopy)
-            let result = published.result
-            if json {
-                try JSONOutput.print(PublishReport(published))
-                return
-            }
-            print(published.link)
-            if Terminal.standardError().isInteractive {
-                StandardError.write(
-                    "published revision \(result.revision)\(result.previousRevision.map { " (was \($0))" } ?? ""); learners install it with: \(published.install)\n"
-                )
-            }
+                loop: try library.resolve(loop), to: destination, asCopy: asCopy)
+        else { return }
+        if json {
+            try JSONOutput.print(PublishReport(published))
+            return
         }
+        print(published.link)
+        if Terminal.standardError().isInteractive { StandardError.write(published.note) }
     }
 }

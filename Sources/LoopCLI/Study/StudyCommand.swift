@@ -1,13 +1,10 @@
 import ArgumentParser
 import Foundation
-import LoopFoundation
-import LoopModel
 import LoopScreens
-import LoopStudy
 import LoopTerminal
 import LoopWorkflows
 
-struct StudyCommand: AsyncParsableCommand {
+struct StudyCommand: ReportingCommand {
     static let configuration = CommandConfiguration(
         commandName: "study",
         abstract: "Study a loop: its phrases on a loop, with gaps to speak along or repeat aloud.",
@@ -29,14 +26,9 @@ struct StudyCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "The loop: a start of its id, its title, or a start of its title or of a word of it.")
-    var loop: String
-
-    @Option(help: "Groups to study, e.g. 1,3-4 (default: all).")
-    var groups: String?
-
-    @Option(help: "repeat-with-me or listen-and-repeat.")
-    var mode: StudyMode = .repeatWithMe
+    @Argument(help: .loop) var loop: String
+    @Option(help: "Groups to study, e.g. 1,3-4 (default: all).") var groups: String?
+    @Option(help: "repeat-with-me or listen-and-repeat.") var mode: StudyWorkflow.Mode = StudyWorkflow.defaultMode
 
     @Option(parsing: .unconditional, help: "Plays of each phrase (or group) before moving on: 1 to 100.")
     var repeats: Int = 1
@@ -46,14 +38,12 @@ struct StudyCommand: AsyncParsableCommand {
         help: "The gap after a phrase or group, as a multiple of its length.")
     var gapFactor: Double = 1.0
 
-    @Option(parsing: .unconditional, help: "Playback speed, pitch kept: 0.5 to 1.5.")
-    var speed: Double = 1.0
+    @Option(parsing: .unconditional, help: "Playback speed, pitch kept: 0.5 to 1.5.") var speed: Double = 1.0
 
     @Option(parsing: .unconditional, help: "Rounds through the selection, then stop (default: until you quit).")
     var rounds: Int?
 
-    @Flag(help: "Play the selection once through, then exit (no keys needed).")
-    var once = false
+    @Flag(help: "Play the selection once through, then exit (no keys needed).") var once = false
 
     @Flag(name: .customLong("no-images"), help: "Show no pictures (the loop's, its groups' and its phrases').")
     var noImages = false
@@ -64,47 +54,36 @@ struct StudyCommand: AsyncParsableCommand {
     func validate() throws {
         guard (1...100).contains(repeats) else { throw ValidationError("--repeats takes 1 to 100, not \(repeats)") }
         guard gapFactor >= 0, gapFactor <= 10 else { throw ValidationError("--gap-factor takes 0 to 10") }
-        guard StudySettings.speeds.contains(speed) else { throw ValidationError("--speed takes 0.5 to 1.5") }
+        guard StudyWorkflow.speeds.contains(speed) else { throw ValidationError("--speed takes 0.5 to 1.5") }
         if let rounds, !(1...10_000).contains(rounds) {
             throw ValidationError("--rounds takes 1 to 10000, not \(rounds)")
         }
         if once && rounds != nil { throw ValidationError("give --once or --rounds, not both") }
         try outputOptions.validate(finite: once || rounds != nil)
-        if let groups { _ = try GroupList.parse(groups) }
+        if let problem = groups.flatMap(StudyWorkflow.groupsProblem) { throw ValidationError(problem) }
     }
 
-    func run() async throws {
-        try await runReportingErrors {
-            let library = try libraryOptions.open()
-            let studying = StudyWorkflow(library: library)
-            let progress = ProgressBar("loading audio")
-            let prepared = try await studying.prepare(loop: try library.resolve(loop), progress: progress.callback)
-            progress.finish()
-            let selection = try groups.map { try GroupList.parse($0, groupCount: prepared.groups.count) } ?? []
-            let settings = StudySettings(
-                mode: mode, repeats: repeats, gapFactor: gapFactor, speed: speed, rounds: once ? 1 : rounds)
-            let interactive = !once && isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
-            let player = try studying.player(
-                for: prepared, settings: settings, selection: selection, destination: outputOptions.destination,
-                realTime: !once)
-            let started = Date()
-            let choice = PictureChoice(prepared.loop)
-            let pictures = interactive && !noImages ? (choice, await PictureShelf.decode(choice.files)) : nil
-            let studied =
-                try await interactive
-                ? StudySessionRunner.runFullScreen(
-                    player: player, title: prepared.loop.summary.title, groups: prepared.groups, pictures: pictures)
-                : StudySessionRunner.runPlain(
-                    player: player, groups: prepared.groups, printing: !once || !outputOptions.isQuiet)
-            try await studying.save(studied, of: prepared, startedAt: started)
-        }
+    func execute() async throws {
+        let library = try libraryOptions.open()
+        let studying = StudyWorkflow(library: library)
+        let progress = ProgressBar("loading audio")
+        let prepared = try await studying.prepare(loop: try library.resolve(loop), progress: progress.callback)
+        progress.finish()
+        let player = try studying.player(
+            for: prepared, mode: mode, repeats: repeats, gapFactor: gapFactor, speed: speed,
+            rounds: once ? 1 : rounds, groups: groups, destination: outputOptions.destination, realTime: !once)
+        let started = Date()
+        let studied = try await StudySessionRunner.run(
+            player: player, prepared: prepared,
+            fullScreen: !once && isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1,
+            images: !noImages, printing: !once || !outputOptions.isQuiet)
+        try await studying.save(studied, of: prepared, startedAt: started)
     }
 }
 
 /// `--device`, `--output`: where the sound goes.
 struct SoundOutputOptions: ParsableArguments {
-    @Option(help: "The ALSA device to play on (see `aplay -L`).")
-    var device: String = "default"
+    @Option(help: "The ALSA device to play on (see `aplay -L`).") var device: String = "default"
 
     @Option(
         help:
@@ -138,33 +117,4 @@ struct SoundOutputOptions: ParsableArguments {
     }
 }
 
-extension StudyMode: ExpressibleByArgument {}
-
-/// `1,3-4` → groups 0, 2 and 3.
-enum GroupList {
-    /// The ranges written (1-based), checked for their form only: nothing is expanded yet, so
-    /// `1-9223372036854775807` costs no more than `1-2`.
-    static func parse(_ text: String) throws -> [ClosedRange<Int>] {
-        try text.split(separator: ",").map { part in
-            let bounds = part.split(separator: "-", omittingEmptySubsequences: false).map {
-                Int($0.trimmingCharacters(in: .whitespaces))
-            }
-            guard (1...2).contains(bounds.count), let first = bounds.first ?? nil, let last = bounds.last ?? nil,
-                first >= 1, last >= first
-            else {
-                throw ValidationError("--groups takes numbers and ranges like 1,3-4, not '\(text)'")
-            }
-            return first...last
-        }
-    }
-
-    /// The groups (0-based) `text` names in a loop of `count` groups; a group past its last is refused
-    /// before any list is made.
-    static func parse(_ text: String, groupCount count: Int) throws -> [Int] {
-        let ranges = try parse(text)
-        if let beyond = ranges.first(where: { $0.upperBound > count }) {
-            throw StudyError(.noSuchGroup, "there is no group \(beyond.upperBound): the loop has \(count)")
-        }
-        return Array(Set(ranges.flatMap { ($0.lowerBound - 1)...($0.upperBound - 1) })).sorted()
-    }
-}
+extension StudyWorkflow.Mode: ExpressibleByArgument {}

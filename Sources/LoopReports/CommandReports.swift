@@ -1,0 +1,251 @@
+import Foundation
+import LoopCutting
+import LoopFoundation
+import LoopLibraryAPI
+import LoopModel
+import LoopRecording
+import LoopTerminal
+import LoopText
+import LoopWorkflows
+
+// What each command prints of what its workflow gave back: the commands read none of it.
+
+extension CutReport {
+    /// `loop cut --json`: the clips of `cut`, a take at `take`.
+    public init(take: String, cut: CuttingWorkflow.CutTake) {
+        self.init(
+            take: take, labels: cut.clips.labelsPath, clipPaths: cut.clips.clipPaths, texts: cut.readTexts,
+            segmentation: cut.segmentation)
+    }
+}
+
+extension CuttingWorkflow.CutTake {
+    /// The warnings `loop cut` prints: cuts of low confidence, notes, phrases not found.
+    public var warnings: [String] {
+        segmentation.doubtfulCutWarnings + segmentation.cuttingLines(phraseCount: phraseTexts.count)
+    }
+}
+
+extension SegmentationReport {
+    /// `loop segment --json` of a take at `file`.
+    public init(file: String, segmented: CuttingWorkflow.Segmented) {
+        self.init(file: file, segmentation: segmented.segmentation, phraseCount: segmented.phraseTexts?.count)
+    }
+}
+
+extension CuttingWorkflow.Segmented {
+    /// `loop segment --labels`: an Audacity label track of the cuts, labelled with the phrases.
+    public var labelTrack: String { AudacityLabels(segmentation: segmentation, labels: phraseTexts ?? []).text }
+
+    /// `loop segment`'s table of segments and its waveform strip.
+    public func text(on terminal: Terminal) -> String {
+        SegmentationTable(segmentation: segmentation, phraseTexts: phraseTexts, terminal: terminal).text + "\n"
+            + WaveformStrip(envelope: envelope, segmentation: segmentation, terminal: terminal).text
+    }
+}
+
+/// The human view of a loop's text (`loop split`).
+public struct SourceView {
+    public var source: LoopSource
+    public var terminal: Terminal
+
+    public init(source: LoopSource, terminal: Terminal) {
+        self.source = source
+        self.terminal = terminal
+    }
+
+    public var text: String {
+        let phrases = source.phrases.count, groups = source.groups.count
+        var heading = source.title ?? "Untitled loop"
+        if let language = source.language {
+            heading += " (" + language + (source.translationLanguage.map { " → " + $0 } ?? "") + ")"
+        }
+        var lines = [
+            terminal.paint(heading, .bold)
+                + "  \(groups) group\(groups == 1 ? "" : "s"), \(phrases) phrase\(phrases == 1 ? "" : "s")"
+        ]
+        if !source.tags.isEmpty { lines.append("tags: " + source.tags.joined(separator: ", ")) }
+        let width = String(phrases).count
+        var number = 0
+        for (index, group) in source.groups.enumerated() {
+            lines.append("")
+            lines.append(terminal.paint("Group \(index + 1)", .cyan))
+            for phrase in group.phrases {
+                number += 1
+                let label = String(repeating: " ", count: width - String(number).count) + String(number)
+                var line = "  \(label)  \(phrase.text)"
+                if let translation = phrase.translation { line += terminal.paint("  · " + translation, .dim) }
+                lines.append(line)
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+extension GarbageReportOutput {
+    /// `loop gc --json` of `report`.
+    public init(_ report: GarbageReport) { self.init(removed: report.removedFiles, freedBytes: report.freedBytes) }
+}
+
+extension RecordingWorkflow.Saved {
+    /// What `loop record` says of a take saved, as `loop new --audio` says it: a line for
+    /// standard output, and the phrases still waiting for audio and the cuts worth a listen.
+    public var lines: (output: String?, errors: [String]) {
+        switch self {
+        case .nothingRecorded: (nil, ["nothing was recorded; the loop is unchanged\n"])
+        case .saved(let take): (take.lines().summary, take.lines().warnings)
+        }
+    }
+}
+
+extension InterruptedRecording {
+    /// The note `loop record` gives before recording a loop that has one.
+    public var note: String {
+        String(
+            format:
+                "note: an interrupted recording of this loop (%.1f s) is kept; `loop record %@ --recover` saves it\n",
+            seconds, String(draft.loopId.prefix(8)))
+    }
+
+    /// `an interrupted recording (3.2 s) is kept: loop record 9ddbb9c1 --recover saves it`.
+    public var line: String {
+        String(
+            format: "an interrupted recording (%.1f s) is kept: `loop record %@ --recover` saves it", seconds,
+            String(draft.loopId.prefix(8)))
+    }
+}
+
+/// What `loop rm` asks, and says when it cannot ask.
+public enum RemovalPrompt {
+    public static func question(_ loop: LoopDetail) -> String {
+        "Remove '\(loop.summary.title)' (\(loop.summary.phraseCount) phrases)? [y/N] "
+    }
+
+    public static func refusal(_ loop: LoopDetail) -> CLIError {
+        CLIError(
+            .refused, "not removing '\(loop.summary.title)' without asking: there is no terminal to ask on; add --yes")
+    }
+}
+
+/// What `loop edit` says after the text of loop `loopId` changed as `outcome` says.
+public func textEditLines(loopId: String, _ outcome: EditOutcome) -> [String] {
+    textEditLines(
+        loopId: loopId, recordedForEarlierText: outcome.recordedForEarlierText, needingAudio: outcome.needingAudio)
+}
+
+/// What the phrase editor says when it saved `loop`.
+public func phraseEditorSavedLine(_ loop: LoopDetail) -> String {
+    "Saved '\(loop.summary.title)': \(loop.phrases.count) phrases in \(loop.groups.count) groups (revision \(loop.summary.revision))"
+}
+
+extension AuthoredLoop {
+    /// ``cuttingLines(loopId:)`` of this loop.
+    public var cuttingLines: [String] { cuttingLines(loopId: loop.summary.id) }
+}
+
+extension Array where Element == BundleImporter.Outcome {
+    /// What `loop import` prints: a line for each loop imported (standard output), a line for
+    /// each bundle refused and a summary when some were (standard error).
+    public func lines(dryRun: Bool) -> (output: [String], errors: [String]) {
+        var output: [String] = [], errors: [String] = []
+        for outcome in self {
+            switch outcome {
+            case .imported(let result): output += result.lines(dryRun: dryRun)
+            case .refused(let bundle, let reason):
+                // The libraries' errors name the bundle already; others get it here. Inert: a
+                // server's message, a title or a path may hold escapes.
+                let message = NextStep.line(for: reason)
+                errors.append(
+                    "error: " + Terminal.inert(message.hasPrefix(bundle + ":") ? message : "\(bundle): \(message)")
+                        + "\n")
+            }
+        }
+        if !errors.isEmpty && count > 1 {
+            errors.append(
+                "\(dryRun ? "would import" : "imported") \(count - errors.count) of \(count) bundles; \(errors.count) refused\n"
+            )
+        }
+        return (output, errors)
+    }
+}
+
+extension LoopLibrarySharing.Update {
+    /// `loop update --json`'s object for this loop.
+    public var report: UpdateReport {
+        switch self {
+        case .unchanged(let origin):
+            UpdateReport(id: origin.loopId, title: origin.title, server: origin.server, status: "unchanged")
+        case .updated(let origin, let from, let to):
+            UpdateReport(
+                id: origin.loopId, title: origin.title, server: origin.server, status: "updated", from: from, to: to)
+        case .refused(let origin, let reason):
+            UpdateReport(
+                id: origin.loopId, title: origin.title, server: origin.server, status: "refused",
+                error: NextStep.line(for: reason))
+        }
+    }
+
+    /// `updated 'Au café' from revision 2 to 3`, for a loop updated.
+    public func line(dryRun: Bool) -> String? {
+        guard case .updated(let origin, let from, let to) = self else { return nil }
+        return "\(dryRun ? "would update" : "updated") '\(Terminal.inert(origin.title))' from revision \(from) to \(to)"
+    }
+
+    /// The error line of a loop that could not be updated.
+    public var errorLine: String? {
+        guard case .refused(let origin, let reason) = self else { return nil }
+        return
+            "error: '\(Terminal.inert(origin.title))' (\(Terminal.inert(origin.server))): \(Terminal.inert(NextStep.line(for: reason)))\n"
+    }
+}
+
+extension LoopLibrarySharing.Published {
+    /// What `loop publish` tells a person at a terminal besides the link.
+    public var note: String {
+        "published revision \(result.revision)\(result.previousRevision.map { " (was \($0))" } ?? ""); learners install it with: \(install)\n"
+    }
+}
+
+extension CatalogPage {
+    /// `loop browse`: a line for each loop, with its link.
+    public func lines(link: (String) -> String) -> [String] { loops.map { $0.browseLine(link: link($0.shortID)) } }
+
+    /// Where page `page` is among the results, or that there are none (nil: all on this page).
+    public func position(page: Int) -> String? {
+        let shown = offset + loops.count
+        if total > shown || offset > 0 { return "\(offset + 1)-\(shown) of \(total); --page \(page + 1) for more\n" }
+        return total == 0 ? "no loops found\n" : nil
+    }
+}
+
+extension ProgressImport.Outcome {
+    /// The note on the loops of a progress file that are not in this library, if any.
+    public var loopsNotHereNote: String? {
+        guard !loopsNotHere.isEmpty else { return nil }
+        return
+            "note: \(loopsNotHere.count) loop\(loopsNotHere.count == 1 ? " is" : "s are") not in this library (install with `loop import LINK`): \(loopsNotHere.map { String($0.prefix(8)) }.joined(separator: ", "))\n"
+    }
+}
+
+/// `loop list`: the loops a line each, or (`json`) a JSON array streamed an object a line,
+/// written 64 KB at a time rather than a line at a time.
+public enum LoopListing {
+    public static func write(_ loops: [LoopSummary], json: Bool, on terminal: Terminal) throws {
+        var output = StandardOutputBuffer()
+        if json {
+            output.append("[")
+            for (index, loop) in loops.enumerated() {
+                output.append((index == 0 ? "\n" : ",\n") + (try JSONOutput.line(LoopSummaryReport(loop))))
+            }
+            output.append(loops.isEmpty ? "]\n" : "\n]\n")
+        } else {
+            for loop in loops { output.append(loop.listLine(on: terminal)) }
+        }
+        output.flush()
+    }
+
+    /// The line after a screenful when `more` loops were left out.
+    public static func moreLine(_ more: Int, on terminal: Terminal) -> String {
+        terminal.paint("… \(more) more (--all shows every one, --limit N that many)", .dim)
+    }
+}
