@@ -127,6 +127,11 @@ public enum RemovalPrompt {
     }
 }
 
+/// What `loop study` says once when the library at `path` cannot keep a session's progress.
+public func readOnlyStudyNote(path: String, reason: String) -> String {
+    "note: \(path): \(reason): you can study, but this session's time and repetitions will not be kept\n"
+}
+
 /// What `loop edit` says after the text of loop `loopId` changed as `outcome` says.
 public func textEditLines(loopId: String, _ outcome: EditOutcome) -> [String] {
     textEditLines(

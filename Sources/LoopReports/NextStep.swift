@@ -81,8 +81,8 @@ public enum NextStep {
 
     static func after(_ kind: ShareFailure) -> String? {
         switch kind {
-        case .identity: "`loop export LOOP -o FILE` shares a copy"
-        case .unsafeEntry, .tooLarge, .corrupt, .newerFormat, .badManifest, .badSignature, .badAudio, .badPicture,
+        case .notTheAuthor: "`loop export LOOP -o FILE` shares a copy"
+        case .identity, .unsafeEntry, .tooLarge, .corrupt, .newerFormat, .badManifest, .badSignature, .badAudio, .badPicture,
             .writeFailed:
             nil
         }

@@ -2,8 +2,11 @@ import LoopFoundation
 
 /// The ways a bundle can fail to be written, read or imported.
 public enum ShareFailure: String, LoopErrorKind {
-    case unsafeEntry, tooLarge, corrupt, newerFormat, badManifest, badSignature, badAudio, badPicture, identity,
-        writeFailed
+    case unsafeEntry, tooLarge, corrupt, newerFormat, badManifest, badSignature, badAudio, badPicture, writeFailed
+    /// The library's identity key cannot be read, made or saved.
+    case identity
+    /// The loop is signed by another author than this library's identity.
+    case notTheAuthor
 
     public static let domain = ErrorDomain.share
 }

@@ -12,6 +12,8 @@ import LoopFoundation
 /// pictures/ab/cdef... every picture, named by the SHA-256 of its bytes
 /// recordings/         recordings being captured, and their drafts
 /// identity/           the author's key pair
+/// room                1 MiB held back: given up on a full disk so that `rm` and `gc` can
+///                     change the database and free space (made again once there is room)
 /// ```
 public struct LibraryLayout: Sendable, Equatable {
     /// The library folder, absolute.
@@ -39,6 +41,8 @@ public struct LibraryLayout: Sendable, Equatable {
         public static let identityKey = "identity/ed25519.key"
         /// The author name a Loop Library shows for this identity.
         public static let authorName = "identity/name"
+        /// Space held back for freeing space on a full disk.
+        public static let room = "room"
 
         /// A picture's place in the store: `pictures/ab/cdef...`.
         public static func pictureFile(sha256: String) -> String {
@@ -54,6 +58,7 @@ public struct LibraryLayout: Sendable, Equatable {
     public var recordingsFolder: String { absolute(Relative.recordings) }
     public var identityKey: String { absolute(Relative.identityKey) }
     public var authorName: String { absolute(Relative.authorName) }
+    public var room: String { absolute(Relative.room) }
 
     /// A path stored in the database (relative to the library folder), made absolute.
     public func absolute(_ relative: String) -> String { root + "/" + relative }

@@ -29,7 +29,13 @@ package struct LibraryStore: Sendable {
         /// read-only connection, which neither writes nor takes a lock; a library that does not
         /// exist yet or needs updating is opened as for writing.
         case readOnly
+        /// Read and write, to free space (`rm`, `gc`): on a full disk the room the library
+        /// keeps (``LibraryLayout/room``) is given up first, so that the database can change.
+        case freeingSpace
     }
+
+    /// The space a library holds back, and the free space it leaves before holding it back.
+    static let roomSize = 1 << 20, roomMargin = 64 << 20
 
     /// Opens the library at `root`, creating it if needed, and brings its schema up to date.
     /// A library written by a newer version of the tool is refused, untouched. `onUpdate` is
@@ -50,6 +56,9 @@ package struct LibraryStore: Sendable {
             return
         }
         let manager = FileManager.default
+        if access == .freeingSpace, (DiskSpace.available(at: root) ?? .max) < Self.roomSize {
+            unlink(layout.room)
+        }
         // Checked read-only first: opening a pool writes (it sets up WAL mode), and a database
         // that is not ours, or is newer, must not change by a byte, nor its folder gain one.
         if manager.fileExists(atPath: path) {
@@ -63,7 +72,7 @@ package struct LibraryStore: Sendable {
                     .cannotOpen,
                     "\(root): is on a file system that stores nothing (such as /proc): give a library folder on a disk")
             }
-            try Self.refuseIfDiskFull(root: root)
+            try Self.refuseIfDiskFull(root: root, toChange: true)
             // A file where the library or its audio folder should be.
             for folder in [root, layout.audioFolder] {
                 var isFolder: ObjCBool = false
@@ -94,12 +103,21 @@ package struct LibraryStore: Sendable {
                 withExtendedLifetime(lock) {}
             }
         } catch let error as DatabaseError {
-            try Self.refuseIfDiskFull(root: root)
+            try Self.refuseIfDiskFull(root: root, toChange: true)
             throw LibraryError(.cannotOpen, "\(path): cannot open the library (\(error.message ?? "\(error)"))")
         }
         self.database = pool
         self.layout = layout
         self.audio = AudioStore(layout: layout)
+        Self.keepRoom(layout)
+    }
+
+    /// Holds back ``roomSize`` bytes in the library (written, not sparse), unless it is held
+    /// already or the disk has less than ``roomMargin`` free. Ballast: never synced, and a
+    /// partial file is as good.
+    private static func keepRoom(_ layout: LibraryLayout) {
+        guard access(layout.room, F_OK) != 0, (DiskSpace.available(at: layout.root) ?? 0) >= roomMargin else { return }
+        _ = FileManager.default.createFile(atPath: layout.room, contents: Data(count: roomSize))
     }
 
     private static func configuration(readOnly: Bool) -> Configuration {
@@ -119,6 +137,31 @@ package struct LibraryStore: Sendable {
         return configuration
     }
 
+    /// Whether the library at `root` cannot be written beside (a read-only mount or folder, or a
+    /// full disk): SQLite cannot then make the side files it reads a library with.
+    public static func cannotWriteBeside(root: String) -> Bool {
+        if access(root, W_OK) != 0 && (errno == EROFS || errno == EACCES || errno == EPERM) { return true }
+        return (DiskSpace.available(at: root) ?? Int.max) < 1 << 20
+    }
+
+    /// One connection that reads the database at `path` as it is on disk (SQLite's `immutable`:
+    /// no side files, no lock), for a library that cannot be written beside; nil when its
+    /// write-ahead log holds changes not yet in the database, which such a reading would miss.
+    private static func openImmutable(path: String) throws -> DatabaseQueue? {
+        let log = path + "-wal"
+        if FileManager.default.fileExists(atPath: log), (fileSize(log) ?? 1) > 0 { return nil }
+        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+        // A URI (Debian's SQLite reads file names as URIs): its own characters escaped.
+        var escaped = ""
+        for character in absolute.unicodeScalars {
+            switch character {
+            case "%", "?", "#": escaped += String(format: "%%%02X", character.value)
+            default: escaped.unicodeScalars.append(character)
+            }
+        }
+        return try DatabaseQueue(path: "file:" + escaped + "?immutable=1", configuration: configuration(readOnly: true))
+    }
+
     /// One read-only connection to an existing, up-to-date library; nil when the library must
     /// first be created or updated.
     private static func openForReading(path: String, migrator: DatabaseMigrator) throws -> DatabaseQueue? {
@@ -133,6 +176,16 @@ package struct LibraryStore: Sendable {
             try queue.close()
             return nil
         } catch let error as DatabaseError {
+            // Reading needs no room and no right to write: on a read-only mount or a full disk,
+            // the database is read as it is.
+            let root = (path as NSString).deletingLastPathComponent
+            if cannotWriteBeside(root: root), let immutable = try? openImmutable(path: path),
+                (try? immutable.read({ db in
+                    try schemaRefusal(db, path: path, migrator: migrator) == nil && migrator.hasCompletedMigrations(db)
+                })) == true
+            {
+                return immutable
+            }
             try refuseIfDiskFull(root: (path as NSString).deletingLastPathComponent)
             try refuseIfReadOnly(root: (path as NSString).deletingLastPathComponent)
             throw LibraryError(.cannotOpen, "\(path): not a loop library, or damaged (\(error.message ?? "\(error)"))")
@@ -150,7 +203,7 @@ package struct LibraryStore: Sendable {
             try queue.close()
             if let refusal { throw refusal }
         } catch let error as DatabaseError {
-            try refuseIfDiskFull(root: (path as NSString).deletingLastPathComponent)
+            try refuseIfDiskFull(root: (path as NSString).deletingLastPathComponent, toChange: true)
             try refuseIfReadOnly(root: (path as NSString).deletingLastPathComponent)
             throw LibraryError(.cannotOpen, "\(path): not a loop library, or damaged (\(error.message ?? "\(error)"))")
         }
@@ -201,13 +254,16 @@ package struct LibraryStore: Sendable {
         )
     }
 
-    private static func refuseIfDiskFull(root: String) throws {
+    private static func refuseIfDiskFull(root: String, toChange: Bool = false) throws {
         let needed = 1 << 20
         if let free = DiskSpace.available(at: root), free < needed {
             throw LibraryError(
                 .noSpace,
                 DiskSpace.message(at: root, needing: needed)
-                    + ": loop needs a little room even to read a library; free some space and try again (the library was not changed)"
+                    + (toChange
+                        ? ": loop needs a little room to change a library (`loop gc` frees what no loop uses)"
+                        : ": loop needs a little room to open this library")
+                    + "; free some space and try again (the library was not changed)"
             )
         }
     }

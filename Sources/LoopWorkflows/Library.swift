@@ -12,8 +12,15 @@ public struct Library: Sendable {
     /// The store behind it: the workflows' and the package's tests', never an interface's.
     package let store: LibraryStore
 
+    /// Why this command cannot change the library (it is read-only, or its disk is full), when
+    /// it was opened for reading only for that reason (``openForStudy(at:onUpdate:)``).
+    public let readOnlyReason: String?
+
     /// The library over an open store (tests and benchmarks).
-    package init(store: LibraryStore) { self.store = store }
+    package init(store: LibraryStore, readOnlyReason: String? = nil) {
+        self.store = store
+        self.readOnlyReason = readOnlyReason
+    }
 
     /// The library folder, absolute.
     public var path: String { store.layout.root }
@@ -24,10 +31,31 @@ public struct Library: Sendable {
         try Library(store: LibraryStore(at: path, access: .readWrite, onUpdate: onUpdate))
     }
 
+    /// The library at `path` for a command that frees space (`rm`, `gc`): as ``open(at:onUpdate:)``,
+    /// and on a full disk the room the library holds back is given up first, so that it can change.
+    public static func openFreeingSpace(at path: String, onUpdate: (() -> Void)? = nil) throws -> Library {
+        try Library(store: LibraryStore(at: path, access: .freeingSpace, onUpdate: onUpdate))
+    }
+
     /// The library at `path` for a command that only reads it: one read-only connection, no
     /// write and no lock (unless it must first be created or brought up to date).
     public static func openForReading(at path: String, onUpdate: (() -> Void)? = nil) throws -> Library {
         try Library(store: LibraryStore(at: path, access: .readOnly, onUpdate: onUpdate))
+    }
+
+    /// The library at `path` for a command that reads it and would keep what it did (a study
+    /// session's time): opened for writing, or, where the library cannot be written (a
+    /// read-only mount, a full disk), for reading, with ``readOnlyReason`` saying why.
+    public static func openForStudy(at path: String, onUpdate: (() -> Void)? = nil) throws -> Library {
+        do {
+            return try open(at: path, onUpdate: onUpdate)
+        } catch let error as LibraryError where LibraryStore.cannotWriteBeside(root: path) {
+            let full = (DiskSpace.available(at: path) ?? .max) < 1 << 20
+            guard let reader = try? openForReading(at: path, onUpdate: onUpdate) else { throw error }
+            return Library(
+                store: reader.store,
+                readOnlyReason: full ? "no space is left on the disk holding the library" : "the library is read-only")
+        }
     }
 
     /// The library folder a command uses: `flag` (`--library`), else `$LOOP_LIBRARY`, else
@@ -98,7 +126,7 @@ extension RecordingWorkflow {
 }
 
 extension StudyWorkflow {
-    public init(library: Library) { self.init(store: library.store) }
+    public init(library: Library) { self.init(store: library.store, keepsProgress: library.readOnlyReason == nil) }
 }
 
 extension BundleImporter {

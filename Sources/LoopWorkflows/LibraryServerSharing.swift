@@ -92,7 +92,7 @@ public struct LoopLibrarySharing: Sendable {
         let (bundle, revision) = try await BlockingWork.run("loop publish") { () throws -> (String, Int) in
             if let owner = try store.ownerKey(ofLoop: id), owner != identity.publicKey.base64EncodedString() {
                 throw ShareError(
-                    .identity,
+                    .notTheAuthor,
                     "only its author can publish this loop (it is signed by \(AuthorIdentity.fingerprint(of: Data(base64Encoded: owner) ?? Data())))"
                 )
             }

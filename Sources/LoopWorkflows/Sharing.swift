@@ -241,7 +241,7 @@ public struct LoopPublisher: Sendable {
     private func publishNow(loop id: String, to folder: String) throws -> String {
         if let owner = try store.ownerKey(ofLoop: id), owner != identity.publicKey.base64EncodedString() {
             throw ShareError(
-                .identity,
+                .notTheAuthor,
                 "only its author can publish this loop (it is signed by \(AuthorIdentity.fingerprint(of: Data(base64Encoded: owner) ?? Data())))"
             )
         }

@@ -17,9 +17,12 @@ public struct PreparedStudy: Sendable {
 /// saved against the loop's phrases.
 public struct StudyWorkflow: Sendable {
     let store: LibraryStore
+    /// Whether a session's time and repetitions are kept (not in a read-only library).
+    let keepsProgress: Bool
 
-    package init(store: LibraryStore) {
+    package init(store: LibraryStore, keepsProgress: Bool = true) {
         self.store = store
+        self.keepsProgress = keepsProgress
     }
 
     /// Decodes the clips of `loop` (each take read once) and lays out its groups.
@@ -98,8 +101,10 @@ public struct StudyWorkflow: Sendable {
         .play()
     }
 
-    /// Saves what a session studied (phrase numbers as the engine counts them), in one step.
+    /// Saves what a session studied (phrase numbers as the engine counts them), in one step;
+    /// nothing, when the library was opened read-only (``Library/readOnlyReason``).
     public func save(_ studied: [Int: PhraseStudy], of prepared: PreparedStudy, startedAt: Date) async throws {
+        guard keepsProgress else { return }
         let byNumber = Dictionary(uniqueKeysWithValues: prepared.loop.phrases.map { ($0.number, $0.id) })
         let records = studied.sorted { $0.key < $1.key }.compactMap { number, study -> PhraseStudyRecord? in
             guard let id = byNumber[number], study.repetitions > 0 || study.time > 0 else { return nil }

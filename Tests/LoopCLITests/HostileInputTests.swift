@@ -449,6 +449,44 @@ struct HostileInputTests {
         #expect(try library.run(["doctor"]).output.hasPrefix("ok: 1 loops, 5 phrases, 0 audio files"))
     }
 
+    /// On a full disk a library is read (listed, shown, checked, exported to another disk,
+    /// studied without keeping the session), and space is freed: `rm` and `gc` change the
+    /// database in the room the library held back (``LibraryLayout/room``).
+    @Test(.enabled(if: getuid() == 0, "mounting a small file system needs root (CI runs as root)"))
+    func onAFullDiskALibraryIsReadAndSpaceIsFreed() throws {
+        let disk = Scratch.path("full-disk")
+        try FileManager.default.createDirectory(atPath: disk, withIntermediateDirectories: true)
+        // Room enough for the library to hold its room back (it keeps 64 MB free beside it).
+        #expect(try system(["mount", "-t", "tmpfs", "-o", "size=80m", "tmpfs", disk]))
+        defer { _ = try? system(["umount", "-l", disk]) }
+        let library = TestLibrary(path: disk + "/library")
+        #expect(try library.run(["new", "--text", "phrases.txt", "--audio", "clean.flac"]).status == 0)
+        #expect(try library.run(["new", "--text", "phrases.txt", "--title", "Kept"]).status == 0)
+        #expect(try library.run(["identity"]).status == 0)
+        let filler = disk + "/filler"
+        _ = try system(["dd", "if=/dev/zero", "of=" + filler, "bs=64k", "status=none"]) // to the last byte
+
+        for command in [["list"], ["show", "fixture"], ["doctor"], ["search", "gare"]] {
+            let read = try run(library, command)
+            #expect(read.status == 0 && read.error.isEmpty, "\(command): \(read.error)")
+        }
+        let bundle = Scratch.path("from-a-full-disk", extension: "loop")
+        let exported = try run(library, ["export", "fixture", "-o", bundle])
+        #expect(exported.status == 0 && FileManager.default.fileExists(atPath: bundle), "\(exported.error)")
+        let studied = try run(library, ["study", "fixture", "--once", "--output", "null"])
+        #expect(studied.status == 0, "\(studied.error)")
+        #expect(studied.error.contains("no space is left on the disk holding the library"), "\(studied.error)")
+
+        let removed = try run(library, ["rm", "fixture", "--yes"])
+        #expect(removed.status == 0, "\(removed.error)")
+        let collected = try run(library, ["gc"])
+        #expect(collected.status == 0 && collected.output.contains("removed"), "\(collected.error)")
+        try FileManager.default.removeItem(atPath: filler)
+        let loops = try #require(try library.json(["list"]) as? [[String: Any]])
+        #expect(loops.map { $0["title"] as? String } == ["Kept"])
+        #expect(try library.run(["doctor"]).status == 0)
+    }
+
     @Test func anEmptyLibraryOptionIsAnErrorNotTheDefault() throws {
         let home = Scratch.path("home")
         let result = try LoopProcess.start(
@@ -656,7 +694,7 @@ struct HostileInputTests {
     /// A library on a read-only mount (made with a read-only bind mount, so root needed: as root,
     /// file permissions alone would not stop a write) is one line, not SQLite's statement.
     @Test(.enabled(if: getuid() == 0, "a read-only bind mount needs root"))
-    func aReadOnlyLibraryIsOneLine() throws {
+    func aReadOnlyLibraryIsReadAndStudiedAndItsRefusalsAreOneLine() throws {
         let library = try libraryWithFixtureLoop()
         func mount(_ arguments: [String]) throws -> Int32 {
             let process = Process()
@@ -673,6 +711,18 @@ struct HostileInputTests {
         let refused = try run(library, ["new", "--text", "phrases.txt", "--title", "Another"])
         expectOneLineError(refused, "\(library.path): the library is read-only")
         #expect(!refused.error.contains("INSERT") && !refused.error.contains("SQLite"), "\(refused.error)")
+
+        // Read, as it is: listed, shown, checked; studied, saying once that nothing is kept.
+        for command in [["list"], ["show", "fixture"], ["doctor"], ["search", "gare"]] {
+            let read = try run(library, command)
+            #expect(read.status == 0 && read.error.isEmpty, "\(command): \(read.error)")
+        }
+        let studied = try run(library, ["study", "fixture", "--once", "--output", "null"])
+        #expect(studied.status == 0, "\(studied.error)")
+        #expect(
+            studied.error
+                == "note: \(library.path): the library is read-only: you can study, but this session's time and repetitions will not be kept\n"
+        )
     }
 
     @Test func importingSeveralBundlesImportsWhatItCanAndNamesEachRefusal() throws {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LoopReports
 import LoopTerminal
 import LoopWorkflows
 
@@ -28,10 +29,25 @@ struct LibraryOptions: ParsableArguments {
         return try Library.open(at: path, onUpdate: Self.sayUpdating)
     }
 
+    /// The library, for a command that frees space (`rm`, `gc`): it works on a full disk.
+    func openFreeingSpace() throws -> Library {
+        prepare()
+        return try Library.openFreeingSpace(at: path, onUpdate: Self.sayUpdating)
+    }
+
     /// The library, for a command that changes it, and the id of the loop `reference` names.
     func open(resolving reference: String) throws -> (Library, String) {
         let library = try open()
         return (library, try library.resolve(reference))
+    }
+
+    /// The library, for a command that reads it and would keep what it did (`study`): for
+    /// writing, else (a read-only library, a full disk) for reading, saying so once.
+    func openForStudy() throws -> Library {
+        prepare()
+        let library = try Library.openForStudy(at: path, onUpdate: Self.sayUpdating)
+        library.readOnlyReason.map { StandardError.write(readOnlyStudyNote(path: library.path, reason: $0)) }
+        return library
     }
 
     /// The library, for a command that only reads it: one read-only connection, no write and

@@ -16,7 +16,8 @@ struct RemoveCommand: ReportingCommand {
     @OptionGroup var libraryOptions: LibraryOptions
 
     func execute() async throws {
-        let (library, id) = try libraryOptions.open(resolving: loop)
+        let library = try libraryOptions.openFreeingSpace()
+        let id = try library.resolve(loop)
         if !yes {
             let loop = try library.loop(id: id)
             guard isatty(STDIN_FILENO) == 1 else { throw RemovalPrompt.refusal(loop) }
@@ -38,7 +39,7 @@ struct GarbageCommand: ReportingCommand {
     @Flag(help: "Print one JSON object: the files removed and the bytes freed.") var json = false
 
     func execute() async throws {
-        let library = try libraryOptions.open()
+        let library = try libraryOptions.openFreeingSpace()
         let report = try await library.collectGarbage()
         if json {
             try JSONOutput.print(GarbageReportOutput(report))

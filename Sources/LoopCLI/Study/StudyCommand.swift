@@ -64,7 +64,7 @@ struct StudyCommand: ReportingCommand {
     }
 
     func execute() async throws {
-        let library = try libraryOptions.open()
+        let library = try libraryOptions.openForStudy()
         let studying = StudyWorkflow(library: library)
         let progress = ProgressBar("loading audio")
         let prepared = try await studying.prepare(loop: try library.resolve(loop), progress: progress.callback)
