@@ -82,7 +82,8 @@ public enum NextStep {
     static func after(_ kind: ShareFailure) -> String? {
         switch kind {
         case .notTheAuthor: "`loop export LOOP -o FILE` shares a copy"
-        case .identity, .unsafeEntry, .tooLarge, .corrupt, .newerFormat, .badManifest, .badSignature, .badAudio, .badPicture,
+        case .identity, .unsafeEntry, .tooLarge, .corrupt, .newerFormat, .badManifest, .badSignature, .badAudio,
+            .badPicture,
             .writeFailed:
             nil
         }
