@@ -87,6 +87,8 @@ public enum SegmentationFailure: String, LoopErrorKind {
     case textMismatch
     /// What aligns a take with its text is missing (FFmpeg's transform).
     case alignerMissing
+    /// The text is far longer than anything the take could read of it.
+    case textLongerThanTake
 
     public static let domain = ErrorDomain.segmentation
 }

@@ -133,10 +133,16 @@ public struct TakeCutter: Sendable {
         } catch {
             return try atPauses("\(error.message): cut at its pauses instead of following the text")
         }
+        // A text far longer than the take is refused before it is rendered (its header's length:
+        // unknown, 0, is no refusal).
+        let info = try AudioFileReader(path: path).info
+        if info.frameCount > 0, info.sampleRate > 0,
+            let refusal = TextFit.refusal(phrases, takeSeconds: Double(info.frameCount) / Double(info.sampleRate))
+        {
+            throw SegmentationError(.textLongerThanTake, refusal, path: path)
+        }
         // The text is rendered while the take is read.
-        let upper = CepstrumMeter.upperFrequency(sampleRates: [
-            try AudioFileReader(path: path).info.sampleRate, renderingRate,
-        ])
+        let upper = CepstrumMeter.upperFrequency(sampleRates: [info.sampleRate, renderingRate])
         let (rendering, measuring) = bothAtOnce(
             { Result { try ContentAligner().render(phrases, in: language, upperFrequency: upper) } },
             { Result { try measure(path: path, renderingRate: renderingRate, progress: progress) } })

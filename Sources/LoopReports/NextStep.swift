@@ -122,6 +122,8 @@ public enum NextStep {
         case .textMismatch: "check the take, the text and its language (`loop edit LOOP --language L` sets a loop's)"
         case .alignerMissing:
             "install FFmpeg's libavutil (Debian: libavutil57), or cut at pauses (`loop segment AUDIO --count N`)"
+        case .textLongerThanTake:
+            "give the text of what the take reads (`loop attach LOOP --group G --audio TAKE` cuts a take of one group)"
         }
     }
 

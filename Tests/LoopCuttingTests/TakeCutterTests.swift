@@ -75,6 +75,22 @@ struct TakeCutterTests {
         }
     }
 
+    /// A text far longer than its take is refused before it is rendered: a take may read a part
+    /// of its text, not a sliver of it (20,000 lines against a 10 s take used to run 50 s at
+    /// 1.3 GB; a long text of other words was cut into slivers).
+    @Test func aTextFarLongerThanTheTakeIsRefusedBeforeItIsRendered() throws {
+        let take = try continuousTake(Array(story.prefix(2)))
+        let long = (0..<2_000).map { story[$0 % story.count] + " (\($0))" }
+        #expect {
+            _ = try cutter.cut(path: take.path, hint: .text(long, language: "en"))
+        } throws: { error in
+            guard let error = error as? SegmentationError else { return false }
+            return error.kind == .textLongerThanTake && error.message.contains("its 2000 phrases take at least")
+        }
+        // The take's own text, and a text with a few lines more than it reads, are cut.
+        #expect(try cutter.cut(path: take.path, hint: .text(story, language: "en")).phrases == [0, 1])
+    }
+
     @Test func aTakeThatStartsMidTextIsFoundThere() throws {
         let take = try continuousTake(Array(story.suffix(3)))
         let segmentation = try cutter.cut(path: take.path, hint: .text(story, language: "en"))
