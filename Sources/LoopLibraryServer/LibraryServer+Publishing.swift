@@ -68,7 +68,7 @@ extension LibraryServer {
 
         let scratch = try ScratchFolder(in: blobs.layout.incoming, prefix: "upload-")
         let file = scratch.path + "/bundle.loop"
-        let sha256 = try await receive(request.body, into: file, length: length)
+        let sha256 = try await receive(request.body, into: file, length: length, connection: context.channel)
         guard sha256 == signed.bodySHA256 else {
             throw PublishError(.badRequest, "the body is not the one signed (its SHA-256 differs): changed on the way")
         }
@@ -135,12 +135,31 @@ extension LibraryServer {
     }
 
     /// Streams the request body into `file` (never the whole bundle in memory), exactly the
-    /// `length` bytes signed, and returns its SHA-256.
-    func receive(_ body: RequestBody, into file: String, length: Int) async throws -> String {
+    /// `length` bytes signed, and returns its SHA-256. A body that comes slower than
+    /// ``BodyRate/minimumBytesPerSecond`` over a window of ``Limits/idleSeconds`` spent waiting
+    /// for it has its connection closed: an upload slot is never held by a trickle.
+    func receive(_ body: RequestBody, into file: String, length: Int, connection: any Channel) async throws -> String {
         let output = try DurableFile.NewFile(creating: file)
         var hasher = SHA256()
         var received = 0, chunks = 0
-        for try await buffer in body {
+        let rate = BodyRate(window: Double(limits.idleSeconds))
+        let watchdog = Task {
+            while !Task.isCancelled {
+                try await Task.sleep(for: .milliseconds(500))
+                if rate.isTooSlow() {
+                    LibraryMetrics.refused(cause: "slowBody")
+                    connection.close(promise: nil)
+                    return
+                }
+            }
+        }
+        defer { watchdog.cancel() }
+        var chunk = body.makeAsyncIterator()
+        while true {
+            rate.startWaiting()
+            let next = try await chunk.next()
+            rate.stopWaiting(received: next?.readableBytes ?? 0)
+            guard let buffer = next else { break }
             chunks += 1
             // Part of the body is on disk, the rest still to come.
             if chunks == 2 { await TestStop.reachedWithoutBlocking("publish.receiving") }
@@ -155,6 +174,12 @@ extension LibraryServer {
             }
         }
         guard received == length else {
+            if rate.stopped {
+                throw PublishError(
+                    .badRequest,
+                    "the body came slower than \(BodyRate.minimumBytesPerSecond) bytes a second: the connection was closed"
+                )
+            }
             throw PublishError(.badRequest, "the body ended after \(received) of the \(length) bytes signed")
         }
         return Hex.string(hasher.finalize())

@@ -29,105 +29,43 @@ public enum PublishFailure: String, LoopErrorKind {
 /// Why a publish or unpublish was refused before the catalog judged it: the request itself.
 public typealias PublishError = LoopError<PublishFailure>
 
-/// An author's signed request, as its headers carry it.
+/// An author's signed request, as its headers carry it (read by ``SignedRequest/Received``,
+/// which checks each header's form and range before any use).
 public struct RequestSignature: Sendable {
-    public var key: Data
+    public var received: SignedRequest.Received
+    public var key: Data { received.key }
     public var keyBase64: String
-    public var timestamp: Int
-    public var nonce: String
     /// The body's SHA-256 as signed: what the body received must hash to.
-    public var bodySHA256: String
+    public var bodySHA256: String { received.bodySHA256 }
     /// The loop a publish carries, and its revision.
-    public var loopID: String?
-    public var revision: Int?
-    public var authorName: String?
-    public var signature: Data
+    public var loopID: String? { received.loopID }
+    public var revision: Int? { received.revision }
+    public var authorName: String? { received.authorName }
+    public var nonce: String { received.nonce }
+    public var timestamp: Int { received.timestamp }
 
     /// Reads the headers (by name), refusing any that is missing or malformed.
     public init(header: (String) -> String?) throws(PublishError) {
-        guard let keyText = header(SignedRequest.keyHeader), let key = Data(base64Encoded: keyText), key.count == 32
-        else {
-            throw PublishError(
-                .unauthorized, "the request is not signed (\(SignedRequest.keyHeader) is missing or not an Ed25519 key)"
-            )
+        do {
+            received = try SignedRequest.Received(header: header)
+        } catch {
+            throw PublishError(error.isUnsigned ? .unauthorized : .badRequest, error.message)
         }
-        // Seconds since 1970, read as a number of at most 12 digits: a value no clock gives (a
-        // negative one, or one past the year 9999) is refused before any arithmetic is done with it.
-        guard let text = header(SignedRequest.timestampHeader), (1...12).contains(text.utf8.count),
-            text.utf8.allSatisfy({ (48...57).contains($0) }), let timestamp = Int(text),
-            timestamp <= SignedRequest.latestTimestamp
-        else {
-            throw PublishError(
-                .unauthorized,
-                "the request has no \(SignedRequest.timestampHeader) (seconds since 1970, a whole number)")
-        }
-        guard let nonce = header(SignedRequest.nonceHeader), (16...64).contains(nonce.count),
-            nonce.allSatisfy(\.isHexDigit)
-        else {
-            throw PublishError(.unauthorized, "the request has no \(SignedRequest.nonceHeader) (16 to 64 hex digits)")
-        }
-        guard let bodySHA256 = header(SignedRequest.contentSHA256Header)?.lowercased(), BlobStore.isSHA256(bodySHA256)
-        else {
-            throw PublishError(
-                .unauthorized,
-                "the request has no \(SignedRequest.contentSHA256Header) (the body's SHA-256, 64 hex digits)")
-        }
-        guard let signature = header(SignedRequest.signatureHeader).flatMap({ Data(base64Encoded: $0) }) else {
-            throw PublishError(.unauthorized, "the request has no \(SignedRequest.signatureHeader)")
-        }
-        var loopID: String?
-        if let value = header(SignedRequest.loopIDHeader) {
-            guard (1...64).contains(value.utf8.count),
-                value.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) || $0 == 45 })
-            else {
-                throw PublishError(.badRequest, "\(SignedRequest.loopIDHeader) is not a loop id")
-            }
-            loopID = value
-        }
-        var revision: Int?
-        if let value = header(SignedRequest.revisionHeader) {
-            guard let number = Int(value), number >= 1 else {
-                throw PublishError(.badRequest, "\(SignedRequest.revisionHeader) is not a revision (1 or more)")
-            }
-            revision = number
-        }
-        var name: String?
-        if let encoded = header(SignedRequest.authorNameHeader) {
-            guard let decoded = SignedRequest.decodeName(encoded), let valid = AuthorName.validated(decoded) else {
-                throw PublishError(
-                    .badRequest, "the author name is not valid: 1 to 40 letters, digits, spaces, '.', '-' or '_'")
-            }
-            name = valid
-        }
-        self.key = key
-        self.keyBase64 = key.base64EncodedString()
-        self.timestamp = timestamp
-        self.nonce = nonce.lowercased()
-        self.bodySHA256 = bodySHA256
-        self.loopID = loopID
-        self.revision = revision
-        self.authorName = name
-        self.signature = signature
+        keyBase64 = received.key.base64EncodedString()
     }
 
     /// Checks the signature over the request as this server received it (addressed to
     /// `authority`, with a body of `bodyLength` bytes), and that its time is near `now`.
     public func verify(method: String, authority: String, path: String, bodyLength: Int, now: Date) throws(PublishError)
     {
-        let content = SignedRequest.Content(
-            method: method, authority: authority, path: path, timestamp: timestamp, nonce: nonce,
-            bodyLength: bodyLength,
-            bodySHA256: bodySHA256, loopID: loopID, revision: revision, authorName: authorName)
-        guard AuthorIdentity.verify(signature, of: content.canonicalText, publicKey: key) else {
+        let content = received.content(method: method, authority: authority, path: path, bodyLength: bodyLength)
+        guard AuthorIdentity.verify(received.signature, of: content.canonicalText, publicKey: received.key) else {
             throw PublishError(
                 .unauthorized,
                 "the request's signature does not match it: signed by another key, for another Loop Library than \(authority), or changed on the way"
             )
         }
-        // Both times are within 0...latestTimestamp (the header's is checked when read; the
-        // clock's is clamped), so the difference is a whole number far from overflowing.
-        let clock = Int(min(max(now.timeIntervalSince1970.rounded(.down), 0), Double(SignedRequest.latestTimestamp)))
-        let skew = abs(clock - timestamp)
+        let skew = received.skew(from: now)
         guard skew <= Int(SignedRequest.allowedSkew) else {
             throw PublishError(
                 .unauthorized,

@@ -140,3 +140,58 @@ final class ConnectionCap: ChannelInboundHandler, RemovableChannelHandler, Senda
         if holds.exchange(false, ordering: .relaxed) { slots.giveBack() }
     }
 }
+
+/// How fast a request's body comes, counted over the time spent waiting for it (not the time
+/// the server itself takes to write what came): below ``minimumBytesPerSecond`` over a window,
+/// it is too slow, as a head that takes longer than the idle timeout is.
+final class BodyRate: Sendable {
+    /// The slowest a body may come: a trickle below it holds a connection and an upload slot.
+    static let minimumBytesPerSecond = 512
+
+    private struct State {
+        var waited = 0.0
+        var bytes = 0
+        var waitingSince: UInt64?
+        var stopped = false
+    }
+
+    private let window: Double
+    private let state = Mutex(State())
+
+    init(window: Double) { self.window = window }
+
+    /// Whether the body was found too slow (its connection is closed).
+    var stopped: Bool { state.withLock { $0.stopped } }
+
+    func startWaiting() {
+        state.withLock { $0.waitingSince = DispatchTime.now().uptimeNanoseconds }
+    }
+
+    func stopWaiting(received bytes: Int) {
+        state.withLock { state in
+            if let since = state.waitingSince {
+                state.waited += Double(DispatchTime.now().uptimeNanoseconds &- since) / 1e9
+            }
+            state.waitingSince = nil
+            state.bytes += bytes
+        }
+    }
+
+    /// Whether, over the last window of waiting, fewer bytes came than the minimum rate asks;
+    /// a window that passes the rate starts the next one.
+    func isTooSlow() -> Bool {
+        state.withLock { state in
+            let now = DispatchTime.now().uptimeNanoseconds
+            let waited = state.waited + (state.waitingSince.map { Double(now &- $0) / 1e9 } ?? 0)
+            guard waited >= window else { return false }
+            if Double(state.bytes) < Double(Self.minimumBytesPerSecond) * waited {
+                state.stopped = true
+                return true
+            }
+            state.waited = 0
+            state.bytes = 0
+            if state.waitingSince != nil { state.waitingSince = now }
+            return false
+        }
+    }
+}

@@ -107,6 +107,51 @@ extension LibraryServerTests {
         #expect(try other.run(["publish", "fixture", "--to", server.address]).status == 0, "the slot is free again")
     }
 
+    /// A body, like a head, has a minimum rate: an upload that trickles (a byte every 250 ms,
+    /// below 512 bytes a second over the idle timeout spent waiting for it) has its connection
+    /// closed, and its upload slot serves an honest publish. Eight such uploads used to hold
+    /// every slot for as long as they liked.
+    @Test func anUploadThatTricklesIsCutOffAndItsSlotFreed() async throws {
+        let server = try TestServer(.sqlite, arguments: ["--concurrent-uploads", "1", "--idle-timeout", "2"])
+        let trickler = try libraryWithFixtureLoop()
+        let (_, signer, id, revision) = try authorBundle(trickler, tag: "trickle")
+        let honest = try libraryWithFixtureLoop()
+        #expect(try honest.run(["identity"]).status == 0)
+
+        let length = 100_000
+        let content = SignedRequest.Content(
+            method: "POST", authority: "127.0.0.1:\(server.port)", path: LoopLibraryPaths.loops,
+            timestamp: Int(Date().timeIntervalSince1970),
+            nonce: Hex.string((0..<16).map { _ in UInt8.random(in: 0...255) }),
+            bodyLength: length, bodySHA256: String(repeating: "ab", count: 32), loopID: id, revision: revision)
+        let headers = try LibraryClient.signatureHeaders(content, signer: signer)
+        let connection = try RawConnection(port: server.port)
+        try connection.send(
+            "POST \(LoopLibraryPaths.loops) HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nContent-Type: application/vnd.looplearn.loop+zip\r\n"
+                + headers.map { "\($0.0): \($0.1)\r\n" }.joined() + "Content-Length: \(length)\r\n\r\n")
+        // A byte every 250 ms until the server closes the connection (with the rule, after about
+        // 2 s of waiting; without it, never: the loop gives up after 2 minutes).
+        var closed = false
+        for _ in 0..<480 where !closed {
+            do {
+                try connection.send("x")
+                closed = connection.isClosedByServer(timeout: 0.25)
+            } catch {
+                closed = true
+            }
+        }
+        #expect(closed, "the trickling upload's connection is closed by the server")
+        // Its handler gives the slot back as it unwinds: a publish meanwhile is told to come back.
+        var published = try honest.run(["publish", "fixture", "--to", server.address])
+        for _ in 0..<100 where published.error.contains("as many uploads as it takes at once") {
+            try await Task.sleep(for: .milliseconds(100))
+            published = try honest.run(["publish", "fixture", "--to", server.address])
+        }
+        #expect(published.status == 0, "its slot serves an honest publish: \(published.error)")
+        let metrics = String(decoding: try await http("GET", server.address + "/metrics").body, as: UTF8.self)
+        #expect(metrics.contains(#"loop_library_refusals_total{cause="slowBody"} 1"#), "\(metrics)")
+    }
+
     /// Connections past the cap are closed as they are accepted; honest clients are served
     /// again once some close. Started under a soft open-file limit of 64 (the limit is raised
     /// to the hard one), a server holds 100 idle connections and still answers.
@@ -175,6 +220,34 @@ extension LibraryServerTests {
         #expect(
             download["completed"] as? Bool == true && (download["bytes"] as? Int ?? 0) > 10_000
                 && download["time"] is String)
+    }
+
+    /// A page is kept once, whatever parameters no page reads come with it, and a kept page's
+    /// key (what the request named) counts toward the cache's budget: 6,000 requests of
+    /// `/?x<i>=<60 KB>` grew a server from 43 to 416 MB.
+    @Test func parametersNoPageReadsMakeNoPageOfTheirOwnAndKeysCountTowardTheBudget() async throws {
+        let server = try TestServer(.sqlite)
+        _ = try publishedFixture(server)
+        let filler = String(repeating: "0", count: 30_000)
+        func cache() async throws -> (pages: Int, bytes: Int) {
+            let metrics = String(decoding: try await http("GET", server.address + "/metrics").body, as: UTF8.self)
+            func value(_ name: String) -> Int {
+                let line = metrics.split(separator: "\n").first { $0.hasPrefix(name + #"{cache="pages"} "#) }
+                return line.flatMap { Double($0.split(separator: " ").last ?? "") }.map { Int($0) } ?? -1
+            }
+            return (value("loop_library_page_cache_pages"), value("loop_library_page_cache_bytes"))
+        }
+        for index in 0..<40 {
+            #expect(try await http("GET", server.address + "/?x\(index)=\(filler)").status == 200)
+        }
+        #expect(try await cache().pages == 1, "the front page, once")
+        // A parameter a page reads (an order it does not know is the newest first) names a page
+        // of its own, its key counted.
+        for index in 0..<20 {
+            #expect(try await http("GET", server.address + "/?sort=\(index)\(filler)").status == 200)
+        }
+        let kept = try await cache()
+        #expect(kept.pages == 21 && kept.bytes >= 20 * filler.utf8.count, "\(kept)")
     }
 
     /// `loop serve gc` removes the blobs no listed loop refers to (an unpublished loop's),

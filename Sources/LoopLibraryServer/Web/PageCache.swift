@@ -1,4 +1,5 @@
 import Foundation
+import Metrics
 import Synchronization
 
 /// Rendered pages, kept while the catalog has not changed since they were made.
@@ -42,12 +43,14 @@ final class PageCache: Sendable {
         mutating func makeRoom(for bytes: Int, within limit: Int) {
             guard self.bytes + bytes > limit else { return }
             pages = pages.filter { _ in Bool.random() }
-            self.bytes = pages.values.reduce(0) { $0 + $1.bytes }
+            self.bytes = pages.reduce(0) { $0 + PageCache.cost($1.key, $1.value) }
         }
     }
 
     let byteLimit: Int
     private let state = Mutex(State())
+    /// What `/metrics` shows of it: the bytes and pages kept.
+    private let keptBytes: Metrics.Gauge, keptPages: Metrics.Gauge
     /// The catalog's change stamp as last read, and when.
     private let lastStamp = Mutex<(stamp: Int64, read: UInt64)?>(nil)
 
@@ -56,9 +59,21 @@ final class PageCache: Sendable {
 
     /// `stampLifetime`: 0 where other servers change the catalog (each page then reads the
     /// stamp: a publish through one server is on every server's pages at once).
-    init(byteLimit: Int = 64 << 20, stampLifetime: UInt64 = 50_000_000) {
+    init(name: String, byteLimit: Int = 64 << 20, stampLifetime: UInt64 = 50_000_000) {
         self.byteLimit = byteLimit
         self.stampLifetime = stampLifetime
+        keptBytes = Metrics.Gauge(label: "loop_library_page_cache_bytes", dimensions: [("cache", name)])
+        keptPages = Metrics.Gauge(label: "loop_library_page_cache_pages", dimensions: [("cache", name)])
+    }
+
+    /// What keeping `page` under `key` costs: the page, and its key (a key is what the request
+    /// named, and may be long).
+    static func cost(_ key: String, _ page: Page) -> Int { page.bytes + key.utf8.count }
+
+    /// Shows the bytes and pages kept in `/metrics`.
+    private func report(_ state: State) {
+        keptBytes.record(state.bytes)
+        keptPages.record(state.pages.count)
     }
 
     /// The page kept under `key` if it was made at `stamp` and is young enough; else the one
@@ -107,6 +122,7 @@ final class PageCache: Sendable {
         state.withLock { state in
             state.pages = [:]
             state.bytes = 0
+            report(state)
         }
     }
 
@@ -124,6 +140,7 @@ final class PageCache: Sendable {
             page.gzipped = gzipped
             state.pages[key] = page
             state.bytes += gzipped.count
+            report(state)
         }
     }
 
@@ -132,9 +149,10 @@ final class PageCache: Sendable {
             guard state.rendering[key]?.id == renderID else { return } // kept by another waiter already
             state.rendering[key] = nil
             guard page.status == 200 else { return } // a 404 for any path asked is not worth the room
-            state.makeRoom(for: page.bytes, within: byteLimit)
-            state.bytes += page.bytes - (state.pages[key]?.bytes ?? 0)
+            state.makeRoom(for: Self.cost(key, page), within: byteLimit)
+            state.bytes += Self.cost(key, page) - (state.pages[key].map { Self.cost(key, $0) } ?? 0)
             state.pages[key] = page
+            report(state)
         }
     }
 }

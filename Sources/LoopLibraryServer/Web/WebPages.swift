@@ -71,7 +71,7 @@ extension LibraryServer {
     ) async throws -> Response {
         let base = siteAddress(request)
         let stamp = try await pages.stamp { try await self.catalog.changeStamp() }
-        let key = base + request.uri.description
+        let key = base + Self.cacheKey(path: request.uri.path, query: request.uri.queryParameters)
         let gzip = Gzip.isAccepted(by: request)
         let page = try await pages.page(key, stamp: stamp) {
             let (status, text) = try await render(base)
@@ -360,6 +360,28 @@ extension LibraryServer {
             description:
                 "Short loops of spoken phrases to learn a language by ear: read them, hear them, install them with loop.",
             query: query)
+    }
+
+    /// The query parameters the pages read (``frontPage(_:base:)``, ``authorPage(_:name:base:)``
+    /// through ``LibraryServer/catalogQuery(_:)`` and ``pageNumber(_:)``; the front page sets
+    /// its own offset and limit).
+    static let pageParameters: Set<Substring> = [
+        "q", "language", "translation", "tag", "author", "featured", "sort", "page",
+    ]
+
+    /// What names a page in the cache: its path and the parameters a page reads, as asked (in
+    /// their order: the first of a name repeated is the one read), never the others: `/?x1=...`
+    /// is the front page, not a page of its own.
+    static func cacheKey(path: String, query: Parameters) -> String {
+        // Values as read (decoded), their `%`, `&` and `=` escaped again: no two asks share a key.
+        func escaped(_ text: Substring) -> String {
+            text.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "&", with: "%26")
+                .replacingOccurrences(of: "=", with: "%3D")
+        }
+        let read = query.filter { pageParameters.contains($0.key) }.map {
+            $0.key + "=" + escaped($0.value)
+        }
+        return path + (read.isEmpty ? "" : "?" + read.joined(separator: "&"))
     }
 
     static func pageNumber(_ parameters: Parameters) -> Int {
