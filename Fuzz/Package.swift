@@ -1,6 +1,7 @@
 // swift-tools-version:6.0
 // libFuzzer targets for the bundle readers, the text parser, the picture header reader, the subtitle reader, the audio file
-// reader, the Loop Library client's reading of a server's answers and the numeric options. Built by Scripts/fuzz with -sanitize=fuzzer (which
+// reader, the Loop Library client's reading of a server's answers, a signed request's headers as the server reads them,
+// language names and the numeric options. Built by Scripts/fuzz with -sanitize=fuzzer (which
 // provides main), so they live outside the main package.
 import PackageDescription
 
@@ -37,6 +38,11 @@ let package = Package(
                 "LibFuzzerDriver", .product(name: "LoopLibraryAPI", package: "LoopLearn"),
                 .product(name: "LoopReports", package: "LoopLearn"),
             ]),
+        .executableTarget(
+            name: "SignatureFuzzer",
+            dependencies: ["LibFuzzerDriver", .product(name: "LoopLibraryAPI", package: "LoopLearn")]),
+        .executableTarget(
+            name: "LanguageFuzzer", dependencies: ["LibFuzzerDriver", .product(name: "LoopText", package: "LoopLearn")]),
         .executableTarget(
             name: "OptionsFuzzer",
             dependencies: [

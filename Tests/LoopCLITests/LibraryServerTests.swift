@@ -887,6 +887,9 @@ struct LibraryServerTests {
                     try LibraryClient.signatureHeaders(content, signer: signer), uniquingKeysWith: { $1 })
                 let answer = try await http(method, server.address + path, headers: headers, body: sent)
                 #expect(answer.status == 401, "\(method) at \(timestamp): \(answer.status)")
+                // Refused as it is read, as no time at all: never taken into arithmetic with a clock.
+                let said = String(decoding: answer.body, as: UTF8.self)
+                #expect(said.contains("has no \(SignedRequest.timestampHeader)"), "\(method) at \(timestamp): \(said)")
                 #expect(try await http("GET", server.address + "/healthz").status == 200, "alive after \(timestamp)")
             }
         }
