@@ -56,6 +56,11 @@ package struct LibraryStore: Sendable {
             return
         }
         let manager = FileManager.default
+        // A library that cannot be written is said to be so at once: SQLite could open it (it
+        // falls back to reading), and fail at the first change, or wait on its side files.
+        if manager.fileExists(atPath: path) {
+            try Self.refuseIfReadOnly(root: (path as NSString).deletingLastPathComponent)
+        }
         if access == .freeingSpace, (DiskSpace.available(at: root) ?? .max) < Self.roomSize {
             unlink(layout.room)
         }
@@ -162,10 +167,48 @@ package struct LibraryStore: Sendable {
         return try DatabaseQueue(path: "file:" + escaped + "?immutable=1", configuration: configuration(readOnly: true))
     }
 
+    /// The database at `path` and its log copied into a folder of the temporary files, the log
+    /// taken into the copy there, and the copy read as ``openImmutable(path:)`` reads (its files
+    /// are gone from the folder once it is open: nothing is left behind).
+    private static func openCopy(path: String) throws -> DatabaseQueue {
+        let folder = (NSTemporaryDirectory() as NSString).appendingPathComponent("loop-read-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let copy = folder + "/library.sqlite"
+        try FileManager.default.copyItem(atPath: path, toPath: copy)
+        if FileManager.default.fileExists(atPath: path + "-wal") {
+            try FileManager.default.copyItem(atPath: path + "-wal", toPath: copy + "-wal")
+        }
+        let writer = try DatabaseQueue(path: copy, configuration: configuration(readOnly: false))
+        _ = try writer.writeWithoutTransaction { try $0.checkpoint(.truncate) }
+        try writer.close()
+        guard let reader = try openImmutable(path: copy) else {
+            throw LibraryError(.cannotOpen, "\(path): its log could not be read into a copy")
+        }
+        return reader
+    }
+
     /// One read-only connection to an existing, up-to-date library; nil when the library must
     /// first be created or updated.
     private static func openForReading(path: String, migrator: DatabaseMigrator) throws -> DatabaseQueue? {
         guard FileManager.default.fileExists(atPath: path) else { return nil }
+        let root = (path as NSString).deletingLastPathComponent
+        if cannotWriteBeside(root: root) {
+            // Reading needs no room and no right to write: on a read-only mount or a full disk the
+            // database is read as it is on disk, or, when its log holds changes, from a copy
+            // beside the temporary files (SQLite's own reading would need its side files there,
+            // or wait on them).
+            func upToDate(_ queue: DatabaseQueue) -> Bool {
+                (try? queue.read { db in
+                    try schemaRefusal(db, path: path, migrator: migrator) == nil && migrator.hasCompletedMigrations(db)
+                }) == true
+            }
+            if let reader = (try? openImmutable(path: path)) ?? (try? openCopy(path: path)), upToDate(reader) {
+                return reader
+            }
+            try refuseIfDiskFull(root: root)
+            try refuseIfReadOnly(root: root)
+        }
         do {
             let queue = try DatabaseQueue(path: path, configuration: configuration(readOnly: true))
             let upToDate = try queue.read { db in
@@ -176,16 +219,6 @@ package struct LibraryStore: Sendable {
             try queue.close()
             return nil
         } catch let error as DatabaseError {
-            // Reading needs no room and no right to write: on a read-only mount or a full disk,
-            // the database is read as it is.
-            let root = (path as NSString).deletingLastPathComponent
-            if cannotWriteBeside(root: root), let immutable = try? openImmutable(path: path),
-                (try? immutable.read({ db in
-                    try schemaRefusal(db, path: path, migrator: migrator) == nil && migrator.hasCompletedMigrations(db)
-                })) == true
-            {
-                return immutable
-            }
             try refuseIfDiskFull(root: (path as NSString).deletingLastPathComponent)
             try refuseIfReadOnly(root: (path as NSString).deletingLastPathComponent)
             throw LibraryError(.cannotOpen, "\(path): not a loop library, or damaged (\(error.message ?? "\(error)"))")
