@@ -144,7 +144,7 @@ package struct LibraryStore: Sendable {
 
     /// Whether the library at `root` cannot be written beside (a read-only mount or folder, or a
     /// full disk): SQLite cannot then make the side files it reads a library with.
-    public static func cannotWriteBeside(root: String) -> Bool {
+    package static func cannotWriteBeside(root: String) -> Bool {
         if access(root, W_OK) != 0 && (errno == EROFS || errno == EACCES || errno == EPERM) { return true }
         return (DiskSpace.available(at: root) ?? Int.max) < 1 << 20
     }

@@ -13,10 +13,10 @@ import Testing
 /// what its operator sees of it (`/metrics`, the access log) and keeps tidy (`gc`), and
 /// several servers as one Loop Library.
 extension LibraryServerTests {
-    /// Sends a publish's signed headers (declaring a body of `length` bytes) and no body, and
-    /// returns what the server answers before it.
-    func headersOnly(_ server: TestServer, signer: RequestSigner, id: String, revision: Int, length: Int) throws
-        -> String
+    /// Opens a connection and sends a publish's signed headers, declaring a body of `length`
+    /// bytes, and no body yet.
+    func signedPublishHead(_ server: TestServer, signer: RequestSigner, id: String, revision: Int, length: Int) throws
+        -> RawConnection
     {
         let content = SignedRequest.Content(
             method: "POST", authority: "127.0.0.1:\(server.port)", path: LoopLibraryPaths.loops,
@@ -28,6 +28,15 @@ extension LibraryServerTests {
         try connection.send(
             "POST \(LoopLibraryPaths.loops) HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nContent-Type: application/vnd.looplearn.loop+zip\r\n"
                 + headers.map { "\($0.0): \($0.1)\r\n" }.joined() + "Content-Length: \(length)\r\n\r\n")
+        return connection
+    }
+
+    /// Sends a publish's signed headers (declaring a body of `length` bytes) and no body, and
+    /// returns what the server answers before it.
+    func headersOnly(_ server: TestServer, signer: RequestSigner, id: String, revision: Int, length: Int) throws
+        -> String
+    {
+        let connection = try signedPublishHead(server, signer: signer, id: id, revision: revision, length: length)
         // The head, then the body (which may come in a second packet).
         var answer = try connection.receive(timeout: 10)
         while !answer.isEmpty, !answer.hasSuffix("}") {
@@ -118,17 +127,7 @@ extension LibraryServerTests {
         let honest = try libraryWithFixtureLoop()
         #expect(try honest.run(["identity"]).status == 0)
 
-        let length = 100_000
-        let content = SignedRequest.Content(
-            method: "POST", authority: "127.0.0.1:\(server.port)", path: LoopLibraryPaths.loops,
-            timestamp: Int(Date().timeIntervalSince1970),
-            nonce: Hex.string((0..<16).map { _ in UInt8.random(in: 0...255) }),
-            bodyLength: length, bodySHA256: String(repeating: "ab", count: 32), loopID: id, revision: revision)
-        let headers = try LibraryClient.signatureHeaders(content, signer: signer)
-        let connection = try RawConnection(port: server.port)
-        try connection.send(
-            "POST \(LoopLibraryPaths.loops) HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nContent-Type: application/vnd.looplearn.loop+zip\r\n"
-                + headers.map { "\($0.0): \($0.1)\r\n" }.joined() + "Content-Length: \(length)\r\n\r\n")
+        let connection = try signedPublishHead(server, signer: signer, id: id, revision: revision, length: 100_000)
         // A byte every 250 ms until the server closes the connection (with the rule, after about
         // 2 s of waiting; without it, never: the loop gives up after 2 minutes).
         var closed = false
