@@ -158,24 +158,37 @@ struct ContentAligner {
     /// leaving out speech the text does not hold (an intro, an added sentence, a false start)
     /// and phrases the take does not read, and checks each phrase found against its own sounds
     /// played backwards.
-    func align(take: DynamicTimeWarping.Frames, rendering: Rendering) -> Alignment {
+    ///
+    /// `fillerCost`, when given, is what speech the text does not hold costs (a share of what
+    /// unrelated words cost), instead of what a first path measures for this voice; `skipCost`,
+    /// what a rendered speech frame left out costs, instead of ``Parameters/skipCost``.
+    func align(
+        take: DynamicTimeWarping.Frames, rendering: Rendering, fillerCost: Float? = nil, skipCost: Float? = nil
+    ) -> Alignment {
         // Costs in units of the distance between unrelated speech frames of these two recordings.
         let scale = Float(unrelatedCost(take: take, rendering: rendering.frames))
         var scaled = scaledWarping(by: scale)
         var phraseOfColumn = [Int](repeating: -1, count: rendering.frames.count)
         for (index, span) in rendering.phrases.enumerated() { for column in span { phraseOfColumn[column] = index } }
-        // How well this voice matches the synthesizer's sets what speech the text does not hold
-        // costs: a first path, where such speech costs as much as unrelated words, measures
-        // what the take's words cost against their own (about 0.6 of unrelated for a voice
-        // like the synthesizer's, 0.85 for some real ones); the path that counts lies between.
-        scaled.parameters.fillerCost = scale * parameters.firstFillerCost
-        let first = scaled.align(take: take, rendering: rendering.frames, skipCost: parameters.skipCost * scale)
-        let matched =
-            Self.matchedCost(first, take: take, rendering: rendering, phraseOfColumn: phraseOfColumn, scaled.parameters)
-            / scale
-        scaled.parameters.fillerCost = scale * (matched + parameters.fillerMargin * max(0, 1 - matched))
+        if let fillerCost {
+            scaled.parameters.fillerCost = scale * fillerCost
+        } else {
+            // How well this voice matches the synthesizer's sets what speech the text does not
+            // hold costs: a first path, where such speech costs as much as unrelated words,
+            // measures what the take's words cost against their own (about 0.6 of unrelated for
+            // a voice like the synthesizer's, 0.85 for some real ones); the path that counts
+            // lies between.
+            scaled.parameters.fillerCost = scale * parameters.firstFillerCost
+            let first = scaled.align(take: take, rendering: rendering.frames, skipCost: parameters.skipCost * scale)
+            let matched =
+                Self.matchedCost(
+                    first, take: take, rendering: rendering, phraseOfColumn: phraseOfColumn, scaled.parameters)
+                / scale
+            scaled.parameters.fillerCost = scale * (matched + parameters.fillerMargin * max(0, 1 - matched))
+        }
         let warping = scaled
-        let path = warping.align(take: take, rendering: rendering.frames, skipCost: parameters.skipCost * scale)
+        let path = warping.align(
+            take: take, rendering: rendering.frames, skipCost: (skipCost ?? parameters.skipCost) * scale)
         var onPath = [Bool](repeating: false, count: rendering.frames.count)
         var rows = [ClosedRange<Int>?](repeating: nil, count: rendering.phrases.count)
         for cell in path {

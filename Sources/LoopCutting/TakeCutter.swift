@@ -93,6 +93,14 @@ public struct TakeCutter: Sendable {
         public var minimumFiller = 0.25
         /// A pause with this much silence (seconds) between two phrases' words takes a cut for certain.
         public var clearCutPause = 0.15
+        /// A take whose words were refused is aligned once more with speech the text does not
+        /// hold costing this share of what unrelated words cost (what a voice like the
+        /// synthesizer's own words cost against their rendering).
+        public var retriedFillerCost: Float = 0.6
+        /// ...and each rendered speech frame of a phrase it does not read left out at each of
+        /// these shares in turn, until one is accepted (the first alignment's,
+        /// ``ContentAligner/Parameters/skipCost``, then less: a text that goes on well past the take).
+        public var retriedSkipCosts: [Float] = [0.4, 0.2]
 
         public init() {}
     }
@@ -243,15 +251,26 @@ public struct TakeCutter: Sendable {
     /// Aligns the take's hops `hops` with the rendered phrases, keeps the phrases whose words are
     /// heard there and places a cut at each edge between them and what the text does not hold;
     /// throws ``Mismatch`` when the take there does not read them.
-    func place(_ rendering: ContentAligner.Rendering, in take: MeasuredTake, hops: Range<Int>) throws -> PlacedRun {
+    ///
+    /// `leftOut`: what speech the text does not hold and each rendered speech frame of a phrase
+    /// the take does not read cost the alignment (shares of what unrelated words cost); by
+    /// default, measured on a first path and ``ContentAligner/Parameters/skipCost``. With them,
+    /// the words must fit as a voice like the synthesizer's do (``Parameters/strongAgreement``),
+    /// several phrases each told apart.
+    func place(
+        _ rendering: ContentAligner.Rendering, in take: MeasuredTake, hops: Range<Int>,
+        leftOut: (fillerCost: Float, skipCost: Float)? = nil
+    ) throws -> PlacedRun {
         let frames = take.frames(hops)
-        let alignment = ContentAligner().align(take: frames, rendering: rendering)
+        let alignment = ContentAligner().align(
+            take: frames, rendering: rendering, fillerCost: leftOut?.fillerCost, skipCost: leftOut?.skipCost)
         let partial = alignment.found.count < rendering.phrases.count
         let mismatch = Mismatch(
             agreement: alignment.overallAgreement, foundAll: !partial, unmatchedSpeech: alignment.unmatchedSpeech)
         // Where the words fit clearly, a phrase or two out of proportion is a rendering with
         // words the reader did not say; where they fit loosely, it may be a phrase stretched
         // over speech the text does not hold, and the take is refused.
+        guard leftOut == nil || alignment.overallAgreement >= parameters.strongAgreement else { throw mismatch }
         guard
             alignment.lengthSpread <= parameters.maximumSpread
                 || (alignment.overallAgreement >= parameters.strongAgreement
@@ -302,7 +321,11 @@ public struct TakeCutter: Sendable {
                 && alignment.overallAgreement >= parameters.leastAgreement
                 && told().allSatisfy { $0 >= parameters.phraseIdentification }
         }
-        guard fitting || identified() else { throw mismatch }
+        // A path that left speech out as cheaply as a voice like the synthesizer's words cost
+        // (`leftOut`) can pick a few stretches of any take that fit a few phrases: there,
+        // several phrases must also be found and each told apart from its neighbours.
+        let accepted = leftOut == nil ? fitting || identified() : fitting && identified()
+        guard accepted else { throw mismatch }
         let kept = keptPhrases(alignment)
         guard !kept.isEmpty else { throw mismatch }
         let analysis = take.analysis
@@ -383,7 +406,25 @@ public struct TakeCutter: Sendable {
         let run: PlacedRun
         var note: String?
         do {
-            run = try place(rendering, in: take, hops: 0..<take.envelope.levels.count)
+            do {
+                run = try place(rendering, in: take, hops: 0..<take.envelope.levels.count)
+            } catch let first as Mismatch {
+                // The first path measures what this voice's words cost against their own; where
+                // it took a long stretch of speech the text does not hold (an audiobook's intro
+                // before a text that goes on past the take) for the text's words, that measure is
+                // of unrelated words, and so is the path. Again, with such speech as cheap as a
+                // voice like the synthesizer's own words, for such a voice only: what it finds
+                // must fit as its words do (a real voice's words cost more than that, and such a
+                // path leaves some of them out). Where that fails too, what the first path
+                // measured decides what comes next.
+                let retried = parameters.retriedSkipCosts.lazy.compactMap {
+                    try? place(
+                        rendering, in: take, hops: 0..<take.envelope.levels.count,
+                        leftOut: (parameters.retriedFillerCost, $0))
+                }.first
+                guard let retried else { throw first }
+                run = retried
+            }
         } catch let mismatch as Mismatch {
             // A take read with a clear pause after every phrase is cut there, even when its
             // words cannot be matched (a voice unlike the synthesizer's).

@@ -127,6 +127,23 @@ struct TakeCutterTests {
         expectClips(segmentation, hold: Array(take.phrases.dropFirst(2)), clear: Array(take.phrases.prefix(2)))
     }
 
+    /// An audiobook chapter: a long announcement, then the first lines of a text that goes on
+    /// past the take. The announcement is left out, the lines read get their clips, and the
+    /// lines after them none (a first path took the announcement for the text's first lines).
+    @Test func anAudiobookIntroBeforeTheFirstLinesOfALongerTextIsLeftOut() throws {
+        let intro = [
+            "This recording is in the public domain.", "Read by a volunteer.", "Part one.",
+            "In spring, the evenings get longer and warmer.", "The forecast says it will snow on Tuesday night.",
+        ]
+        let take = try SpokenTake.continuous(intro + story.prefix(4), voice: "en+f1")
+        let text = story + unrelatedStory.prefix(4)
+        let segmentation = try cutter.cut(path: take.path, hint: .text(text, language: "en"))
+        #expect(segmentation.phrases == [0, 1, 2, 3])
+        expectClips(
+            segmentation, hold: Array(take.phrases.dropFirst(intro.count)),
+            clear: Array(take.phrases.prefix(intro.count)))
+    }
+
     @Test func speechAfterTheTextIsLeftOutOfEveryClip() throws {
         let take = try SpokenTake.continuous(story + ["Thank you for listening, and see you next time."])
         let segmentation = try cutter.cut(path: take.path, hint: .text(story, language: "en"))
