@@ -12,6 +12,9 @@ import LoopSpeech
 /// line end) is absorbed there, where the text says one phrase ends, rather than against a
 /// near-silent stop closure inside a word. Pauses the synthesizer makes inside a phrase (at
 /// commas) absorb the reader's in the same way.
+/// A rendering stopped before its end: what it was for is no longer wanted.
+struct RenderingStopped: Error {}
+
 struct ContentAligner {
     /// A text rendered for alignment: its frames and where each phrase lies among them.
     struct Rendering {
@@ -96,11 +99,16 @@ struct ContentAligner {
 
     /// `phrases` rendered by the synthesizer in `language`, as frames for alignment on
     /// `upperFrequency`'s band. Each phrase's audio is measured as soon as it is rendered and
-    /// then let go: an hour's text never lies whole in memory as audio.
-    func render(_ phrases: [String], in language: SpeechLanguage, upperFrequency: Double) throws -> Rendering {
+    /// then let go: an hour's text never lies whole in memory as audio. When `stopped` says so
+    /// (checked before each phrase), it stops and throws ``RenderingStopped``.
+    func render(
+        _ phrases: [String], in language: SpeechLanguage, upperFrequency: Double,
+        stopped: (@Sendable () -> Bool)? = nil
+    ) throws -> Rendering {
         var index = 0
         return try rendering(upperFrequency: upperFrequency) { () throws -> RenderedSpeech? in
             guard index < phrases.count else { return nil }
+            if stopped?() == true { throw RenderingStopped() }
             defer { index += 1 }
             return try SpeechSynthesizer.shared.render([phrases[index]], in: language)[0]
         }

@@ -29,6 +29,9 @@ public struct EnergyEnvelope: Sendable {
     /// The hop length in seconds.
     public var hopDuration: Double { Double(hopFrames) / Double(sampleRate) }
 
+    /// The take's length in seconds, as read (not as its header says).
+    public var duration: Double { Double(frameCount) / Double(sampleRate) }
+
     /// The first audio frame of hop `index`.
     public func frame(ofHop index: Int) -> Int { min(index * hopFrames, frameCount) }
 

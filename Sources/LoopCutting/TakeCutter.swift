@@ -2,6 +2,7 @@ import Foundation
 import LoopAudioFiles
 import LoopFoundation
 import LoopSpeech
+import Synchronization
 
 /// Cuts a take into its phrases: by what is said when its text is known (``ContentAligner``,
 /// each cut then placed on the pause or the quietest point there), else at its pauses
@@ -149,12 +150,31 @@ public struct TakeCutter: Sendable {
         {
             throw SegmentationError(.textLongerThanTake, refusal, path: path)
         }
-        // The text is rendered while the take is read.
+        // The text is rendered while the take is read. The header's length is the file's word
+        // only: once the take is read, a text far longer than what it holds (or a take that
+        // cannot be read) stops the rendering at its next phrase.
         let upper = CepstrumMeter.upperFrequency(sampleRates: [info.sampleRate, renderingRate])
+        let renderingUnwanted = Atomic<Bool>(false)
         let (rendering, measuring) = bothAtOnce(
-            { Result { try ContentAligner().render(phrases, in: language, upperFrequency: upper) } },
-            { Result { try measure(path: path, renderingRate: renderingRate, progress: progress) } })
+            {
+                Result {
+                    try ContentAligner().render(phrases, in: language, upperFrequency: upper) {
+                        renderingUnwanted.load(ordering: .relaxed)
+                    }
+                }
+            },
+            {
+                let measured = Result { try measure(path: path, renderingRate: renderingRate, progress: progress) }
+                let fits = (try? measured.get()).map {
+                    TextFit.refusal(phrases, takeSeconds: $0.envelope.duration) == nil
+                }
+                if fits != true { renderingUnwanted.store(true, ordering: .relaxed) }
+                return measured
+            })
         let take = try measuring.get()
+        if let refusal = TextFit.refusal(phrases, takeSeconds: take.envelope.duration) {
+            throw SegmentationError(.textLongerThanTake, refusal, path: path)
+        }
         switch rendering {
         case .failure(let error as SpeechError):
             return try atPauses("\(error.message): cut at its pauses instead of following the text")

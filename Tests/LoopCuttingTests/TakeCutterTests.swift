@@ -91,6 +91,37 @@ struct TakeCutterTests {
         #expect(try cutter.cut(path: take.path, hint: .text(story, language: "en")).phrases == [0, 1])
     }
 
+    /// A header's length is the file's word only. A FLAC that announces no length is judged by
+    /// the length read: a text far longer than that is refused as such, its rendering stopped,
+    /// not rendered whole and aligned. One that announces ten hours and holds seconds is
+    /// refused as truncated.
+    @Test func aTextFarLongerThanWhatTheTakeHoldsIsRefusedWhateverItsHeaderSays() throws {
+        let speech = try SpeechSynthesizer.shared.render([story[0] + " " + story[1]], voice: "en")[0]
+        let long = (0..<300).map { story[$0 % story.count] + " (\($0))" }
+        for (name, announced) in [("no-length", 0), ("ten-hours", 10 * 3_600 * speech.sampleRate)] {
+            let path = Scratch.path("announces-\(name)", extension: "flac")
+            var writer = try AudioFileWriter(path: path, format: .flac, sampleRate: speech.sampleRate, channelCount: 1)
+            try writer.write(speech.samples)
+            try writer.commit()
+            // STREAMINFO follows "fLaC" and its block header; its total samples are the low 36
+            // bits of the 8 bytes from its 10th.
+            var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+            #expect(Array(bytes[0..<4]) == Array("fLaC".utf8))
+            var field = bytes[18..<26].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+            field = field & ~((1 << 36) - 1) | UInt64(announced)
+            for index in 0..<8 { bytes[18 + index] = UInt8(truncatingIfNeeded: field >> (56 - 8 * index)) }
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            do {
+                _ = try cutter.cut(path: path, hint: .text(long, language: "en"))
+                Issue.record("\(name): cut")
+            } catch let error as SegmentationError {
+                #expect(announced == 0 && error.kind == .textLongerThanTake, "\(name): \(error.message)")
+            } catch let error as AudioError {
+                #expect(announced > 0 && error.kind == .truncated, "\(name): \(error.message)")
+            }
+        }
+    }
+
     @Test func aTakeThatStartsMidTextIsFoundThere() throws {
         let take = try continuousTake(Array(story.suffix(3)))
         let segmentation = try cutter.cut(path: take.path, hint: .text(story, language: "en"))
