@@ -107,6 +107,9 @@ public final class MediaInput: Sendable {
         return removed
     }
 
+    /// The most channels a decoded stream may have (what FLAC holds).
+    static let mostChannels = 8
+
     /// Decodes `path`'s audio into a FLAC file at `output` (atomically); returns how FFmpeg's
     /// libraries described the stream.
     /// `heartbeat` is called every 10 s of audio decoded, whether the length is known or not.
@@ -125,6 +128,20 @@ public final class MediaInput: Sendable {
             throw AudioError(
                 .unsupportedFormat, path: path,
                 message: "not an audio or video file this tool reads (\(error.message))", cause: error.cause)
+        }
+        // What the stream declares is checked before a file is made for it: the decoded file
+        // is loop's own, and a failure to make it is no message for the file given.
+        guard AudioFileReader.sampleRates.contains(decoder.sampleRate) else {
+            throw AudioError(
+                .unsupportedFormat, path: path,
+                message:
+                    "it declares a sample rate of \(decoder.sampleRate) Hz: audio runs at 4,000 to 768,000 Hz (is the file damaged?)"
+            )
+        }
+        guard (1...Self.mostChannels).contains(decoder.channelCount) else {
+            throw AudioError(
+                .unsupportedFormat, path: path,
+                message: "its audio has \(decoder.channelCount) channels: loop reads 1 to \(Self.mostChannels)")
         }
         var writer = try AudioFileWriter(
             path: output, format: .flac, sampleRate: decoder.sampleRate, channelCount: decoder.channelCount)

@@ -206,6 +206,23 @@ struct HostileInputTests {
         ] {
             expectOneLineError(try run(library, arguments), "it announces 36000.00 s of audio but")
         }
+        // A WAV declaring 2,147,483,647 Hz is left to FFmpeg's libraries, which open it: it is
+        // refused for what it declares, not as a file loop could not create.
+        let absurd = Scratch.path("absurd-rate", extension: "wav")
+        try Data(pcmWAVHeader(sampleRate: 2_147_483_647, dataBytes: 2_000) + [UInt8](repeating: 1, count: 2_000))
+            .write(to: URL(fileURLWithPath: absurd))
+        expectOneLineError(
+            try run(library, ["segment", absurd, "--count", "3"]), "declares a sample rate of 2147483647 Hz")
+    }
+
+    /// The 44-byte header of a mono 16-bit PCM WAV file.
+    func pcmWAVHeader(sampleRate: UInt32, dataBytes: UInt32) -> [UInt8] {
+        func little(_ value: UInt32, _ bytes: Int) -> [UInt8] {
+            (0..<bytes).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
+        }
+        return Array("RIFF".utf8) + little(36 + dataBytes, 4) + Array("WAVEfmt ".utf8) + little(16, 4)
+            + little(1, 2) + little(1, 2) + little(sampleRate, 4) + little(sampleRate &* 2, 4) + little(2, 2)
+            + little(16, 2) + Array("data".utf8) + little(dataBytes, 4)
     }
 
     /// An output path naming a device, a FIFO, a folder or a symbolic link is refused, and what is
