@@ -2,6 +2,9 @@ import Foundation
 import LoopFoundation
 import LoopSpeech
 
+/// A rendering stopped before its end: what it was for is no longer wanted.
+struct RenderingStopped: Error {}
+
 /// Where a take's phrases are, found by comparing what is said with what is written: the text
 /// is rendered phrase by phrase by the synthesizer, both recordings become frame features
 /// (``FeatureMatrix``), and dynamic time warping maps each join between two phrases of the
@@ -12,9 +15,6 @@ import LoopSpeech
 /// line end) is absorbed there, where the text says one phrase ends, rather than against a
 /// near-silent stop closure inside a word. Pauses the synthesizer makes inside a phrase (at
 /// commas) absorb the reader's in the same way.
-/// A rendering stopped before its end: what it was for is no longer wanted.
-struct RenderingStopped: Error {}
-
 struct ContentAligner {
     /// A text rendered for alignment: its frames and where each phrase lies among them.
     struct Rendering {
