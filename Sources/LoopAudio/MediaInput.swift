@@ -131,13 +131,7 @@ public final class MediaInput: Sendable {
         }
         // What the stream declares is checked before a file is made for it: the decoded file
         // is loop's own, and a failure to make it is no message for the file given.
-        guard AudioFileReader.sampleRates.contains(decoder.sampleRate) else {
-            throw AudioError(
-                .unsupportedFormat, path: path,
-                message:
-                    "it declares a sample rate of \(decoder.sampleRate) Hz: audio runs at 4,000 to 768,000 Hz (is the file damaged?)"
-            )
-        }
+        if let refusal = AudioFileReader.sampleRateRefusal(decoder.sampleRate, path: path) { throw refusal }
         guard (1...Self.mostChannels).contains(decoder.channelCount) else {
             throw AudioError(
                 .unsupportedFormat, path: path,

@@ -27,13 +27,9 @@ public struct AudioFileReader: ~Copyable {
         }
         let opened = try SndFile.openForReading(path: path)
         // What a header declares is checked before anything is sized by it.
-        guard Self.sampleRates.contains(opened.info.sampleRate) else {
+        if let refusal = Self.sampleRateRefusal(opened.info.sampleRate, path: path) {
             SndFile.close(opened.handle)
-            throw AudioError(
-                .unsupportedFormat, path: path,
-                message:
-                    "it declares a sample rate of \(opened.info.sampleRate) Hz: audio runs at 4,000 to 768,000 Hz (is the file damaged?)"
-            )
+            throw refusal
         }
         self.path = path
         self.info = opened.info
@@ -47,6 +43,16 @@ public struct AudioFileReader: ~Copyable {
 
     /// The sample rates loop reads (Hz).
     public static let sampleRates = 4_000...768_000
+
+    /// Why `path`, declaring `sampleRate`, is not read; nil when the rate is one of ``sampleRates``.
+    public static func sampleRateRefusal(_ sampleRate: Int, path: String) -> AudioError? {
+        guard !sampleRates.contains(sampleRate) else { return nil }
+        return AudioError(
+            .unsupportedFormat, path: path,
+            message:
+                "it declares a sample rate of \(sampleRate) Hz: audio runs at 4,000 to 768,000 Hz (is the file damaged?)"
+        )
+    }
 
     /// Frames read so far.
     public var position: Int { framesRead }

@@ -178,14 +178,9 @@ struct HostileInputTests {
 
     /// The fixture's take (16 kHz, 10 s) with its STREAMINFO declaring `sampleRate` and `frames`.
     func lyingFLAC(sampleRate: UInt64, frames: UInt64) throws -> String {
-        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixture.path("clean.flac"))))
-        #expect(Array(bytes[0..<4]) == Array("fLaC".utf8))
-        // Bytes 18-25: sample rate (20 bits), channels - 1 (3), bits per sample - 1 (5), frames (36).
-        var fields = bytes[18..<26].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-        fields = (sampleRate << 44) | (fields & (0xFF << 36)) | frames
-        for index in 0..<8 { bytes[18 + index] = UInt8(truncatingIfNeeded: fields >> (56 - 8 * index)) }
         let lying = Scratch.path("lying", extension: "flac")
-        try Data(bytes).write(to: URL(fileURLWithPath: lying))
+        try Data(contentsOf: URL(fileURLWithPath: Fixture.path("clean.flac"))).write(to: URL(fileURLWithPath: lying))
+        try LyingFLAC.rewrite(lying, frames: frames, sampleRate: sampleRate)
         return lying
     }
 
