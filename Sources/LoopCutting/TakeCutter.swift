@@ -92,6 +92,12 @@ public struct TakeCutter: Sendable {
         /// Speech the text does not hold (between phrases, before or after them) is left out of
         /// every clip when it lasts at least this long (seconds); shorter, it stays with its phrase.
         public var minimumFiller = 0.25
+        /// Such speech, when it lasts at most this long (seconds), follows a pause and runs into
+        /// the phrase after it with less than ``attachedWordsPause`` of silence, is that phrase's
+        /// words said otherwise (a paraphrase's "Está lloviendo" for "Llueve") and stays in its clip.
+        public var longestAttachedWords = 0.6
+        /// The silence (seconds) that parts such words from a phrase, or from what came before.
+        public var attachedWordsPause = 0.1
         /// A pause with this much silence (seconds) between two phrases' words takes a cut for certain.
         public var clearCutPause = 0.15
         /// A take whose words were refused is aligned once more with speech the text does not
@@ -365,22 +371,51 @@ public struct TakeCutter: Sendable {
         }
         let rows = kept.map { alignment.phraseRows[$0]! }
         let agreement = kept.map { alignment.agreement[$0] ?? 0 }
+        // Speech the text does not hold before a phrase found from `phraseStart` on (`extra`,
+        // relative hops; `previousSpeech`, the last hop of the phrase before): split into what
+        // is left out and the few words said straight into the phrase after a pause, which are
+        // that phrase's own said otherwise and stay in its clip.
+        let hopDuration = analysis.envelope.hopDuration
+        let silence = { (hops: Int) in Double(max(0, hops)) * hopDuration }
+        let attachedWords = {
+            (extra: [Int], phraseStart: Int, previousSpeech: Int?) -> (
+                leftOut: ArraySlice<Int>, attached: ArraySlice<Int>
+            ) in
+            guard let last = extra.last else { return (extra[...], []) }
+            let next = (phraseStart..<hops.count).first { analysis.isSpeech[$0 + shift] } ?? phraseStart
+            guard silence(next - last - 1) < parameters.attachedWordsPause else { return (extra[...], []) }
+            var start = extra.count - 1
+            while start > 0, silence(extra[start] - extra[start - 1] - 1) < parameters.attachedWordsPause {
+                start -= 1
+            }
+            let pauseBefore =
+                start > 0 || previousSpeech.map { silence(extra[0] - $0 - 1) >= parameters.attachedWordsPause } ?? true
+            guard pauseBefore, silence(last - extra[start] + 1) <= parameters.longestAttachedWords else {
+                return (extra[...], [])
+            }
+            return (extra[..<start], extra[start...])
+        }
         // Before the first phrase found.
-        let lead = speechHops(0..<rows[0].lowerBound)
+        let (lead, leadWords) = attachedWords(speechHops(0..<rows[0].lowerBound), rows[0].lowerBound, nil)
         if lead.count >= minimumFiller, let last = lead.last {
             run.reads.append(nil)
-            addCut(&run, (last + 1)...rows[0].lowerBound, agreement[0])
+            addCut(&run, (last + 1)...(leadWords.first ?? rows[0].lowerBound), agreement[0])
         }
         run.reads.append(kept[0])
         for index in kept.indices.dropFirst() {
             let before = rows[index - 1], after = rows[index]
             let gap = (before.upperBound + 1)..<max(before.upperBound + 1, after.lowerBound)
             let words = min(agreement[index - 1], agreement[index])
-            let extra = speechHops(gap)
+            let previousSpeech = speechHops(before.lowerBound..<(before.upperBound + 1)).last
+            let (extra, attached) = attachedWords(speechHops(gap), after.lowerBound, previousSpeech)
             if extra.count >= minimumFiller, let first = extra.first, let last = extra.last {
                 addCut(&run, before.upperBound...first, agreement[index - 1])
                 run.reads.append(nil)
-                addCut(&run, (last + 1)...after.lowerBound, agreement[index])
+                addCut(&run, (last + 1)...(attached.first ?? after.lowerBound), agreement[index])
+            } else if let said = attached.first {
+                // One cut, in the pause before the words said into the phrase.
+                let silent = min((extra.last ?? previousSpeech ?? before.upperBound) + 1, said)
+                addCut(&run, silent...max(silent, said - 1), words)
             } else {
                 addCut(
                     &run,

@@ -196,6 +196,19 @@ struct TakeCutterTests {
         expectClips(segmentation, hold: spans, clear: [added])
     }
 
+    /// A line said otherwise, a word or two more at its start run straight into it ("Sadly the
+    /// flight..." for "The flight..."), keeps those words in its clip: they are its own, not
+    /// speech the text lacks, and the cut stays in the pause before them.
+    @Test func wordsAddedAtALinesStartStayInItsClip() throws {
+        var read = story
+        read[1] = "Sadly the flight was delayed, so we missed our connection in Madrid."
+        read[4] = "And then our neighbours invited us for coffee on Sunday afternoon."
+        let take = try SpokenTake.withPauses(read, pause: 0.8, voice: "en+f1")
+        let segmentation = try cutter.cut(path: take.path, hint: .text(story, language: "en"))
+        #expect(segmentation.phrases == Array(story.indices))
+        expectClips(segmentation, hold: take.phrases, clear: [])
+    }
+
     /// A cut in a clear pause between two phrases found is certain.
     @Test func aCutInAClearPauseIsCertain() throws {
         let take = try SpokenTake.withPauses(story, pause: 0.8)
