@@ -214,11 +214,13 @@ public enum CatalogText {
             .precomposedStringWithCanonicalMapping
     }
 
-    /// The words of a search, folded; each must appear.
+    /// The words of a search, folded; each must appear. Control characters part words as
+    /// spaces do: a NUL would end the term in SQLite's full-text query parser, and PostgreSQL
+    /// refuses it in text.
     public static func searchTerms(_ text: String) -> [String] {
-        fold(text).split(whereSeparator: { $0.isWhitespace }).map(String.init).filter { !$0.isEmpty }.prefix(8).map {
-            $0
-        }
+        fold(text).split(whereSeparator: {
+            $0.isWhitespace || $0.unicodeScalars.contains { $0.properties.generalCategory == .control }
+        }).prefix(8).map(String.init)
     }
 
     /// A term as a LIKE pattern that matches it anywhere, `\` escaping the wildcards.

@@ -374,6 +374,13 @@ struct LibraryServerTests {
         #expect(try titles(["--author", fingerprint]).count == 2 && titles(["--author", "Bob"]).isEmpty)
         #expect(try titles(["--language", "de"]).isEmpty)
         #expect(try titles(["--limit", "1", "--page", "2"]) == ["Übung macht"])
+        // A control character in a search (a NUL, which ended the term in SQLite's query parser
+        // and answered 500) parts words as a space does, on the API and on the front page.
+        let controlled = try await http("GET", server.address + "/api/loops?q=ubung%00macht%01")
+        #expect(controlled.status == 200, "\(String(decoding: controlled.body, as: UTF8.self))")
+        #expect(
+            (controlled.json?["loops"] as? [[String: Any]])?.compactMap { $0["title"] as? String } == ["Übung macht"])
+        #expect(try await http("GET", server.address + "/?q=caf%00%1B").status == 200)
 
         // Featured: chosen by the operator (`loop serve feature`, through `loop serve`'s hand-over
         // to loop-server). Hot: the most downloads in the last 7 days.
