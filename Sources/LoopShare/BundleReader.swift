@@ -70,6 +70,7 @@ public struct BundleReader: Sendable {
             throw ShareError(
                 .corrupt, problem == "is a folder, not a file" ? "is a folder, not a bundle file" : problem)
         }
+        guard ZipEnd.isPresent(in: path) else { throw ShareError(.corrupt, "not a zip archive, or a truncated one") }
         let archive: Archive
         do {
             archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .read)
@@ -354,7 +355,7 @@ extension BundleReader {
     /// The ids of the loops a bundle holds, read from its manifest alone (nothing verified):
     /// enough to tell which earlier file a publish replaces. Nil when it is no readable bundle.
     public static func loopIds(inBundleAt path: String) -> [String]? {
-        guard RegularFile.problem(at: path) == nil,
+        guard RegularFile.problem(at: path) == nil, ZipEnd.isPresent(in: path),
             let archive = try? Archive(url: URL(fileURLWithPath: path), accessMode: .read, pathEncoding: nil),
             let entry = archive["manifest.json"], entry.uncompressedSize < 16 << 20
         else { return nil }
@@ -363,5 +364,31 @@ extension BundleReader {
             let manifest = try? BundleManifest.decode(data)
         else { return nil }
         return manifest.loops.map(\.id)
+    }
+}
+
+/// Whether a file can be a zip archive by its end: the end-of-central-directory record lies
+/// within the last 22 + 65,535 bytes (the record and the longest comment it may carry).
+/// ZIPFoundation looks for the record byte by byte back from the end through the whole file
+/// (a 50 MB file of zeros took 17 s, 10 GB did not end), so a file without it there is
+/// refused before it is opened.
+enum ZipEnd {
+    static let recordLength = 22
+    static let longestComment = 65_535
+
+    static func isPresent(in path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        guard let size = try? handle.seekToEnd(), size >= UInt64(recordLength) else { return false }
+        let tail = min(size, UInt64(recordLength + longestComment))
+        guard (try? handle.seek(toOffset: size - tail)) != nil, let data = try? handle.read(upToCount: Int(tail))
+        else { return false }
+        let bytes = [UInt8](data)
+        // The record's signature, "PK\u{5}\u{6}", from the last place it may start.
+        for start in stride(from: bytes.count - recordLength, through: 0, by: -1)
+        where bytes[start] == 0x50 && bytes[start + 1] == 0x4B && bytes[start + 2] == 0x05 && bytes[start + 3] == 0x06 {
+            return true
+        }
+        return false
     }
 }

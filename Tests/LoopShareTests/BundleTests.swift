@@ -264,6 +264,28 @@ struct HostileBundleTests {
         expectRefused(garbage, .corrupt, containing: "zip")
     }
 
+    /// A zip archive ends with its directory's end record, at most 64 KiB from the end. A file
+    /// without one there is refused before the zip reader opens it (which looks for the record
+    /// byte by byte back through the whole file: a 50 MB file of zeros took 17 s, a server's
+    /// 200 MiB upload from any key over a minute of a core), and so is a bundle with more
+    /// than that appended after its end.
+    @Test func aFileWithoutAZipEndWhereItBelongsIsRefusedUnopened() throws {
+        let zeros = scratch() + ".loop"
+        #expect(FileManager.default.createFile(atPath: zeros, contents: nil))
+        let handle = try #require(FileHandle(forWritingAtPath: zeros))
+        try handle.truncate(atOffset: 64 << 20)
+        try handle.close()
+        expectRefused(zeros, .corrupt, containing: "not a zip archive")
+        let (_, _, _, bundle) = try exportedBundle()
+        let appended = scratch() + ".loop"
+        try (Data(contentsOf: URL(fileURLWithPath: bundle)) + Data(count: 70_000)).write(
+            to: URL(fileURLWithPath: appended))
+        expectRefused(appended, .corrupt, containing: "not a zip archive")
+        #expect(BundleReader.loopIds(inBundleAt: appended) == nil)
+        // With its end where it belongs, the same bundle still reads.
+        #expect(BundleReader.loopIds(inBundleAt: bundle)?.count == 1)
+    }
+
     @Test func malformedJSONUnknownFieldsAndNewerVersionsAreRefused() throws {
         let (_, identity, _, bundle) = try exportedBundle()
         var parts = try entries(of: bundle)
