@@ -365,12 +365,19 @@ package struct LibraryStore: Sendable {
         return try loop(id: id)
     }
 
-    /// A title, language or tag is one line of text with no control character (``TextCheck``).
+    /// A title, language or tag is one line of text with no control character (``TextCheck``),
+    /// no longer than a bundle carries.
     static func checkFields(title: String?, language: String?, tags: [String]) throws {
         let fields = [("title", title), ("language", language)] + tags.map { ("tag", Optional($0)) }
         for case let (name, value?) in fields {
             if let problem = TextCheck.problem(inLine: value) {
                 throw LibraryError(.invalidText, "the \(name) \(problem)")
+            }
+            guard value.count <= TextCheck.maxFieldCharacters else {
+                throw LibraryError(
+                    .invalidText,
+                    "the \(name) is \(value.count) characters long; a \(name) holds at most \(TextCheck.maxFieldCharacters)"
+                )
             }
         }
         if let language, !language.isEmpty, let problem = LanguageCode.problem(language) {

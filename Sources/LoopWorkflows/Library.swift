@@ -162,8 +162,10 @@ extension LibraryIdentity {
     }
 
     /// Restores the library's key from the backup file at `path` (a key's backup is a few
-    /// hundred bytes: a file past 64 KiB is not one, and is not read whole).
+    /// hundred bytes: a file past 64 KiB is not one, and is not read whole; a FIFO, a device or
+    /// a folder is none, and is not opened).
     public static func restore(from path: String, into library: Library) throws -> AuthorIdentity {
+        if let problem = RegularFile.problem(at: path) { throw WorkflowError(.refused, problem, path: path) }
         guard let file = FileHandle(forReadingAtPath: path), let data = try? file.read(upToCount: 65_536) else {
             throw WorkflowError(.refused, "cannot read the file", path: path)
         }

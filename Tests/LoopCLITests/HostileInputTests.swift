@@ -47,6 +47,10 @@ struct HostileInputTests {
         #expect(mkfifo(fifo + "/x.loop", 0o644) == 0)
         expectOneLineError(try run(library, ["inspect", fifo + "/x.loop"]), "is a pipe (FIFO), not a regular file")
         expectOneLineError(try run(library, ["import", fifo]), "is a pipe (FIFO), not a regular file")
+        // An identity's backup too: a FIFO blocked `identity --import` until someone wrote to it.
+        expectOneLineError(
+            try run(library, ["identity", "--import", fifo + "/x.loop"]), "is a pipe (FIFO), not a regular file")
+        expectOneLineError(try run(library, ["identity", "--import", "/dev/zero"]), "is a device, not a regular file")
 
         let device = Scratch.path("device-folder")
         try FileManager.default.createDirectory(atPath: device, withIntermediateDirectories: true)
@@ -81,7 +85,20 @@ struct HostileInputTests {
         expectOneLineError(
             try run(library, ["new", "--text", "-"], input: translated),
             "standard input:2: the translation is longer than 4000 characters")
+        // A title or tag given as an option, as long: a library never holds a loop no bundle can carry.
+        let title = String(repeating: "t", count: 4_001)
+        expectOneLineError(
+            try run(library, ["new", "--text", "phrases.txt", "--title", title]),
+            "the title is 4001 characters long; a title holds at most 4000")
+        expectOneLineError(
+            try run(library, ["new", "--text", "phrases.txt", "--tag", title]),
+            "the tag is 4001 characters long; a tag holds at most 4000")
         #expect(((try library.json(["list"]) as? [Any]) ?? [1]).isEmpty, "nothing was added")
+        #expect(try run(library, ["new", "--text", "phrases.txt", "--title", "Short"]).status == 0)
+        expectOneLineError(
+            try run(library, ["edit", "Short", "--title", title]),
+            "the title is 4001 characters long; a title holds at most 4000")
+        #expect(try run(library, ["rm", "Short", "--yes"]).status == 0)
         let most = "# title: Most\n" + String(repeating: "Bonjour.\n", count: 20_000)
         #expect(
             try run(library, ["new", "--text", "-"], limit: 120, input: most).status == 0, "the limit itself is taken")
