@@ -527,6 +527,16 @@ package struct LibraryStore: Sendable {
                 : []
             if byWordStart.count == 1 { return byWordStart[0] }
             let candidates = byId + byTitle.filter { !byId.contains($0) } + byTitleStart + byWordStart
+            // A start of an id too short to be taken as one (as `loop list` shows ids, 8 long).
+            if candidates.isEmpty, lowered.count < 4,
+                let id = try String.fetchOne(
+                    db, sql: "SELECT id FROM loop WHERE id >= ? AND id < ? ORDER BY id LIMIT 1",
+                    arguments: [lowered, lowered + "\u{FFFF}"])
+            {
+                throw LibraryError(
+                    .loopNotFound,
+                    "'\(trimmed)' is too short a start of an id: give 4 characters or more (such as \(id.prefix(8)))")
+            }
             if candidates.isEmpty {
                 throw LibraryError(
                     .loopNotFound,

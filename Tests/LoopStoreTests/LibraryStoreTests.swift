@@ -98,6 +98,15 @@ struct LibraryStoreTests {
         #expect(try library.resolve(String(loop.summary.id.prefix(6))) == loop.summary.id)
         #expect(try library.resolve("au cafe") == loop.summary.id)
         #expect(throws: LibraryError.self) { try library.resolve("nothing") }
+        // Three characters of an id are too few to be taken as one (a title could start so), and
+        // the error says so rather than that no loop has such an id.
+        let short = String(loop.summary.id.prefix(3))
+        #expect {
+            try library.resolve(short)
+        } throws: {
+            ($0 as? LibraryError)?.message
+                == "'\(short)' is too short a start of an id: give 4 characters or more (such as \(loop.summary.id.prefix(8)))"
+        }
         _ = try library.createLoop(source: try Fixture.source, title: "Au Café")
         #expect { try library.resolve("Au Café") } throws: { ($0 as? LibraryError)?.kind == .ambiguousLoop }
     }
