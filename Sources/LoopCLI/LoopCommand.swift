@@ -6,8 +6,10 @@ public struct LoopCommand: AsyncParsableCommand {
         commandName: "loop",
         abstract: "Learn a language from short looping audio phrases.",
         discussion: """
-            Author a loop from a text (a phrase per line, a blank line between groups) and one take \
-            of audio read with pauses: the take is cut at the pauses into one clip per phrase. \
+            Author a loop from a text (a phrase per line, a blank line between groups) and a take \
+            of it (a recording, an audiobook chapter, a film's audio): the take is cut into one clip \
+            per phrase by following its words, no pauses needed, and the text is found in a take \
+            that holds more or less than it. \
             Keep loops in a library (`loop new`, `list`, `search`), record them live (`loop \
             record`), study them in the terminal (`loop study`), and share them as signed bundles \
             (`loop export`, `import`, `publish`). Data lives in $XDG_DATA_HOME/loop unless \
@@ -27,6 +29,37 @@ public struct LoopCommand: AsyncParsableCommand {
     )
 
     public init() {}
+
+    /// The command meant by a first argument that is none but is close to one (`studdy`, as
+    /// git answers a mistyped command): nil when it is a command, an option, or near none.
+    public static func misspelledCommand(in arguments: [String]) -> (given: String, meant: String)? {
+        guard let given = arguments.first, (1...40).contains(given.count), given.allSatisfy({ $0.isLetter })
+        else { return nil }
+        let names = configuration.subcommands.filter { $0.configuration.shouldDisplay }.map { $0._commandName }
+        guard !names.contains(given) else { return nil }
+        let scored = names.map { ($0, editDistance(given.lowercased(), $0)) }.filter { $0.1 <= 2 }
+        return scored.min { $0.1 < $1.1 }.map { (given, $0.0) }
+    }
+
+    /// Insertions, deletions, substitutions and swaps of two neighbours that turn `a` into `b`.
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        guard !a.isEmpty else { return b.count }
+        guard !b.isEmpty else { return a.count }
+        var rows = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
+        for i in 0...a.count { rows[i][0] = i }
+        for j in 0...b.count { rows[0][j] = j }
+        for i in 1...a.count {
+            for j in 1...b.count {
+                let substitution = rows[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)
+                rows[i][j] = min(rows[i - 1][j] + 1, rows[i][j - 1] + 1, substitution)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    rows[i][j] = min(rows[i][j], rows[i - 2][j - 2] + 1)
+                }
+            }
+        }
+        return rows[a.count][b.count]
+    }
 
     /// What `loop --version` prints: the version, the licence and where the notices are.
     public static let version = """

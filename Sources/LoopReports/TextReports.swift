@@ -126,7 +126,7 @@ extension AuthoredLoop {
             "Added '\(summary.title)' (\(summary.id.prefix(8))): \(summary.groupCount) group\(summary.groupCount == 1 ? "" : "s"), \(summary.phraseCount) phrase\(summary.phraseCount == 1 ? "" : "s")"
             + (withTake
                 ? (notFound.isEmpty ? ", each cut from the take" : ", \(cut) cut from the take") + doubtful
-                : ", no audio yet (`loop attach LOOP --audio TAKE` adds a take)")
+                : ", no audio yet (`loop attach \(summary.id.prefix(8)) --audio TAKE` adds a take)")
     }
 
     /// A warning when other loops have its title (from now on the title names them all), with
@@ -171,7 +171,9 @@ extension AuthoredLoop {
             String(
                 format: "warning: the cut between phrases %d and %d has low confidence %.2f; listen to it", $0.before,
                 $0.after, $0.confidence)
-                + (adjusting ? ", and move it in the phrase editor (`loop edit LOOP --phrases`) if needed\n" : "\n")
+                + (adjusting
+                    ? ", and move it in the phrase editor (`loop edit \(loop.summary.id.prefix(8)) --phrases`) if needed\n"
+                    : "\n")
         }
     }
 }
@@ -195,7 +197,7 @@ extension RecordingWorkflow.RecordedTake {
             )
         }
         warnings += doubtful.map {
-            "warning: the clip of phrase \($0) has low confidence; listen to it, and move it in the phrase editor (`loop edit LOOP --phrases`) if needed\n"
+            "warning: the clip of phrase \($0) has low confidence; listen to it, and move it in the phrase editor (`loop edit \(summary.id.prefix(8)) --phrases`) if needed\n"
         }
         return (line, warnings)
     }

@@ -94,6 +94,9 @@ struct LibraryCommandTests {
             ["new", "--text", "-"], input: "# title: 咖啡\n\n我想喝咖啡。 | I would like a coffee.\n咖啡馆在哪里？\n")
         #expect(pasted.status == 0, "\(pasted.error)")
         #expect(pasted.output.contains("Added '咖啡'") && pasted.output.contains("2 phrases"))
+        // The next step names this loop, not a placeholder: its id is known.
+        let id = try #require((try library.json(["list"]) as? [[String: Any]])?.first?["id"] as? String)
+        #expect(pasted.output.contains("no audio yet (`loop attach \(id.prefix(8)) --audio TAKE` adds a take)"))
         let hits = try #require(try library.json(["search", "哪里"]) as? [[String: Any]])
         #expect(hits.map { $0["text"] as? String } == ["咖啡馆在哪里？"])
         let folder = try library.run(["new", "--text", LoopProcess.fixtures])

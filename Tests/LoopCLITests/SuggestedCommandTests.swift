@@ -55,6 +55,21 @@ struct SuggestedCommandTests {
 
     /// Every backticked `loop ...` names a command that exists and only options it has; one with
     /// a placeholder (`LOOP`, `TAKE`, an id filled in) is a command line to type, and parses whole.
+    /// A mistyped command is answered as git answers one: with the command meant; a word near
+    /// no command gets the parser's own error.
+    @Test func aMistypedCommandIsAnsweredWithTheOneMeant() throws {
+        let mistyped = try LoopProcess.run(["studdy", "1cec"])
+        #expect(mistyped.status == 64)
+        #expect(
+            mistyped.error
+                == "error: 'studdy' is not a loop command; did you mean 'study'? (`loop --help` lists them)\n")
+        #expect(try LoopProcess.run(["imprt", "x.loop"]).error.contains("did you mean 'import'?"))
+        #expect(try LoopProcess.run(["Lsit"]).error.contains("did you mean 'list'?"))
+        let far = try LoopProcess.run(["xyzzy"])
+        #expect(far.status == 64 && !far.error.contains("did you mean"))
+        #expect(try LoopProcess.run(["study", "--help"]).status == 0, "a command itself is left to the parser")
+    }
+
     @Test func everySuggestedCommandExistsAndEachCommandLineParses() throws {
         let suggestions = try Self.suggestions()
         #expect(suggestions.count > 20, "the scan found the hints: \(suggestions.count)")
