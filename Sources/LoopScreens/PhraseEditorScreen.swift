@@ -11,11 +11,12 @@ import Synchronization
 /// split, merge, undo and redo. Nothing is written until the editor saves (`w`, or on leaving,
 /// confirmed), and then in one transaction.
 public enum PhraseEditorScreen {
+    /// The keys, wrapped to the screen's width under the editor.
     static let help = [
-        "↑↓ phrase   [ ] group   ←→ split point   space play   a auto-play on/off   d next doubtful cut",
-        ", . start −/+10 ms   < > start −/+100 ms   - = end −/+10 ms   _ + end −/+100 ms",
-        "b n the second before / after the end   B N before / after the start",
-        "r record again   x split at the split point   m merge with the next   u undo   U redo   w save   q quit",
+        "↑↓ phrase", "[ ] group", "←→ split point", "space play", "a auto-play on/off", "d next doubtful cut",
+        ", . start −/+10 ms", "< > start −/+100 ms", "- = end −/+10 ms", "_ + end −/+100 ms",
+        "b n the second before / after the end", "B N before / after the start", "r record again",
+        "x split at the split point", "m merge with the next", "u undo", "U redo", "w save", "q quit",
     ]
 
     /// What the screen is doing besides editing.
@@ -270,25 +271,38 @@ public enum PhraseEditorScreen {
         var lines: [String] = []
         let current = editor.current
         let (group, _) = editor.place(of: editor.cursor)
-        var status = "phrase \(editor.cursor + 1) of \(editor.phrases.count) · group \(group + 1)"
+        var status = ["phrase \(editor.cursor + 1) of \(editor.phrases.count)", "group \(group + 1)"]
         if let clip = current.clip {
-            status += String(
-                format: " · %.3f – %.3f s (%.2f s)", clip.startSeconds, clip.endSeconds,
-                clip.endSeconds - clip.startSeconds)
-            if clip.sha256 == nil { status += " · new take" }
+            status.append(
+                String(
+                    format: "%.3f – %.3f s (%.2f s)", clip.startSeconds, clip.endSeconds,
+                    clip.endSeconds - clip.startSeconds))
+            if clip.sha256 == nil { status.append("new take") }
             if let confidence = clip.confidence, clip.isDoubtful {
-                status += String(format: " · doubtful cut (%.2f)", confidence)
+                status.append(String(format: "doubtful cut (%.2f)", confidence))
             }
         } else {
-            status += " · needs audio"
+            status.append("needs audio")
         }
-        status += " · auto-play " + (state.autoplay ? "on" : "off")
-        if editor.hasUnsavedChanges { status += " · unsaved changes" }
-        lines.append(terminal.paint(Terminal.inert(title), .bold) + "  " + terminal.paint(status, .dim))
+        status.append("auto-play " + (state.autoplay ? "on" : "off"))
+        if editor.hasUnsavedChanges { status.append("unsaved changes") }
+        // The title, then the status wrapped to the screen's width beside it (under it when the
+        // title is long): nothing of it cut off.
+        let title = Terminal.inert(title)
+        let indent = DisplayWidth.of(title) + 2 <= columns / 2 ? DisplayWidth.of(title) + 2 : 0
+        let statusLines = DisplayWidth.wrap(status, columns: columns - indent)
+        if indent == 0 { lines.append(terminal.paint(title, .bold)) }
+        for (index, line) in statusLines.enumerated() {
+            let start =
+                indent == 0
+                ? "" : index == 0 ? terminal.paint(title, .bold) + "  " : String(repeating: " ", count: indent)
+            lines.append(start + terminal.paint(line, .dim))
+        }
         lines.append("")
 
         // The text, around the cursor: every group, the phrase at the cursor marked.
-        let footerRows = 4 + Self.help.count + 4
+        let help = DisplayWidth.wrap(Self.help, separator: "   ", columns: columns)
+        let footerRows = 4 + help.count + 4
         let room = max(3, rows - lines.count - footerRows)
         var body: [(line: String, phrase: Int?)] = []
         var index = 0
@@ -339,7 +353,7 @@ public enum PhraseEditorScreen {
                 state.message.map { terminal.paint($0, .green) } ?? playerFailure.map { terminal.paint($0, .yellow) }
                     ?? "")
         }
-        lines += Self.help.map { terminal.paint($0, .dim) }
+        lines += help.map { terminal.paint($0, .dim) }
         let fitted = lines.prefix(max(rows, 1)).map { DisplayWidth.fit($0, columns: columns) }
         return "\u{1B}[H" + fitted.map { $0 + "\u{1B}[K" }.joined(separator: "\r\n") + "\u{1B}[J"
     }

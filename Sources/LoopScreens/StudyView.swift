@@ -17,11 +17,18 @@ public struct StudyView {
     var pictures: PictureShelf? = nil
     var picture: String? = nil
 
+    /// The keys, for `?`: laid out in as many columns as the screen holds.
     static let help = [
-        "space  play / pause          ←/→  previous / next phrase      ↑/↓  previous / next group",
-        "1-9    study that group      shift+1-9 (!@#…)  add or remove a group        a  all groups",
-        "m      switch mode           t  translation on/off            h  hide the text (listening drill)",
-        "+/-    faster / slower       ?  this help                     q  quit",
+        "space  play / pause", "←/→  previous / next phrase", "↑/↓  previous / next group",
+        "1-9  study that group", "shift+1-9 (!@#…)  add or remove a group", "a  all groups",
+        "m  switch mode", "t  translation on/off", "h  hide the text (listening drill)",
+        "+/-  faster / slower", "?  this help", "q  quit",
+    ]
+
+    /// The keys' short line under the study, wrapped to the screen's width.
+    static let keys = [
+        "space pause", "←→ phrase", "↑↓ group", "1-9 select", "m mode", "t translation", "+/- speed", "? help",
+        "q quit",
     ]
 
     /// The screen, as lines.
@@ -86,12 +93,9 @@ public struct StudyView {
                 + " · play \(display.repetition) of \(display.repeats)")
         footer.append("")
         if showHelp {
-            footer += Self.help
+            footer += DisplayWidth.table(Self.help, columns: columns)
         } else {
-            footer.append(
-                terminal.paint(
-                    "space pause · ←→ phrase · ↑↓ group · 1-9 select · m mode · t translation · +/- speed · ? help · q quit",
-                    .dim))
+            footer += DisplayWidth.wrap(Self.keys, columns: columns).map { terminal.paint($0, .dim) }
         }
         // The picture in the rows the text leaves (at most 16), then the footer.
         var placement: PixelPlacement?

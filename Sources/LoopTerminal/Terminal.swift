@@ -129,6 +129,52 @@ public enum DisplayWidth {
         return String(result) + "…" + (coloured ? "\u{1B}[0m" : "")
     }
 
+    /// `items` joined by `separator` into as few lines as fit `columns`, an item never split
+    /// (one wider than the screen has a line of its own, cut by ``fit(_:columns:)`` later).
+    public static func wrap(_ items: [String], separator: String = " · ", columns: Int) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        for item in items {
+            if line.isEmpty {
+                line = item
+            } else if of(line) + of(separator) + of(item) <= columns {
+                line += separator + item
+            } else {
+                lines.append(line)
+                line = item
+            }
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines
+    }
+
+    /// `entries` in as many aligned columns as fit `columns` (read down, then across, as `ls`
+    /// lays out names), `gap` spaces between columns.
+    public static func table(_ entries: [String], columns: Int, gap: Int = 3) -> [String] {
+        guard !entries.isEmpty else { return [] }
+        let widths = entries.map { of($0) }
+        for count in stride(from: entries.count, through: 1, by: -1) {
+            let rows = (entries.count + count - 1) / count
+            let used = (entries.count + rows - 1) / rows
+            let columnWidths = (0..<used).map { column in
+                widths[(column * rows)..<min(entries.count, (column + 1) * rows)].max() ?? 0
+            }
+            guard count == 1 || columnWidths.reduce(0, +) + gap * (used - 1) <= columns else { continue }
+            return (0..<rows).map { row in
+                var line = ""
+                for column in 0..<used where column * rows + row < entries.count {
+                    let index = column * rows + row
+                    if column > 0 {
+                        line += String(repeating: " ", count: gap + columnWidths[column - 1] - widths[index - rows])
+                    }
+                    line += entries[index]
+                }
+                return line
+            }
+        }
+        return entries
+    }
+
     /// Consumes a CSI sequence (`ESC [ ... final`) after its ESC; returns what it consumed.
     @discardableResult
     private static func skipEscape(_ scalars: inout String.UnicodeScalarView.Iterator) -> [Unicode.Scalar] {

@@ -158,11 +158,17 @@ struct PhraseEditorScreenTests {
         let before = try library.run(["show", "fixture", "--json"]).output
         let environment = alsaEnvironment(output: "/dev/null").merging(["LOOP_LIBRARY": library.path]) { $1 }
         let exports = environment.map { "export \($0.key)='\($0.value)'" }.joined(separator: "; ")
-        let terminal = try TerminalDriver(name: "loop-edit", columns: 100, rows: 30)
+        // 80 columns: every key the editor names is shown whole, wrapped, none cut off.
+        let terminal = try TerminalDriver(name: "loop-edit", columns: 80, rows: 30)
         try terminal.type(
             "\(exports); cd '\(LoopProcess.fixtures)'; '\(LoopProcess.executable.path)' edit fixture --phrases; echo \"exit=$?\""
         )
         try terminal.waitFor("phrase 1 of 5")
+        let screen = try terminal.screen()
+        for key in ["d next doubtful cut", "_ + end −/+100 ms", "r record again", "U redo", "w save", "q quit"] {
+            #expect(screen.contains(key), "\(key) in \(screen)")
+        }
+        #expect(!screen.split(separator: "\n").contains { $0.contains("   ") && $0.hasSuffix("…") }, "\(screen)")
         try terminal.press("+")
         try terminal.waitFor("unsaved changes")
         try terminal.press("q")

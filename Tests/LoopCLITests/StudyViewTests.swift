@@ -32,6 +32,41 @@ struct StudyViewTests {
     }
 }
 
+struct StudyViewKeysTests {
+    func view(columns: Int, help: Bool) -> [String] {
+        let display = StudyDisplay(
+            group: 0, selection: [0], phrase: 1, phase: .listening, mode: .repeatWithMe, speed: 1, repeats: 3,
+            repetition: 1, round: 1)
+        return StudyView(
+            title: "Fixture", groups: [[StudyPhrase(number: 1, text: "Merci.", duration: 1_000_000)]],
+            display: display, showTranslation: false, hideText: false, showHelp: help,
+            terminal: Terminal(isInteractive: true, usesColor: false, width: columns), rows: 40, columns: columns
+        ).lines
+    }
+
+    @Test(arguments: [80, 100])
+    func everyKeyIsShownWholeAtEightyColumnsAndMore(columns: Int) {
+        let keys = view(columns: columns, help: false)
+        #expect(!keys.contains { $0.hasSuffix("…") }, "nothing cut: \(keys)")
+        for key in ["space pause", "1-9 select", "+/- speed", "? help", "q quit"] {
+            #expect(keys.contains { $0.contains(key) }, "\(key) in \(keys)")
+        }
+        let help = view(columns: columns, help: true)
+        #expect(!help.contains { $0.hasSuffix("…") }, "nothing cut: \(help)")
+        for entry in StudyView.help {
+            #expect(help.contains { $0.contains(entry) }, "\(entry) in \(help)")
+        }
+    }
+
+    @Test func aTableOfKeysTakesAsManyColumnsAsTheScreenHolds() {
+        let entries = ["a  one", "b  two", "c  three", "d  four", "e  five"]
+        #expect(DisplayWidth.table(entries, columns: 80) == ["a  one   b  two   c  three   d  four   e  five"])
+        #expect(DisplayWidth.table(entries, columns: 20) == ["a  one     d  four", "b  two     e  five", "c  three"])
+        #expect(DisplayWidth.table(entries, columns: 5) == entries)
+        #expect(DisplayWidth.wrap(["ab", "cd", "ef"], columns: 7) == ["ab · cd", "ef"])
+    }
+}
+
 struct InertTextTests {
     @Test func controlCharactersFromALibraryNeverReachTheTerminalRaw() {
         #expect(Terminal.inert("evil\u{1B}]0;pwned\u{7}\u{1B}[2J") == "evil\\u{1B}]0;pwned\\u{7}\\u{1B}[2J")
