@@ -155,7 +155,7 @@ let package = Package(
         .target(
             name: "LoopShare",
             dependencies: [
-                "LoopFoundation", "LoopModel", "LoopAudioFiles", "LoopText", "LoopPictures",
+                "LoopFoundation", "LoopModel", "LoopAudioFiles", "LoopText", "LoopPictures", "LoopLibraryAPI",
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]

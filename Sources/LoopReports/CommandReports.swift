@@ -190,10 +190,16 @@ extension LoopLibrarySharing.Update {
         }
     }
 
-    /// `updated 'Au café' from revision 2 to 3`, for a loop updated.
+    /// `Updated 'Au café' from revision 2 to 3`, for a loop updated.
     public func line(dryRun: Bool) -> String? {
         guard case .updated(let origin, let from, let to) = self else { return nil }
-        return "\(dryRun ? "would update" : "updated") '\(Terminal.inert(origin.title))' from revision \(from) to \(to)"
+        return "\(dryRun ? "Would update" : "Updated") '\(Terminal.inert(origin.title))' from revision \(from) to \(to)"
+    }
+
+    /// Whether this loop was found up to date.
+    var isUnchanged: Bool {
+        if case .unchanged = self { return true }
+        return false
     }
 
     /// The error line of a loop that could not be updated.
@@ -201,6 +207,22 @@ extension LoopLibrarySharing.Update {
         guard case .refused(let origin, let reason) = self else { return nil }
         return
             "error: '\(Terminal.inert(origin.title))' (\(Terminal.inert(origin.server))): \(Terminal.inert(NextStep.line(for: reason)))\n"
+    }
+}
+
+extension Array where Element == LoopLibrarySharing.Update {
+    /// `loop update`'s last line when no loop was updated: that every loop is up to date, or
+    /// that none came from a Loop Library (nil when some were updated or refused: their lines
+    /// say it).
+    public var nothingNewLine: String? {
+        guard allSatisfy(\.isUnchanged) else { return nil }
+        if isEmpty {
+            return "Nothing to update: no loop here came from a Loop Library (`loop import LINK` installs one)"
+        }
+        if count == 1, case .unchanged(let origin) = self[0] {
+            return "Nothing new: '\(Terminal.inert(origin.title))' is up to date"
+        }
+        return "Nothing new: the \(count) loops from a Loop Library are up to date"
     }
 }
 

@@ -417,6 +417,8 @@ public struct BundleReport: Encodable {
     public var version: Int
     public var created: String
     public var signer: String
+    /// The author's name the bundle gives (format version 4; absent when it gives none).
+    public var signerName: String?
     public var verified: Bool
     public var loops: [Loop]
     public var audio: [Audio]
@@ -426,6 +428,7 @@ public struct BundleReport: Encodable {
         version = manifest.version
         created = manifest.created
         signer = verified.signerFingerprint
+        signerName = manifest.authorName
         self.verified = true
         loops = manifest.loops.map {
             Loop(

@@ -12,7 +12,7 @@ extension VerifiedBundle {
     public var lines: [String] {
         var lines = [
             "bundle format \(manifest.version), created \(manifest.created)",
-            "signed by \(signerFingerprint): signature, hashes and audio verified",
+            "signed by \(signer): signature, hashes and audio verified",
         ]
         for loop in manifest.loops {
             let phrases = loop.groups.reduce(0) { $0 + $1.phrases.count }
@@ -32,17 +32,18 @@ extension VerifiedBundle {
 extension BundleImporter.Result {
     /// `loop import`'s line for each loop of a bundle imported (or, with `dryRun`, that would be).
     public func lines(dryRun: Bool) -> [String] {
-        let prefix = dryRun ? "would " : ""
         return loops.compactMap { title, outcome in
             let title = Terminal.inert(title)
             switch outcome {
-            case .added(let id): return "\(prefix)add '\(title)' (\(id.prefix(8))) from \(signer)"
+            case .added(let id):
+                return "\(dryRun ? "Would add" : "Added") '\(title)' (\(id.prefix(8))), signed by \(signer)"
             case .updated(let id, let from, let to):
-                return "\(prefix)update '\(title)' (\(id.prefix(8))) from revision \(from) to \(to)"
+                return
+                    "\(dryRun ? "Would update" : "Updated") '\(title)' (\(id.prefix(8))) from revision \(from) to \(to)"
             case .unchanged(_, let revision):
-                return dryRun ? "unchanged: '\(title)' is at revision \(revision) already" : nil
+                return dryRun ? "Unchanged: '\(title)' is at revision \(revision) already" : nil
             case .older(_, let have, let offered):
-                return dryRun ? "skip '\(title)': revision \(offered) is older than the \(have) here" : nil
+                return dryRun ? "Would skip '\(title)': revision \(offered) is older than the \(have) here" : nil
             }
         }
     }

@@ -6,15 +6,18 @@ import LoopFoundation
 public struct BundleManifest: Codable, Equatable, Sendable {
     public static let formatName = "looplearn-bundle"
     /// The newest version this reader knows. Version 2 added `recordedText` to phrases, version
-    /// 3 pictures; a writer gives a bundle the oldest version that holds what it carries, so
-    /// older readers take it.
-    public static let currentVersion = 3
+    /// 3 pictures, version 4 the author's name; a writer gives a bundle the oldest version that
+    /// holds what it carries, so older readers take it.
+    public static let currentVersion = 4
 
     public var format: String
     public var version: Int
     public var created: String
     /// The author's Ed25519 public key, base64.
     public var authorKey: String
+    /// Version 4: the name the author gave their identity (`loop identity --name`), signed with
+    /// the rest; a claim of the key's holder, shown beside its fingerprint.
+    public var authorName: String? = nil
     public var loops: [Loop]
     public var audio: [Audio]
     /// Version 3: the pictures the loops show (absent when none).
@@ -49,9 +52,10 @@ public struct BundleManifest: Codable, Equatable, Sendable {
         public var picture: String?
     }
 
-    /// The oldest version that holds these loops: 3 with pictures, 2 when a phrase carries
-    /// `recordedText`, else 1.
-    public static func version(for loops: [Loop]) -> Int {
+    /// The oldest version that holds these loops (and the author's name): 4 with a name, 3 with
+    /// pictures, 2 when a phrase carries `recordedText`, else 1.
+    public static func version(for loops: [Loop], authorName: String? = nil) -> Int {
+        if authorName != nil { return 4 }
         let pictures = loops.contains {
             $0.picture != nil || $0.groups.contains { $0.picture != nil || $0.phrases.contains { $0.picture != nil } }
         }
@@ -166,6 +170,7 @@ public struct BundleManifest: Codable, Equatable, Sendable {
             for path in ["loops", "loops.groups", "loops.groups.phrases"] { keys[path]?.insert("picture") }
             keys["pictures"] = ["file", "sha256", "bytes", "format", "width", "height"]
         }
+        if version >= 4 { keys[""]?.insert("authorName") }
         return keys
     }
 

@@ -12,6 +12,11 @@ public struct VerifiedBundle: Sendable {
     /// The signer's public key, and its fingerprint.
     public var signerKey: Data
     public var signerFingerprint: String
+    /// Who signed it, for people: the name the bundle gives with the key's fingerprint, or the
+    /// fingerprint alone.
+    public var signer: String {
+        manifest.authorName.map { "\($0) (key \(signerFingerprint))" } ?? "key \(signerFingerprint)"
+    }
     /// Extracted audio files by SHA-256 (in the folder the reader was given).
     public var audioFiles: [String: String]
     /// Extracted pictures by SHA-256, each checked as a picture.

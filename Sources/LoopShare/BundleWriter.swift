@@ -11,9 +11,12 @@ import ZIPFoundation
 /// `pictures/<sha256>.<ext>`. The file appears only once complete.
 public struct BundleWriter: Sendable {
     public let identity: AuthorIdentity
+    /// The author's name to sign into the bundle (nil: none set).
+    public let authorName: String?
 
-    public init(identity: AuthorIdentity) {
+    public init(identity: AuthorIdentity, authorName: String? = nil) {
         self.identity = identity
+        self.authorName = authorName
     }
 
     /// Writes `loops` to `path`; returns the manifest written. `progress` receives the share done.
@@ -90,8 +93,10 @@ public struct BundleWriter: Sendable {
                 picture: entry(loop.picture))
         }
         let manifest = BundleManifest(
-            format: BundleManifest.formatName, version: BundleManifest.version(for: manifestLoops),
+            format: BundleManifest.formatName,
+            version: BundleManifest.version(for: manifestLoops, authorName: authorName),
             created: ISO8601DateFormatter().string(from: Date()), authorKey: identity.publicKey.base64EncodedString(),
+            authorName: authorName,
             loops: manifestLoops,
             audio: Array(Dictionary(uniqueKeysWithValues: audioByTake.values.map { ($0.entry.file, $0.entry) }).values)
                 .sorted { $0.file < $1.file },

@@ -1,5 +1,6 @@
 import Foundation
 import LoopFoundation
+import LoopLibraryAPI
 import LoopModel
 import LoopText
 
@@ -45,6 +46,12 @@ enum ManifestCheck {
             }
             try checkText(of: loop)
             try checkSourceAgreesWithPhrases(loop)
+        }
+        if let name = manifest.authorName, AuthorName.validated(name) != name {
+            throw ShareError(
+                .badManifest,
+                "the author's name '\(shown(name))' is not one a library gives (1 to 40 letters, digits, spaces, '.', '-' or '_')"
+            )
         }
     }
 

@@ -100,7 +100,8 @@ public struct LoopLibrarySharing: Sendable {
             try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
             let path = scratch + "/loop.loop"
             let loop = try store.loop(id: id)
-            try BundleWriter(identity: identity).write([loop], to: path)
+            try BundleWriter(identity: identity, authorName: LoopLibrarySharing.authorName(of: store)).write(
+                [loop], to: path)
             return (path, loop.summary.revision)
         }
         defer { try? FileManager.default.removeItem(atPath: (bundle as NSString).deletingLastPathComponent) }

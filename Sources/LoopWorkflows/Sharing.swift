@@ -77,6 +77,7 @@ public struct BundleImporter: Sendable {
     /// What importing one bundle did, loop by loop.
     public struct Result: Sendable {
         public var bundle: String
+        /// Who signed it: the name the bundle gives with the key's fingerprint, or the fingerprint.
         public var signer: String
         public var loops: [(title: String, outcome: ImportOutcome)]
     }
@@ -179,7 +180,7 @@ public struct BundleImporter: Sendable {
                     ) { try rules.decide($0, existing: $1) }
                     outcomes[index] = .imported(
                         Result(
-                            bundle: file, signer: bundle.signerFingerprint,
+                            bundle: file, signer: bundle.signer,
                             loops: zip(shared.map(\.title), results).map { ($0, $1) }))
                 } catch {
                     if stoppingAtFirstRefusal { throw error }
@@ -252,7 +253,8 @@ public struct LoopPublisher: Sendable {
         let detail = try store.loop(id: id)
         let slug = Slug.make(detail.summary.title, length: 40)
         let path = folder + "/" + (slug.isEmpty ? "" : slug + "-") + detail.summary.id.prefix(8) + ".loop"
-        try BundleWriter(identity: identity).write([detail], to: path)
+        try BundleWriter(identity: identity, authorName: LoopLibrarySharing.authorName(of: store)).write(
+            [detail], to: path)
         // A renamed loop's earlier file goes once the new one is in place: one file per loop.
         let suffix = "-" + detail.summary.id.prefix(8) + ".loop"
         for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasSuffix(suffix) {
@@ -329,7 +331,8 @@ public struct BundleExporter: Sendable {
         return try await BlockingWork.run("loop export") {
             let details = try ids.map { try store.loop(id: $0) }
             let identity = try LibraryIdentity.loadOrCreate(store)
-            return try BundleWriter(identity: identity).write(details, to: path, progress: progress)
+            return try BundleWriter(identity: identity, authorName: LoopLibrarySharing.authorName(of: store)).write(
+                details, to: path, progress: progress)
         }
     }
 }

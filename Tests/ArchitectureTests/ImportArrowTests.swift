@@ -28,7 +28,7 @@ struct ImportArrowTests {
             "LoopFoundation", "LoopText", "LoopModel", "LoopAudioFiles", "LoopPictures", "LoopPictureDecoding",
             "CPhraseRank",
         ],
-        "LoopShare": ["LoopFoundation", "LoopText", "LoopModel", "LoopAudioFiles", "LoopPictures"],
+        "LoopShare": ["LoopFoundation", "LoopText", "LoopModel", "LoopAudioFiles", "LoopPictures", "LoopLibraryAPI"],
         "LoopExchange": [
             "LoopFoundation", "LoopText", "LoopModel", "LoopAudioFiles", "LoopPictures", "LoopCutting", "LoopStore",
         ],

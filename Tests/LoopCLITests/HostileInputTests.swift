@@ -763,7 +763,7 @@ struct HostileInputTests {
         let learner = TestLibrary()
         let result = try run(learner, ["import", folder])
         #expect(result.status != 0)
-        #expect(result.output.contains("add 'Fixture'"))
+        #expect(result.output.contains("Added 'Fixture'"))
         let lines = result.error.split(separator: "\n")
         #expect(
             lines.count == 2 && lines[0].hasPrefix("error: \(folder)/b-broken.loop: not a zip archive")

@@ -61,7 +61,7 @@ struct ImportRaceTests {
         try FileManager.default.removeItem(atPath: twoMarker)
         let results = [one.finish(limit: 60), two.finish(limit: 60)]
         #expect(results.allSatisfy { $0.status == 0 }, "\(results.map(\.error))")
-        #expect(results.filter { $0.output.contains("add 'Fixture'") }.count == 1, "\(results.map(\.output))")
+        #expect(results.filter { $0.output.contains("Added 'Fixture'") }.count == 1, "\(results.map(\.output))")
         #expect(((try learner.json(["list"]) as? [Any]) ?? []).count == 1)
         let checked = try learner.run(["doctor"])
         #expect(

@@ -243,7 +243,7 @@ struct LibraryServerTests {
 
         let learner = TestLibrary()
         let installed = try learner.run(["import", link])
-        #expect(installed.status == 0 && installed.output.contains("add 'Fixture'"), "\(installed.error)")
+        #expect(installed.status == 0 && installed.output.contains("Added 'Fixture'"), "\(installed.error)")
         #expect(try learner.run(["study", "fixture", "--once", "--output", "null"]).status == 0)
         let progress = try learner.run(["stats", "fixture", "--json"]).output
         #expect(progress.contains(#""repetitions":1"#))
@@ -253,6 +253,11 @@ struct LibraryServerTests {
         #expect(
             unchanged.status == 0 && unchanged.output.contains(#""status":"unchanged""#),
             "\(unchanged.output) \(unchanged.error)")
+        let nothingNew = try learner.run(["update"])
+        #expect(nothingNew.output == "Nothing new: 'Fixture' is up to date\n", "said, not silent")
+        #expect(
+            try TestLibrary().run(["update"]).output
+                == "Nothing to update: no loop here came from a Loop Library (`loop import LINK` installs one)\n")
 
         // The author fixes a phrase and tags the loop, and publishes again: revision 2.
         #expect(try author.run(["edit", "fixture", "--tag", "gare"]).status == 0)
@@ -265,7 +270,7 @@ struct LibraryServerTests {
 
         let updated = try learner.run(["update"])
         #expect(
-            updated.status == 0 && updated.output == "updated 'Fixture' from revision 1 to 2\n",
+            updated.status == 0 && updated.output == "Updated 'Fixture' from revision 1 to 2\n",
             "\(updated.output) \(updated.error)")
         let loops = try #require(try learner.json(["list"]) as? [[String: Any]])
         #expect(loops.first?["tags"] as? [String] == ["gare"] && loops.first?["revision"] as? Int == 2)
@@ -280,7 +285,7 @@ struct LibraryServerTests {
         let refused = try learner.run(["update"])
         #expect(
             refused.status != 0 && refused.error.contains("was edited here since it was imported"), "\(refused.error)")
-        #expect(try learner.run(["update", "fixture", "--force"]).output == "updated 'Fixture' from revision 2 to 3\n")
+        #expect(try learner.run(["update", "fixture", "--force"]).output == "Updated 'Fixture' from revision 2 to 3\n")
         #expect(server.stop() == 0, "SIGTERM ends the server cleanly")
     }
 

@@ -27,15 +27,37 @@ struct ShareCommandTests {
 
         let learner = TestLibrary()
         let dry = try learner.run(["import", bundle, "--dry-run"])
-        #expect(dry.output.hasPrefix("would add 'Fixture'"))
+        #expect(dry.output.hasPrefix("Would add 'Fixture'"))
         #expect(((try learner.json(["list"]) as? [Any]) ?? [1]).isEmpty)
         let imported = try learner.run(["import", bundle])
         #expect(
-            imported.status == 0 && imported.output.contains("add 'Fixture'") && imported.output.contains(fingerprint))
+            imported.status == 0
+                && imported.output.hasPrefix("Added 'Fixture' (")
+                && imported.output.hasSuffix("), signed by key \(fingerprint)\n"), "\(imported.output)")
         #expect(try learner.run(["doctor"]).status == 0)
         #expect(
             try learner.run(["study", "fixture", "--once", "--output", "null"]).status == 0,
             "an imported loop can be studied")
+    }
+
+    @Test func aBundleSaysWhoSignedItByTheNameTheAuthorGave() throws {
+        let author = try libraryWithFixtureLoop()
+        #expect(try author.run(["identity", "--name", "Ana Test"]).status == 0)
+        let fingerprint = try #require(
+            try author.run(["identity"]).output.split(separator: " ").first.map(String.init))
+        let bundle = Scratch.path("named", extension: "loop")
+        #expect(try author.run(["export", "fixture", "-o", bundle]).status == 0)
+        let inspected = try LoopProcess.run(["inspect", bundle])
+        #expect(inspected.output.contains("signed by Ana Test (key \(fingerprint))"), "\(inspected.output)")
+        let object = try #require(
+            try JSONSerialization.jsonObject(
+                with: Data(try LoopProcess.run(["inspect", bundle, "--json"]).output.utf8))
+                as? [String: Any])
+        #expect(object["signerName"] as? String == "Ana Test" && object["version"] as? Int == 4)
+        let imported = try TestLibrary().run(["import", bundle])
+        #expect(
+            imported.status == 0 && imported.output.hasSuffix(", signed by Ana Test (key \(fingerprint))\n"),
+            "\(imported.output) \(imported.error)")
     }
 
     @Test func aTamperedBundleIsRefusedWithOneLine() throws {

@@ -71,6 +71,24 @@ struct HostileBundleContentTests {
         expectRefused(try withLoop { $0["title"] = "nul\u{0}title" }, .badManifest, containing: "holds a NUL character")
     }
 
+    /// The author's name is shown to whoever imports the bundle: only a name a library gives.
+    @Test func anAuthorNameThatIsNotANameIsRefused() throws {
+        let (_, identity, _, bundle) = try exportedBundle()
+        for name in ["Ana\u{1B}[2J", String(repeating: "a", count: 41), "", "../x"] {
+            expectRefused(
+                try resigned(bundle, by: identity) {
+                    $0["version"] = 4; $0["authorName"] = name
+                }, .badManifest,
+                containing: "the author's name")
+        }
+        // A name in a bundle of version 3 is a field that version does not define.
+        expectRefused(
+            try resigned(bundle, by: identity) {
+                $0["version"] = 3; $0["authorName"] = "Ana Test"
+            }, .badManifest,
+            containing: "authorName")
+    }
+
     @Test func revisionsOutsideTheirRangeAreRefused() throws {
         for revision in [Int.max, 0, -4, 1_000_000_001] {
             expectRefused(

@@ -70,6 +70,7 @@ struct UpdateCommand: ReportingCommand {
             }
             update.errorLine.map(StandardError.write)
         }
+        if !json, let line = updates.nothingNewLine { print(line) }
         if updates.contains(where: { $0.errorLine != nil }) { throw ExitCode.failure }
     }
 }
