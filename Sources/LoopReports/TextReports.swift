@@ -140,6 +140,18 @@ extension AuthoredLoop {
             + "name them by id, or give this one a title of its own: loop edit \(summary.id.prefix(8)) --title '\(Terminal.inert(distinct))'\n"
     }
 
+    /// `loop attach`'s line: how many phrases the take was cut onto, and how many of the
+    /// loop's still need audio.
+    public var attachedLine: String {
+        let summary = loop.summary
+        let cut = phrasesAsked - notFound.count
+        return
+            "Cut the take onto \(cut) phrase\(cut == 1 ? "" : "s") of '\(Terminal.inert(summary.title))' (\(summary.id.prefix(8)))"
+            + (summary.phrasesNeedingAudio == 0
+                ? "; every phrase has audio now"
+                : "; \(summary.phrasesNeedingAudio) still need\(summary.phrasesNeedingAudio == 1 ? "s" : "") audio")
+    }
+
     /// What to know about how the take was cut: its notes, and the phrases it does not read
     /// (`5 of 10 phrases found in the take; 6-10 still need audio: loop attach ...`).
     public func cuttingLines(loopId: String) -> [String] {

@@ -272,6 +272,10 @@ struct LibraryCommandTests {
 
         let attached = try library.run(["attach", "fixture", "--audio", groupTake, "--group", "2"])
         #expect(attached.status == 0, "\(attached.error)")
+        let id = try #require((before["id"] as? String)?.prefix(8))
+        #expect(
+            attached.output == "Cut the take onto 2 phrases of 'Fixture' (\(id)); every phrase has audio now\n",
+            "attach says what it did: \(attached.output)")
         let after = try #require(try library.json(["show", "fixture"]) as? [String: Any])
         func starts(_ shown: [String: Any], group: Int) -> [Double?] {
             (((shown["groups"] as? [[String: Any]])?[group]["phrases"] as? [[String: Any]]) ?? []).map {

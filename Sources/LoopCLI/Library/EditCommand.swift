@@ -152,5 +152,6 @@ struct AttachCommand: ReportingCommand {
         progress.finish()
         authored.doubtfulCutWarnings(adjusting: false).forEach(StandardError.write)
         authored.cuttingLines(loopId: id).forEach(StandardError.write)
+        print(authored.attachedLine)
     }
 }
