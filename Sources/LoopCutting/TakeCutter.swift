@@ -505,7 +505,7 @@ public struct TakeCutter: Sendable {
                 throw SegmentationError(
                     .textMismatch, path: path,
                     message:
-                        "the take does not read its text (in \(name)): is it the right take, the right text, the right language?"
+                        "the take does not read its text (in \(name))"
                 )
             }
             run = spotted

@@ -119,7 +119,8 @@ public enum NextStep {
     static func after(_ kind: SegmentationFailure) -> String? {
         switch kind {
         case .silentTake, .tooFewPauses, .invalidCount: nil
-        case .textMismatch: "check the take, the text and its language (`loop edit LOOP --language L` sets a loop's)"
+        case .textMismatch:
+            "check that the take reads this text, in this language (--language CODE or a `# language: CODE` line gives a text's, `loop edit LOOP --language CODE` a loop's)"
         case .alignerMissing:
             "install FFmpeg's libavutil (Debian: libavutil57), or cut at pauses (`loop segment AUDIO --count N`)"
         case .textLongerThanTake:

@@ -257,6 +257,10 @@ struct CutCommandTests {
         let result = try LoopProcess.run(["cut", "clean.flac", "--text", text, "--out", folder])
         #expect(result.status != 0)
         #expect(result.error.contains("does not read its text"))
+        #expect(
+            result.error.hasSuffix(
+                "; check that the take reads this text, in this language (--language CODE or a `# language: CODE` line gives a text's, `loop edit LOOP --language CODE` a loop's)\n"
+            ) && !result.error.contains("?;"), "one sentence, then what to check: \(result.error)")
         #expect(!FileManager.default.fileExists(atPath: folder))
     }
 }
