@@ -543,12 +543,34 @@ package struct LibraryStore: Sendable {
                     "no loop has an id, a title, or a title or title word starting '\(trimmed)' (case and accents aside)"
                 )
             }
-            let shown = try candidates.prefix(5).map { id -> String in
-                let title = try String.fetchOne(db, sql: "SELECT title FROM loop WHERE id = ?", arguments: [id]) ?? ""
-                return "\(title) (\(id.prefix(8)))"
-            }.joined(separator: ", ")
+            let named = try candidates.prefix(5).map { id in
+                let row = try Row.fetchOne(
+                    db,
+                    sql:
+                        "SELECT title, createdAt, (SELECT count(*) FROM phrase WHERE loopId = loop.id) AS phrases FROM loop WHERE id = ?",
+                    arguments: [id])
+                return (
+                    id: id, title: row?["title"] as String? ?? "", added: row?["createdAt"] as Date?,
+                    phrases: row?["phrases"] as Int? ?? 0
+                )
+            }
             let more = candidates.count > 5 ? ", ..." : ""
             let count = candidates.count >= 10 ? "10 or more" : "\(candidates.count)"
+            // Loops of one title: more of it cannot tell them apart, their ids do.
+            if Set(named.map(\.title)).count == 1 {
+                let added = DateFormatter()
+                added.locale = Locale(identifier: "en_US_POSIX")
+                added.dateFormat = "yyyy-MM-dd HH:mm"
+                let shown = named.map { loop in
+                    "\(loop.id.prefix(8)) (\(loop.phrases) phrase\(loop.phrases == 1 ? "" : "s")"
+                        + (loop.added.map { ", added \(added.string(from: $0))" } ?? "") + ")"
+                }.joined(separator: ", ")
+                throw LibraryError(
+                    .ambiguousLoop,
+                    "'\(trimmed)' names \(count) loops of the same title, '\(named[0].title)': give the id of the one you mean, \(shown)\(more)"
+                )
+            }
+            let shown = named.map { "\($0.title) (\($0.id.prefix(8)))" }.joined(separator: ", ")
             throw LibraryError(
                 .ambiguousLoop, "'\(trimmed)' names \(count) loops: \(shown)\(more); give more of the title or the id")
         }

@@ -107,8 +107,19 @@ struct LibraryStoreTests {
             ($0 as? LibraryError)?.message
                 == "'\(short)' is too short a start of an id: give 4 characters or more (such as \(loop.summary.id.prefix(8)))"
         }
-        _ = try library.createLoop(source: try Fixture.source, title: "Au Café")
-        #expect { try library.resolve("Au Café") } throws: { ($0 as? LibraryError)?.kind == .ambiguousLoop }
+        let namesake = try library.createLoop(source: try Fixture.source, title: "Au Café")
+        // Two loops of one title: the error says the ids tell them apart, and shows both.
+        let ids = [loop.summary.id, namesake.summary.id].sorted().map { String($0.prefix(8)) }
+        #expect {
+            try library.resolve("Au Café")
+        } throws: { error in
+            guard let error = error as? LibraryError, error.kind == .ambiguousLoop else { return false }
+            return error.message.hasPrefix(
+                "'Au Café' names 2 loops of the same title, 'Au Café': give the id of the one you mean, \(ids[0]) (5 phrases, added "
+            )
+                && error.message.contains(", \(ids[1]) (5 phrases, added ")
+                && !error.message.contains("more of the title")
+        }
     }
 
     @Test func searchIgnoresCaseAndAccentsTakesPrefixesAndRanks() throws {
