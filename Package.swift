@@ -176,7 +176,7 @@ let package = Package(
             dependencies: [
                 "LoopFoundation", "LoopAudio", "LoopAudioFiles", "LoopCutting", "LoopText", "LoopModel", "LoopStore",
                 "LoopShare", "LoopPictures", "LoopPictureDecoding", "LoopStudy", "LoopPlayback", "LoopRecording",
-                "LoopExchange", "LoopLibraryClient", "LoopLibraryAPI",
+                "LoopExchange", "LoopLibraryClient", "LoopLibraryAPI", "LoopSpeech",
             ]
         ),
 

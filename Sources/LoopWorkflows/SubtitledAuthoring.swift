@@ -3,6 +3,7 @@ import LoopCutting
 import LoopExchange
 import LoopFoundation
 import LoopModel
+import LoopSpeech
 import LoopStore
 import LoopText
 
@@ -10,7 +11,9 @@ extension Authoring {
     /// Adds a loop from a film's or a podcast's `media` and its subtitles (`subtitleFile`, SRT
     /// or WebVTT), with the translations of `translationFile` when given; every cue moved by
     /// `shift` seconds first. A group starts where the dialogue pauses longer than `groupPause`
-    /// seconds, or every `groupSize` cues. The title is the media file's name unless given.
+    /// seconds, or every `groupSize` cues. The title is the media file's name unless given; the
+    /// languages, unless given, are guessed from the cues' words as the aligner guesses a
+    /// text's, and a note says what was chosen.
     public func author(
         subtitleFile: String, translationFile: String?, shift: Double = 0, media: MediaFile, groupPause: Double = 2,
         groupSize: Int? = nil, title: String?, language: String?, translationLanguage: String?, tags: [String],
@@ -22,13 +25,26 @@ extension Authoring {
         }
         let translations = try translationFile.map { try SubtitleReader.read($0, shift: shift) } ?? []
         let name = ((media.path as NSString).lastPathComponent as NSString).deletingPathExtension
+        let guessed = language == nil ? SpeechLanguage.guess(cues.map(\.text)) : nil
+        let guessedTranslation =
+            translationLanguage == nil && !translations.isEmpty ? SpeechLanguage.guess(translations.map(\.text)) : nil
+        var chosen: [String] = []
+        if title == nil { chosen.append("titled '\(name)' after the media file") }
+        if let guessed { chosen.append("language \(guessed) guessed from the subtitles") }
+        if let guessedTranslation { chosen.append("translation language \(guessedTranslation) guessed from its file") }
         let importing = progress.map { report in { @Sendable (fraction: Double) in report(.importing, fraction) } }
-        return try await media.reading(progress: progress) { take in
+        var authored = try await media.reading(progress: progress) { take in
             try await author(
                 subtitles: cues, translations: translations, takePath: take,
                 alignment: SubtitleAlignment(groupPause: groupPause, groupSize: groupSize), title: title ?? name,
-                language: language, translationLanguage: translationLanguage, tags: tags, progress: importing)
+                language: language ?? guessed, translationLanguage: translationLanguage ?? guessedTranslation,
+                tags: tags, progress: importing)
         }
+        if !chosen.isEmpty {
+            authored.notes.append(
+                chosen.joined(separator: ", ") + " (--title, --language and --translation-language choose others)")
+        }
+        return authored
     }
 
     /// Adds a loop made from subtitles over a media file's audio (`takePath`, readable by

@@ -40,7 +40,7 @@ struct ImportArrowTests {
         "LoopWorkflows": [
             "LoopFoundation", "LoopText", "LoopModel", "LoopAudio", "LoopAudioFiles", "LoopCutting", "LoopStore",
             "LoopShare", "LoopPictures", "LoopPictureDecoding", "LoopStudy", "LoopPlayback", "LoopRecording",
-            "LoopExchange", "LoopLibraryClient", "LoopLibraryAPI",
+            "LoopExchange", "LoopLibraryClient", "LoopLibraryAPI", "LoopSpeech",
         ],
         "LoopScreens": [
             "LoopFoundation", "LoopModel", "LoopTerminal", "LoopPictureDecoding", "LoopStudy", "LoopPlayback",

@@ -75,6 +75,26 @@ struct SubtitleCommandTests {
         }
     }
 
+    /// Without --language, the loop's language is guessed from its cues (as the aligner guesses
+    /// a text's), the translation's from its file, and a note says what was chosen.
+    @Test func aLoopFromSubtitlesTakesTheLanguageOfItsCuesAndSaysSo() throws {
+        let (srt, vtt) = try subtitles(shift: 0)
+        let library = TestLibrary()
+        let created = try library.run(["new", "--media", "film.mp4", "--subtitles", srt, "--translation", vtt])
+        #expect(created.status == 0, "\(created.error)")
+        #expect(
+            created.error.contains(
+                "note: titled 'film' after the media file, language fr guessed from the subtitles, translation language en guessed from its file"
+            ), "\(created.error)")
+        let shown = try #require(try library.json(["show", "film"]) as? [String: Any])
+        #expect(shown["language"] as? String == "fr" && shown["translationLanguage"] as? String == "en", "\(shown)")
+        // Given, nothing is guessed nor said.
+        let given = try library.run([
+            "new", "--media", "film.mp4", "--subtitles", srt, "--language", "fr", "--title", "Given",
+        ])
+        #expect(given.status == 0 && !given.error.contains("guessed"), "\(given.error)")
+    }
+
     @Test func groupsByPauseOrSizeAndShiftFixesLateSubtitles() throws {
         let (srt, _) = try subtitles(shift: 1.5)
         let library = TestLibrary()
