@@ -1,9 +1,11 @@
 // The loop page's study player: the loop's groups as blocks to select, the two modes with the
 // terminal's settings, and the engine of study.js deciding what plays and what is left silent.
-// Keys: space starts and pauses, ← → the previous or next phrase, ↑ ↓ (and Page Up, Page Down)
-// the previous or next group. On a touch screen: double tap starts and stops, swipe left or
-// right for the next or previous phrase, up or down for the next or previous group. The page
-// works without it: each phrase keeps its own player.
+// Keys, the terminal's: space starts and pauses, ← → the previous or next phrase, ↑ ↓ (and Page
+// Up, Page Down) the previous or next group, 1-9 that group, shift+1-9 adds or removes one, a
+// all groups, m the mode, + - the speed, t the translation, h hides the text, ? the keys. On a
+// touch screen: double tap starts and stops, swipe left or right for the next or previous
+// phrase, up or down for the next or previous group. The page works without it: each phrase
+// keeps its own player. The selection, the settings and the place are kept in this browser.
 "use strict";
 (function () {
   var root = document.getElementById("study");
@@ -32,17 +34,21 @@
     '<label>Gap <select name="gap">' + options([["0.5", "0.5×"], ["1", "1×"], ["1.5", "1.5×"], ["2", "2×"]], "1") + "</select></label>" +
     '<label>Speed <select name="speed">' + options([["0.5", "0.5×"], ["0.75", "0.75×"], ["1", "1×"], ["1.25", "1.25×"], ["1.5", "1.5×"]], "1") + "</select></label>" +
     "</div>" +
-    '<div class="pad" aria-live="polite"><p class="status"></p><div class="controls">' +
-    '<button type="button" data-event="previousGroup" aria-label="Previous group">⇞</button>' +
+    '<div class="pad"><p class="status"></p><ol class="now" hidden></ol><div class="controls">' +
+    '<button type="button" data-event="previousGroup" aria-label="Previous group">‹ Group</button>' +
     '<button type="button" data-event="previousPhrase" aria-label="Previous phrase">←</button>' +
     '<button type="button" data-action="start">Start</button>' +
     '<button type="button" data-event="nextPhrase" aria-label="Next phrase">→</button>' +
-    '<button type="button" data-event="nextGroup" aria-label="Next group">⇟</button></div>' +
+    '<button type="button" data-event="nextGroup" aria-label="Next group">Group ›</button></div>' +
     '<p class="hint">Space starts and pauses, ← → phrase, ↑ ↓ group; on a phone, double tap here to start or stop, ' +
-    "swipe left or right for the phrase, up or down for the group.</p></div>" +
+    "swipe left or right for the phrase, up or down for the group. <kbd>?</kbd> lists every key.</p>" +
+    '<p class="keys" hidden>1-9 that group · shift+1-9 add or remove it · a all groups · m mode · + - speed · ' +
+    "t translation · h hide the text · ? these keys</p></div>" +
+    '<p class="announce hidden-label" aria-live="polite"></p>' +
     '<div class="mine"><button type="button" data-action="record">Record myself</button> ' +
     '<button type="button" data-action="mine">Model, then mine</button></div>' +
-    '<p class="progress"></p><p><button type="button" data-action="export">Export my progress</button></p>';
+    '<p class="progress"></p><p><button type="button" data-action="export">Export my progress</button> ' +
+    '<button type="button" data-action="keep">Keep for offline study (up to ' + root.getAttribute("data-bundle-size") + ")</button></p>";
   var groups = [];
   for (var g = 0; g < groupCount; g++) groups.push([]);
   document.querySelectorAll("li[data-group]").forEach(function (item) {
@@ -58,7 +64,35 @@
   };
   var status = root.querySelector(".status");
   var progressLine = root.querySelector(".progress");
+  var pad = root.querySelector(".pad"), nowList = root.querySelector(".now"), announcer = root.querySelector(".announce");
   var loopId = root.getAttribute("data-loop");
+  // The selection, the settings and the place, kept in this browser across a reload.
+  var placeKey = "looplearn-study:" + loopId;
+  var kept = {};
+  try { kept = JSON.parse(localStorage.getItem(placeKey)) || {}; } catch (error) { kept = {}; }
+  function choose(select, value) {
+    if (value === undefined || value === null) return;
+    value = String(value);
+    if (!Array.prototype.some.call(select.options, function (o) { return o.value === value; })) {
+      var option = document.createElement("option");
+      option.value = value;
+      option.textContent = value + "×";
+      select.appendChild(option);
+    }
+    select.value = value;
+  }
+  if (kept.settings) {
+    choose(form.mode, kept.settings.mode);
+    choose(form.repeats, kept.settings.repeats);
+    choose(form.gap, kept.settings.gapFactor);
+    choose(form.speed, kept.settings.speed);
+  }
+  function savePlace() {
+    var shown = session && session.display();
+    kept = { selected: session ? session.selection : selected, settings: settings(),
+             group: shown ? shown.group : kept.group, phrase: shown ? shown.phrase : kept.phrase };
+    try { localStorage.setItem(placeKey, JSON.stringify(kept)); } catch (error) { /* kept for this visit */ }
+  }
   // The learner's progress, kept in this browser only: the study sessions of this loop, each with
   // what every phrase earned (repetitions heard to their end, seconds), as the terminal keeps them.
   var progressKey = "looplearn-progress:" + loopId;
@@ -93,9 +127,10 @@
       }
       mark.textContent = "studied ×" + repetitions[p.number];
     });
+    var time = seconds < 60 ? Math.round(seconds) + " s" : Math.round(seconds / 60) + " min";
     progressLine.textContent = sessions.length
-      ? "Your progress (kept in this browser): " + total + " repetitions in " + Math.round(seconds / 60) + " min over " + sessions.length +
-        " session" + (sessions.length === 1 ? "" : "s") + ", last on " + last.slice(0, 10) + "."
+      ? "Your progress (kept in this browser): " + total + " repetition" + (total === 1 ? "" : "s") + " in " + time + " over " +
+        sessions.length + " session" + (sessions.length === 1 ? "" : "s") + ", last on " + last.slice(0, 10) + "."
       : "Your progress is kept in this browser once you study.";
   }
   function exportProgress() {
@@ -111,11 +146,14 @@
   var start = root.querySelector("button[data-action=start]");
   var audio = new Audio();
   audio.preservesPitch = true;
-  var selected = [];
+  var selected = (kept.selected || []).filter(function (g) { return g >= 0 && g < groupCount; });
   var session = null, timer = null, queue = [], playing = false;
+  // The clip playing now (listen and repeat plays a group's one after another), and whether
+  // "model, then mine" has the status line.
+  var sounding = null, aside = false, showTranslation = true, hideText = false, announced = "";
   // What was rendered, step by step (the tests read it): the engine's steps, and each clip as it
   // started with its rate.
-  var log = { steps: [], clips: [] };
+  var log = { steps: [], clips: [], display: function () { return session ? session.display() : null; } };
   window.loopPlayer = log;
 
   function now() { return Math.round(performance.now() * 1000); }
@@ -128,16 +166,49 @@
     });
   }
 
+  // The group under way in the study box, its phrase playing marked: what is studied is in
+  // view beside the controls, wherever the page is scrolled.
+  function showGroup(group, marked) {
+    var html = "";
+    groups[group].forEach(function (p) {
+      var phrase = phrases.filter(function (q) { return q.number === p.number; })[0];
+      if (!phrase) return;
+      var item = phrase.item, text = item.querySelector(".text"), translation = item.querySelector(".translation");
+      var words = hideText ? text.textContent.replace(/\S/g, "·") : text.textContent;
+      html += '<li data-phrase="' + p.number + '"' + (p.number === marked ? ' class="playing"' : "") + '><span dir="auto"' +
+        (text.lang ? ' lang="' + escaped(text.lang) + '"' : "") + ">" + escaped(words) + "</span>" +
+        (translation && showTranslation && !hideText ? '<span class="translation" dir="auto">' + escaped(translation.textContent) + "</span>" : "") + "</li>";
+    });
+    nowList.innerHTML = html;
+    nowList.hidden = false;
+  }
+  function escaped(text) {
+    return text.replace(/[&<>"]/g, function (c) { return { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[c]; });
+  }
+
   function show() {
     showBlocks();
     document.querySelectorAll("li.playing").forEach(function (item) { item.classList.remove("playing"); });
-    if (!session) { status.textContent = "Select blocks, then start (space, or double tap)."; start.textContent = "Start"; return; }
+    if (!session) {
+      if (!aside) status.textContent = kept.group !== undefined && kept.group !== null ? "Start goes on at group " + (kept.group + 1) +
+        (kept.phrase ? ", phrase " + kept.phrase : "") + "." : "Select blocks, then start (space, or double tap).";
+      start.textContent = "Start";
+      return;
+    }
     var shown = session.display();
     start.textContent = shown.phase === "paused" || shown.phase === "finished" ? "Start" : "Pause";
-    var phrase = phrases.filter(function (p) { return p.number === shown.phrase; })[0];
+    // The phrase playing: the cursor's, or in a whole group the clip sounding now.
+    var marked = shown.phrase || (shown.phase === "listening" ? sounding : null);
+    var phrase = phrases.filter(function (p) { return p.number === marked; })[0];
     if (phrase) phrase.item.classList.add("playing");
-    status.textContent = "Group " + (shown.group + 1) + (shown.phrase ? ", phrase " + shown.phrase : "") + " · " + shown.phase +
-      " · " + (shown.mode === "repeat-with-me" ? "repeat with me" : "listen and repeat") + " · " + shown.speed + "×";
+    showGroup(shown.group, marked);
+    if (!aside) {
+      status.textContent = "Group " + (shown.group + 1) + (marked ? ", phrase " + marked : "") + " · " + shown.phase +
+        " · " + (shown.mode === "repeat-with-me" ? "repeat with me" : "listen and repeat") + " · " + shown.speed + "×";
+    }
+    // A screen reader hears what changed for the learner: the group, a pause, the end.
+    var news = shown.phase === "paused" ? "Paused" : shown.phase === "finished" ? "Finished" : "Group " + (shown.group + 1);
+    if (news !== announced) { announcer.textContent = news; announced = news; }
   }
 
   function settings() {
@@ -149,14 +220,17 @@
     timer = null;
     queue = [];
     playing = false;
+    sounding = null;
     audio.pause();
   }
 
   // Renders steps one after another until the engine has none (paused or over).
   function next() {
     stopSound();
+    stopAside();
     var step = session.nextStep(now());
     saveProgress();
+    savePlace();
     show();
     if (!step) return;
     log.steps.push(step);
@@ -173,6 +247,8 @@
     if (!queue.length) { next(); return; }
     var number = queue.shift();
     var phrase = phrases.filter(function (p) { return p.number === number; })[0];
+    sounding = number;
+    show();
     audio.src = phrase.clip;
     audio.playbackRate = speed;
     audio.defaultPlaybackRate = speed;
@@ -186,45 +262,76 @@
   function begin() {
     try {
       session = new window.LoopStudy.Session(groups, settings(), selected.slice());
+      if (kept.group !== undefined && kept.group !== null) session.startAt(kept.group, kept.phrase);
       current = { startedAt: new Date().toISOString(), phrases: [] };
+      log.sessions = (log.sessions || 0) + 1;
     } catch (error) {
       status.textContent = error.message;
       return;
     }
+    keepForOffline(session.selection);
     next();
   }
 
+  // Before the first start, the keys and blocks change the selection and settings to start with.
+  function beforeStart(name, group) {
+    if (name === "playPause") { begin(); return; }
+    if (name === "select") selected = [group];
+    else if (name === "toggle") {
+      var at = selected.indexOf(group);
+      if (at >= 0) selected.splice(at, 1); else selected.push(group);
+    } else if (name === "selectAll") selected = [];
+    else if (name === "switchMode") form.mode.value = form.mode.value === "repeat-with-me" ? "listen-and-repeat" : "repeat-with-me";
+    else if (name === "faster" || name === "slower") {
+      var speed = Math.round((Number(form.speed.value) + (name === "faster" ? 0.1 : -0.1)) * 10) / 10;
+      choose(form.speed, Math.min(Math.max(speed, 0.5), 1.5));
+    } else return;
+    if (name === "select" || name === "toggle" || name === "selectAll") kept.group = kept.phrase = null;
+    savePlace();
+    show();
+  }
+
   function event(name, group) {
-    if (!session) {
-      if (name === "playPause") begin();
-      return;
-    }
+    if (!session) { beforeStart(name, group); return; }
     if (name === "playPause" && session.display().phase === "finished") { begin(); return; }
     var reaction = session.handle({ event: name, group: group }, now());
+    // The form shows what the keys changed (the mode, the speed).
+    form.mode.value = session.settings.mode;
+    choose(form.speed, session.settings.speed);
+    savePlace();
     if (reaction === "interrupt" || reaction === "resume") next();
     else if (reaction === "pause") { stopSound(); saveProgress(); show(); }
     else show();
   }
 
   blocks.forEach(function (block) {
-    block.addEventListener("click", function () {
-      var group = Number(block.getAttribute("data-block"));
-      if (session) { event("toggle", group); return; }
-      var at = selected.indexOf(group);
-      if (at >= 0) selected.splice(at, 1); else selected.push(group);
-      showBlocks();
-    });
+    block.addEventListener("click", function () { event("toggle", Number(block.getAttribute("data-block"))); });
   });
-  // A setting changed while studying starts the session again with it.
+  // A setting changed while studying applies from the phrase under way, in the same session; a
+  // paused session stays paused.
   Object.keys(form).forEach(function (key) {
     form[key].addEventListener("change", function () {
-      if (!session) return;
-      selected = session.selection.slice();
-      stopSound();
-      begin();
+      if (session) {
+        if (key === "mode") {
+          if (session.settings.mode !== form.mode.value) { event("switchMode"); return; }
+        } else {
+          var chosen = settings();
+          session.settings.repeats = chosen.repeats;
+          session.settings.gapFactor = chosen.gapFactor;
+          session.settings.speed = chosen.speed;
+        }
+        show();
+      }
+      savePlace();
     });
   });
   start.addEventListener("click", function () { event("playPause"); });
+  // A button clicked with a mouse or a finger lets go of the focus: space then pauses, as it
+  // does anywhere on the page, rather than pressing the button again.
+  root.addEventListener("click", function (e) {
+    var button = e.target.closest && e.target.closest("button");
+    if (button && e.detail > 0) button.blur();
+  });
 
   // Record yourself (shadowing): the phrase under way plays, then the microphone (asked for on
   // first use) records as long as the phrase and a half; the model plays again and then your
@@ -265,49 +372,83 @@
     var first = phrases.filter(function (p) { return selected.length === 0 || selected.indexOf(p.group) >= 0; })[0] || phrases[0];
     return phrases.filter(function (p) { return p.number === shown; })[0] || first;
   }
+  // One sound at a time beside the study ("model, then mine", recording): the study pauses
+  // first, and studying again stops it.
+  var solo = null, asideRun = 0;
+  function stopAside() {
+    asideRun += 1;
+    var player = solo;
+    solo = null;
+    if (player) { player.pause(); player.onended(); }
+    aside = false;
+    pad.classList.remove("recording");
+  }
+  // Pauses the study for a sound beside it; the number that names this run (a later one, or
+  // studying again, ends it).
+  function pauseStudy() {
+    if (session && ["paused", "finished"].indexOf(session.display().phase) < 0) event("playPause");
+    stopAside();
+    aside = true;
+    return asideRun;
+  }
+  function speed() { return session ? session.settings.speed : Number(form.speed.value); }
   function playOnce(src, rate) {
     return new Promise(function (resolve) {
       var player = new Audio(src);
+      player.preservesPitch = true;
       player.playbackRate = rate || 1;
-      player.onended = function () { resolve(true); };
-      player.onerror = function () { resolve(false); };
+      solo = player;
+      player.onended = function () { if (solo === player) solo = null; resolve(true); };
+      player.onerror = function () { if (solo === player) solo = null; resolve(false); };
       var started = player.play();
       if (started && started.catch) started.catch(function () { resolve(false); });
     });
   }
   function modelThenMine(phrase) {
+    var run = pauseStudy();
     return keptTake(phrase.number).then(function (blob) {
+      if (run !== asideRun) return;
       if (!blob) { status.textContent = "No reading of phrase " + phrase.number + " yet: record yourself first."; return; }
       status.textContent = "Phrase " + phrase.number + ": the model, then you.";
-      log.clips.push({ phrase: phrase.number, rate: 1 });
-      return playOnce(phrase.clip, 1).then(function () {
+      log.clips.push({ phrase: phrase.number, rate: speed() });
+      return playOnce(phrase.clip, speed()).then(function () {
+        if (run !== asideRun) return;
         var url = URL.createObjectURL(blob);
         log.clips.push({ take: phrase.number, bytes: blob.size });
-        return playOnce(url, 1).then(function (played) { URL.revokeObjectURL(url); log.playedTakes = (log.playedTakes || 0) + (played ? 1 : 0); });
+        return playOnce(url, 1).then(function (played) {
+          URL.revokeObjectURL(url);
+          log.playedTakes = (log.playedTakes || 0) + (played ? 1 : 0);
+          if (run === asideRun) status.textContent = "Phrase " + phrase.number + ": the model, then you. Space studies on.";
+        });
       });
     });
   }
   function recordMyself() {
     var phrase = currentPhrase();
-    if (session && session.display().phase !== "paused") event("playPause");
+    var run = pauseStudy();
     if (!navigator.mediaDevices || !window.MediaRecorder) { status.textContent = "This browser cannot record."; return; }
     status.textContent = "Phrase " + phrase.number + ": listen…";
-    playOnce(phrase.clip, 1).then(function () {
+    playOnce(phrase.clip, speed()).then(function () {
+      if (run !== asideRun) throw new Error("stopped");
       return navigator.mediaDevices.getUserMedia({ audio: true });
     }).then(function (stream) {
       var chunks = [], recorder = new MediaRecorder(stream);
       recorder.ondataavailable = function (e) { if (e.data.size) chunks.push(e.data); };
       var stopped = new Promise(function (resolve) { recorder.onstop = resolve; });
       recorder.start();
-      status.textContent = "Phrase " + phrase.number + ": your turn (recording)…";
-      setTimeout(function () { recorder.stop(); }, phrase.duration * 1.5 / 1000 + 500);
+      pad.classList.add("recording");
+      status.textContent = "● Recording phrase " + phrase.number + ": your turn…";
+      setTimeout(function () { recorder.stop(); }, phrase.duration / speed() * 1.5 / 1000 + 500);
       return stopped.then(function () {
+        pad.classList.remove("recording");
         stream.getTracks().forEach(function (track) { track.stop(); });
         var blob = new Blob(chunks, { type: recorder.mimeType || "audio/webm" });
         log.recorded = { phrase: phrase.number, bytes: blob.size };
         return keepTake(phrase.number, blob);
       });
-    }).then(function () { return modelThenMine(phrase); }, function (error) {
+    }).then(function () { if (run === asideRun) return modelThenMine(phrase); }, function (error) {
+      pad.classList.remove("recording");
+      if (run !== asideRun) return;
       status.textContent = "Recording did not start: " + (error && error.name === "NotAllowedError" ? "the microphone was not allowed." : String(error && error.message || error));
     });
   }
@@ -315,7 +456,7 @@
   root.querySelector("button[data-action=mine]").addEventListener("click", function () { modelThenMine(currentPhrase()); });
   root.querySelector("button[data-action=export]").addEventListener("click", exportProgress);
   // Leaving the page: what was heard so far counts.
-  window.addEventListener("pagehide", function () { if (session) { session.stop(now()); saveProgress(); } });
+  window.addEventListener("pagehide", function () { if (session) { session.stop(now()); saveProgress(); savePlace(); } });
   root.querySelectorAll("button[data-event]").forEach(function (button) {
     button.addEventListener("click", function () { event(button.getAttribute("data-event")); });
   });
@@ -323,12 +464,29 @@
   document.addEventListener("keydown", function (key) {
     if (key.altKey || key.ctrlKey || key.metaKey) return;
     var target = key.target && key.target.tagName;
-    if (target === "INPUT" || target === "SELECT" || target === "TEXTAREA" || target === "BUTTON" && key.key === " ") return;
+    if (target === "INPUT" || target === "SELECT" || target === "TEXTAREA" || target === "BUTTON" && (key.key === " " || key.key === "Enter")) return;
     var name = { " ": "playPause", ArrowRight: "nextPhrase", ArrowLeft: "previousPhrase", ArrowDown: "nextGroup", ArrowUp: "previousGroup",
-                 PageDown: "nextGroup", PageUp: "previousGroup" }[key.key];
+                 PageDown: "nextGroup", PageUp: "previousGroup", m: "switchMode", "+": "faster", "=": "faster", "-": "slower",
+                 a: "selectAll" }[key.key];
+    var digit = /^Digit([1-9])$/.exec(key.code || "");
+    var group = digit ? Number(digit[1]) - 1 : undefined;
+    if (digit && group < groupCount) name = key.shiftKey ? "toggle" : "select";
+    else if (digit) return;
+    if (key.key === "t" || key.key === "h") {
+      if (key.key === "t") showTranslation = !showTranslation; else hideText = !hideText;
+      key.preventDefault();
+      show();
+      return;
+    }
+    if (key.key === "?") {
+      var keys = root.querySelector(".keys");
+      keys.hidden = !keys.hidden;
+      key.preventDefault();
+      return;
+    }
     if (!name) return;
     key.preventDefault();
-    event(name);
+    event(name, group);
   });
 
   // Touch: a double tap, or a swipe, on the study area.
@@ -345,29 +503,49 @@
     lastTouch = Date.now();
     var t = e.changedTouches[0], dx = t.clientX - touch.x, dy = t.clientY - touch.y;
     touch = null;
+    // (A touch the browser took as a scroll cannot be cancelled: it is not asked to be.)
     if (Math.max(Math.abs(dx), Math.abs(dy)) > 40) {
-      e.preventDefault();
+      if (e.cancelable) e.preventDefault();
       if (Math.abs(dx) > Math.abs(dy)) event(dx < 0 ? "nextPhrase" : "previousPhrase");
       else event(dy < 0 ? "nextGroup" : "previousGroup");
       return;
     }
     var at = Date.now();
-    if (at - lastTap < 350) { e.preventDefault(); lastTap = 0; event("playPause"); } else lastTap = at;
+    if (at - lastTap < 350) { if (e.cancelable) e.preventDefault(); lastTap = 0; event("playPause"); } else lastTap = at;
   });
-  // A mouse's double click; a double tap's own (a browser may make one of it) is not another.
-  area.addEventListener("dblclick", function () { if (Date.now() - lastTouch > 1000) event("playPause"); });
+  // A mouse's double click; a double tap's own (a browser may make one of it) is not another,
+  // nor a double click on a control (two clicks of →).
+  area.addEventListener("dblclick", function (e) {
+    if (e.target.closest && e.target.closest("button, select, a, input")) return;
+    if (Date.now() - lastTouch > 1000) event("playPause");
+  });
   show();
   showProgress();
 
-  // Offline: the service worker keeps what the page fetches; the page fetches its clips whole
-  // once (the players ask for ranges, which are not kept), so that studying goes on without a
-  // network once the page has been opened.
-  if ("serviceWorker" in navigator && window.caches) {
-    navigator.serviceWorker.register("/sw.js").then(function () { return navigator.serviceWorker.ready; }).then(function () {
-      var urls = phrases.map(function (p) { return p.clip; }).concat([location.pathname, "/player.js", "/style.css", "/copy.js"]);
+  // Offline: the service worker keeps what the page fetches whole (a player asks for ranges,
+  // which are not kept). Opening the page fetches no clip; starting to study keeps the clips
+  // of the groups studied, and "Keep for offline study" the whole loop.
+  var worker = "serviceWorker" in navigator && window.caches
+    ? navigator.serviceWorker.register("/sw.js").then(function () { return navigator.serviceWorker.ready; }) : null;
+  var keepButton = root.querySelector("button[data-action=keep]");
+  keepButton.hidden = !worker;
+  function keepForOffline(selection) {
+    if (!worker) return Promise.resolve(false);
+    var urls = phrases.filter(function (p) { return !selection || selection.length === 0 || selection.indexOf(p.group) >= 0; })
+      .map(function (p) { return p.clip; }).concat([location.pathname, "/player.js", "/style.css", "/copy.js"]);
+    return worker.then(function () {
       return Promise.all(urls.map(function (url) {
         return caches.match(url).then(function (kept) { return kept || fetch(url).then(function (r) { return r.ok; }); });
       }));
-    }).then(function () { log.offline = true; }, function () { log.offline = false; });
+    }).then(function (answers) { return answers.every(Boolean); }, function () { return false; });
   }
+  keepButton.addEventListener("click", function () {
+    keepButton.disabled = true;
+    keepButton.textContent = "Keeping…";
+    keepForOffline(null).then(function (whole) {
+      log.offline = whole;
+      keepButton.textContent = whole ? "Kept for offline study" : "Could not keep it all: try again";
+      keepButton.disabled = whole;
+    });
+  });
 })();

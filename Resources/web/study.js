@@ -189,6 +189,17 @@
     return "carryOn";
   };
 
+  // Before the first step: starts at `group` (one of the selection) and, repeating with me, at
+  // phrase `number` (the page's place, kept across a reload). The Swift engine has no such
+  // call: a terminal session starts at its first group.
+  Session.prototype.startAt = function (group, number) {
+    var at = this.selection.indexOf(group);
+    if (this.step || at < 0) return;
+    this.position = at;
+    var index = this.playablePhrases(group).map(function (p) { return p.number; }).indexOf(number);
+    this.phraseIndex = this.settings.mode === "repeat-with-me" && index >= 0 ? index : 0;
+  };
+
   // Moves among the selected groups; with one selected, to the next group of the loop.
   Session.prototype.moveGroup = function (offset) {
     var n = this.selection.length;

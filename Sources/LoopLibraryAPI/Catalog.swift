@@ -64,11 +64,14 @@ public struct CatalogLoopDetail: Codable, Equatable, Sendable {
         public var translation: String?
         /// The clip: its take's SHA-256 and its start and end in seconds.
         public var clip: Clip?
+        /// The text the clip was recorded for, when the phrase's text changed since.
+        public var recordedText: String?
 
-        public init(text: String, translation: String?, clip: Clip?) {
+        public init(text: String, translation: String?, clip: Clip?, recordedText: String? = nil) {
             self.text = text
             self.translation = translation
             self.clip = clip
+            self.recordedText = recordedText
         }
     }
 

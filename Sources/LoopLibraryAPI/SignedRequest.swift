@@ -121,6 +121,9 @@ public enum LoopLibraryPaths {
     public static let player = "/player.js"
     /// The service worker that keeps a loop's page, player and clips for studying offline.
     public static let serviceWorker = "/sw.js"
+    /// The site's icon (SVG), which every page names; `/favicon.ico` redirects to it.
+    public static let icon = "/icon.svg"
+    public static let iconFallback = "/favicon.ico"
     /// A loop's preview page (`/SHORTID`), or an author's (`/@NAME`).
     public static let pagePattern = "/:ref"
     public static func page(_ ref: String) -> String { "/\(ref)" }

@@ -137,7 +137,9 @@ struct BundleIntake: Sendable {
                     return CatalogLoopDetail.Clip(
                         take: take.sha256, start: Double(clip.start) / rate, end: Double(clip.end) / rate)
                 }
-                return CatalogLoopDetail.Phrase(text: phrase.text, translation: phrase.translation, clip: clip)
+                return CatalogLoopDetail.Phrase(
+                    text: phrase.text, translation: phrase.translation, clip: clip,
+                    recordedText: clip == nil ? nil : phrase.recordedText)
             }
         }
         let takes = used.values.sorted { $0.sha256 < $1.sha256 }.map {

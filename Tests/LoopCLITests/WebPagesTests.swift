@@ -301,6 +301,28 @@ struct WebPagesTests {
         #expect(refused.headers["content-encoding"] == nil, "gzip;q=0 says no gzip")
     }
 
+    /// A HEAD of a page or a file answers as its GET does, without the body; the site's icon is
+    /// there, and `/favicon.ico` (which browsers ask for) leads to it.
+    @Test func pagesAnswerHeadAndTheSiteHasAnIcon() async throws {
+        let server = try TestServer(.sqlite)
+        let path = try publish(TestLibrary(), text: "phrases.txt", title: "Fixture", to: server)
+        for route in [path, "/", LoopLibraryPaths.player, LoopLibraryPaths.stylesheet, LoopLibraryPaths.icon] {
+            let get = try await http("GET", server.address + route, headers: ["Accept-Encoding": "identity"])
+            let head = try await http("HEAD", server.address + route, headers: ["Accept-Encoding": "identity"])
+            #expect(head.status == 200 && head.body.isEmpty, "\(route): HEAD \(head.status)")
+            #expect(
+                head.headers["content-length"] == String(get.body.count)
+                    && head.headers["content-type"] == get.headers["content-type"],
+                "\(route): \(head.headers) against \(get.headers)")
+        }
+        let icon = try await page(server, LoopLibraryPaths.icon)
+        #expect(icon.headers["content-type"] == "image/svg+xml" && icon.html.hasPrefix("<svg"))
+        // (URLSession follows the redirect, as a browser does.)
+        let fallback = try await page(server, "/favicon.ico")
+        #expect(fallback.status == 200 && fallback.headers["content-type"] == "image/svg+xml")
+        #expect(try await page(server, path).html.contains(#"<link rel="icon" href="/icon.svg""#))
+    }
+
     /// The stylesheet is written into every page's `<style>`: one that would close it is refused.
     @Test func aStylesheetThatWouldCloseItsStyleElementIsRefused() throws {
         let web = Scratch.path("web-closing-style")

@@ -21,8 +21,10 @@ and saves screenshots at 360 px and 1280 px.
 """
 
 import argparse
+import gzip
 import json
 import os
+import re
 import signal
 import sys
 import time
@@ -33,11 +35,22 @@ import feedparser
 import html5lib
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
 failures = []
+
+
+def contrast(first, second):
+    """The WCAG contrast ratio of two CSS rgb()/rgba() colours."""
+    def luminance(colour):
+        channels = [int(v) / 255 for v in re.findall(r"[\d.]+", colour)[:3]]
+        linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+    light, dark = sorted([luminance(first), luminance(second)], reverse=True)
+    return (light + 0.05) / (dark + 0.05)
 
 
 def check(condition, message):
@@ -70,6 +83,8 @@ def browser(javascript=True):
                  # A microphone that plays a tone, allowed without asking: to record yourself.
                  "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream"]:
         options.add_argument(flag)
+    # The console's messages, to check that the page logs no warning of its own.
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
 
 
@@ -136,6 +151,23 @@ def study_player(driver, args, vectors_path):
     groups = sorted(by_group)
     check(len(groups) >= 3, f"the sample's groups with audio: {groups}")
     check(driver.find_element(By.ID, "study").is_displayed(), "the study player is not shown")
+    # Opening the page fetches no clip (a phone's data plan): clips come as they are studied.
+    time.sleep(1)
+    fetched = driver.execute_script("return performance.getEntriesByType('resource').map(e => e.name).filter(n => /\\/\\d+\\.flac$/.test(n))")
+    check(fetched == [], f"opening the page fetched clips: {fetched[:5]}")
+    # One element speaks to a screen reader: the announcements, not the whole study box.
+    live = driver.execute_script("return [...document.querySelectorAll('#study [aria-live]')].map(e => e.className)")
+    check(live == ["announce hidden-label"], f"live regions in the study box: {live}")
+    # Unselected blocks and the study box's edge stand out from the panel (WCAG: 3:1).
+    colours = driver.execute_script("""
+        const panel = getComputedStyle(document.getElementById('study')).backgroundColor;
+        return [panel, getComputedStyle(document.querySelector('#study button[data-block]')).borderTopColor,
+                getComputedStyle(document.querySelector('#study .pad')).borderTopColor];""")
+    for colour in colours[1:]:
+        ratio = contrast(colour, colours[0])
+        check(ratio >= 3, f"an edge of {colour} on {colours[0]} is {ratio:.2f}:1 (WCAG asks 3:1)")
+    labels = [b.text for b in driver.find_elements(By.CSS_SELECTOR, "#study button[data-event$=Group]")]
+    check(labels == ["‹ Group", "Group ›"], f"the group buttons say what they do: {labels}")
     blocks = driver.find_elements(By.CSS_SELECTOR, "#study button[data-block]")
     check(len(blocks) == len(groups), f"{len(blocks)} blocks for {len(groups)} groups")
     chosen = [groups[0], groups[2]]
@@ -170,19 +202,96 @@ def study_player(driver, args, vectors_path):
         first = [clip["phrase"] for clip in clips[:len(by_group[chosen[0]])]]
         check(first == [number for number, _ in by_group[chosen[0]]] and all(clip["rate"] == 0.75 for clip in clips),
               f"clips played: {clips[:8]}")
+    # What is studied is in view beside the controls: the group's phrases in the study box, the
+    # clip playing marked alone (listen and repeat plays them one after another), and the same
+    # phrase marked in the page.
+    marked = []
+    for _ in range(60):
+        now = driver.execute_script("""
+            const box = [...document.querySelectorAll('#study .now li.playing')].map(li => Number(li.dataset.phrase));
+            const page = [...document.querySelectorAll('ol.phrases li.playing')].map(li => Number(li.id.replace('phrase-', '')));
+            const shown = document.querySelector('#study .now li.playing');
+            const r = shown && shown.getBoundingClientRect();
+            return [box, page, !!r && r.top >= 0 && r.bottom <= innerHeight];""")
+        check(len(now[0]) <= 1 and now[0] == now[1], f"phrases marked playing: in the study box {now[0]}, in the page {now[1]}")
+        if now[0]:
+            check(now[2], "the phrase playing is not in view")
+            if not marked or marked[-1] != now[0][0]:
+                marked.append(now[0][0])
+        time.sleep(0.1)
+    check(len(marked) >= 2, f"listen and repeat: the mark did not follow the clips playing ({marked})")
     driver.save_screenshot(os.path.join(args.screenshots, "study-1280.png"))
-    # Keys: space pauses, space starts again (from the step under way), ↓ goes to the next group.
     body = driver.find_element(By.TAG_NAME, "body")
+
+    def state():
+        return driver.execute_script("return [window.loopPlayer.display(), window.loopPlayer.sessions, window.loopPlayer.steps.length]")
+
+    def blur():
+        driver.execute_script("document.activeElement && document.activeElement.blur()")
+
+    # A setting changed while studying applies from the step under way, in the same session.
+    before = state()
+    Select(driver.find_element(By.NAME, "repeats")).select_by_value("2")
+    after = state()
+    check(after[1] == before[1] == 1 and after[0]["group"] == before[0]["group"] and after[0]["repeats"] == 2,
+          f"repeats 2 while studying: {before} then {after}")
+    blur()
+    # Keys: space pauses; a setting changed while paused leaves it paused; space starts again (from
+    # the step under way), ↓ goes to the next group.
     body.send_keys(Keys.SPACE)
     check(wait_for("return document.querySelector('#study .status').textContent.includes('paused')", 5), "space did not pause")
     count = driver.execute_script("return window.loopPlayer.steps.length")
+    Select(driver.find_element(By.NAME, "speed")).select_by_value("1")
+    time.sleep(1)
+    paused = state()
+    check(paused[0]["phase"] == "paused" and paused[2] == count and paused[1] == 1 and paused[0]["speed"] == 1,
+          f"speed 1x while paused: {paused}")
+    Select(driver.find_element(By.NAME, "speed")).select_by_value("0.75")
+    blur()
     body.send_keys(Keys.SPACE)
     check(wait_for(f"return window.loopPlayer.steps.length > {count}", 5), "space did not start again")
     count = driver.execute_script("return window.loopPlayer.steps.length")
     body.send_keys(Keys.ARROW_DOWN)
     after = wait_for(f"return window.loopPlayer.steps.length > {count} ? window.loopPlayer.steps[{count}] : null", 5)
     check(after is not None and after.get("play") in ([n for n, _ in by_group[g]] for g in chosen), f"↓ played {after}")
-    body.send_keys(Keys.SPACE)
+    # The mouse: a double click on → is two clicks of it, not a pause; space after a click on a
+    # button pauses rather than pressing it again.
+    forward = driver.find_element(By.CSS_SELECTOR, "#study button[data-event=nextPhrase]")
+    ActionChains(driver).double_click(forward).perform()
+    time.sleep(0.3)
+    check(state()[0]["phase"] != "paused", "a double click on → paused the study")
+    forward.click()
+    count = driver.execute_script("return window.loopPlayer.steps.length")
+    ActionChains(driver).send_keys(Keys.SPACE).perform()
+    check(wait_for("return window.loopPlayer.display().phase === 'paused'", 5), "space after a click on → did not pause")
+    # The terminal's keys: m the mode, + the speed, 1-9 a group, shift+1-9 adds one, ? the keys.
+    blur()
+    mode = driver.execute_script("return document.querySelector('[name=mode]').value")
+    body.send_keys("m")
+    check(driver.execute_script("return [document.querySelector('[name=mode]').value, window.loopPlayer.display().mode]") ==
+          ["repeat-with-me" if mode == "listen-and-repeat" else "listen-and-repeat"] * 2, "m did not switch the mode")
+    body.send_keys("m")
+    body.send_keys("+")
+    # (As in the terminal, a step of 0.1 and a speed in tenths: 0.75 + 0.1 is 0.9.)
+    faster = driver.execute_script("return [document.querySelector('[name=speed]').value, window.loopPlayer.display().speed]")
+    check(faster == ["0.9", 0.9], f"+ did not raise the speed from 0.75 to 0.9: {faster}")
+    body.send_keys("1")
+    body.send_keys(Keys.SHIFT + "3" + Keys.SHIFT)
+    check(state()[0]["selection"] == [0, 2], f"1 then shift+3 select groups 1 and 3: {state()[0]}")
+    body.send_keys("?")
+    check(driver.find_element(By.CSS_SELECTOR, "#study .keys").is_displayed(), "? did not show the keys")
+    check(state()[0]["phase"] == "paused", "the keys changed the study but unpaused it")
+
+    # The selection, the settings and the place survive a reload.
+    driver.get(args.sample)
+    kept = driver.execute_script("""return [[...document.querySelectorAll('#study button[data-block]')].map(b => b.getAttribute('aria-pressed') === 'true'),
+        ...['mode', 'repeats', 'speed'].map(n => document.querySelector('[name=' + n + ']').value),
+        document.querySelector('#study .status').textContent]""")
+    check([i for i, on in enumerate(kept[0]) if on] == [0, 2] and kept[1:4] == [mode, "2", "0.9"] and "Start goes on at group" in kept[4],
+          f"after a reload: {kept}")
+    check(driver.find_element(By.CSS_SELECTOR, "link[rel=icon]").get_attribute("href").endswith("/icon.svg"), "the page names no icon")
+    warnings = [entry["message"] for entry in driver.get_log("browser") if entry["level"] in ("WARNING", "SEVERE")]
+    check(not warnings, f"the page logged: {warnings[:3]}")
 
     # Progress: kept in the browser, shown again after a reload, exported as JSON.
     driver.get(args.sample)
@@ -208,16 +317,34 @@ def study_player(driver, args, vectors_path):
     check(clips and clips[0].get("phrase") == recorded["phrase"] and clips[1].get("take") == recorded["phrase"] if recorded else False,
           f"the model, then the reading: {clips}")
     driver.get(args.sample)
+    # "Model, then mine" while studying: the study pauses, and the model plays at the study's speed.
+    driver.find_element(By.CSS_SELECTOR, "#study button[data-action=start]").click()
+    check(wait_for("return window.loopPlayer.steps.length >= 1", 5), "the study did not start")
     driver.find_element(By.CSS_SELECTOR, "#study button[data-action=mine]").click()
     again = wait_for("return window.loopPlayer.playedTakes || null", 20)
     check(again == 1, f"after a reload, the reading kept in the browser did not play: {again}")
+    aside = driver.execute_script("return [window.loopPlayer.display().phase, window.loopPlayer.clips.slice(-2)]")
+    check(aside[0] == "paused" and aside[1][0].get("rate") == 0.9, f"model, then mine, while studying at 0.9x: {aside}")
     script = fetch(args.sample.rsplit("/", 1)[0] + "/player.js")[2]
-    check(len(script) < 30 * 1024, f"the player's script is {len(script)} bytes (goal: under 30 KB)")
+    sent = len(gzip.compress(script))
+    check(sent < 12 * 1024, f"the player's script is {sent} bytes gzipped, as a phone gets it ({len(script)} bytes; goal: under 12 KB)")
 
     # A phone: touch at 360x800, repeat with me; a double tap starts, a swipe left goes to the next phrase.
     driver.set_window_size(360, 800)
     driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 1})
     driver.get(args.sample)
+    # (A phone of its own: nothing kept from the desktop's study.)
+    driver.execute_script("localStorage.removeItem('looplearn-study:' + document.getElementById('study').dataset.loop)")
+    driver.get(args.sample)
+    # A 360x800 phone's screen, less its browser's bars: the Start button on the first screen.
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 360, "height": 720, "deviceScaleFactor": 2, "mobile": True})
+    driver.get(args.sample)
+    bottom = driver.execute_script("return [document.querySelector('#study button[data-action=start]').getBoundingClientRect().bottom, innerHeight, scrollY]")
+    check(bottom[0] <= bottom[1] and bottom[2] == 0, f"on a 360x800 phone the Start button is below the first screen: {bottom}")
+    controls = driver.execute_script("return [...document.querySelectorAll('#study .controls button')].map(b => [Math.round(b.getBoundingClientRect().top), b.offsetHeight])")
+    check(len({top for top, _ in controls}) == 1 and all(height <= 48 for _, height in controls),
+          f"on a phone the controls wrap (top, height of each): {controls}")
+    driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
     pad = driver.find_element(By.CSS_SELECTOR, "#study .pad")
     driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", pad)
     # The study area's status line: a part of it with no control on it.
@@ -253,6 +380,8 @@ def study_player(driver, args, vectors_path):
     up = wait_for(first_play.format(count=count), 5)
     check(up is not None and up.get("play") == [by_group[groups[1]][0][0]], f"a swipe up plays the next group's first phrase: {up}")
     driver.save_screenshot(os.path.join(args.screenshots, "study-360.png"))
+    warnings = [entry["message"] for entry in driver.get_log("browser") if entry["level"] in ("WARNING", "SEVERE")]
+    check(not warnings, f"touch: the page logged {warnings[:3]}")
     driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": False})
     driver.set_window_size(1280, 900)
 
@@ -328,6 +457,9 @@ def offline(driver, args):
     page, its player and its clips come from what the service worker kept."""
     driver.set_window_size(1280, 900)
     driver.get(args.sample)
+    keep = driver.find_element(By.CSS_SELECTOR, "#study button[data-action=keep]")
+    check(re.search(r"up to \d", keep.text) is not None, f"the offline button does not say how much it keeps: {keep.text!r}")
+    keep.click()
     ready = None
     for _ in range(100):
         ready = driver.execute_script("return window.loopPlayer && window.loopPlayer.offline")
@@ -461,6 +593,14 @@ def main():
             if "error" not in result:
                 check(abs(result["duration"] - expected) < 0.03, f"phrase {number}: the player reports {result['duration']:.3f} s, the clip is {expected:.3f} s")
                 check(result["time"] > 0.1, f"phrase {number}: playback did not advance ({result})")
+        # A phrase its author fixed after recording it is marked with what it was recorded as,
+        # as `loop show` marks it.
+        marks = driver.execute_script("""return [...document.querySelectorAll('li p.recorded')].map(p =>
+            [p.closest('li').querySelector('.text').textContent, p.textContent])""")
+        check(marks == [["Non, merci !", "recorded as “Non, merci.”"]], f"phrases marked as recorded for an earlier text: {marks}")
+        # A HEAD of the page answers as its GET.
+        head = urllib.request.urlopen(urllib.request.Request(args.sample, method="HEAD"))
+        check(head.status == 200 and head.read() == b"", f"HEAD of the preview page: {head.status}")
         driver.save_screenshot(os.path.join(args.screenshots, "preview-1280.png"))
 
         study_player(driver, args, vectors_path=args.vectors)

@@ -104,6 +104,8 @@ struct PhraseRowModel {
     /// Its clip's length in microseconds (for the player).
     var duration: Int?
     var phrasePicture: PictureModel?
+    /// The text its clip was recorded for, when the phrase's text changed since.
+    var recordedAs: String?
 }
 
 /// One group of a loop's page.

@@ -13,25 +13,40 @@ extension LibraryServer {
     static let pageSize = 20
 
     func addPageRoutes(to router: Router<LibraryRequestContext>) {
-        router.get(RouterPath(LoopLibraryPaths.frontPage)) { request, _ in
+        // Every page and file answers HEAD as it answers GET, without the body.
+        func route(
+            _ path: String, _ answer: @escaping @Sendable (Request, LibraryRequestContext) async throws -> Response
+        ) {
+            router.get(RouterPath(path), use: answer)
+            router.head(RouterPath(path)) { request, context in Self.headOnly(try await answer(request, context)) }
+        }
+        route(LoopLibraryPaths.frontPage) { request, _ in
             try await self.page(request, type: .html) { try await self.frontPage(request, base: $0) }
         }
-        router.get(RouterPath(LoopLibraryPaths.feed)) { request, _ in
+        route(LoopLibraryPaths.feed) { request, _ in
             try await self.page(request, type: .atom) { try await self.feed(base: $0) }
         }
-        router.get(RouterPath(LoopLibraryPaths.stylesheet)) { request, _ in
+        route(LoopLibraryPaths.stylesheet) { request, _ in
             Self.asset(request, self.web.stylesheet, type: "text/css; charset=utf-8")
         }
-        router.get(RouterPath(LoopLibraryPaths.script)) { request, _ in
+        route(LoopLibraryPaths.script) { request, _ in
             Self.asset(request, self.web.script, type: "text/javascript; charset=utf-8")
         }
-        router.get(RouterPath(LoopLibraryPaths.player)) { request, _ in
+        route(LoopLibraryPaths.player) { request, _ in
             Self.asset(request, self.web.player, type: "text/javascript; charset=utf-8")
         }
-        router.get(RouterPath(LoopLibraryPaths.serviceWorker)) { request, _ in
+        route(LoopLibraryPaths.serviceWorker) { request, _ in
             Self.asset(request, self.web.serviceWorker, type: "text/javascript; charset=utf-8")
         }
-        router.get(RouterPath(LoopLibraryPaths.pagePattern)) { request, context in
+        route(LoopLibraryPaths.icon) { request, _ in
+            Self.asset(request, self.web.icon, type: "image/svg+xml")
+        }
+        route(LoopLibraryPaths.iconFallback) { _, _ in
+            Response(
+                status: .movedPermanently,
+                headers: [.location: LoopLibraryPaths.icon, .cacheControl: "public, max-age=86400"])
+        }
+        route(LoopLibraryPaths.pagePattern) { request, context in
             let ref = try context.parameters.require("ref")
             return try await self.page(request, type: .html) { base in
                 if ref.hasPrefix("@") {
@@ -50,6 +65,13 @@ extension LibraryServer {
                 request, context: context, ref: context.parameters.require("ref"),
                 file: context.parameters.require("clip"))
         }
+    }
+
+    /// A GET's answer as a HEAD's: its status and headers (its length among them), no body.
+    static func headOnly(_ response: Response) -> Response {
+        var headers = response.headers
+        if let length = response.body.contentLength { headers[.contentLength] = String(length) }
+        return Response(status: response.status, headers: headers)
     }
 
     enum PageType {
@@ -229,6 +251,7 @@ extension LibraryServer {
                 var row = PhraseRowModel(
                     number: number, group: index, text: phrase.text, lang: lang, translationLang: translationLang)
                 if let translation = phrase.translation, !translation.isEmpty { row.translation = translation }
+                row.recordedAs = phrase.recordedText
                 if let clip = phrase.clip {
                     row.clip = LoopLibraryPaths.clip(loop.shortID, phrase: number)
                     row.duration = Int(((clip.end - clip.start) * 1_000_000).rounded())

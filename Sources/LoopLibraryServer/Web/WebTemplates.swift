@@ -22,6 +22,8 @@ public struct WebTemplates: Sendable {
     let player: WebAsset
     /// `sw.js`: the service worker that keeps pages and clips for studying offline.
     let serviceWorker: WebAsset
+    /// `icon.svg`: the site's icon.
+    let icon: WebAsset
     /// What every HTML page's scripts, styles and media may come from: this server, and the
     /// one inline stylesheet (by its hash); no inline script at all.
     let contentSecurityPolicy: String
@@ -46,10 +48,12 @@ public struct WebTemplates: Sendable {
             let script = FileManager.default.contents(atPath: folder + "/copy.js"),
             let engine = FileManager.default.contents(atPath: folder + "/study.js"),
             let player = FileManager.default.contents(atPath: folder + "/player.js"),
-            let serviceWorker = FileManager.default.contents(atPath: folder + "/sw.js")
+            let serviceWorker = FileManager.default.contents(atPath: folder + "/sw.js"),
+            let icon = FileManager.default.contents(atPath: folder + "/icon.svg")
         else {
             throw CatalogError(
-                .templates, path: folder, message: "style.css, copy.js, study.js, player.js or sw.js is missing")
+                .templates, path: folder,
+                message: "style.css, copy.js, study.js, player.js, sw.js or icon.svg is missing")
         }
         guard String(data: stylesheet, encoding: .utf8)?.contains("</") == false else {
             throw CatalogError(
@@ -57,6 +61,7 @@ public struct WebTemplates: Sendable {
                 message: "the stylesheet is not UTF-8 or holds \"</\" (it is written into each page's <style>)")
         }
         self.serviceWorker = WebAsset(serviceWorker)
+        self.icon = WebAsset(icon)
         self.contentSecurityPolicy = Self.contentSecurityPolicy(inlineStyle: stylesheet)
         self.player = WebAsset(Self.withoutCommentLines(engine + Data("\n".utf8) + player))
         self.library = library
