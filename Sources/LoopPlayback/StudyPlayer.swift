@@ -19,6 +19,14 @@ public final class StudyPlayer: Sendable {
         var quitting = false
         /// The study clock: what has been rendered.
         var clock: Microseconds = 0
+        /// In a group's play, the phrase whose clip is being rendered.
+        var sounding: Int?
+
+        var display: StudyDisplay {
+            var display = session.display
+            if display.phrase == nil && display.phase == .listening { display.sounding = sounding }
+            return display
+        }
     }
 
     private let state: Mutex<State>
@@ -81,10 +89,11 @@ public final class StudyPlayer: Sendable {
         }
         while true {
             let (step, generation, events, quitting, display, finished) = state.withLock { state in
-                (
+                state.sounding = nil
+                return (
                     state.quitting ? nil : state.session.nextStep(at: state.clock), state.generation, state.events,
                     state.quitting,
-                    state.session.display, state.session.isFinished
+                    state.display, state.session.isFinished
                 )
             }
             if quitting || (step == nil && finished) { break }
@@ -97,9 +106,16 @@ public final class StudyPlayer: Sendable {
                 continue
             }
             let frames: [Float]
+            // Where each clip of a group's play ends, in samples, and its phrase.
+            var clipEnds: [(end: Int, phrase: Int)] = []
             switch step {
             case .play(let phrases, let speed, _):
-                frames = try phrases.flatMap { try audio.clip($0, speed: speed) }
+                var joined: [Float] = []
+                for phrase in phrases {
+                    joined += try audio.clip(phrase, speed: speed)
+                    clipEnds.append((joined.count, phrase))
+                }
+                frames = joined
             case .silence(let duration):
                 let count = Int((Double(duration) * Double(audio.sampleRate) / 1_000_000).rounded())
                 if silence.count < count * channels { silence = [Float](repeating: 0, count: count * channels) }
@@ -112,6 +128,13 @@ public final class StudyPlayer: Sendable {
                     break
                 }
                 let end = min(frames.count, offset + chunkFrames * channels)
+                if clipEnds.count > 1, let clip = clipEnds.first(where: { offset < $0.end }) {
+                    let display = state.withLock { state in
+                        state.sounding = clip.phrase
+                        return state.display
+                    }
+                    show(display)
+                }
                 try output.withLock { output in
                     try frames.withUnsafeBufferPointer {
                         try output.write(UnsafeBufferPointer(rebasing: $0[offset..<end]))
@@ -164,5 +187,5 @@ public final class StudyPlayer: Sendable {
     }
 
     /// What to show now.
-    public var display: StudyDisplay { state.withLock { $0.session.display } }
+    public var display: StudyDisplay { state.withLock { $0.display } }
 }

@@ -60,10 +60,13 @@ public struct StudyView {
         let group = groups[display.group]
         lines.append(terminal.paint("Group \(display.group + 1)", .cyan))
         for phrase in group {
-            // A single phrase is pointed at; when the whole group plays, every phrase with audio is.
+            // A single phrase is pointed at; while a whole group plays, the one sounding; in the
+            // silence to repeat the group aloud, every phrase with audio.
             let highlighted =
                 display.phrase == phrase.number
-                || (display.phrase == nil && phrase.duration != nil && display.phase != .finished)
+                || (display.phrase == nil
+                    && (display.sounding.map { $0 == phrase.number }
+                        ?? (phrase.duration != nil && display.phase != .finished)))
             let marker = highlighted ? "▶ " : "  "
             var text = hideText ? String(repeating: "·", count: min(phrase.text.count, 40)) : phrase.text
             if phrase.duration == nil {

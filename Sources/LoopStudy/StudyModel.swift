@@ -129,6 +129,9 @@ public struct StudyDisplay: Sendable, Equatable {
     public var repetition: Int
     /// 1-based round through the selection.
     public var round: Int
+    /// While a whole group plays, the phrase whose clip sounds now (the player knows it: the
+    /// engine hands it the group as one step).
+    public var sounding: Int? = nil
 }
 
 /// How much each phrase was studied in a session.

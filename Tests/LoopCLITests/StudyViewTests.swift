@@ -32,6 +32,25 @@ struct StudyViewTests {
     }
 }
 
+struct StudyViewMarksTests {
+    @Test func whileAGroupPlaysThePhraseSoundingIsMarkedAndInItsSilenceEveryPhrase() {
+        let phrases = (1...3).map { StudyPhrase(number: $0, text: "Phrase \($0).", duration: 1_000_000) }
+        func marked(_ phase: StudyDisplay.Phase, sounding: Int?) -> [String] {
+            var display = StudyDisplay(
+                group: 0, selection: [0], phrase: nil, phase: phase, mode: .listenAndRepeat, speed: 1, repeats: 1,
+                repetition: 1, round: 1)
+            display.sounding = sounding
+            return StudyView(
+                title: "Fixture", groups: [phrases], display: display, showTranslation: false, hideText: false,
+                showHelp: false, terminal: Terminal(isInteractive: false, usesColor: false, width: 80), rows: 30,
+                columns: 80
+            ).lines.filter { $0.hasPrefix("▶ ") }
+        }
+        #expect(marked(.listening, sounding: 2) == ["▶ Phrase 2."])
+        #expect(marked(.repeatAloud, sounding: nil) == ["▶ Phrase 1.", "▶ Phrase 2.", "▶ Phrase 3."])
+    }
+}
+
 struct StudyViewKeysTests {
     func view(columns: Int, help: Bool) -> [String] {
         let display = StudyDisplay(

@@ -81,6 +81,20 @@ struct StudyPlayerTests {
         #expect(studied[4]?.repetitions == 1 && studied[1] == nil)
     }
 
+    /// A group plays as one step; the player says which of its phrases sounds, clip by clip.
+    @Test func listenAndRepeatSaysWhichPhraseOfTheGroupSounds() async throws {
+        let audio = try StudyAudio.load(Fixture.clips)
+        let session = try StudySession(
+            groups: Fixture.groups(audio), settings: StudySettings(mode: .listenAndRepeat, rounds: 1), selection: [0])
+        let output = try FileOutput(path: temporaryPath("wav"), sampleRate: audio.sampleRate, channelCount: 1)
+        let player = StudyPlayer(session: session, audio: audio, output: output, realTime: false)
+        var sounding: [Int] = []
+        for await display in player.start() where display.phase == .listening {
+            if let phrase = display.sounding, sounding.last != phrase { sounding.append(phrase) }
+        }
+        #expect(sounding == [1, 2, 3], "each phrase of group 1 in turn: \(sounding)")
+    }
+
     @Test func throughALSATheDeviceGetsTheGroupThenSilenceSampleForSample() async throws {
         let audio = try StudyAudio.load(Fixture.clips)
         let session = try StudySession(
