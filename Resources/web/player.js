@@ -107,6 +107,8 @@
       return { number: number, text: phrase ? phrase.text : "", repetitions: session.study[number].repetitions,
                seconds: Math.round(session.study[number].time / 1000) / 1000 };
     });
+    // (A session is kept once a phrase was heard in it: starting and stopping at once is none.)
+    if (!current.phrases.length) return;
     if (sessions.indexOf(current) < 0) sessions.push(current);
     try { localStorage.setItem(progressKey, JSON.stringify(sessions)); } catch (error) { /* full or refused: kept for this visit */ }
     showProgress();

@@ -303,6 +303,10 @@ def study_player(driver, args, vectors_path):
     exported = wait_for("return window.loopPlayer.exported || null", 5)
     check(exported is not None and exported.get("format") == "looplearn-progress" and exported["loops"][0]["id"] == args.sample_id,
           f"exported progress: {str(exported)[:200]}")
+    if exported:
+        kept_sessions = exported["loops"][0]["sessions"]
+        check(len(kept_sessions) == 1 and all(session["phrases"] for session in kept_sessions),
+              f"one sitting, its settings changed, is one session with the phrases heard: {[len(s['phrases']) for s in kept_sessions]}")
     if exported and args.progress_out:
         with open(args.progress_out, "w") as out:
             json.dump(exported, out)
