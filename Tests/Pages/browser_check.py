@@ -152,7 +152,10 @@ def study_player(driver, args, vectors_path):
     check(len(groups) >= 3, f"the sample's groups with audio: {groups}")
     check(driver.find_element(By.ID, "study").is_displayed(), "the study player is not shown")
     # Opening the page fetches no clip (a phone's data plan): clips come as they are studied.
-    time.sleep(1)
+    # (With nothing kept from the visits before, so that a clip fetched would show.)
+    driver.execute_async_script("const done = arguments[0]; caches.keys().then(keys => Promise.all(keys.map(k => caches.delete(k)))).then(() => done(), () => done());")
+    driver.get(args.sample)
+    time.sleep(1.5)
     fetched = driver.execute_script("return performance.getEntriesByType('resource').map(e => e.name).filter(n => /\\/\\d+\\.flac$/.test(n))")
     check(fetched == [], f"opening the page fetched clips: {fetched[:5]}")
     # One element speaks to a screen reader: the announcements, not the whole study box.
