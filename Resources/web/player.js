@@ -531,11 +531,13 @@
     ? navigator.serviceWorker.register("/sw.js").then(function () { return navigator.serviceWorker.ready; }) : null;
   var keepButton = root.querySelector("button[data-action=keep]");
   keepButton.hidden = !worker;
+  if (worker) worker.then(function () { log.workerReady = true; });
   function keepForOffline(selection) {
     if (!worker) return Promise.resolve(false);
     var urls = phrases.filter(function (p) { return !selection || selection.length === 0 || selection.indexOf(p.group) >= 0; })
       .map(function (p) { return p.clip; }).concat([location.pathname, "/player.js", "/style.css", "/copy.js"]);
     return worker.then(function () {
+      log.keptClips = (log.keptClips || 0) + urls.length - 4;
       return Promise.all(urls.map(function (url) {
         return caches.match(url).then(function (kept) { return kept || fetch(url).then(function (r) { return r.ok; }); });
       }));

@@ -124,6 +124,16 @@ def study_player(driver, args, vectors_path):
     """The loop page's study player: its engine agrees with the Swift engine's schedules, and the
     page plays what the engine says, driven by mouse, keys and touch."""
     vectors = json.load(open(vectors_path))
+
+    def wait_for(condition, seconds=20):
+        deadline = time.time() + seconds
+        while time.time() < deadline:
+            value = driver.execute_script(condition)
+            if value:
+                return value
+            time.sleep(0.1)
+        return None
+
     driver.get(args.sample)
     check(driver.execute_script("return typeof LoopStudy") == "object", "the study engine (player.js) did not load on the preview page")
     results = driver.execute_script(RUN_SCENARIO, vectors)
@@ -155,9 +165,10 @@ def study_player(driver, args, vectors_path):
     # (With nothing kept from the visits before, so that a clip fetched would show.)
     driver.execute_async_script("const done = arguments[0]; caches.keys().then(keys => Promise.all(keys.map(k => caches.delete(k)))).then(() => done(), () => done());")
     driver.get(args.sample)
-    time.sleep(1.5)
-    fetched = driver.execute_script("return performance.getEntriesByType('resource').map(e => e.name).filter(n => /\\/\\d+\\.flac$/.test(n))")
-    check(fetched == [], f"opening the page fetched clips: {fetched[:5]}")
+    check(wait_for("return window.loopPlayer.workerReady || null", 20), "the page's service worker did not start")
+    time.sleep(0.5)
+    fetched = driver.execute_script("return [window.loopPlayer.keptClips || 0, performance.getEntriesByType('resource').map(e => e.name).filter(n => /\\/\\d+\\.flac$/.test(n))]")
+    check(fetched == [0, []], f"opening the page fetched clips (kept, fetched): {fetched[0]}, {fetched[1][:5]}")
     # One element speaks to a screen reader: the announcements, not the whole study box.
     live = driver.execute_script("return [...document.querySelectorAll('#study [aria-live]')].map(e => e.className)")
     check(live == ["announce hidden-label"], f"live regions in the study box: {live}")
@@ -181,15 +192,6 @@ def study_player(driver, args, vectors_path):
     Select(driver.find_element(By.NAME, "mode")).select_by_value("listen-and-repeat")
     Select(driver.find_element(By.NAME, "speed")).select_by_value("0.75")
     driver.find_element(By.CSS_SELECTOR, "#study button[data-action=start]").click()
-
-    def wait_for(condition, seconds=20):
-        deadline = time.time() + seconds
-        while time.time() < deadline:
-            value = driver.execute_script(condition)
-            if value:
-                return value
-            time.sleep(0.1)
-        return None
 
     def expected_group(group, speed=0.75, gap=1.0):
         phrases = by_group[group]
