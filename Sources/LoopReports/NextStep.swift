@@ -120,7 +120,7 @@ public enum NextStep {
         switch kind {
         case .silentTake, .tooFewPauses, .invalidCount: nil
         case .textMismatch:
-            "check that the take reads this text, in this language (--language CODE or a `# language: CODE` line gives a text's, `loop edit LOOP --language CODE` a loop's)"
+            "check that the take reads this text, in the text's language (a `# language: CODE` line at its top; `loop edit LOOP --language CODE` for a loop)"
         case .alignerMissing:
             "install FFmpeg's libavutil (Debian: libavutil57), or cut at pauses (`loop segment AUDIO --count N`)"
         case .textLongerThanTake:

@@ -259,7 +259,7 @@ struct CutCommandTests {
         #expect(result.error.contains("does not read its text"))
         #expect(
             result.error.hasSuffix(
-                "; check that the take reads this text, in this language (--language CODE or a `# language: CODE` line gives a text's, `loop edit LOOP --language CODE` a loop's)\n"
+                "; check that the take reads this text, in the text's language (a `# language: CODE` line at its top; `loop edit LOOP --language CODE` for a loop)\n"
             ) && !result.error.contains("?;"), "one sentence, then what to check: \(result.error)")
         #expect(!FileManager.default.fileExists(atPath: folder))
     }

@@ -15,7 +15,7 @@ struct ImportTests {
         let results = try await BundleImporter(store: learner).importBundles(
             at: [try publish(author, identity, loop.summary.id)], options: ImportOptions())
         #expect(results[0].loops.map(\.outcome) == [.added(id: loop.summary.id)])
-        #expect(results[0].signer == identity.fingerprint)
+        #expect(results[0].signer == "key " + identity.fingerprint, "no name set: the key's fingerprint")
         let imported = try learner.loop(id: loop.summary.id)
         #expect(imported.phrases.map(\.text) == loop.phrases.map(\.text))
         #expect(imported.phrases.map(\.audio?.startFrame) == loop.phrases.map(\.audio?.startFrame))
