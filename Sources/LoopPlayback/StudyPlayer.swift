@@ -122,18 +122,23 @@ public final class StudyPlayer: Sendable {
                 frames = Array(silence[0..<(count * channels)])
             }
             var offset = 0
+            var clip = 0, shownClip = -1
             while offset < frames.count {
                 if state.withLock({ $0.generation != generation || $0.quitting }) {
                     output.withLock { $0.stop() }
                     break
                 }
                 let end = min(frames.count, offset + chunkFrames * channels)
-                if clipEnds.count > 1, let clip = clipEnds.first(where: { offset < $0.end }) {
-                    let display = state.withLock { state in
-                        state.sounding = clip.phrase
-                        return state.display
-                    }
-                    show(display)
+                // A group's next clip: said once, as it starts (not at every chunk).
+                while clip < clipEnds.count && offset >= clipEnds[clip].end { clip += 1 }
+                if clipEnds.count > 1, clip < clipEnds.count, clip != shownClip {
+                    shownClip = clip
+                    let phrase = clipEnds[clip].phrase
+                    show(
+                        state.withLock { state in
+                            state.sounding = phrase
+                            return state.display
+                        })
                 }
                 try output.withLock { output in
                     try frames.withUnsafeBufferPointer {
