@@ -146,7 +146,7 @@ let package = Package(
             name: "LoopStore",
             dependencies: [
                 "LoopFoundation", "CPhraseRank", "LoopModel", "LoopAudioFiles", "LoopText", "LoopPictures",
-                "LoopPictureDecoding",
+                "LoopPictureDecoding", "LoopStudy",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]

@@ -21,7 +21,7 @@ public struct LoopCommand: AsyncParsableCommand {
             NewCommand.self, ListCommand.self, ShowCommand.self, SearchCommand.self, EditCommand.self,
             AdjustCommand.self, AttachCommand.self, ImageCommand.self, RemoveCommand.self, GarbageCommand.self,
             DoctorCommand.self,
-            RecordCommand.self, StudyCommand.self, PlayCommand.self, StatsCommand.self,
+            RecordCommand.self, StudyCommand.self, ReviewCommand.self, PlayCommand.self, StatsCommand.self,
             IdentityCommand.self, ExportCommand.self, ImportCommand.self, InspectCommand.self, PublishCommand.self,
             UnpublishCommand.self, UpdateCommand.self, BrowseCommand.self, ServeCommand.self,
             DecodeMediaCommand.self,

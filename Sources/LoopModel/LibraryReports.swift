@@ -82,7 +82,8 @@ public struct GarbageReport: Sendable, Equatable {
 /// What importing a shared loop does (or, in a dry run, would do).
 public enum ImportOutcome: Sendable, Equatable {
     case added(id: String)
-    case updated(id: String, from: Int, to: Int)
+    /// `reviewsRestarted`: groups being reviewed whose text changed, and whose reviews start anew.
+    case updated(id: String, from: Int, to: Int, reviewsRestarted: Int = 0)
     case unchanged(id: String, revision: Int)
     /// The library holds a newer revision already.
     case older(id: String, have: Int, offered: Int)
@@ -107,6 +108,8 @@ public struct EditOutcome: Sendable, Equatable {
     /// Changed phrases that kept their clip, now marked as recorded for their earlier text.
     public var recordedForEarlierText: [StoredPhrase]
     public var loop: LoopDetail
+    /// Groups being reviewed whose text changed: their review schedule starts anew.
+    public var reviewsRestarted = 0
 
     public init(
         kept: Int, removed: Int, needingAudio: [StoredPhrase], recordedForEarlierText: [StoredPhrase], loop: LoopDetail

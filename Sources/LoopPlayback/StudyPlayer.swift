@@ -193,4 +193,7 @@ public final class StudyPlayer: Sendable {
 
     /// What to show now.
     public var display: StudyDisplay { state.withLock { $0.display } }
+
+    /// The groups (0-based) studied through so far, in the order each was first finished.
+    public var studiedGroups: [Int] { state.withLock { $0.session.studiedGroups } }
 }

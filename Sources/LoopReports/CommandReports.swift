@@ -136,6 +136,7 @@ public func readOnlyStudyNote(path: String, reason: String) -> String {
 public func textEditLines(loopId: String, _ outcome: EditOutcome) -> [String] {
     textEditLines(
         loopId: loopId, recordedForEarlierText: outcome.recordedForEarlierText, needingAudio: outcome.needingAudio)
+        + (outcome.reviewsRestarted > 0 ? [ReviewWords.restartedLine(outcome.reviewsRestarted)] : [])
 }
 
 /// What the phrase editor says when it saved `loop`.
@@ -180,9 +181,10 @@ extension LoopLibrarySharing.Update {
         switch self {
         case .unchanged(let origin):
             UpdateReport(id: origin.loopId, title: origin.title, server: origin.server, status: "unchanged")
-        case .updated(let origin, let from, let to):
+        case .updated(let origin, let from, let to, let restarted):
             UpdateReport(
-                id: origin.loopId, title: origin.title, server: origin.server, status: "updated", from: from, to: to)
+                id: origin.loopId, title: origin.title, server: origin.server, status: "updated", from: from, to: to,
+                reviewsRestarted: restarted)
         case .refused(let origin, let reason):
             UpdateReport(
                 id: origin.loopId, title: origin.title, server: origin.server, status: "refused",
@@ -192,8 +194,9 @@ extension LoopLibrarySharing.Update {
 
     /// `Updated 'Au café' from revision 2 to 3`, for a loop updated.
     public func line(dryRun: Bool) -> String? {
-        guard case .updated(let origin, let from, let to) = self else { return nil }
+        guard case .updated(let origin, let from, let to, let restarted) = self else { return nil }
         return "\(dryRun ? "Would update" : "Updated") '\(Terminal.inert(origin.title))' from revision \(from) to \(to)"
+            + ReviewWords.restarted(restarted)
     }
 
     /// Whether this loop was found up to date.

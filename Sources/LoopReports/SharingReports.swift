@@ -37,9 +37,10 @@ extension BundleImporter.Result {
             switch outcome {
             case .added(let id):
                 return "\(dryRun ? "Would add" : "Added") '\(title)' (\(id.prefix(8))), signed by \(signer)"
-            case .updated(let id, let from, let to):
+            case .updated(let id, let from, let to, let restarted):
                 return
                     "\(dryRun ? "Would update" : "Updated") '\(title)' (\(id.prefix(8))) from revision \(from) to \(to)"
+                    + ReviewWords.restarted(restarted)
             case .unchanged(_, let revision):
                 return dryRun ? "Unchanged: '\(title)' is at revision \(revision) already" : nil
             case .older(_, let have, let offered):
@@ -76,13 +77,15 @@ public struct UpdateReport: Encodable {
     var from: Int?
     var to: Int?
     var error: String?
+    /// Groups being reviewed whose text changed: their reviews start anew.
+    var reviewsRestarted: Int?
 
     public init(
         id: String, title: String, server: String, status: String, from: Int? = nil, to: Int? = nil,
-        error: String? = nil
+        error: String? = nil, reviewsRestarted: Int? = nil
     ) {
         (self.id, self.title, self.server, self.status) = (id, title, server, status)
-        (self.from, self.to, self.error) = (from, to, error)
+        (self.from, self.to, self.error, self.reviewsRestarted) = (from, to, error, reviewsRestarted)
     }
 }
 

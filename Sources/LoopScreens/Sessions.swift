@@ -12,13 +12,15 @@ extension StudySessionRunner {
     /// loop's pictures unless `images` is false), else a line a step (none unless `printing`).
     /// What was studied comes back, phrase by phrase.
     public static func run(
-        player: StudyPlayer, prepared: PreparedStudy, fullScreen: Bool, images: Bool, printing: Bool
-    ) async throws -> [Int: PhraseStudy] {
+        player: StudyPlayer, prepared: PreparedStudy, fullScreen: Bool, images: Bool, printing: Bool,
+        rating: Rating = .atTheEnd, title: String? = nil
+    ) async throws -> StudyOutcome {
         guard fullScreen else { return try await runPlain(player: player, groups: prepared.groups, printing: printing) }
         let choice = PictureChoice(prepared.loop)
         let pictures = images ? (choice, await PictureShelf.decode(choice.files)) : nil
         return try await runFullScreen(
-            player: player, title: prepared.loop.summary.title, groups: prepared.groups, pictures: pictures)
+            player: player, title: title ?? prepared.loop.summary.title, groups: prepared.groups, pictures: pictures,
+            rating: rating)
     }
 }
 

@@ -5,30 +5,107 @@ import LoopStudy
 import LoopTerminal
 import Synchronization
 
+/// What a session gave: the study of each phrase (by number), the groups studied through
+/// (0-based, in the order each was first finished) and the ratings the learner gave them.
+public struct StudyOutcome: Sendable {
+    public var study: [Int: PhraseStudy]
+    public var studiedGroups: [Int]
+    public var ratings: [Int: ReviewRating]
+    /// The learner quit (`q`) rather than rating: a review stops there.
+    public var quit = false
+}
+
+/// The groups still to rate once a session ended (nil while it plays), and whether the learner quit.
+private final class RatingsAsked: Sendable {
+    let pending = Mutex<[Int]?>(nil)
+    let quit = Mutex(false)
+}
+
 /// Shows a playing session: a full-screen view with keys, or a line per step.
 public enum StudySessionRunner {
+    /// How the view asks for ratings.
+    public enum Rating: Sendable {
+        /// When the session ends, each group studied through is rated in turn (keys 1-4).
+        case atTheEnd
+        /// Reviewing one group (`loop review`): keys 1-4 rate it and end its session.
+        case reviewing(group: Int)
+    }
+
+    /// The rating keys' words.
+    static let ratingKeys = "1 again · 2 hard · 3 good · 4 easy"
+
     /// The full-screen view: keys in, a redraw on every change and on resize; the terminal is
     /// restored however the session ends (q, Ctrl-C, SIGTERM, an error).
     /// `pictures` are the decoded pictures and which to show where (nil: none).
     public static func runFullScreen(
         player: StudyPlayer, title: String, groups: [[StudyPhrase]],
-        pictures: (choice: PictureChoice, decoded: [String: RGBAPicture])? = nil
-    ) async throws -> [Int: PhraseStudy] {
+        pictures: (choice: PictureChoice, decoded: [String: RGBAPicture])? = nil, rating: Rating = .atTheEnd
+    ) async throws -> StudyOutcome {
         var showTranslation = true, hideText = false, showHelp = false
         let style = Terminal.standardOutput()
         var shelf: PictureShelf?
-        try await FullScreen.run(updates: player.start()) { terminal in
+        // The view's own stream: the player's displays, then, once it ends, the ratings asked
+        // for the groups studied (the view ends when the last is given).
+        let (updates, continuation) = AsyncStream.makeStream(of: Void.self)
+        let asking = RatingsAsked()
+        var ratings: [Int: ReviewRating] = [:]
+        let forward = Task {
+            for await _ in player.start() { continuation.yield() }
+            let studied = player.studiedGroups
+            if case .atTheEnd = rating, !studied.isEmpty, !asking.quit.withLock({ $0 }) {
+                asking.pending.withLock { $0 = studied }
+                continuation.yield()
+            } else {
+                continuation.finish()
+            }
+        }
+        defer { forward.cancel() }
+        func rate(_ value: ReviewRating) {
+            switch rating {
+            case .reviewing(let group):
+                ratings[group] = value
+                player.quit()
+            case .atTheEnd:
+                let next = asking.pending.withLock { pending -> Int? in
+                    guard let first = pending?.first else { return nil }
+                    pending?.removeFirst()
+                    return first
+                }
+                if let next { ratings[next] = value }
+                if asking.pending.withLock({ $0?.isEmpty ?? false }) { continuation.finish() }
+            }
+        }
+        try await FullScreen.run(updates: updates) { terminal in
             shelf = pictures.map { PictureShelf(terminal: terminal, decoded: $0.decoded) }
         } render: { rows, columns in
-            let display = player.display
+            var display = player.display
+            var prompt: String?
+            if let group = asking.pending.withLock({ $0?.first }) {
+                display.group = group
+                prompt = "How well did you know group \(group + 1)? " + ratingKeys + " · q skip (counts as good)"
+            } else if case .reviewing = rating {
+                prompt = "Rate it to go on: " + ratingKeys + " · q stop reviewing"
+            }
             return StudyView(
                 title: title, groups: groups, display: display, showTranslation: showTranslation, hideText: hideText,
                 showHelp: showHelp, terminal: style, rows: rows, columns: columns,
-                pictures: shelf, picture: pictures?.choice.path(group: display.group, phrase: display.phrase)
+                pictures: shelf, picture: pictures?.choice.path(group: display.group, phrase: display.phrase),
+                prompt: prompt
             ).frame
         } handle: { key in
+            if asking.pending.withLock({ $0 != nil }) {
+                switch key {
+                case .character(let character) where ("1"..."4").contains(character):
+                    rate(ReviewRating(rawValue: character.wholeNumberValue!)!)
+                case .interrupt, .character("q"), .character("Q"), .escape: continuation.finish()
+                default: break
+                }
+                return
+            }
             switch key {
-            case .interrupt, .character("q"), .character("Q"): player.quit()
+            case .interrupt, .character("q"), .character("Q"):
+                asking.quit.withLock { $0 = true }
+                player.quit()
             case .character(" "): player.send(.playPause)
             case .right: player.send(.nextPhrase)
             case .left: player.send(.previousPhrase)
@@ -42,7 +119,9 @@ public enum StudySessionRunner {
             case .character("h"): hideText.toggle()
             case .character("?"): showHelp.toggle()
             case .character(let character):
-                if let digit = character.wholeNumberValue, digit >= 1 {
+                if case .reviewing = rating {
+                    if let digit = character.wholeNumberValue, let value = ReviewRating(rawValue: digit) { rate(value) }
+                } else if let digit = character.wholeNumberValue, digit >= 1 {
                     player.send(.select(group: digit - 1))
                 } else if let index = Array("!@#$%^&*(").firstIndex(of: character) {
                     player.send(.toggle(group: index))
@@ -50,12 +129,14 @@ public enum StudySessionRunner {
             default: break
             }
         }
-        return try await player.finished()
+        let study = try await player.finished()
+        return StudyOutcome(
+            study: study, studiedGroups: player.studiedGroups, ratings: ratings, quit: asking.quit.withLock { $0 })
     }
 
     /// A line per step (no terminal, or --once); Ctrl-C ends the session cleanly.
-    public static func runPlain(player: StudyPlayer, groups: [[StudyPhrase]], printing: Bool) async throws -> [Int:
-        PhraseStudy]
+    public static func runPlain(player: StudyPlayer, groups: [[StudyPhrase]], printing: Bool) async throws
+        -> StudyOutcome
     {
         let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
         signal(SIGINT, SIG_IGN)
@@ -69,7 +150,8 @@ public enum StudySessionRunner {
             if line != last { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
             last = line
         }
-        return try await player.finished()
+        let study = try await player.finished()
+        return StudyOutcome(study: study, studiedGroups: player.studiedGroups, ratings: [:])
     }
 
     static func describe(_ display: StudyDisplay, texts: [Int: String]) -> String {

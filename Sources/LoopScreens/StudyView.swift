@@ -16,6 +16,8 @@ public struct StudyView {
     /// The pictures to show (nil: none, as with `--no-images`) and the one for this moment.
     var pictures: PictureShelf? = nil
     var picture: String? = nil
+    /// A question in place of the keys' line (the ratings asked after studying).
+    var prompt: String? = nil
 
     /// The keys, for `?`: laid out in as many columns as the screen holds.
     static let help = [
@@ -95,7 +97,11 @@ public struct StudyView {
             terminal.paint(phase, display.phase == .listening ? .green : .yellow) + "  " + position
                 + " · play \(display.repetition) of \(display.repeats)")
         footer.append("")
-        if showHelp {
+        if let prompt {
+            footer += DisplayWidth.wrap(prompt.components(separatedBy: " · "), columns: columns).map {
+                terminal.paint($0, .bold)
+            }
+        } else if showHelp {
             footer += DisplayWidth.table(Self.help, columns: columns)
         } else {
             footer += DisplayWidth.wrap(Self.keys, columns: columns).map { terminal.paint($0, .dim) }

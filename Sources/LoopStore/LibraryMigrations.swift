@@ -199,6 +199,41 @@ enum LibraryMigrations {
             try db.create(index: "studyEvent_loop_started", on: "studyEvent", columns: ["loopId", "startedAt"])
         }
 
+        migrator.registerMigration("v11 review schedule of each group") { db in
+            // Each group's reviews (the learner's ratings) and the state the scheduler gives it,
+            // found by the group's text (its key), not its place: a loop updated, re-cut or
+            // edited keeps the reviews of every group whose text did not change. Tables added:
+            // every row, clip and take stays as it was.
+            try db.execute(
+                sql: """
+                    CREATE TABLE groupReview (
+                        id INTEGER PRIMARY KEY,
+                        loopId TEXT NOT NULL REFERENCES loop(id) ON DELETE CASCADE,
+                        groupKey TEXT NOT NULL,
+                        rating INTEGER NOT NULL CHECK (rating BETWEEN 1 AND 4),
+                        reviewedAt DATETIME NOT NULL,
+                        UNIQUE (loopId, groupKey, reviewedAt));
+                    CREATE INDEX groupReview_reviewedAt ON groupReview(reviewedAt, rating);
+                    CREATE TABLE groupReviewState (
+                        loopId TEXT NOT NULL REFERENCES loop(id) ON DELETE CASCADE,
+                        groupKey TEXT NOT NULL,
+                        groupPosition INTEGER NOT NULL,
+                        state INTEGER NOT NULL,
+                        step INTEGER,
+                        stability DOUBLE,
+                        difficulty DOUBLE,
+                        due DATETIME NOT NULL,
+                        lastReview DATETIME NOT NULL,
+                        introducedAt DATETIME NOT NULL,
+                        reviewCount INTEGER NOT NULL,
+                        PRIMARY KEY (loopId, groupKey)) WITHOUT ROWID;
+                    CREATE INDEX groupReviewState_due ON groupReviewState(due);
+                    CREATE INDEX groupReviewState_introduced ON groupReviewState(introducedAt);
+                    CREATE TABLE librarySetting (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
+                    CREATE INDEX studyEvent_started ON studyEvent(startedAt);
+                    """)
+        }
+
         return migrator
     }
 }

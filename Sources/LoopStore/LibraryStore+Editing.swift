@@ -35,12 +35,14 @@ extension LibraryStore {
             let detail = try loop(id: id)
             let phrases = detail.phrases
             let changed = rebuilt.changed.map { phrases[$0] }
-            return EditOutcome(
+            var outcome = EditOutcome(
                 kept: phrases.count - rebuilt.added.count - changed.count, removed: rebuilt.removed,
                 needingAudio: (rebuilt.added + rebuilt.changed.filter { phrases[$0].audio == nil }).sorted().map {
                     phrases[$0]
                 },
                 recordedForEarlierText: changed.filter(\.clipIsForEarlierText), loop: detail)
+            outcome.reviewsRestarted = rebuilt.reviewsRestarted
+            return outcome
         }
     }
 
@@ -204,6 +206,8 @@ extension LibraryStore {
         var removed = 0
         var added: [Int] = []
         var changed: [Int] = []
+        /// Groups being reviewed whose text changed: their reviews start anew.
+        var reviewsRestarted = 0
     }
 
     /// Replaces a loop's groups and phrases with `groups`. Every phrase whose text is unchanged
@@ -285,6 +289,7 @@ extension LibraryStore {
             }
         }
         for groupId in oldGroups { _ = try PhraseGroupRecord.deleteOne(db, key: groupId) }
+        outcome.reviewsRestarted = try followReviewedGroups(ofLoop: id, texts: groups.map { $0.map(\.text) }, db)
         return outcome
     }
 

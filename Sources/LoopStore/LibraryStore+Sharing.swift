@@ -173,12 +173,13 @@ extension LibraryStore {
                                 .storageFailed, "'\(shared.title)' changed while it was imported; import it again")
                         }
                         try Self.insertShared(shared, id: id, ownerKey: shared.signerKey, db)
-                    case .updated(let id, _, _):
+                    case .updated(let id, let from, let to, _):
                         guard needed.isSuperset(of: shared.clipHashes) else {
                             throw LibraryError(
                                 .storageFailed, "'\(shared.title)' changed while it was imported; import it again")
                         }
-                        try Self.updateShared(shared, id: id, db)
+                        let restarted = try Self.updateShared(shared, id: id, db)
+                        return .updated(id: id, from: from, to: to, reviewsRestarted: restarted)
                     case .unchanged, .older:
                         break
                     }
@@ -225,8 +226,9 @@ extension LibraryStore {
 
     /// Replaces a loop's text and phrases with a newer revision, keeping the rows (and so the
     /// study history) of phrases whose text did not change.
-    static func updateShared(_ shared: SharedLoop, id: String, _ db: Database) throws {
-        guard var loop = try LoopRecord.fetchOne(db, key: id) else { return }
+    /// Returns how many groups being reviewed changed their text (their reviews start anew).
+    static func updateShared(_ shared: SharedLoop, id: String, _ db: Database) throws -> Int {
+        guard var loop = try LoopRecord.fetchOne(db, key: id) else { return 0 }
         let groups = shared.groups.map { group in
             group.map {
                 RebuiltPhrase(
@@ -236,7 +238,7 @@ extension LibraryStore {
             }
         }
         // A phrase the author changed in place keeps its row, and so the learner's history.
-        _ = try rebuildPhrases(
+        let rebuilt = try rebuildPhrases(
             ofLoop: id, as: groups,
             groupPictures: shared.groups.indices.map {
                 shared.groupPictures.indices.contains($0) ? shared.groupPictures[$0] : nil
@@ -255,6 +257,7 @@ extension LibraryStore {
         loop.editedLocally = false
         loop.updatedAt = Date()
         try loop.update(db)
+        return rebuilt.reviewsRestarted
     }
 
     /// Who may publish this loop: its owner's key (base64), or nil when it was made here.

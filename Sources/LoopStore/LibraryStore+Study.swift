@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import LoopModel
+import LoopStudy
 
 /// How much a phrase was studied in one session.
 public struct PhraseStudyRecord: Sendable, Equatable {
@@ -29,11 +30,17 @@ public struct StudySessionRecord: Sendable, Equatable {
 }
 
 extension LibraryStore {
-    /// Saves one study session of a loop, in one transaction.
-    public func recordStudy(loop id: String, startedAt: Date, phrases: [PhraseStudyRecord]) throws {
+    /// Saves one study session of a loop, and the reviews of the groups it studied through, in
+    /// one transaction.
+    public func recordStudy(
+        loop id: String, startedAt: Date, phrases: [PhraseStudyRecord], reviews: [GroupRating] = []
+    ) throws {
         guard !phrases.isEmpty else { return }
-        try database.write { db in
-            try Self.insert(StudySessionRecord(loopId: id, startedAt: startedAt, phrases: phrases), db)
+        try storing {
+            try database.write { db in
+                try Self.insert(StudySessionRecord(loopId: id, startedAt: startedAt, phrases: phrases), db)
+                _ = try Self.recordReviews(loop: id, reviews, db)
+            }
         }
     }
 

@@ -12,6 +12,9 @@ public struct StudySession: Sendable {
     public private(set) var selection: [Int]
     /// Per phrase number: how much it was studied, credited as each step ends or is cut short.
     public private(set) var study: [Int: PhraseStudy] = [:]
+    /// The groups (0-based) studied through in this session (every repeat of every phrase with
+    /// audio), in the order each was first finished: what the review schedule counts.
+    public private(set) var studiedGroups: [Int] = []
 
     private var position = 0 // index into selection
     private var phraseIndex = 0 // index into the current group's playable phrases
@@ -104,6 +107,7 @@ public struct StudySession: Sendable {
             phraseIndex += 1
             if phraseIndex < count { return }
         }
+        if !studiedGroups.contains(selection[position]) { studiedGroups.append(selection[position]) }
         phraseIndex = 0
         position += 1
         if position == selection.count {

@@ -35,6 +35,11 @@ extension StudyWorkflow {
     /// The speeds a session plays at (pitch kept).
     public static let speeds = StudySettings.speeds
 
+    /// A session's settings, as a command gives them.
+    public static func settings(mode: Mode, repeats: Int, gapFactor: Double, speed: Double) -> StudySettings {
+        StudySettings(mode: mode, repeats: repeats, gapFactor: gapFactor, speed: speed)
+    }
+
     /// Why `groups` (`1,3-4`) cannot name groups, or nil when it can.
     public static func groupsProblem(_ groups: String) -> String? {
         do {

@@ -156,7 +156,8 @@ public struct LoopLibrarySharing: Sendable {
     /// What updating one installed loop found.
     public enum Update: Sendable {
         case unchanged(LoopOrigin)
-        case updated(LoopOrigin, from: Int, to: Int)
+        /// `reviewsRestarted`: groups being reviewed whose text changed (their reviews start anew).
+        case updated(LoopOrigin, from: Int, to: Int, reviewsRestarted: Int = 0)
         case refused(LoopOrigin, reason: any Error)
     }
 
@@ -185,7 +186,8 @@ public struct LoopLibrarySharing: Sendable {
                 }
                 if !options.dryRun { try store.setOrigin(ofLoop: origin.loopId, server: origin.server, etag: etag) }
                 switch result.loops.first?.outcome {
-                case .updated(_, let from, let to): updates.append(.updated(origin, from: from, to: to))
+                case .updated(_, let from, let to, let restarted):
+                    updates.append(.updated(origin, from: from, to: to, reviewsRestarted: restarted))
                 default: updates.append(.unchanged(origin))
                 }
             } catch {
@@ -303,7 +305,7 @@ extension ImportOutcome {
     /// The id of the loop this outcome concerns.
     public var id: String {
         switch self {
-        case .added(let id), .updated(let id, _, _), .unchanged(let id, _), .older(let id, _, _): id
+        case .added(let id), .updated(let id, _, _, _), .unchanged(let id, _), .older(let id, _, _): id
         }
     }
 }

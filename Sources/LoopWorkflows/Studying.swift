@@ -101,9 +101,12 @@ public struct StudyWorkflow: Sendable {
         .play()
     }
 
-    /// Saves what a session studied (phrase numbers as the engine counts them), in one step;
-    /// nothing, when the library was opened read-only (``Library/readOnlyReason``).
-    public func save(_ studied: [Int: PhraseStudy], of prepared: PreparedStudy, startedAt: Date) async throws {
+    /// Saves what a session studied (phrase numbers as the engine counts them), in one step,
+    /// and a review of each group studied through (`reviews`); nothing, when the library was
+    /// opened read-only (``Library/readOnlyReason``).
+    public func save(
+        _ studied: [Int: PhraseStudy], of prepared: PreparedStudy, startedAt: Date, reviews: [GroupRating] = []
+    ) async throws {
         guard keepsProgress else { return }
         let byNumber = Dictionary(uniqueKeysWithValues: prepared.loop.phrases.map { ($0.number, $0.id) })
         let records = studied.sorted { $0.key < $1.key }.compactMap { number, study -> PhraseStudyRecord? in
@@ -113,7 +116,7 @@ public struct StudyWorkflow: Sendable {
         }
         let (store, loopId) = (self.store, prepared.loop.summary.id)
         try await BlockingWork.run("loop save study") {
-            try store.recordStudy(loop: loopId, startedAt: startedAt, phrases: records)
+            try store.recordStudy(loop: loopId, startedAt: startedAt, phrases: records, reviews: reviews)
         }
     }
 }

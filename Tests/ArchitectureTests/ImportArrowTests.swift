@@ -27,6 +27,8 @@ struct ImportArrowTests {
         "LoopStore": [
             "LoopFoundation", "LoopText", "LoopModel", "LoopAudioFiles", "LoopPictures", "LoopPictureDecoding",
             "CPhraseRank",
+            // The review scheduler: the library keeps each group's review state as it computes it.
+            "LoopStudy",
         ],
         "LoopShare": ["LoopFoundation", "LoopText", "LoopModel", "LoopAudioFiles", "LoopPictures", "LoopLibraryAPI"],
         "LoopExchange": [

@@ -36,8 +36,15 @@ struct PlayCommand: ReportingCommand {
 struct StatsCommand: ReportingCommand {
     static let configuration = CommandConfiguration(
         commandName: "stats",
-        abstract: "Show study time and repetitions: of every loop studied, or of one loop's phrases.",
+        abstract: "Show study time, repetitions and reviews: of every loop studied, or of one loop's phrases.",
         discussion: """
+            Beside each loop's time and repetitions: the reviews due today and this week, \
+            retention (the share of reviews over the last 30 days not rated again), the streak \
+            (days in a row with study) and the days studied over the last six months, drawn as a \
+            calendar (`loop review` says what is due). With a LOOP, each group begun and its next \
+            review.
+
+
             --import FILE merges the progress a loop's page kept in a browser (its "Export my \
             progress" button) into the library: each session of a loop that is here, its phrases \
             matched by number and text (a phrase edited since is left out, and counted). A \
@@ -47,7 +54,8 @@ struct StatsCommand: ReportingCommand {
 
     @Argument(help: "A loop, for its phrases.") var loop: String?
     @OptionGroup var libraryOptions: LibraryOptions
-    @Flag(help: "Print JSON: per loop, sessions, seconds, repetitions, last studied (and phrases).") var json = false
+    @Flag(help: "Print JSON: loops (sessions, seconds, repetitions, last studied, phrases), reviews, days, groups.")
+    var json = false
 
     @Option(
         name: .customLong("import"),
@@ -72,13 +80,26 @@ struct StatsCommand: ReportingCommand {
             return
         }
         let library = try libraryOptions.openForReading()
-        let stats = try library.studyStats(loop: try loop.map { try library.resolve($0) })
+        let id = try loop.map { try library.resolve($0) }
+        let stats = try library.studyStats(loop: id)
+        let reviewing = ReviewWorkflow(library: library)
+        let reviews = try reviewing.stats()
+        let cards = try id.map { try reviewing.cards(ofLoop: $0) }
         if json {
-            try JSONOutput.print(stats.map(StudyStatsReport.init))
-        } else if stats.isEmpty {
-            print(loop == nil ? "nothing studied yet: `loop study LOOP` starts" : "this loop has not been studied yet")
-        } else {
-            for entry in stats { entry.lines(on: .standardOutput()).forEach { print($0) } }
+            try JSONOutput.print(
+                StatsReport(
+                    loops: stats.map(StudyStatsReport.init), reviews: ReviewStatsReport(reviews),
+                    groups: cards.map(GroupReviewReport.of)))
+            return
         }
+        if stats.isEmpty {
+            print(loop == nil ? "nothing studied yet: `loop study LOOP` starts" : "this loop has not been studied yet")
+            return
+        }
+        let terminal = Terminal.standardOutput()
+        for entry in stats { entry.lines(on: terminal).forEach { print($0) } }
+        if let cards, !cards.isEmpty { GroupReviewReport.lines(cards).forEach { print($0) } }
+        print("")
+        reviews.lines(on: terminal).forEach { print($0) }
     }
 }

@@ -73,11 +73,13 @@ struct StudyCommand: ReportingCommand {
             for: prepared, mode: mode, repeats: repeats, gapFactor: gapFactor, speed: speed,
             rounds: once ? 1 : rounds, groups: groups, destination: outputOptions.destination, realTime: !once)
         let started = Date()
-        let studied = try await StudySessionRunner.run(
+        let outcome = try await StudySessionRunner.run(
             player: player, prepared: prepared,
             fullScreen: !once && isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1,
             images: !noImages, printing: !once || !outputOptions.isQuiet)
-        try await studying.save(studied, of: prepared, startedAt: started)
+        try await studying.save(
+            outcome.study, of: prepared, startedAt: started,
+            reviews: ReviewWorkflow.ratings(studied: outcome.studiedGroups, rated: outcome.ratings, at: Date()))
     }
 }
 

@@ -1,0 +1,317 @@
+import Crypto
+import Foundation
+import GRDB
+import LoopFoundation
+import LoopModel
+import LoopStudy
+
+extension LibraryStore {
+    // MARK: Group keys
+
+    /// What finds a group's reviews: its phrases' texts (whitespace folded), not its place.
+    static func reviewKey(_ texts: [String]) -> String {
+        let folded = texts.map { $0.split(whereSeparator: \.isWhitespace).joined(separator: " ") }
+        let digest = SHA256.hash(data: Data(folded.joined(separator: "\n").utf8))
+        return digest.prefix(16).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// The review key of each group of a loop, by position.
+    static func reviewKeys(ofLoop id: String, _ db: Database) throws -> [Int: String] {
+        var texts: [Int: [String]] = [:]
+        for row in try Row.fetchAll(
+            db,
+            sql: """
+                SELECT phraseGroup.position, phrase.text FROM phrase JOIN phraseGroup ON phraseGroup.id = phrase.groupId
+                WHERE phrase.loopId = ? ORDER BY phrase.position
+                """, arguments: [id])
+        {
+            texts[row[0], default: []].append(row[1])
+        }
+        return texts.mapValues(reviewKey)
+    }
+
+    /// After a loop's groups were rewritten (`texts`, by position): the review state of each group
+    /// whose text is still there follows it to its place; that of each group whose text changed
+    /// is removed, reviews and all. Returns how many groups so start anew.
+    static func followReviewedGroups(ofLoop id: String, texts: [[String]], _ db: Database) throws -> Int {
+        var positions: [String: Int] = [:]
+        for (position, group) in texts.enumerated() where positions[reviewKey(group)] == nil {
+            positions[reviewKey(group)] = position
+        }
+        var restarted = 0
+        for row in try Row.fetchAll(
+            db, sql: "SELECT groupKey, groupPosition FROM groupReviewState WHERE loopId = ?", arguments: [id])
+        {
+            let key: String = row[0]
+            if let position = positions[key] {
+                if position != row[1] {
+                    try db.execute(
+                        sql: "UPDATE groupReviewState SET groupPosition = ? WHERE loopId = ? AND groupKey = ?",
+                        arguments: [position, id, key])
+                }
+            } else {
+                try db.execute(
+                    sql: "DELETE FROM groupReviewState WHERE loopId = ? AND groupKey = ?", arguments: [id, key])
+                try db.execute(sql: "DELETE FROM groupReview WHERE loopId = ? AND groupKey = ?", arguments: [id, key])
+                restarted += 1
+            }
+        }
+        return restarted
+    }
+
+    // MARK: Settings
+
+    public func reviewSettings() throws -> ReviewSettings {
+        try database.read { db in try Self.reviewSettings(db) }
+    }
+
+    static func reviewSettings(_ db: Database) throws -> ReviewSettings {
+        var settings = ReviewSettings()
+        for row in try Row.fetchAll(db, sql: "SELECT key, value FROM librarySetting WHERE key LIKE 'review.%'") {
+            let value: String = row[1]
+            switch row[0] as String {
+            case "review.scheduler": settings.kind = ReviewSettings.Kind(rawValue: value) ?? settings.kind
+            case "review.retention":
+                if let retention = Double(value), FSRS.retentions.contains(retention) {
+                    settings.desiredRetention = retention
+                }
+            case "review.newPerDay":
+                if let count = Int(value), ReviewSettings.newPerDayLimit.contains(count) { settings.newPerDay = count }
+            default: break
+            }
+        }
+        return settings
+    }
+
+    /// Keeps `settings`; when the scheduling changed, every group's state is computed again from
+    /// its reviews. Returns how many groups were rescheduled.
+    public func setReviewSettings(_ settings: ReviewSettings) throws -> Int {
+        try storing {
+            try database.write { db in
+                let old = try Self.reviewSettings(db)
+                for (key, value) in [
+                    ("review.scheduler", settings.kind.rawValue),
+                    ("review.retention", String(settings.desiredRetention)),
+                    ("review.newPerDay", String(settings.newPerDay)),
+                ] {
+                    try db.execute(
+                        sql:
+                            "INSERT INTO librarySetting (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                        arguments: [key, value])
+                }
+                guard old.scheduler != settings.scheduler else { return 0 }
+                let groups = try Row.fetchAll(
+                    db, sql: "SELECT loopId, groupKey, groupPosition FROM groupReviewState")
+                for group in groups {
+                    try Self.computeState(
+                        loop: group[0], key: group[1], position: group[2], scheduler: settings.scheduler, db)
+                }
+                return groups.count
+            }
+        }
+    }
+
+    // MARK: Reviews
+
+    /// Keeps the learner's ratings of groups of loop `id` (a rating already kept, the same group
+    /// at the same moment, is left out) and gives each group rated its next review. Returns how
+    /// many were new.
+    @discardableResult
+    public func recordReviews(loop id: String, _ ratings: [GroupRating]) throws -> Int {
+        guard !ratings.isEmpty else { return 0 }
+        return try storing {
+            try database.write { db in try Self.recordReviews(loop: id, ratings, db) }
+        }
+    }
+
+    static func recordReviews(loop id: String, _ ratings: [GroupRating], _ db: Database) throws -> Int {
+        guard !ratings.isEmpty else { return 0 }
+        let keys = try reviewKeys(ofLoop: id, db)
+        let scheduler = try reviewSettings(db).scheduler
+        var recorded = 0
+        var touched: [String: Int] = [:]
+        for rating in ratings {
+            guard let key = keys[rating.group] else { continue }
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO groupReview (loopId, groupKey, rating, reviewedAt) VALUES (?, ?, ?, ?)",
+                arguments: [id, key, rating.rating.rawValue, rating.date])
+            guard db.changesCount > 0 else { continue }
+            recorded += 1
+            touched[key] = rating.group
+        }
+        for (key, position) in touched {
+            try computeState(loop: id, key: key, position: position, scheduler: scheduler, db)
+        }
+        return recorded
+    }
+
+    /// A group's state, replayed from its reviews in time order (so that ratings merged from
+    /// elsewhere, older than some kept here, fall in their place).
+    private static func computeState(
+        loop id: String, key: String, position: Int, scheduler: ReviewScheduler, _ db: Database
+    ) throws {
+        let reviews = try Row.fetchAll(
+            db, sql: "SELECT rating, reviewedAt FROM groupReview WHERE loopId = ? AND groupKey = ? ORDER BY reviewedAt",
+            arguments: [id, key]
+        ).compactMap { row in
+            ReviewRating(rawValue: row[0]).map { (rating: $0, date: StoredDate.read(row, 1)) }
+        }
+        guard let card = scheduler.replay(reviews), let first = reviews.first else { return }
+        try db.execute(
+            sql: """
+                INSERT INTO groupReviewState (loopId, groupKey, groupPosition, state, step, stability, difficulty, due, lastReview, introducedAt, reviewCount)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT(loopId, groupKey) DO UPDATE SET groupPosition = excluded.groupPosition, state = excluded.state,
+                    step = excluded.step, stability = excluded.stability, difficulty = excluded.difficulty, due = excluded.due,
+                    lastReview = excluded.lastReview, introducedAt = excluded.introducedAt, reviewCount = excluded.reviewCount
+                """,
+            arguments: [
+                id, key, position, card.state.rawValue, card.step, card.stability, card.difficulty, card.due,
+                card.lastReview ?? first.date, first.date, reviews.count,
+            ])
+    }
+
+    /// The review state of each group of loop `id` begun, by position.
+    public func reviewCards(ofLoop id: String) throws -> [Int: ReviewCard] {
+        try database.read { db in
+            try Row.fetchAll(
+                db,
+                sql:
+                    "SELECT groupPosition, state, step, stability, difficulty, due, lastReview FROM groupReviewState WHERE loopId = ?",
+                arguments: [id]
+            ).reduce(into: [:]) { cards, row in
+                cards[row[0]] = ReviewCard(
+                    state: ReviewCard.State(rawValue: row[1]) ?? .review, step: row[2], stability: row[3],
+                    difficulty: row[4], due: StoredDate.read(row, 5), lastReview: StoredDate.read(row, 6))
+            }
+        }
+    }
+
+    /// What to review by `dayEnd` (the end of the learner's day, which began at `dayStart`):
+    /// groups overdue, then due, in the order they fell due, then new groups (of loops begun
+    /// first, then of the others in the order they were added) up to the day's allowance
+    /// (`newLimit`, or the settings'). Only groups with audio; only loop `loop`'s when given.
+    public func reviewQueue(dayStart: Date, dayEnd: Date, loop: String? = nil, newLimit: Int? = nil) throws
+        -> ReviewQueue
+    {
+        try database.read { db in
+            let settings = try Self.reviewSettings(db)
+            let loopFilter = loop == nil ? "" : "AND s.loopId = ?"
+            var arguments: StatementArguments = [dayEnd]
+            if let loop { arguments += [loop] }
+            var items = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT s.loopId, loop.title, s.groupPosition, s.due, s.stability, s.reviewCount,
+                        (SELECT text FROM phrase WHERE phrase.groupId = g.id ORDER BY phrase.position LIMIT 1)
+                    FROM groupReviewState s JOIN loop ON loop.id = s.loopId
+                    JOIN phraseGroup g ON g.loopId = s.loopId AND g.position = s.groupPosition
+                    WHERE s.due < ? \(loopFilter)
+                        AND EXISTS (SELECT 1 FROM phrase WHERE phrase.groupId = g.id AND phrase.audioSha256 IS NOT NULL)
+                    ORDER BY s.due, s.loopId, s.groupPosition
+                    """, arguments: arguments
+            ).map { row in
+                let due = StoredDate.read(row, 3)
+                return ReviewItem(
+                    loopId: row[0], loopTitle: row[1], group: row[2], firstPhrase: row[6] ?? "",
+                    kind: due < dayStart ? .overdue : .due, due: due,
+                    stability: settings.kind == .fsrs ? row[4] : nil, reviews: row[5])
+            }
+            let newToday =
+                try Int.fetchOne(
+                    db, sql: "SELECT COUNT(*) FROM groupReviewState WHERE introducedAt >= ?", arguments: [dayStart])
+                ?? 0
+            var room = newLimit ?? max(0, settings.newPerDay - newToday)
+            // Loops with groups not begun: those begun first, then the others as they were added.
+            let candidates = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT loop.id, loop.title FROM loop
+                    LEFT JOIN (SELECT loopId, MIN(introducedAt) AS begun, COUNT(*) AS groups FROM groupReviewState GROUP BY loopId) r
+                        ON r.loopId = loop.id
+                    WHERE loop.groupCount > COALESCE(r.groups, 0) AND loop.phrasesNeedingAudio < loop.phraseCount
+                        \(loop == nil ? "" : "AND loop.id = ?")
+                    ORDER BY r.begun IS NULL, r.begun, loop.createdAt, loop.id
+                    """, arguments: loop.map { [$0] } ?? [])
+            for candidate in candidates where room > 0 {
+                let loopId: String = candidate[0]
+                let fresh = try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT g.position, (SELECT text FROM phrase WHERE phrase.groupId = g.id ORDER BY phrase.position LIMIT 1)
+                        FROM phraseGroup g WHERE g.loopId = ?
+                            AND EXISTS (SELECT 1 FROM phrase WHERE phrase.groupId = g.id AND phrase.audioSha256 IS NOT NULL)
+                            AND NOT EXISTS (SELECT 1 FROM groupReviewState s WHERE s.loopId = g.loopId AND s.groupPosition = g.position)
+                        ORDER BY g.position LIMIT ?
+                        """, arguments: [loopId, room])
+                for row in fresh {
+                    items.append(
+                        ReviewItem(
+                            loopId: loopId, loopTitle: candidate[1], group: row[0], firstPhrase: row[1] ?? "",
+                            kind: .new, due: nil, stability: nil, reviews: 0))
+                }
+                room -= fresh.count
+            }
+            return ReviewQueue(items: items, newToday: newToday, newPerDay: newLimit ?? settings.newPerDay)
+        }
+    }
+
+    /// Reviews due, retention, the streak and the days studied, as of `now` in the learner's
+    /// day (`dayStart`..<`dayEnd`, local time, as SQLite's `localtime` sees it too).
+    public func reviewStats(now: Date, dayStart: Date, dayEnd: Date) throws -> ReviewStats {
+        try database.read { db in
+            let due = try Row.fetchOne(
+                db,
+                sql:
+                    "SELECT COUNT(*) FILTER (WHERE due < ?), COUNT(*) FILTER (WHERE due < ?), COUNT(*) FROM groupReviewState",
+                arguments: [dayEnd, dayEnd.addingTimeInterval(6 * 86_400)])!
+            let monthAgo = now.addingTimeInterval(-30 * 86_400)
+            let reviews = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT COUNT(*), COUNT(*) FILTER (WHERE rating = 1),
+                        COUNT(*) FILTER (WHERE reviewedAt >= ?), COUNT(*) FILTER (WHERE reviewedAt >= ? AND rating = 1)
+                    FROM groupReview
+                    """, arguments: [monthAgo, monthAgo])!
+            let yearAgo = dayStart.addingTimeInterval(-366 * 86_400)
+            var days: [String: (seconds: Double, reviews: Int)] = [:]
+            for row in try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT date(startedAt, 'localtime'), SUM(seconds) FROM studyEvent WHERE startedAt >= ? GROUP BY 1
+                    """, arguments: [yearAgo])
+            {
+                days[row[0], default: (0, 0)].seconds += row[1] ?? 0
+            }
+            for row in try Row.fetchAll(
+                db,
+                sql: "SELECT date(reviewedAt, 'localtime'), COUNT(*) FROM groupReview WHERE reviewedAt >= ? GROUP BY 1",
+                arguments: [yearAgo])
+            {
+                days[row[0], default: (0, 0)].reviews += row[1]
+            }
+            return ReviewStats(
+                dueToday: due[0], dueThisWeek: due[1], groupsReviewing: due[2], reviewsLast30Days: reviews[2],
+                againLast30Days: reviews[3], reviewsTotal: reviews[0], againTotal: reviews[1],
+                streak: Self.streak(days: Set(days.keys), today: dayStart), days: days)
+        }
+    }
+
+    /// Days in a row with study, back from today (or from yesterday while today has none).
+    static func streak(days: Set<String>, today: Date) -> Int {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = .current
+        func name(_ date: Date) -> String {
+            let parts = calendar.dateComponents([.year, .month, .day], from: date)
+            return String(format: "%04d-%02d-%02d", parts.year!, parts.month!, parts.day!)
+        }
+        var day = today
+        if !days.contains(name(day)) { day = calendar.date(byAdding: .day, value: -1, to: day)! }
+        var count = 0
+        while days.contains(name(day)) {
+            count += 1
+            day = calendar.date(byAdding: .day, value: -1, to: day)!
+        }
+        return count
+    }
+}

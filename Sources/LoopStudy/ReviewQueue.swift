@@ -1,0 +1,123 @@
+import Foundation
+
+/// How the library schedules reviews (kept in the library, changed by `loop review`'s options).
+public struct ReviewSettings: Sendable, Equatable {
+    public enum Kind: String, Sendable, CaseIterable {
+        /// FSRS 6 with its published parameters.
+        case fsrs
+        /// A fixed ladder: 6 hours, then 1, 2, 4, 7, 14 and 28 days.
+        case ladder
+    }
+
+    public var kind: Kind = .fsrs
+    /// FSRS's desired retention: the recall probability a review is scheduled at.
+    public var desiredRetention = 0.9
+    /// New groups a day, across every loop.
+    public var newPerDay = 10
+
+    public init() {}
+
+    public var scheduler: ReviewScheduler {
+        switch kind {
+        case .fsrs: .fsrs(FSRS(desiredRetention: desiredRetention))
+        case .ladder: .ladder(ReviewLadder())
+        }
+    }
+
+    public static let newPerDayLimit = 0...1_000
+}
+
+/// A learner's rating of one group of a loop, when they studied it.
+public struct GroupRating: Sendable, Equatable {
+    /// 0-based position of the group in its loop.
+    public var group: Int
+    public var rating: ReviewRating
+    public var date: Date
+
+    public init(group: Int, rating: ReviewRating, date: Date) {
+        self.group = group
+        self.rating = rating
+        self.date = date
+    }
+}
+
+/// A group waiting in the review queue.
+public struct ReviewItem: Sendable, Equatable {
+    public enum Kind: String, Sendable {
+        /// Due before today.
+        case overdue
+        /// Due today.
+        case due
+        /// Never reviewed: one of the day's new groups.
+        case new
+    }
+
+    public var loopId: String
+    public var loopTitle: String
+    /// 0-based position of the group in its loop.
+    public var group: Int
+    /// The group's first phrase, to recognise it by.
+    public var firstPhrase: String
+    public var kind: Kind
+    public var due: Date?
+    /// Days until its recall is predicted to fall to 90% (FSRS); nil for new groups or the ladder.
+    public var stability: Double?
+    public var reviews: Int
+
+    public init(
+        loopId: String, loopTitle: String, group: Int, firstPhrase: String, kind: Kind, due: Date?, stability: Double?,
+        reviews: Int
+    ) {
+        (self.loopId, self.loopTitle, self.group, self.firstPhrase) = (loopId, loopTitle, group, firstPhrase)
+        (self.kind, self.due, self.stability, self.reviews) = (kind, due, stability, reviews)
+    }
+}
+
+/// What to review today.
+public struct ReviewQueue: Sendable, Equatable {
+    public var items: [ReviewItem]
+    /// New groups already begun today, and how many a day the settings allow.
+    public var newToday: Int
+    public var newPerDay: Int
+
+    public init(items: [ReviewItem], newToday: Int, newPerDay: Int) {
+        (self.items, self.newToday, self.newPerDay) = (items, newToday, newPerDay)
+    }
+}
+
+/// The review figures `loop stats` shows.
+public struct ReviewStats: Sendable, Equatable {
+    public var dueToday: Int
+    public var dueThisWeek: Int
+    /// Groups with a review state (begun).
+    public var groupsReviewing: Int
+    public var reviewsLast30Days: Int
+    public var againLast30Days: Int
+    public var reviewsTotal: Int
+    public var againTotal: Int
+    /// Days in a row, up to today (or yesterday, when today has no study yet), with study or reviews.
+    public var streak: Int
+    /// Per local day (`YYYY-MM-DD`) of the last 366 days with any study: seconds studied and reviews.
+    public var days: [String: (seconds: Double, reviews: Int)]
+
+    public init(
+        dueToday: Int, dueThisWeek: Int, groupsReviewing: Int, reviewsLast30Days: Int, againLast30Days: Int,
+        reviewsTotal: Int, againTotal: Int, streak: Int, days: [String: (seconds: Double, reviews: Int)]
+    ) {
+        (self.dueToday, self.dueThisWeek, self.groupsReviewing) = (dueToday, dueThisWeek, groupsReviewing)
+        (self.reviewsLast30Days, self.againLast30Days) = (reviewsLast30Days, againLast30Days)
+        (self.reviewsTotal, self.againTotal, self.streak, self.days) = (reviewsTotal, againTotal, streak, days)
+    }
+
+    /// The share of reviews not rated again, over the last 30 days; nil without any.
+    public var retentionLast30Days: Double? {
+        reviewsLast30Days == 0 ? nil : Double(reviewsLast30Days - againLast30Days) / Double(reviewsLast30Days)
+    }
+
+    public static func == (a: ReviewStats, b: ReviewStats) -> Bool {
+        a.dueToday == b.dueToday && a.dueThisWeek == b.dueThisWeek && a.reviewsTotal == b.reviewsTotal
+            && a.streak == b.streak
+            && a.days.mapValues { "\($0.seconds) \($0.reviews)" }
+                == b.days.mapValues { "\($0.seconds) \($0.reviews)" }
+    }
+}
