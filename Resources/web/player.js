@@ -34,7 +34,11 @@
     '<label>Gap <select name="gap">' + options([["0.5", "0.5×"], ["1", "1×"], ["1.5", "1.5×"], ["2", "2×"]], "1") + "</select></label>" +
     '<label>Speed <select name="speed">' + options([["0.5", "0.5×"], ["0.75", "0.75×"], ["1", "1×"], ["1.25", "1.25×"], ["1.5", "1.5×"]], "1") + "</select></label>" +
     "</div>" +
-    '<div class="pad"><p class="status"></p><ol class="now" hidden></ol><div class="controls">' +
+    '<div class="pad"><p class="status"></p><ol class="now" hidden></ol>' +
+    '<div class="rate" role="group" aria-labelledby="rate-question" hidden><p id="rate-question"></p>' +
+    '<button type="button" data-rating="1">Again</button><button type="button" data-rating="2">Hard</button>' +
+    '<button type="button" data-rating="3">Good</button><button type="button" data-rating="4">Easy</button></div>' +
+    '<div class="controls">' +
     '<button type="button" data-event="previousGroup" aria-label="Previous group">‹ Group</button>' +
     '<button type="button" data-event="previousPhrase" aria-label="Previous phrase">←</button>' +
     '<button type="button" data-action="start">Start</button>' +
@@ -47,7 +51,7 @@
     '<p class="announce hidden-label" aria-live="polite"></p>' +
     '<div class="mine"><button type="button" data-action="record">Record myself</button> ' +
     '<button type="button" data-action="mine">Model, then mine</button></div>' +
-    '<p class="progress"></p><p><button type="button" data-action="export">Export my progress</button> ' +
+    '<p class="progress"></p><p class="due"></p><p><button type="button" data-action="export">Export my progress</button> ' +
     '<button type="button" data-action="keep">Keep for offline study (up to ' + root.getAttribute("data-bundle-size") + ")</button></p>";
   var groups = [];
   for (var g = 0; g < groupCount; g++) groups.push([]);
@@ -112,6 +116,7 @@
     if (sessions.indexOf(current) < 0) sessions.push(current);
     try { localStorage.setItem(progressKey, JSON.stringify(sessions)); } catch (error) { /* full or refused: kept for this visit */ }
     showProgress();
+    showDue();
   }
   function showProgress() {
     var repetitions = {}, seconds = 0, total = 0, last = null;
@@ -135,6 +140,70 @@
         sessions.length + " session" + (sessions.length === 1 ? "" : "s") + ", last on " + last.slice(0, 10) + "."
       : "Your progress is kept in this browser once you study.";
   }
+  // Reviews: each group studied through in a session, and how the learner rated it (null until
+  // rated, which counts as good), found again by its number and its phrases' texts. The
+  // schedule they give is study.js's FSRS, the terminal's.
+  var rateBox = root.querySelector(".rate"), dueLine = root.querySelector(".due");
+  var scheduler = new window.LoopStudy.Scheduler();
+  function groupTexts(group) {
+    return groups[group].map(function (p) {
+      var phrase = phrases.filter(function (q) { return q.number === p.number; })[0];
+      return phrase ? phrase.text : "";
+    });
+  }
+  function noteStudiedGroups() {
+    if (!session || !current) return;
+    current.reviews = current.reviews || [];
+    session.studiedGroups.forEach(function (group) {
+      if (current.reviews.some(function (r) { return r.group === group + 1; })) return;
+      current.reviews.push({ group: group + 1, texts: groupTexts(group), at: new Date().toISOString(), rating: null });
+      rateBox.setAttribute("data-group", group);
+      rateBox.querySelector("p").textContent = "How well did you know group " + (group + 1) + "?";
+      rateBox.hidden = false;
+    });
+  }
+  function card(group) {
+    var texts = JSON.stringify(groupTexts(group)), reviews = [];
+    sessions.concat(current && sessions.indexOf(current) < 0 ? [current] : []).forEach(function (s) {
+      (s.reviews || []).forEach(function (r) {
+        if (r.group === group + 1 && JSON.stringify(r.texts) === texts) reviews.push({ rating: r.rating || 3, at: Date.parse(r.at) });
+      });
+    });
+    return scheduler.replay(reviews);
+  }
+  function when(due) {
+    var days = Math.round((new Date(due).setHours(0, 0, 0, 0) - new Date().setHours(0, 0, 0, 0)) / 86400000);
+    return days <= 0 ? "today" : days === 1 ? "tomorrow" : "in " + days + " days";
+  }
+  function showDue() {
+    var due = [], later = [], fresh = [], cards = {};
+    blocks.forEach(function (block) {
+      var group = Number(block.getAttribute("data-block")), next = card(group);
+      cards[group + 1] = next;
+      var state = !next ? "new" : next.due <= new Date().setHours(24, 0, 0, 0) ? "due" : "later";
+      block.setAttribute("data-due", state);
+      block.title = state === "new" ? "not studied yet" : state === "due" ? "due for review today" : "next review " + when(next.due);
+      if (state === "due") due.push(group + 1); else if (state === "later") later.push("group " + (group + 1) + " " + when(next.due));
+      else fresh.push(group + 1);
+    });
+    log.reviewCards = cards;
+    dueLine.textContent = due.length || later.length
+      ? (due.length ? "Due today (in this browser): group" + (due.length > 1 ? "s " : " ") + due.join(", ") + ". " : "Nothing due today. ") +
+        (later.length ? "Next: " + later.join(", ") + ". " : "") +
+        (fresh.length ? "Not studied yet: group" + (fresh.length > 1 ? "s " : " ") + fresh.join(", ") + "." : "")
+      : "";
+  }
+  rateBox.addEventListener("click", function (e) {
+    var rating = e.target && Number(e.target.getAttribute("data-rating"));
+    var group = Number(rateBox.getAttribute("data-group"));
+    if (!rating || !current) return;
+    (current.reviews || []).forEach(function (r) { if (r.group === group + 1) r.rating = rating; });
+    rateBox.hidden = true;
+    saveProgress();
+    var next = card(group);
+    announcer.textContent = "Group " + (group + 1) + ": " + e.target.textContent.toLowerCase() + (next ? ", next review " + when(next.due) : "");
+    if (e.detail) e.target.blur();
+  });
   function exportProgress() {
     var file = { format: "looplearn-progress", version: 1, loops: [{ id: loopId, sessions: sessions }] };
     var link = document.createElement("a");
@@ -231,6 +300,7 @@
     stopSound();
     stopAside();
     var step = session.nextStep(now());
+    noteStudiedGroups();
     saveProgress();
     savePlace();
     show();
@@ -523,6 +593,7 @@
   });
   show();
   showProgress();
+  showDue();
 
   // Offline: the service worker keeps what the page fetches whole (a player asks for ranges,
   // which are not kept). Opening the page fetches no clip; starting to study keeps the clips

@@ -38,6 +38,8 @@
     this.groups = groups;
     this.selection = unique(chosen);
     this.study = {};
+    // The groups studied through (every repeat of every phrase with audio), first finished first.
+    this.studiedGroups = [];
     this.position = 0;
     this.phraseIndex = 0;
     this.repetition = 0;
@@ -106,6 +108,8 @@
       this.phraseIndex += 1;
       if (this.phraseIndex < count) return;
     }
+    var done = this.selection[this.position];
+    if (this.studiedGroups.indexOf(done) < 0) this.studiedGroups.push(done);
     this.phraseIndex = 0;
     this.position += 1;
     if (this.position === this.selection.length) {
@@ -276,5 +280,97 @@
              repetition: Math.min(this.repetition, this.settings.repeats - 1) + 1, round: this.round + 1 };
   };
 
-  global.LoopStudy = { Session: Session, StudyError: StudyError };
+  // The review schedule: FSRS 6 as the terminal's (Sources/LoopStudy/ReviewScheduling.swift) and
+  // the reference implementation (the `fsrs` package, 6.3.2, without fuzz) compute it; checked
+  // against Tests/Fixtures/review-vectors.json by Scripts/check-pages. A card: {state: 1
+  // learning, 2 review, 3 relearning; step; stability; difficulty; due, lastReview (ms)}.
+  var W = [0.212, 1.2931, 2.3065, 8.2956, 6.4133, 0.8334, 3.0194, 0.001, 1.8722, 0.1666, 0.796, 1.4835, 0.0614,
+           0.2629, 1.6483, 0.6014, 1.8729, 0.5425, 0.0912, 0.0658, 0.1542];
+  var DAY = 86400000, DECAY = -W[20], FACTOR = Math.pow(0.9, 1 / DECAY) - 1;
+  function Scheduler(options) {
+    options = options || {};
+    this.retention = options.desiredRetention || 0.9;
+    this.learningSteps = options.learningSteps || [600];
+    this.relearningSteps = options.relearningSteps || [600];
+  }
+  function clampDifficulty(d) { return Math.min(Math.max(d, 1), 10); }
+  function initialDifficulty(rating) { return W[4] - Math.exp(W[5] * (rating - 1)) + 1; }
+  // Python's round(): halves to even.
+  function roundHalfEven(x) {
+    var r = Math.round(x);
+    return Math.abs(x % 1) === 0.5 && r % 2 !== 0 ? r - 1 : r;
+  }
+  Scheduler.prototype.interval = function (stability) {
+    var days = roundHalfEven(stability / FACTOR * (Math.pow(this.retention, 1 / DECAY) - 1));
+    return Math.min(Math.max(days, 1), 36500);
+  };
+  Scheduler.prototype.recall = function (card, at) {
+    var elapsed = Math.max(0, Math.floor((at - card.lastReview) / DAY));
+    return Math.pow(1 + FACTOR * elapsed / card.stability, DECAY);
+  };
+  Scheduler.prototype.review = function (card, rating, at) {
+    card = { state: card.state, step: card.step, stability: card.stability, difficulty: card.difficulty,
+             due: card.due, lastReview: card.lastReview };
+    var sameDay = card.lastReview !== null && Math.floor((at - card.lastReview) / DAY) < 1;
+    var self = this, interval;
+    function shortTerm(s) {
+      var increase = Math.exp(W[17] * (rating - 3 + W[18])) * Math.pow(s, -W[19]);
+      if (rating > 1) increase = Math.max(increase, 1);
+      return Math.max(s * increase, 0.001);
+    }
+    function longTerm() {
+      var d = card.difficulty, s = card.stability, r = self.recall(card, at), next;
+      if (rating === 1) {
+        next = Math.min(W[11] * Math.pow(d, -W[12]) * (Math.pow(s + 1, W[13]) - 1) * Math.exp((1 - r) * W[14]),
+                        s / Math.exp(W[17] * W[18]));
+      } else {
+        next = s * (1 + Math.exp(W[8]) * (11 - d) * Math.pow(s, -W[9]) * (Math.exp((1 - r) * W[10]) - 1) *
+                    (rating === 2 ? W[15] : 1) * (rating === 4 ? W[16] : 1));
+      }
+      return Math.max(next, 0.001);
+    }
+    function nextDifficulty(d) {
+      var damped = d + (10 - d) * -(W[6] * (rating - 3)) / 9;
+      return clampDifficulty(W[7] * initialDifficulty(4) + (1 - W[7]) * damped);
+    }
+    function graduate() { card.state = 2; card.step = null; return self.interval(card.stability) * DAY; }
+    if (card.state === 2) {
+      card.stability = sameDay ? shortTerm(card.stability) : longTerm();
+      card.difficulty = nextDifficulty(card.difficulty);
+      if (rating === 1 && this.relearningSteps.length) {
+        card.state = 3;
+        card.step = 0;
+        interval = this.relearningSteps[0] * 1000;
+      } else {
+        interval = this.interval(card.stability) * DAY;
+      }
+    } else {
+      var steps = card.state === 1 ? this.learningSteps : this.relearningSteps, step = card.step || 0;
+      if (card.stability === null) {
+        card.stability = Math.max(W[rating - 1], 0.001);
+        card.difficulty = clampDifficulty(initialDifficulty(rating));
+      } else {
+        card.stability = sameDay ? shortTerm(card.stability) : longTerm();
+        card.difficulty = nextDifficulty(card.difficulty);
+      }
+      if (!steps.length || (step >= steps.length && rating > 1)) interval = graduate();
+      else if (rating === 1) { card.step = 0; interval = steps[0] * 1000; }
+      else if (rating === 2) interval = (step === 0 ? (steps.length === 1 ? steps[0] * 1.5 : (steps[0] + steps[1]) / 2) : steps[step]) * 1000;
+      else if (rating === 3 && step + 1 < steps.length) { card.step = step + 1; interval = steps[step + 1] * 1000; }
+      else interval = graduate();
+    }
+    card.due = at + interval;
+    card.lastReview = at;
+    return card;
+  };
+  // The card a group's reviews give ([{rating, at (ms)}], any order), or null for none.
+  Scheduler.prototype.replay = function (reviews) {
+    var self = this, sorted = reviews.slice().sort(function (a, b) { return a.at - b.at; });
+    if (!sorted.length) return null;
+    var card = { state: 1, step: 0, stability: null, difficulty: null, due: sorted[0].at, lastReview: null };
+    sorted.forEach(function (r) { card = self.review(card, r.rating, r.at); });
+    return card;
+  };
+
+  global.LoopStudy = { Session: Session, StudyError: StudyError, Scheduler: Scheduler };
 })(typeof window !== "undefined" ? window : globalThis);

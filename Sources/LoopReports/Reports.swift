@@ -485,8 +485,12 @@ public struct ProgressImportReport: Encodable {
     public var phrasesUnmatched: Int
     public var loopsNotHere: [String]
     public var titles: [String]
+    public var reviewsAdded: Int
+    public var reviewsUnmatched: Int
 
     public init(_ outcome: ProgressImport.Outcome) {
+        reviewsAdded = outcome.reviewsAdded
+        reviewsUnmatched = outcome.reviewsUnmatched
         sessionsAdded = outcome.sessionsAdded
         sessionsAlreadyHere = outcome.sessionsAlreadyHere
         phrasesAdded = outcome.phrasesAdded

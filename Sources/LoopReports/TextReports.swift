@@ -228,6 +228,11 @@ extension ProgressImport.Outcome {
             line +=
                 "; \(phrasesUnmatched) phrase record\(phrasesUnmatched == 1 ? "" : "s") of phrases edited or gone since left out"
         }
+        if reviewsAdded > 0 { line += "; \(reviewsAdded) group review\(reviewsAdded == 1 ? "" : "s")" }
+        if reviewsUnmatched > 0 {
+            line +=
+                "; \(reviewsUnmatched) review\(reviewsUnmatched == 1 ? "" : "s") of groups edited or gone since left out"
+        }
         return line
     }
 }

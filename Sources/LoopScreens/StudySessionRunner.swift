@@ -52,7 +52,7 @@ public enum StudySessionRunner {
         let forward = Task {
             for await _ in player.start() { continuation.yield() }
             let studied = player.studiedGroups
-            if case .atTheEnd = rating, !studied.isEmpty, !asking.quit.withLock({ $0 }) {
+            if case .atTheEnd = rating, !studied.isEmpty {
                 asking.pending.withLock { $0 = studied }
                 continuation.yield()
             } else {

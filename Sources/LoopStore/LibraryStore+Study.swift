@@ -21,11 +21,14 @@ public struct StudySessionRecord: Sendable, Equatable {
     public var loopId: String
     public var startedAt: Date
     public var phrases: [PhraseStudyRecord]
+    /// The groups it studied through, as rated.
+    public var reviews: [GroupRating]
 
-    public init(loopId: String, startedAt: Date, phrases: [PhraseStudyRecord]) {
+    public init(loopId: String, startedAt: Date, phrases: [PhraseStudyRecord], reviews: [GroupRating] = []) {
         self.loopId = loopId
         self.startedAt = startedAt
         self.phrases = phrases
+        self.reviews = reviews
     }
 }
 
@@ -38,8 +41,8 @@ extension LibraryStore {
         guard !phrases.isEmpty else { return }
         try storing {
             try database.write { db in
-                try Self.insert(StudySessionRecord(loopId: id, startedAt: startedAt, phrases: phrases), db)
-                _ = try Self.recordReviews(loop: id, reviews, db)
+                try Self.insert(
+                    StudySessionRecord(loopId: id, startedAt: startedAt, phrases: phrases, reviews: reviews), db)
             }
         }
     }
@@ -56,6 +59,7 @@ extension LibraryStore {
                     session.loopId,
                 ])
         }
+        _ = try recordReviews(loop: session.loopId, session.reviews, db)
     }
 
     /// Saves study sessions made elsewhere (a loop's page), all in one transaction, leaving

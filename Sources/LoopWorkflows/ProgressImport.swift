@@ -2,6 +2,7 @@ import Foundation
 import LoopFoundation
 import LoopModel
 import LoopStore
+import LoopStudy
 
 /// A learner's progress kept by a loop's page in the browser and exported as JSON
 /// (`looplearn-progress`, version 1), merged into a library's study history: each session of a
@@ -25,6 +26,18 @@ public struct ProgressImport: Sendable {
         public struct Session: Decodable, Sendable {
             public var startedAt: String
             public var phrases: [Phrase]
+            /// The groups studied through in the session, and how the learner rated them (none
+            /// in files from before the page asked).
+            public var reviews: [Review]?
+        }
+
+        /// A group studied through: its number (1-based), its phrases' texts (what finds it),
+        /// when, and the rating (1 again to 4 easy; null when not rated, which counts as good).
+        public struct Review: Decodable, Sendable {
+            public var group: Int
+            public var texts: [String]
+            public var at: String
+            public var rating: Int?
         }
 
         public struct Phrase: Decodable, Sendable {
@@ -47,6 +60,9 @@ public struct ProgressImport: Sendable {
         public var loopsNotHere: [String] = []
         /// The titles of the loops merged into.
         public var titles: [String] = []
+        /// Group reviews added, and those whose group is not here as it was (its text changed).
+        public var reviewsAdded = 0
+        public var reviewsUnmatched = 0
     }
 
     static let byteLimit = 8 << 20
@@ -100,6 +116,7 @@ public struct ProgressImport: Sendable {
                 guard session.phrases.count <= limits.phrases else {
                     throw refuse("more than \(limits.phrases) phrases in a session")
                 }
+                try checkReviews(session.reviews ?? [], refuse: refuse)
                 for phrase in session.phrases {
                     guard (1...limits.number).contains(phrase.number),
                         (0...limits.repetitions).contains(phrase.repetitions),
@@ -122,11 +139,37 @@ public struct ProgressImport: Sendable {
         return file
     }
 
+    /// Refuses reviews out of range: a group number, a rating, a time, a text.
+    static func checkReviews(_ reviews: [File.Review], refuse: (String) -> WorkflowError) throws {
+        guard reviews.count <= limits.phrases else { throw refuse("more than \(limits.phrases) reviews in a session") }
+        for review in reviews {
+            guard (1...limits.number).contains(review.group), review.rating.map({ (1...4).contains($0) }) ?? true,
+                review.texts.count <= limits.phrases
+            else {
+                throw refuse("group \(review.group): a review out of range (rating \(review.rating ?? 0))")
+            }
+            guard date(review.at) != nil else {
+                throw refuse(
+                    "group \(review.group): a review's time '\(shown(review.at))' is not a time a page studied at")
+            }
+            guard
+                review.texts.allSatisfy({
+                    $0.count <= limits.text
+                        && !$0.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+                })
+            else {
+                throw refuse(
+                    "group \(review.group): a text longer than \(limits.text) characters or holding a control character"
+                )
+            }
+        }
+    }
+
     /// Merges `file` into the library: one study session each, in the library's own terms,
     /// all in one transaction (a merge cut short leaves nothing of it).
     public func merge(_ file: File) throws -> Outcome {
         var outcome = Outcome()
-        var sessions: [(record: StudySessionRecord, unmatched: Int)] = []
+        var sessions: [(record: StudySessionRecord, unmatched: Int, reviewsUnmatched: Int)] = []
         for loop in file.loops {
             guard let detail = try? store.loop(id: loop.id) else {
                 outcome.loopsNotHere.append(loop.id)
@@ -146,8 +189,23 @@ public struct ProgressImport: Sendable {
                     records.append(
                         PhraseStudyRecord(phraseId: here.id, seconds: phrase.seconds, repetitions: phrase.repetitions))
                 }
+                // Each group reviewed: the same place and the same texts (an edit since makes it another).
+                var reviews: [GroupRating] = [], reviewsUnmatched = 0
+                for review in session.reviews ?? [] {
+                    guard let date = Self.date(review.at), detail.groups.indices.contains(review.group - 1),
+                        detail.groups[review.group - 1].map(\.text).elementsEqual(review.texts, by: Self.same)
+                    else {
+                        reviewsUnmatched += 1
+                        continue
+                    }
+                    let rating = review.rating.flatMap(ReviewRating.init(rawValue:)) ?? .good
+                    reviews.append(GroupRating(group: review.group - 1, rating: rating, date: date))
+                }
                 sessions.append(
-                    (StudySessionRecord(loopId: loop.id, startedAt: startedAt, phrases: records), unmatched))
+                    (
+                        StudySessionRecord(loopId: loop.id, startedAt: startedAt, phrases: records, reviews: reviews),
+                        unmatched, reviewsUnmatched
+                    ))
             }
         }
         let saved = try store.recordStudySessions(sessions.map(\.record))
@@ -156,6 +214,8 @@ public struct ProgressImport: Sendable {
                 outcome.sessionsAdded += 1
                 outcome.phrasesAdded += session.record.phrases.count
                 outcome.phrasesUnmatched += session.unmatched
+                outcome.reviewsAdded += session.record.reviews.count
+                outcome.reviewsUnmatched += session.reviewsUnmatched
             } else if !session.record.phrases.isEmpty {
                 outcome.sessionsAlreadyHere += 1
             } else {

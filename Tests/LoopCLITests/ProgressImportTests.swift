@@ -47,7 +47,8 @@ struct ProgressImportTests {
                 "merged 2 study sessions of 'Fixture' (3 phrase records); 1 phrase record of phrases edited or gone since left out"
             ),
             "\(merged.output)")
-        let stats = try #require((try library.json(["stats", "fixture"]) as? [[String: Any]])?.first)
+        let stats = try #require(
+            ((try library.json(["stats", "fixture"]) as? [String: Any])?["loops"] as? [[String: Any]])?.first)
         #expect(stats["sessions"] as? Int == 2 && stats["repetitions"] as? Int == 4, "\(stats)")
         #expect(abs((stats["seconds"] as? Double ?? 0) - 7.5) < 0.01, "\(stats)")
         let phrases = try #require(stats["phrases"] as? [[String: Any]])
@@ -58,7 +59,9 @@ struct ProgressImportTests {
         let again = try library.run(["stats", "--import", file, "--json"])
         let outcome = try #require(try JSONSerialization.jsonObject(with: Data(again.output.utf8)) as? [String: Any])
         #expect(outcome["sessionsAdded"] as? Int == 0 && outcome["sessionsAlreadyHere"] as? Int == 2, "\(outcome)")
-        #expect(((try library.json(["stats", "fixture"]) as? [[String: Any]])?.first?["repetitions"] as? Int) == 4)
+        #expect(
+            (((try library.json(["stats", "fixture"]) as? [String: Any])?["loops"] as? [[String: Any]])?.first?[
+                "repetitions"] as? Int) == 4)
 
         // A loop not in this library is named, not an error.
         let other = try progressFile(
@@ -120,6 +123,65 @@ struct ProgressImportTests {
                 result.status != 0 && result.error.hasPrefix("error: \(path): ") && result.error.contains(message)
                     && result.error.split(separator: "\n").count == 1, "\(message): \(result.error)")
         }
-        #expect((try library.json(["stats"]) as? [[String: Any]])?.isEmpty == true, "nothing was merged")
+        #expect(
+            ((try library.json(["stats"]) as? [String: Any])?["loops"] as? [[String: Any]])?.isEmpty == true,
+            "nothing was merged")
+    }
+
+    @Test func theRatingsAPageGaveAreMergedAndGiveTheScheduleTheTerminalGives() throws {
+        let library = try libraryWithFixtureLoop()
+        let shown = try #require(try library.json(["show", "fixture"]) as? [String: Any])
+        let id = try #require(shown["id"] as? String)
+        let groups = ((shown["groups"] as? [[String: Any]]) ?? []).map {
+            (($0["phrases"] as? [[String: Any]]) ?? []).compactMap { $0["text"] as? String }
+        }
+        func file(_ reviews: [[String: Any]]) throws -> String {
+            let body: [String: Any] = [
+                "format": "looplearn-progress", "version": 1,
+                "loops": [
+                    [
+                        "id": id,
+                        "sessions": [
+                            [
+                                "startedAt": "2026-11-20T10:00:00.000Z",
+                                "phrases": [["number": 1, "text": groups[0][0], "repetitions": 1, "seconds": 2.0]],
+                                "reviews": reviews,
+                            ] as [String: Any]
+                        ],
+                    ] as [String: Any]
+                ],
+            ]
+            let path = Scratch.path("progress", extension: "json")
+            try JSONSerialization.data(withJSONObject: body).write(to: URL(fileURLWithPath: path))
+            return path
+        }
+        // Group 1 rated easy; group 2 studied and not rated (good); a group whose text changed since.
+        let merged = try library.run([
+            "stats", "--import",
+            try file([
+                ["group": 1, "texts": groups[0], "at": "2026-11-20T10:01:00.000Z", "rating": 4],
+                ["group": 2, "texts": groups[1], "at": "2026-11-20T10:02:00.000Z", "rating": NSNull()],
+                ["group": 2, "texts": ["Another text"], "at": "2026-11-20T10:03:00.000Z", "rating": 1],
+            ]),
+        ])
+        #expect(merged.status == 0, "\(merged.error)")
+        #expect(
+            merged.output.contains("; 2 group reviews; 1 review of groups edited or gone since left out"),
+            "\(merged.output)")
+        let stats = try #require(try library.json(["stats", "fixture"]) as? [String: Any])
+        let cards = Dictionary(
+            uniqueKeysWithValues: ((stats["groups"] as? [[String: Any]]) ?? []).map { ($0["group"] as! Int, $0) })
+        // Easy on a new group: w3 = 8.2956, due 8 days after; good: w2 = 2.3065, 2 days.
+        #expect(cards[1]?["due"] as? String == "2026-11-28T10:01:00Z", "\(cards)")
+        #expect(cards[2]?["due"] as? String == "2026-11-22T10:02:00Z", "\(cards)")
+        #expect(abs((cards[1]?["stability"] as? Double ?? 0) - 8.2956) < 1e-6)
+
+        let refused = try library.run([
+            "stats", "--import",
+            try file([["group": 1, "texts": groups[0], "at": "2026-11-20T10:01:00Z", "rating": 5]]),
+        ])
+        #expect(
+            refused.status != 0 && refused.error.contains("group 1: a review out of range (rating 5)")
+                && refused.error.split(separator: "\n").count == 1, "\(refused.error)")
     }
 }

@@ -112,7 +112,8 @@ struct StudyCommandTests {
         let library = try libraryWithFixtureLoop()
         #expect(try library.run(["study", "fixture", "--once", "--output", "null"]).status == 0)
         #expect(try library.run(["study", "fixture", "--groups", "2", "--once", "--output", "null"]).status == 0)
-        let stats = try #require(try library.json(["stats", "fixture"]) as? [[String: Any]])
+        let stats = try #require(
+            (try library.json(["stats", "fixture"]) as? [String: Any])?["loops"] as? [[String: Any]])
         #expect(stats.count == 1 && stats[0]["sessions"] as? Int == 2)
         let phrases = try #require(stats[0]["phrases"] as? [[String: Any]])
         #expect(phrases.map { $0["repetitions"] as? Int } == [1, 1, 1, 2, 2])
@@ -249,7 +250,8 @@ struct StudyTerminalTests {
         shown = try terminal.waitFor("exit=0")
         #expect(shown.contains("icanon") && !shown.contains("-icanon"), "the terminal is back in canonical mode")
         #expect(!shown.contains("Group 1"), "the study screen is gone (alternate screen left)")
-        let stats = try #require(try library.json(["stats", "fixture"]) as? [[String: Any]])
+        let stats = try #require(
+            (try library.json(["stats", "fixture"]) as? [String: Any])?["loops"] as? [[String: Any]])
         #expect(stats.first?["sessions"] as? Int == 1, "the session was saved")
     }
 
@@ -324,7 +326,7 @@ struct StudyTerminalTests {
         }
         try terminal.press("q")
         shown = try terminal.waitFor("exit=0")
-        let stats = try #require(try library.json(["stats", "keys"]) as? [[String: Any]])
+        let stats = try #require((try library.json(["stats", "keys"]) as? [String: Any])?["loops"] as? [[String: Any]])
         #expect(stats.first?["sessions"] as? Int == 1, "the session was saved")
     }
 

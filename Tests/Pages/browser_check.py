@@ -88,6 +88,23 @@ def browser(javascript=True):
     return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
 
 
+# The page's review scheduler on the reference's rating histories: how many reviews, how many differ.
+REVIEW_VECTORS = """
+const vectors = arguments[0];
+let reviews = 0, differ = 0;
+for (const history of vectors.histories) {
+  const scheduler = new LoopStudy.Scheduler(history);
+  let card = {state: 1, step: 0, stability: null, difficulty: null, due: 0, lastReview: null};
+  for (const r of history.reviews) {
+    card = scheduler.review(card, r.rating, r.at * 1000);
+    reviews++;
+    if (card.state !== r.state || card.step !== r.step || Math.abs(card.due / 1000 - r.due) >= 60 ||
+        Math.abs(card.stability - r.stability) > 1e-6 || Math.abs(card.difficulty - r.difficulty) > 1e-6) differ++;
+  }
+}
+return [reviews, differ];
+"""
+
 RUN_SCENARIO = """
 const [vectors] = arguments;
 const results = [];
@@ -149,6 +166,9 @@ def study_player(driver, args, vectors_path):
             check(False, f"study engine, {scenario['name']}: the page's schedule differs from the Swift engine's, {detail}")
         agreed += ok
     check(agreed == len(vectors["scenarios"]) and agreed >= 20, f"study engine: {agreed} of {len(vectors['scenarios'])} schedules agree")
+    # The review scheduler: the reference FSRS's next dates, stabilities and difficulties.
+    reviewed = driver.execute_script(REVIEW_VECTORS, json.load(open(args.review_vectors)))
+    check(reviewed[0] >= 1500 and reviewed[1] == 0, f"review scheduler: {reviewed[1]} of {reviewed[0]} reviews differ from the reference's")
 
     # The page, on a desktop: two blocks, listen and repeat at 0.75x, started with the button.
     durations = driver.execute_script("""
@@ -225,6 +245,17 @@ def study_player(driver, args, vectors_path):
                 marked.append(now[0][0])
         time.sleep(0.1)
     check(len(marked) >= 2, f"listen and repeat: the mark did not follow the clips playing ({marked})")
+    # The first group studied through: the page asks how well the learner knew it; easy on a
+    # new group is FSRS's w3, 8.2956 days of stability, next review in 8 days.
+    question = wait_for("const box = document.querySelector('#study .rate'); return box && !box.hidden ? box.textContent : null", 10)
+    check(question and f"How well did you know group {chosen[0] + 1}?" in question, f"the rating asked: {question!r}")
+    driver.find_element(By.CSS_SELECTOR, "#study .rate button[data-rating='4']").click()
+    rated = driver.execute_script(f"return window.loopPlayer.reviewCards[{chosen[0] + 1}]")
+    check(rated and rated["state"] == 2 and abs(rated["stability"] - 8.2956) < 1e-6 and
+          abs(rated["due"] - rated["lastReview"] - 8 * 86400000) < 1000, f"easy on a new group: {rated}")
+    due = driver.execute_script(f"return [document.querySelectorAll('#study button[data-block]')[{chosen[0]}].dataset.due, document.querySelector('#study .due').textContent]")
+    check(due[0] == "later" and "in 8 days" in due[1], f"the rated group's next review: {due}")
+    check(driver.find_element(By.CSS_SELECTOR, "#study .rate").get_attribute("hidden") is not None, "the rating stays asked")
     driver.save_screenshot(os.path.join(args.screenshots, "study-1280.png"))
     body = driver.find_element(By.TAG_NAME, "body")
 
@@ -312,6 +343,12 @@ def study_player(driver, args, vectors_path):
         kept_sessions = exported["loops"][0]["sessions"]
         check(len(kept_sessions) == 1 and all(session["phrases"] for session in kept_sessions),
               f"one sitting, its settings changed, is one session with the phrases heard: {[len(s['phrases']) for s in kept_sessions]}")
+        reviews = kept_sessions[0].get("reviews") or []
+        check(any(r["group"] == chosen[0] + 1 and r["rating"] == 4 and r["texts"] for r in reviews),
+              f"the exported reviews: {reviews}")
+        if args.reviews_out:
+            with open(args.reviews_out, "w") as out:
+                json.dump(driver.execute_script("return window.loopPlayer.reviewCards"), out)
     if exported and args.progress_out:
         with open(args.progress_out, "w") as out:
             json.dump(exported, out)
@@ -368,7 +405,9 @@ def study_player(driver, args, vectors_path):
     # Each phrase twice (without the swipe, the first phrase would come again), at 0.75x.
     Select(driver.find_element(By.NAME, "repeats")).select_by_visible_text("2")
     Select(driver.find_element(By.NAME, "speed")).select_by_value("0.75")
-    sizes = driver.execute_script("return [...document.querySelectorAll('#study button, #study select')].map(e => [e.offsetWidth, e.offsetHeight])")
+    # (Those shown: the rating buttons wait, hidden, for a group studied through.)
+    sizes = driver.execute_script("return [...document.querySelectorAll('#study button, #study select')].filter(e => e.offsetParent).map(e => [e.offsetWidth, e.offsetHeight])")
+    check(len(sizes) >= 15, f"the study box's controls at 360 px wide: {len(sizes)}")
     check(all(w >= 44 and h >= 44 for w, h in sizes), f"touch targets under 44 px at 360 px wide: {sizes}")
     touch([("touchStart", x, y), ("touchEnd", x, y)])
     time.sleep(0.1)
@@ -510,6 +549,8 @@ def main():
     parser.add_argument("--screenshots", required=True)
     parser.add_argument("--vectors", required=True, help="the study engine's schedules (Tests/Fixtures/study-schedules.json)")
     parser.add_argument("--progress-out", help="where to write the progress the page exports")
+    parser.add_argument("--review-vectors", required=True, help="the review scheduler's vectors (Tests/Fixtures/review-vectors.json)")
+    parser.add_argument("--reviews-out", help="where to write the review schedule the page computed")
     parser.add_argument("--server-pid", type=int, required=True, help="the server, stopped at the end to study offline")
     args = parser.parse_args()
     server = args.server.rstrip("/")
