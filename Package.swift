@@ -280,7 +280,7 @@ let package = Package(
         .testTarget(
             name: "LoopStoreTests",
             dependencies: [
-                "LoopTestSupport", "LoopFoundation", "LoopModel", "LoopStore", "LoopText",
+                "LoopTestSupport", "LoopFoundation", "LoopModel", "LoopStore", "LoopText", "LoopStudy",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),

@@ -6,6 +6,7 @@ import LoopFoundation
 import LoopModel
 import LoopReports
 import LoopStore
+import LoopStudy
 import LoopTerminal
 import LoopText
 
@@ -17,9 +18,12 @@ struct LibraryBenchmark: AsyncParsableCommand {
             Fills a new library with --loops loops of --phrases phrases each (default 10,000 and \
             20: 200,000 phrases) and prints the median time of `loop search`, `loop list` and \
             `loop show`, measured inside one process (the query) and as whole commands (the \
-            wait a user sees). Then imports a --minutes take with `loop new` and prints its time \
+            wait a user sees), and of `loop review --list` and `loop stats` after --review-days \
+            of reviews (every group begun on a day of that time, then reviewed when FSRS said, \
+            rated good 70% of the time). Then imports a --minutes take with `loop new` and prints its time \
             next to `loop segment` on the same take. Goals, for the whole command: search and \
-            show under 20 ms, list under 100 ms; import under 1.5x the segmentation.
+            show under 20 ms, list under 100 ms, review --list and stats under 50 ms; import \
+            under 1.5x the segmentation.
             """
     )
 
@@ -32,6 +36,9 @@ struct LibraryBenchmark: AsyncParsableCommand {
     @Option(help: "Length of the imported take, in minutes (0 to skip).")
     var minutes: Double = 60
 
+    @Option(name: .customLong("review-days"), help: "Days of reviews to fill (0: none).")
+    var reviewDays: Int = 365
+
     @Option(help: "Runs of each query; the median is shown.")
     var runs: Int = 15
 
@@ -43,6 +50,7 @@ struct LibraryBenchmark: AsyncParsableCommand {
         guard (1...1_000).contains(phrases) else { throw ValidationError("--phrases takes 1 to 1000") }
         guard minutes.isFinite, (0...600).contains(minutes) else { throw ValidationError("--minutes takes 0 to 600") }
         guard (1...1_000).contains(runs) else { throw ValidationError("--runs takes 1 to 1000") }
+        guard (0...3_650).contains(reviewDays) else { throw ValidationError("--review-days takes 0 to 3650") }
     }
 
     func run() async throws {
@@ -64,13 +72,25 @@ struct LibraryBenchmark: AsyncParsableCommand {
                 }
                 progress.finish()
             }
+            let now = Date()
+            let day = Calendar.current.startOfDay(for: now)
+            let dayEnd = day.addingTimeInterval(86_400)
+            if reviewDays > 0, try library.reviewStats(now: now, dayStart: day, dayEnd: dayEnd).groupsReviewing == 0 {
+                let progress = ProgressBar("filling \(reviewDays) days of reviews")
+                let days = reviewDays
+                try await BlockingWork.run { try Self.fillReviews(library, days: days, now: now, progress: progress) }
+                progress.finish()
+            }
             guard let target = try library.loops(tag: "benchmark").dropFirst(loops / 2).first?.id else {
                 throw CLIError(
                     .refused, "\(libraryPath): the benchmark library holds no loops; remove it and run again")
             }
             let executable = LoopProgram.path
             let common = ["--library", libraryPath]
-            print("library: \(loops) loops, \(loops * phrases) phrases; median of \(runs) runs")
+            let reviews = try library.reviewStats(now: now, dayStart: day, dayEnd: dayEnd)
+            print(
+                "library: \(loops) loops, \(loops * phrases) phrases, \(reviews.groupsReviewing) groups begun, \(reviews.reviewsTotal) reviews, \(reviews.dueToday) due today; median of \(runs) runs"
+            )
             print("  query                          in process   whole command   goal")
             let rows: [(String, [String], () throws -> Void, Double)] = [
                 ("search \"cafe\"", ["search", "cafe"] + common, { _ = try library.search("cafe") }, 0.020),
@@ -87,6 +107,17 @@ struct LibraryBenchmark: AsyncParsableCommand {
                     { _ = try library.loop(id: try library.resolve(String(target.prefix(8)))) }, 0.020
                 ),
                 ("list", ["list"] + common, { _ = try library.loops() }, 0.100),
+                (
+                    "review --list", ["review", "--list"] + common,
+                    { _ = try library.reviewQueue(dayStart: day, dayEnd: dayEnd) }, 0.050
+                ),
+                (
+                    "stats", ["stats"] + common,
+                    {
+                        _ = try library.studyStats(limit: 20)
+                        _ = try library.reviewStats(now: now, dayStart: day, dayEnd: dayEnd)
+                    }, 0.050
+                ),
                 (
                     "list --tag x --sort updated", ["list", "--tag", "x", "--sort", "updated"] + common,
                     { _ = try library.loops(tag: "x", sort: .updated) }, 0.100
@@ -158,6 +189,38 @@ struct LibraryBenchmark: AsyncParsableCommand {
             String(
                 format: "  goal: import under 1.5x segmentation ... %.2fx %@", imported.seconds / segment.seconds,
                 imported.seconds / segment.seconds < 1.5 ? "met" : "missed"))
+    }
+
+    /// Reviews of every group of the library over the last `days` days: each group begun on a
+    /// day of them, then reviewed when FSRS said (a few hours late at most), rated again 10%,
+    /// hard 10%, good 70% and easy 10% of the time, each review a study session of the group.
+    static func fillReviews(_ library: LibraryStore, days: Int, now: Date, progress: ProgressBar) throws {
+        let ids = try library.loops(tag: "benchmark").map(\.id)
+        var random = SplitMix64(seed: 46)
+        let scheduler = ReviewScheduler.standard
+        for start in stride(from: 0, to: ids.count, by: 500) {
+            var sessions: [StudySessionRecord] = []
+            for id in ids[start..<min(ids.count, start + 500)] {
+                for (position, group) in try library.loop(id: id).groups.enumerated() {
+                    guard let first = group.first else { continue }
+                    var at = now.addingTimeInterval(-random.nextUnit() * Double(days) * 86_400)
+                    var card = ReviewCard.new(at: at)
+                    while at < now {
+                        let draw = random.nextUnit()
+                        let rating: ReviewRating = draw < 0.1 ? .again : draw < 0.2 ? .hard : draw < 0.9 ? .good : .easy
+                        card = scheduler.review(card, rating, at: at)
+                        sessions.append(
+                            StudySessionRecord(
+                                loopId: id, startedAt: at,
+                                phrases: [PhraseStudyRecord(phraseId: first.id, seconds: 45, repetitions: 3)],
+                                reviews: [GroupRating(group: position, rating: rating, date: at)]))
+                        at = card.due.addingTimeInterval(random.nextUnit() * 8 * 3_600)
+                    }
+                }
+            }
+            _ = try library.recordStudySessions(sessions)
+            progress.update(Double(start + 500) / Double(ids.count))
+        }
     }
 
     /// A loop of made-up phrases whose words follow Zipf's law over a 3,000-word vocabulary, as

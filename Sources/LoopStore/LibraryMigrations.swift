@@ -213,7 +213,6 @@ enum LibraryMigrations {
                         rating INTEGER NOT NULL CHECK (rating BETWEEN 1 AND 4),
                         reviewedAt DATETIME NOT NULL,
                         UNIQUE (loopId, groupKey, reviewedAt));
-                    CREATE INDEX groupReview_reviewedAt ON groupReview(reviewedAt, rating);
                     CREATE TABLE groupReviewState (
                         loopId TEXT NOT NULL REFERENCES loop(id) ON DELETE CASCADE,
                         groupKey TEXT NOT NULL,
@@ -230,7 +229,45 @@ enum LibraryMigrations {
                     CREATE INDEX groupReviewState_due ON groupReviewState(due);
                     CREATE INDEX groupReviewState_introduced ON groupReviewState(introducedAt);
                     CREATE TABLE librarySetting (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
-                    CREATE INDEX studyEvent_started ON studyEvent(startedAt);
+                    -- The learner's days (local), for the streak, the calendar and retention at a
+                    -- glance: kept by triggers as study and reviews are written, never lessened
+                    -- (a loop removed leaves the days studied as they were).
+                    CREATE TABLE studyDay (
+                        day TEXT PRIMARY KEY NOT NULL,
+                        seconds DOUBLE NOT NULL DEFAULT 0,
+                        reviews INTEGER NOT NULL DEFAULT 0,
+                        again INTEGER NOT NULL DEFAULT 0) WITHOUT ROWID;
+                    INSERT INTO studyDay (day, seconds)
+                        SELECT date(startedAt, 'localtime'), SUM(seconds) FROM studyEvent GROUP BY 1;
+                    CREATE TRIGGER studyDay_after_study AFTER INSERT ON studyEvent BEGIN
+                        INSERT INTO studyDay (day, seconds) VALUES (date(new.startedAt, 'localtime'), new.seconds)
+                        ON CONFLICT(day) DO UPDATE SET seconds = seconds + excluded.seconds;
+                    END;
+                    -- Each loop's study totals, kept as study is written: `loop stats` at 10,000
+                    -- loops and a year of study reads these rows, not every session's.
+                    CREATE TABLE loopStudy (
+                        loopId TEXT PRIMARY KEY NOT NULL REFERENCES loop(id) ON DELETE CASCADE,
+                        sessions INTEGER NOT NULL DEFAULT 0,
+                        seconds DOUBLE NOT NULL DEFAULT 0,
+                        repetitions INTEGER NOT NULL DEFAULT 0,
+                        lastStudied DATETIME NOT NULL) WITHOUT ROWID;
+                    CREATE INDEX loopStudy_last ON loopStudy(lastStudied);
+                    INSERT INTO loopStudy (loopId, sessions, seconds, repetitions, lastStudied)
+                        SELECT loopId, COUNT(DISTINCT startedAt), SUM(seconds), SUM(repetitions), MAX(startedAt)
+                        FROM studyEvent GROUP BY loopId;
+                    CREATE TRIGGER loopStudy_after_study AFTER INSERT ON studyEvent BEGIN
+                        INSERT INTO loopStudy (loopId, sessions, seconds, repetitions, lastStudied)
+                        VALUES (new.loopId, 1, new.seconds, new.repetitions, new.startedAt)
+                        ON CONFLICT(loopId) DO UPDATE SET
+                            sessions = sessions + NOT EXISTS (SELECT 1 FROM studyEvent
+                                WHERE loopId = new.loopId AND startedAt = new.startedAt AND id != new.id),
+                            seconds = seconds + excluded.seconds, repetitions = repetitions + excluded.repetitions,
+                            lastStudied = max(lastStudied, excluded.lastStudied);
+                    END;
+                    CREATE TRIGGER studyDay_after_review AFTER INSERT ON groupReview BEGIN
+                        INSERT INTO studyDay (day, reviews, again) VALUES (date(new.reviewedAt, 'localtime'), 1, new.rating = 1)
+                        ON CONFLICT(day) DO UPDATE SET reviews = reviews + 1, again = again + excluded.again;
+                    END;
                     """)
         }
 

@@ -265,30 +265,21 @@ extension LibraryStore {
                 sql:
                     "SELECT COUNT(*) FILTER (WHERE due < ?), COUNT(*) FILTER (WHERE due < ?), COUNT(*) FROM groupReviewState",
                 arguments: [dayEnd, dayEnd.addingTimeInterval(6 * 86_400)])!
-            let monthAgo = now.addingTimeInterval(-30 * 86_400)
+            // From the days' table: retention over the last 30 days (today and the 29 before).
+            let monthAgo = Self.dayName(dayStart.addingTimeInterval(-29 * 86_400 + 3_600))
             let reviews = try Row.fetchOne(
                 db,
                 sql: """
-                    SELECT COUNT(*), COUNT(*) FILTER (WHERE rating = 1),
-                        COUNT(*) FILTER (WHERE reviewedAt >= ?), COUNT(*) FILTER (WHERE reviewedAt >= ? AND rating = 1)
-                    FROM groupReview
+                    SELECT COALESCE(SUM(reviews), 0), COALESCE(SUM(again), 0),
+                        COALESCE(SUM(reviews) FILTER (WHERE day >= ?), 0), COALESCE(SUM(again) FILTER (WHERE day >= ?), 0)
+                    FROM studyDay
                     """, arguments: [monthAgo, monthAgo])!
-            let yearAgo = dayStart.addingTimeInterval(-366 * 86_400)
+            let yearAgo = Self.dayName(dayStart.addingTimeInterval(-366 * 86_400))
             var days: [String: (seconds: Double, reviews: Int)] = [:]
             for row in try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT date(startedAt, 'localtime'), SUM(seconds) FROM studyEvent WHERE startedAt >= ? GROUP BY 1
-                    """, arguments: [yearAgo])
+                db, sql: "SELECT day, seconds, reviews FROM studyDay WHERE day >= ?", arguments: [yearAgo])
             {
-                days[row[0], default: (0, 0)].seconds += row[1] ?? 0
-            }
-            for row in try Row.fetchAll(
-                db,
-                sql: "SELECT date(reviewedAt, 'localtime'), COUNT(*) FROM groupReview WHERE reviewedAt >= ? GROUP BY 1",
-                arguments: [yearAgo])
-            {
-                days[row[0], default: (0, 0)].reviews += row[1]
+                days[row[0]] = (row[1], row[2])
             }
             return ReviewStats(
                 dueToday: due[0], dueThisWeek: due[1], groupsReviewing: due[2], reviewsLast30Days: reviews[2],
@@ -297,14 +288,19 @@ extension LibraryStore {
         }
     }
 
+    /// A local day's name, as SQLite's `date(..., 'localtime')` writes it: `YYYY-MM-DD`.
+    static func dayName(_ date: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = .current
+        let parts = calendar.dateComponents([.year, .month, .day], from: date)
+        return String(format: "%04d-%02d-%02d", parts.year!, parts.month!, parts.day!)
+    }
+
     /// Days in a row with study, back from today (or from yesterday while today has none).
     static func streak(days: Set<String>, today: Date) -> Int {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = .current
-        func name(_ date: Date) -> String {
-            let parts = calendar.dateComponents([.year, .month, .day], from: date)
-            return String(format: "%04d-%02d-%02d", parts.year!, parts.month!, parts.day!)
-        }
+        let name = dayName
         var day = today
         if !days.contains(name(day)) { day = calendar.date(byAdding: .day, value: -1, to: day)! }
         var count = 0

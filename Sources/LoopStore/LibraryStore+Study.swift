@@ -79,17 +79,24 @@ extension LibraryStore {
         }
     }
 
-    /// Study totals: of one loop (with its phrases), or of every loop studied.
-    public func studyStats(loop id: String? = nil) throws -> [LoopStudyStats] {
+    /// How many loops were ever studied.
+    public func studiedLoopCount() throws -> Int {
+        try database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM loopStudy") ?? 0 }
+    }
+
+    /// Study totals: of one loop (with its phrases), or of every loop studied, the last studied
+    /// first (up to `limit`).
+    public func studyStats(loop id: String? = nil, limit: Int? = nil) throws -> [LoopStudyStats] {
         try database.read { db in
-            let filter = id == nil ? "" : "WHERE studyEvent.loopId = ?"
+            // Each loop's totals, kept by a trigger as study is written (v11).
+            let filter = id == nil ? "" : "WHERE loopStudy.loopId = ?"
             let arguments: StatementArguments = id.map { [$0] } ?? []
             let totals = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT loop.id, loop.title, COUNT(DISTINCT studyEvent.startedAt), SUM(studyEvent.seconds), SUM(studyEvent.repetitions), MAX(studyEvent.startedAt)
-                    FROM studyEvent JOIN loop ON loop.id = studyEvent.loopId \(filter)
-                    GROUP BY loop.id ORDER BY MAX(studyEvent.startedAt) DESC
+                    SELECT loop.id, loop.title, loopStudy.sessions, loopStudy.seconds, loopStudy.repetitions, loopStudy.lastStudied
+                    FROM loopStudy JOIN loop ON loop.id = loopStudy.loopId \(filter)
+                    ORDER BY loopStudy.lastStudied DESC \(limit.map { "LIMIT \($0)" } ?? "")
                     """, arguments: arguments)
             return try totals.map { row in
                 let loopId: String = row[0]
@@ -109,7 +116,7 @@ extension LibraryStore {
                     }
                 return LoopStudyStats(
                     loopId: loopId, title: row[1], sessions: row[2], seconds: row[3] ?? 0, repetitions: row[4] ?? 0,
-                    lastStudied: row[5], phrases: phrases)
+                    lastStudied: StoredDate.read(row, 5), phrases: phrases)
             }
         }
     }

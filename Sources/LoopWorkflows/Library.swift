@@ -87,8 +87,13 @@ public struct Library: Sendable {
         try store.search(query, inLoop: loopId, limit: limit)
     }
 
-    /// Study totals of one loop, or of every loop studied.
-    public func studyStats(loop id: String? = nil) throws -> [LoopStudyStats] { try store.studyStats(loop: id) }
+    /// Study totals of one loop, or of every loop studied (the last studied first, up to `limit`).
+    public func studyStats(loop id: String? = nil, limit: Int? = nil) throws -> [LoopStudyStats] {
+        try store.studyStats(loop: id, limit: limit)
+    }
+
+    /// How many loops were ever studied.
+    public func studiedLoopCount() throws -> Int { try store.studiedLoopCount() }
 
     /// Merges the progress file at `path` (exported from a loop's page) into the study history.
     public func importProgress(from path: String) throws -> ProgressImport.Outcome {

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import LoopFoundation
 import LoopModel
+import LoopStudy
 import LoopTestSupport
 import Testing
 
@@ -55,6 +56,28 @@ struct MigrationTests {
         #expect(
             try library.search("gare").map(\.text) == ["Où est la gare ?"],
             "rows from before the search index are found")
+    }
+
+    @Test func theStudyOfAnOlderLibraryCountsInItsDaysStudied() throws {
+        let (root, _) = try makeFirstSchemaLibrary()
+        let queue = try DatabaseQueue(path: root + "/library.sqlite")
+        let now = Date()
+        let yesterday = now.addingTimeInterval(-86_400)
+        try queue.write { db in
+            for (date, seconds) in [(yesterday, 90.0), (now, 30.0), (now, 15.0)] {
+                try db.execute(
+                    sql:
+                        "INSERT INTO studyEvent (loopId, phraseId, startedAt, seconds, repetitions) SELECT loopId, id, ?, ?, 1 FROM phrase LIMIT 1",
+                    arguments: [date, seconds])
+            }
+        }
+        try queue.close()
+        let library = try LibraryStore(at: root)
+        let day = Calendar.current.startOfDay(for: now)
+        let stats = try library.reviewStats(now: now, dayStart: day, dayEnd: day.addingTimeInterval(86_400))
+        #expect(stats.days[LibraryStore.dayName(now)]?.seconds == 45)
+        #expect(stats.days[LibraryStore.dayName(yesterday)]?.seconds == 90)
+        #expect(stats.streak == 2)
     }
 
     /// Every file under the library's audio and pictures folders, with its SHA-256.
@@ -213,6 +236,7 @@ struct MigrationTests {
                 "v5 a clip kept when its phrase's text changes", "v6 loop summaries kept on the loop row",
                 "v7 loops installed from a Loop Library server", "v8 pictures of loops, groups and phrases",
                 "v9 how sure the cutter was of each clip", "v10 study sessions found by loop and start",
+                "v11 review schedule of each group",
             ])
         let source = try String(
             contentsOfFile: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

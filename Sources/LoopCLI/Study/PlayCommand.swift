@@ -54,6 +54,7 @@ struct StatsCommand: ReportingCommand {
 
     @Argument(help: "A loop, for its phrases.") var loop: String?
     @OptionGroup var libraryOptions: LibraryOptions
+    @Flag(help: "Every loop studied (default: the \(Self.shown) studied last).") var all = false
     @Flag(help: "Print JSON: loops (sessions, seconds, repetitions, last studied, phrases), reviews, days, groups.")
     var json = false
 
@@ -61,6 +62,9 @@ struct StatsCommand: ReportingCommand {
         name: .customLong("import"),
         help: ArgumentHelp("Merge a progress file exported from a loop's page.", valueName: "file"))
     var importFile: String?
+
+    /// Loops shown without --all.
+    static let shown = 20
 
     func validate() throws {
         if importFile != nil && loop != nil {
@@ -81,7 +85,7 @@ struct StatsCommand: ReportingCommand {
         }
         let library = try libraryOptions.openForReading()
         let id = try loop.map { try library.resolve($0) }
-        let stats = try library.studyStats(loop: id)
+        let stats = try library.studyStats(loop: id, limit: json || all ? nil : Self.shown)
         let reviewing = ReviewWorkflow(library: library)
         let reviews = try reviewing.stats()
         let cards = try id.map { try reviewing.cards(ofLoop: $0) }
@@ -98,6 +102,11 @@ struct StatsCommand: ReportingCommand {
         }
         let terminal = Terminal.standardOutput()
         for entry in stats { entry.lines(on: terminal).forEach { print($0) } }
+        if id == nil && !all, stats.count == Self.shown, case let more = try library.studiedLoopCount() - stats.count,
+            more > 0
+        {
+            print(terminal.paint("… \(more) more loops studied (`loop stats --all` shows every one)", .dim))
+        }
         if let cards, !cards.isEmpty { GroupReviewReport.lines(cards).forEach { print($0) } }
         print("")
         reviews.lines(on: terminal).forEach { print($0) }
