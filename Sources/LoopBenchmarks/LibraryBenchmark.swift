@@ -109,7 +109,7 @@ struct LibraryBenchmark: AsyncParsableCommand {
                 ("list", ["list"] + common, { _ = try library.loops() }, 0.100),
                 (
                     "review --list", ["review", "--list"] + common,
-                    { _ = try library.reviewQueue(dayStart: day, dayEnd: dayEnd) }, 0.050
+                    { _ = try library.reviewQueue(dayStart: day, dayEnd: dayEnd, limit: 50) }, 0.050
                 ),
                 (
                     "stats", ["stats"] + common,

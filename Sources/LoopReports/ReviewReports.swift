@@ -47,9 +47,6 @@ func relativeDay(_ date: Date, now: Date) -> String {
 extension ReviewWorkflow.Queue {
     /// `loop review --list`: a summary line, then a line a group.
     public func lines(on terminal: Terminal, now: Date = Date()) -> [String] {
-        let overdue = items.filter { $0.kind == .overdue }.count
-        let due = items.filter { $0.kind == .due }.count
-        let new = items.filter { $0.kind == .new }.count
         guard !items.isEmpty else {
             return [
                 "Nothing to review today"
@@ -58,7 +55,7 @@ extension ReviewWorkflow.Queue {
             ]
         }
         var lines = [
-            "Today: \(overdue) overdue, \(due) due, \(new) new (\(newToday) of \(newPerDay) new groups a day begun)"
+            "Today: \(overdueCount) overdue, \(dueCount) due, \(newCount) new (\(newToday) of \(newPerDay) new groups a day begun)"
         ]
         for item in items {
             let when = item.due.map { "due " + relativeDay($0, now: now) } ?? "new"
@@ -67,6 +64,9 @@ extension ReviewWorkflow.Queue {
                 terminal.paint(label, item.kind == .overdue ? .yellow : .dim) + Terminal.inert(item.loopTitle)
                     + " · group \(item.group + 1) · “\(Terminal.inert(item.firstPhrase))” · "
                     + terminal.paint(when, .dim))
+            if item.kind != .new, dueLeftOut > 0, item == items.last(where: { $0.kind != .new }) {
+                lines.append(terminal.paint("… \(dueLeftOut) more due (`loop review --json` lists every one)", .dim))
+            }
         }
         return lines
     }
@@ -88,11 +88,15 @@ public struct ReviewQueueReport: Encodable {
 
     var newToday: Int
     var newPerDay: Int
+    var overdue: Int
+    var due: Int
     var items: [Item]
 
     public init(_ queue: ReviewWorkflow.Queue) {
         newToday = queue.newToday
         newPerDay = queue.newPerDay
+        overdue = queue.overdueCount
+        due = queue.dueCount
         items = queue.items.map {
             Item(
                 loop: $0.loopId, title: $0.loopTitle, group: $0.group + 1, firstPhrase: $0.firstPhrase,
@@ -263,8 +267,8 @@ extension ReviewWords {
     /// `Reviewed 3 groups; 2 still due today (...)`.
     public static func summary(reviewed: Int, left: ReviewWorkflow.Queue) -> String {
         "Reviewed \(reviewed) group\(reviewed == 1 ? "" : "s")"
-            + (left.items.isEmpty
+            + (left.overdueCount + left.dueCount == 0
                 ? "; nothing else is due today"
-                : "; \(left.items.count) still due today (`loop review` goes on with them)")
+                : "; \(left.overdueCount + left.dueCount) still due today (`loop review` goes on with them)")
     }
 }

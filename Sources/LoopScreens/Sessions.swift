@@ -78,12 +78,12 @@ public enum RecordingSession {
 }
 
 extension PhraseEditorScreen {
-    /// The phrase editor on loop `id` of `library`, then the save asked for: the loop as saved,
-    /// or nil when nothing was. Playing on `playbackDevice`, recording again from
+    /// The phrase editor on loop `id` of `library`, then the save asked for: the loop as saved
+    /// (and how many groups being reviewed changed their text), or nil when nothing was. Playing on `playbackDevice`, recording again from
     /// `captureDevice` at `captureRate`.
     public static func edit(
         loop id: String, of library: Library, playbackDevice: String, captureDevice: String, captureRate: Int
-    ) async throws -> LoopDetail? {
+    ) async throws -> (loop: LoopDetail, reviewsRestarted: Int)? {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
             throw TerminalError(
                 .notATerminal,
@@ -98,7 +98,8 @@ extension PhraseEditorScreen {
             workflow: workflow, title: try library.title(ofLoop: id), playbackDevice: playbackDevice,
             captureDevice: captureDevice, captureRate: captureRate)
         guard save, editor.hasUnsavedChanges else { return nil }
-        return try await workflow.save(editor)
+        let saved = try await workflow.save(editor)
+        return (saved, workflow.reviewsRestartedSoFar)
     }
 }
 

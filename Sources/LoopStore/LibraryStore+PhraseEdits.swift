@@ -29,9 +29,10 @@ extension LibraryStore {
     /// are stored first, then every phrase written, the text rewritten when phrases were split or
     /// merged (its header kept), and the revision moved on. A phrase whose text did not change
     /// keeps its row and its study history. Refused, with nothing written, when the loop changed
-    /// since `revision` (another process edited it meanwhile).
+    /// since `revision` (another process edited it meanwhile). Returns the loop as saved, and how
+    /// many groups being reviewed changed their text (their reviews start anew).
     public func replacePhrases(ofLoop id: String, revision: Int, with groups: [[ReplacementPhrase]]) throws
-        -> LoopDetail
+        -> (loop: LoopDetail, reviewsRestarted: Int)
     {
         let files = Set(
             groups.flatMap { $0 }.compactMap { phrase -> String? in
@@ -48,6 +49,7 @@ extension LibraryStore {
                 stored[file] = try storeTake(CutTake(path: file, ranges: ranges), progress: nil)
             }
             TestStop.reached("phrases.before-commit")
+            var restarted = 0
             try database.write { db in
                 guard var loop = try LoopRecord.fetchOne(db, key: id) else {
                     throw LibraryError(.loopNotFound, "no loop with id \(id)")
@@ -81,7 +83,8 @@ extension LibraryStore {
                             text: phrase.text, translation: phrase.translation, clip: .set(clip, recordedText: nil))
                     }
                 }
-                _ = try Self.rebuildPhrases(ofLoop: id, as: rebuilt, keepChangedPhrases: true, db)
+                restarted = try Self.rebuildPhrases(ofLoop: id, as: rebuilt, keepChangedPhrases: true, db)
+                    .reviewsRestarted
                 if before != after {
                     // The text follows the phrases (a bundle's reader checks that they agree).
                     let body = LoopSource(
@@ -94,7 +97,7 @@ extension LibraryStore {
                 try Self.touch(&loop, db)
             }
             withExtendedLifetime(lock) {}
-            return try self.loop(id: id)
+            return (try self.loop(id: id), restarted)
         }
     }
 

@@ -190,10 +190,11 @@ extension LibraryStore {
     /// What to review by `dayEnd` (the end of the learner's day, which began at `dayStart`):
     /// groups overdue, then due, in the order they fell due, then new groups (of loops begun
     /// first, then of the others in the order they were added) up to the day's allowance
-    /// (`newLimit`, or the settings'). Only groups with audio; only loop `loop`'s when given.
-    public func reviewQueue(dayStart: Date, dayEnd: Date, loop: String? = nil, newLimit: Int? = nil) throws
-        -> ReviewQueue
-    {
+    /// (`newLimit`, or the settings'). Only groups with audio; only loop `loop`'s when given;
+    /// the first `limit` groups due (and the counts of all).
+    public func reviewQueue(
+        dayStart: Date, dayEnd: Date, loop: String? = nil, newLimit: Int? = nil, limit: Int? = nil
+    ) throws -> ReviewQueue {
         try database.read { db in
             let settings = try Self.reviewSettings(db)
             let loopFilter = loop == nil ? "" : "AND s.loopId = ?"
@@ -208,7 +209,7 @@ extension LibraryStore {
                     JOIN phraseGroup g ON g.loopId = s.loopId AND g.position = s.groupPosition
                     WHERE s.due < ? \(loopFilter)
                         AND EXISTS (SELECT 1 FROM phrase WHERE phrase.groupId = g.id AND phrase.audioSha256 IS NOT NULL)
-                    ORDER BY s.due, s.loopId, s.groupPosition
+                    ORDER BY s.due, s.loopId, s.groupPosition \(limit.map { "LIMIT \($0)" } ?? "")
                     """, arguments: arguments
             ).map { row in
                 let due = StoredDate.read(row, 3)
@@ -223,16 +224,19 @@ extension LibraryStore {
                 ?? 0
             var room = newLimit ?? max(0, settings.newPerDay - newToday)
             // Loops with groups not begun: those begun first, then the others as they were added.
-            let candidates = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT loop.id, loop.title FROM loop
-                    LEFT JOIN (SELECT loopId, MIN(introducedAt) AS begun, COUNT(*) AS groups FROM groupReviewState GROUP BY loopId) r
-                        ON r.loopId = loop.id
-                    WHERE loop.groupCount > COALESCE(r.groups, 0) AND loop.phrasesNeedingAudio < loop.phraseCount
-                        \(loop == nil ? "" : "AND loop.id = ?")
-                    ORDER BY r.begun IS NULL, r.begun, loop.createdAt, loop.id
-                    """, arguments: loop.map { [$0] } ?? [])
+            let candidates =
+                room == 0
+                ? []
+                : try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT loop.id, loop.title FROM loop
+                        LEFT JOIN (SELECT loopId, MIN(introducedAt) AS begun, COUNT(*) AS groups FROM groupReviewState GROUP BY loopId) r
+                            ON r.loopId = loop.id
+                        WHERE loop.groupCount > COALESCE(r.groups, 0) AND loop.phrasesNeedingAudio < loop.phraseCount
+                            \(loop == nil ? "" : "AND loop.id = ?")
+                        ORDER BY r.begun IS NULL, r.begun, loop.createdAt, loop.id
+                        """, arguments: loop.map { [$0] } ?? [])
             for candidate in candidates where room > 0 {
                 let loopId: String = candidate[0]
                 let fresh = try Row.fetchAll(
@@ -252,7 +256,16 @@ extension LibraryStore {
                 }
                 room -= fresh.count
             }
-            return ReviewQueue(items: items, newToday: newToday, newPerDay: newLimit ?? settings.newPerDay)
+            let counts = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT (SELECT COUNT(*) FROM groupReviewState s WHERE due < ? \(loopFilter)),
+                        (SELECT COUNT(*) FROM groupReviewState s WHERE due < ? \(loopFilter))
+                    """,
+                arguments: loop.map { [dayStart, $0, dayEnd, $0] } ?? [dayStart, dayEnd])!
+            return ReviewQueue(
+                items: items, newToday: newToday, newPerDay: newLimit ?? settings.newPerDay, overdueCount: counts[0],
+                dueCount: (counts[1] as Int) - (counts[0] as Int))
         }
     }
 
@@ -260,10 +273,13 @@ extension LibraryStore {
     /// day (`dayStart`..<`dayEnd`, local time, as SQLite's `localtime` sees it too).
     public func reviewStats(now: Date, dayStart: Date, dayEnd: Date) throws -> ReviewStats {
         try database.read { db in
+            // (Each count from the index on due: a count filtered over every row reads them all.)
             let due = try Row.fetchOne(
                 db,
-                sql:
-                    "SELECT COUNT(*) FILTER (WHERE due < ?), COUNT(*) FILTER (WHERE due < ?), COUNT(*) FROM groupReviewState",
+                sql: """
+                    SELECT (SELECT COUNT(*) FROM groupReviewState WHERE due < ?),
+                        (SELECT COUNT(*) FROM groupReviewState WHERE due < ?), (SELECT COUNT(*) FROM groupReviewState)
+                    """,
                 arguments: [dayEnd, dayEnd.addingTimeInterval(6 * 86_400)])!
             // From the days' table: retention over the last 30 days (today and the 29 before).
             let monthAgo = Self.dayName(dayStart.addingTimeInterval(-29 * 86_400 + 3_600))

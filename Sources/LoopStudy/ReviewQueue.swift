@@ -79,10 +79,19 @@ public struct ReviewQueue: Sendable, Equatable {
     /// New groups already begun today, and how many a day the settings allow.
     public var newToday: Int
     public var newPerDay: Int
+    /// Groups overdue and due today, all of them (the items may hold only the first).
+    public var overdueCount: Int
+    public var dueCount: Int
 
-    public init(items: [ReviewItem], newToday: Int, newPerDay: Int) {
+    public init(items: [ReviewItem], newToday: Int, newPerDay: Int, overdueCount: Int, dueCount: Int) {
         (self.items, self.newToday, self.newPerDay) = (items, newToday, newPerDay)
+        (self.overdueCount, self.dueCount) = (overdueCount, dueCount)
     }
+
+    /// New groups in the queue.
+    public var newCount: Int { items.count { $0.kind == .new } }
+    /// Overdue and due groups left out of the items.
+    public var dueLeftOut: Int { overdueCount + dueCount - items.count { $0.kind != .new } }
 }
 
 /// The review figures `loop stats` shows.

@@ -17,6 +17,9 @@ public final class PhraseEditingWorkflow: Sendable {
     /// moved meanwhile (another process changed the loop).
     public var revision: Int { savedRevision.withLock { $0 } }
     private let savedRevision: Mutex<Int>
+    /// Groups being reviewed whose text the saves changed (their reviews start anew).
+    public var reviewsRestartedSoFar: Int { reviewsRestarted.withLock { $0 } }
+    private let reviewsRestarted = Mutex(0)
     /// New takes (recorded again, joined) live here until they are saved or thrown away.
     public let scratch: String
     private let envelopes = Mutex<[String: EnergyEnvelope]>([:])
@@ -102,10 +105,11 @@ public final class PhraseEditingWorkflow: Sendable {
     /// Saves the editor's phrases in one transaction.
     public func save(_ editor: PhraseEditor) async throws -> LoopDetail {
         let (store, id, revision, phrases) = (self.store, loopId, self.revision, editor.replacement)
-        let saved = try await BlockingWork.run("loop edit save") {
+        let (saved, restarted) = try await BlockingWork.run("loop edit save") {
             try store.replacePhrases(ofLoop: id, revision: revision, with: phrases)
         }
         savedRevision.withLock { $0 = saved.summary.revision }
+        reviewsRestarted.withLock { $0 += restarted }
         return saved
     }
 

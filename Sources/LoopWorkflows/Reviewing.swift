@@ -56,10 +56,16 @@ public struct ReviewWorkflow: Sendable {
 
     /// What is due today (of loop `loop` only, when given), overdue first, then new groups up to
     /// `newLimit` (else the day's allowance left).
-    public func queue(loop: String? = nil, newLimit: Int? = nil, now: Date = Date()) throws -> Queue {
+    /// `limit`: the first groups due only (the counts say how many in all).
+    public func queue(loop: String? = nil, newLimit: Int? = nil, limit: Int? = nil, now: Date = Date()) throws
+        -> Queue
+    {
         let day = Self.day(of: now)
-        return try store.reviewQueue(dayStart: day.start, dayEnd: day.end, loop: loop, newLimit: newLimit)
+        return try store.reviewQueue(dayStart: day.start, dayEnd: day.end, loop: loop, newLimit: newLimit, limit: limit)
     }
+
+    /// The groups `loop review --list` shows (the counts say how many more are due).
+    public static let listed = 50
 
     public func settings() throws -> Settings { try store.reviewSettings() }
 

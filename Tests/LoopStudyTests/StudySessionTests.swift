@@ -28,6 +28,17 @@ func steps(_ session: inout StudySession, limit: Int = 100, from start: Microsec
 }
 
 struct StudySessionTests {
+    @Test func aGroupCountsAsStudiedOnceEveryRepeatOfEveryPhraseIsDone() throws {
+        var session = try StudySession(
+            groups: loopGroups, settings: StudySettings(repeats: 2, rounds: 2), selection: [0, 1])
+        _ = steps(&session, limit: 7)
+        #expect(session.studiedGroups.isEmpty, "group 1's second phrase has one play left")
+        _ = steps(&session, limit: 2, from: 20_000_000)
+        #expect(session.studiedGroups == [0])
+        _ = steps(&session, from: 40_000_000)
+        #expect(session.studiedGroups == [0, 1], "once each, in the order finished, over two rounds")
+    }
+
     @Test func repeatWithMePlaysEachPhraseThenAGapToSpeakAlong() throws {
         var session = try StudySession(groups: loopGroups, settings: StudySettings(rounds: 1), selection: [0])
         #expect(

@@ -67,7 +67,10 @@ struct EditCommand: ReportingCommand {
         if phrases {
             let saved = try await PhraseEditorScreen.edit(
                 loop: id, of: library, playbackDevice: device, captureDevice: captureDevice, captureRate: rate)
-            saved.map { print(phraseEditorSavedLine($0)) }
+            if let saved {
+                print(phraseEditorSavedLine(saved.loop))
+                if saved.reviewsRestarted > 0 { print(ReviewWords.restartedLine(saved.reviewsRestarted)) }
+            }
             return
         }
         if title != nil || language != nil || !addTags.isEmpty || !removeTags.isEmpty {

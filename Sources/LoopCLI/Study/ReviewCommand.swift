@@ -44,13 +44,7 @@ struct ReviewCommand: ReportingCommand {
     var rate: ReviewWorkflow.Rating = ReviewWorkflow.defaultRating
 
     @Option(help: "repeat-with-me or listen-and-repeat.") var mode: StudyWorkflow.Mode = ReviewWorkflow.defaultMode
-    @Option(parsing: .unconditional, help: "Plays of each phrase (or group) before moving on: 1 to 100.")
-    var repeats: Int = 1
-    @Option(
-        name: .customLong("gap-factor"), parsing: .unconditional,
-        help: "The gap after a phrase or group, as a multiple of its length.")
-    var gapFactor: Double = 1.0
-    @Option(parsing: .unconditional, help: "Playback speed, pitch kept: 0.5 to 1.5.") var speed: Double = 1.0
+    @OptionGroup var pacing: StudyPacingOptions
     @Flag(name: .customLong("no-images"), help: "Show no pictures.") var noImages = false
 
     @OptionGroup var outputOptions: SoundOutputOptions
@@ -66,9 +60,6 @@ struct ReviewCommand: ReportingCommand {
             throw ValidationError("--new-per-day takes 0 to 1000, not \(newPerDay)")
         }
         if let new, !(0...1_000).contains(new) { throw ValidationError("--new takes 0 to 1000, not \(new)") }
-        guard (1...100).contains(repeats) else { throw ValidationError("--repeats takes 1 to 100, not \(repeats)") }
-        guard gapFactor >= 0, gapFactor <= 10 else { throw ValidationError("--gap-factor takes 0 to 10") }
-        guard StudyWorkflow.speeds.contains(speed) else { throw ValidationError("--speed takes 0.5 to 1.5") }
         if changesSettings && (list || json || loop != nil || new != nil) {
             throw ValidationError("--scheduler, --retention and --new-per-day change the settings: give them alone")
         }
@@ -86,7 +77,8 @@ struct ReviewCommand: ReportingCommand {
         if list || json {
             let library = try libraryOptions.openForReading()
             let queue = try ReviewWorkflow(library: library).queue(
-                loop: try loop.map { try library.resolve($0) }, newLimit: new)
+                loop: try loop.map { try library.resolve($0) }, newLimit: new, limit: json ? nil : ReviewWorkflow.listed
+            )
             if json {
                 try JSONOutput.print(ReviewQueueReport(queue))
             } else {
@@ -114,13 +106,14 @@ struct ReviewCommand: ReportingCommand {
         var reviewed: [ReviewWorkflow.Reviewed] = []
         try await ReviewSession.run(
             queue, library: library,
-            settings: StudyWorkflow.settings(mode: mode, repeats: repeats, gapFactor: gapFactor, speed: speed),
+            settings: StudyWorkflow.settings(
+                mode: mode, repeats: pacing.repeats, gapFactor: pacing.gapFactor, speed: pacing.speed),
             destination: outputOptions.destination, interactive: interactive, images: !noImages,
             ratingWithoutTerminal: rate
         ) { reviewed.append($0) }
         reviewed.forEach { print($0.line) }
         let left = try ReviewWorkflow(library: library).queue(
-            loop: try loop.map { try library.resolve($0) }, newLimit: 0)
+            loop: try loop.map { try library.resolve($0) }, newLimit: 0, limit: 0)
         print(ReviewWords.summary(reviewed: reviewed.count, left: left))
     }
 }

@@ -30,15 +30,7 @@ struct StudyCommand: ReportingCommand {
     @Option(help: "Groups to study, e.g. 1,3-4 (default: all).") var groups: String?
     @Option(help: "repeat-with-me or listen-and-repeat.") var mode: StudyWorkflow.Mode = StudyWorkflow.defaultMode
 
-    @Option(parsing: .unconditional, help: "Plays of each phrase (or group) before moving on: 1 to 100.")
-    var repeats: Int = 1
-
-    @Option(
-        name: .customLong("gap-factor"), parsing: .unconditional,
-        help: "The gap after a phrase or group, as a multiple of its length.")
-    var gapFactor: Double = 1.0
-
-    @Option(parsing: .unconditional, help: "Playback speed, pitch kept: 0.5 to 1.5.") var speed: Double = 1.0
+    @OptionGroup var pacing: StudyPacingOptions
 
     @Option(parsing: .unconditional, help: "Rounds through the selection, then stop (default: until you quit).")
     var rounds: Int?
@@ -52,9 +44,6 @@ struct StudyCommand: ReportingCommand {
     @OptionGroup var libraryOptions: LibraryOptions
 
     func validate() throws {
-        guard (1...100).contains(repeats) else { throw ValidationError("--repeats takes 1 to 100, not \(repeats)") }
-        guard gapFactor >= 0, gapFactor <= 10 else { throw ValidationError("--gap-factor takes 0 to 10") }
-        guard StudyWorkflow.speeds.contains(speed) else { throw ValidationError("--speed takes 0.5 to 1.5") }
         if let rounds, !(1...10_000).contains(rounds) {
             throw ValidationError("--rounds takes 1 to 10000, not \(rounds)")
         }
@@ -70,7 +59,7 @@ struct StudyCommand: ReportingCommand {
         let prepared = try await studying.prepare(loop: try library.resolve(loop), progress: progress.callback)
         progress.finish()
         let player = try studying.player(
-            for: prepared, mode: mode, repeats: repeats, gapFactor: gapFactor, speed: speed,
+            for: prepared, mode: mode, repeats: pacing.repeats, gapFactor: pacing.gapFactor, speed: pacing.speed,
             rounds: once ? 1 : rounds, groups: groups, destination: outputOptions.destination, realTime: !once)
         let started = Date()
         let outcome = try await StudySessionRunner.run(
@@ -80,6 +69,25 @@ struct StudyCommand: ReportingCommand {
         try await studying.save(
             outcome.study, of: prepared, startedAt: started,
             reviews: ReviewWorkflow.ratings(studied: outcome.studiedGroups, rated: outcome.ratings, at: Date()))
+    }
+}
+
+/// `--repeats`, `--gap-factor`, `--speed`: how a study session is paced.
+struct StudyPacingOptions: ParsableArguments {
+    @Option(parsing: .unconditional, help: "Plays of each phrase (or group) before moving on: 1 to 100.")
+    var repeats: Int = 1
+
+    @Option(
+        name: .customLong("gap-factor"), parsing: .unconditional,
+        help: "The gap after a phrase or group, as a multiple of its length.")
+    var gapFactor: Double = 1.0
+
+    @Option(parsing: .unconditional, help: "Playback speed, pitch kept: 0.5 to 1.5.") var speed: Double = 1.0
+
+    func validate() throws {
+        guard (1...100).contains(repeats) else { throw ValidationError("--repeats takes 1 to 100, not \(repeats)") }
+        guard gapFactor >= 0, gapFactor <= 10 else { throw ValidationError("--gap-factor takes 0 to 10") }
+        guard StudyWorkflow.speeds.contains(speed) else { throw ValidationError("--speed takes 0.5 to 1.5") }
     }
 }
 
