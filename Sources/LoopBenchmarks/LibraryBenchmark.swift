@@ -75,7 +75,7 @@ struct LibraryBenchmark: AsyncParsableCommand {
             let now = Date()
             let day = Calendar.current.startOfDay(for: now)
             let dayEnd = day.addingTimeInterval(86_400)
-            if reviewDays > 0, try library.reviewStats(now: now, dayStart: day, dayEnd: dayEnd).groupsReviewing == 0 {
+            if reviewDays > 0, try library.reviewStats(now: now, dayStart: day, dayEnd: dayEnd).reviewsTotal == 0 {
                 let progress = ProgressBar("filling \(reviewDays) days of reviews")
                 let days = reviewDays
                 try await BlockingWork.run { try Self.fillReviews(library, days: days, now: now, progress: progress) }
@@ -89,7 +89,7 @@ struct LibraryBenchmark: AsyncParsableCommand {
             let common = ["--library", libraryPath]
             let reviews = try library.reviewStats(now: now, dayStart: day, dayEnd: dayEnd)
             print(
-                "library: \(loops) loops, \(loops * phrases) phrases, \(reviews.groupsReviewing) groups begun, \(reviews.reviewsTotal) reviews, \(reviews.dueToday) due today; median of \(runs) runs"
+                "library: \(loops) loops, \(loops * phrases) phrases, \(reviews.reviewsTotal) reviews, \(reviews.dueToday) due today; median of \(runs) runs"
             )
             print("  query                          in process   whole command   goal")
             let rows: [(String, [String], () throws -> Void, Double)] = [

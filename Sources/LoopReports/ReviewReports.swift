@@ -120,7 +120,7 @@ extension ReviewWorkflow.Settings {
 extension ReviewWorkflow.Stats {
     /// `loop stats`'s review lines: what is due, retention and the streak, then the calendar.
     public func lines(on terminal: Terminal, today: Date = Date(), weeks: Int = 26) -> [String] {
-        var summary = "Reviews: \(dueToday) due today, \(dueThisWeek) this week, \(groupsReviewing) groups begun"
+        var summary = "Reviews: \(dueToday) due today, \(dueThisWeek) this week"
         if let retention = retentionLast30Days {
             summary += String(
                 format: " · retention %.0f%% over 30 days (%d reviews)", retention * 100, reviewsLast30Days)
@@ -183,7 +183,6 @@ public struct ReviewStatsReport: Encodable {
 
     var dueToday: Int
     var dueThisWeek: Int
-    var groupsBegun: Int
     var reviewsLast30Days: Int
     var againLast30Days: Int
     var retentionLast30Days: Double?
@@ -195,7 +194,6 @@ public struct ReviewStatsReport: Encodable {
     public init(_ stats: ReviewWorkflow.Stats) {
         dueToday = stats.dueToday
         dueThisWeek = stats.dueThisWeek
-        groupsBegun = stats.groupsReviewing
         reviewsLast30Days = stats.reviewsLast30Days
         againLast30Days = stats.againLast30Days
         retentionLast30Days = stats.retentionLast30Days.map { ($0 * 1000).rounded() / 1000 }

@@ -1,4 +1,5 @@
 import Foundation
+import LoopFoundation
 import LoopModel
 import LoopPlayback
 import LoopStudy
@@ -21,10 +22,17 @@ public enum ReviewSession {
         for (index, item) in queue.items.enumerated() {
             if prepared[item.loopId] == nil {
                 let progress = ProgressBar("loading audio")
-                prepared[item.loopId] = try await studying.prepare(loop: item.loopId, progress: progress.callback)
-                progress.finish()
+                defer { progress.finish() }
+                do {
+                    prepared[item.loopId] = try await studying.prepare(loop: item.loopId, progress: progress.callback)
+                } catch let error as StudyError where error.kind == .noAudio {
+                    continue
+                }
             }
-            let loop = prepared[item.loopId]!
+            guard let loop = prepared[item.loopId] else { continue }
+            // (A group whose clips were all taken away since it was begun cannot be studied.)
+            guard loop.groups.indices.contains(item.group), loop.groups[item.group].contains(where: { $0.duration != nil })
+            else { continue }
             var session = settings
             session.rounds = interactive ? nil : 1
             let player = try studying.player(

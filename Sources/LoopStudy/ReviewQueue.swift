@@ -98,8 +98,6 @@ public struct ReviewQueue: Sendable, Equatable {
 public struct ReviewStats: Sendable, Equatable {
     public var dueToday: Int
     public var dueThisWeek: Int
-    /// Groups with a review state (begun).
-    public var groupsReviewing: Int
     public var reviewsLast30Days: Int
     public var againLast30Days: Int
     public var reviewsTotal: Int
@@ -110,10 +108,10 @@ public struct ReviewStats: Sendable, Equatable {
     public var days: [String: (seconds: Double, reviews: Int)]
 
     public init(
-        dueToday: Int, dueThisWeek: Int, groupsReviewing: Int, reviewsLast30Days: Int, againLast30Days: Int,
+        dueToday: Int, dueThisWeek: Int, reviewsLast30Days: Int, againLast30Days: Int,
         reviewsTotal: Int, againTotal: Int, streak: Int, days: [String: (seconds: Double, reviews: Int)]
     ) {
-        (self.dueToday, self.dueThisWeek, self.groupsReviewing) = (dueToday, dueThisWeek, groupsReviewing)
+        (self.dueToday, self.dueThisWeek) = (dueToday, dueThisWeek)
         (self.reviewsLast30Days, self.againLast30Days) = (reviewsLast30Days, againLast30Days)
         (self.reviewsTotal, self.againTotal, self.streak, self.days) = (reviewsTotal, againTotal, streak, days)
     }
