@@ -293,11 +293,11 @@ extension LibraryStore {
                     FROM studyDay
                     """, arguments: [monthAgo, monthAgo])!
             let yearAgo = Self.dayName(dayStart.addingTimeInterval(-366 * 86_400))
-            var days: [String: (seconds: Double, reviews: Int)] = [:]
+            var days: [String: StudyDay] = [:]
             for row in try Row.fetchAll(
                 db, sql: "SELECT day, seconds, reviews FROM studyDay WHERE day >= ?", arguments: [yearAgo])
             {
-                days[row[0]] = (row[1], row[2])
+                days[row[0]] = StudyDay(seconds: row[1], reviews: row[2])
             }
             return ReviewStats(
                 dueToday: due[0], dueThisWeek: due[1], reviewsLast30Days: reviews[2],

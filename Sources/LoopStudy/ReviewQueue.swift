@@ -105,11 +105,11 @@ public struct ReviewStats: Sendable, Equatable {
     /// Days in a row, up to today (or yesterday, when today has no study yet), with study or reviews.
     public var streak: Int
     /// Per local day (`YYYY-MM-DD`) of the last 366 days with any study: seconds studied and reviews.
-    public var days: [String: (seconds: Double, reviews: Int)]
+    public var days: [String: StudyDay]
 
     public init(
         dueToday: Int, dueThisWeek: Int, reviewsLast30Days: Int, againLast30Days: Int,
-        reviewsTotal: Int, againTotal: Int, streak: Int, days: [String: (seconds: Double, reviews: Int)]
+        reviewsTotal: Int, againTotal: Int, streak: Int, days: [String: StudyDay]
     ) {
         (self.dueToday, self.dueThisWeek) = (dueToday, dueThisWeek)
         (self.reviewsLast30Days, self.againLast30Days) = (reviewsLast30Days, againLast30Days)
@@ -120,11 +120,15 @@ public struct ReviewStats: Sendable, Equatable {
     public var retentionLast30Days: Double? {
         reviewsLast30Days == 0 ? nil : Double(reviewsLast30Days - againLast30Days) / Double(reviewsLast30Days)
     }
+}
 
-    public static func == (a: ReviewStats, b: ReviewStats) -> Bool {
-        a.dueToday == b.dueToday && a.dueThisWeek == b.dueThisWeek && a.reviewsTotal == b.reviewsTotal
-            && a.streak == b.streak
-            && a.days.mapValues { "\($0.seconds) \($0.reviews)" }
-                == b.days.mapValues { "\($0.seconds) \($0.reviews)" }
+/// What a day held: seconds studied, and reviews.
+public struct StudyDay: Sendable, Equatable {
+    public var seconds: Double
+    public var reviews: Int
+
+    public init(seconds: Double, reviews: Int) {
+        self.seconds = seconds
+        self.reviews = reviews
     }
 }
