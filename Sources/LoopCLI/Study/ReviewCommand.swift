@@ -41,7 +41,9 @@ struct ReviewCommand: ReportingCommand {
     @Option(name: .customLong("new-per-day"), help: "New groups a day, 0 to 1000 (kept).") var newPerDay: Int?
 
     @Option(help: "Without a terminal, the rating each group studied gets: again, hard, good or easy.")
-    var rate: ReviewWorkflow.Rating = ReviewWorkflow.defaultRating
+    var rate: String = "good"
+    /// `--rate`, read.
+    var rating: ReviewWorkflow.Rating { ReviewWorkflow.rating(named: rate) ?? ReviewWorkflow.defaultRating }
 
     @Option(help: "repeat-with-me or listen-and-repeat.") var mode: StudyWorkflow.Mode = ReviewWorkflow.defaultMode
     @OptionGroup var pacing: StudyPacingOptions
@@ -58,6 +60,9 @@ struct ReviewCommand: ReportingCommand {
         }
         if let newPerDay, !ReviewWorkflow.newPerDayLimit.contains(newPerDay) {
             throw ValidationError("--new-per-day takes 0 to 1000, not \(newPerDay)")
+        }
+        if ReviewWorkflow.rating(named: rate) == nil {
+            throw ValidationError("--rate takes again, hard, good or easy, not '\(rate)'")
         }
         if let new, !(0...1_000).contains(new) { throw ValidationError("--new takes 0 to 1000, not \(new)") }
         if changesSettings && (list || json || loop != nil || new != nil) {
@@ -109,7 +114,7 @@ struct ReviewCommand: ReportingCommand {
             settings: StudyWorkflow.settings(
                 mode: mode, repeats: pacing.repeats, gapFactor: pacing.gapFactor, speed: pacing.speed),
             destination: outputOptions.destination, interactive: interactive, images: !noImages,
-            ratingWithoutTerminal: rate
+            ratingWithoutTerminal: rating
         ) { reviewed.append($0) }
         reviewed.forEach { print($0.line) }
         let left = try ReviewWorkflow(library: library).queue(
@@ -119,9 +124,3 @@ struct ReviewCommand: ReportingCommand {
 }
 
 extension ReviewWorkflow.SchedulerKind: ExpressibleByArgument {}
-extension ReviewWorkflow.Rating: ExpressibleByArgument {
-    public init?(argument: String) {
-        guard let rating = ReviewWorkflow.rating(named: argument) else { return nil }
-        self = rating
-    }
-}
