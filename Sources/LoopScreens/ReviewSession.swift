@@ -31,7 +31,8 @@ public enum ReviewSession {
             }
             guard let loop = prepared[item.loopId] else { continue }
             // (A group whose clips were all taken away since it was begun cannot be studied.)
-            guard loop.groups.indices.contains(item.group), loop.groups[item.group].contains(where: { $0.duration != nil })
+            guard loop.groups.indices.contains(item.group),
+                loop.groups[item.group].contains(where: { $0.duration != nil })
             else { continue }
             var session = settings
             session.rounds = interactive ? nil : 1
