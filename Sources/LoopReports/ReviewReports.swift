@@ -123,7 +123,8 @@ extension ReviewWorkflow.Stats {
         var summary = "Reviews: \(dueToday) due today, \(dueThisWeek) this week"
         if let retention = retentionLast30Days {
             summary += String(
-                format: " · retention %.0f%% over 30 days (%d reviews)", retention * 100, reviewsLast30Days)
+                format: " · retention %.0f%% over 30 days (%d review%@)", retention * 100, reviewsLast30Days,
+                reviewsLast30Days == 1 ? "" : "s")
         }
         summary += " · streak \(streak) day\(streak == 1 ? "" : "s")"
         return [terminal.paint(summary, .bold)] + calendar(today: today, weeks: weeks, terminal: terminal)
