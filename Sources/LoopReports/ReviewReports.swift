@@ -11,9 +11,6 @@ public enum ReviewWords {
         count == 0 ? "" : "; " + restartedPhrase(count)
     }
 
-    /// When `date` falls: `today 14:05`, `tomorrow`, `in 3 days`.
-    public static func when(_ date: Date, now: Date = Date()) -> String { relativeDay(date, now: now) }
-
     /// The same as a line of its own.
     public static func restartedLine(_ count: Int) -> String {
         let phrase = restartedPhrase(count)
@@ -57,17 +54,18 @@ extension ReviewWorkflow.Queue {
         var lines = [
             "Today: \(overdueCount) overdue, \(dueCount) due, \(newCount) new (\(newToday) of \(newPerDay) new groups a day begun)"
         ]
-        for item in items {
+        func line(_ item: ReviewItem) -> String {
             let when = item.due.map { "due " + relativeDay($0, now: now) } ?? "new"
             let label = item.kind.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
-            lines.append(
-                terminal.paint(label, item.kind == .overdue ? .yellow : .dim) + Terminal.inert(item.loopTitle)
-                    + " · group \(item.group + 1) · “\(Terminal.inert(item.firstPhrase))” · "
-                    + terminal.paint(when, .dim))
-            if item.kind != .new, dueLeftOut > 0, item == items.last(where: { $0.kind != .new }) {
-                lines.append(terminal.paint("… \(dueLeftOut) more due (`loop review --json` lists every one)", .dim))
-            }
+            return terminal.paint(label, item.kind == .overdue ? .yellow : .dim) + Terminal.inert(item.loopTitle)
+                + " · group \(item.group + 1) · “\(Terminal.inert(item.firstPhrase))” · " + terminal.paint(when, .dim)
         }
+        // The groups due (the first of them), how many more, then the new ones.
+        lines += items.filter { $0.kind != .new }.map(line)
+        if dueLeftOut > 0 {
+            lines.append(terminal.paint("… \(dueLeftOut) more due (`loop review --json` lists every one)", .dim))
+        }
+        lines += items.filter { $0.kind == .new }.map(line)
         return lines
     }
 }
@@ -101,7 +99,7 @@ public struct ReviewQueueReport: Encodable {
             Item(
                 loop: $0.loopId, title: $0.loopTitle, group: $0.group + 1, firstPhrase: $0.firstPhrase,
                 kind: $0.kind.rawValue, due: $0.due?.formatted(.iso8601),
-                stability: $0.stability.map { ($0 * 1000).rounded() / 1000 }, reviews: $0.reviews)
+                stability: $0.stability.map(milliseconds), reviews: $0.reviews)
         }
     }
 }
@@ -133,17 +131,11 @@ extension ReviewWorkflow.Stats {
     /// The days studied over the last `weeks` weeks, a column a week (Monday at the top), as a
     /// contribution graph: `·` no study, then `░▒▓█` for under 5, 15, 30 minutes and more.
     public func calendar(today: Date, weeks: Int, terminal: Terminal) -> [String] {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = .current
-        calendar.firstWeekday = 2
+        let calendar = StudyDay.calendar
         let start = calendar.startOfDay(for: today)
         let weekday = (calendar.component(.weekday, from: start) + 5) % 7 // Monday 0
         guard let firstMonday = calendar.date(byAdding: .day, value: -weekday - 7 * (weeks - 1), to: start) else {
             return []
-        }
-        func name(_ date: Date) -> String {
-            let parts = calendar.dateComponents([.year, .month, .day], from: date)
-            return String(format: "%04d-%02d-%02d", parts.year!, parts.month!, parts.day!)
         }
         var rows = Array(repeating: "", count: 7)
         var months = ""
@@ -160,7 +152,7 @@ extension ReviewWorkflow.Stats {
                     rows[row] += " "
                     continue
                 }
-                let entry = days[name(date)]
+                let entry = days[StudyDay.name(of: date, in: calendar)]
                 let minutes = (entry?.seconds ?? 0) / 60
                 let studied = entry != nil && (entry!.seconds > 0 || entry!.reviews > 0)
                 let cell =
@@ -197,12 +189,12 @@ public struct ReviewStatsReport: Encodable {
         dueThisWeek = stats.dueThisWeek
         reviewsLast30Days = stats.reviewsLast30Days
         againLast30Days = stats.againLast30Days
-        retentionLast30Days = stats.retentionLast30Days.map { ($0 * 1000).rounded() / 1000 }
+        retentionLast30Days = stats.retentionLast30Days.map(milliseconds)
         reviewsTotal = stats.reviewsTotal
         againTotal = stats.againTotal
         streak = stats.streak
         days = stats.days.sorted { $0.key < $1.key }.map {
-            Day(date: $0.key, seconds: ($0.value.seconds * 1000).rounded() / 1000, reviews: $0.value.reviews)
+            Day(date: $0.key, seconds: milliseconds($0.value.seconds), reviews: $0.value.reviews)
         }
     }
 }

@@ -114,16 +114,8 @@ extension LibraryStore {
     // MARK: Reviews
 
     /// Keeps the learner's ratings of groups of loop `id` (a rating already kept, the same group
-    /// at the same moment, is left out) and gives each group rated its next review. Returns how
-    /// many were new.
-    @discardableResult
-    public func recordReviews(loop id: String, _ ratings: [GroupRating]) throws -> Int {
-        guard !ratings.isEmpty else { return 0 }
-        return try storing {
-            try database.write { db in try Self.recordReviews(loop: id, ratings, db) }
-        }
-    }
-
+    /// at the same moment, is left out) and gives each group rated its next review, in the
+    /// caller's transaction (a study session's). Returns how many were new.
     static func recordReviews(loop id: String, _ ratings: [GroupRating], _ db: Database) throws -> Int {
         guard !ratings.isEmpty else { return 0 }
         let keys = try reviewKeys(ofLoop: id, db)
@@ -190,10 +182,9 @@ extension LibraryStore {
     /// What to review by `dayEnd` (the end of the learner's day, which began at `dayStart`):
     /// groups overdue, then due, in the order they fell due, then new groups (of loops begun
     /// first, then of the others in the order they were added) up to the day's allowance
-    /// (`newLimit`, or the settings'). New groups only with audio (a group begun keeps its
-    /// clips while its text stays: a group without is skipped when studied); only loop `loop`'s
-    /// when given;
-    /// the first `limit` groups due (and the counts of all).
+    /// (`newLimit`, or the settings'); only loop `loop`'s when given; the first `limit` groups
+    /// due, and the counts of all. New groups only with audio (a group begun keeps its clips
+    /// while its text stays; one without is skipped when studied).
     public func reviewQueue(
         dayStart: Date, dayEnd: Date, loop: String? = nil, newLimit: Int? = nil, limit: Int? = nil
     ) throws -> ReviewQueue {
@@ -284,7 +275,11 @@ extension LibraryStore {
                     """,
                 arguments: [dayEnd, dayEnd.addingTimeInterval(6 * 86_400)])!
             // From the days' table: retention over the last 30 days (today and the 29 before).
-            let monthAgo = Self.dayName(dayStart.addingTimeInterval(-29 * 86_400 + 3_600))
+            let calendar = StudyDay.calendar
+            func dayBefore(_ days: Int) -> String {
+                StudyDay.name(of: calendar.date(byAdding: .day, value: -days, to: dayStart) ?? dayStart, in: calendar)
+            }
+            let monthAgo = dayBefore(29)
             let reviews = try Row.fetchOne(
                 db,
                 sql: """
@@ -292,7 +287,7 @@ extension LibraryStore {
                         COALESCE(SUM(reviews) FILTER (WHERE day >= ?), 0), COALESCE(SUM(again) FILTER (WHERE day >= ?), 0)
                     FROM studyDay
                     """, arguments: [monthAgo, monthAgo])!
-            let yearAgo = Self.dayName(dayStart.addingTimeInterval(-366 * 86_400))
+            let yearAgo = dayBefore(366)
             var days: [String: StudyDay] = [:]
             for row in try Row.fetchAll(
                 db, sql: "SELECT day, seconds, reviews FROM studyDay WHERE day >= ?", arguments: [yearAgo])
@@ -306,19 +301,10 @@ extension LibraryStore {
         }
     }
 
-    /// A local day's name, as SQLite's `date(..., 'localtime')` writes it: `YYYY-MM-DD`.
-    static func dayName(_ date: Date) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = .current
-        let parts = calendar.dateComponents([.year, .month, .day], from: date)
-        return String(format: "%04d-%02d-%02d", parts.year!, parts.month!, parts.day!)
-    }
-
     /// Days in a row with study, back from today (or from yesterday while today has none).
     static func streak(days: Set<String>, today: Date) -> Int {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = .current
-        let name = dayName
+        let calendar = StudyDay.calendar
+        func name(_ date: Date) -> String { StudyDay.name(of: date, in: calendar) }
         var day = today
         if !days.contains(name(day)) { day = calendar.date(byAdding: .day, value: -1, to: day)! }
         var count = 0

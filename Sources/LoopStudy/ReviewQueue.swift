@@ -131,4 +131,18 @@ public struct StudyDay: Sendable, Equatable {
         self.seconds = seconds
         self.reviews = reviews
     }
+
+    /// The learner's calendar: Gregorian, in the local time zone, weeks from Monday.
+    public static var calendar: Calendar {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = .current
+        calendar.firstWeekday = 2
+        return calendar
+    }
+
+    /// A local day's name, as SQLite's `date(..., 'localtime')` writes it: `YYYY-MM-DD`.
+    public static func name(of date: Date, in calendar: Calendar = StudyDay.calendar) -> String {
+        let parts = calendar.dateComponents([.year, .month, .day], from: date)
+        return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+    }
 }

@@ -75,13 +75,6 @@ public enum ReviewScheduler: Sendable, Equatable {
             review($0, $1.rating, at: $1.date)
         }
     }
-
-    /// The probability, as the scheduler models it, that the group is recalled at `date`
-    /// (FSRS only; nil for the ladder or a group never reviewed).
-    public func retrievability(of card: ReviewCard, at date: Date) -> Double? {
-        guard case .fsrs(let fsrs) = self, card.lastReview != nil, card.stability != nil else { return nil }
-        return fsrs.retrievability(of: card, at: date)
-    }
 }
 
 /// FSRS 6 (the Free Spaced Repetition Scheduler), as the reference implementation (the `fsrs`

@@ -11,7 +11,6 @@ public struct ReviewWorkflow: Sendable {
     public typealias Rating = ReviewRating
     public typealias Settings = ReviewSettings
     public typealias Queue = ReviewQueue
-    public typealias Item = ReviewItem
     public typealias Stats = ReviewStats
 
     /// One group reviewed.
@@ -49,7 +48,7 @@ public struct ReviewWorkflow: Sendable {
 
     /// The learner's day around `now`: its start, and the start of the next.
     public static func day(of now: Date) -> (start: Date, end: Date) {
-        let calendar = Calendar.current
+        let calendar = StudyDay.calendar
         let start = calendar.startOfDay(for: now)
         return (start, calendar.date(byAdding: .day, value: 1, to: start) ?? start.addingTimeInterval(86_400))
     }
@@ -69,9 +68,6 @@ public struct ReviewWorkflow: Sendable {
 
     public func settings() throws -> Settings { try store.reviewSettings() }
 
-    /// Keeps `settings`; returns how many groups were rescheduled (a change of scheduler or retention).
-    public func update(_ settings: Settings) throws -> Int { try store.setReviewSettings(settings) }
-
     /// Changes what is given of the settings and keeps them: the settings now, and how many
     /// groups were rescheduled.
     public func change(scheduler: SchedulerKind?, retention: Double?, newPerDay: Int?) throws -> (Settings, Int) {
@@ -79,13 +75,7 @@ public struct ReviewWorkflow: Sendable {
         if let scheduler { settings.kind = scheduler }
         if let retention { settings.desiredRetention = retention }
         if let newPerDay { settings.newPerDay = newPerDay }
-        return (settings, try update(settings))
-    }
-
-    /// Keeps ratings of groups of loop `id`.
-    @discardableResult
-    public func record(loop id: String, _ ratings: [GroupRating]) throws -> Int {
-        try store.recordReviews(loop: id, ratings)
+        return (settings, try store.setReviewSettings(settings))
     }
 
     /// Reviews due, retention, the streak and the days studied.

@@ -75,8 +75,8 @@ struct MigrationTests {
         let library = try LibraryStore(at: root)
         let day = Calendar.current.startOfDay(for: now)
         let stats = try library.reviewStats(now: now, dayStart: day, dayEnd: day.addingTimeInterval(86_400))
-        #expect(stats.days[LibraryStore.dayName(now)]?.seconds == 45)
-        #expect(stats.days[LibraryStore.dayName(yesterday)]?.seconds == 90)
+        #expect(stats.days[StudyDay.name(of: now)]?.seconds == 45)
+        #expect(stats.days[StudyDay.name(of: yesterday)]?.seconds == 90)
         #expect(stats.streak == 2)
     }
 
