@@ -34,8 +34,12 @@ struct PhraseSpotter {
         var wholeText = 16
         var comparedRate = 0.33...3.0
         /// A phrase placed by its order before the first phrase found or after the last lies at
-        /// least this many standard deviations below the others.
-        var placedAtEnds = 0.5
+        /// least this many standard deviations below the others: no worse than they do on
+        /// average. Lines alike but for a word or two ("For sales, press 1." ... "For the
+        /// operator, press 0.") are told apart from one another by 0.05-0.85 where they are
+        /// read; their order, and the stretches left being as many and as long as they are,
+        /// decide.
+        var placedAtEnds = 0.0
         /// A run compared with fewer phrases is not scored.
         var fewestCompared = 4
         /// A match adds its standard deviations less this to the chain...
@@ -170,7 +174,9 @@ struct PhraseSpotter {
                 spots += layout.placed(
                     (previous.stretches.upperBound + 1)..<run.first, (previous.phrase + 1)..<match.phrase, atEnd: false)
             } else {
-                spots += layout.placed(0..<run.first, 0..<match.phrase, atEnd: true)
+                // A text that starts before the take: the phrases just before the first found.
+                let before = min(run.first, match.phrase)
+                spots += layout.placed(0..<run.first, (match.phrase - before)..<match.phrase, atEnd: true)
             }
             spots.append(
                 Spot(
@@ -178,8 +184,10 @@ struct PhraseSpotter {
                     identification: scores[match.run][match.phrase]!))
         }
         let last = spots[spots.count - 1]
+        // A text that goes on past the take: the phrases just after the last found.
+        let after = min(stretches.count - last.stretches.upperBound - 1, count - last.phrase - 1)
         spots += layout.placed(
-            (last.stretches.upperBound + 1)..<stretches.count, (last.phrase + 1)..<count, atEnd: true)
+            (last.stretches.upperBound + 1)..<stretches.count, (last.phrase + 1)..<(last.phrase + 1 + after), atEnd: true)
         spots = layout.parted(spots, phrases: count)
         let logs = spots.map { log(Double(speechOf($0.rows)) / Double(rendered[$0.phrase])) }.sorted()
         let median = logs.isEmpty ? 0 : logs[logs.count / 2]

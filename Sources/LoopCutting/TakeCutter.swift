@@ -63,6 +63,20 @@ public struct TakeCutter: Sendable {
         /// words are too few to tell from their sounds backwards.
         public var leastPhraseAgreement = 0.45
         public var phraseLengthDeviation = 0.3
+        /// A phrase found whose length against its rendering's is further than this (log ratio)
+        /// from the other phrases' gets no clip, however well its few frames fit: a sliver of
+        /// the phrase before it (a text's own phrases: within 1.16 on the development sets).
+        public var greatestLengthDeviation = 1.2
+        /// Where the take's words fit clearly (``strongAgreement``), a phrase whose words fit
+        /// less than this keeps its clip only when told apart from its neighbours in the text
+        /// by at least ``doubtfulIdentification``: speech the text does not hold (an outro, a
+        /// sentence before the text) matched to a line the take does not read fits 0.5-0.85
+        /// and is told apart by -5 to 2.5; a line read otherwise (a paraphrase) by 2.6-40. A
+        /// phrase of less than ``doubtfulSpeech`` seconds of rendered speech ("Gut.", "No,
+        /// thanks.") has too few sounds to be told apart and is spared.
+        public var doubtfulAgreement = 0.85
+        public var doubtfulIdentification = 2.5
+        public var doubtfulSpeech = 1.0
         /// Where the words fit too loosely for all that, a text of three phrases or more is
         /// read in the take when its phrases found are told apart from their neighbours in the
         /// text by at least this much on average (standard deviations: another text or language
@@ -352,7 +366,9 @@ public struct TakeCutter: Sendable {
         // several phrases must also be found and each told apart from its neighbours.
         let accepted = leftOut == nil ? fitting || identified() : fitting && identified()
         guard accepted else { throw mismatch }
-        let kept = keptPhrases(alignment)
+        let kept = heardPhrases(
+            keptPhrases(alignment), in: alignment, take: frames, rendering: rendering,
+            hopDuration: take.analysis.envelope.hopDuration)
         guard !kept.isEmpty else { throw mismatch }
         let analysis = take.analysis
         let shift = hops.lowerBound
@@ -450,6 +466,35 @@ public struct TakeCutter: Sendable {
             return agreement >= least
                 || (agreement >= parameters.leastPhraseAgreement
                     && abs(alignment.lengthDeviation[$0] ?? .infinity) <= parameters.phraseLengthDeviation)
+        }
+    }
+
+    /// Of the phrases `kept`, those whose clips hold their words: none far out of proportion
+    /// with its rendering, and where the take's words fit clearly, none whose own fit loosely
+    /// unless it is told apart from its neighbours in the text (compared among the phrases
+    /// found near it, so that a long take's phrases are not all compared again).
+    private func heardPhrases(
+        _ kept: [Int], in alignment: ContentAligner.Alignment, take: DynamicTimeWarping.Frames,
+        rendering: ContentAligner.Rendering, hopDuration: Double
+    ) -> [Int] {
+        let proportioned = kept.filter {
+            abs(alignment.lengthDeviation[$0] ?? 0) <= parameters.greatestLengthDeviation
+        }
+        guard alignment.overallAgreement >= parameters.strongAgreement else { return proportioned }
+        let shortest = Int((parameters.doubtfulSpeech / hopDuration).rounded())
+        let doubtful = Set(
+            proportioned.filter {
+                (alignment.agreement[$0] ?? 0) < parameters.doubtfulAgreement
+                    && rendering.phrases[$0].filter { !rendering.frames.quiet[$0] }.count >= shortest
+            })
+        guard !doubtful.isEmpty else { return proportioned }
+        let aligner = ContentAligner()
+        let reach = 2 * aligner.parameters.identificationNeighbours
+        let near = Set(doubtful.flatMap { ($0 - reach)...($0 + reach) })
+        let rows = alignment.phraseRows.indices.map { near.contains($0) ? alignment.phraseRows[$0] : nil }
+        let told = aligner.identification(take: take, rows: rows, rendering: rendering, warping: alignment.warping)
+        return proportioned.filter {
+            !doubtful.contains($0) || (told[$0] ?? -.infinity) >= parameters.doubtfulIdentification
         }
     }
 

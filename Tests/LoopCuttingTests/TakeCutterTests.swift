@@ -175,6 +175,22 @@ struct TakeCutterTests {
         expectClips(segmentation, hold: Array(take.phrases.prefix(6)), clear: [take.phrases[6]])
     }
 
+    /// The first lines of a text that goes on past the take, then a word of thanks and other
+    /// sentences: the alignment, which matches them to the lines after the ones read as well as
+    /// it can, finds those lines' words fitting loosely and not told apart from their
+    /// neighbours, and gives them no clip (they held the outro's words).
+    @Test func speechAfterTheFirstLinesOfALongerTextIsNotGivenTheLinesAfterThem() throws {
+        let outro = [
+            "Thank you for listening to this lesson.", "The museum opens at ten and closes early on Mondays.",
+            "See you next time.",
+        ]
+        let take = try SpokenTake.continuous(Array(story.prefix(4)) + outro)
+        let text = story + otherStory.suffix(3)
+        let segmentation = try cutter.cut(path: take.path, hint: .text(text, language: "en"))
+        #expect(segmentation.phrases == [0, 1, 2, 3])
+        expectClips(segmentation, hold: Array(take.phrases.prefix(4)), clear: Array(take.phrases.suffix(3)))
+    }
+
     /// A line the reader skipped gets no clip, and its neighbours keep theirs.
     @Test func aLineSkippedInTheMiddleGetsNoClip() throws {
         var read = story
