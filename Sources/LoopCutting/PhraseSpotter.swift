@@ -187,7 +187,8 @@ struct PhraseSpotter {
         // A text that goes on past the take: the phrases just after the last found.
         let after = min(stretches.count - last.stretches.upperBound - 1, count - last.phrase - 1)
         spots += layout.placed(
-            (last.stretches.upperBound + 1)..<stretches.count, (last.phrase + 1)..<(last.phrase + 1 + after), atEnd: true)
+            (last.stretches.upperBound + 1)..<stretches.count, (last.phrase + 1)..<(last.phrase + 1 + after),
+            atEnd: true)
         spots = layout.parted(spots, phrases: count)
         let logs = spots.map { log(Double(speechOf($0.rows)) / Double(rendered[$0.phrase])) }.sorted()
         let median = logs.isEmpty ? 0 : logs[logs.count / 2]
