@@ -354,6 +354,25 @@ struct TakeCutterTests {
         expectClips(segmentation, hold: Array(take.phrases.dropFirst()), clear: [take.phrases[0]], slack: 0.2)
     }
 
+    /// A real speaker (a studio phone prompt, `Tests/Fixtures/menu-ru-real.flac`) reading the
+    /// last five lines of a menu, alike but for a word or two ("Для связи с отделом продаж,
+    /// нажмите 1." ... "Для связи с оператором, нажмите 0."): the lines after the last one told
+    /// apart are placed by their order, the stretches left being as many and as long as they
+    /// are, and each clip holds its line (the true spans, to 10 ms).
+    @Test func theLastLinesOfARealSpeakersMenuAreFoundByTheirOrderWhereTheyAreAlike() throws {
+        let menu = [
+            "Благодарим за звонок в компанию Рога и Копыта, мирового поставщика сырья для колбас и прочих мясных изделий.",
+            "Если Вы знаете номер сотрудника, введите его в любой момент в тоновом режиме.",
+            "Для связи с отделом продаж, нажмите 1.", "Для соединения с технической поддержкой, нажмите 2.",
+            "Для связи с финансовым отделом, нажмите 3.", "Для перехода в каталог сотрудников, нажмите 4.",
+            "Для связи с оператором, нажмите 0.",
+        ]
+        let spans = [0.5..<3.2, 3.46..<6.65, 6.87..<9.7, 9.91..<12.95, 13.21..<15.51]
+        let segmentation = try cutter.cut(path: Fixture.path("menu-ru-real.flac"), hint: .text(menu, language: "ru"))
+        #expect(segmentation.phrases == [2, 3, 4, 5, 6])
+        expectClips(segmentation, hold: spans, clear: [], slack: 0.2)
+    }
+
     /// Another text read with as many pauses: phrases told apart by chance among its stretches
     /// are too few, too loosely told apart or out of order, and the take is refused.
     @Test func anotherTextIsNotFoundAmongItsPauses() throws {
