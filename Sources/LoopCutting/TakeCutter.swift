@@ -483,9 +483,9 @@ public struct TakeCutter: Sendable {
         guard alignment.overallAgreement >= parameters.strongAgreement else { return proportioned }
         let shortest = Int((parameters.doubtfulSpeech / hopDuration).rounded())
         let doubtful = Set(
-            proportioned.filter {
-                (alignment.agreement[$0] ?? 0) < parameters.doubtfulAgreement
-                    && rendering.phrases[$0].filter { !rendering.frames.quiet[$0] }.count >= shortest
+            proportioned.filter { phrase in
+                (alignment.agreement[phrase] ?? 0) < parameters.doubtfulAgreement
+                    && rendering.phrases[phrase].filter { !rendering.frames.quiet[$0] }.count >= shortest
             })
         guard !doubtful.isEmpty else { return proportioned }
         let aligner = ContentAligner()
