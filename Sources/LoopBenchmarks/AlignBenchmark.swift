@@ -184,8 +184,8 @@ struct ReadText {
             }
             try writer?.write(block)
             written += block.count / 2
-            // The same at 22,050 Hz (every other frame, first channel), then at 16 kHz.
-            let rendered = stride(from: 0, to: block.count, by: 4).map { block[$0] }
+            // The same gap and sentence at the rendering's 22,050 Hz, then at 16 kHz.
+            let rendered = [Float](repeating: 0, count: gap / 2) + spoken.samples[first...last]
             var mono: [Float] = []
             while chapterPosition < Double(renderedBefore + rendered.count - 1) {
                 let at = chapterPosition - Double(renderedBefore)
