@@ -26,6 +26,10 @@ public struct TakeCutter: Sendable {
         /// ...at least this share when only some of the phrases are found in it (a text's
         /// phrases matched here and there in a take of another text are what this refuses),
         public var minimumPartialAgreement = 0.75
+        /// (unless they are a run of at least this many of the text's phrases one after the
+        /// other, each told apart from its neighbours, with at most ``maximumPausedUnmatched``
+        /// of the speech outside them: ``minimumAgreement`` then, as for the whole text),
+        public var leastPartialRun = 2
         /// ...and the take's speed against the rendering's varies less than this between the
         /// phrases found (standard deviation of the log ratio),
         public var maximumSpread = 0.25
@@ -346,9 +350,22 @@ public struct TakeCutter: Sendable {
         // The words fit the take clearly better than their sounds backwards (where they fit
         // only loosely, as another text's words can, or only one or two phrases of a longer
         // text are found, these are also told apart)...
+        // (Where only some phrases are found, a run of the text's phrases one after the other,
+        // each told apart from its neighbours, with hardly any speech outside them, needs no
+        // more than the whole text does: a take of the middle of its text, by a voice far from
+        // the synthesizer's. With speech outside the run, its last phrase may be an outro's
+        // words laid over the line after the ones read.)
+        let partialRun = {
+            alignment.found.count >= parameters.leastPartialRun
+                && alignment.unmatchedSpeech <= parameters.maximumPausedUnmatched
+                && alignment.found.last! - alignment.found.first! == alignment.found.count - 1
+                && meanTold() >= parameters.minimumIdentification
+                && told().allSatisfy { $0 >= parameters.phraseIdentification }
+        }
         let fitting =
-            alignment.overallAgreement
-            >= (partial ? parameters.minimumPartialAgreement : parameters.minimumAgreement)
+            (alignment.overallAgreement
+                >= (partial ? parameters.minimumPartialAgreement : parameters.minimumAgreement)
+                || (alignment.overallAgreement >= parameters.minimumAgreement && partialRun()))
             && (alignment.lengthSpread <= parameters.maximumWeakSpread
                 || alignment.overallAgreement >= parameters.strongAgreement)
             && ((alignment.overallAgreement >= parameters.strongAgreement && (alignment.found.count >= 3 || !partial))

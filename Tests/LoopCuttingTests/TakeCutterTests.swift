@@ -236,11 +236,11 @@ struct TakeCutterTests {
     /// Refused, with no clips: neither the aligner nor the fallback for takes read with pauses
     /// accepts a take that does not read `text`.
     func expectRefused(
-        _ take: String, _ text: [String], by cutter: TakeCutter? = nil,
+        _ take: String, _ text: [String], by cutter: TakeCutter? = nil, language: String = "en",
         sourceLocation: SourceLocation = #_sourceLocation
     ) {
         do {
-            let cut = try (cutter ?? self.cutter).cut(path: take, hint: .text(text, language: "en"))
+            let cut = try (cutter ?? self.cutter).cut(path: take, hint: .text(text, language: language))
             Issue.record(
                 "a take of another text was cut into \(cut.segments.count) clips (\(cut.method))",
                 sourceLocation: sourceLocation)
@@ -371,6 +371,31 @@ struct TakeCutterTests {
         let segmentation = try cutter.cut(path: Fixture.path("menu-ru-real.flac"), hint: .text(menu, language: "ru"))
         #expect(segmentation.phrases == [2, 3, 4, 5, 6])
         expectClips(segmentation, hold: spans, clear: [], slack: 0.2)
+    }
+
+    /// A real speaker (a studio phone prompt, `Tests/Fixtures/echo-test-fr-real.flac`) reading
+    /// the second and third lines of four: her words fit the synthesizer's less well than a
+    /// voice like it would need where only some lines are found, but the two are one run of the
+    /// text, each told apart from its neighbours, and they are cut; the same take given another
+    /// French text is still refused.
+    @Test func theMiddleOfARealSpeakersTextIsFoundAndNotAnotherText() throws {
+        let echoTest = [
+            "Vous êtes sur le point d'entreprendre un test d'écho.",
+            "Dans ce mode, tout ce que vous direz vous sera répété dès que reçu.",
+            "Le but de ce test est pour vous donner un exemple audible de latence entre vous et la machine qui exécute l'application de test d'écho.",
+            "Vous pourrez quitter le test en raccrochant ou en appuyant sur dièse.",
+        ]
+        let path = Fixture.path("echo-test-fr-real.flac")
+        let segmentation = try cutter.cut(path: path, hint: .text(echoTest, language: "fr"))
+        #expect(segmentation.phrases == [1, 2])
+        expectClips(segmentation, hold: [0.5..<4.37, 4.635..<12.45], clear: [], slack: 0.2)
+        let market = [
+            "Au marché, on trouve des légumes frais, du miel et des fleurs.",
+            "Demain, il va pleuvoir toute la journée dans le nord.",
+            "Mon oncle habite dans une ferme avec des vaches et des poules.",
+            "Notre équipe a fini le rapport deux jours avant la date prévue.",
+        ]
+        expectRefused(path, market, language: "fr")
     }
 
     /// Another text read with as many pauses: phrases told apart by chance among its stretches
