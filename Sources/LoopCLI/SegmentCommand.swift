@@ -46,7 +46,9 @@ struct SegmentCommand: ReportingCommand {
 
     @Option(
         parsing: .unconditional,
-        help: "Measure a long take on at most this many threads: 1 to 64 (default: every core).")
+        help:
+            "Measure a long take on at most this many threads, and with 1, render a long text in one process: 1 to 64 (default: every core)."
+    )
     var threads: Int?
 
     @OptionGroup var textOptions: TextOptions

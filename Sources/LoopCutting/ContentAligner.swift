@@ -92,6 +92,14 @@ struct ContentAligner {
         var identificationCepstra = 5
         /// A phrase is in the take when at least this share of its rendered speech is on the path.
         var foundShare = 0.5
+        /// A phrase's check against its sounds backwards warps its stretch of the take exactly
+        /// up to this many cells (a phrase of about three seconds), a longer one coarse to fine
+        /// (``DynamicTimeWarping``): an hour's checks in a third of the time, the development
+        /// sets cut as before.
+        var checkCells = 100_000
+        /// A text of at least this many bytes (about two minutes read) has its second half
+        /// rendered by a second process at the same time.
+        var leastSplitCharacters = 2_000
     }
 
     var parameters = Parameters()
@@ -101,66 +109,144 @@ struct ContentAligner {
     /// `upperFrequency`'s band. Each phrase's audio is measured as soon as it is rendered and
     /// then let go: an hour's text never lies whole in memory as audio. When `stopped` says so
     /// (checked before each phrase), it stops and throws ``RenderingStopped``.
+    ///
+    /// A long text's second half is rendered by a second process at the same time
+    /// (``SpeechSynthesizer/renderInChildProcess(_:in:wordsPerMinute:)``) and measured on a
+    /// thread of its own: espeak-ng renders on one core per process.
     func render(
         _ phrases: [String], in language: SpeechLanguage, upperFrequency: Double,
         stopped: (@Sendable () -> Bool)? = nil
     ) throws -> Rendering {
-        var index = 0
-        return try rendering(upperFrequency: upperFrequency) { () throws -> RenderedSpeech? in
-            guard index < phrases.count else { return nil }
-            if stopped?() == true { throw RenderingStopped() }
-            defer { index += 1 }
-            return try SpeechSynthesizer.shared.render([phrases[index]], in: language)[0]
+        let rendered = { (phrases: ArraySlice<String>, frames: inout RenderedFrames) throws in
+            for phrase in phrases {
+                if stopped?() == true { throw RenderingStopped() }
+                let speech = try SpeechSynthesizer.shared.render([phrase], in: language)[0]
+                try frames.append(speech, parameters: parameters, upperFrequency: upperFrequency)
+            }
         }
+        var frames = RenderedFrames(joinFrames: parameters.joinFrames)
+        let half = Self.secondHalf(of: phrases, least: parameters.leastSplitCharacters)
+        guard half < phrases.count,
+            let child = try SpeechSynthesizer.shared.renderInChildProcess(Array(phrases[half...]), in: language)
+        else {
+            try rendered(phrases[...], &frames)
+            return frames.rendering()
+        }
+        let reader = OwnThread { [parameters] () throws -> RenderedFrames in
+            var frames = RenderedFrames(joinFrames: 0)
+            while let speech = try child.next() {
+                if stopped?() == true {
+                    child.stop()
+                    throw RenderingStopped()
+                }
+                try frames.append(speech, parameters: parameters, upperFrequency: upperFrequency)
+            }
+            return frames
+        }
+        do {
+            try rendered(phrases[..<half], &frames)
+        } catch {
+            child.stop()
+            _ = try? reader.join()
+            throw error
+        }
+        frames.append(contentsOf: try reader.join())
+        return frames.rendering()
+    }
+
+    /// Where a text long enough to be worth a second process is parted (the first phrase the
+    /// second half renders), by its characters; the phrase count when it is not.
+    static func secondHalf(of phrases: [String], least: Int) -> Int {
+        let lengths = phrases.map(\.utf8.count)
+        let total = lengths.reduce(0, +)
+        guard total >= least, phrases.count >= 2 else { return phrases.count }
+        var sum = 0
+        for (index, length) in lengths.enumerated() {
+            if sum * 2 >= total { return max(index, 1) }
+            sum += length
+        }
+        return phrases.count - 1
     }
 
     /// The rendering of `speech` (one per phrase) as frames for alignment, on `upperFrequency`'s band.
     func rendering(of speech: [RenderedSpeech], upperFrequency: Double) throws -> Rendering {
-        var phrases = speech.makeIterator()
-        return try rendering(upperFrequency: upperFrequency) { phrases.next() }
+        var frames = RenderedFrames(joinFrames: parameters.joinFrames)
+        for phrase in speech { try frames.append(phrase, parameters: parameters, upperFrequency: upperFrequency) }
+        return frames.rendering()
+    }
+}
+
+/// Rendered phrases' frames as they are measured, one phrase at a time, each followed by a
+/// join of silent frames.
+struct RenderedFrames {
+    var features: [Float] = []
+    var quiet: [Bool] = []
+    var phrases: [Range<Int>] = []
+    let joinFrames: Int
+
+    /// Frames that start with a join (the rendering's first) or not (a part to be appended).
+    init(joinFrames: Int) {
+        self.joinFrames = joinFrames
+        join(joinFrames)
     }
 
-    /// The rendering of the phrases `next` gives, one at a time, until it gives nil.
-    private func rendering(upperFrequency: Double, next: () throws -> RenderedSpeech?) throws -> Rendering {
-        var features: [Float] = []
-        var quiet: [Bool] = []
-        var phrases: [Range<Int>] = []
+    private mutating func join(_ count: Int) {
+        features.append(contentsOf: repeatElement(0, count: count * FeatureMatrix.dimension))
+        quiet.append(contentsOf: repeatElement(true, count: count))
+    }
+
+    /// One phrase's speech, measured and trimmed of its own leading and trailing silence, then a join.
+    mutating func append(
+        _ phrase: RenderedSpeech, parameters: ContentAligner.Parameters, upperFrequency: Double
+    ) throws {
         let d = FeatureMatrix.dimension
-        let join = { (features: inout [Float], quiet: inout [Bool], count: Int) in
-            features.append(contentsOf: repeatElement(0, count: count * d))
-            quiet.append(contentsOf: repeatElement(true, count: count))
+        let hop = EnergyEnvelope.hopFrames(sampleRate: phrase.sampleRate)
+        var meter = try CepstrumMeter(sampleRate: phrase.sampleRate, hopFrames: hop, upperFrequency: upperFrequency)
+        var band = SpeechBandMeter(sampleRate: phrase.sampleRate, hopFrames: hop)
+        phrase.samples.withUnsafeBufferPointer { samples in
+            meter.consume(samples)
+            band.consume(samples)
         }
-        join(&features, &quiet, parameters.joinFrames)
-        while let phrase = try next() {
-            let hop = EnergyEnvelope.hopFrames(sampleRate: phrase.sampleRate)
-            var meter = try CepstrumMeter(sampleRate: phrase.sampleRate, hopFrames: hop, upperFrequency: upperFrequency)
-            var band = SpeechBandMeter(sampleRate: phrase.sampleRate, hopFrames: hop)
-            phrase.samples.withUnsafeBufferPointer { samples in
-                meter.consume(samples)
-                band.consume(samples)
-            }
-            let cepstra = meter.finish()
-            let levels = band.finish()
-            let count = min(levels.count, cepstra.count / d)
-            let loudest = levels.prefix(count).max() ?? -120
-            let isQuiet = levels.prefix(count).map { $0 < loudest - parameters.renderingSilence }
-            // Trim the phrase's own leading and trailing silence.
-            let first = isQuiet.firstIndex(of: false) ?? 0
-            let last = (isQuiet.lastIndex(of: false) ?? max(count - 1, 0)) + 1
-            let start = quiet.count
-            if count > 0 && first < last {
-                features.append(contentsOf: cepstra[(first * d)..<(last * d)])
-                quiet.append(contentsOf: isQuiet[first..<last])
-            }
-            phrases.append(start..<quiet.count)
-            join(&features, &quiet, parameters.joinFrames)
+        let cepstra = meter.finish()
+        let levels = band.finish()
+        let count = min(levels.count, cepstra.count / d)
+        let loudest = levels.prefix(count).max() ?? -120
+        let isQuiet = levels.prefix(count).map { $0 < loudest - parameters.renderingSilence }
+        let first = isQuiet.firstIndex(of: false) ?? 0
+        let last = (isQuiet.lastIndex(of: false) ?? max(count - 1, 0)) + 1
+        let start = quiet.count
+        if count > 0 && first < last {
+            features.append(contentsOf: cepstra[(first * d)..<(last * d)])
+            quiet.append(contentsOf: isQuiet[first..<last])
         }
-        var matrix = FeatureMatrix(values: consume features)
+        phrases.append(start..<quiet.count)
+        join(parameters.joinFrames)
+    }
+
+    /// Another part's phrases after these (its frames start with its first phrase).
+    mutating func append(contentsOf part: consuming RenderedFrames) {
+        let shift = quiet.count
+        features.append(contentsOf: part.features)
+        part.features = []
+        quiet.append(contentsOf: part.quiet)
+        phrases.append(contentsOf: part.phrases.map { ($0.lowerBound + shift)..<($0.upperBound + shift) })
+    }
+
+    /// The rendering: its features normalised over its speech.
+    consuming func rendering() -> ContentAligner.Rendering {
+        let quiet = self.quiet, phrases = self.phrases
+        var values: [Float] = []
+        swap(&values, &features)
+        var matrix = FeatureMatrix(values: consume values)
         matrix.normalise { !quiet[$0] }
         var filler = [Bool](repeating: true, count: quiet.count)
         for span in phrases { for column in span { filler[column] = false } }
-        return Rendering(frames: .init(features: matrix.values, quiet: quiet, filler: filler), phrases: phrases)
+        return ContentAligner.Rendering(
+            frames: .init(features: matrix.values, quiet: quiet, filler: filler), phrases: phrases)
     }
+}
+
+extension ContentAligner {
 
     /// Aligns the take's frames with the rendering: finds each phrase's words in the take,
     /// leaving out speech the text does not hold (an intro, an added sentence, a false start)
@@ -271,6 +357,8 @@ struct ContentAligner {
         let takePart = take.rows(rows)
         let forwardFrames = rendering.phraseFrames(phrase, joinFrames: parameters.joinFrames)
         let backwardFrames = rendering.phraseFrames(phrase, joinFrames: parameters.joinFrames, backwards: true)
+        var warping = warping
+        warping.parameters.coarseCells = parameters.checkCells
         let forward = warping.align(take: takePart, rendering: forwardFrames)
         let backward = warping.align(take: takePart, rendering: backwardFrames)
         let radius = 10

@@ -126,6 +126,10 @@ public struct TakeCutter: Sendable {
         /// these shares in turn, until one is accepted (the first alignment's,
         /// ``ContentAligner/Parameters/skipCost``, then less: a text that goes on well past the take).
         public var retriedSkipCosts: [Float] = [0.4, 0.2]
+        /// Rendering a byte of text takes about as long as reading and measuring this many of
+        /// a take's samples (every channel's; espeak-ng against a FLAC take on a benchmark
+        /// machine): on two cores, where a second process renders beside the measuring.
+        public var samplesPerRenderedByte = 3_000
 
         public init() {}
     }
@@ -179,16 +183,22 @@ public struct TakeCutter: Sendable {
         // cannot be read) stops the rendering at its next phrase.
         let upper = CepstrumMeter.upperFrequency(sampleRates: [info.sampleRate, renderingRate])
         let renderingUnwanted = Atomic<Bool>(false)
+        let sharing = sharing(phrases, info)
         let (rendering, measuring) = bothAtOnce(
             {
                 Result {
-                    try ContentAligner().render(phrases, in: language, upperFrequency: upper) {
+                    var aligner = ContentAligner()
+                    if !sharing.secondProcess { aligner.parameters.leastSplitCharacters = .max }
+                    return try aligner.render(phrases, in: language, upperFrequency: upper) {
                         renderingUnwanted.load(ordering: .relaxed)
                     }
                 }
             },
             {
-                let measured = Result { try measure(path: path, renderingRate: renderingRate, progress: progress) }
+                let measured = Result {
+                    try measure(
+                        path: path, renderingRate: renderingRate, threads: sharing.measuring, progress: progress)
+                }
                 let fits = (try? measured.get()).map {
                     TextFit.refusal(phrases, takeSeconds: $0.envelope.duration) == nil
                 }
@@ -207,6 +217,23 @@ public struct TakeCutter: Sendable {
         case .success(let rendering):
             return try align(take, path: path, phrases: phrases, rendering: rendering, language: language)
         }
+    }
+
+    /// How the cores are shared between rendering the text and measuring the take, which run at
+    /// once: a long text's second half rendered by a second process or not, and the threads
+    /// that measure the take. With three threads or more, a second process and the rest of the
+    /// threads; with one, neither. With two, by the work each has (the header's length is a
+    /// guess here: a wrong one costs time, never a cut): a text that takes at least twice as
+    /// long to render as the take to measure (a 16 kHz mono chapter) gets a second process
+    /// beside one measuring thread; a take at least twice as heavy gets both threads; between
+    /// them (a 44.1 kHz stereo chapter), one each.
+    private func sharing(_ phrases: [String], _ info: AudioFileInfo) -> (secondProcess: Bool, measuring: Int) {
+        let threads = segmenter.parameters.threads
+        guard threads == 2 else { return (threads > 2, max(1, threads - 1)) }
+        let rendering = Double(phrases.reduce(0) { $0 + $1.utf8.count }) * Double(parameters.samplesPerRenderedByte)
+        let measuring = Double(max(info.frameCount, 0)) * Double(max(info.channelCount, 1))
+        if rendering >= 2 * measuring { return (true, 1) }
+        return (false, measuring >= 2 * rendering ? 2 : 1)
     }
 
     /// A take measured for alignment: its levels, its pauses and its frame features.
@@ -228,9 +255,11 @@ public struct TakeCutter: Sendable {
     }
 
     /// Reads the take once: levels and features in one parallel pass.
-    func measure(path: String, renderingRate: Int, progress: (@Sendable (Double) -> Void)?) throws -> MeasuredTake {
+    func measure(path: String, renderingRate: Int, threads: Int? = nil, progress: (@Sendable (Double) -> Void)?)
+        throws -> MeasuredTake
+    {
         var (info, frames, parts) = try TakeReading.read(
-            path: path, parallelism: segmenter.parameters.threads, progress: progress
+            path: path, parallelism: threads ?? segmenter.parameters.threads, progress: progress
         ) { info in
             let upper = CepstrumMeter.upperFrequency(sampleRates: [info.sampleRate, renderingRate])
             return try AlignmentMeter(sampleRate: info.sampleRate, upperFrequency: upper)

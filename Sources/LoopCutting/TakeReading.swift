@@ -136,3 +136,35 @@ func bothAtOnce<A, B>(_ first: @Sendable () throws -> A, _ second: @Sendable () 
     let (a, b) = bothAtOnce({ Result { try first() } }, { Result { try second() } })
     return (try a.get(), try b.get())
 }
+
+/// Work on a thread of its own, started at once and joined by ``join()``: for work that must run
+/// beside others whatever the thread pool is busy with (reading a second process's output,
+/// which waits for its reader).
+final class OwnThread<Value>: Sendable {
+    private final class Outcome: Sendable {
+        let result = Mutex<UnsafeSendable<Result<Value, any Error>>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+    }
+    private let outcome = Outcome()
+
+    init(_ work: @escaping @Sendable () throws -> Value) {
+        let outcome = self.outcome
+        let thread = Thread {
+            let value = UnsafeSendable(value: Result { try work() })
+            outcome.result.withLock { $0 = value }
+            outcome.done.signal()
+        }
+        thread.start()
+    }
+
+    /// Waits for the work to end; its value, or what it threw (handed over: call it once).
+    func join() throws -> Value {
+        outcome.done.wait()
+        let value = outcome.result.withLock { result in
+            defer { result = nil }
+            return result
+        }
+        guard let value else { preconditionFailure("join() is called once, after the thread sets its result") }
+        return try value.value.get()
+    }
+}

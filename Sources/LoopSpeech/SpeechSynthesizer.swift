@@ -37,16 +37,22 @@ public final class SpeechSynthesizer: Sendable {
         -> [RenderedSpeech]
     {
         try state.withLock { (state: inout State) throws(SpeechError) -> [RenderedSpeech] in
-            let rate = try Self.start(&state)
-            if state.voice != voice {
-                guard Self.isListed(voice, in: state), espeak_SetVoiceByName(voice) == EE_OK else {
-                    throw SpeechError(.voiceMissing, "espeak-ng has no voice \(Self.shown(voice))")
-                }
-                state.voice = voice
-            }
-            _ = espeak_SetParameter(espeakRATE, Int32(wordsPerMinute), 0)
+            let rate = try Self.prepare(&state, voice: voice, wordsPerMinute: wordsPerMinute)
             return phrases.map { RenderedSpeech(sampleRate: rate, samples: Self.synthesize($0)) }
         }
+    }
+
+    /// espeak-ng opened and set to `voice` at `wordsPerMinute` (under the lock); its output rate.
+    private static func prepare(_ state: inout State, voice: String, wordsPerMinute: Int) throws(SpeechError) -> Int {
+        let rate = try start(&state)
+        if state.voice != voice {
+            guard isListed(voice, in: state), espeak_SetVoiceByName(voice) == EE_OK else {
+                throw SpeechError(.voiceMissing, "espeak-ng has no voice \(shown(voice))")
+            }
+            state.voice = voice
+        }
+        _ = espeak_SetParameter(espeakRATE, Int32(wordsPerMinute), 0)
+        return rate
     }
 
     /// Whether espeak-ng has a voice of this name (false when espeak-ng itself is missing).
@@ -149,6 +155,106 @@ public final class SpeechSynthesizer: Sendable {
     }
 }
 
+extension SpeechSynthesizer {
+    /// Starts rendering `phrases` as `language` reads them in a second process, forked from
+    /// this one as espeak-ng is set (its state is global to a process, so a second process is
+    /// how two renderings run at once); nil when no process could be started, and the caller
+    /// renders them itself.
+    public func renderInChildProcess(_ phrases: [String], in language: SpeechLanguage, wordsPerMinute: Int = 175)
+        throws(SpeechError) -> ChildRendering?
+    {
+        try withVoices(phrases, in: language) { (spoken, voice) throws(SpeechError) in
+            try renderInChildProcess(spoken, voice: voice, wordsPerMinute: wordsPerMinute)
+        }
+    }
+
+    private func renderInChildProcess(_ phrases: [String], voice: String, wordsPerMinute: Int) throws(SpeechError)
+        -> ChildRendering?
+    {
+        try state.withLock { (state: inout State) throws(SpeechError) -> ChildRendering? in
+            let rate = try Self.prepare(&state, voice: voice, wordsPerMinute: wordsPerMinute)
+            // The texts as C strings, made before the fork: the child only reads them.
+            let texts = phrases.map { strdup($0) }
+            defer { texts.forEach { free($0) } }
+            var child: Int32 = 0
+            let descriptor = texts.map { UnsafePointer($0) }.withUnsafeBufferPointer {
+                loop_espeak_render_in_child($0.baseAddress, Int32($0.count), &child)
+            }
+            guard descriptor >= 0 else { return nil }
+            return ChildRendering(descriptor: descriptor, process: child, count: phrases.count, sampleRate: rate)
+        }
+    }
+}
+
+/// Phrases rendered by a second process (``SpeechSynthesizer/renderInChildProcess(_:in:wordsPerMinute:)``),
+/// read one at a time, in order, by one reader. ``stop()`` (or the end) ends the process.
+public final class ChildRendering: Sendable {
+    private let descriptor: Int32
+    private let process: Int32
+    private let count: Int
+    private let sampleRate: Int
+    private let read = Atomic<Int>(0)
+    private let stopped = Atomic<Bool>(false)
+
+    /// A phrase's samples are not believed beyond this many (about three hours at espeak-ng's rate).
+    private static let greatestPhrase = 1 << 28
+
+    init(descriptor: Int32, process: Int32, count: Int, sampleRate: Int) {
+        self.descriptor = descriptor
+        self.process = process
+        self.count = count
+        self.sampleRate = sampleRate
+    }
+
+    deinit { stop() }
+
+    /// The next phrase's speech; nil after the last.
+    public func next() throws(SpeechError) -> RenderedSpeech? {
+        let index = read.load(ordering: .relaxed)
+        guard index < count else {
+            stop()
+            return nil
+        }
+        var length: Int32 = 0
+        var samples: [Int16] = []
+        if readExactly(&length, bytes: 4), length >= 0, Int(length) <= Self.greatestPhrase {
+            samples = [Int16](repeating: 0, count: Int(length))
+        } else {
+            length = -1
+        }
+        guard
+            length == 0
+                || (length > 0 && samples.withUnsafeMutableBytes { readExactly($0.baseAddress!, bytes: $0.count) })
+        else {
+            stop()
+            throw SpeechError(.synthesizerMissing, "espeak-ng stopped rendering in its second process")
+        }
+        read.store(index + 1, ordering: .relaxed)
+        return RenderedSpeech(sampleRate: sampleRate, samples: samples.map { Float($0) / 32_768 })
+    }
+
+    /// Ends the second process (at once, if it is still rendering) and lets its pipe go.
+    public func stop() {
+        guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        if read.load(ordering: .relaxed) < count { kill(process, SIGKILL) }
+        close(descriptor)
+        var status: Int32 = 0
+        while waitpid(process, &status, 0) < 0 && errno == EINTR {}
+    }
+
+    /// Reads `bytes` bytes into `target`; false at the pipe's end or on an error.
+    private func readExactly(_ target: UnsafeMutableRawPointer, bytes: Int) -> Bool {
+        var done = 0
+        while done < bytes {
+            let got = Foundation.read(descriptor, target + done, bytes - done)
+            if got < 0 && errno == EINTR { continue }
+            guard got > 0 else { return false }
+            done += got
+        }
+        return true
+    }
+}
+
 /// Where espeak-ng's callback puts a phrase's samples (reached through the call's user data).
 private final class SampleSink {
     var samples: [Float] = []
@@ -189,6 +295,17 @@ extension SpeechSynthesizer {
     public func render(_ phrases: [String], in language: SpeechLanguage, wordsPerMinute: Int = 175) throws(SpeechError)
         -> [RenderedSpeech]
     {
+        try withVoices(phrases, in: language) { (spoken, voice) throws(SpeechError) in
+            try render(spoken, voice: voice, wordsPerMinute: wordsPerMinute)
+        }
+    }
+
+    /// `body` given `phrases` as `language` reads them (Japanese kanji given their readings)
+    /// and each of the language's voices in turn, until one is there.
+    fileprivate func withVoices<Value>(
+        _ phrases: [String], in language: SpeechLanguage,
+        _ body: ([String], String) throws(SpeechError) -> Value
+    ) throws(SpeechError) -> Value {
         var spoken = phrases
         if language.needsReadings {
             spoken = []
@@ -197,7 +314,7 @@ extension SpeechSynthesizer {
         var missing: SpeechError?
         for voice in language.voices() {
             do {
-                return try render(spoken, voice: voice, wordsPerMinute: wordsPerMinute)
+                return try body(spoken, voice)
             } catch  where error.kind == .voiceMissing {
                 missing = missing ?? error
             }
