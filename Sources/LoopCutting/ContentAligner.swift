@@ -182,11 +182,10 @@ struct RenderedFrames {
     var features: [Float] = []
     var quiet: [Bool] = []
     var phrases: [Range<Int>] = []
-    let joinFrames: Int
 
-    /// Frames that start with a join (the rendering's first) or not (a part to be appended).
+    /// Frames that start with a join of `joinFrames` (the rendering's first) or none (0: a part
+    /// to be appended).
     init(joinFrames: Int) {
-        self.joinFrames = joinFrames
         join(joinFrames)
     }
 

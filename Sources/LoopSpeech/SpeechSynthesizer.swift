@@ -187,7 +187,8 @@ extension SpeechSynthesizer {
 }
 
 /// Phrases rendered by a second process (``SpeechSynthesizer/renderInChildProcess(_:in:wordsPerMinute:)``),
-/// read one at a time, in order, by one reader. ``stop()`` (or the end) ends the process.
+/// read one at a time, in order, by one reader. ``stop()`` ends the process from any thread;
+/// its pipe is closed and the process reaped when the last reference goes.
 public final class ChildRendering: Sendable {
     private let descriptor: Int32
     private let process: Int32
@@ -206,18 +207,22 @@ public final class ChildRendering: Sendable {
         self.sampleRate = sampleRate
     }
 
-    deinit { stop() }
+    deinit {
+        if read.load(ordering: .relaxed) < count { kill(process, SIGKILL) }
+        close(descriptor)
+        var status: Int32 = 0
+        while waitpid(process, &status, 0) < 0 && errno == EINTR {}
+    }
 
     /// The next phrase's speech; nil after the last.
     public func next() throws(SpeechError) -> RenderedSpeech? {
         let index = read.load(ordering: .relaxed)
-        guard index < count else {
-            stop()
-            return nil
-        }
+        guard index < count else { return nil }
         var length: Int32 = 0
         var samples: [Int16] = []
-        if readExactly(&length, bytes: 4), length >= 0, Int(length) <= Self.greatestPhrase {
+        if !stopped.load(ordering: .relaxed), readExactly(&length, bytes: 4), length >= 0,
+            Int(length) <= Self.greatestPhrase
+        {
             samples = [Int16](repeating: 0, count: Int(length))
         } else {
             length = -1
@@ -233,13 +238,10 @@ public final class ChildRendering: Sendable {
         return RenderedSpeech(sampleRate: sampleRate, samples: samples.map { Float($0) / 32_768 })
     }
 
-    /// Ends the second process (at once, if it is still rendering) and lets its pipe go.
+    /// Ends the second process at once, if it is still rendering: its reader sees the pipe end.
     public func stop() {
         guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
         if read.load(ordering: .relaxed) < count { kill(process, SIGKILL) }
-        close(descriptor)
-        var status: Int32 = 0
-        while waitpid(process, &status, 0) < 0 && errno == EINTR {}
     }
 
     /// Reads `bytes` bytes into `target`; false at the pipe's end or on an error.
