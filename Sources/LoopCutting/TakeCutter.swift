@@ -75,10 +75,15 @@ public struct TakeCutter: Sendable {
         /// less than this keeps its clip only when told apart from its neighbours in the text
         /// by at least ``doubtfulIdentification``: speech the text does not hold (an outro, a
         /// sentence before the text) matched to a line the take does not read fits 0.5-0.85
-        /// and is told apart by -5 to 2.5; a line read otherwise (a paraphrase) by 2.6-40. A
+        /// and is told apart by -5 to 2.5; a line read otherwise (a paraphrase) by 2.6-40.
+        /// Beside a line the take does not read (where such speech is), up to
+        /// ``doubtfulAgreementBesideUnread``: an outro sentence in one synthetic take fitted
+        /// 0.66-0.90 over 16 renderings (espeak-ng's output varies with what it rendered
+        /// before); everywhere, it would tell apart most phrases of an hour's take, 2.6 s more. A
         /// phrase of less than ``doubtfulSpeech`` seconds of rendered speech ("Gut.", "No,
         /// thanks.") has too few sounds to be told apart and is spared.
         public var doubtfulAgreement = 0.85
+        public var doubtfulAgreementBesideUnread = 0.95
         public var doubtfulIdentification = 2.5
         public var doubtfulSpeech = 1.0
         /// Where the words fit too loosely for all that, a text of three phrases or more is
@@ -528,9 +533,17 @@ public struct TakeCutter: Sendable {
         }
         guard alignment.overallAgreement >= parameters.strongAgreement else { return proportioned }
         let shortest = Int((parameters.doubtfulSpeech / hopDuration).rounded())
+        // Beside a line the take does not read, where speech the text does not hold may be.
+        let found = alignment.phraseRows
+        let besideUnread = { (phrase: Int) in
+            (phrase > 0 && found[phrase - 1] == nil) || (phrase + 1 < found.count && found[phrase + 1] == nil)
+        }
         let doubtful = Set(
             proportioned.filter { phrase in
-                (alignment.agreement[phrase] ?? 0) < parameters.doubtfulAgreement
+                let agreement = alignment.agreement[phrase] ?? 0
+                return
+                    (agreement < parameters.doubtfulAgreement
+                    || (agreement < parameters.doubtfulAgreementBesideUnread && besideUnread(phrase)))
                     && rendering.phrases[phrase].filter { !rendering.frames.quiet[$0] }.count >= shortest
             })
         guard !doubtful.isEmpty else { return proportioned }
