@@ -38,7 +38,8 @@ extension LibraryStore {
     public func recordStudy(
         loop id: String, startedAt: Date, phrases: [PhraseStudyRecord], reviews: [GroupRating] = []
     ) throws {
-        guard !phrases.isEmpty else { return }
+        // A group rated before any of its phrases was heard (a key pressed at once) keeps its rating.
+        guard !phrases.isEmpty || !reviews.isEmpty else { return }
         try storing {
             try database.write { db in
                 try Self.insert(

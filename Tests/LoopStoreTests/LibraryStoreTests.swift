@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import LoopFoundation
 import LoopModel
+import LoopStudy
 import LoopTestSupport
 import LoopText
 import Testing
@@ -275,6 +276,18 @@ struct LibraryStoreTests {
         // The loop summary of the other loop never moved.
         let other = try #require(try library.loops().first { $0.title == "Other" })
         #expect(other.groupCount == 2 && other.phraseCount == 2)
+    }
+
+    /// A group rated before any of its phrases was heard (the key pressed as the review began)
+    /// keeps its rating: the review used to be dropped with the empty session.
+    @Test func aRatingGivenBeforeAnyPhraseWasHeardIsKept() throws {
+        let library = try LibraryStore(at: temporaryLibraryFolder())
+        let loop = try library.createLoop(
+            source: try Fixture.source, take: CutTake(path: Fixture.path("clean.flac"), ranges: cleanTakeRanges))
+        try library.recordStudy(
+            loop: loop.summary.id, startedAt: Date(), phrases: [],
+            reviews: [GroupRating(group: 0, rating: .again, date: Date())])
+        #expect(try library.reviewCards(ofLoop: loop.summary.id)[0] != nil)
     }
 
     @Test func aTypoFixKeepsTheClipMarkedAsRecordedForTheEarlierText() throws {
