@@ -94,9 +94,11 @@ int loop_espeak_render_in_child(const char *const *texts, int count, int *child)
             sink.count = 0;
             sink.failed = 0;
             size_t size = strlen(texts[index]) + 1;
-            espeak_ERROR error = CALL(espeak_Synth)(texts[index], size, 0, POS_CHARACTER, 0, espeakCHARS_UTF8, NULL, &sink);
-            if (error == EE_OK) error = CALL(espeak_Synchronize)();
-            int32_t samples = (error == EE_OK && !sink.failed && sink.count <= INT32_MAX) ? (int32_t)sink.count : -1;
+            /* As in this process: what espeak-ng rendered, whatever it returned (an empty phrase
+             * is no failure); -1 only when the samples could not be kept. */
+            CALL(espeak_Synth)(texts[index], size, 0, POS_CHARACTER, 0, espeakCHARS_UTF8, NULL, &sink);
+            CALL(espeak_Synchronize)();
+            int32_t samples = (!sink.failed && sink.count <= INT32_MAX) ? (int32_t)sink.count : -1;
             if (!write_all(ends[1], &samples, sizeof samples)) _exit(1);
             if (samples > 0 && !write_all(ends[1], sink.samples, sink.count * sizeof(int16_t))) _exit(1);
         }

@@ -99,7 +99,7 @@ struct ContentAligner {
         var checkCells = 100_000
         /// A text of at least this many bytes (about two minutes read) has its second half
         /// rendered by a second process at the same time.
-        var leastSplitCharacters = 2_000
+        var leastSecondProcessBytes = 2_000
     }
 
     var parameters = Parameters()
@@ -125,7 +125,7 @@ struct ContentAligner {
             }
         }
         var frames = RenderedFrames(joinFrames: parameters.joinFrames)
-        let half = Self.secondHalf(of: phrases, least: parameters.leastSplitCharacters)
+        let half = Self.secondHalf(of: phrases, least: parameters.leastSecondProcessBytes)
         guard half < phrases.count,
             let child = try SpeechSynthesizer.shared.renderInChildProcess(Array(phrases[half...]), in: language)
         else {

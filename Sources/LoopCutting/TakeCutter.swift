@@ -193,7 +193,7 @@ public struct TakeCutter: Sendable {
             {
                 Result {
                     var aligner = ContentAligner()
-                    if !sharing.secondProcess { aligner.parameters.leastSplitCharacters = .max }
+                    if !sharing.secondProcess { aligner.parameters.leastSecondProcessBytes = .max }
                     return try aligner.render(phrases, in: language, upperFrequency: upper) {
                         renderingUnwanted.load(ordering: .relaxed)
                     }
@@ -231,10 +231,12 @@ public struct TakeCutter: Sendable {
     /// guess here: a wrong one costs time, never a cut): a text that takes at least twice as
     /// long to render as the take to measure (a 16 kHz mono chapter) gets a second process
     /// beside one measuring thread; a take at least twice as heavy gets both threads; between
-    /// them (a 44.1 kHz stereo chapter), one each.
+    /// them (a 44.1 kHz stereo chapter), one each; with no length in the header, both for the take.
     private func sharing(_ phrases: [String], _ info: AudioFileInfo) -> (secondProcess: Bool, measuring: Int) {
         let threads = segmenter.parameters.threads
         guard threads == 2 else { return (threads > 2, max(1, threads - 1)) }
+        // A header with no length (a stream): the take is measured as before, on both threads.
+        guard info.frameCount > 0 else { return (false, threads) }
         let rendering = Double(phrases.reduce(0) { $0 + $1.utf8.count }) * Double(parameters.samplesPerRenderedByte)
         let measuring = Double(max(info.frameCount, 0)) * Double(max(info.channelCount, 1))
         if rendering >= 2 * measuring { return (true, 1) }

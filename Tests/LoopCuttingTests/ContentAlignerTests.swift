@@ -19,7 +19,7 @@ import Testing
 
     private func rendered(secondProcess: Bool) throws -> ContentAligner.Rendering {
         var aligner = ContentAligner()
-        aligner.parameters.leastSplitCharacters = secondProcess ? 0 : .max
+        aligner.parameters.leastSecondProcessBytes = secondProcess ? 0 : .max
         let rate = try SpeechSynthesizer.shared.outputRate()
         return try aligner.render(
             text, in: SpeechLanguage(code: "en", voice: "en", origin: .loop),
@@ -49,7 +49,7 @@ import Testing
     /// A rendering stopped while the second process renders ends it and says so.
     @Test func aStoppedRenderingStopsItsSecondProcess() throws {
         var aligner = ContentAligner()
-        aligner.parameters.leastSplitCharacters = 0
+        aligner.parameters.leastSecondProcessBytes = 0
         let rate = try SpeechSynthesizer.shared.outputRate()
         #expect(throws: RenderingStopped.self) {
             try aligner.render(
