@@ -119,6 +119,19 @@ let package = Package(
 
         .target(name: "LoopStudy", dependencies: ["LoopFoundation"]),
 
+        // aubio (pitch, by YIN): its header only; CAubioLoader defines the functions called and
+        // opens the library when a first attempt is scored.
+        .systemLibrary(name: "CAubio", providers: [.apt(["libaubio-dev"])]),
+        .target(name: "CAubioLoader", dependencies: ["CDynamicLibrary"]),
+
+        // Shadowing: a learner's attempt at a phrase scored against the model clip.
+        .target(
+            name: "LoopShadowing",
+            dependencies: [
+                "LoopFoundation", "LoopAudioFiles", "LoopAudio", "LoopStudy", "LoopPlayback", "LoopCutting", "CAubio",
+                "CAubioLoader",
+            ]),
+
         .target(name: "LoopRecording", dependencies: ["LoopFoundation", "LoopAudio", "LoopAudioFiles", "LoopCutting"]),
 
         .target(name: "LoopPlayback", dependencies: ["LoopFoundation", "LoopStudy", "LoopAudio", "LoopAudioFiles"]),
@@ -176,7 +189,7 @@ let package = Package(
             dependencies: [
                 "LoopFoundation", "LoopAudio", "LoopAudioFiles", "LoopCutting", "LoopText", "LoopModel", "LoopStore",
                 "LoopShare", "LoopPictures", "LoopPictureDecoding", "LoopStudy", "LoopPlayback", "LoopRecording",
-                "LoopExchange", "LoopLibraryClient", "LoopLibraryAPI", "LoopSpeech",
+                "LoopExchange", "LoopLibraryClient", "LoopLibraryAPI", "LoopSpeech", "LoopShadowing",
             ]
         ),
 
@@ -240,7 +253,7 @@ let package = Package(
             dependencies: [
                 "LoopFoundation", "LoopModel", "LoopText", "LoopAudioFiles", "LoopCutting", "LoopSpeech", "LoopShare",
                 "LoopPictures", "LoopStudy", "LoopRecording", "LoopExchange", "LoopTerminal", "LoopWorkflows",
-                "LoopLibraryAPI", "LoopLibraryClient",
+                "LoopLibraryAPI", "LoopLibraryClient", "LoopShadowing",
             ]
         ),
 
@@ -288,6 +301,9 @@ let package = Package(
             name: "LoopPicturesTests",
             dependencies: ["LoopTestSupport", "LoopFoundation", "LoopPictures", "LoopPictureDecoding", "LoopTerminal"]),
         .testTarget(name: "LoopStudyTests", dependencies: ["LoopTestSupport", "LoopStudy"]),
+        .testTarget(
+            name: "LoopShadowingTests",
+            dependencies: ["LoopTestSupport", "LoopShadowing"]),
         .testTarget(
             name: "LoopRecordingTests",
             dependencies: ["LoopTestSupport", "LoopRecording", "LoopCutting", "LoopAudioFiles"]),

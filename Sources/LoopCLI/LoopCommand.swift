@@ -22,6 +22,7 @@ public struct LoopCommand: AsyncParsableCommand {
             AdjustCommand.self, AttachCommand.self, ImageCommand.self, RemoveCommand.self, GarbageCommand.self,
             DoctorCommand.self,
             RecordCommand.self, StudyCommand.self, ReviewCommand.self, PlayCommand.self, StatsCommand.self,
+            CompareCommand.self,
             IdentityCommand.self, ExportCommand.self, ImportCommand.self, InspectCommand.self, PublishCommand.self,
             UnpublishCommand.self, UpdateCommand.self, BrowseCommand.self, ServeCommand.self,
             DecodeMediaCommand.self,

@@ -88,6 +88,19 @@ public final class StudyAudio: Sendable {
         clips[phrase].map { Microseconds($0.count / channelCount) * 1_000_000 / Microseconds(sampleRate) }
     }
 
+    /// A phrase's clip at normal speed as mono samples (a model for shadowing).
+    public func monoClip(_ phrase: Int) -> [Float]? {
+        clips[phrase].map { Self.convertChannels($0, from: channelCount, to: 1) }
+    }
+
+    /// Mono `samples` at `rate` in the session's format (to be played aside).
+    public func sessionFormat(_ samples: [Float], rate: Int) throws -> [Float] {
+        let resampled =
+            rate == sampleRate
+            ? samples : try Resampler(from: rate, to: sampleRate, channelCount: 1).process(samples)
+        return Self.convertChannels(resampled, from: 1, to: channelCount)
+    }
+
     /// A phrase's frames at `speed` (interleaved).
     public func clip(_ phrase: Int, speed: Double) throws -> [Float] {
         guard let clip = clips[phrase] else { return [] }

@@ -3,6 +3,14 @@ import LoopFoundation
 import LoopStudy
 import Synchronization
 
+/// Told when the learner's turn to say a phrase along begins and ends (shadowing records it).
+public protocol SpeakAlongListener: Sendable {
+    /// The gap after phrase `phrase` begins: `duration` of silence to say it in.
+    func speakAlongBegan(phrase: Int, duration: Microseconds)
+    /// That gap ended: played to its end (`completed`), or cut short by a key or the end.
+    func speakAlongEnded(phrase: Int, completed: Bool)
+}
+
 /// Plays a study session on a thread of its own: asks the engine for each step and renders it
 /// to an output in chunks of 10 ms, so that an event that interrupts (a key press) silences the
 /// old sound and starts the new one within a chunk. Paused, the thread sleeps until an event.
@@ -21,6 +29,8 @@ public final class StudyPlayer: Sendable {
         var clock: Microseconds = 0
         /// In a group's play, the phrase whose clip is being rendered.
         var sounding: Int?
+        /// Sound to play aside from the session while it is paused (``playAside(_:)``).
+        var aside: [Float]?
 
         var display: StudyDisplay {
             var display = session.display
@@ -40,11 +50,16 @@ public final class StudyPlayer: Sendable {
     /// themselves, like files or ALSA's null device, when a person is listening along).
     private let pacing: Duration?
     private let ending = Mutex<BlockingTask<[Int: PhraseStudy]>?>(nil)
+    private let listener: (any SpeakAlongListener)?
 
     /// `realTime` paces rendering to the wall clock (for a person); otherwise the session is
-    /// rendered as fast as the output takes it.
-    public init(session: StudySession, audio: StudyAudio, output: sending any StudyOutput, realTime: Bool) {
+    /// rendered as fast as the output takes it. `listener` hears of each gap to say a phrase along.
+    public init(
+        session: StudySession, audio: StudyAudio, output: sending any StudyOutput, realTime: Bool,
+        listener: (any SpeakAlongListener)? = nil
+    ) {
         self.state = Mutex(State(session: session))
+        self.listener = listener
         self.audio = audio
         self.format = (output.sampleRate, output.channelCount)
         self.output = Mutex(output)
@@ -98,6 +113,10 @@ public final class StudyPlayer: Sendable {
             }
             if quitting || (step == nil && finished) { break }
             show(display)
+            if let aside = state.withLock({ $0.aside.take() }) {
+                try renderAside(aside, generation: generation, chunkFrames: chunkFrames)
+                continue
+            }
             guard let step else {
                 // Paused: sleep until an event changes something.
                 wake.lock()
@@ -121,7 +140,18 @@ public final class StudyPlayer: Sendable {
                 if silence.count < count * channels { silence = [Float](repeating: 0, count: count * channels) }
                 frames = Array(silence[0..<(count * channels)])
             }
+            // The learner's turn to say one phrase along: a listener may record it.
+            let speakingAlong =
+                if case .silence(let duration) = step, display.phase == .speakAlong, let phrase = display.phrase {
+                    (phrase, duration) as (Int, Microseconds)?
+                } else { nil as (Int, Microseconds)? }
+            if let speakingAlong { listener?.speakAlongBegan(phrase: speakingAlong.0, duration: speakingAlong.1) }
             var offset = 0
+            defer {
+                if let speakingAlong {
+                    listener?.speakAlongEnded(phrase: speakingAlong.0, completed: offset >= frames.count)
+                }
+            }
             var clip = 0, shownClip = -1
             while offset < frames.count {
                 if state.withLock({ $0.generation != generation || $0.quitting }) {
@@ -167,6 +197,37 @@ public final class StudyPlayer: Sendable {
         }
         show(final.display)
         return final.study
+    }
+
+    /// Plays `aside` (interleaved frames in the session's format: a model clip, then the
+    /// learner's attempt) outside the session: pauses the session first, which stays paused.
+    public func playAside(_ aside: [Float]) {
+        wake.lock()
+        state.withLock { state in
+            if !state.session.isPaused { _ = state.session.handle(.playPause, at: state.clock) }
+            state.generation += 1
+            state.aside = aside
+            state.events += 1
+        }
+        wake.broadcast()
+        wake.unlock()
+    }
+
+    /// Renders sound played aside, chunk by chunk, until it ends or another event cuts it short.
+    private func renderAside(_ frames: [Float], generation: Int, chunkFrames: Int) throws {
+        let chunk = chunkFrames * format.channelCount
+        var offset = 0
+        while offset < frames.count {
+            if state.withLock({ $0.generation != generation || $0.quitting }) {
+                output.withLock { $0.stop() }
+                return
+            }
+            let end = min(frames.count, offset + chunk)
+            try output.withLock { output in
+                try frames.withUnsafeBufferPointer { try output.write(UnsafeBufferPointer(rebasing: $0[offset..<end])) }
+            }
+            offset = end
+        }
     }
 
     /// Passes a learner's event to the engine; cuts the current sound short when it must.

@@ -205,9 +205,14 @@ public struct StatsReport: Encodable {
     var reviews: ReviewStatsReport
     /// With a loop: each group begun, its next review.
     var groups: [GroupReviewReport]?
+    /// With a loop: the shadowing attempts kept at each phrase.
+    var attempts: [PhraseAttemptsReport]?
 
-    public init(loops: [StudyStatsReport], reviews: ReviewStatsReport, groups: [GroupReviewReport]? = nil) {
-        (self.loops, self.reviews, self.groups) = (loops, reviews, groups)
+    public init(
+        loops: [StudyStatsReport], reviews: ReviewStatsReport, groups: [GroupReviewReport]? = nil,
+        attempts: [PhraseAttemptsReport]? = nil
+    ) {
+        (self.loops, self.reviews, self.groups, self.attempts) = (loops, reviews, groups, attempts)
     }
 }
 

@@ -13,14 +13,17 @@ extension StudySessionRunner {
     /// What was studied comes back, phrase by phrase.
     public static func run(
         player: StudyPlayer, prepared: PreparedStudy, fullScreen: Bool, images: Bool, printing: Bool,
-        rating: Rating = .atTheEnd, title: String? = nil
+        rating: Rating = .atTheEnd, title: String? = nil, shadowing: ShadowingSession? = nil
     ) async throws -> StudyOutcome {
-        guard fullScreen else { return try await runPlain(player: player, groups: prepared.groups, printing: printing) }
+        guard fullScreen else {
+            return try await runPlain(
+                player: player, groups: prepared.groups, printing: printing, shadowing: shadowing)
+        }
         let choice = PictureChoice(prepared.loop)
         let pictures = images ? (choice, await PictureShelf.decode(choice.files)) : nil
         return try await runFullScreen(
             player: player, title: title ?? prepared.loop.summary.title, groups: prepared.groups, pictures: pictures,
-            rating: rating)
+            rating: rating, shadowing: shadowing)
     }
 }
 

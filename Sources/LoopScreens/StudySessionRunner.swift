@@ -3,6 +3,7 @@ import LoopPictureDecoding
 import LoopPlayback
 import LoopStudy
 import LoopTerminal
+import LoopWorkflows
 import Synchronization
 
 /// What a session gave: the study of each phrase (by number), the groups studied through
@@ -39,7 +40,8 @@ public enum StudySessionRunner {
     /// `pictures` are the decoded pictures and which to show where (nil: none).
     public static func runFullScreen(
         player: StudyPlayer, title: String, groups: [[StudyPhrase]],
-        pictures: (choice: PictureChoice, decoded: [String: RGBAPicture])? = nil, rating: Rating = .atTheEnd
+        pictures: (choice: PictureChoice, decoded: [String: RGBAPicture])? = nil, rating: Rating = .atTheEnd,
+        shadowing: ShadowingSession? = nil
     ) async throws -> StudyOutcome {
         var showTranslation = true, hideText = false, showHelp = false
         let style = Terminal.standardOutput()
@@ -60,6 +62,7 @@ public enum StudySessionRunner {
             }
         }
         defer { forward.cancel() }
+        shadowing?.onAttempt { _, _ in continuation.yield() }
         func rate(_ value: ReviewRating) {
             switch rating {
             case .reviewing(let group):
@@ -90,7 +93,8 @@ public enum StudySessionRunner {
                 title: title, groups: groups, display: display, showTranslation: showTranslation, hideText: hideText,
                 showHelp: showHelp, terminal: style, rows: rows, columns: columns,
                 pictures: shelf, picture: pictures?.choice.path(group: display.group, phrase: display.phrase),
-                prompt: prompt
+                prompt: prompt, attemptLine: display.phrase.flatMap { shadowing?.line(for: $0) },
+                shadowing: shadowing != nil
             ).frame
         } handle: { key in
             if asking.pending.withLock({ $0 != nil }) {
@@ -118,6 +122,11 @@ public enum StudySessionRunner {
             case .character("t"): showTranslation.toggle()
             case .character("h"): hideText.toggle()
             case .character("?"): showHelp.toggle()
+            case .character("c"), .character("C"):
+                // The model, then the learner's last attempt at the phrase (the session pauses).
+                if let phrase = player.display.phrase, let both = try? shadowing?.modelThenMine(phrase) {
+                    player.playAside(both)
+                }
             case .character(let character):
                 if case .reviewing = rating {
                     if let digit = character.wholeNumberValue, let value = ReviewRating(rawValue: digit) { rate(value) }
@@ -135,9 +144,9 @@ public enum StudySessionRunner {
     }
 
     /// A line per step (no terminal, or --once); Ctrl-C ends the session cleanly.
-    public static func runPlain(player: StudyPlayer, groups: [[StudyPhrase]], printing: Bool) async throws
-        -> StudyOutcome
-    {
+    public static func runPlain(
+        player: StudyPlayer, groups: [[StudyPhrase]], printing: Bool, shadowing: ShadowingSession? = nil
+    ) async throws -> StudyOutcome {
         let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
         signal(SIGINT, SIG_IGN)
         interrupt.setEventHandler { player.quit() }
@@ -145,12 +154,24 @@ public enum StudySessionRunner {
         defer { interrupt.cancel(); signal(SIGINT, SIG_DFL) }
         let texts = Dictionary(uniqueKeysWithValues: groups.flatMap { $0 }.map { ($0.number, $0.text) })
         var last = ""
+        if printing {
+            shadowing?.onAttempt { phrase, line in
+                FileHandle.standardOutput.write(Data("phrase \(phrase) · you: \(line)\n".utf8))
+            }
+        }
         for await display in player.start() where printing {
             let line = describe(display, texts: texts)
-            if line != last { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
+            // With shadowing, the end is said once the last attempt is scored.
+            if line != last && !(shadowing != nil && display.phase == .finished) {
+                FileHandle.standardOutput.write(Data((line + "\n").utf8))
+            }
             last = line
         }
         let study = try await player.finished()
+        if let shadowing {
+            _ = await shadowing.waitForAttempts()
+            if printing && last == "finished" { FileHandle.standardOutput.write(Data("finished\n".utf8)) }
+        }
         return StudyOutcome(study: study, studiedGroups: player.studiedGroups, ratings: [:])
     }
 

@@ -18,13 +18,17 @@ public struct StudyView {
     var picture: String? = nil
     /// A question in place of the keys' line (the ratings asked after studying).
     var prompt: String? = nil
+    /// Shadowing: the last attempt's score at the current phrase (nil: none yet), and whether
+    /// attempts are recorded at all (the key to hear the model, then the attempt).
+    var attemptLine: String? = nil
+    var shadowing = false
 
     /// The keys, for `?`: laid out in as many columns as the screen holds.
     static let help = [
         "space  play / pause", "←/→  previous / next phrase", "↑/↓  previous / next group",
         "1-9  study that group", "shift+1-9 (!@#…)  add or remove a group", "a  all groups",
         "m  switch mode", "t  translation on/off", "h  hide the text (listening drill)",
-        "+/-  faster / slower", "?  this help", "q  quit",
+        "+/-  faster / slower", "c  the model, then your last attempt (--shadow)", "?  this help", "q  quit",
     ]
 
     /// The keys' short line under the study, wrapped to the screen's width.
@@ -96,6 +100,12 @@ public struct StudyView {
         footer.append(
             terminal.paint(phase, display.phase == .listening ? .green : .yellow) + "  " + position
                 + " · play \(display.repetition) of \(display.repeats)")
+        if shadowing {
+            footer.append(
+                "🎙 "
+                    + (attemptLine.map { terminal.paint($0, .bold) }
+                        ?? terminal.paint("say it along: you are recorded", .dim)))
+        }
         footer.append("")
         if let prompt {
             footer += DisplayWidth.wrap(prompt.components(separatedBy: " · "), columns: columns).map {
@@ -104,7 +114,8 @@ public struct StudyView {
         } else if showHelp {
             footer += DisplayWidth.table(Self.help, columns: columns)
         } else {
-            footer += DisplayWidth.wrap(Self.keys, columns: columns).map { terminal.paint($0, .dim) }
+            let keys = shadowing ? Self.keys.dropLast(2) + ["c model, then mine"] + Self.keys.suffix(2) : Self.keys[...]
+            footer += DisplayWidth.wrap(Array(keys), columns: columns).map { terminal.paint($0, .dim) }
         }
         // The picture in the rows the text leaves (at most 16), then the footer.
         var placement: PixelPlacement?

@@ -271,6 +271,33 @@ enum LibraryMigrations {
                     """)
         }
 
+        migrator.registerMigration("v12 shadowing attempts") { db in
+            // The learner's last attempts at each phrase (shadowing), found by the phrase's text
+            // (its key): a loop re-cut or edited keeps the attempts of every phrase whose text did
+            // not change. Their recordings are audio like any other (content-addressed, checked by
+            // `loop doctor`), kept by these rows until `loop gc`. A table added: every row, clip
+            // and take stays as it was.
+            try db.execute(
+                sql: """
+                    CREATE TABLE shadowingAttempt (
+                        id INTEGER PRIMARY KEY,
+                        loopId TEXT NOT NULL REFERENCES loop(id) ON DELETE CASCADE,
+                        phraseKey TEXT NOT NULL,
+                        phraseText TEXT NOT NULL,
+                        audioSha256 TEXT NOT NULL REFERENCES audioAsset(sha256) ON DELETE RESTRICT,
+                        recordedAt DATETIME NOT NULL,
+                        coverage DOUBLE NOT NULL,
+                        match DOUBLE NOT NULL,
+                        lengthRatio DOUBLE NOT NULL,
+                        intonation DOUBLE,
+                        missedWords TEXT NOT NULL,
+                        timingWord TEXT,
+                        timingRatio DOUBLE);
+                    CREATE INDEX shadowingAttempt_phrase ON shadowingAttempt(loopId, phraseKey, recordedAt);
+                    CREATE INDEX shadowingAttempt_audio ON shadowingAttempt(audioSha256);
+                    """)
+        }
+
         return migrator
     }
 }

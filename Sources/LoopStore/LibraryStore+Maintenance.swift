@@ -134,7 +134,10 @@ extension LibraryStore {
             try String.fetchAll(
                 db,
                 sql:
-                    "SELECT DISTINCT loop.title FROM loop JOIN phrase ON phrase.loopId = loop.id WHERE phrase.audioSha256 = ?",
+                    """
+                    SELECT DISTINCT title FROM loop WHERE id IN (SELECT loopId FROM phrase WHERE audioSha256 = ?1)
+                        OR id IN (SELECT loopId FROM shadowingAttempt WHERE audioSha256 = ?1)
+                    """,
                 arguments: [sha256])
         }
         return titles.isEmpty ? "no loop" : titles.map { "'\($0)'" }.joined(separator: ", ")
@@ -189,20 +192,23 @@ extension LibraryStore {
     /// `loop gc` once no work is in flight.
     public func scratchFolder(named prefix: String) -> String { layout.scratchFolder(named: prefix) }
 
-    /// Removes audio that no phrase refers to, pictures nothing refers to, and what interrupted
-    /// copies left behind.
+    /// The audio no phrase's clip and no kept attempt refers to (an SQL condition on `audioAsset`).
+    static let unreferencedAudio = """
+        sha256 NOT IN (SELECT audioSha256 FROM phrase WHERE audioSha256 IS NOT NULL)
+            AND sha256 NOT IN (SELECT audioSha256 FROM shadowingAttempt)
+        """
+
+    /// Removes audio that no phrase or kept attempt refers to, pictures nothing refers to, and
+    /// what interrupted copies left behind.
     public func collectGarbage() throws -> GarbageReport {
         let lock = try LibraryLock(layout, exclusive: true)
         let unreferenced = try database.write { db -> [String] in
             let paths = try String.fetchAll(
                 db,
                 sql:
-                    "SELECT path FROM audioAsset WHERE sha256 NOT IN (SELECT audioSha256 FROM phrase WHERE audioSha256 IS NOT NULL)"
+                    "SELECT path FROM audioAsset WHERE " + Self.unreferencedAudio
             )
-            try db.execute(
-                sql:
-                    "DELETE FROM audioAsset WHERE sha256 NOT IN (SELECT audioSha256 FROM phrase WHERE audioSha256 IS NOT NULL)"
-            )
+            try db.execute(sql: "DELETE FROM audioAsset WHERE " + Self.unreferencedAudio)
             let unusedPictures = """
                 FROM pictureAsset WHERE sha256 NOT IN (SELECT pictureSha256 FROM loop WHERE pictureSha256 IS NOT NULL
                     UNION SELECT pictureSha256 FROM phraseGroup WHERE pictureSha256 IS NOT NULL

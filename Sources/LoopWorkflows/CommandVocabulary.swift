@@ -32,6 +32,8 @@ extension StudyWorkflow {
     public typealias Mode = StudyMode
     /// Repeat with me.
     public static let defaultMode = Mode.repeatWithMe
+    /// The mode whose gaps shadowing records (a gap after each phrase).
+    public static let shadowingMode = Mode.repeatWithMe
     /// The speeds a session plays at (pitch kept).
     public static let speeds = StudySettings.speeds
 
@@ -51,15 +53,16 @@ extension StudyWorkflow {
     }
 
     /// The player of a session over `prepared`, of the groups `groups` names (`1,3-4`; nil: all),
-    /// with these settings: see ``player(for:groups:settings:selection:destination:realTime:)``.
+    /// with these settings: see ``player(for:groups:settings:selection:destination:realTime:shadowing:)``.
     public func player(
         for prepared: PreparedStudy, mode: Mode, repeats: Int, gapFactor: Double, speed: Double, rounds: Int?,
-        groups: String?, destination: SoundDestination, realTime: Bool
+        groups: String?, destination: SoundDestination, realTime: Bool, shadowing: ShadowingSession? = nil
     ) throws -> StudyPlayer {
         let selection = try groups.map { try GroupSelection.groups($0, groupCount: prepared.groups.count) } ?? []
         let settings = StudySettings(mode: mode, repeats: repeats, gapFactor: gapFactor, speed: speed, rounds: rounds)
         return try player(
-            for: prepared, settings: settings, selection: selection, destination: destination, realTime: realTime)
+            for: prepared, settings: settings, selection: selection, destination: destination, realTime: realTime,
+            shadowing: shadowing)
     }
 
     /// Plays phrase `phrase`, or group `group` (1-based), or all of `prepared` once (`loop play`).

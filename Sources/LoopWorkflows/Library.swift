@@ -95,6 +95,9 @@ public struct Library: Sendable {
     /// How many loops were ever studied.
     public func studiedLoopCount() throws -> Int { try store.studiedLoopCount() }
 
+    /// The shadowing attempts kept at the loop `id`'s phrases, oldest first.
+    public func attempts(loop id: String) throws -> [ShadowingAttempt] { try store.attempts(loop: id) }
+
     /// Merges the progress file at `path` (exported from a loop's page) into the study history.
     public func importProgress(from path: String) throws -> ProgressImport.Outcome {
         try ProgressImport(store: store).merge(ProgressImport.read(path))

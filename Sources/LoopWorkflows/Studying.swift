@@ -73,7 +73,7 @@ public struct StudyWorkflow: Sendable {
     /// once.
     public func player(
         for prepared: PreparedStudy, groups: [[StudyPhrase]]? = nil, settings: StudySettings, selection: [Int] = [],
-        destination: SoundDestination, realTime: Bool
+        destination: SoundDestination, realTime: Bool, shadowing: ShadowingSession? = nil
     ) throws -> StudyPlayer {
         let session = try StudySession(groups: groups ?? prepared.groups, settings: settings, selection: selection)
         let (rate, channels) = (prepared.audio.sampleRate, prepared.audio.channelCount)
@@ -83,7 +83,8 @@ public struct StudyWorkflow: Sendable {
             case .file(let path): try FileOutput(path: path, sampleRate: rate, channelCount: channels)
             case .device(let name): try DeviceOutput(device: name, sampleRate: rate, channelCount: channels)
             }
-        return StudyPlayer(session: session, audio: prepared.audio, output: output, realTime: realTime)
+        return StudyPlayer(
+            session: session, audio: prepared.audio, output: output, realTime: realTime, listener: shadowing?.recorder)
     }
 
     /// Plays `groups` (of `prepared`) once, clip after clip with no gap, at `speed`, to

@@ -36,13 +36,18 @@ struct ImportArrowTests {
         ],
         "LoopRecording": ["LoopFoundation", "LoopText", "LoopAudio", "LoopAudioFiles", "LoopCutting"],
         "LoopPlayback": ["LoopFoundation", "LoopStudy", "LoopAudio", "LoopAudioFiles"],
+        // Shadowing: attempts recorded in a study session's gaps, scored against the model.
+        "LoopShadowing": [
+            "LoopFoundation", "LoopAudioFiles", "LoopAudio", "LoopStudy", "LoopPlayback", "LoopCutting", "CAubio",
+            "CAubioLoader",
+        ],
         "LoopLibraryClient": ["LoopFoundation", "LoopLibraryAPI", "CCurlLoader"],
         "LoopLibraryServer": ["LoopFoundation", "LoopLibraryAPI", "LoopShare", "LoopAudioFiles", "LoopPictures"],
         "LoopServerCommand": ["LoopFoundation", "LoopLibraryServer", "LoopLibraryAPI"],
         "LoopWorkflows": [
             "LoopFoundation", "LoopText", "LoopModel", "LoopAudio", "LoopAudioFiles", "LoopCutting", "LoopStore",
             "LoopShare", "LoopPictures", "LoopPictureDecoding", "LoopStudy", "LoopPlayback", "LoopRecording",
-            "LoopExchange", "LoopLibraryClient", "LoopLibraryAPI", "LoopSpeech",
+            "LoopExchange", "LoopLibraryClient", "LoopLibraryAPI", "LoopSpeech", "LoopShadowing",
         ],
         "LoopScreens": [
             "LoopFoundation", "LoopModel", "LoopTerminal", "LoopPictureDecoding", "LoopStudy", "LoopPlayback",
@@ -54,7 +59,7 @@ struct ImportArrowTests {
         "LoopReports": [
             "LoopFoundation", "LoopModel", "LoopText", "LoopAudioFiles", "LoopCutting", "LoopSpeech", "LoopShare",
             "LoopPictures", "LoopStudy", "LoopRecording", "LoopExchange", "LoopTerminal", "LoopWorkflows",
-            "LoopLibraryAPI", "LoopLibraryClient",
+            "LoopLibraryAPI", "LoopLibraryClient", "LoopShadowing",
         ],
         // The commands parse, call one workflow and print its report: they reach the library, the
         // media, the text, the study and the servers only through LoopWorkflows.

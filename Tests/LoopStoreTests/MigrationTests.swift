@@ -236,7 +236,7 @@ struct MigrationTests {
                 "v5 a clip kept when its phrase's text changes", "v6 loop summaries kept on the loop row",
                 "v7 loops installed from a Loop Library server", "v8 pictures of loops, groups and phrases",
                 "v9 how sure the cutter was of each clip", "v10 study sessions found by loop and start",
-                "v11 review schedule of each group",
+                "v11 review schedule of each group", "v12 shadowing attempts",
             ])
         let source = try String(
             contentsOfFile: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -89,11 +89,12 @@ struct StatsCommand: ReportingCommand {
         let reviewing = ReviewWorkflow(library: library)
         let reviews = try reviewing.stats()
         let cards = try id.map { try reviewing.cards(ofLoop: $0) }
+        let attempts = try id.map { PhraseAttemptsReport.of(try library.attempts(loop: $0)) }
         if json {
             try JSONOutput.print(
                 StatsReport(
                     loops: stats.map(StudyStatsReport.init), reviews: ReviewStatsReport(reviews),
-                    groups: cards.map(GroupReviewReport.of)))
+                    groups: cards.map(GroupReviewReport.of), attempts: attempts))
             return
         }
         if stats.isEmpty {
@@ -108,6 +109,7 @@ struct StatsCommand: ReportingCommand {
             print(terminal.paint("… \(more) more loops studied (`loop stats --all` shows every one)", .dim))
         }
         if let cards, !cards.isEmpty { GroupReviewReport.lines(cards).forEach { print($0) } }
+        if let attempts { PhraseAttemptsReport.lines(attempts, on: terminal).forEach { print($0) } }
         print("")
         reviews.lines(on: terminal).forEach { print($0) }
     }

@@ -23,6 +23,15 @@ struct StudyCommand: ReportingCommand {
             Sound goes to the sound card (--device, default `default`), or to a file (--output \
             track.mp3, with --once or --rounds: a study track to take along, in the format its name \
             says: WAV, FLAC, Ogg, Opus, MP3 or AIFF), or nowhere (--output null). Time and repetitions per phrase are saved (`loop stats`).
+
+            --shadow (repeat-with-me) records you during each gap from the sound card \
+            (--capture-device, default `default`) and scores each attempt against the phrase's \
+            clip: how much was said and which words were missed, the pace against the model's and \
+            the word furthest from it, and how closely the melody follows the model's (0 to 1; \
+            `loop compare` says how). In the view, c plays the model, then your last attempt. \
+            The last \(ShadowingWorkflow.attemptsKeptPerPhrase) attempts of each phrase are kept \
+            in the library (at most \(ShadowingWorkflow.attemptMebibytes) MiB in all: the oldest \
+            go first); `loop stats LOOP` shows them; bundles never carry them.
             """
     )
 
@@ -40,10 +49,19 @@ struct StudyCommand: ReportingCommand {
     @Flag(name: .customLong("no-images"), help: "Show no pictures (the loop's, its groups' and its phrases').")
     var noImages = false
 
+    @Flag(help: "Record yourself during each gap and score each attempt against the phrase (repeat-with-me).")
+    var shadow = false
+    @Option(
+        name: .customLong("capture-device"), help: "With --shadow: the ALSA device to record from (see `arecord -L`).")
+    var captureDevice: String = "default"
+
     @OptionGroup var outputOptions: SoundOutputOptions
     @OptionGroup var libraryOptions: LibraryOptions
 
     func validate() throws {
+        if shadow && mode != StudyWorkflow.shadowingMode {
+            throw ValidationError("--shadow records the gap after each phrase: it goes with --mode repeat-with-me")
+        }
         if let rounds, !(1...10_000).contains(rounds) {
             throw ValidationError("--rounds takes 1 to 10000, not \(rounds)")
         }
@@ -58,14 +76,19 @@ struct StudyCommand: ReportingCommand {
         let progress = ProgressBar("loading audio")
         let prepared = try await studying.prepare(loop: try library.resolve(loop), progress: progress.callback)
         progress.finish()
+        let shadowing = shadow ? try studying.shadowing(prepared, device: captureDevice) : nil
         let player = try studying.player(
             for: prepared, mode: mode, repeats: pacing.repeats, gapFactor: pacing.gapFactor, speed: pacing.speed,
-            rounds: once ? 1 : rounds, groups: groups, destination: outputOptions.destination, realTime: !once)
+            rounds: once ? 1 : rounds, groups: groups, destination: outputOptions.destination, realTime: !once,
+            shadowing: shadowing)
         let started = Date()
         let outcome = try await StudySessionRunner.run(
             player: player, prepared: prepared,
             fullScreen: !once && isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1,
-            images: !noImages, printing: !once || !outputOptions.isQuiet)
+            images: !noImages, printing: !once || !outputOptions.isQuiet, shadowing: shadowing)
+        if let shadowing, let failure = await shadowing.waitForAttempts().failure {
+            StandardError.write("warning: shadowing stopped: \(describe(failure))\n")
+        }
         try await studying.save(
             outcome.study, of: prepared, startedAt: started,
             reviews: ReviewWorkflow.ratings(studied: outcome.studiedGroups, rated: outcome.ratings, at: Date()))

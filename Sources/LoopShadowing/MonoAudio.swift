@@ -1,0 +1,34 @@
+import LoopAudioFiles
+import LoopFoundation
+
+/// A recording read whole as mono samples (the mean of its channels).
+public struct MonoAudio: Sendable {
+    public var samples: [Float]
+    public var sampleRate: Int
+
+    public init(samples: [Float], sampleRate: Int) {
+        self.samples = samples
+        self.sampleRate = sampleRate
+    }
+
+    /// Reads the audio file at `path` (a model clip, or an attempt), refusing one longer than
+    /// `longest` seconds before reading it.
+    public init(path: String, longest: Double = 60) throws {
+        var reader = try AudioFileReader(path: path)
+        let info = reader.info
+        let limit = Int(longest * Double(info.sampleRate))
+        if info.frameCount > limit {
+            throw AudioError(
+                .invalidArgument, path: path,
+                message: "it is longer than \(Int(longest)) s: a phrase and its attempt are a few seconds")
+        }
+        var samples: [Float] = []
+        try reader.forEachMonoBlock(limit: limit + 1) { samples.append(contentsOf: $0) }
+        if samples.count > limit {
+            throw AudioError(
+                .invalidArgument, path: path,
+                message: "it is longer than \(Int(longest)) s: a phrase and its attempt are a few seconds")
+        }
+        self.init(samples: samples, sampleRate: info.sampleRate)
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import LoopAudioFiles
+import LoopFoundation
+import LoopModel
+import LoopPlayback
+import LoopShadowing
+import LoopStore
+import Synchronization
+
+/// Shadowing outside a study session: an attempt recorded anywhere (a phone memo) scored
+/// against a model recording of the same phrase.
+public enum ShadowingWorkflow {
+    /// The attempts kept of each phrase: the last ones.
+    public static let attemptsKeptPerPhrase = LibraryStore.attemptsKeptPerPhrase
+    /// The attempts' recordings kept at most, in MiB, over the whole library.
+    public static let attemptMebibytes = LibraryStore.attemptBytesLimit >> 20
+
+    /// Scores the attempt at `attempt` against the model at `model`, whose words are `text`
+    /// (in `language`, or guessed). Throws when either file cannot be read or holds no speech.
+    public static func compare(attempt: String, model: String, text: String, language: String?) throws
+        -> AttemptScore
+    {
+        let modelAudio = try MonoAudio(path: model)
+        let attemptAudio = try MonoAudio(path: attempt)
+        let scorer = try AttemptScorer(
+            model: modelAudio.samples, sampleRate: modelAudio.sampleRate, attemptSampleRate: attemptAudio.sampleRate,
+            text: text, language: language)
+        guard let score = try scorer.score(attemptAudio.samples) else {
+            throw AudioError(.emptyFile, path: attempt, message: "no speech heard in it")
+        }
+        return score
+    }
+}
+
+/// Shadowing in a study session (`loop study --shadow`): the recorder the player tells of each
+/// gap, each attempt's line for the view, the attempts kept in the library, and the model then
+/// the learner's last attempt to play aside.
+public final class ShadowingSession: Sendable {
+    public let recorder: ShadowingRecorder
+    private let shared = Shared()
+    private let audio: StudyAudio
+
+    private struct State {
+        var lines: [Int: String] = [:]
+        var lastAttempts: [Int: [Float]] = [:]
+        var saving: [BlockingTask<Void>] = []
+        var failure: (any Error)?
+        var kept = 0
+    }
+
+    /// What the recorder's threads and the session share.
+    private final class Shared: Sendable {
+        let state = Mutex(State())
+        /// Told of each attempt (its phrase and line) as it is scored, on a thread of the recorder's.
+        let announce = Mutex<(@Sendable (Int, String) -> Void)?>(nil)
+    }
+
+    init(prepared: PreparedStudy, store: LibraryStore, keepsAttempts: Bool, device: String) {
+        let audio = prepared.audio
+        self.audio = audio
+        let texts = Dictionary(uniqueKeysWithValues: prepared.loop.phrases.map { ($0.number, $0.text) })
+        let loopId = prepared.loop.summary.id
+        let shared = self.shared
+        recorder = ShadowingRecorder(
+            device: device, language: prepared.loop.summary.language,
+            models: { phrase in
+                guard let clip = audio.monoClip(phrase), let text = texts[phrase] else { return nil }
+                return .init(samples: clip, sampleRate: audio.sampleRate, text: text)
+            },
+            delivered: { attempt in
+                let line = attempt.score?.line ?? "no speech heard"
+                shared.state.withLock {
+                    $0.lines[attempt.phrase] = line
+                    $0.lastAttempts[attempt.phrase] = attempt.samples
+                }
+                shared.announce.withLock { $0 }?(attempt.phrase, line)
+                guard keepsAttempts, let score = attempt.score, let text = texts[attempt.phrase] else { return }
+                let task = BlockingWork.start("loop keep attempt") {
+                    do {
+                        try Self.keep(attempt, score: score, text: text, loop: loopId, store: store)
+                        shared.state.withLock { $0.kept += 1 }
+                    } catch {
+                        shared.state.withLock { $0.failure = $0.failure ?? error }
+                    }
+                }
+                shared.state.withLock { $0.saving.append(task) }
+            },
+            failed: { error in shared.state.withLock { $0.failure = $0.failure ?? error } })
+    }
+
+    /// Calls `body` with each attempt's phrase and line from now on.
+    public func onAttempt(_ body: @escaping @Sendable (Int, String) -> Void) {
+        shared.announce.withLock { $0 = body }
+    }
+
+    /// The last attempt's line at `phrase`.
+    public func line(for phrase: Int) -> String? { shared.state.withLock { $0.lines[phrase] } }
+
+    /// The model clip of `phrase`, a short pause, then the learner's last attempt at it, in
+    /// the session's format (nil before any attempt).
+    public func modelThenMine(_ phrase: Int) throws -> [Float]? {
+        guard let attempt = shared.state.withLock({ $0.lastAttempts[phrase] }) else { return nil }
+        let model = try audio.clip(phrase, speed: 1)
+        let pause = [Float](repeating: 0, count: audio.sampleRate / 2 * audio.channelCount)
+        return model + pause + (try audio.sessionFormat(attempt, rate: ShadowingRecorder.sampleRate))
+    }
+
+    /// Waits for the attempts still being recorded, scored or kept; the first failure, if any
+    /// (the session itself went on without shadowing), and how many attempts were kept.
+    @discardableResult
+    public func waitForAttempts() async -> (kept: Int, failure: (any Error)?) {
+        await recorder.finish()
+        for task in shared.state.withLock({ $0.saving }) { _ = try? await task.value }
+        return shared.state.withLock { ($0.kept, $0.failure) }
+    }
+
+    /// Writes the attempt as FLAC in the library's scratch space and keeps it.
+    static func keep(
+        _ attempt: ShadowingRecorder.Attempt, score: AttemptScore, text: String, loop: String,
+        store: LibraryStore
+    ) throws {
+        let folder = store.scratchFolder(named: "attempt")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/attempt.flac"
+        var writer = try AudioFileWriter(
+            path: path, format: .flac, sampleRate: ShadowingRecorder.sampleRate, channelCount: 1)
+        try writer.write(attempt.samples)
+        try writer.commit()
+        try store.keepAttempt(
+            ShadowingAttempt(
+                phraseText: text, recordedAt: attempt.recordedAt, coverage: score.coverage, match: score.match,
+                lengthRatio: score.lengthRatio, intonation: score.intonation, missedWords: score.missedWords,
+                timingWord: score.timingWord?.word, timingRatio: score.timingWord?.ratio),
+            loop: loop, audioPath: path)
+    }
+}
+
+extension StudyWorkflow {
+    /// Shadowing for a session over `prepared`, recording from the ALSA capture `device`;
+    /// throws when the device cannot record.
+    public func shadowing(_ prepared: PreparedStudy, device: String) throws -> ShadowingSession {
+        do {
+            try ShadowingRecorder.checkDevice(device)
+        } catch let error as AudioError where error.kind == .noCaptureDevice {
+            // The study's own option, not `loop record`'s.
+            throw WorkflowError(
+                .refused,
+                "no capture device '\(device)' to record you from: choose one with --capture-device NAME (see `arecord -L`)"
+            )
+        }
+        return ShadowingSession(prepared: prepared, store: store, keepsAttempts: keepsProgress, device: device)
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import LoopAudioFiles
+import LoopFoundation
+import LoopTestSupport
+import Testing
+
+/// ALSA with no sound card both ways: `default` plays into a raw file and records from one
+/// (Resources/alsa/file-duplex.conf), here "Bonjour, madame." said by another voice.
+func shadowingEnvironment(played: String) throws -> [String: String] {
+    let duplex = LoopProcess.packageRoot.appendingPathComponent("Resources/alsa/file-duplex.conf").path
+    var reader = try AudioFileReader(path: Fixture.path("shadow-bonjour.flac"))
+    var samples: [Float] = []
+    try reader.forEachMonoBlock { samples.append(contentsOf: $0) }
+    let microphone = Scratch.path("microphone", extension: "raw")
+    try samples.withUnsafeBufferPointer { try Data(buffer: $0).write(to: URL(fileURLWithPath: microphone)) }
+    return [
+        "ALSA_CONFIG_PATH": "/usr/share/alsa/alsa.conf:" + duplex, "LOOP_ALSA_OUTPUT": played,
+        "LOOP_ALSA_INPUT": microphone,
+    ]
+}
+
+struct ShadowingCommandTests {
+    /// `loop study --shadow` records each gap through ALSA, scores it against the phrase's clip,
+    /// keeps it in the library (`loop stats`, `loop doctor`), never in a bundle, and `loop gc`
+    /// removes it with its loop.
+    @Test func studyShadowRecordsScoresAndKeepsEachAttempt() throws {
+        let library = try libraryWithFixtureLoop()
+        let bundleBefore = Scratch.path("before", extension: "loop")
+        #expect(try library.run(["export", "fixture", "-o", bundleBefore]).status == 0)
+        let environment = try shadowingEnvironment(played: Scratch.path("played", extension: "raw"))
+        let result = try library.run(
+            ["study", "fixture", "--groups", "1", "--shadow", "--once"], environment: environment)
+        #expect(result.status == 0, "\(result.error)")
+        // Every phrase of the group is attempted with the same recording: "Bonjour, madame."
+        let lines = result.output.split(separator: "\n").map(String.init)
+        let first = try #require(lines.first { $0.hasPrefix("phrase 1 · you: ") })
+        #expect(first.contains("said ") && !first.contains("not quite"), "\(first)")
+        #expect(lines.filter { $0.contains(" · you: ") }.count == 3, "\(lines)")
+        #expect(lines.last == "finished")
+
+        let stats = try #require(try library.json(["stats", "fixture"]) as? [String: Any])
+        let attempts = try #require(stats["attempts"] as? [[String: Any]])
+        #expect(attempts.count == 3)
+        let bonjour = try #require(attempts.first { $0["phrase"] as? String == "Bonjour, madame." })
+        let kept = try #require(bonjour["attempts"] as? [[String: Any]])
+        #expect(kept.count == 1)
+        #expect((kept[0]["match"] as? Double ?? 0) >= 0.66 && (kept[0]["coverage"] as? Double ?? 0) > 0.8)
+        #expect(try library.run(["stats", "fixture"]).output.contains("Shadowing: your last attempts"))
+
+        // Kept like other audio: checked by `loop doctor`, not carried by a bundle.
+        let doctor = try library.run(["doctor"])
+        #expect(doctor.status == 0 && doctor.output.contains("audio files"), "\(doctor.output)")
+        let bundleAfter = Scratch.path("after", extension: "loop")
+        #expect(try library.run(["export", "fixture", "-o", bundleAfter]).status == 0)
+        let audioBefore = try #require(try library.json(["inspect", bundleBefore]) as? [String: Any])["audio"]
+        let audioAfter = try #require(try library.json(["inspect", bundleAfter]) as? [String: Any])["audio"]
+        #expect((audioAfter as? [[String: Any]])?.count == 1, "the take alone")
+        #expect(
+            (audioAfter as? [[String: Any]])?.map { $0["sha256"] as? String }
+                == (audioBefore as? [[String: Any]])?.map { $0["sha256"] as? String })
+
+        // The last attempts only: three runs keep three of each phrase, no more.
+        for _ in 0..<3 {
+            #expect(
+                try library.run(["study", "fixture", "--groups", "1", "--shadow", "--once"], environment: environment)
+                    .status == 0)
+        }
+        let again = try #require(try library.json(["stats", "fixture"]) as? [String: Any])
+        let counts = try #require(again["attempts"] as? [[String: Any]]).map {
+            ($0["attempts"] as? [[String: Any]])?.count ?? 0
+        }
+        #expect(counts == [3, 3, 3])
+
+        // Removed with their loop by `loop gc`.
+        let audio = URL(fileURLWithPath: library.path).appendingPathComponent("audio").path
+        #expect(try library.run(["rm", "fixture", "--yes"]).status == 0)
+        #expect(try library.run(["gc"]).status == 0)
+        let left =
+            FileManager.default.enumerator(atPath: audio)?.allObjects.compactMap { $0 as? String }
+            .filter { !$0.hasPrefix(".") && $0.contains("/") } ?? []
+        #expect(left.isEmpty, "\(left)")
+        #expect(try library.run(["doctor"]).status == 0)
+    }
+
+    @Test func shadowGoesWithRepeatWithMeAndAMicrophoneThatIsThere() throws {
+        let library = try libraryWithFixtureLoop()
+        let listen = try library.run(["study", "fixture", "--shadow", "--once", "--mode", "listen-and-repeat"])
+        #expect(listen.status != 0 && listen.error.contains("--shadow"))
+        let none = try library.run([
+            "study", "fixture", "--shadow", "--once", "--output", "null", "--capture-device", "nosuch",
+        ])
+        #expect(none.status == 1)
+        #expect(
+            none.error
+                == "error: no capture device 'nosuch' to record you from: choose one with --capture-device NAME (see `arecord -L`)\n"
+        )
+    }
+
+    /// `loop compare`: a line, or JSON; a recording with no speech is refused in one line.
+    @Test func compareScoresARecordingAgainstTheModel() throws {
+        let text = "Le train pour Lyon part à huit heures ce soir."
+        let good = try LoopProcess.run([
+            "compare", "shadow-good.flac", "--model", "shadow-model.flac", "--text", text, "--language", "fr",
+        ])
+        #expect(good.status == 0 && good.output.hasPrefix("said 100% · timing "), "\(good.output)")
+        let cut = try LoopProcess.run([
+            "compare", "shadow-cut.flac", "--model", "shadow-model.flac", "--text", text, "--json",
+        ])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(cut.output.utf8)) as? [String: Any])
+        #expect(
+            object.keys.sorted() == [
+                "coverage", "intonation", "lengthRatio", "line", "match", "missedWords", "saysThePhrase",
+            ]
+                || object.keys.sorted() == [
+                    "coverage", "intonation", "lengthRatio", "line", "match", "missedWords", "saysThePhrase",
+                    "timingRatio", "timingWord",
+                ], "\(object.keys.sorted())")
+        #expect((object["missedWords"] as? [String])?.contains("soir") == true)
+        let silent = try LoopProcess.run([
+            "compare", "silence.flac", "--model", "shadow-model.flac", "--text", text,
+        ])
+        #expect(silent.status == 1 && silent.error == "error: silence.flac: no speech heard in it\n")
+    }
+}
