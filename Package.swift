@@ -275,7 +275,7 @@ let package = Package(
                 "LoopCLI", "LoopTerminal", "LoopReports", "LoopWorkflows", "LoopAudio", "LoopAudioFiles", "LoopCutting",
                 "LoopText",
                 "LoopModel", "LoopStore", "LoopStudy", "LoopPlayback", "LoopRecording", "LoopSpeech", "LoopExchange",
-                "LoopFoundation",
+                "LoopFoundation", "LoopShadowing",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/LoopBenchmarks"

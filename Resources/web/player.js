@@ -50,7 +50,8 @@
     "t translation · h hide the text · ? these keys</p></div>" +
     '<p class="announce hidden-label" aria-live="polite"></p>' +
     '<div class="mine"><button type="button" data-action="record">Record myself</button> ' +
-    '<button type="button" data-action="mine">Model, then mine</button></div>' +
+    '<button type="button" data-action="mine">Model, then mine</button>' +
+    '<canvas class="compare" width="640" height="180" hidden aria-label="The model above, your reading below: waveform and pitch"></canvas></div>' +
     '<p class="progress"></p><p class="due"></p><p><button type="button" data-action="export">Export my progress</button> ' +
     '<button type="button" data-action="keep">Keep for offline study (up to ' + root.getAttribute("data-bundle-size") + ")</button></p>";
   var groups = [];
@@ -482,6 +483,7 @@
       if (run !== asideRun) return;
       if (!blob) { status.textContent = "No reading of phrase " + phrase.number + " yet: record yourself first."; return; }
       status.textContent = "Phrase " + phrase.number + ": the model, then you.";
+      drawCompare(phrase.clip, blob);
       log.clips.push({ phrase: phrase.number, rate: speed() });
       return playOnce(phrase.clip, speed()).then(function () {
         if (run !== asideRun) return;
@@ -494,6 +496,16 @@
         });
       });
     });
+  }
+  // The model above, the reading below, drawn by compare.js, fetched the first time (the
+  // player a phone loads stays small).
+  function drawCompare(clip, blob) {
+    var draw = function () { window.loopCompare(root.querySelector("canvas.compare"), clip, blob, log); };
+    if (window.loopCompare) return draw();
+    var tag = document.createElement("script");
+    tag.src = "/compare.js";
+    tag.onload = draw;
+    document.head.appendChild(tag);
   }
   function recordMyself() {
     var phrase = currentPhrase();

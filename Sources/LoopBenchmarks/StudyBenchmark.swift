@@ -6,6 +6,8 @@ import LoopFoundation
 import LoopModel
 import LoopPlayback
 import LoopReports
+import LoopShadowing
+import LoopSpeech
 import LoopStore
 import LoopStudy
 import LoopTerminal
@@ -16,14 +18,19 @@ import Synchronization
 struct StudyBenchmark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "study",
-        abstract: "Time from a key press to its sound, and from `loop study` to the first sound.",
+        abstract:
+            "Time from a key press to its sound, from `loop study` to the first sound, and from an attempt's end to its score.",
         discussion: """
             Key to sound: a study session plays the sample loop through ALSA while events arrive \
             every 150 ms; for each, the time until the new sound is queued on the device, plus \
             what the device still holds ahead of it. First sound: `loop study` is started --runs \
             times and the time to its first frame reaching ALSA is taken. Without --device, ALSA's \
             `file` plugin over `null` stands in for a sound card (Resources/alsa/file-output.conf), \
-            so the figures leave out the card's own buffer. Goals: under 50 ms and under 150 ms.
+            so the figures leave out the card's own buffer. Attempt to score (`loop study \
+            --shadow`): phrases of about 2, 5 and 10 s rendered by espeak-ng as the model and, in \
+            another voice and at another speed, as the attempt; the model measured beforehand (as \
+            while the phrase plays), the time to score the attempt. Goals: under 50 ms, under \
+            150 ms and under 100 ms.
             """
     )
 
@@ -113,6 +120,37 @@ struct StudyBenchmark: AsyncParsableCommand {
                 )
             }
             print(Self.row("`loop study` to first sound", firstSounds, goal: .milliseconds(150)))
+            for (seconds, scoring) in try Self.scoringTimes(runs: runs) {
+                print(
+                    Self.row(
+                        String(format: "attempt to score (%.1f s)", seconds), scoring, goal: .milliseconds(100)))
+            }
+        }
+    }
+
+    /// Phrases of about 2, 5 and 10 s, each the model's length and the times to score an attempt.
+    static func scoringTimes(runs: Int) throws -> [(Double, [Duration])] {
+        let phrases = [
+            "Could you tell me the way to the station, please?",
+            "We ordered soup, bread and a large salad for the table, and then coffee with a slice of cake.",
+            "If the shop on the corner is already closed when we get there, we can still buy milk and bread at the"
+                + " petrol station, which stays open until midnight, and walk home along the river.",
+        ]
+        return try phrases.map { text in
+            let model = try SpeechSynthesizer.shared.render([text], voice: "en", wordsPerMinute: 165)[0]
+            let attempt = try SpeechSynthesizer.shared.render([text], voice: "en-us+f3", wordsPerMinute: 150)[0]
+            let attemptSamples = try Resampler(from: attempt.sampleRate, to: 16_000, channelCount: 1).process(
+                attempt.samples)
+            let scorer = try AttemptScorer(
+                model: model.samples, sampleRate: model.sampleRate, attemptSampleRate: 16_000, text: text,
+                language: "en")
+            var times: [Duration] = []
+            for _ in 0..<max(3, runs / 2) {
+                let started = ContinuousClock.now
+                _ = try scorer.score(attemptSamples)
+                times.append(ContinuousClock.now - started)
+            }
+            return (Double(model.samples.count) / Double(model.sampleRate), times)
         }
     }
 

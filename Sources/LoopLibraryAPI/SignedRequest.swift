@@ -119,6 +119,9 @@ public enum LoopLibraryPaths {
     public static let script = "/copy.js"
     /// The loop page's study player: the study engine and the player, one file.
     public static let player = "/player.js"
+    /// What "Model, then mine" draws (the two recordings' waveforms and pitch), which the player
+    /// fetches the first time it is used.
+    public static let compare = "/compare.js"
     /// The service worker that keeps a loop's page, player and clips for studying offline.
     public static let serviceWorker = "/sw.js"
     /// The site's icon (SVG), which every page names; `/favicon.ico` redirects to it.

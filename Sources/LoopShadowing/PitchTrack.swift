@@ -24,7 +24,7 @@ public struct PitchTrack: Sendable {
         // A window of at least 40 ms: two periods of the lowest voice.
         var window = 256
         while Double(window) < Double(sampleRate) * 0.04 { window *= 2 }
-        guard let pitch = new_aubio_pitch("yin", UInt32(window), UInt32(hop), UInt32(sampleRate)) else {
+        guard let pitch = new_aubio_pitch("yinfast", UInt32(window), UInt32(hop), UInt32(sampleRate)) else {
             throw AudioError(.invalidArgument, path: nil, message: "aubio cannot track pitch at \(sampleRate) Hz")
         }
         defer { del_aubio_pitch(pitch) }

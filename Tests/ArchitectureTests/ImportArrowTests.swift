@@ -68,7 +68,7 @@ struct ImportArrowTests {
             "LoopFoundation", "LoopText", "LoopModel", "LoopAudio", "LoopAudioFiles", "LoopCutting", "LoopStore",
             "LoopStudy",
             "LoopPlayback", "LoopRecording", "LoopWorkflows", "LoopCLI", "LoopTerminal", "LoopReports", "LoopSpeech",
-            "LoopExchange",
+            "LoopExchange", "LoopShadowing",
         ],
         "LoopTestSupport": ["LoopSpeech", "LoopAudioFiles"],
         "loop": ["LoopCLI"],

@@ -371,6 +371,13 @@ def study_player(driver, args, vectors_path):
     check(again == 1, f"after a reload, the reading kept in the browser did not play: {again}")
     aside = driver.execute_script("return [window.loopPlayer.display().phase, window.loopPlayer.clips.slice(-2)]")
     check(aside[0] == "paused" and aside[1][0].get("rate") == 0.9, f"model, then mine, while studying at 0.9x: {aside}")
+    # The two recordings drawn one above the other, each with its pitch found in its voiced frames.
+    compared = wait_for("return window.loopPlayer.compared || null", 10)
+    shown = driver.execute_script("var c = document.querySelector('#study canvas.compare'); return c && !c.hidden && c.getBoundingClientRect().height")
+    check(compared and len(compared) == 2 and all(v > 5 for v in compared) and shown,
+          f"model, then mine: the waveforms and pitch drawn ({compared}, canvas height {shown})")
+    driver.execute_script("document.querySelector('#study canvas.compare').scrollIntoView()")
+    driver.save_screenshot(os.path.join(args.screenshots, "model-then-mine-1280.png"))
     script = fetch(args.sample.rsplit("/", 1)[0] + "/player.js")[2]
     sent = len(gzip.compress(script))
     check(sent < 12 * 1024, f"the player's script is {sent} bytes gzipped, as a phone gets it ({len(script)} bytes; goal: under 12 KB)")

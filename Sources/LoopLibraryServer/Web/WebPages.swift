@@ -35,6 +35,9 @@ extension LibraryServer {
         route(LoopLibraryPaths.player) { request, _ in
             Self.asset(request, self.web.player, type: "text/javascript; charset=utf-8")
         }
+        route(LoopLibraryPaths.compare) { request, _ in
+            Self.asset(request, self.web.compare, type: "text/javascript; charset=utf-8")
+        }
         route(LoopLibraryPaths.serviceWorker) { request, _ in
             Self.asset(request, self.web.serviceWorker, type: "text/javascript; charset=utf-8")
         }

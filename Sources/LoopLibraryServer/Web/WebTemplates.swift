@@ -20,6 +20,8 @@ public struct WebTemplates: Sendable {
     let script: WebAsset
     /// `study.js` (the study engine) and `player.js` (the loop page's player), served as one.
     let player: WebAsset
+    /// `compare.js`: "Model, then mine" drawn, loaded by the player when first used.
+    let compare: WebAsset
     /// `sw.js`: the service worker that keeps pages and clips for studying offline.
     let serviceWorker: WebAsset
     /// `icon.svg`: the site's icon.
@@ -48,12 +50,13 @@ public struct WebTemplates: Sendable {
             let script = FileManager.default.contents(atPath: folder + "/copy.js"),
             let engine = FileManager.default.contents(atPath: folder + "/study.js"),
             let player = FileManager.default.contents(atPath: folder + "/player.js"),
+            let compare = FileManager.default.contents(atPath: folder + "/compare.js"),
             let serviceWorker = FileManager.default.contents(atPath: folder + "/sw.js"),
             let icon = FileManager.default.contents(atPath: folder + "/icon.svg")
         else {
             throw CatalogError(
                 .templates, path: folder,
-                message: "style.css, copy.js, study.js, player.js, sw.js or icon.svg is missing")
+                message: "style.css, copy.js, study.js, player.js, compare.js, sw.js or icon.svg is missing")
         }
         guard String(data: stylesheet, encoding: .utf8)?.contains("</") == false else {
             throw CatalogError(
@@ -64,6 +67,7 @@ public struct WebTemplates: Sendable {
         self.icon = WebAsset(icon)
         self.contentSecurityPolicy = Self.contentSecurityPolicy(inlineStyle: stylesheet)
         self.player = WebAsset(Self.withoutCommentLines(engine + Data("\n".utf8) + player))
+        self.compare = WebAsset(Self.withoutCommentLines(compare))
         self.library = library
         self.stylesheet = WebAsset(stylesheet)
         self.script = WebAsset(script)
