@@ -47,10 +47,11 @@ public struct AttemptScore: Sendable, Codable, Equatable {
 
     /// One line for the study view: `said 100% · timing 1.3x slower, 1.8x on "plaît" · intonation 0.82`.
     public var line: String {
-        var parts: [String] = []
-        if !saysThePhrase {
-            parts.append("not quite the phrase (words match \(String(format: "%.2f", match)))")
+        // Other words: what was said of the phrase, and how, would mean nothing.
+        guard saysThePhrase else {
+            return "not quite the phrase (words match \(String(format: "%.2f", match))): listen, then say it along"
         }
+        var parts: [String] = []
         var said = "said \(Int((coverage * 100).rounded()))%"
         if !missedWords.isEmpty {
             said +=

@@ -1,3 +1,4 @@
+import LoopAudio
 import LoopAudioFiles
 import LoopFoundation
 
@@ -11,10 +12,12 @@ public struct MonoAudio: Sendable {
         self.sampleRate = sampleRate
     }
 
-    /// Reads the audio file at `path` (a model clip, or an attempt), refusing one longer than
-    /// `longest` seconds before reading it.
+    /// Reads the audio at `path` (a model clip, or an attempt: any file libsndfile reads, or
+    /// whose audio FFmpeg's libraries decode, as a phone's m4a memo), refusing one longer than
+    /// `longest` seconds.
     public init(path: String, longest: Double = 60) throws {
-        var reader = try AudioFileReader(path: path)
+        let input = try MediaInput.open(path)
+        var reader = try AudioFileReader(path: input.path)
         let info = reader.info
         let limit = Int(longest * Double(info.sampleRate))
         if info.frameCount > limit {

@@ -116,9 +116,66 @@ struct ShadowingCommandTests {
                     "timingRatio", "timingWord",
                 ], "\(object.keys.sorted())")
         #expect((object["missedWords"] as? [String])?.contains("soir") == true)
+        // A phone's memo (AAC in m4a) is decoded by FFmpeg's libraries: the fixture's own take.
+        let memo = try LoopProcess.run([
+            "compare", "phone.m4a", "--model", "clean.flac", "--text",
+            "Bonjour, madame. Un café, s'il vous plaît. Merci. Où est la gare, s'il vous plaît ? À droite, puis tout droit.",
+        ])
+        #expect(memo.status == 0 && memo.output.hasPrefix("said 100%"), "\(memo.output)\(memo.error)")
         let silent = try LoopProcess.run([
             "compare", "silence.flac", "--model", "shadow-model.flac", "--text", text,
         ])
         #expect(silent.status == 1 && silent.error == "error: silence.flac: no speech heard in it\n")
+    }
+}
+
+/// `loop study --shadow` in its full-screen view (tmux): the attempt's score under the phrase,
+/// and `c`, which pauses the study and plays the model, half a second of silence, then the
+/// attempt, sample for sample.
+struct ShadowingViewTests {
+    @Test(.enabled(if: TerminalDriver.isAvailable))
+    func theViewShowsTheScoreAndCPlaysTheModelThenTheAttempt() throws {
+        let library = try libraryWithFixtureLoop()
+        let played = Scratch.path("played", extension: "raw")
+        let environment = try shadowingEnvironment(played: played).merging([
+            "LOOP_LIBRARY": library.path, "TERM": "xterm-256color",
+        ]) { $1 }
+        let exports = environment.map { "export \($0.key)='\($0.value)'" }.joined(separator: "; ")
+        let terminal = try TerminalDriver(name: "loop-shadow", columns: 110, rows: 36)
+        try terminal.type(
+            "\(exports); '\(LoopProcess.executable.path)' study fixture --groups 1 --shadow; echo \"exit=$?\"")
+        try terminal.waitFor("c model, then mine")
+        try terminal.waitFor("🎙 said ", seconds: 30)
+        try terminal.press("c")
+        try terminal.waitFor("paused")
+        // The model, 0.5 s of silence, then what the microphone gave for the gap after it.
+        let clip = try clipFrames(library, phrases: [1])
+        let gap = (Int64(clip.count) * 1_000_000 / 16_000 + 300_000) * 16_000 / 1_000_000
+        let microphone = try Data(contentsOf: URL(fileURLWithPath: environment["LOOP_ALSA_INPUT"]!)).withUnsafeBytes {
+            Array($0.bindMemory(to: Float.self))
+        }
+        let attempt = (0..<Int(gap)).map { $0 < microphone.count ? microphone[$0] : 0 }
+        let expected = clip + [Float](repeating: 0, count: 8_000) + attempt
+        try terminal.press("q")
+        let screen = try terminal.waitUntil(seconds: 20) {
+            $0.contains("exit=") || $0.contains("How well did you know")
+        }
+        if !screen.contains("exit=") { try terminal.press("q") }
+        try terminal.waitFor("exit=0", seconds: 20)
+        // What ALSA was given, once the program has closed it: the session from its start, then
+        // the sound played aside, which begins with the model's second hearing.
+        let heard = try Data(contentsOf: URL(fileURLWithPath: played)).withUnsafeBytes {
+            Array($0.bindMemory(to: Float.self))
+        }
+        let probe = Array(clip[4_000..<4_100])
+        let starts = (0..<max(0, heard.count - 100)).filter {
+            heard[$0] == probe[0] && Array(heard[$0..<($0 + 100)]) == probe
+        }
+        let aside = try #require(starts.last, "the model never played aside") - 4_000
+        let asidePlayed = Array(heard[aside...])
+        let worst = zip(asidePlayed, expected).map { abs($0 - $1) }.max() ?? 1
+        #expect(
+            asidePlayed.count == expected.count && worst < 1e-6,
+            "the model then the attempt, as played: \(asidePlayed.count) frames of \(expected.count), worst \(worst)")
     }
 }
