@@ -150,7 +150,7 @@ public enum WordSpans {
         else { return nil }
         let upper = recording.upperFrequency
         guard upper <= CepstrumMeter.upperFrequency(sampleRates: [sampleRate, rate]) + 1,
-            let rendering = try? ContentAligner().render(words, in: resolved, upperFrequency: upper)
+            let rendering = try? render(words, in: resolved, upperFrequency: upper)
         else { return nil }
         let take = recording.frames(span)
         let aligner = ContentAligner()
@@ -175,5 +175,19 @@ public enum WordSpans {
             end = stop
         }
         return spans
+    }
+
+    /// The words rendered by a second process where one can start: espeak-ng's output depends
+    /// on what its process rendered before, so scoring a learner leaves the cutter's renderings
+    /// in this process as they were.
+    private static func render(_ words: [String], in language: SpeechLanguage, upperFrequency: Double) throws
+        -> ContentAligner.Rendering
+    {
+        guard let child = try SpeechSynthesizer.shared.renderInChildProcess(words, in: language) else {
+            return try ContentAligner().render(words, in: language, upperFrequency: upperFrequency)
+        }
+        var speech: [RenderedSpeech] = []
+        while let next = try child.next() { speech.append(next) }
+        return try ContentAligner().rendering(of: speech, upperFrequency: upperFrequency)
     }
 }

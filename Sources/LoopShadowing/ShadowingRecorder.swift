@@ -91,9 +91,9 @@ public final class ShadowingRecorder: SpeakAlongListener, Sendable {
     }
 
     public func speakAlongEnded(phrase: Int, completed: Bool) {
-        guard !completed else { return }
+        let recording = stops.withLock { $0.removeValue(forKey: phrase) ?? [] }
         // Cut short: the learner moved on; what was recorded is no attempt.
-        for stopped in stops.withLock({ $0.removeValue(forKey: phrase) ?? [] }) { stopped.set() }
+        if !completed { for stopped in recording { stopped.set() } }
     }
 
     /// Waits for every attempt being recorded or scored (the session's end).

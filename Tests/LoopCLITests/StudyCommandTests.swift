@@ -1,5 +1,6 @@
 import Foundation
 import LoopAudioFiles
+import LoopFoundation
 import LoopTestSupport
 import Testing
 
@@ -218,7 +219,8 @@ struct StudyTerminalTests {
     @Test(.enabled(if: TerminalDriver.isAvailable))
     func keysSelectMoveSwitchModeAndQuitRestoringTheTerminal() throws {
         let library = try libraryWithFixtureLoop()
-        let environment = alsaEnvironment(output: "/dev/null").merging([
+        let played = Scratch.path("played", extension: "raw")
+        let environment = alsaEnvironment(output: played).merging([
             "LOOP_LIBRARY": library.path, "TERM": "xterm-256color",
         ]) { $1 }
         let exports = environment.map { "export \($0.key)='\($0.value)'" }.joined(separator: "; ")
@@ -228,6 +230,9 @@ struct StudyTerminalTests {
         )
 
         var shown = try terminal.waitFor("Group 1")
+        // Some of the phrase heard before the keys (under load the keys can outrun the player:
+        // a session in which nothing was heard saves nothing).
+        try terminal.waitUntil(seconds: 20) { _ in (RegularFile.size(played) ?? 0) > 0 }
         #expect(shown.contains("Fixture") && shown.contains("repeat with me"))
         #expect(shown.contains("Bonjour, madame."))
 

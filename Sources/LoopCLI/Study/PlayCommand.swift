@@ -42,7 +42,7 @@ struct StatsCommand: ReportingCommand {
             retention (the share of reviews over the last 30 days not rated again), the streak \
             (days in a row with study) and the days studied over the last six months, drawn as a \
             calendar (`loop review` says what is due). With a LOOP, each group begun and its next \
-            review.
+            review, and your last attempts at each phrase with their scores (`loop study --shadow`).
 
 
             --import FILE merges the progress a loop's page kept in a browser (its "Export my \
@@ -55,7 +55,10 @@ struct StatsCommand: ReportingCommand {
     @Argument(help: "A loop, for its phrases.") var loop: String?
     @OptionGroup var libraryOptions: LibraryOptions
     @Flag(help: "Every loop studied (default: the \(Self.shown) studied last).") var all = false
-    @Flag(help: "Print JSON: loops (sessions, seconds, repetitions, last studied, phrases), reviews, days, groups.")
+    @Flag(
+        help:
+            "Print JSON: loops (sessions, seconds, repetitions, last studied, phrases), reviews, days, groups, attempts."
+    )
     var json = false
 
     @Option(
