@@ -93,7 +93,10 @@ public enum StudySessionRunner {
                 title: title, groups: groups, display: display, showTranslation: showTranslation, hideText: hideText,
                 showHelp: showHelp, terminal: style, rows: rows, columns: columns,
                 pictures: shelf, picture: pictures?.choice.path(group: display.group, phrase: display.phrase),
-                prompt: prompt, attemptLine: display.phrase.flatMap { shadowing?.line(for: $0) },
+                prompt: prompt,
+                attemptLine: shadowing?.hasStopped == true
+                    ? "recording stopped (why is said when you quit)"
+                    : display.phrase.flatMap { shadowing?.line(for: $0) },
                 shadowing: shadowing != nil
             ).frame
         } handle: { key in
@@ -156,7 +159,8 @@ public enum StudySessionRunner {
         var last = ""
         if printing {
             shadowing?.onAttempt { phrase, line in
-                FileHandle.standardOutput.write(Data("phrase \(phrase) · you: \(line)\n".utf8))
+                FileHandle.standardOutput.write(
+                    Data((phrase > 0 ? "phrase \(phrase) · you: \(line)\n" : "shadowing: \(line)\n").utf8))
             }
         }
         for await display in player.start() where printing {

@@ -45,6 +45,7 @@ public final class ShadowingSession: Sendable {
         var lastAttempts: [Int: [Float]] = [:]
         var saving: [BlockingTask<Void>] = []
         var failure: (any Error)?
+        var recordingStopped = false
         var kept = 0
     }
 
@@ -85,10 +86,20 @@ public final class ShadowingSession: Sendable {
                 }
                 shared.state.withLock { $0.saving.append(task) }
             },
-            failed: { error in shared.state.withLock { $0.failure = $0.failure ?? error } })
+            failed: { error in
+                shared.state.withLock {
+                    $0.failure = $0.failure ?? error
+                    $0.recordingStopped = true
+                }
+                shared.announce.withLock { $0 }?(0, "recording stopped")
+            })
     }
 
-    /// Calls `body` with each attempt's phrase and line from now on.
+    /// Whether recording stopped (a microphone that failed mid-session): the study goes on, and
+    /// ``waitForAttempts()`` says why.
+    public var hasStopped: Bool { shared.state.withLock { $0.recordingStopped } }
+
+    /// Calls `body` with each attempt's phrase and line from now on (phrase 0: recording stopped).
     public func onAttempt(_ body: @escaping @Sendable (Int, String) -> Void) {
         shared.announce.withLock { $0 = body }
     }
