@@ -4,7 +4,8 @@ import LoopShadowing
 import LoopTerminal
 import LoopWorkflows
 
-/// `loop compare`'s words: the score's line, or its JSON.
+/// An attempt's score as the commands print it: `loop compare`'s line or JSON, and each attempt
+/// `loop stats LOOP` lists (with when it was recorded).
 public struct AttemptReport: Encodable {
     var coverage: Double
     var match: Double
@@ -16,8 +17,15 @@ public struct AttemptReport: Encodable {
     var timingRatio: Double?
     /// What the study view shows.
     var line: String
+    /// When it was recorded (a kept attempt): ISO 8601 in the JSON.
+    var recordedAt: Date?
 
-    public init(_ score: AttemptScore) {
+    enum CodingKeys: String, CodingKey {
+        case coverage, match, saysThePhrase, lengthRatio, intonation, missedWords, timingWord, timingRatio, line
+        case recordedAt
+    }
+
+    public init(_ score: AttemptScore, recordedAt: Date? = nil) {
         coverage = score.coverage
         match = score.match
         saysThePhrase = score.saysThePhrase
@@ -27,6 +35,21 @@ public struct AttemptReport: Encodable {
         timingWord = score.timingWord?.word
         timingRatio = score.timingWord?.ratio
         line = score.line
+        self.recordedAt = recordedAt
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(coverage, forKey: .coverage)
+        try container.encode(match, forKey: .match)
+        try container.encode(saysThePhrase, forKey: .saysThePhrase)
+        try container.encode(lengthRatio, forKey: .lengthRatio)
+        try container.encodeIfPresent(intonation, forKey: .intonation)
+        try container.encode(missedWords, forKey: .missedWords)
+        try container.encodeIfPresent(timingWord, forKey: .timingWord)
+        try container.encodeIfPresent(timingRatio, forKey: .timingRatio)
+        try container.encode(line, forKey: .line)
+        try container.encodeIfPresent(recordedAt?.formatted(.iso8601), forKey: .recordedAt)
     }
 
     public var text: String { line }
@@ -35,38 +58,19 @@ public struct AttemptReport: Encodable {
 /// `loop stats LOOP`: the shadowing attempts kept at each phrase.
 public struct PhraseAttemptsReport: Encodable {
     var phrase: String
-    var attempts: [Attempt]
-
-    struct Attempt: Encodable {
-        /// ISO 8601.
-        var recordedAt: String
-        var coverage: Double
-        var match: Double
-        var lengthRatio: Double
-        var intonation: Double?
-        var missedWords: [String]
-        var timingWord: String?
-        var timingRatio: Double?
-        var line: String
-    }
+    var attempts: [AttemptReport]
 
     /// The attempts (oldest first) by phrase, the phrases in the order first attempted.
     public static func of(_ attempts: [ShadowingAttempt]) -> [PhraseAttemptsReport] {
         var order: [String] = []
-        var byPhrase: [String: [Attempt]] = [:]
+        var byPhrase: [String: [AttemptReport]] = [:]
         for attempt in attempts {
             if byPhrase[attempt.phraseText] == nil { order.append(attempt.phraseText) }
             let score = AttemptScore(
                 coverage: attempt.coverage, match: attempt.match, lengthRatio: attempt.lengthRatio,
                 intonation: attempt.intonation, missedWords: attempt.missedWords,
                 timingWord: attempt.timingWord.map { .init(word: $0, ratio: attempt.timingRatio ?? 1) })
-            byPhrase[attempt.phraseText, default: []].append(
-                Attempt(
-                    recordedAt: attempt.recordedAt.formatted(.iso8601), coverage: attempt.coverage,
-                    match: attempt.match,
-                    lengthRatio: attempt.lengthRatio, intonation: attempt.intonation,
-                    missedWords: attempt.missedWords, timingWord: attempt.timingWord, timingRatio: attempt.timingRatio,
-                    line: score.line))
+            byPhrase[attempt.phraseText, default: []].append(AttemptReport(score, recordedAt: attempt.recordedAt))
         }
         return order.map { PhraseAttemptsReport(phrase: $0, attempts: byPhrase[$0] ?? []) }
     }
@@ -76,16 +80,12 @@ public struct PhraseAttemptsReport: Encodable {
         guard !reports.isEmpty else { return [] }
         let format = DateFormatter()
         format.dateFormat = "yyyy-MM-dd HH:mm"
-        let parse = ISO8601DateFormatter()
         var lines = ["", terminal.paint("Shadowing: your last attempts", .bold)]
         for report in reports {
             lines.append("  " + report.phrase)
             for attempt in report.attempts.reversed() {
-                lines.append(
-                    "    "
-                        + terminal.paint(
-                            parse.date(from: attempt.recordedAt).map(format.string) ?? attempt.recordedAt, .dim) + "  "
-                        + attempt.line)
+                let when = attempt.recordedAt.map(format.string) ?? ""
+                lines.append("    " + terminal.paint(when, .dim) + "  " + attempt.line)
             }
         }
         return lines

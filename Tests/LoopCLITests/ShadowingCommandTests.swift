@@ -44,6 +44,7 @@ struct ShadowingCommandTests {
         let bonjour = try #require(attempts.first { $0["phrase"] as? String == "Bonjour, madame." })
         let kept = try #require(bonjour["attempts"] as? [[String: Any]])
         #expect(kept.count == 1)
+        #expect((kept[0]["recordedAt"] as? String).flatMap { try? Date($0, strategy: .iso8601) } != nil)
         #expect((kept[0]["match"] as? Double ?? 0) >= 0.66 && (kept[0]["coverage"] as? Double ?? 0) > 0.8)
         #expect(try library.run(["stats", "fixture"]).output.contains("Shadowing: your last attempts"))
 
