@@ -46,6 +46,26 @@ enum ChildProcess {
             cpuSeconds: cpu)
     }
 
+    /// What a program prints, run to its end; its error output in the error when it fails.
+    static func output(_ executable: String, _ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let printed = output.fileHandleForReading.readDataToEndOfFile()
+        let said = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw CLIError(
+                .refused,
+                "\(([executable] + arguments).joined(separator: " ")) failed: \(String(decoding: said, as: UTF8.self))")
+        }
+        return String(decoding: printed, as: UTF8.self)
+    }
+
     /// Whether `name` is a program on the PATH.
     static func exists(_ name: String) -> Bool {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"

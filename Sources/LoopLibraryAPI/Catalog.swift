@@ -124,16 +124,23 @@ public struct CatalogLoopDetail: Codable, Equatable, Sendable {
 /// One page of a catalog listing (`GET /api/loops`).
 public struct CatalogPage: Codable, Equatable, Sendable {
     public var loops: [CatalogLoop]
-    /// How many loops match in all.
+    /// How many loops match in all: counted up to 10,000, and then true in
+    /// ``totalIsLowerBound`` (more match, and no page goes past them).
     public var total: Int
     public var offset: Int
     public var limit: Int
+    /// True when more loops than ``total`` match; absent when the total is exact.
+    public var totalIsLowerBound: Bool?
 
-    public init(loops: [CatalogLoop], total: Int, offset: Int, limit: Int) {
+    /// The total as a person reads it: `10000+` when more match.
+    public var totalText: String { "\(total)" + (totalIsLowerBound == true ? "+" : "") }
+
+    public init(loops: [CatalogLoop], total: Int, offset: Int, limit: Int, totalIsLowerBound: Bool? = nil) {
         self.loops = loops
         self.total = total
         self.offset = offset
         self.limit = limit
+        self.totalIsLowerBound = totalIsLowerBound
     }
 }
 

@@ -61,8 +61,8 @@ public protocol Catalog: Sendable {
     func search(_ query: CatalogQuery, now: Date) async throws -> CatalogPage
 
     /// Counts a completed download of a loop's bundle by `client` (a hash of its address) on the
-    /// day of `now`: once per client per loop per day.
-    func countDownload(id: String, client: String, now: Date) async throws
+    /// day of `now`: once per client per loop per day. Whether it counted (the first that day).
+    func countDownload(id: String, client: String, now: Date) async throws -> Bool
 
     /// Features a loop on the front page, or stops featuring it; false when no loop has `ref`.
     func setFeatured(_ ref: String, featured: Bool) async throws -> Bool
@@ -73,6 +73,59 @@ public protocol Catalog: Sendable {
 
     /// Stops what the catalog holds open (connections).
     func close() async throws
+}
+
+extension CatalogPage {
+    /// A search for words counts its matches up to this many: past it, the total says "at
+    /// least" (a word in every loop would otherwise have each search count the whole catalog),
+    /// and no page starts beyond it. Browsing without words counts every loop.
+    static let countLimit = 10_000
+
+    /// A search's two ranks (the loops whose title holds every term, then the rest), counted up
+    /// to ``countLimit`` + 1 each: the title's matches and all matches.
+    struct Ranked {
+        /// Loops in each rank, within the limit.
+        let counts: [Int]
+        let total: Int
+        let capped: Bool
+
+        init(title: Int, all: Int) {
+            total = min(all, CatalogPage.countLimit)
+            capped = all > CatalogPage.countLimit
+            let first = min(title, total)
+            counts = [first, total - first]
+        }
+
+        /// Where a page of `limit` loops from `offset` falls in the ranks, one after another:
+        /// for each rank it reaches, the offset and the number of loops taken there.
+        func slices(offset: Int, limit: Int) -> [(rank: Int, offset: Int, limit: Int)] {
+            var slices: [(rank: Int, offset: Int, limit: Int)] = []
+            var start = offset, wanted = limit
+            for (rank, count) in counts.enumerated() where wanted > 0 {
+                if start >= count {
+                    start -= count
+                    continue
+                }
+                let taken = min(wanted, count - start)
+                slices.append((rank, start, taken))
+                wanted -= taken
+                start = 0
+            }
+            return slices
+        }
+
+        func page(_ loops: [CatalogLoop], offset: Int, limit: Int) -> CatalogPage {
+            CatalogPage(
+                loops: loops, total: total, offset: offset, limit: limit, totalIsLowerBound: capped ? true : nil)
+        }
+    }
+}
+
+/// A catalog the benchmark fills with a large number of loops at once.
+public protocol BenchmarkSeeding: Catalog {
+    /// Loops inserted as they are (no rules applied), oldest first, published a few seconds
+    /// apart up to `now`.
+    func insertForBenchmark(_ entries: [CatalogEntry], now: Date) async throws
 }
 
 /// What an author's key has used of its quota (``Catalog/usage(ofKey:loop:now:)``).
@@ -111,13 +164,16 @@ public struct CatalogEntry: Sendable {
     public var content: Data
     public var bundleSHA256: String
     public var bundleBytes: Int
-    /// Title, tags, phrases and translations, folded for matching (``CatalogText/fold(_:)``).
+    /// The words of the title, as search matches them (``CatalogText/searchWords(_:)``),
+    /// parted by spaces: a search finds a loop whose title holds every term first.
+    public var searchTitle: String
+    /// The words of the title, tags, phrases and translations, parted by spaces.
     public var searchText: String
 
     public init(
         id: String, revision: Int, authorKey: String, authorFingerprint: String, title: String, language: String?,
         translationLanguage: String?, tags: [String], groupCount: Int, phraseCount: Int, seconds: Double, content: Data,
-        bundleSHA256: String, bundleBytes: Int, searchText: String
+        bundleSHA256: String, bundleBytes: Int, searchTitle: String, searchText: String
     ) {
         self.id = id
         self.revision = revision
@@ -133,6 +189,7 @@ public struct CatalogEntry: Sendable {
         self.content = content
         self.bundleSHA256 = bundleSHA256
         self.bundleBytes = bundleBytes
+        self.searchTitle = searchTitle
         self.searchText = searchText
     }
 }
@@ -214,13 +271,55 @@ public enum CatalogText {
             .precomposedStringWithCanonicalMapping
     }
 
-    /// The words of a search, folded; each must appear. Control characters part words as
-    /// spaces do: a NUL would end the term in SQLite's full-text query parser, and PostgreSQL
-    /// refuses it in text.
+    /// The words of a search (``searchWords(_:)``), at most eight; a loop is found when each is
+    /// the start of one of its words.
     public static func searchTerms(_ text: String) -> [String] {
-        fold(text).split(whereSeparator: {
-            $0.isWhitespace || $0.unicodeScalars.contains { $0.properties.generalCategory == .control }
-        }).prefix(8).map(String.init)
+        Array(searchWords(text).prefix(8))
+    }
+
+    /// The words search matches: the text folded (``fold(_:)``) and cut into runs of letters
+    /// and digits (anything else, a control character included, parts words as a space does);
+    /// a Han, hiragana or katakana character is a word of its own, since those scripts put no
+    /// spaces between words. Both catalogs index these words as they are and match a term
+    /// against their starts, so SQLite and PostgreSQL find the same loops.
+    public static func searchWords(_ text: String) -> [String] {
+        var words: [String] = []
+        var word = String.UnicodeScalarView()
+        func end() {
+            guard !word.isEmpty else { return }
+            words.append(String(String(word).unicodeScalars.prefix(maximumWordLength)))
+            word = String.UnicodeScalarView()
+        }
+        for scalar in fold(text).unicodeScalars {
+            switch scalar.properties.generalCategory {
+            case .lowercaseLetter, .uppercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter, .decimalNumber,
+                .letterNumber, .otherNumber:
+                if isWordOnItsOwn(scalar) {
+                    end()
+                    word.append(scalar)
+                    end()
+                } else {
+                    word.append(scalar)
+                }
+            default: end()
+            }
+        }
+        end()
+        return words
+    }
+
+    /// The words of texts as a catalog stores them: each once, parted by spaces.
+    public static func searchField(_ texts: [String]) -> String {
+        var seen: Set<String> = []
+        return texts.flatMap(searchWords).filter { seen.insert($0).inserted }.joined(separator: " ")
+    }
+
+    /// Longer words are cut to this many characters (PostgreSQL takes lexemes of up to 2 KB).
+    static let maximumWordLength = 64
+
+    private static func isWordOnItsOwn(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.isIdeographic || (0x3040...0x30FF).contains(scalar.value)
+            || (0x31F0...0x31FF).contains(scalar.value)
     }
 
     /// A term as a LIKE pattern that matches it anywhere, `\` escaping the wildcards.

@@ -85,6 +85,7 @@ extension LibraryServer {
         LibraryMetrics.published.increment()
         pages.forgetStamp()
         details.forgetStamp()
+        searches.forgetStamp()
         _ = consume scratch
         logger.info("published \(entry.id) revision \(entry.revision) '\(entry.title)' by \(entry.authorFingerprint)")
         return try Self.json(result, status: result.previousRevision == nil ? .created : .ok)
@@ -106,6 +107,7 @@ extension LibraryServer {
         try await catalog.unpublish(id: id, authorKey: signed.keyBase64, now: now)
         pages.forgetStamp()
         details.forgetStamp()
+        searches.forgetStamp()
         return Response(status: .noContent)
     }
 

@@ -28,9 +28,31 @@ extension LibraryServer {
         return address.hasPrefix("127.") || address == "::1" || address.hasPrefix("::ffff:127.")
     }
 
+    /// A page of the catalog, kept as the details are: the same search asked again, however its
+    /// words are cased or accented, is answered from memory until the catalog changes.
     func listLoops(_ request: Request) async throws -> Response {
-        let page = try await catalog.search(Self.catalogQuery(request.uri.queryParameters), now: Date())
-        return try Self.json(page)
+        let query = Self.catalogQuery(request.uri.queryParameters)
+        let catalog = self.catalog
+        let stamp = try await searches.stamp { try await catalog.changeStamp() }
+        let page = try await searches.page(Self.cacheKey(query), stamp: stamp) {
+            let body = try CatalogText.encoder.encode(try await catalog.search(query, now: Date()))
+            return PageCache.Page(
+                status: 200, body: body, eTag: "", stamp: stamp, made: DispatchTime.now().uptimeNanoseconds)
+        }
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json"
+        return Response(
+            status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: page.body ?? Data())))
+    }
+
+    /// What a search is kept under: its terms and filters as the catalog reads them.
+    static func cacheKey(_ query: CatalogQuery) -> String {
+        [
+            CatalogText.searchTerms(query.text).joined(separator: " "), query.language?.lowercased() ?? "",
+            query.translationLanguage?.lowercased() ?? "", query.tag.map(CatalogText.fold) ?? "",
+            query.author ?? "", query.featuredOnly ? "featured" : "", query.sort.rawValue, String(query.offset),
+            String(query.limit),
+        ].joined(separator: "\u{1}")
     }
 
     func frontPage(_ request: Request) async throws -> Response {
@@ -75,12 +97,14 @@ extension LibraryServer {
         guard request.method == .get, response.status == .ok else { return response }
         let body = response.body, catalog = self.catalog, id = loop.summary.id,
             client = Self.clientKey(context.clientAddress)
-        let details = self.details
+        let details = self.details, searches = self.searches
         response.body = ResponseBody(contentLength: body.contentLength) { writer in
             await TestStop.reachedWithoutBlocking("download.starting")
             try await body.write(writer)
-            try? await catalog.countDownload(id: id, client: client, now: Date())
-            details.removeAll() // the details show the count (the pages, within a minute)
+            // The details and searches show the counts and Hot's order (the pages, within a minute).
+            guard (try? await catalog.countDownload(id: id, client: client, now: Date())) == true else { return }
+            details.removeAll()
+            searches.removeAll()
         }
         return response
     }

@@ -48,6 +48,9 @@ public struct LibraryServer: Sendable {
     let pages: PageCache
     /// Each loop's detail as the API answers it (`GET /api/loops/ID`), kept as the pages are.
     let details: PageCache
+    /// Pages of the catalog as the API answers a search (`GET /api/loops?q=...`), kept as the
+    /// details are.
+    let searches: PageCache
     let clips: ClipStore
     /// The address pages give for this server (`https://loops.example.org`), or nil for the
     /// one each request names in its Host header.
@@ -84,6 +87,8 @@ public struct LibraryServer: Sendable {
         self.pages = PageCache(name: "pages", stampLifetime: catalog.isShared ? 0 : 50_000_000)
         self.details = PageCache(
             name: "details", byteLimit: 16 << 20, stampLifetime: catalog.isShared ? 0 : 50_000_000)
+        self.searches = PageCache(
+            name: "searches", byteLimit: 8 << 20, stampLifetime: catalog.isShared ? 0 : 50_000_000)
         self.blobs = BlobStore(layout: ServerLayout(root: dataFolder))
         self.clips = ClipStore(blobs: blobs)
         self.web = web

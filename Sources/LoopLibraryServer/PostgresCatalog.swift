@@ -9,7 +9,7 @@ import PostgresNIO
 /// one loop are serialized by a transaction-scoped advisory lock on its id.
 ///
 /// Connects without TLS: run it on a private network or a Unix socket.
-public final class PostgresCatalog: Catalog {
+public final class PostgresCatalog: Catalog, BenchmarkSeeding {
     private let client: PostgresClient
     private let running: Task<Void, Never>
     private let logger: Logger
@@ -131,7 +131,34 @@ public final class PostgresCatalog: Catalog {
             PRIMARY KEY (authorKey, day)
         );
         """,
+        // Search by words, ranked (as ``SQLiteCatalog``'s "v7"): each listed loop's words as
+        // lexemes taken as they are (no parser, no dictionary), its title's apart, numbered in
+        // the order loops were last published. The words of loops already here are filled in by
+        // ``fillSearchWords(_:)``.
+        """
+        DROP INDEX loop_search;
+        ALTER TABLE loop ADD COLUMN searchTitle TEXT NOT NULL DEFAULT '';
+        ALTER TABLE author ADD COLUMN nameWords TEXT NOT NULL DEFAULT '';
+        CREATE SEQUENCE search_position;
+        CREATE TABLE search_entry (
+            position BIGINT PRIMARY KEY,
+            loopId TEXT NOT NULL UNIQUE,
+            title_words tsvector NOT NULL,
+            all_words tsvector NOT NULL
+        );
+        CREATE INDEX search_entry_title ON search_entry USING gin (title_words);
+        CREATE INDEX search_entry_all ON search_entry USING gin (all_words);
+        CREATE FUNCTION search_words(words TEXT) RETURNS tsvector LANGUAGE sql IMMUTABLE AS $$ SELECT array_to_tsvector(array_remove(string_to_array(words, ' '), '')) $$;
+        CREATE FUNCTION loop_unlisted() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN DELETE FROM search_entry WHERE loopId = NEW.id; RETURN NULL; END $$;
+        CREATE TRIGGER loop_unlisted AFTER UPDATE OF listed ON loop FOR EACH ROW WHEN (NOT NEW.listed) EXECUTE FUNCTION loop_unlisted();
+        CREATE FUNCTION author_renamed() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN UPDATE search_entry SET all_words = search_words(loop.searchTitle || ' ' || loop.searchText || ' ' || NEW.nameWords) FROM loop WHERE loop.id = search_entry.loopId AND loop.authorKey = NEW.key; RETURN NULL; END $$;
+        CREATE TRIGGER author_renamed AFTER UPDATE OF nameWords ON author FOR EACH ROW EXECUTE FUNCTION author_renamed();
+        """,
     ]
+
+    /// The migration that made search by words: the loops published before it get their words
+    /// then.
+    private static let searchWordsMigration = 8
 
     public var isShared: Bool { true }
 
@@ -157,10 +184,53 @@ public final class PostgresCatalog: Catalog {
                 for statement in statements where !statement.isEmpty {
                     try await connection.query(PostgresQuery(unsafeSQL: statement), logger: self.logger)
                 }
+                if index + 1 == Self.searchWordsMigration { try await self.fillSearchWords(connection) }
                 try await connection.query(
                     "INSERT INTO loop_catalog_schema (version) VALUES (\(index + 1))", logger: self.logger)
             }
         }
+    }
+
+    /// The search words of the loops and authors already in the catalog (as a publish now
+    /// stores them), and the listed loops in the index, the last published newest.
+    private func fillSearchWords(_ connection: PostgresConnection) async throws {
+        var loops: [(String, String, String)] = []
+        for try await row in try await connection.query(
+            "SELECT id, title, searchText FROM loop ORDER BY updated, id DESC", logger: logger
+        ).decode((String, String, String).self) {
+            loops.append(row)
+        }
+        var authors: [(String, String)] = []
+        for try await row in try await connection.query(
+            "SELECT key, name FROM author WHERE name IS NOT NULL", logger: logger
+        ).decode((String, String).self) {
+            authors.append(row)
+        }
+        for (key, name) in authors {
+            try await connection.query(
+                "UPDATE author SET nameWords = \(CatalogText.searchField([name])) WHERE key = \(key)", logger: logger)
+        }
+        for (id, title, text) in loops {
+            try await connection.query(
+                """
+                UPDATE loop SET searchTitle = \(CatalogText.searchField([title])), searchText = \(CatalogText.searchField([title, text]))
+                WHERE id = \(id)
+                """, logger: logger)
+            try await index(connection, loopID: id)
+        }
+    }
+
+    /// Puts a listed loop's words in the search index as the newest (a loop not listed is
+    /// left out): called when it is published.
+    private func index(_ connection: PostgresConnection, loopID: String) async throws {
+        try await connection.query("DELETE FROM search_entry WHERE loopId = \(loopID)", logger: logger)
+        try await connection.query(
+            """
+            INSERT INTO search_entry (position, loopId, title_words, all_words)
+            SELECT nextval('search_position'), loop.id, search_words(loop.searchTitle),
+                search_words(loop.searchTitle || ' ' || loop.searchText || ' ' || author.nameWords)
+            FROM loop JOIN author ON author.key = loop.authorKey WHERE loop.id = \(loopID) AND loop.listed
+            """, logger: logger)
     }
 
     public func publish(_ entry: CatalogEntry, authorName: String?, now: Date) async throws -> PublishResult {
@@ -191,9 +261,10 @@ public final class PostgresCatalog: Catalog {
                         translationLanguage = \(entry.translationLanguage), tags = \(tags), tagKeys = \(tagKeys),
                         groupCount = \(entry.groupCount), phraseCount = \(entry.phraseCount), seconds = \(entry.seconds), updated = \(stamp),
                         listed = true, bundleSHA256 = \(entry.bundleSHA256), bundleBytes = \(entry.bundleBytes), content = \(entry.content),
-                        searchText = \(entry.searchText)
+                        searchTitle = \(entry.searchTitle), searchText = \(entry.searchText)
                     WHERE id = \(entry.id)
                     """, logger: self.logger)
+                try await self.index(connection, loopID: entry.id)
                 try await connection.query("DELETE FROM blob_ref WHERE loopId = \(entry.id)", logger: self.logger)
                 try await self.insertBlobRefs(connection, entry)
                 return PublishResult(
@@ -212,11 +283,13 @@ public final class PostgresCatalog: Catalog {
             try await connection.query(
                 """
                 INSERT INTO loop (id, shortID, authorKey, revision, title, language, translationLanguage, tags, tagKeys,
-                    groupCount, phraseCount, seconds, published, updated, bundleSHA256, bundleBytes, content, searchText)
+                    groupCount, phraseCount, seconds, published, updated, bundleSHA256, bundleBytes, content, searchTitle, searchText)
                 VALUES (\(entry.id), \(shortID), \(entry.authorKey), \(entry.revision), \(entry.title), \(entry.language),
                     \(entry.translationLanguage), \(tags), \(tagKeys), \(entry.groupCount), \(entry.phraseCount), \(entry.seconds),
-                    \(stamp), \(stamp), \(entry.bundleSHA256), \(entry.bundleBytes), \(entry.content), \(entry.searchText))
+                    \(stamp), \(stamp), \(entry.bundleSHA256), \(entry.bundleBytes), \(entry.content), \(entry.searchTitle),
+                    \(entry.searchText))
                 """, logger: self.logger)
+            try await self.index(connection, loopID: entry.id)
             try await self.insertBlobRefs(connection, entry)
             return PublishResult(id: entry.id, shortID: shortID, revision: entry.revision, previousRevision: nil)
         }
@@ -358,7 +431,8 @@ public final class PostgresCatalog: Catalog {
         }
         do {
             try await connection.query(
-                "UPDATE author SET name = \(name), nameKey = \(nameKey) WHERE key = \(key)", logger: logger)
+                "UPDATE author SET name = \(name), nameKey = \(nameKey), nameWords = \(CatalogText.searchField([name])) WHERE key = \(key)",
+                logger: logger)
         } catch let error as PSQLError where error.serverInfo?[.sqlState] == PostgresError.Code.uniqueViolation.raw {
             throw CatalogError(.nameTaken, "the name '\(name)' belongs to another author")
         }
@@ -420,63 +494,114 @@ public final class PostgresCatalog: Catalog {
     public func search(_ query: CatalogQuery, now: Date) async throws -> CatalogPage {
         var binds = PostgresBindings()
         binds.append(CatalogText.recentSince(now))
-        var conditions = ["loop.listed"]
+        var filters: [String] = []
         func bind(_ value: String) -> String {
             binds.append(value)
             return "$\(binds.count)"
         }
-        for term in CatalogText.searchTerms(query.text) {
-            conditions.append("loop.searchText LIKE \(bind(CatalogText.likePattern(term))) ESCAPE '\\'")
-        }
-        if let language = query.language { conditions.append("lower(loop.language) = lower(\(bind(language)))") }
+        if let language = query.language { filters.append("lower(loop.language) = lower(\(bind(language)))") }
         if let translation = query.translationLanguage {
-            conditions.append("lower(loop.translationLanguage) = lower(\(bind(translation)))")
+            filters.append("lower(loop.translationLanguage) = lower(\(bind(translation)))")
         }
         if let tag = query.tag {
-            conditions.append(
+            filters.append(
                 "loop.tagKeys LIKE \(bind(CatalogText.likePattern("|" + CatalogText.fold(tag) + "|"))) ESCAPE '\\'")
         }
         if let author = query.author {
-            conditions.append(
+            filters.append(
                 "(author.nameKey = \(bind(CatalogText.fold(author))) OR author.fingerprint = \(bind(author.lowercased())))"
             )
         }
-        if query.featuredOnly { conditions.append("loop.featured") }
-        let from =
-            " FROM loop JOIN author ON author.key = loop.authorKey WHERE " + conditions.joined(separator: " AND ")
-        let order =
-            query.sort == .hot
-            ? " ORDER BY recent DESC, loop.updated DESC, loop.id" : " ORDER BY loop.updated DESC, loop.id"
-        // The count has no use for the first bind (the day); it is kept so the numbering holds.
-        let total =
-            try await client.query(
-                PostgresQuery(
-                    unsafeSQL: "SELECT COUNT(*)::BIGINT" + from + " AND $1::BIGINT IS NOT NULL", binds: binds),
+        if query.featuredOnly { filters.append("loop.featured") }
+        let joined = " JOIN loop ON loop.id = search_entry.loopId JOIN author ON author.key = loop.authorKey"
+        let hot = query.sort == .hot ? "recent DESC, " : ""
+        let terms = CatalogText.searchTerms(query.text)
+        // The counts have no use for the first bind (the day); it is kept so the numbering holds.
+        func count(_ conditions: [String], limit: Int?) async throws -> Int {
+            let matching =
+                "SELECT 1 FROM search_entry" + (filters.isEmpty ? "" : joined) + " WHERE "
+                + (conditions + filters + ["$1::BIGINT IS NOT NULL"]).joined(separator: " AND ")
+                + (limit.map { " LIMIT \($0)" } ?? "")
+            return try await client.query(
+                PostgresQuery(unsafeSQL: "SELECT COUNT(*)::BIGINT FROM (" + matching + ") AS matching", binds: binds),
                 logger: logger
             )
             .decode(Int.self).first { _ in true } ?? 0
-        var loops: [CatalogLoop] = []
-        let rows = try await client.query(
-            PostgresQuery(
-                unsafeSQL: Self.selectLoop + from + order + " LIMIT \(query.limit) OFFSET \(query.offset)", binds: binds
-            ),
-            logger: logger)
-        for try await row in rows { loops.append(try Self.summary(row.makeRandomAccess())) }
-        return CatalogPage(loops: loops, total: total, offset: query.offset, limit: query.limit)
+        }
+        func loops(_ conditions: [String], offset: Int, limit: Int) async throws -> [CatalogLoop] {
+            var loops: [CatalogLoop] = []
+            let rows = try await client.query(
+                PostgresQuery(
+                    unsafeSQL: Self.selectLoop + " FROM search_entry" + joined + " WHERE "
+                        + (conditions + filters).joined(separator: " AND ") + " ORDER BY " + hot
+                        + "search_entry.position DESC LIMIT \(limit) OFFSET \(offset)", binds: binds),
+                logger: logger)
+            for try await row in rows { loops.append(try Self.summary(row.makeRandomAccess())) }
+            return loops
+        }
+        guard !terms.isEmpty else {
+            return CatalogPage(
+                loops: try await loops(["true"], offset: query.offset, limit: query.limit),
+                total: try await count(["true"], limit: nil), offset: query.offset, limit: query.limit)
+        }
+        // Two ranks, as SQLiteCatalog's: the loops whose title holds every term (each the start
+        // of a word: `'term':*`), then the rest; each count stops past the limit.
+        let words = bind(terms.map { "'\($0)':*" }.joined(separator: " & ")) + "::tsquery"
+        let ranks = [
+            ["search_entry.title_words @@ \(words)"],
+            ["search_entry.all_words @@ \(words)", "NOT search_entry.title_words @@ \(words)"],
+        ]
+        let page = CatalogPage.Ranked(
+            title: try await count(ranks[0], limit: CatalogPage.countLimit + 1),
+            all: try await count(["search_entry.all_words @@ \(words)"], limit: CatalogPage.countLimit + 1))
+        var found: [CatalogLoop] = []
+        for slice in page.slices(offset: query.offset, limit: query.limit) {
+            found += try await loops(ranks[slice.rank], offset: slice.offset, limit: slice.limit)
+        }
+        return page.page(found, offset: query.offset, limit: query.limit)
     }
 
-    public func countDownload(id: String, client address: String, now: Date) async throws {
+    public func insertForBenchmark(_ entries: [CatalogEntry], now: Date) async throws {
+        try await transaction { connection in
+            for (index, entry) in entries.enumerated() {
+                let stamp = CatalogText.milliseconds(now) - Int64(entries.count - index) * 20_000
+                let tags = String(decoding: try JSONEncoder().encode(entry.tags), as: UTF8.self)
+                try await connection.query(
+                    """
+                    INSERT INTO author (key, fingerprint) VALUES (\(entry.authorKey), \(entry.authorFingerprint))
+                    ON CONFLICT (key) DO NOTHING
+                    """, logger: self.logger)
+                try await connection.query(
+                    """
+                    INSERT INTO loop (id, shortID, authorKey, revision, title, language, translationLanguage, tags, tagKeys,
+                        groupCount, phraseCount, seconds, published, updated, bundleSHA256, bundleBytes, content, searchTitle, searchText)
+                    VALUES (\(entry.id), \(CatalogText.shortID(for: entry.id, length: 10)), \(entry.authorKey), \(entry.revision),
+                        \(entry.title), \(entry.language), \(entry.translationLanguage), \(tags), \(CatalogText.tagKeys(entry.tags)),
+                        \(entry.groupCount), \(entry.phraseCount), \(entry.seconds), \(stamp), \(stamp), \(entry.bundleSHA256),
+                        \(entry.bundleBytes), \(entry.content), \(entry.searchTitle), \(entry.searchText))
+                    """, logger: self.logger)
+                try await self.index(connection, loopID: entry.id)
+            }
+        }
+        try await client.query("VACUUM ANALYZE", logger: logger)
+    }
+
+    public func countDownload(id: String, client address: String, now: Date) async throws -> Bool {
         let day = CatalogText.day(now)
-        try await client.query(
-            """
-            WITH seen AS (
-                INSERT INTO download_seen (loopId, day, client) VALUES (\(id), \(day), \(address)) ON CONFLICT DO NOTHING RETURNING 1
-            )
-            INSERT INTO download (loopId, day, count) SELECT \(id), \(day), 1 WHERE EXISTS (SELECT 1 FROM seen)
-            ON CONFLICT (loopId, day) DO UPDATE SET count = download.count + 1
-            """, logger: logger)
+        let counted =
+            try await client.query(
+                """
+                WITH seen AS (
+                    INSERT INTO download_seen (loopId, day, client) VALUES (\(id), \(day), \(address)) ON CONFLICT DO NOTHING RETURNING 1
+                )
+                INSERT INTO download (loopId, day, count) SELECT \(id), \(day), 1 WHERE EXISTS (SELECT 1 FROM seen)
+                ON CONFLICT (loopId, day) DO UPDATE SET count = download.count + 1
+                RETURNING 1
+                """, logger: logger
+            ).decode(Int.self).first { _ in true } != nil
         try await client.query(
             "DELETE FROM download_seen WHERE loopId = \(id) AND day < \(day - CatalogText.recentDays)", logger: logger)
+        return counted
     }
 
     public func changeStamp() async throws -> Int64 {

@@ -162,8 +162,8 @@ struct BundleIntake: Sendable {
         let pictures = StoredPictures(
             loop: picture(loop.picture), groups: loop.groups.map { picture($0.picture) },
             phrases: loop.groups.flatMap { $0.phrases.map { picture($0.picture) } })
-        let searchText = ([loop.title] + loop.tags + groups.flatMap { $0.flatMap { [$0.text, $0.translation ?? ""] } })
-            .map(CatalogText.fold).joined(separator: "\n")
+        let searchText = CatalogText.searchField(
+            [loop.title] + loop.tags + groups.flatMap { $0.flatMap { [$0.text, $0.translation ?? ""] } })
         return CatalogEntry(
             id: loop.id, revision: loop.revision, authorKey: bundle.signerKey.base64EncodedString(),
             authorFingerprint: bundle.signerFingerprint,
@@ -171,7 +171,8 @@ struct BundleIntake: Sendable {
             groupCount: loop.groups.count, phraseCount: groups.reduce(0) { $0 + $1.count }, seconds: seconds,
             content: try CatalogText.encoder.encode(
                 Content(groups: groups, takes: takes, pictures: listed.isEmpty ? nil : pictures)),
-            bundleSHA256: bundleSHA256, bundleBytes: bundleBytes, searchText: searchText)
+            bundleSHA256: bundleSHA256, bundleBytes: bundleBytes,
+            searchTitle: CatalogText.searchField([loop.title]), searchText: searchText)
     }
 
     /// The pictures a loop's preview page shows, as the catalog keeps them.

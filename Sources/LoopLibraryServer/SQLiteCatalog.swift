@@ -5,7 +5,7 @@ import LoopLibraryAPI
 
 /// The catalog in one SQLite file (WAL: readers never wait for a publish), for a Loop Library
 /// served from one machine.
-public final class SQLiteCatalog: Catalog {
+public final class SQLiteCatalog: Catalog, BenchmarkSeeding {
     private let pool: DatabasePool
     /// Read-only connections for the reads made on the calling thread (``readHere(transaction:_:)``),
     /// apart from `pool`: a thread of Swift's cooperative pool blocked waiting for one of
@@ -165,6 +165,80 @@ public final class SQLiteCatalog: Catalog {
                     ) WITHOUT ROWID;
                     """)
         }
+        // Search by words, ranked: a loop's words (``CatalogText/searchWords(_:)``) in a
+        // full-text index of listed loops only, its title apart, in the order they were last
+        // published (`position`), so a page of the newest matches is read off the index's end
+        // without sorting every match. Replaces the trigram index, which matched parts of words
+        // and made each search read thousands of loops.
+        migrator.registerMigration("v7 search by words, ranked") { db in
+            try db.execute(
+                sql: """
+                    DROP TRIGGER loop_search_insert;
+                    DROP TRIGGER loop_search_delete;
+                    DROP TRIGGER loop_search_update;
+                    DROP TABLE loopSearch;
+                    ALTER TABLE loopText ADD COLUMN searchTitle TEXT NOT NULL DEFAULT '';
+                    ALTER TABLE author ADD COLUMN nameWords TEXT NOT NULL DEFAULT '';
+                    CREATE TABLE searchEntry (
+                        position INTEGER PRIMARY KEY,
+                        loopRowid INTEGER NOT NULL UNIQUE,
+                        title TEXT NOT NULL,
+                        body TEXT NOT NULL
+                    );
+                    -- Two indexes of the words, the title's and all of them, each holding only which
+                    -- loops have a word (no positions: the smallest index, the fastest to read).
+                    -- The words are parted by spaces already: the ascii tokenizer parts them there
+                    -- and nowhere else, as PostgreSQL's catalog takes them. A word's first 1 to 6
+                    -- letters are indexed too, so most terms are read as one list.
+                    CREATE VIRTUAL TABLE titleIndex USING fts5(
+                        words, content='', tokenize='ascii', prefix='1 2 3 4 5 6', detail='none');
+                    CREATE VIRTUAL TABLE wordIndex USING fts5(
+                        words, content='', tokenize='ascii', prefix='1 2 3 4 5 6', detail='none');
+                    CREATE TRIGGER search_entry_insert AFTER INSERT ON searchEntry BEGIN
+                        INSERT INTO titleIndex(rowid, words) VALUES (new.position, new.title);
+                        INSERT INTO wordIndex(rowid, words) VALUES (new.position, new.title || ' ' || new.body);
+                    END;
+                    CREATE TRIGGER search_entry_delete AFTER DELETE ON searchEntry BEGIN
+                        INSERT INTO titleIndex(titleIndex, rowid, words) VALUES ('delete', old.position, old.title);
+                        INSERT INTO wordIndex(wordIndex, rowid, words) VALUES ('delete', old.position, old.title || ' ' || old.body);
+                    END;
+                    CREATE TRIGGER search_entry_update AFTER UPDATE ON searchEntry BEGIN
+                        INSERT INTO titleIndex(titleIndex, rowid, words) VALUES ('delete', old.position, old.title);
+                        INSERT INTO wordIndex(wordIndex, rowid, words) VALUES ('delete', old.position, old.title || ' ' || old.body);
+                        INSERT INTO titleIndex(rowid, words) VALUES (new.position, new.title);
+                        INSERT INTO wordIndex(rowid, words) VALUES (new.position, new.title || ' ' || new.body);
+                    END;
+                    -- A loop unpublished or taken down leaves the index at once.
+                    CREATE TRIGGER loop_unlisted AFTER UPDATE OF listed ON loop WHEN NOT new.listed BEGIN
+                        DELETE FROM searchEntry WHERE loopRowid = new.rowid;
+                    END;
+                    -- An author's name is searched with each of their loops.
+                    CREATE TRIGGER author_renamed AFTER UPDATE OF nameWords ON author BEGIN
+                        UPDATE searchEntry SET body = (
+                            SELECT loopText.searchText || ' ' || new.nameWords FROM loopText WHERE loopText.loopRowid = searchEntry.loopRowid)
+                        WHERE loopRowid IN (SELECT rowid FROM loop WHERE authorKey = new.key);
+                    END;
+                    """)
+            for row in try Row.fetchAll(
+                db,
+                sql:
+                    "SELECT loop.rowid, loop.title, loopText.searchText FROM loop JOIN loopText ON loopText.loopRowid = loop.rowid"
+            ) {
+                try db.execute(
+                    sql: "UPDATE loopText SET searchTitle = ?, searchText = ? WHERE loopRowid = ?",
+                    arguments: [
+                        CatalogText.searchField([row[1]]), CatalogText.searchField([row[1], row[2]]), row[0] as Int64,
+                    ])
+            }
+            for row in try Row.fetchAll(db, sql: "SELECT key, name FROM author WHERE name IS NOT NULL") {
+                try db.execute(
+                    sql: "UPDATE author SET nameWords = ? WHERE key = ?",
+                    arguments: [CatalogText.searchField([row[1]]), row[0] as String])
+            }
+            for id in try String.fetchAll(db, sql: "SELECT id FROM loop WHERE listed ORDER BY updated, id DESC") {
+                try Self.index(db, loopID: id)
+            }
+        }
         try migrator.migrate(pool)
     }
 
@@ -210,9 +284,12 @@ public final class SQLiteCatalog: Catalog {
                         entry.bundleSHA256, entry.bundleBytes, entry.id,
                     ])
                 try db.execute(
-                    sql:
-                        "UPDATE loopText SET content = ?, searchText = ? WHERE loopRowid = (SELECT rowid FROM loop WHERE id = ?)",
-                    arguments: [entry.content, entry.searchText, entry.id])
+                    sql: """
+                        UPDATE loopText SET content = ?, searchTitle = ?, searchText = ?
+                        WHERE loopRowid = (SELECT rowid FROM loop WHERE id = ?)
+                        """,
+                    arguments: [entry.content, entry.searchTitle, entry.searchText, entry.id])
+                try Self.index(db, loopID: entry.id)
                 try db.execute(sql: "DELETE FROM blobRef WHERE loopId = ?", arguments: [entry.id])
                 try Self.insertBlobRefs(
                     db, id: entry.id,
@@ -243,6 +320,7 @@ public final class SQLiteCatalog: Catalog {
                     stamp, stamp, entry.bundleSHA256, entry.bundleBytes,
                 ])
             try Self.insertText(db, entry)
+            try Self.index(db, loopID: entry.id)
             try Self.insertBlobRefs(
                 db, id: entry.id, hashes: CatalogBlobs.hashes(bundleSHA256: entry.bundleSHA256, content: entry.content))
             return PublishResult(id: entry.id, shortID: shortID, revision: entry.revision, previousRevision: nil)
@@ -346,11 +424,25 @@ public final class SQLiteCatalog: Catalog {
         }
     }
 
-    /// The loop's phrases and search text, beside the row just inserted.
+    /// The loop's phrases and search words, beside the row just inserted.
     private static func insertText(_ db: Database, _ entry: CatalogEntry) throws {
         try db.execute(
-            sql: "INSERT INTO loopText (loopRowid, content, searchText) VALUES (?, ?, ?)",
-            arguments: [db.lastInsertedRowID, entry.content, entry.searchText])
+            sql: "INSERT INTO loopText (loopRowid, content, searchTitle, searchText) VALUES (?, ?, ?, ?)",
+            arguments: [db.lastInsertedRowID, entry.content, entry.searchTitle, entry.searchText])
+    }
+
+    /// Puts a listed loop's words in the search index as the newest (a loop not listed is
+    /// left out): called when it is published.
+    private static func index(_ db: Database, loopID: String) throws {
+        try db.execute(
+            sql: "DELETE FROM searchEntry WHERE loopRowid = (SELECT rowid FROM loop WHERE id = ?)", arguments: [loopID])
+        try db.execute(
+            sql: """
+                INSERT INTO searchEntry (loopRowid, title, body)
+                SELECT loop.rowid, loopText.searchTitle, loopText.searchText || ' ' || author.nameWords
+                FROM loop JOIN loopText ON loopText.loopRowid = loop.rowid JOIN author ON author.key = loop.authorKey
+                WHERE loop.id = ? AND loop.listed
+                """, arguments: [loopID])
     }
 
     private static func bindAuthor(_ db: Database, key: String, fingerprint: String, name: String?) throws {
@@ -365,7 +457,9 @@ public final class SQLiteCatalog: Catalog {
         {
             throw CatalogError(.nameTaken, "the name '\(name)' belongs to another author")
         }
-        try db.execute(sql: "UPDATE author SET name = ?, nameKey = ? WHERE key = ?", arguments: [name, nameKey, key])
+        try db.execute(
+            sql: "UPDATE author SET name = ?, nameKey = ?, nameWords = ? WHERE key = ?",
+            arguments: [name, nameKey, CatalogText.searchField([name]), key])
     }
 
     public func unpublish(id: String, authorKey: String, now: Date) async throws {
@@ -438,65 +532,93 @@ public final class SQLiteCatalog: Catalog {
     // threads that answer every other request.
     public func search(_ query: CatalogQuery, now: Date) async throws -> CatalogPage {
         try await pool.read { db in
-            var conditions = ["loop.listed"]
+            var filters: [String] = []
             var arguments: [String: (any DatabaseValueConvertible)?] = ["since": CatalogText.recentSince(now)]
-            for (index, term) in CatalogText.searchTerms(query.text).enumerated() {
-                // A term of three characters or more is found through the trigram index (a
-                // quoted FTS5 string matches anywhere in the text); a shorter one by a scan.
-                if term.count >= 3 {
-                    conditions.append(
-                        "loop.rowid IN (SELECT rowid FROM loopSearch WHERE loopSearch MATCH :term\(index))")
-                    arguments["term\(index)"] = "\"" + term.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-                } else {
-                    conditions.append(
-                        "loop.rowid IN (SELECT loopRowid FROM loopText WHERE searchText LIKE :term\(index) ESCAPE '\\')"
-                    )
-                    arguments["term\(index)"] = CatalogText.likePattern(term)
-                }
-            }
             if let language = query.language {
-                conditions.append("loop.language = :language COLLATE NOCASE")
+                filters.append("loop.language = :language COLLATE NOCASE")
                 arguments["language"] = language
             }
             if let translation = query.translationLanguage {
-                conditions.append("loop.translationLanguage = :translation COLLATE NOCASE")
+                filters.append("loop.translationLanguage = :translation COLLATE NOCASE")
                 arguments["translation"] = translation
             }
             if let tag = query.tag {
-                conditions.append("loop.tagKeys LIKE :tag ESCAPE '\\'")
+                filters.append("loop.tagKeys LIKE :tag ESCAPE '\\'")
                 arguments["tag"] = CatalogText.likePattern("|" + CatalogText.fold(tag) + "|")
             }
             if let author = query.author {
-                conditions.append("(author.nameKey = :author OR author.fingerprint = :fingerprint)")
+                filters.append("(author.nameKey = :author OR author.fingerprint = :fingerprint)")
                 arguments["author"] = CatalogText.fold(author)
                 arguments["fingerprint"] = author.lowercased()
             }
-            if query.featuredOnly { conditions.append("loop.featured") }
-            let filter = " WHERE " + conditions.joined(separator: " AND ")
-            let order =
-                query.sort == .hot
-                ? " ORDER BY recent DESC, loop.updated DESC, loop.id" : " ORDER BY loop.updated DESC, loop.id"
+            if query.featuredOnly { filters.append("loop.featured") }
+            let joined =
+                " JOIN loop ON loop.rowid = searchEntry.loopRowid JOIN author ON author.key = loop.authorKey"
+            let hot = query.sort == .hot ? "recent DESC, " : ""
+            let terms = CatalogText.searchTerms(query.text)
+            guard !terms.isEmpty else {
+                let filter = filters.isEmpty ? "" : " WHERE " + filters.joined(separator: " AND ")
+                let statementArguments = StatementArguments(arguments)
+                let total =
+                    try Int.fetchOne(
+                        db, sql: "SELECT COUNT(*) FROM searchEntry" + (filters.isEmpty ? "" : joined) + filter,
+                        arguments: statementArguments) ?? 0
+                let rows = try Row.fetchAll(
+                    db,
+                    sql: Self.selectLoop + " FROM searchEntry" + joined + filter + " ORDER BY " + hot
+                        + "searchEntry.position DESC LIMIT \(query.limit) OFFSET \(query.offset)",
+                    arguments: statementArguments)
+                return CatalogPage(
+                    loops: try rows.map(Self.summary), total: total, offset: query.offset, limit: query.limit)
+            }
+            // Two ranks, each read off an index newest first: the loops whose title holds every
+            // term (each the start of a word), then the rest. Each count stops past
+            // ``CatalogPage/countLimit`` (a word in every loop would have it count them all).
+            let match = terms.map { "\"\($0)\"*" }.joined(separator: " ")
+            arguments["match"] = match
+            let ranks = [
+                (index: "titleIndex", condition: "titleIndex MATCH :match"),
+                (
+                    index: "wordIndex",
+                    condition:
+                        "wordIndex MATCH :match AND wordIndex.rowid NOT IN (SELECT rowid FROM titleIndex WHERE titleIndex MATCH :match)"
+                ),
+            ]
             let statementArguments = StatementArguments(arguments)
-            let total =
-                try Int.fetchOne(
-                    db, sql: "SELECT COUNT(*) FROM loop JOIN author ON author.key = loop.authorKey" + filter,
+            let matches = try [ranks[0].condition, "wordIndex MATCH :match"].enumerated().map { rank, condition in
+                let index = ranks[rank].index
+                let from =
+                    " FROM \(index)"
+                    + (filters.isEmpty ? "" : " JOIN searchEntry ON searchEntry.position = \(index).rowid" + joined)
+                return try Int.fetchOne(
+                    db,
+                    sql: "SELECT COUNT(*) FROM (SELECT 1" + from + " WHERE "
+                        + ([condition] + filters).joined(separator: " AND ") + " LIMIT \(CatalogPage.countLimit + 1))",
                     arguments: statementArguments) ?? 0
-            let rows = try Row.fetchAll(
-                db,
-                sql: Self.selectLoop + Self.fromLoop + filter + order + " LIMIT \(query.limit) OFFSET \(query.offset)",
-                arguments: statementArguments)
-            return CatalogPage(
-                loops: try rows.map(Self.summary), total: total, offset: query.offset, limit: query.limit)
+            }
+            let page = CatalogPage.Ranked(title: matches[0], all: matches[1])
+            var loops: [CatalogLoop] = []
+            for slice in page.slices(offset: query.offset, limit: query.limit) {
+                let index = ranks[slice.rank].index
+                let rows = try Row.fetchAll(
+                    db,
+                    sql: Self.selectLoop + " FROM \(index) JOIN searchEntry ON searchEntry.position = \(index).rowid"
+                        + joined + " WHERE " + ([ranks[slice.rank].condition] + filters).joined(separator: " AND ")
+                        + " ORDER BY " + hot + "\(index).rowid DESC LIMIT \(slice.limit) OFFSET \(slice.offset)",
+                    arguments: statementArguments)
+                loops += try rows.map(Self.summary)
+            }
+            return page.page(loops, offset: query.offset, limit: query.limit)
         }
     }
 
-    public func countDownload(id: String, client: String, now: Date) async throws {
+    public func countDownload(id: String, client: String, now: Date) async throws -> Bool {
         let day = CatalogText.day(now)
-        try await pool.write { db in
+        return try await pool.write { db in
             try db.execute(
                 sql: "INSERT OR IGNORE INTO downloadSeen (loopId, day, client) VALUES (?, ?, ?)",
                 arguments: [id, day, client])
-            guard db.changesCount > 0 else { return }
+            guard db.changesCount > 0 else { return false }
             try db.execute(
                 sql: """
                     INSERT INTO download (loopId, day, count) VALUES (?, ?, 1)
@@ -505,6 +627,7 @@ public final class SQLiteCatalog: Catalog {
             try db.execute(
                 sql: "DELETE FROM downloadSeen WHERE loopId = ? AND day < ?",
                 arguments: [id, day - CatalogText.recentDays])
+            return true
         }
     }
 
@@ -522,14 +645,13 @@ public final class SQLiteCatalog: Catalog {
         try pool.close()
     }
 
-    /// Loops inserted as they are, for the benchmark's large catalog (no rules applied).
     public func insertForBenchmark(_ entries: [CatalogEntry], now: Date) async throws {
         try await pool.write { db in
-            for entry in entries {
+            for (index, entry) in entries.enumerated() {
                 try db.execute(
                     sql: "INSERT OR IGNORE INTO author (key, fingerprint) VALUES (?, ?)",
                     arguments: [entry.authorKey, entry.authorFingerprint])
-                let stamp = CatalogText.milliseconds(now) - Int64.random(in: 0..<(86_400_000 * 30))
+                let stamp = CatalogText.milliseconds(now) - Int64(entries.count - index) * 20_000
                 try db.execute(
                     sql: """
                         INSERT INTO loop (id, shortID, authorKey, revision, title, language, translationLanguage, tags, tagKeys,
@@ -545,6 +667,7 @@ public final class SQLiteCatalog: Catalog {
                         entry.bundleBytes,
                     ])
                 try Self.insertText(db, entry)
+                try Self.index(db, loopID: entry.id)
             }
         }
     }

@@ -94,6 +94,8 @@ public struct CatalogPageReport: Encodable {
     var total: Int
     var offset: Int
     var limit: Int
+    /// True when more loops match than `total` (a search counts up to 10,000).
+    var totalIsLowerBound: Bool?
     var loops: [Entry]
 
     struct Entry: Encodable {
@@ -104,6 +106,7 @@ public struct CatalogPageReport: Encodable {
     /// `page`, each loop with its preview link (`link(shortID)`).
     public init(_ page: CatalogPage, link: (String) -> String) {
         (total, offset, limit) = (page.total, page.offset, page.limit)
+        totalIsLowerBound = page.totalIsLowerBound
         loops = page.loops.map { Entry(loop: $0, link: link($0.shortID)) }
     }
 }

@@ -9,15 +9,18 @@ import LoopLibraryServer
 struct SeedBenchmark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "seed-benchmark",
-        abstract: "Fill a SQLite catalog with copies of a published loop (for loop-benchmark server).",
+        abstract: "Fill a catalog with copies of a published loop (for loop-benchmark server).",
         shouldDisplay: false)
 
     @OptionGroup var storage: StorageOptions
     @Option(help: "The published loop to copy.") var from: String
     @Option(help: "How many copies.") var count = 10_000
+    @Option(help: "A file to write the copies' ids to, one a line.") var idsFile: String?
 
     func run() async throws {
-        let catalog = try SQLiteCatalog(path: ServerLayout(root: storage.dataFolder).catalog)
+        guard let catalog = try storage.openCatalogForOperator() as? any BenchmarkSeeding else {
+            throw ValidationError("this catalog cannot be seeded")
+        }
         try await catalog.prepare()
         guard let model = try await catalog.loop(from, now: Date()) else {
             throw ValidationError("no loop '\(from)' is published here")
@@ -45,9 +48,13 @@ struct SeedBenchmark: AsyncParsableCommand {
                     groupCount: model.summary.groupCount,
                     phraseCount: model.summary.phraseCount, seconds: model.summary.seconds, content: model.content,
                     bundleSHA256: model.bundleSHA256, bundleBytes: model.bundleBytes,
-                    searchText: ([title] + tags + phrases).map(CatalogText.fold).joined(separator: "\n")))
+                    searchTitle: CatalogText.searchField([title]),
+                    searchText: CatalogText.searchField([title] + tags + phrases)))
         }
         try await catalog.insertForBenchmark(entries, now: Date())
         try await catalog.close()
+        if let idsFile {
+            try entries.map(\.id).joined(separator: "\n").write(toFile: idsFile, atomically: true, encoding: .utf8)
+        }
     }
 }

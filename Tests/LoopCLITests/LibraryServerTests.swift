@@ -90,14 +90,17 @@ final class TestServer: @unchecked Sendable {
 
     static let executable = LoopProcess.executable.deletingLastPathComponent().appendingPathComponent("loop-server")
 
+    /// `preparing` is given the data folder and the database (nil: SQLite) before the server
+    /// first starts: a catalog made by an earlier version, say.
     init(
         _ backend: CatalogBackend, arguments: [String] = [], environment: [String: String] = [:],
-        softFileLimit: Int? = nil
+        softFileLimit: Int? = nil, preparing: (String, String?) throws -> Void = { _, _ in }
     ) throws {
         data = Scratch.path("server-data")
         database = try backend.newDatabase()
         extraArguments = arguments
         self.softFileLimit = softFileLimit
+        try preparing(data, database)
         try start(environment: environment)
     }
 

@@ -201,7 +201,7 @@ extension LibraryServer {
                 query.tag.map { "tagged \($0)" },
             ]
             .compactMap { $0 }.joined(separator: ", ")
-            model.resultsTitle = "\(results.total) \(results.total == 1 ? "loop" : "loops") \(described)"
+            model.resultsTitle = "\(results.totalText) \(results.total == 1 ? "loop" : "loops") \(described)"
             title = "Loops \(described) · Loop Library"
         } else if number == 1 {
             async let featured = catalog.search(CatalogQuery(featuredOnly: true, limit: 6), now: now)

@@ -1,0 +1,144 @@
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A search's answer, as the tests compare it.
+private struct SearchAnswer: Equatable, CustomStringConvertible {
+    var total: Int
+    var totalIsLowerBound: Bool
+    var titles: [String]
+
+    var description: String { "\(total)\(totalIsLowerBound ? "+" : ""): \(titles.joined(separator: " | "))" }
+}
+
+extension LibraryServerTests {
+    /// The searches the catalogs are compared on: accents and case, the starts of words, two
+    /// words, a script without spaces, a title's number, a word of every loop's phrases, pages
+    /// across the two ranks and at the end, the filters, Hot, and words found nowhere.
+    private static let searches = [
+        "q=gare&limit=100", "q=GARE&limit=100", "q=hotel&limit=50", "q=HÔTEL&limit=50", "q=bahn", "q=estacion+mercado",
+        "q=Estación&language=es", "q=駅&limit=30", "q=市場+hotel", "q=hotel+5&limit=40", "q=bonjour&offset=290&limit=30",
+        "q=gare&offset=20&limit=20", "q=gare&tag=level 3&limit=100", "q=cafe&language=de&limit=100",
+        "q=elodie&limit=5", "q=otel", "q=zzzz", "q=gare&sort=hot&limit=10", "offset=100&limit=5",
+        "q=merci+gare&limit=3",
+    ]
+
+    /// Search (#49): each term finds the words it starts, case and accents aside; loops whose
+    /// title holds every term come first, newest first, then the others; the total counts
+    /// both; and SQLite and PostgreSQL give the same answers to the same searches.
+    @Test func searchFindsWordStartsRanksTitlesFirstAndBothCatalogsAnswerAlike() async throws {
+        var answers: [[SearchAnswer]] = []
+        for backend in CatalogBackend.all {
+            let server = try TestServer(backend)
+            let (author, _) = try publishedFixture(server)
+            let id = try resolveID(author)
+            // 300 copies of the fixture under other titles, tags and languages (the benchmark's
+            // catalog): "<word> <word> <n>", tagged "level <n % 6 + 1>" and a word.
+            let seed = Process()
+            seed.executableURL = TestServer.executable
+            seed.arguments =
+                ["seed-benchmark", "--data", server.data, "--from", id, "--count", "300"]
+                + (server.database.map { ["--database", $0] } ?? [])
+            try seed.run()
+            seed.waitUntilExit()
+            #expect(seed.terminationStatus == 0)
+            var found: [SearchAnswer] = []
+            for search in Self.searches {
+                let query = try #require(search.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed))
+                let answer = try await http("GET", server.address + "/api/loops?" + query)
+                #expect(answer.status == 200, "\(search): \(String(decoding: answer.body, as: UTF8.self))")
+                let page = try #require(answer.json)
+                found.append(
+                    SearchAnswer(
+                        total: page["total"] as? Int ?? -1,
+                        totalIsLowerBound: page["totalIsLowerBound"] as? Bool ?? false,
+                        titles: (page["loops"] as? [[String: Any]] ?? []).compactMap { $0["title"] as? String }))
+            }
+            answers.append(found)
+            server.stop()
+        }
+        let answer = Dictionary(uniqueKeysWithValues: zip(Self.searches, answers[0]))
+        func numbers(_ titles: [String]) -> [Int] {
+            titles.compactMap { $0.split(separator: " ").last.flatMap { Int($0) } }
+        }
+
+        // "gare": in every loop's phrases ("Où est la gare"), so all 301 match; the 47 seeded
+        // titles holding it come first, newest (the highest number) first.
+        let gare = try #require(answer["q=gare&limit=100"])
+        #expect(gare.total == 301)
+        let titled = gare.titles.prefix { $0.lowercased().split(separator: " ").contains("gare") }
+        #expect(titled.count == 47 && numbers(Array(titled)) == numbers(Array(titled)).sorted(by: >), "\(gare)")
+        #expect(!gare.titles.dropFirst(titled.count).contains { $0.lowercased().contains("gare") })
+        #expect(answer["q=GARE&limit=100"] == gare, "case aside")
+        #expect(answer["q=gare&offset=20&limit=20"]?.titles == Array(gare.titles[20..<40]), "a page across the ranks")
+        #expect(answer["q=HÔTEL&limit=50"] == answer["q=hotel&limit=50"], "accents aside")
+        let hotel = try #require(answer["q=hotel&limit=50"])
+        #expect(
+            hotel.titles.first?.contains("hotel") == true && hotel.total == 65, "title first, then the tag: \(hotel)")
+        // The start of a word, not its middle.
+        #expect(answer["q=bahn"]?.titles.allSatisfy { $0.contains("Bahnhof") } == true)
+        #expect(answer["q=otel"]?.total == 0 && answer["q=zzzz"]?.total == 0)
+        #expect(
+            answer["q=estacion+mercado"]?.titles.first.map { $0.contains("estación") && $0.contains("mercado") } == true
+        )
+        #expect(answer["q=Estación&language=es"]?.titles.isEmpty == false)
+        #expect(answer["q=駅&limit=30"]?.titles.first?.contains("駅") == true, "a Han character is a word")
+        let five = try #require(answer["q=hotel+5&limit=40"]?.titles)
+        // "hotel 5": the 8 titles "... hotel 5x" first, then loops tagged "level 5" with hotel.
+        let titledFive = five.prefix { $0.contains("hotel") && $0.split(separator: " ").last?.hasPrefix("5") == true }
+        #expect(titledFive.count == 8 && five.count > 8, "\(five)")
+        #expect(answer["q=bonjour&offset=290&limit=30"].map { $0.total == 301 && $0.titles.count == 11 } == true)
+        #expect(answer["q=elodie&limit=5"]?.total == 301, "the author's name is searched")
+        #expect(answer["q=gare&tag=level 3&limit=100"]?.total == 50)
+        #expect(answer["offset=100&limit=5"]?.total == 301)
+
+        guard answers.count == 2 else { return }
+        for (index, search) in Self.searches.enumerated() {
+            #expect(
+                answers[0][index] == answers[1][index],
+                "\(search): SQLite \(answers[0][index]), PostgreSQL \(answers[1][index])")
+        }
+    }
+}
+
+extension LibraryServerTests {
+    /// A catalog made before search by words (SQLite's "v6", PostgreSQL's version 7: a trigram
+    /// index), with "Fixture" and "Übung macht" listed by "Élodie B" and "Zweite" unpublished,
+    /// is upgraded when the server starts: its listed loops found by their words and their
+    /// author's name, newest first, the unpublished one by none.
+    @Test(arguments: CatalogBackend.all)
+    func aCatalogFromBeforeWordSearchIsSearchedOnceUpgraded(_ backend: CatalogBackend) async throws {
+        let server = try TestServer(backend) { data, database in
+            try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
+            guard let database else {
+                try FileManager.default.copyItem(
+                    atPath: LoopProcess.fixtures + "/catalog-before-word-search.sqlite",
+                    toPath: data + "/catalog.sqlite")
+                return
+            }
+            let psql = Process()
+            psql.executableURL = URL(fileURLWithPath: "/usr/bin/psql")
+            psql.arguments = [
+                database, "-q", "-v", "ON_ERROR_STOP=1", "-f", LoopProcess.fixtures + "/catalog-before-word-search.sql",
+            ]
+            psql.standardOutput = FileHandle.nullDevice
+            try psql.run()
+            psql.waitUntilExit()
+            #expect(psql.terminationStatus == 0)
+        }
+        func titles(_ query: String) async throws -> [String] {
+            let answer = try await http("GET", server.address + "/api/loops?" + query)
+            #expect(answer.status == 200, "\(String(decoding: answer.body, as: UTF8.self))")
+            return (answer.json?["loops"] as? [[String: Any]] ?? []).compactMap { $0["title"] as? String }
+        }
+        #expect(try await titles("") == ["Übung macht", "Fixture"])
+        #expect(try await titles("q=UBUNG") == ["Übung macht"])
+        #expect(try await titles("q=elod") == ["Übung macht", "Fixture"], "the author's name")
+        #expect(try await titles("q=gare") == ["Übung macht", "Fixture"], "a phrase, and a tag")
+        #expect(try await titles("q=zweite").isEmpty, "unpublished before the upgrade")
+        #expect(try await titles("q=fixture+bonjour") == ["Fixture"])
+    }
+}
