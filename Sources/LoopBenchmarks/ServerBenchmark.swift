@@ -398,7 +398,12 @@ struct BenchmarkPostgres {
             throw CLIError(.refused, "Scripts/postgres was not found; run from the repository")
         }
         self.folder = folder
-        let server = try ChildProcess.output("/bin/bash", [script, "start", folder])
+        // The address through a file, not a pipe: the server started keeps the pipe's end open,
+        // and reading to its end would never return.
+        let started = try ChildProcess.run(
+            "/bin/bash", ["-c", "bash \"$0\" start \"$1\" > \"$1.url\"", script, folder])
+        guard started.status == 0 else { throw CLIError(.refused, "Scripts/postgres could not start PostgreSQL") }
+        let server = try String(contentsOfFile: folder + ".url", encoding: .utf8)
             .trimmingCharacters(in: .whitespacesAndNewlines)
         _ = try ChildProcess.output("/usr/bin/psql", [server, "-q", "-c", "CREATE DATABASE loop_benchmark"])
         var components = URLComponents(string: server)
@@ -411,7 +416,7 @@ struct BenchmarkPostgres {
     private let scriptPath: String
 
     func stop() {
-        _ = try? ChildProcess.output("/bin/bash", [scriptPath, "stop", folder])
+        _ = try? ChildProcess.run("/bin/bash", [scriptPath, "stop", folder])
     }
 }
 

@@ -124,7 +124,7 @@ public struct CatalogLoopDetail: Codable, Equatable, Sendable {
 /// One page of a catalog listing (`GET /api/loops`).
 public struct CatalogPage: Codable, Equatable, Sendable {
     public var loops: [CatalogLoop]
-    /// How many loops match in all: counted up to 10,000, and then true in
+    /// How many loops match in all: counted up to 1,000 for a search with words, and then true in
     /// ``totalIsLowerBound`` (more match, and no page goes past them).
     public var total: Int
     public var offset: Int
@@ -132,7 +132,7 @@ public struct CatalogPage: Codable, Equatable, Sendable {
     /// True when more loops than ``total`` match; absent when the total is exact.
     public var totalIsLowerBound: Bool?
 
-    /// The total as a person reads it: `10000+` when more match.
+    /// The total as a person reads it: `1000+` when more match.
     public var totalText: String { "\(total)" + (totalIsLowerBound == true ? "+" : "") }
 
     public init(loops: [CatalogLoop], total: Int, offset: Int, limit: Int, totalIsLowerBound: Bool? = nil) {

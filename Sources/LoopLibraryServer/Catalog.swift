@@ -79,7 +79,7 @@ extension CatalogPage {
     /// A search for words counts its matches up to this many: past it, the total says "at
     /// least" (a word in every loop would otherwise have each search count the whole catalog),
     /// and no page starts beyond it. Browsing without words counts every loop.
-    static let countLimit = 10_000
+    static let countLimit = 1_000
 
     /// A search's two ranks (the loops whose title holds every term, then the rest), counted up
     /// to ``countLimit`` + 1 each: the title's matches and all matches.

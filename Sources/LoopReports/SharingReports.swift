@@ -94,7 +94,7 @@ public struct CatalogPageReport: Encodable {
     var total: Int
     var offset: Int
     var limit: Int
-    /// True when more loops match than `total` (a search counts up to 10,000).
+    /// True when more loops match than `total` (a search with words counts up to 1,000).
     var totalIsLowerBound: Bool?
     var loops: [Entry]
 
