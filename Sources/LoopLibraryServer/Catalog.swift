@@ -277,8 +277,9 @@ public enum CatalogText {
         Array(searchWords(text).prefix(8))
     }
 
-    /// The words search matches: the text folded (``fold(_:)``) and cut into runs of letters
-    /// and digits (anything else, a control character included, parts words as a space does);
+    /// The words search matches: the text folded (``fold(_:)``), its marks left out, and cut
+    /// into runs of letters and digits (anything else, a control character included, parts
+    /// words as a space does);
     /// a Han, hiragana or katakana character is a word of its own, since those scripts put no
     /// spaces between words. Both catalogs index these words as they are and match a term
     /// against their starts, so SQLite and PostgreSQL find the same loops.
@@ -292,6 +293,10 @@ public enum CatalogText {
         }
         for scalar in fold(text).unicodeScalars {
             switch scalar.properties.generalCategory {
+            case .nonspacingMark, .spacingMark, .enclosingMark:
+                // A mark left by the folding (a vowel sign or a virama in Devanagari or Thai,
+                // Arabic's harakat) neither parts its word nor counts: `كتب` finds `كَتَبَ`.
+                break
             case .lowercaseLetter, .uppercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter, .decimalNumber,
                 .letterNumber, .otherNumber:
                 if isWordOnItsOwn(scalar) {
