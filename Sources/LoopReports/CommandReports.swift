@@ -243,10 +243,9 @@ extension CatalogPage {
     /// Where page `page` is among the results, or that there are none (nil: all on this page).
     public func position(page: Int) -> String? {
         let shown = offset + loops.count
-        if total > shown || offset > 0 {
-            return "\(offset + 1)-\(shown) of \(totalText); --page \(page + 1) for more\n"
-        }
-        return total == 0 ? "no loops found\n" : nil
+        if loops.isEmpty { return total == 0 ? "no loops found\n" : "no loops on page \(page): \(totalText) found\n" }
+        if total > shown { return "\(offset + 1)-\(shown) of \(totalText); --page \(page + 1) for more\n" }
+        return offset > 0 ? "\(offset + 1)-\(shown) of \(totalText)\n" : nil
     }
 }
 

@@ -417,6 +417,12 @@ struct LibraryServerTests {
             "\(listed.output)")
         let none = try LoopProcess.run(["browse", "nothing-like-this", "--from", server.address])
         #expect(none.status == 0 && none.output.isEmpty && none.error == "no loops found\n")
+        // The last page says where it is and offers no more; a page past the end says so.
+        let last = try LoopProcess.run(["browse", "--from", server.address, "--limit", "1", "--page", "2"])
+        #expect(last.status == 0 && last.error == "2-2 of 2\n", "\(last.error)")
+        let past = try LoopProcess.run(["browse", "--from", server.address, "--limit", "1", "--page", "5"])
+        #expect(
+            past.status == 0 && past.output.isEmpty && past.error == "no loops on page 5: 2 found\n", "\(past.error)")
         // The server from the environment, or from the config file.
         #expect(
             try LoopProcess.run(["browse", "ubung", "--json"], environment: ["LOOP_SERVER": server.address]).output
