@@ -131,11 +131,14 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
             PRIMARY KEY (authorKey, day)
         );
         """,
-        // Search by words, ranked (as ``SQLiteCatalog``'s "v7"): each listed loop's words as
-        // lexemes taken as they are (no parser, no dictionary), its title's apart, numbered in
-        // the order loops were last published. The words of loops already here are filled in by
-        // ``fillSearchWords(_:)``.
-        """
+        searchByWords,
+    ]
+
+    /// Search by words, ranked (as ``SQLiteCatalog``'s "v7"): each listed loop's words as
+    /// lexemes taken as they are (no parser, no dictionary), its title's apart, numbered in
+    /// the order loops were last published. The words of loops already here are filled in by
+    /// ``fillSearchWords(_:)``.
+    private static let searchByWords = """
         DROP INDEX loop_search;
         ALTER TABLE loop ADD COLUMN searchTitle TEXT NOT NULL DEFAULT '';
         ALTER TABLE author ADD COLUMN nameWords TEXT NOT NULL DEFAULT '';
@@ -153,12 +156,7 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
         CREATE TRIGGER loop_unlisted AFTER UPDATE OF listed ON loop FOR EACH ROW WHEN (NOT NEW.listed) EXECUTE FUNCTION loop_unlisted();
         CREATE FUNCTION author_renamed() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN UPDATE search_entry SET all_words = search_words(loop.searchTitle || ' ' || loop.searchText || ' ' || NEW.nameWords) FROM loop WHERE loop.id = search_entry.loopId AND loop.authorKey = NEW.key; RETURN NULL; END $$;
         CREATE TRIGGER author_renamed AFTER UPDATE OF nameWords ON author FOR EACH ROW EXECUTE FUNCTION author_renamed();
-        """,
-    ]
-
-    /// The migration that made search by words: the loops published before it get their words
-    /// then.
-    private static let searchWordsMigration = 8
+        """
 
     public var isShared: Bool { true }
 
@@ -184,7 +182,7 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
                 for statement in statements where !statement.isEmpty {
                     try await connection.query(PostgresQuery(unsafeSQL: statement), logger: self.logger)
                 }
-                if index + 1 == Self.searchWordsMigration { try await self.fillSearchWords(connection) }
+                if migration == Self.searchByWords { try await self.fillSearchWords(connection) }
                 try await connection.query(
                     "INSERT INTO loop_catalog_schema (version) VALUES (\(index + 1))", logger: self.logger)
             }
