@@ -1,11 +1,9 @@
-import Mustache
-
 /// What the pages' templates (`Resources/web/*.mustache`) are given: one struct a page or a part
-/// of one, its property names the templates' keys. A nil property is no key: a section then
-/// looks for it in the enclosing context, as Mustache does.
+/// of one, its property names the templates' keys (``TemplateValueEncoder``). A nil property is
+/// no key: a section then looks for it in the enclosing context, as Mustache does.
 
 /// The `<head>` of every page and its social card.
-struct PageHead {
+struct PageHead: Encodable {
     var title: String
     var cardTitle: String
     var url: String
@@ -17,20 +15,20 @@ struct PageHead {
 }
 
 /// A picture: its source (a blob, served immutable) and size.
-struct PictureModel {
+struct PictureModel: Encodable {
     var src: String
     var width: Int
     var height: Int
 }
 
 /// A tag, with the list it links to (none in the feed).
-struct TagModel {
+struct TagModel: Encodable {
     var name: String
     var link: String?
 }
 
 /// A loop as a card of a list.
-struct CardModel {
+struct CardModel: Encodable {
     var link: String
     var title: String
     var languages: String
@@ -46,7 +44,7 @@ struct CardModel {
 }
 
 /// The previous and next page links of a list.
-struct PagerModel {
+struct PagerModel: Encodable {
     var page: Int
     var pages: Int
     var previous: String?
@@ -54,7 +52,7 @@ struct PagerModel {
 }
 
 /// The front page's search form, as the reader filled it in.
-struct FiltersModel {
+struct FiltersModel: Encodable {
     var q: String
     var language: String
     var translation: String
@@ -65,7 +63,7 @@ struct FiltersModel {
 }
 
 /// `/`: the latest (or the results of a search), featured and hot loops.
-struct FrontPageModel {
+struct FrontPageModel: Encodable {
     var filters: FiltersModel
     var searching: Bool
     var base: String
@@ -81,7 +79,7 @@ struct FrontPageModel {
 }
 
 /// `/@name`: an author's loops.
-struct AuthorPageModel {
+struct AuthorPageModel: Encodable {
     var author: String
     var fingerprint: String
     var total: Int
@@ -92,7 +90,7 @@ struct AuthorPageModel {
 }
 
 /// One phrase of a loop's page.
-struct PhraseRowModel {
+struct PhraseRowModel: Encodable {
     var number: Int
     /// Its group, from 0 (for the player).
     var group: Int
@@ -109,7 +107,7 @@ struct PhraseRowModel {
 }
 
 /// One group of a loop's page.
-struct GroupModel {
+struct GroupModel: Encodable {
     var number: Int
     /// From 0 (for the player).
     var index: Int
@@ -119,7 +117,7 @@ struct GroupModel {
 }
 
 /// `/SHORTID`: a loop's preview page, its card's keys and the rest.
-struct LoopPageModel {
+struct LoopPageModel: Encodable {
     /// The loop's id (the player keeps the learner's progress under it).
     var loopId: String
     var card: CardModel
@@ -135,7 +133,7 @@ struct LoopPageModel {
 }
 
 /// One entry of the Atom feed.
-struct FeedEntryModel {
+struct FeedEntryModel: Encodable {
     var title: String
     var id: String
     var url: String
@@ -147,14 +145,14 @@ struct FeedEntryModel {
 }
 
 /// `/feed.atom`: the latest loops.
-struct FeedModel {
+struct FeedModel: Encodable {
     var base: String
     var updated: String
     var entries: [FeedEntryModel]
 }
 
 /// A page that is not there.
-struct MissingPageModel {
+struct MissingPageModel: Encodable {
     var message: String
     var page: PageHead
 }

@@ -2,17 +2,16 @@ import Crypto
 import Foundation
 import Hummingbird
 import LoopFoundation
-import Mustache
 
 /// The web pages' templates and static files, read once from a folder (`Resources/web`).
 ///
-/// Every `{{value}}` is escaped by ``MarkupEscaping``, in every template and partial: the
-/// folder's templates are registered with that content type set at their top.
+/// Every `{{value}}` is escaped by ``MarkupEscaping``, in every template and partial
+/// (``PageTemplate`` reads the templates: Mustache without lambdas or inheritance).
 public struct WebTemplates: Sendable {
     /// The templates a server renders; a folder without one of them is refused at start.
     static let required = ["header", "footer", "card", "pager", "front", "author", "loop", "missing", "feed"]
 
-    let library: MustacheLibrary
+    let library: PageTemplateLibrary
     /// `style.css`: written into every page's head (a page paints on its first response, one
     /// round trip on a slow network), and served as it is at `/style.css`.
     let stylesheet: WebAsset
@@ -33,18 +32,24 @@ public struct WebTemplates: Sendable {
     /// Reads the templates in `folder`, refusing a folder that lacks one or holds one that does
     /// not parse.
     public init(folder: String) throws(CatalogError) {
-        MustacheContentTypes.register(MarkupEscaping(), named: "MARKUP")
-        var library = MustacheLibrary()
+        var library = PageTemplateLibrary()
         for name in Self.required {
             let path = folder + "/" + name + ".mustache"
             guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
                 throw CatalogError(.templates, path: path, message: "cannot read the template")
             }
             do {
-                try library.register("{{%CONTENT_TYPE:MARKUP}}" + text, named: name)
+                library.register(try PageTemplate(text), named: name)
             } catch {
                 throw CatalogError(.templates, path: path, message: "the template does not parse (\(error))")
             }
+        }
+        if let (template, partial) = library.missingPartials.first {
+            throw CatalogError(
+                .templates, path: folder + "/" + template + ".mustache",
+                message:
+                    "the template names a partial {{> \(partial)}} that is not one of \(Self.required.joined(separator: ", "))"
+            )
         }
         guard let stylesheet = FileManager.default.contents(atPath: folder + "/style.css"),
             let script = FileManager.default.contents(atPath: folder + "/copy.js"),
@@ -107,8 +112,15 @@ public struct WebTemplates: Sendable {
     /// The page `name` made from `model` (a page model of PageModels.swift), its `<style>`
     /// left empty: ``withStylesheet(_:at:)`` writes the stylesheet in as the page is sent, so
     /// the pages a server keeps do not each hold a copy of it.
-    func render(_ name: String, _ model: Any) -> String {
-        library.render(TemplateValues.values(of: model), withTemplate: name) ?? ""
+    func render(_ name: String, _ model: some Encodable) -> String {
+        var value = TemplateValueEncoder.value(of: model)
+        if let inline = type(of: model) as? any TemplateModelWithInlineChild.Type,
+            case .object(var values) = value, case .object(let child)? = values[inline.inlineChild]
+        {
+            values.merge(child) { own, _ in own }
+            value = .object(values)
+        }
+        return library.render(name, value, escape: MarkupEscaping.escape(_:into:))
     }
 
     /// Where the stylesheet goes in a rendered page: after its first `<style>`, if it has one.
@@ -130,15 +142,27 @@ public struct WebTemplates: Sendable {
 
 /// HTML and XML escaping, scalar by scalar.
 ///
-/// The template library's own escaping compares whole Characters, so a quote or `<` followed
+/// A generic template library's escaping compared whole Characters, so a quote or `<` followed
 /// by a combining mark (one Character) went out unescaped: a title could close an attribute.
 /// Characters that HTML and XML forbid (controls, noncharacters) become U+FFFD.
-struct MarkupEscaping: MustacheContentType {
-    func escapeText(_ text: String) -> String {
-        Self.escape(text)
+enum MarkupEscaping {
+    static func escape(_ text: String) -> String {
+        var escaped = ""
+        escape(text, into: &escaped)
+        return escaped
     }
 
-    static func escape(_ text: String) -> String {
+    /// Appends `text` escaped to `output`.
+    static func escape(_ text: String, into output: inout String) {
+        // Most text needs nothing: printable ASCII without markup.
+        let plain = text.utf8.allSatisfy { byte in
+            (0x20..<0x7F).contains(byte) && byte != UInt8(ascii: "<") && byte != UInt8(ascii: ">")
+                && byte != UInt8(ascii: "&") && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "'")
+        }
+        if plain {
+            output += text
+            return
+        }
         var escaped = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -157,7 +181,7 @@ struct MarkupEscaping: MustacheContentType {
                 escaped.append(forbidden ? "\u{FFFD}" : scalar)
             }
         }
-        return String(escaped)
+        output += String(escaped)
     }
 }
 
@@ -165,46 +189,4 @@ struct MarkupEscaping: MustacheContentType {
 protocol TemplateModelWithInlineChild {
     /// The property whose keys are read at the top level too (the model's own win).
     static var inlineChild: String { get }
-}
-
-/// A page model as the template library reads it fastest: each struct a dictionary of its
-/// properties (a nil one left out: a section then looks in the enclosing context), each array
-/// an array of those, made in one pass. Given the structs themselves, the template library
-/// reflects on a struct for every key it looks up (a `Mirror` each time): three quarters of a
-/// preview page's rendering went to reflection.
-enum TemplateValues {
-    static func values(of value: Any) -> Any {
-        switch value {
-        case is String, is Int, is Bool, is Double: return value
-        default: break
-        }
-        let mirror = Mirror(reflecting: value)
-        switch mirror.displayStyle {
-        case .struct, .class:
-            var properties: [String: Any] = [:]
-            for child in mirror.children {
-                guard let label = child.label, let present = unwrapped(child.value) else { continue }
-                properties[label] = values(of: present)
-            }
-            if let inline = type(of: value) as? any TemplateModelWithInlineChild.Type,
-                let child = properties[inline.inlineChild] as? [String: Any]
-            {
-                properties.merge(child) { own, _ in own }
-            }
-            return properties
-        case .collection:
-            return mirror.children.map { values(of: $0.value) }
-        case .optional:
-            return unwrapped(value).map(values(of:)) as Any
-        default:
-            return value
-        }
-    }
-
-    /// What an optional holds (nil for none); anything else as it is.
-    private static func unwrapped(_ value: Any) -> Any? {
-        let mirror = Mirror(reflecting: value)
-        guard mirror.displayStyle == .optional else { return value }
-        return mirror.children.first?.value
-    }
 }

@@ -1,0 +1,122 @@
+import Testing
+
+@testable import LoopLibraryServer
+
+/// The pages' template reader and renderer: Mustache as the specification reads it, for what
+/// an operator's own templates (`loop serve --web FOLDER`) may hold.
+struct PageTemplateTests {
+    /// Renders `main` with `value`, beside `partials`.
+    static func render(
+        _ main: String, _ value: TemplateValue, partials: [String: String] = [:]
+    ) throws -> String {
+        var library = PageTemplateLibrary()
+        library.register(try PageTemplate(main), named: "main")
+        for (name, text) in partials { library.register(try PageTemplate(text), named: name) }
+        return library.render("main", value, escape: MarkupEscaping.escape(_:into:))
+    }
+
+    @Test func aTagAloneOnItsLineTakesTheLineWithIt() throws {
+        let template = """
+            <ul>
+              {{#items}}
+              <li>{{name}}</li>
+              {{/items}}
+              {{! a comment }}
+            </ul>
+            {{^items}}none{{/items}}
+            {{> footer}}
+            end
+            """
+        let rendered = try Self.render(
+            template, .object(["items": .list([.object(["name": .text("a")]), .object(["name": .text("b")])])]),
+            partials: ["footer": "<footer>\n"])
+        #expect(rendered == "<ul>\n  <li>a</li>\n  <li>b</li>\n</ul>\n\n<footer>\nend")
+        // Beside text on its line a tag keeps the line; two standalone tags share the text between them.
+        #expect(try Self.render("a {{#x}}b{{/x}}\n", .object(["x": .flag(true)])) == "a b\n")
+        #expect(
+            try Self.render("{{#x}}\n{{#y}}\nin\n{{/y}}\n{{/x}}\nout", .object(["x": .flag(true), "y": .flag(true)]))
+                == "in\nout")
+        // An indented standalone partial is indented line by line.
+        #expect(try Self.render("  {{> p}}\n", .object([:]), partials: ["p": "one\ntwo\n"]) == "  one\n  two\n")
+    }
+
+    @Test func sectionsRepeatShowOrInvertAsMustacheSays() throws {
+        let value = TemplateValue.object([
+            "yes": .flag(true), "no": .flag(false), "none": .list([]), "text": .text(""), "zero": .number(0),
+            "list": .list([.text("x"), .text("y")]), "page": .object(["title": .text("T"), "script": .flag(true)]),
+        ])
+        let template =
+            "{{#yes}}Y{{/yes}}{{#no}}N{{/no}}{{#none}}E{{/none}}{{#missing}}M{{/missing}}{{#text}}S{{/text}}"
+            + "{{#zero}}0{{/zero}}|{{^yes}}y{{/yes}}{{^no}}n{{/no}}{{^none}}e{{/none}}{{^missing}}m{{/missing}}"
+            + "{{^list}}l{{/list}}|{{#list}}[{{.}}]{{/list}}|{{page.title}}{{#page.script}}+{{/page.script}}"
+        #expect(try Self.render(template, value) == "YS0|nem|[x][y]|T+")
+    }
+
+    @Test func aNameIsLookedForFromTheInnermostValueOutButADottedNamesRestIsNot() throws {
+        let value = TemplateValue.object([
+            "lang": .text("fr"), "title": .text("outer"),
+            "rows": .list([
+                .object(["title": .text("one")]), .object(["title": .text("two"), "lang": .text("de")]),
+            ]),
+            "card": .object(["link": .text("/a")]), "link": .text("/outer"),
+        ])
+        #expect(
+            try Self.render("{{#rows}}{{title}}:{{lang}} {{/rows}}{{title}}", value) == "one:fr two:de outer")
+        #expect(try Self.render("{{card.link}} {{card.title}}|", value) == "/a |")
+    }
+
+    @Test func valuesAreEscapedUnlessAskedNotTo() throws {
+        let value = TemplateValue.object(["t": .text("<b>\"Tom\" & 'Jo'</b>\u{301}"), "n": .number(42)])
+        #expect(
+            try Self.render("{{t}}|{{{t}}}|{{& t}}|{{n}}", value)
+                == "&lt;b&gt;&quot;Tom&quot; &amp; &#39;Jo&#39;&lt;/b&gt;\u{301}|<b>\"Tom\" & 'Jo'</b>\u{301}"
+                + "|<b>\"Tom\" & 'Jo'</b>\u{301}|42")
+        // A quote followed by a combining mark is one Character, and still escaped.
+        #expect(MarkupEscaping.escape("\"\u{301}<\u{301}") == "&quot;\u{301}&lt;\u{301}")
+        #expect(MarkupEscaping.escape("a\u{0}b\u{FFFF}") == "a\u{FFFD}b\u{FFFD}")
+        #expect(MarkupEscaping.escape("<i>'&'</i> ok") == "&lt;i&gt;&#39;&amp;&#39;&lt;/i&gt; ok")
+    }
+
+    @Test func whatTheRendererCannotReadIsRefusedWithItsLine() {
+        for (template, message) in [
+            ("a\n{{#x}}b", "line 2: {{#x}} is not closed"),
+            ("{{#x}}\n{{/y}}", "line 2: {{/y}} does not close {{#x}} of line 1"),
+            ("{{/x}}", "line 1: {{/x}} closes no section"),
+            ("{{=<% %>=}}", "line 1: {{=…}} (changed delimiters, inheritance or a pragma) is not supported"),
+            ("{{$block}}{{/block}}", "line 1: {{$…}} (changed delimiters, inheritance or a pragma) is not supported"),
+            ("one\ntwo {{name", "line 2: a tag opened with {{ is not closed"),
+            ("{{a..b}}", "line 1: “a..b” is not a name"),
+        ] {
+            #expect(throws: PageTemplate.ParseError.self, "\(template.debugDescription)") { try PageTemplate(template) }
+            do {
+                _ = try PageTemplate(template)
+            } catch {
+                #expect(error.description == message)
+            }
+        }
+    }
+
+    @Test func aPartialNotThereIsNamedAndOneThatNamesItselfStops() throws {
+        var library = PageTemplateLibrary()
+        library.register(try PageTemplate("{{> header}}{{> nowhere}}"), named: "page")
+        library.register(try PageTemplate("h"), named: "header")
+        #expect(library.missingPartials.map { "\($0.template) > \($0.partial)" } == ["page > nowhere"])
+        // A partial that includes itself renders to its depth limit, and returns.
+        #expect(
+            try Self.render("{{> loop}}", .object([:]), partials: ["loop": "x{{> loop}}"]).count
+                == PageTemplateLibrary.maximumDepth)
+    }
+
+    @Test func aPageModelBecomesTheValuesItsTemplateReads() {
+        let model = PagerModel(page: 2, pages: 3, previous: "/?page=1", next: nil)
+        #expect(
+            TemplateValueEncoder.value(of: model)
+                == .object(["page": .number(2), "pages": .number(3), "previous": .text("/?page=1")]))
+        let tags = [TagModel(name: "a", link: nil), TagModel(name: "b", link: "/?tag=b")]
+        #expect(
+            TemplateValueEncoder.value(of: tags)
+                == .list([.object(["name": .text("a")]), .object(["name": .text("b"), "link": .text("/?tag=b")])]))
+        let head = PageHead(title: "T", cardTitle: "C", url: "u", description: "d", query: "", script: true)
+        #expect(TemplateValueEncoder.value(of: head)["script"] == .flag(true))
+    }
+}
