@@ -84,11 +84,11 @@ public struct LibraryServer: Sendable {
         metrics: MetricsAccess? = nil, accessLog: AccessLogFile? = nil, logger: Logger
     ) {
         self.catalog = catalog
-        self.pages = PageCache(name: "pages", stampLifetime: catalog.isShared ? 0 : 50_000_000)
+        self.pages = PageCache(name: "pages", byteLimit: 40 << 20, stampLifetime: catalog.isShared ? 0 : 50_000_000)
         self.details = PageCache(
-            name: "details", byteLimit: 16 << 20, stampLifetime: catalog.isShared ? 0 : 50_000_000)
+            name: "details", byteLimit: 8 << 20, stampLifetime: catalog.isShared ? 0 : 50_000_000)
         self.searches = PageCache(
-            name: "searches", byteLimit: 8 << 20, stampLifetime: catalog.isShared ? 0 : 50_000_000)
+            name: "searches", byteLimit: 4 << 20, stampLifetime: catalog.isShared ? 0 : 50_000_000)
         self.blobs = BlobStore(layout: ServerLayout(root: dataFolder))
         self.clips = ClipStore(blobs: blobs)
         self.web = web
