@@ -165,7 +165,7 @@ struct ServerBenchmark: AsyncParsableCommand {
             let front = try Wrk.run(server.address + "/", connections: connections, seconds: seconds)
             let bundleSHA = try await Self.bundleSHA(server.address, loop.summary.id)
             // The downloads on a server started again, so that their memory is not the pages
-            // kept (up to 64 MiB) of the runs above.
+            // kept (up to 40 MiB) of the runs above.
             var peak = server.peakMemory
             server.stop()
             server = try RunningServer(program: serverProgram, data: data, database: database)

@@ -324,6 +324,27 @@ struct WebPagesTests {
     }
 
     /// The stylesheet is written into every page's `<style>`: one that would close it is refused.
+    /// An operator's own templates (`--web`) that the server cannot read are refused at start,
+    /// on one line naming the file and the line, never served half-rendered.
+    @Test func aTemplateThatDoesNotParseOrNamesAMissingPartialIsRefused() throws {
+        for (name, template, message) in [
+            (
+                "loop", "{{> header}}\n<main>\n{{#groups}}\n{{/group}}\n",
+                "line 4: {{/group}} does not close {{#groups}} of line 3"
+            ),
+            ("card", "<li>{{> badge}}</li>\n", "the template names a partial {{> badge}}"),
+        ] {
+            let web = Scratch.path("web-broken-\(name)")
+            try FileManager.default.copyItem(atPath: Fixture.folder + "/../../Resources/web", toPath: web)
+            try Data(template.utf8).write(to: URL(fileURLWithPath: web + "/\(name).mustache"))
+            let process = try LoopProcess.run(["serve", "--data", Scratch.path("data-broken-\(name)"), "--web", web])
+            #expect(
+                process.status != 0 && process.error.contains(web + "/\(name).mustache: ")
+                    && process.error.contains(message) && process.error.split(separator: "\n").count == 1,
+                "\(process.error)")
+        }
+    }
+
     @Test func aStylesheetThatWouldCloseItsStyleElementIsRefused() throws {
         let web = Scratch.path("web-closing-style")
         try FileManager.default.copyItem(atPath: Fixture.folder + "/../../Resources/web", toPath: web)

@@ -75,6 +75,12 @@ struct PageTemplateTests {
         #expect(MarkupEscaping.escape("\"\u{301}<\u{301}") == "&quot;\u{301}&lt;\u{301}")
         #expect(MarkupEscaping.escape("a\u{0}b\u{FFFF}") == "a\u{FFFD}b\u{FFFD}")
         #expect(MarkupEscaping.escape("<i>'&'</i> ok") == "&lt;i&gt;&#39;&amp;&#39;&lt;/i&gt; ok")
+        // Each character on its own too (plain ASCII text is appended as it is when it has none).
+        for (plain, escaped) in [
+            ("1 < 2", "1 &lt; 2"), ("a & b", "a &amp; b"), ("\"q\"", "&quot;q&quot;"), ("it's", "it&#39;s"),
+        ] {
+            #expect(MarkupEscaping.escape(plain) == escaped)
+        }
     }
 
     @Test func whatTheRendererCannotReadIsRefusedWithItsLine() {
