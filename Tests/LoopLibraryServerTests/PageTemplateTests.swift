@@ -124,5 +124,11 @@ struct PageTemplateTests {
                 == .list([.object(["name": .text("a")]), .object(["name": .text("b"), "link": .text("/?tag=b")])]))
         let head = PageHead(title: "T", cardTitle: "C", url: "u", description: "d", query: "", script: true)
         #expect(TemplateValueEncoder.value(of: head)["script"] == .flag(true))
+        // Numbers of every width, and fractions as text (a template shows what it is given).
+        struct Sizes: Encodable {
+            var count: Int64 = 3
+            var ratio = 0.5
+        }
+        #expect(TemplateValueEncoder.value(of: Sizes()) == .object(["count": .number(3), "ratio": .text("0.5")]))
     }
 }

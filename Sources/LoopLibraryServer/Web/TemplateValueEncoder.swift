@@ -60,12 +60,15 @@ enum TemplateValueEncoder {
         }
     }
 
-    /// A value of a leaf type, or nil for one the templates do not read.
+    /// A value of a leaf type (a string, a number, a Bool), or nil for one that encodes its parts.
     static func leaf(_ value: some Encodable) -> TemplateValue? {
         switch value {
         case let text as String: .text(text)
         case let number as Int: .number(number)
         case let flag as Bool: .flag(flag)
+        case let number as any BinaryInteger: .number(Int(truncatingIfNeeded: number))
+        case let number as Double: .text(String(number))
+        case let number as Float: .text(String(number))
         default: nil
         }
     }
