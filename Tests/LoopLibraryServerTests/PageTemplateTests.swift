@@ -91,7 +91,9 @@ struct PageTemplateTests {
             ("{{=<% %>=}}", "line 1: {{=…}} (changed delimiters, inheritance or a pragma) is not supported"),
             ("{{$block}}{{/block}}", "line 1: {{$…}} (changed delimiters, inheritance or a pragma) is not supported"),
             ("one\ntwo {{name", "line 2: a tag opened with {{ is not closed"),
-            ("{{a..b}}", "line 1: “a..b” is not a name"),
+            ("{{a..b}}", "line 1: \"a..b\" is not a name"),
+            // A tag over two lines: named by the line it starts on, its name's line end shown escaped (one line).
+            ("one\n{{#x\n}}{{/x}}", "line 2: \"x\\n\" is not a name"),
         ] {
             #expect(throws: PageTemplate.ParseError.self, "\(template.debugDescription)") { try PageTemplate(template) }
             do {

@@ -98,8 +98,8 @@ struct PageTemplate: Sendable {
             let inside = body[..<close.lowerBound]
             rest = body[close.upperBound...]
             let (kind, name) = try tag(inside, triple: triple, line: line)
+            tokens.append(.tag(kind, name, line: line)) // the line the tag starts on
             line += inside.count { $0 == "\n" }
-            tokens.append(.tag(kind, name, line: line))
         }
         if !rest.isEmpty { tokens.append(.text(String(rest))) }
         return tokens
@@ -178,8 +178,7 @@ struct PageTemplate: Sendable {
         init(_ tokens: [Token]) { self.tokens = tokens }
 
         mutating func parse() throws(ParseError) -> [Node] {
-            let nodes = try parse(closing: nil)
-            return nodes
+            try parse(closing: nil)
         }
 
         private mutating func parse(closing: (name: String, line: Int)?) throws(ParseError) -> [Node] {
@@ -191,17 +190,17 @@ struct PageTemplate: Sendable {
                 case .text(let text):
                     if !text.isEmpty { nodes.append(.text(text)) }
                 case .tag(let kind, let name, let line, let indentation):
+                    // Every name checked as it is read (a message quoting it stays on one line).
+                    let checked = kind == .comment ? Name(parts: []) : try Self.name(name, line: line)
                     switch kind {
                     case .comment: break
                     case .value(let escaped):
-                        nodes.append(.value(name: try Self.name(name, line: line), escaped: escaped))
+                        nodes.append(.value(name: checked, escaped: escaped))
                     case .partial:
-                        guard !name.isEmpty else { throw ParseError(message: "a partial without a name", line: line) }
                         nodes.append(.partial(name: name, indentation: indentation))
                     case .open, .inverted:
                         let inner = try parse(closing: (name, line))
-                        nodes.append(
-                            .section(name: try Self.name(name, line: line), nodes: inner, inverted: kind == .inverted))
+                        nodes.append(.section(name: checked, nodes: inner, inverted: kind == .inverted))
                     case .close:
                         guard let closing else {
                             throw ParseError(message: "{{/\(name)}} closes no section", line: line)
@@ -225,7 +224,7 @@ struct PageTemplate: Sendable {
             if text == "." { return Name(parts: []) }
             let parts = text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
             guard !text.isEmpty, parts.allSatisfy({ !$0.isEmpty && !$0.contains(where: \.isWhitespace) }) else {
-                throw ParseError(message: "“\(text)” is not a name", line: line)
+                throw ParseError(message: "\(text.debugDescription) is not a name", line: line)
             }
             return Name(parts: parts)
         }
