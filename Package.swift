@@ -67,7 +67,7 @@ let package = Package(
         // The library's full-text ranking (`loop_rank`, bm25 without its cost for one word),
         // an FTS5 function registered on each connection to the library's SQLite (linked: every
         // command that opens the library needs it).
-        .target(name: "CPhraseRank", linkerSettings: [.linkedLibrary("sqlite3")]),
+        .target(name: "CSQLiteExtensions", linkerSettings: [.linkedLibrary("sqlite3")]),
 
         // ALSA (playback and capture), chafa (pictures drawn in a terminal: sixel or kitty
         // graphics, or character art) and libsamplerate: their headers, and loaders.
@@ -157,7 +157,7 @@ let package = Package(
         .target(
             name: "LoopStore",
             dependencies: [
-                "LoopFoundation", "CPhraseRank", "LoopModel", "LoopAudioFiles", "LoopText", "LoopPictures",
+                "LoopFoundation", "CSQLiteExtensions", "LoopModel", "LoopAudioFiles", "LoopText", "LoopPictures",
                 "LoopPictureDecoding", "LoopStudy",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -206,6 +206,7 @@ let package = Package(
             name: "LoopLibraryServer",
             dependencies: [
                 "LoopFoundation",
+                "CSQLiteExtensions",
                 "LoopAudioFiles",
                 "LoopShare",
                 "LoopPictures",

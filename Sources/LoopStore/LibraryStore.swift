@@ -1,4 +1,4 @@
-import CPhraseRank
+import CSQLiteExtensions
 import Foundation
 import GRDB
 import LoopAudioFiles
@@ -632,7 +632,7 @@ package struct LibraryStore: Sendable {
             // among its first `rankedMatchLimit` matches: one pass along the index in rowid
             // order, scoring each match as it goes (no second pass to find where to stop, and no
             // sort of every match by rank inside the index). The score is bm25's order, without
-            // the walk over every match of a lone word that bm25 makes to weigh it (CPhraseRank).
+            // the walk over every match of a lone word that bm25 makes to weigh it (CSQLiteExtensions).
             let restriction = loopId == nil ? "" : "AND rowid IN (SELECT id FROM phrase WHERE loopId = ?)"
             var matchArguments: [(any DatabaseValueConvertible)?] = [pattern]
             if let loopId { matchArguments.append(loopId) }

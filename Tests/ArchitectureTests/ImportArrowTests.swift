@@ -26,7 +26,7 @@ struct ImportArrowTests {
         "LoopModel": ["LoopFoundation", "LoopPictures"],
         "LoopStore": [
             "LoopFoundation", "LoopText", "LoopModel", "LoopAudioFiles", "LoopPictures", "LoopPictureDecoding",
-            "CPhraseRank",
+            "CSQLiteExtensions",
             // The review scheduler: the library keeps each group's review state as it computes it.
             "LoopStudy",
         ],
@@ -42,7 +42,9 @@ struct ImportArrowTests {
             "CAubioLoader",
         ],
         "LoopLibraryClient": ["LoopFoundation", "LoopLibraryAPI", "CCurlLoader"],
-        "LoopLibraryServer": ["LoopFoundation", "LoopLibraryAPI", "LoopShare", "LoopAudioFiles", "LoopPictures"],
+        "LoopLibraryServer": [
+            "LoopFoundation", "LoopLibraryAPI", "LoopShare", "LoopAudioFiles", "LoopPictures", "CSQLiteExtensions",
+        ],
         "LoopServerCommand": ["LoopFoundation", "LoopLibraryServer", "LoopLibraryAPI"],
         "LoopWorkflows": [
             "LoopFoundation", "LoopText", "LoopModel", "LoopAudio", "LoopAudioFiles", "LoopCutting", "LoopStore",

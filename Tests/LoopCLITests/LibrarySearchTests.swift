@@ -23,14 +23,16 @@ extension LibraryServerTests {
         "q=Estación&language=es", "q=駅&limit=30", "q=市場+hotel", "q=hotel+5&limit=40", "q=bonjour&offset=290&limit=30",
         "q=gare&offset=20&limit=20", "q=gare&tag=level 3&limit=100", "q=cafe&language=de&limit=100",
         "q=elodie&limit=5", "q=otel", "q=zzzz", "q=gare&sort=hot&limit=10", "offset=100&limit=5",
-        "q=merci+gare&limit=3",
+        "q=merci+gare&limit=3", "q=Bahnhof", "q=bahnhofs", "q=BONJOU+bonjour&limit=5", "q=Bérangè&limit=5",
+        "q=berangerex", "q=stazione", "q=stazion&limit=100",
     ]
 
     /// Searches of a title in Devanagari and Arabic: a word's start, a part after its virama,
     /// its second word, and the Arabic word written without its vowel marks.
     private static let markedSearches = ["q=नमस्", "q=ते", "q=दोस", "q=كتب"]
 
-    /// Search (#49): each term finds the words it starts, case and accents aside; loops whose
+    /// Search (#49): each term finds the words it starts, case and accents aside, a term longer
+    /// than the indexes' prefixes too (a word of an author's new name among them); loops whose
     /// title holds every term come first, newest first, then the others; the total counts
     /// both; and SQLite and PostgreSQL give the same answers to the same searches.
     @Test func searchFindsWordStartsRanksTitlesFirstAndBothCatalogsAnswerAlike() async throws {
@@ -58,6 +60,12 @@ extension LibraryServerTests {
             try seed.run()
             seed.waitUntilExit()
             #expect(seed.terminationStatus == 0)
+            // The author takes a longer name, bound when they next publish: every loop of theirs
+            // is found by its words.
+            #expect(try author.run(["identity", "--name", "Élodie Bérangère"]).status == 0)
+            #expect(try author.run(["edit", hindiID, "--tag", "stazionale"]).status == 0)
+            let renamed = try author.run(["publish", hindiID, "--to", server.address])
+            #expect(renamed.status == 0, "\(renamed.error) \(renamed.output)")
             var found: [SearchAnswer] = []
             for search in Self.searches + Self.markedSearches {
                 let query = try #require(search.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed))
@@ -111,6 +119,17 @@ extension LibraryServerTests {
             #expect(answer[search]?.titles == ["नमस्ते दोस्त كَتَبَ"], "\(search)")
         }
         #expect(answer["q=ते"]?.total == 0, "a vowel sign and a virama are no word breaks")
+        // Terms of 7 letters or more (longer than the starts the indexes keep) are read as the
+        // words they start.
+        let bahn = try #require(answer["q=bahn"])
+        #expect(bahn.total > 0 && answer["q=Bahnhof"] == bahn, "\(String(describing: answer["q=Bahnhof"]))")
+        #expect(answer["q=bahnhofs"]?.total == 0 && answer["q=berangerex"]?.total == 0)
+        #expect(answer["q=BONJOU+bonjour&limit=5"]?.total == 302)
+        #expect(answer["q=Bérangè&limit=5"]?.total == 302, "a word of the author's new name")
+        // "stazion" starts "stazione" (seeded titles) and "stazionale" (a tag): both found.
+        let stazione = try #require(answer["q=stazione"]), stazion = try #require(answer["q=stazion&limit=100"])
+        #expect(stazione.total > 0 && stazion.total == stazione.total + 1, "\(stazion)")
+        #expect(stazion.titles.contains("नमस्ते दोस्त كَتَبَ"))
 
         guard answers.count == 2 else { return }
         for (index, search) in (Self.searches + Self.markedSearches).enumerated() {
