@@ -347,6 +347,29 @@ public enum CatalogText {
     /// One decoder for every request (making one costs more than the small decode it does).
     static let decoder = JSONDecoder()
 
+    /// A loop's tags from the JSON array the catalogs keep them in (as ``encoder`` writes it).
+    /// Read by hand when no tag holds a quote or a backslash (nearly every tag: a page of search
+    /// results reads 20 such arrays, and the decoder was a quarter of turning its rows into
+    /// loops); by the decoder otherwise.
+    static func tags(fromJSON json: String) throws -> [String] {
+        let bytes = Array(json.utf8)
+        let quote = UInt8(ascii: "\""), comma = UInt8(ascii: ",")
+        if bytes.first == UInt8(ascii: "["), bytes.last == UInt8(ascii: "]"), !bytes.contains(UInt8(ascii: "\\")) {
+            // `["a","b"]`: with no backslash, every quote byte opens or closes a tag (no byte of
+            // a character beyond ASCII is a quote).
+            let inside = bytes[1..<(bytes.count - 1)]
+            if inside.isEmpty { return [] }
+            let parts = inside.split(separator: quote, omittingEmptySubsequences: false)
+            // Nothing, a tag, a comma, a tag, ..., nothing: the tags at the odd places.
+            if parts.count % 2 == 1, parts[0].isEmpty, parts[parts.count - 1].isEmpty,
+                stride(from: 2, to: parts.count - 1, by: 2).allSatisfy({ parts[$0].elementsEqual([comma]) })
+            {
+                return stride(from: 1, to: parts.count, by: 2).map { String(decoding: parts[$0], as: UTF8.self) }
+            }
+        }
+        return try decoder.decode([String].self, from: Data(json.utf8))
+    }
+
     static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

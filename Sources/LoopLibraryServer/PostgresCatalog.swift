@@ -667,7 +667,7 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
     }
 
     private static func summary(_ cells: PostgresRandomAccessRow) throws -> CatalogLoop {
-        let tags = try CatalogText.decoder.decode([String].self, from: Data(try cells[5].decode(String.self).utf8))
+        let tags = try CatalogText.tags(fromJSON: try cells[5].decode(String.self))
         return CatalogLoop(
             id: try cells[0].decode(String.self), shortID: try cells[1].decode(String.self),
             title: try cells[2].decode(String.self),

@@ -590,7 +590,8 @@ public final class SQLiteCatalog: Catalog, BenchmarkSeeding {
         }
     }
 
-    /// The columns of a listed loop, with its author's name and its recent downloads.
+    /// The columns of a listed loop, with its author's name and its recent downloads, in the
+    /// order ``summary(_:)`` reads them.
     private static let selectLoop = """
         SELECT loop.id, loop.shortID, loop.title, loop.language, loop.translationLanguage, loop.tags, loop.revision,
             author.name AS authorName, author.fingerprint, loop.groupCount, loop.phraseCount, loop.seconds, loop.published,
@@ -787,14 +788,14 @@ public final class SQLiteCatalog: Catalog, BenchmarkSeeding {
         String(decoding: try JSONEncoder().encode(tags), as: UTF8.self)
     }
 
+    /// A loop's summary from the first columns of a row of ``selectLoop``, read by their places
+    /// (looking each up by its name cost more than reading all of them).
     private static func summary(_ row: Row) throws -> CatalogLoop {
-        let tags = try CatalogText.decoder.decode([String].self, from: Data((row["tags"] as String).utf8))
-        return CatalogLoop(
-            id: row["id"], shortID: row["shortID"], title: row["title"], language: row["language"],
-            translationLanguage: row["translationLanguage"],
-            tags: tags, revision: row["revision"], author: row["authorName"], authorFingerprint: row["fingerprint"],
-            groupCount: row["groupCount"], phraseCount: row["phraseCount"], seconds: row["seconds"],
-            published: CatalogText.iso8601(row["published"]), updated: CatalogText.iso8601(row["updated"]),
-            recentDownloads: row["recent"], featured: row["featured"])
+        CatalogLoop(
+            id: row[0], shortID: row[1], title: row[2], language: row[3], translationLanguage: row[4],
+            tags: try CatalogText.tags(fromJSON: row[5]), revision: row[6], author: row[7], authorFingerprint: row[8],
+            groupCount: row[9], phraseCount: row[10], seconds: row[11],
+            published: CatalogText.iso8601(row[12]), updated: CatalogText.iso8601(row[13]),
+            recentDownloads: row[18], featured: row[14])
     }
 }
