@@ -515,16 +515,18 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
         let hot = query.sort == .hot ? "recent DESC, " : ""
         let terms = CatalogText.searchTerms(query.text)
         // The counts have no use for the first bind (the day); it is kept so the numbering holds.
-        func count(_ conditions: [String], limit: Int?) async throws -> Int {
-            let matching =
-                "SELECT 1 FROM search_entry" + (filters.isEmpty ? "" : joined) + " WHERE "
+        func counted(_ conditions: [String], limit: Int?) -> String {
+            "(SELECT COUNT(*) FROM (SELECT 1 FROM search_entry" + (filters.isEmpty ? "" : joined) + " WHERE "
                 + (conditions + filters + ["$1::BIGINT IS NOT NULL"]).joined(separator: " AND ")
-                + (limit.map { " LIMIT \($0)" } ?? "")
-            return try await client.query(
-                PostgresQuery(unsafeSQL: "SELECT COUNT(*)::BIGINT FROM (" + matching + ") AS matching", binds: binds),
-                logger: logger
+                + (limit.map { " LIMIT \($0)" } ?? "") + ") AS matching)::BIGINT"
+        }
+        /// The counts, in one statement (a round trip and a plan for them all).
+        func counts(_ each: [String]) async throws -> [Int] {
+            let row = try await client.query(
+                PostgresQuery(unsafeSQL: "SELECT " + each.joined(separator: ", "), binds: binds), logger: logger
             )
-            .decode(Int.self).first { _ in true } ?? 0
+            .first { _ in true }
+            return try (row.map { Array($0.makeRandomAccess()) } ?? []).map { try $0.decode(Int.self) }
         }
         // The page's entries first, then their loops: joined before the page is cut, the
         // planner (which cannot tell how many loops a word's start finds) joined every match.
@@ -565,7 +567,8 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
         guard !terms.isEmpty else {
             return CatalogPage(
                 loops: try await loops(["true"], offset: query.offset, limit: query.limit),
-                total: try await count(["true"], limit: nil), offset: query.offset, limit: query.limit)
+                total: try await counts([counted(["true"], limit: nil)]).first ?? 0, offset: query.offset,
+                limit: query.limit)
         }
         // Two ranks, as SQLiteCatalog's: the loops whose title holds every term (each the start
         // of a word: `'term':*`), then the rest; each count stops past the limit.
@@ -574,10 +577,11 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
             ["search_entry.title_words @@ \(words)"],
             ["search_entry.all_words @@ \(words)", "NOT search_entry.title_words @@ \(words)"],
         ]
-        let matches = [
-            try await count(ranks[0], limit: CatalogPage.countLimit + 1),
-            try await count(["search_entry.all_words @@ \(words)"], limit: CatalogPage.countLimit + 1),
-        ]
+        let matches = try await counts([
+            counted(ranks[0], limit: CatalogPage.countLimit + 1),
+            counted(["search_entry.all_words @@ \(words)"], limit: CatalogPage.countLimit + 1),
+        ])
+        guard matches.count == 2 else { throw CatalogError(.database, "a search's counts were not answered") }
         let page = CatalogPage.Ranked(title: matches[0], all: matches[1])
         var found: [CatalogLoop] = []
         for slice in page.slices(offset: query.offset, limit: query.limit) {
