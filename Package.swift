@@ -64,9 +64,11 @@ let package = Package(
         .systemLibrary(name: "CSndFile", providers: [.apt(["libsndfile1-dev"])]),
         .target(name: "CSndFileLoader", dependencies: ["CDynamicLibrary"]),
 
-        // The library's full-text ranking (`loop_rank`, bm25 without its cost for one word),
-        // an FTS5 function registered on each connection to the library's SQLite (linked: every
-        // command that opens the library needs it).
+        // SQLite's C side: the library's full-text ranking (`loop_rank`, bm25 without its cost
+        // for one word), an FTS5 function registered on each connection to the library's SQLite,
+        // and the setting the Loop Library server makes before it opens its catalog (SQLite's
+        // statistics of its memory off: `sqlite3_config` takes variable arguments, which Swift
+        // cannot call). Linked: every command that opens the library needs it.
         .target(name: "CSQLiteExtensions", linkerSettings: [.linkedLibrary("sqlite3")]),
 
         // ALSA (playback and capture), chafa (pictures drawn in a terminal: sixel or kitty

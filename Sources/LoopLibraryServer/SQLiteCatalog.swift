@@ -655,101 +655,111 @@ public final class SQLiteCatalog: Catalog, BenchmarkSeeding {
         }
     }
 
-    // On GRDB's reader queues: a search may take milliseconds, and must not hold up the
-    // threads that answer every other request.
-    // On the calling thread too: a search's reads take well under a millisecond, and the hop
-    // to GRDB's queue and back cost the server more than they did.
+    // A search by words alone, newest first, reads a bounded number of rows (the counts stop,
+    // the page is read off the indexes' end): well under a millisecond, on the calling thread,
+    // since the hop to GRDB's queue and back cost the server more than the reads. Browsing
+    // (every loop counted), a filter (matches walked until enough pass it) and Hot (every
+    // match sorted) may take milliseconds at 100,000 loops: on GRDB's reader queues, so as not
+    // to hold up the threads that answer every other request.
     public func search(_ query: CatalogQuery, now: Date) async throws -> CatalogPage {
-        try readHere { db in
-            var filters: [String] = []
-            var arguments: [String: (any DatabaseValueConvertible)?] = ["since": CatalogText.recentSince(now)]
-            if let language = query.language {
-                filters.append("loop.language = :language COLLATE NOCASE")
-                arguments["language"] = language
-            }
-            if let translation = query.translationLanguage {
-                filters.append("loop.translationLanguage = :translation COLLATE NOCASE")
-                arguments["translation"] = translation
-            }
-            if let tag = query.tag {
-                filters.append("loop.tagKeys LIKE :tag ESCAPE '\\'")
-                arguments["tag"] = CatalogText.likePattern("|" + CatalogText.fold(tag) + "|")
-            }
-            if let author = query.author {
-                filters.append("(author.nameKey = :author OR author.fingerprint = :fingerprint)")
-                arguments["author"] = CatalogText.fold(author)
-                arguments["fingerprint"] = author.lowercased()
-            }
-            if query.featuredOnly { filters.append("loop.featured") }
-            let joined =
-                " JOIN loop ON loop.rowid = searchEntry.loopRowid JOIN author ON author.key = loop.authorKey"
-            let hot = query.sort == .hot ? "recent DESC, " : ""
-            // The statements are kept prepared (their limits are arguments): preparing each
-            // afresh cost about as much as a search's reads.
-            arguments["countLimit"] = CatalogPage.countLimit + 1
-            let terms = CatalogText.searchTerms(query.text)
-            guard !terms.isEmpty else {
-                let filter = filters.isEmpty ? "" : " WHERE " + filters.joined(separator: " AND ")
-                let total =
-                    try Int.fetchOne(
-                        db.cachedStatement(
-                            sql: "SELECT COUNT(*) FROM searchEntry" + (filters.isEmpty ? "" : joined) + filter),
-                        arguments: StatementArguments(arguments)) ?? 0
-                arguments["limit"] = query.limit
-                arguments["offset"] = query.offset
-                let rows = try Row.fetchAll(
-                    db.cachedStatement(
-                        sql: Self.selectLoop + " FROM searchEntry" + joined + filter + " ORDER BY " + hot
-                            + "searchEntry.position DESC LIMIT :limit OFFSET :offset"),
-                    arguments: StatementArguments(arguments))
-                return CatalogPage(
-                    loops: try rows.map(Self.summary), total: total, offset: query.offset, limit: query.limit)
-            }
-            // Two ranks, each read off an index newest first: the loops whose title holds every
-            // term (each the start of a word), then the rest. Each count stops past
-            // ``CatalogPage/countLimit`` (a word in every loop would have it count them all).
-            guard let match = try Self.matchExpression(db, terms: terms) else {
-                return CatalogPage(loops: [], total: 0, offset: query.offset, limit: query.limit)
-            }
-            arguments["match"] = match
-            let ranks = [
-                (index: "titleIndex", condition: "titleIndex MATCH :match"),
-                (
-                    index: "wordIndex",
-                    condition:
-                        "wordIndex MATCH :match AND wordIndex.rowid NOT IN (SELECT rowid FROM titleIndex WHERE titleIndex MATCH :match)"
-                ),
-            ]
-            // Counted in one statement: the title's matches, and all matches (a title's words
-            // are among all its words).
-            let counted = [ranks[0], (index: "wordIndex", condition: "wordIndex MATCH :match")].map {
-                index, condition in
-                let from =
-                    " FROM \(index)"
-                    + (filters.isEmpty ? "" : " JOIN searchEntry ON searchEntry.position = \(index).rowid" + joined)
-                return "(SELECT COUNT(*) FROM (SELECT 1" + from + " WHERE "
-                    + ([condition] + filters).joined(separator: " AND ") + " LIMIT :countLimit))"
-            }
-            let matches = try Row.fetchOne(
-                db.cachedStatement(sql: "SELECT " + counted.joined(separator: ", ")),
-                arguments: StatementArguments(arguments))
-            let page = CatalogPage.Ranked(title: matches?[0] ?? 0, all: matches?[1] ?? 0)
-            var loops: [CatalogLoop] = []
-            for slice in page.slices(offset: query.offset, limit: query.limit) {
-                let index = ranks[slice.rank].index
-                arguments["limit"] = slice.limit
-                arguments["offset"] = slice.offset
-                let rows = try Row.fetchAll(
-                    db.cachedStatement(
-                        sql: Self.selectLoop
-                            + " FROM \(index) JOIN searchEntry ON searchEntry.position = \(index).rowid"
-                            + joined + " WHERE " + ([ranks[slice.rank].condition] + filters).joined(separator: " AND ")
-                            + " ORDER BY " + hot + "\(index).rowid DESC LIMIT :limit OFFSET :offset"),
-                    arguments: StatementArguments(arguments))
-                loops += try rows.map(Self.summary)
-            }
-            return page.page(loops, offset: query.offset, limit: query.limit)
+        let wordsAlone =
+            query.language == nil && query.translationLanguage == nil && query.tag == nil && query.author == nil
+            && !query.featuredOnly
+        if wordsAlone, query.sort == .latest, !CatalogText.searchTerms(query.text).isEmpty {
+            return try readHere { db in try Self.search(db, query, now: now) }
         }
+        return try await pool.read { db in try Self.search(db, query, now: now) }
+    }
+
+    private static func search(_ db: Database, _ query: CatalogQuery, now: Date) throws -> CatalogPage {
+        var filters: [String] = []
+        var arguments: [String: (any DatabaseValueConvertible)?] = ["since": CatalogText.recentSince(now)]
+        if let language = query.language {
+            filters.append("loop.language = :language COLLATE NOCASE")
+            arguments["language"] = language
+        }
+        if let translation = query.translationLanguage {
+            filters.append("loop.translationLanguage = :translation COLLATE NOCASE")
+            arguments["translation"] = translation
+        }
+        if let tag = query.tag {
+            filters.append("loop.tagKeys LIKE :tag ESCAPE '\\'")
+            arguments["tag"] = CatalogText.likePattern("|" + CatalogText.fold(tag) + "|")
+        }
+        if let author = query.author {
+            filters.append("(author.nameKey = :author OR author.fingerprint = :fingerprint)")
+            arguments["author"] = CatalogText.fold(author)
+            arguments["fingerprint"] = author.lowercased()
+        }
+        if query.featuredOnly { filters.append("loop.featured") }
+        let joined =
+            " JOIN loop ON loop.rowid = searchEntry.loopRowid JOIN author ON author.key = loop.authorKey"
+        let hot = query.sort == .hot ? "recent DESC, " : ""
+        // The statements are kept prepared (their limits are arguments): preparing each
+        // afresh cost about as much as a search's reads.
+        arguments["countLimit"] = CatalogPage.countLimit + 1
+        let terms = CatalogText.searchTerms(query.text)
+        guard !terms.isEmpty else {
+            let filter = filters.isEmpty ? "" : " WHERE " + filters.joined(separator: " AND ")
+            let total =
+                try Int.fetchOne(
+                    db.cachedStatement(
+                        sql: "SELECT COUNT(*) FROM searchEntry" + (filters.isEmpty ? "" : joined) + filter),
+                    arguments: StatementArguments(arguments)) ?? 0
+            arguments["limit"] = query.limit
+            arguments["offset"] = query.offset
+            let rows = try Row.fetchAll(
+                db.cachedStatement(
+                    sql: Self.selectLoop + " FROM searchEntry" + joined + filter + " ORDER BY " + hot
+                        + "searchEntry.position DESC LIMIT :limit OFFSET :offset"),
+                arguments: StatementArguments(arguments))
+            return CatalogPage(
+                loops: try rows.map(Self.summary), total: total, offset: query.offset, limit: query.limit)
+        }
+        // Two ranks, each read off an index newest first: the loops whose title holds every
+        // term (each the start of a word), then the rest. Each count stops past
+        // ``CatalogPage/countLimit`` (a word in every loop would have it count them all).
+        guard let match = try Self.matchExpression(db, terms: terms) else {
+            return CatalogPage(loops: [], total: 0, offset: query.offset, limit: query.limit)
+        }
+        arguments["match"] = match
+        let ranks = [
+            (index: "titleIndex", condition: "titleIndex MATCH :match"),
+            (
+                index: "wordIndex",
+                condition:
+                    "wordIndex MATCH :match AND wordIndex.rowid NOT IN (SELECT rowid FROM titleIndex WHERE titleIndex MATCH :match)"
+            ),
+        ]
+        // Counted in one statement: the title's matches, and all matches (a title's words
+        // are among all its words).
+        let counted = [ranks[0], (index: "wordIndex", condition: "wordIndex MATCH :match")].map {
+            index, condition in
+            let from =
+                " FROM \(index)"
+                + (filters.isEmpty ? "" : " JOIN searchEntry ON searchEntry.position = \(index).rowid" + joined)
+            return "(SELECT COUNT(*) FROM (SELECT 1" + from + " WHERE "
+                + ([condition] + filters).joined(separator: " AND ") + " LIMIT :countLimit))"
+        }
+        let matches = try Row.fetchOne(
+            db.cachedStatement(sql: "SELECT " + counted.joined(separator: ", ")),
+            arguments: StatementArguments(arguments))
+        let page = CatalogPage.Ranked(title: matches?[0] ?? 0, all: matches?[1] ?? 0)
+        var loops: [CatalogLoop] = []
+        for slice in page.slices(offset: query.offset, limit: query.limit) {
+            let index = ranks[slice.rank].index
+            arguments["limit"] = slice.limit
+            arguments["offset"] = slice.offset
+            let rows = try Row.fetchAll(
+                db.cachedStatement(
+                    sql: Self.selectLoop
+                        + " FROM \(index) JOIN searchEntry ON searchEntry.position = \(index).rowid"
+                        + joined + " WHERE " + ([ranks[slice.rank].condition] + filters).joined(separator: " AND ")
+                        + " ORDER BY " + hot + "\(index).rowid DESC LIMIT :limit OFFSET :offset"),
+                arguments: StatementArguments(arguments))
+            loops += try rows.map(Self.summary)
+        }
+        return page.page(loops, offset: query.offset, limit: query.limit)
     }
 
     public func countDownload(id: String, client: String, now: Date) async throws -> Bool {

@@ -141,6 +141,63 @@ extension LibraryServerTests {
 }
 
 extension LibraryServerTests {
+    /// A word found in more loops than a search counts (1,000): each page is read newest first
+    /// off the positions' index (on PostgreSQL with its other scans off for it), the total says "1000+",
+    /// and both catalogs give the same pages, the first and one near the end, in either rank.
+    @Test func aWordInMoreLoopsThanASearchCountsIsPagedNewestFirstAlike() async throws {
+        let searches = [
+            "q=bonjour&limit=20", "q=bonjour&offset=980&limit=20", "q=gare&offset=400&limit=30", "q=gare&limit=10",
+        ]
+        var answers: [[SearchAnswer]] = []
+        for backend in CatalogBackend.all {
+            let server = try TestServer(backend)
+            let (author, _) = try publishedFixture(server)
+            let id = try resolveID(author)
+            let seed = Process()
+            seed.executableURL = TestServer.executable
+            seed.arguments =
+                ["seed-benchmark", "--data", server.data, "--from", id, "--count", "1100"]
+                + (server.database.map { ["--database", $0] } ?? [])
+            try seed.run()
+            seed.waitUntilExit()
+            #expect(seed.terminationStatus == 0)
+            var found: [SearchAnswer] = []
+            for search in searches {
+                let answer = try await http("GET", server.address + "/api/loops?" + search)
+                #expect(answer.status == 200, "\(search): \(String(decoding: answer.body, as: UTF8.self))")
+                let page = try #require(answer.json)
+                found.append(
+                    SearchAnswer(
+                        total: page["total"] as? Int ?? -1,
+                        totalIsLowerBound: page["totalIsLowerBound"] as? Bool ?? false,
+                        titles: (page["loops"] as? [[String: Any]] ?? []).compactMap { $0["title"] as? String }))
+            }
+            answers.append(found)
+            server.stop()
+        }
+        func numbers(_ answer: SearchAnswer) -> [Int] {
+            answer.titles.compactMap { $0.split(separator: " ").last.flatMap { Int($0) } }
+        }
+        // "bonjour" is in every loop's phrases and no title: the seeded loops, newest (the
+        // highest number) first, 20 to a page.
+        let first = answers[0][0], late = answers[0][1]
+        #expect(first.total == 1000 && first.totalIsLowerBound, "\(first)")
+        #expect(numbers(first) == Array((1080..<1100).reversed()), "\(first)")
+        #expect(numbers(late) == Array((100..<120).reversed()), "\(late)")
+        // "gare": the titles holding it first (about one in six), then the rest, newest first.
+        let titled = answers[0][3]
+        #expect(titled.titles.count == 10 && titled.titles.allSatisfy { $0.lowercased().contains("gare") })
+        #expect(answers[0][2].titles.count == 30 && !answers[0][2].titles.contains { $0.lowercased().contains("gare") })
+        guard answers.count == 2 else { return }
+        for (index, search) in searches.enumerated() {
+            #expect(
+                answers[0][index] == answers[1][index],
+                "\(search): SQLite \(answers[0][index]), PostgreSQL \(answers[1][index])")
+        }
+    }
+}
+
+extension LibraryServerTests {
     /// A catalog made before search by words (SQLite's "v6", PostgreSQL's version 7: a trigram
     /// index), with "Fixture" and "Übung macht" listed by "Élodie B" and "Zweite" unpublished,
     /// is upgraded when the server starts: its listed loops found by their words and their
