@@ -15,6 +15,37 @@ private struct SearchAnswer: Equatable, CustomStringConvertible {
 }
 
 extension LibraryServerTests {
+    /// `count` copies of loop `id` in `server`'s catalog (the benchmark's seed).
+    fileprivate static func seed(_ server: TestServer, from id: String, count: Int) throws {
+        let seed = Process()
+        seed.executableURL = TestServer.executable
+        seed.arguments =
+            ["seed-benchmark", "--data", server.data, "--from", id, "--count", String(count)]
+            + (server.database.map { ["--database", $0] } ?? [])
+        try seed.run()
+        seed.waitUntilExit()
+        #expect(seed.terminationStatus == 0)
+    }
+
+    /// `server`'s answers to `searches` (query strings of `/api/loops`).
+    fileprivate static func ask(_ searches: [String], of server: TestServer) async throws -> [SearchAnswer] {
+        var found: [SearchAnswer] = []
+        for search in searches {
+            let query = try #require(search.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed))
+            let answer = try await http("GET", server.address + "/api/loops?" + query)
+            #expect(answer.status == 200, "\(search): \(String(decoding: answer.body, as: UTF8.self))")
+            let page = try #require(answer.json)
+            found.append(
+                SearchAnswer(
+                    total: page["total"] as? Int ?? -1,
+                    totalIsLowerBound: page["totalIsLowerBound"] as? Bool ?? false,
+                    titles: (page["loops"] as? [[String: Any]] ?? []).compactMap { $0["title"] as? String }))
+        }
+        return found
+    }
+}
+
+extension LibraryServerTests {
     /// The searches the catalogs are compared on: accents and case, the starts of words, two
     /// words, a script without spaces, a title's number, a word of every loop's phrases, pages
     /// across the two ranks and at the end, the filters, Hot, and words found nowhere.
@@ -52,33 +83,14 @@ extension LibraryServerTests {
             #expect(published.status == 0, "\(published.error)")
             // 300 copies of the fixture under other titles, tags and languages (the benchmark's
             // catalog): "<word> <word> <n>", tagged "level <n % 6 + 1>" and a word.
-            let seed = Process()
-            seed.executableURL = TestServer.executable
-            seed.arguments =
-                ["seed-benchmark", "--data", server.data, "--from", id, "--count", "300"]
-                + (server.database.map { ["--database", $0] } ?? [])
-            try seed.run()
-            seed.waitUntilExit()
-            #expect(seed.terminationStatus == 0)
+            try Self.seed(server, from: id, count: 300)
             // The author takes a longer name, bound when they next publish: every loop of theirs
             // is found by its words.
             #expect(try author.run(["identity", "--name", "Élodie Bérangère"]).status == 0)
             #expect(try author.run(["edit", hindiID, "--tag", "stazionale"]).status == 0)
             let renamed = try author.run(["publish", hindiID, "--to", server.address])
             #expect(renamed.status == 0, "\(renamed.error) \(renamed.output)")
-            var found: [SearchAnswer] = []
-            for search in Self.searches + Self.markedSearches {
-                let query = try #require(search.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed))
-                let answer = try await http("GET", server.address + "/api/loops?" + query)
-                #expect(answer.status == 200, "\(search): \(String(decoding: answer.body, as: UTF8.self))")
-                let page = try #require(answer.json)
-                found.append(
-                    SearchAnswer(
-                        total: page["total"] as? Int ?? -1,
-                        totalIsLowerBound: page["totalIsLowerBound"] as? Bool ?? false,
-                        titles: (page["loops"] as? [[String: Any]] ?? []).compactMap { $0["title"] as? String }))
-            }
-            answers.append(found)
+            answers.append(try await Self.ask(Self.searches + Self.markedSearches, of: server))
             server.stop()
         }
         let answer = Dictionary(uniqueKeysWithValues: zip(Self.searches + Self.markedSearches, answers[0]))
@@ -153,26 +165,8 @@ extension LibraryServerTests {
             let server = try TestServer(backend)
             let (author, _) = try publishedFixture(server)
             let id = try resolveID(author)
-            let seed = Process()
-            seed.executableURL = TestServer.executable
-            seed.arguments =
-                ["seed-benchmark", "--data", server.data, "--from", id, "--count", "1100"]
-                + (server.database.map { ["--database", $0] } ?? [])
-            try seed.run()
-            seed.waitUntilExit()
-            #expect(seed.terminationStatus == 0)
-            var found: [SearchAnswer] = []
-            for search in searches {
-                let answer = try await http("GET", server.address + "/api/loops?" + search)
-                #expect(answer.status == 200, "\(search): \(String(decoding: answer.body, as: UTF8.self))")
-                let page = try #require(answer.json)
-                found.append(
-                    SearchAnswer(
-                        total: page["total"] as? Int ?? -1,
-                        totalIsLowerBound: page["totalIsLowerBound"] as? Bool ?? false,
-                        titles: (page["loops"] as? [[String: Any]] ?? []).compactMap { $0["title"] as? String }))
-            }
-            answers.append(found)
+            try Self.seed(server, from: id, count: 1100)
+            answers.append(try await Self.ask(searches, of: server))
             server.stop()
         }
         func numbers(_ answer: SearchAnswer) -> [Int] {
