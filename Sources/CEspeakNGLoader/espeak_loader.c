@@ -74,7 +74,8 @@ static int write_all(int fd, const void *bytes, size_t size) {
     return 1;
 }
 
-int loop_espeak_render_in_child(const char *const *texts, int count, int *child) {
+int loop_espeak_render_in_child(const char *voice, int words_per_minute, const char *const *texts, int count,
+                                int *child) {
     if (!READY) return -1;
     int ends[2];
     if (pipe2(ends, O_CLOEXEC) != 0) return -1;
@@ -88,6 +89,9 @@ int loop_espeak_render_in_child(const char *const *texts, int count, int *child)
         /* The child: C and espeak-ng only (the parent's other threads, and whatever locks they
          * held, are not here), then _exit without the parent's exit handlers. */
         close(ends[0]);
+        int32_t status = CALL(espeak_SetVoiceByName)(voice) == EE_OK ? 0 : 1;
+        if (!write_all(ends[1], &status, sizeof status) || status != 0) _exit(1);
+        CALL(espeak_SetParameter)(espeakRATE, words_per_minute, 0);
         CALL(espeak_SetSynthCallback)(child_receive);
         struct child_samples sink = {0};
         for (int index = 0; index < count; index++) {

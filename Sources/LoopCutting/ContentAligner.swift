@@ -97,9 +97,12 @@ struct ContentAligner {
         /// (``DynamicTimeWarping``): an hour's checks in a third of the time, the development
         /// sets cut as before.
         var checkCells = 100_000
-        /// A text of at least this many bytes (about two minutes read) has its second half
-        /// rendered by a second process at the same time.
+        /// A text of at least this many bytes (about two minutes read) is rendered in two
+        /// halves, by a process each.
         var leastSecondProcessBytes = 2_000
+        /// The two halves of a long text are rendered at the same time (else one after the
+        /// other: the same frames, on one core).
+        var halvesAtOnce = true
     }
 
     var parameters = Parameters()
@@ -108,50 +111,84 @@ struct ContentAligner {
     /// `phrases` rendered by the synthesizer in `language`, as frames for alignment on
     /// `upperFrequency`'s band. Each phrase's audio is measured as soon as it is rendered and
     /// then let go: an hour's text never lies whole in memory as audio. When `stopped` says so
-    /// (checked before each phrase), it stops and throws ``RenderingStopped``.
+    /// (checked as each phrase comes), it stops and throws ``RenderingStopped``.
     ///
-    /// A long text's second half is rendered by a second process at the same time
-    /// (``SpeechSynthesizer/renderInChildProcess(_:in:wordsPerMinute:)``) and measured on a
-    /// thread of its own: espeak-ng renders on one core per process.
+    /// A long text is rendered in two halves, each by a process of its own
+    /// (``SpeechSynthesizer/renderInChildProcess(_:in:wordsPerMinute:)``): at the same time, the
+    /// second measured on a thread of its own, when ``Parameters/halvesAtOnce`` says so (espeak-ng
+    /// renders on one core per process), else one after the other. Either way each half starts
+    /// from espeak-ng's state as it was set up, so a text is rendered the same on any number of
+    /// cores.
     func render(
         _ phrases: [String], in language: SpeechLanguage, upperFrequency: Double,
         stopped: (@Sendable () -> Bool)? = nil
     ) throws -> Rendering {
-        let rendered = { (phrases: ArraySlice<String>, frames: inout RenderedFrames) throws in
-            for phrase in phrases {
-                if stopped?() == true { throw RenderingStopped() }
-                let speech = try SpeechSynthesizer.shared.render([phrase], in: language)[0]
-                try frames.append(speech, parameters: parameters, upperFrequency: upperFrequency)
-            }
-        }
-        var frames = RenderedFrames(joinFrames: parameters.joinFrames)
         let half = Self.secondHalf(of: phrases, least: parameters.leastSecondProcessBytes)
-        guard half < phrases.count,
-            let child = try SpeechSynthesizer.shared.renderInChildProcess(Array(phrases[half...]), in: language)
-        else {
-            try rendered(phrases[...], &frames)
+        var frames = RenderedFrames(joinFrames: parameters.joinFrames)
+        guard half < phrases.count else {
+            try measure(phrases[...], in: language, upperFrequency: upperFrequency, into: &frames, stopped: stopped)
             return frames.rendering()
         }
-        let reader = OwnThread { [parameters] () throws -> RenderedFrames in
-            var frames = RenderedFrames(joinFrames: 0)
-            while let speech = try child.next() {
-                if stopped?() == true {
-                    child.stop()
-                    throw RenderingStopped()
-                }
-                try frames.append(speech, parameters: parameters, upperFrequency: upperFrequency)
+        // Both processes start now, while this one is small (a child forked later would show
+        // this one's memory as its own). One after the other, the second waits on its full pipe
+        // after its first phrase until its half is read.
+        let started = try SpeechSynthesizer.shared.renderInChildProcess(Array(phrases[half...]), in: language)
+        guard parameters.halvesAtOnce, let second = started else {
+            try measure(phrases[..<half], in: language, upperFrequency: upperFrequency, into: &frames, stopped: stopped)
+            if let started {
+                try measure(started, upperFrequency: upperFrequency, into: &frames, stopped: stopped)
+            } else {
+                try measure(phrases[half...], in: language, upperFrequency: upperFrequency, into: &frames, stopped: stopped)
             }
-            return frames
+            return frames.rendering()
+        }
+        let reader = OwnThread { [self] () throws -> RenderedFrames in
+            var rest = RenderedFrames(joinFrames: 0)
+            try measure(second, upperFrequency: upperFrequency, into: &rest, stopped: stopped)
+            return rest
         }
         do {
-            try rendered(phrases[..<half], &frames)
+            try measure(phrases[..<half], in: language, upperFrequency: upperFrequency, into: &frames, stopped: stopped)
         } catch {
-            child.stop()
+            second.stop()
             _ = try? reader.join()
             throw error
         }
         frames.append(contentsOf: try reader.join())
         return frames.rendering()
+    }
+
+    /// `phrases` rendered by a process of their own and appended to `frames`; phrase by phrase
+    /// in this process when no process can be started.
+    private func measure(
+        _ phrases: ArraySlice<String>, in language: SpeechLanguage, upperFrequency: Double,
+        into frames: inout RenderedFrames, stopped: (@Sendable () -> Bool)?
+    ) throws {
+        guard !phrases.isEmpty else { return }
+        if let child = try SpeechSynthesizer.shared.renderInChildProcess(Array(phrases), in: language) {
+            try measure(child, upperFrequency: upperFrequency, into: &frames, stopped: stopped)
+            return
+        }
+        for phrase in phrases {
+            if stopped?() == true { throw RenderingStopped() }
+            let speech = try SpeechSynthesizer.shared.render([phrase], in: language)[0]
+            try frames.append(speech, parameters: parameters, upperFrequency: upperFrequency)
+        }
+    }
+
+    /// Each phrase `child` renders, appended to `frames` as it comes; the process is ended when
+    /// `stopped` says so.
+    private func measure(
+        _ child: ChildRendering, upperFrequency: Double, into frames: inout RenderedFrames,
+        stopped: (@Sendable () -> Bool)?
+    ) throws {
+        while let speech = try child.next() {
+            if stopped?() == true {
+                child.stop()
+                throw RenderingStopped()
+            }
+            try frames.append(speech, parameters: parameters, upperFrequency: upperFrequency)
+        }
     }
 
     /// Where a text long enough to be worth a second process is parted (the first phrase the

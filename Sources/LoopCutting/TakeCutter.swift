@@ -193,7 +193,7 @@ public struct TakeCutter: Sendable {
             {
                 Result {
                     var aligner = ContentAligner()
-                    if !sharing.secondProcess { aligner.parameters.leastSecondProcessBytes = .max }
+                    aligner.parameters.halvesAtOnce = sharing.secondProcess
                     return try aligner.render(phrases, in: language, upperFrequency: upper) {
                         renderingUnwanted.load(ordering: .relaxed)
                     }

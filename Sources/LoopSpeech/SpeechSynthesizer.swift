@@ -15,6 +15,14 @@ public struct RenderedSpeech: Sendable {
 /// espeak-ng keeps global state and is not thread-safe: every call goes through one lock, so
 /// the process has one owner at a time. Each phrase is rendered on its own (espeak-ng's marks
 /// inside one text are not reliable), which is as fast as one call for the whole text.
+///
+/// This process only opens espeak-ng; each call renders in a process forked for it, which sets
+/// the voice and speed and renders. espeak-ng's wave generator carries its state from one text
+/// to the next (its pitch flutter, a wave's phase, the noise of breath), so a phrase rendered
+/// after others sounds slightly otherwise, and a cut would depend on what the process had
+/// rendered before it. Forked from a process that never renders, every call starts from the
+/// same state: the same phrases always give the same samples. Only when no process can be
+/// started does a call render here (and the renderings after it start from that call's end).
 public final class SpeechSynthesizer: Sendable {
     /// The one synthesizer of the process.
     public static let shared = SpeechSynthesizer()
@@ -22,6 +30,7 @@ public final class SpeechSynthesizer: Sendable {
     private struct State {
         var sampleRate: Int?
         var failure: String?
+        /// The voice set in this process (only to render here when no process can be started).
         var voice: String?
         /// The languages espeak-ng's voices speak, as it lists them, in lower case.
         var listed: Set<String> = []
@@ -36,13 +45,21 @@ public final class SpeechSynthesizer: Sendable {
     public func render(_ phrases: [String], voice: String, wordsPerMinute: Int = 175) throws(SpeechError)
         -> [RenderedSpeech]
     {
-        try state.withLock { (state: inout State) throws(SpeechError) -> [RenderedSpeech] in
+        guard !phrases.isEmpty else { return [] }
+        if let child = try renderInChildProcess(phrases, voice: voice, wordsPerMinute: wordsPerMinute) {
+            var rendered: [RenderedSpeech] = []
+            rendered.reserveCapacity(phrases.count)
+            while let speech = try child.next() { rendered.append(speech) }
+            return rendered
+        }
+        return try state.withLock { (state: inout State) throws(SpeechError) -> [RenderedSpeech] in
             let rate = try Self.prepare(&state, voice: voice, wordsPerMinute: wordsPerMinute)
             return phrases.map { RenderedSpeech(sampleRate: rate, samples: Self.synthesize($0)) }
         }
     }
 
-    /// espeak-ng opened and set to `voice` at `wordsPerMinute` (under the lock); its output rate.
+    /// espeak-ng opened and set to `voice` at `wordsPerMinute` in this process, to render here
+    /// (under the lock); its output rate.
     private static func prepare(_ state: inout State, voice: String, wordsPerMinute: Int) throws(SpeechError) -> Int {
         let rate = try start(&state)
         if state.voice != voice {
@@ -57,14 +74,13 @@ public final class SpeechSynthesizer: Sendable {
 
     /// Whether espeak-ng has a voice of this name (false when espeak-ng itself is missing).
     public func hasVoice(_ voice: String) -> Bool {
-        state.withLock { state in
-            guard (try? Self.start(&state)) != nil else { return false }
-            guard Self.isListed(voice, in: state), espeak_SetVoiceByName(voice) == EE_OK else {
-                state.voice = nil
-                return false
-            }
-            state.voice = voice
-            return true
+        do {
+            if try renderInChildProcess([], voice: voice, wordsPerMinute: 175) != nil { return true }
+        } catch {
+            return false
+        }
+        return state.withLock { state in
+            (try? Self.prepare(&state, voice: voice, wordsPerMinute: 175)) != nil
         }
     }
 
@@ -159,7 +175,7 @@ extension SpeechSynthesizer {
     /// Starts rendering `phrases` as `language` reads them in a second process, forked from
     /// this one as espeak-ng is set (its state is global to a process, so a second process is
     /// how two renderings run at once); nil when no process could be started, and the caller
-    /// renders them itself.
+    /// renders them itself. Its phrases are read one at a time as they are rendered.
     public func renderInChildProcess(_ phrases: [String], in language: SpeechLanguage, wordsPerMinute: Int = 175)
         throws(SpeechError) -> ChildRendering?
     {
@@ -171,17 +187,27 @@ extension SpeechSynthesizer {
     private func renderInChildProcess(_ phrases: [String], voice: String, wordsPerMinute: Int) throws(SpeechError)
         -> ChildRendering?
     {
-        try state.withLock { (state: inout State) throws(SpeechError) -> ChildRendering? in
-            let rate = try Self.prepare(&state, voice: voice, wordsPerMinute: wordsPerMinute)
+        let started = try state.withLock { (state: inout State) throws(SpeechError) -> ChildRendering? in
+            let rate = try Self.start(&state)
+            guard Self.isListed(voice, in: state) else {
+                throw SpeechError(.voiceMissing, "espeak-ng has no voice \(Self.shown(voice))")
+            }
             // The texts as C strings, made before the fork: the child only reads them.
             let texts = phrases.map { strdup($0) }
             defer { texts.forEach { free($0) } }
             var child: Int32 = 0
             let descriptor = texts.map { UnsafePointer($0) }.withUnsafeBufferPointer {
-                loop_espeak_render_in_child($0.baseAddress, Int32($0.count), &child)
+                loop_espeak_render_in_child(voice, Int32(wordsPerMinute), $0.baseAddress, Int32($0.count), &child)
             }
             guard descriptor >= 0 else { return nil }
             return ChildRendering(descriptor: descriptor, process: child, count: phrases.count, sampleRate: rate)
+        }
+        // The child says first whether it could set the voice (outside the lock: it loads it).
+        guard let started else { return nil }
+        switch started.status() {
+        case 0: return started
+        case 1: throw SpeechError(.voiceMissing, "espeak-ng has no voice \(Self.shown(voice))")
+        default: throw SpeechError(.synthesizerMissing, "espeak-ng stopped rendering in its second process")
         }
     }
 }
@@ -212,6 +238,13 @@ public final class ChildRendering: Sendable {
         close(descriptor)
         var status: Int32 = 0
         while waitpid(process, &status, 0) < 0 && errno == EINTR {}
+    }
+
+    /// What the child says first: 0 when its voice is set, 1 when espeak-ng could not set it,
+    /// nil when it ended before saying.
+    fileprivate func status() -> Int32? {
+        var status: Int32 = -1
+        return readExactly(&status, bytes: 4) ? status : nil
     }
 
     /// The next phrase's speech; nil after the last.
