@@ -138,7 +138,8 @@ struct ContentAligner {
             if let started {
                 try measure(started, upperFrequency: upperFrequency, into: &frames, stopped: stopped)
             } else {
-                try measure(phrases[half...], in: language, upperFrequency: upperFrequency, into: &frames, stopped: stopped)
+                try measure(
+                    phrases[half...], in: language, upperFrequency: upperFrequency, into: &frames, stopped: stopped)
             }
             return frames.rendering()
         }
