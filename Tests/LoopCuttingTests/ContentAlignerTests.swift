@@ -71,13 +71,19 @@ import Testing
     @Test func aPhraseIsRenderedToTheSameSamplesEachTime() throws {
         let phrase = "The quick brown fox jumps over the lazy dog, and then it sleeps."
         let first = try SpeechSynthesizer.shared.render([phrase], voice: "en")[0].samples
-        for round in 0..<150 {
-            _ = try SpeechSynthesizer.shared.render(
-                ["Oui."], voice: round.isMultiple(of: 2) ? "fr" : "en-us+m3", wordsPerMinute: 150 + round % 3 * 20)
+        var firstOfEach: [String: [Float]] = [:]
+        var differing: [Int] = []
+        for round in 0..<200 {
+            let voice = round.isMultiple(of: 2) ? "fr" : "en-us+m3", speed = 150 + round % 3 * 20
+            let samples = try SpeechSynthesizer.shared.render(["Oui."], voice: voice, wordsPerMinute: speed)[0].samples
+            let key = "\(voice) \(speed)"
+            if let earlier = firstOfEach[key], earlier != samples { differing.append(round) }
+            firstOfEach[key] = firstOfEach[key] ?? samples
         }
         let again = try SpeechSynthesizer.shared.render([phrase], voice: "en")[0].samples
         #expect(!first.isEmpty)
         #expect(again == first)
+        #expect(differing.isEmpty, "rendered otherwise in rounds \(differing)")
     }
 
     /// A rendering stopped while the second process renders ends it and says so.
