@@ -117,7 +117,7 @@ struct ContentAligner {
     /// (``SpeechSynthesizer/renderInChildProcess(_:in:wordsPerMinute:)``): at the same time, the
     /// second measured on a thread of its own, when ``Parameters/halvesAtOnce`` says so (espeak-ng
     /// renders on one core per process), else one after the other. Either way each half starts
-    /// from espeak-ng's state as it was set up, so a text is rendered the same on any number of
+    /// from espeak-ng's state as it was opened, so a text is rendered the same on any number of
     /// cores.
     func render(
         _ phrases: [String], in language: SpeechLanguage, upperFrequency: Double,
@@ -129,9 +129,9 @@ struct ContentAligner {
             try measure(phrases[...], in: language, upperFrequency: upperFrequency, into: &frames, stopped: stopped)
             return frames.rendering()
         }
-        // Both processes start now, while this one is small (a child forked later would show
-        // this one's memory as its own). One after the other, the second waits on its full pipe
-        // after its first phrase until its half is read.
+        // Both processes start now, while this one is small (a fork copies this process's page
+        // tables). One after the other, the second waits on its full pipe after its first
+        // phrase until its half is read.
         let started = try SpeechSynthesizer.shared.renderInChildProcess(Array(phrases[half...]), in: language)
         guard parameters.halvesAtOnce, let second = started else {
             try measure(phrases[..<half], in: language, upperFrequency: upperFrequency, into: &frames, stopped: stopped)

@@ -12,8 +12,8 @@ public struct RenderedSpeech: Sendable {
 
 /// The speech synthesizer (espeak-ng's library, opened on first use).
 ///
-/// espeak-ng keeps global state and is not thread-safe: every call goes through one lock, so
-/// the process has one owner at a time. Each phrase is rendered on its own (espeak-ng's marks
+/// espeak-ng keeps global state and is not thread-safe: every call into it here goes through
+/// one lock, so the process has one owner at a time. Each phrase is rendered on its own (espeak-ng's marks
 /// inside one text are not reliable), which is as fast as one call for the whole text.
 ///
 /// This process only opens espeak-ng; each call renders in a process forked for it, which sets
@@ -173,9 +173,10 @@ public final class SpeechSynthesizer: Sendable {
 
 extension SpeechSynthesizer {
     /// Starts rendering `phrases` as `language` reads them in a second process, forked from
-    /// this one as espeak-ng is set (its state is global to a process, so a second process is
-    /// how two renderings run at once); nil when no process could be started, and the caller
-    /// renders them itself. Its phrases are read one at a time as they are rendered.
+    /// this one (its state is global to a process, so a second process is how two renderings
+    /// run at once), which sets the voice and speed and renders; nil when no process could be
+    /// started, and the caller renders them itself. Its phrases are read one at a time as they
+    /// are rendered.
     public func renderInChildProcess(_ phrases: [String], in language: SpeechLanguage, wordsPerMinute: Int = 175)
         throws(SpeechError) -> ChildRendering?
     {
