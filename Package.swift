@@ -321,7 +321,9 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
-        .testTarget(name: "LoopLibraryServerTests", dependencies: ["LoopLibraryServer"]),
+        .testTarget(
+            name: "LoopLibraryServerTests",
+            dependencies: ["LoopLibraryServer", .product(name: "NIOCore", package: "swift-nio")]),
         .testTarget(
             name: "LoopWorkflowsTests",
             dependencies: [

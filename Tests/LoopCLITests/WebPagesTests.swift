@@ -266,7 +266,7 @@ struct WebPagesTests {
 
     /// A browser that takes gzip gets the pages and their scripts gzipped (a third of the bytes
     /// on a phone's network), as a representation of their own (ETag, Vary); one that does not
-    /// gets them as they are.
+    /// gets them as they are, before and after a browser asked.
     @Test func pagesAndScriptsAreGzippedForABrowserThatTakesIt() async throws {
         let server = try TestServer(.sqlite)
         let author = TestLibrary()
@@ -288,6 +288,11 @@ struct WebPagesTests {
             let again = try await page(
                 server, route, headers: ["Accept-Encoding": "gzip", "If-None-Match": gzipped.headers["etag"] ?? ""])
             #expect(again.status == 304, "\(route): \(again.status)")
+            // Kept gzipped now: a client that does not take gzip still gets the same page, as it is.
+            let plainAgain = try await page(server, route, headers: ["Accept-Encoding": "identity"])
+            #expect(
+                plainAgain.html == plain.html && plainAgain.headers["content-encoding"] == nil
+                    && plainAgain.headers["etag"] == plain.headers["etag"], "\(route): \(plainAgain.headers)")
         }
         // A page first asked for gzipped is kept so; a client that does not take gzip gets it inflated.
         let gzippedFirst = try await page(server, "/?q=fixture", headers: ["Accept-Encoding": "gzip"])

@@ -1,22 +1,49 @@
+import CCompressZlib
 import CompressNIO
 import Crypto
 import Foundation
 import Hummingbird
 import LoopLibraryAPI
+import Synchronization
 
 /// gzip for what a browser loads (pages, their stylesheet and scripts): a third of the bytes
 /// on a phone's slow network. Clips, pictures and bundles are compressed already and go as
 /// they are.
+///
+/// A gzip stream is joined from parts deflated apart (``DeflatedPart``): each ends on a byte
+/// boundary and refers to nothing before it, so a page's own text, deflated once when it is
+/// rendered, and the stylesheet every page holds, deflated once when the server starts, are
+/// joined as the page is sent, a copy of a few KB.
 enum Gzip {
-    /// `data` gzipped (zlib through compress-nio); nil if zlib failed (then it goes as it is).
+    /// `data` gzipped at zlib's best level (what is gzipped once, as a script); nil if zlib
+    /// failed (then it goes as it is).
     static func compress(_ data: Data) -> Data? {
-        var input = ByteBuffer(bytes: data)
-        return (try? input.compress(with: .gzip())).map { Data($0.readableBytesView) }
+        DeflatedPart(data, level: .best).map { Data(join([$0]).readableBytesView) }
     }
 
-    /// What `gzipped` (made by ``compress(_:)``) inflates to: `length` bytes.
-    static func decompress(_ gzipped: Data, length: Int) throws -> ByteBuffer {
-        var input = ByteBuffer(bytes: gzipped)
+    /// The gzip stream of `parts`, one after the other.
+    static func join(_ parts: [DeflatedPart]) -> ByteBuffer {
+        var output = ByteBuffer()
+        output.reserveCapacity(parts.reduce(20) { $0 + $1.deflated.count })
+        // The header: no name, no time, from a Unix system (RFC 1952).
+        output.writeBytes([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3])
+        var crc: uLong = 0
+        var length = 0
+        for part in parts {
+            output.writeBytes(part.deflated)
+            crc = crc32_combine(crc, part.crc, part.length)
+            length += part.length
+        }
+        // The last block: empty, fixed codes, marked final; then the CRC-32 and the length.
+        output.writeBytes([0x03, 0x00])
+        output.writeInteger(UInt32(truncatingIfNeeded: crc), endianness: .little)
+        output.writeInteger(UInt32(truncatingIfNeeded: length), endianness: .little)
+        return output
+    }
+
+    /// What `gzipped` inflates to: `length` bytes.
+    static func decompress(_ gzipped: ByteBuffer, length: Int) throws -> ByteBuffer {
+        var input = gzipped
         var output = ByteBuffer()
         output.reserveCapacity(length)
         try input.decompress(to: &output, with: .gzip)
@@ -41,6 +68,39 @@ enum Gzip {
     }
 }
 
+/// Bytes deflated on their own, to be joined with others into a gzip stream by
+/// ``Gzip/join(_:)``: raw deflate blocks, none final, ending on a byte boundary.
+struct DeflatedPart: Sendable {
+    let deflated: Data
+    /// The CRC-32 of the bytes, and their count.
+    let crc: uLong
+    let length: Int
+
+    enum Level {
+        /// zlib's fastest, with compressors kept and reset rather than made for each page
+        /// (making one cost more than deflating a page): a page as it is rendered.
+        case fast
+        /// zlib's best: what is deflated once.
+        case best
+    }
+
+    /// nil if zlib failed (out of memory).
+    init?(_ bytes: Data, level: Level) {
+        let deflater = level == .fast ? Deflater.pool.take() : Deflater(level: 9)
+        guard let deflater else { return nil }
+        defer { if level == .fast { Deflater.pool.giveBack(deflater) } }
+        // (Made in a buffer with room for the most it can be, then copied to its size: a page
+        // is kept as it is made.)
+        var output = ByteBuffer()
+        guard bytes.isEmpty || deflater.deflate(bytes, into: &output) else { return nil }
+        deflated = Data(output.readableBytesView)
+        crc = bytes.withUnsafeBytes {
+            CCompressZlib.crc32(0, $0.bindMemory(to: Bytef.self).baseAddress, uInt($0.count))
+        }
+        length = bytes.count
+    }
+}
+
 /// A file the pages load (`style.css`, a script), as served: its bytes, gzipped once, and their tags.
 struct WebAsset: Sendable {
     let bytes: Data
@@ -51,5 +111,50 @@ struct WebAsset: Sendable {
         self.bytes = bytes
         gzipped = Gzip.compress(bytes)
         eTag = "\"" + Hex.string(SHA256.hash(data: bytes).prefix(12)) + "\""
+    }
+}
+
+/// A zlib compressor making raw deflate blocks, reset for each use; used by one caller at a
+/// time (taken from ``pool`` and given back).
+private final class Deflater: @unchecked Sendable {
+    private let compressor: ZlibCompressor
+
+    init?(level: Int32) {
+        guard
+            let compressor = try? ZlibCompressor(
+                algorithm: .deflate, configuration: ZlibConfiguration(windowSize: 15, compressionLevel: level))
+        else { return nil }
+        self.compressor = compressor
+    }
+
+    /// Writes `bytes` (not empty) to `output` deflated, in blocks that end on a byte boundary
+    /// (zlib's sync flush), none of them final; false if zlib failed.
+    func deflate(_ bytes: Data, into output: inout ByteBuffer) -> Bool {
+        var input = ByteBuffer(bytes: bytes)
+        output.reserveCapacity(output.writerIndex + compressor.maxSize(from: input))
+        do {
+            try compressor.reset()
+            try compressor.deflate(from: &input, to: &output, flush: .sync)
+        } catch {
+            return false
+        }
+        return input.readableBytes == 0
+    }
+
+    /// Compressors at zlib's fastest level, kept between pages: at most as many as pages are
+    /// deflated at once, up to 8.
+    static let pool = Pool()
+
+    final class Pool: Sendable {
+        private let kept = Mutex<[Deflater]>([])
+
+        /// A kept compressor, or a new one; nil if zlib could not set one up (out of memory).
+        func take() -> Deflater? {
+            kept.withLock { $0.popLast() } ?? Deflater(level: 1)
+        }
+
+        func giveBack(_ deflater: Deflater) {
+            kept.withLock { if $0.count < 8 { $0.append(deflater) } }
+        }
     }
 }

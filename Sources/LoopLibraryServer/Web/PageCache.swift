@@ -13,13 +13,14 @@ final class PageCache: Sendable {
     struct Page: Sendable {
         var status: Int
         /// The page with an empty `<style></style>` (the stylesheet is written in as it is
-        /// sent); nil when only its gzipped form is kept.
+        /// sent); nil once it is kept deflated.
         var body: Data?
         /// Where in `body` the stylesheet goes, if the page has a `<style>`.
         var styleOffset: Int?
-        /// The whole page (its stylesheet in) gzipped: kept when a client that takes gzip (any
-        /// browser) asked for the page; a client that never does costs no compression.
-        var gzipped: Data?
+        /// The page deflated (its stylesheet joined in as it is sent): kept, in place of `body`,
+        /// once a client that takes gzip (any browser) asked for the page; a client that never
+        /// does costs no compression.
+        var deflated: DeflatedPage?
         /// The whole page's length, its stylesheet in (what its gzipped form inflates to).
         var length = 0
         var eTag: String
@@ -27,7 +28,7 @@ final class PageCache: Sendable {
         var made: UInt64
 
         /// What keeping it costs.
-        var bytes: Int { (body?.count ?? 0) + (gzipped?.count ?? 0) }
+        var bytes: Int { (body?.count ?? 0) + (deflated?.bytes ?? 0) }
     }
 
     static let maximumAge: UInt64 = 60_000_000_000
@@ -117,6 +118,11 @@ final class PageCache: Sendable {
         return stamp
     }
 
+    /// The page kept under `key`, and the bytes kept in all (what `/metrics` shows).
+    func kept(_ key: String) -> (page: Page?, bytes: Int) {
+        state.withLock { ($0.pages[key], $0.bytes) }
+    }
+
     /// Forgets every page kept (a count they show changed without the stamp moving).
     func removeAll() {
         state.withLock { state in
@@ -131,15 +137,22 @@ final class PageCache: Sendable {
         lastStamp.withLock { $0 = nil }
     }
 
-    /// Keeps `gzipped` beside the page kept under `key`, if that is still the page `eTag` names.
-    func keepGzipped(_ gzipped: Data, for key: String, eTag: String) {
+    /// Keeps `deflated` in place of the page kept under `key`, if that is still the page `eTag`
+    /// names: a page is asked for gzipped by every browser, and deflated it is a third of its
+    /// size (a client that does not take gzip gets it inflated).
+    func keepDeflated(_ deflated: DeflatedPage, for key: String, eTag: String) {
         state.withLock { state in
-            guard state.pages[key]?.eTag == eTag, state.pages[key]?.gzipped == nil else { return }
-            state.makeRoom(for: gzipped.count, within: byteLimit)
-            guard var page = state.pages[key] else { return } // forgotten to make room
-            page.gzipped = gzipped
+            guard let kept = state.pages[key], kept.eTag == eTag, kept.deflated == nil else { return }
+            var page = kept
+            page.deflated = deflated
+            page.body = nil
+            let growth = Self.cost(key, page) - Self.cost(key, kept) // (a page that barely compresses)
+            if growth > 0 {
+                state.makeRoom(for: growth, within: byteLimit)
+                guard state.pages[key] != nil else { return } // forgotten to make room
+            }
+            state.bytes += growth
             state.pages[key] = page
-            state.bytes += gzipped.count
             report(state)
         }
     }

@@ -106,27 +106,24 @@ extension LibraryServer {
             hash.update(data: body)
             hash.update(data: self.web.stylesheet.bytes)
             let styleOffset = WebTemplates.styleOffset(in: body)
-            let whole = self.web.withStylesheet(body, at: styleOffset)
             // Kept in the form the request that rendered it takes (the other is made if asked).
-            let gzipped = gzip ? Gzip.compress(Data(buffer: whole)) : nil
+            let deflated = gzip ? self.web.deflate(body, at: styleOffset) : nil
             return PageCache.Page(
-                status: status.code, body: gzipped == nil ? body : nil, styleOffset: styleOffset,
-                gzipped: gzipped, length: whole.readableBytes,
+                status: status.code, body: deflated == nil ? body : nil, styleOffset: styleOffset,
+                deflated: deflated, length: body.count + (styleOffset == nil ? 0 : self.web.stylesheet.bytes.count),
                 eTag: "\"" + Hex.string(hash.finalize().prefix(12)) + "\"", stamp: stamp,
                 made: DispatchTime.now().uptimeNanoseconds)
         }
-        // Gzipped for a client that takes it: as kept, or made now and kept beside the page.
-        var gzipped: Data?
+        // Gzipped for a client that takes it: as kept, or deflated now and kept in its place.
+        var deflated: DeflatedPage?
         if gzip {
-            gzipped =
-                page.gzipped
-                ?? page.body.flatMap { Gzip.compress(Data(buffer: web.withStylesheet($0, at: page.styleOffset))) }
-            if let gzipped, page.gzipped == nil { pages.keepGzipped(gzipped, for: key, eTag: page.eTag) }
+            deflated = page.deflated ?? page.body.flatMap { web.deflate($0, at: page.styleOffset) }
+            if let deflated, page.deflated == nil { pages.keepDeflated(deflated, for: key, eTag: page.eTag) }
         }
         var headers = HTTPFields()
         headers[.contentType] = type.contentType
         headers[.cacheControl] = "no-cache"
-        headers[.eTag] = gzipped != nil ? Gzip.eTag(page.eTag) : page.eTag
+        headers[.eTag] = deflated != nil ? Gzip.eTag(page.eTag) : page.eTag
         headers[.vary] = "Accept-Encoding"
         headers[.contentSecurityPolicy] = web.contentSecurityPolicy
         headers[.xContentTypeOptions] = "nosniff"
@@ -134,15 +131,15 @@ extension LibraryServer {
         if page.status == 200, Self.matches(request.headers[.ifNoneMatch], headers[.eTag] ?? "") {
             return Response(status: .notModified, headers: headers)
         }
-        if let gzipped {
+        if let deflated {
             headers[.contentEncoding] = "gzip"
             return Response(
                 status: .init(code: page.status), headers: headers,
-                body: ResponseBody(byteBuffer: ByteBuffer(bytes: gzipped)))
+                body: ResponseBody(byteBuffer: web.gzipped(deflated)))
         }
         let whole =
             try page.body.map { web.withStylesheet($0, at: page.styleOffset) }
-            ?? Gzip.decompress(page.gzipped ?? Data(), length: page.length)
+            ?? Gzip.decompress(page.deflated.map(web.gzipped) ?? ByteBuffer(), length: page.length)
         return Response(status: .init(code: page.status), headers: headers, body: ResponseBody(byteBuffer: whole))
     }
 

@@ -1,0 +1,78 @@
+import Foundation
+import NIOCore
+import Testing
+
+@testable import LoopLibraryServer
+
+/// gzip joined from parts deflated apart (a page's own text, the stylesheet deflated once), read back by the `gzip` tool, which checks the stream, its CRC and length.
+struct GzipTests {
+    /// What `gzip -dc` makes of `gzipped`, or nil if it finds the stream broken.
+    static func gunzip(_ gzipped: Data) throws -> Data? {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gzip-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("page.gz")
+        try gzipped.write(to: file)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/gzip")
+        process.arguments = ["-dc", file.path]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return process.terminationStatus == 0 ? data : nil
+    }
+
+    /// Text like a page's: lines that repeat with small changes (what deflate finds matches in).
+    static func pageText(_ seed: Int, lines: Int) -> Data {
+        Data(
+            (0..<lines).map {
+                "<li data-group=\"\($0 % 7)\" data-duration=\"\(($0 * 7919 + seed) % 100_000)\">phrase \($0)</li>\n"
+            }
+            .joined().utf8)
+    }
+
+    @Test func partsDeflatedApartJoinIntoOneStreamThatGzipReads() throws {
+        let stylesheet = Data("body { margin: 0 auto; max-width: 40rem } li { list-style: none }\n".utf8)
+        let head = Self.pageText(1, lines: 3)
+        let long = Self.pageText(2, lines: 3_000) // over 64 KB: blocks of its own
+        let style = try #require(DeflatedPart(stylesheet, level: .best))
+        let parts = try [head, Data(), long, head].map { try #require(DeflatedPart($0, level: .fast)) }
+        let gzipped = Gzip.join([parts[0], style, parts[1], parts[2], style, parts[3]])
+        let expected = head + stylesheet + long + stylesheet + head
+        #expect(try Self.gunzip(Data(gzipped.readableBytesView)) == expected)
+        #expect(
+            gzipped.readableBytes * 4 < expected.count, "\(gzipped.readableBytes) bytes gzipped of \(expected.count)")
+        // A stream of one part, and one of nothing, are streams too.
+        #expect(try Self.gunzip(try #require(Gzip.compress(stylesheet))) == stylesheet)
+        #expect(try Self.gunzip(Data(Gzip.join([]).readableBytesView)) == Data())
+    }
+
+    /// Compressors are kept and used again: each page deflated, one after another and many at
+    /// once, holds its own text and nothing of the page deflated before it.
+    @Test func pagesDeflatedOneAfterAnotherAndAtOnceEachHoldTheirOwnText() async throws {
+        let pages = (0..<24).map { Self.pageText($0, lines: 40 + $0 * 13) }
+        let stylesheet = Data(String(repeating: "p { color: #222 }\n", count: 50).utf8)
+        let style = try #require(DeflatedPart(stylesheet, level: .best))
+        for page in pages {
+            let before = try #require(DeflatedPart(page.prefix(100), level: .fast))
+            let after = try #require(DeflatedPart(page.dropFirst(100), level: .fast))
+            let gzipped = Gzip.join([before, style, after])
+            #expect(
+                try Self.gunzip(Data(gzipped.readableBytesView)) == page.prefix(100) + stylesheet + page.dropFirst(100))
+        }
+        let results = await withTaskGroup(of: (Int, DeflatedPart?).self) { group in
+            for _ in 0..<4 {
+                for (index, page) in pages.enumerated() { group.addTask { (index, DeflatedPart(page, level: .fast)) } }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(results.count == 4 * pages.count)
+        for (index, part) in results {
+            let gzipped = Gzip.join([try #require(part)])
+            #expect(try Self.gunzip(Data(gzipped.readableBytesView)) == pages[index], "page \(index)")
+        }
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+import Testing
+
+@testable import LoopLibraryServer
+
+/// The pages a server keeps, and what keeping them costs.
+struct PageCacheTests {
+    static func page(_ body: Data, eTag: String) -> PageCache.Page {
+        PageCache.Page(
+            status: 200, body: body, styleOffset: nil, deflated: nil, length: body.count, eTag: eTag, stamp: 1,
+            made: DispatchTime.now().uptimeNanoseconds)
+    }
+
+    /// Every browser asks for pages gzipped: once one has, the page is kept gzipped only (a
+    /// third of its size), so the cache holds three times the pages.
+    @Test func aPageAskedForGzippedIsKeptInThatFormOnly() async throws {
+        let cache = PageCache(name: "test")
+        let body = Data(String(repeating: "<li>a phrase</li>\n", count: 300).utf8)
+        let key = "http://localhost/9ddbb9"
+        _ = try await cache.page(key, stamp: 1) { Self.page(body, eTag: "\"a\"") }
+        #expect(cache.kept(key).bytes == body.count + key.utf8.count)
+
+        let deflated = DeflatedPage(beforeStyle: try #require(DeflatedPart(body, level: .fast)))
+        // The deflated form of another version of the page is not kept in its place.
+        cache.keepDeflated(deflated, for: key, eTag: "\"b\"")
+        #expect(cache.kept(key).page?.body == body)
+        cache.keepDeflated(deflated, for: key, eTag: "\"a\"")
+        let kept = cache.kept(key)
+        #expect(
+            kept.page?.body == nil && kept.page?.deflated?.bytes == deflated.bytes && kept.page?.length == body.count)
+        #expect(kept.bytes == deflated.bytes + key.utf8.count, "\(kept.bytes) bytes kept, \(deflated.bytes) deflated")
+        #expect(deflated.bytes * 3 < body.count)
+    }
+
+    /// A page whose deflated form is larger than it (bytes that do not compress) still keeps
+    /// the cache within its budget.
+    @Test func aDeflatedFormLargerThanItsPageKeepsTheCacheWithinItsBudget() async throws {
+        let cache = PageCache(name: "test", byteLimit: 4_000)
+        for index in 0..<20 {
+            let key = "/\(index)"
+            _ = try await cache.page(key, stamp: 1) { Self.page(Data(repeating: 0x61, count: 150), eTag: "\"a\"") }
+            let random = Data((0..<400).map { _ in UInt8.random(in: 0...255) }) // (does not compress)
+            cache.keepDeflated(
+                DeflatedPage(beforeStyle: try #require(DeflatedPart(random, level: .fast))), for: key, eTag: "\"a\"")
+            #expect(cache.kept(key).bytes <= 4_000)
+        }
+    }
+}
