@@ -95,7 +95,7 @@ struct DeflatedPart: Sendable {
         guard bytes.isEmpty || deflater.deflate(bytes, into: &output) else { return nil }
         deflated = Data(output.readableBytesView)
         crc = bytes.withUnsafeBytes {
-            CCompressZlib.crc32(0, $0.bindMemory(to: Bytef.self).baseAddress, uInt($0.count))
+            crc32_z(0, $0.bindMemory(to: Bytef.self).baseAddress, $0.count)
         }
         length = bytes.count
     }
