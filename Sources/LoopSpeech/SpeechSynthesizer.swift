@@ -64,7 +64,7 @@ public final class SpeechSynthesizer: Sendable {
         let rate = try start(&state)
         if state.voice != voice {
             guard isListed(voice, in: state), espeak_SetVoiceByName(voice) == EE_OK else {
-                throw SpeechError(.voiceMissing, "espeak-ng has no voice \(shown(voice))")
+                throw noVoice(voice)
             }
             state.voice = voice
         }
@@ -155,6 +155,11 @@ public final class SpeechSynthesizer: Sendable {
         String(voice.unicodeScalars.prefix(40).map { (32...126).contains($0.value) ? Character($0) : "?" })
     }
 
+    /// The error for a voice espeak-ng does not have (not listed, or not set).
+    private static func noVoice(_ voice: String) -> SpeechError {
+        SpeechError(.voiceMissing, "espeak-ng has no voice \(shown(voice))")
+    }
+
     /// One phrase's samples.
     private static func synthesize(_ text: String) -> [Float] {
         let sink = SampleSink()
@@ -191,7 +196,7 @@ extension SpeechSynthesizer {
         let started = try state.withLock { (state: inout State) throws(SpeechError) -> ChildRendering? in
             let rate = try Self.start(&state)
             guard Self.isListed(voice, in: state) else {
-                throw SpeechError(.voiceMissing, "espeak-ng has no voice \(Self.shown(voice))")
+                throw Self.noVoice(voice)
             }
             // The texts as C strings, made before the fork: the child only reads them.
             let texts = phrases.map { strdup($0) }
@@ -207,7 +212,7 @@ extension SpeechSynthesizer {
         guard let started else { return nil }
         switch started.status() {
         case 0: return started
-        case 1: throw SpeechError(.voiceMissing, "espeak-ng has no voice \(Self.shown(voice))")
+        case 1: throw Self.noVoice(voice)
         default: throw SpeechError(.synthesizerMissing, "espeak-ng stopped rendering in its second process")
         }
     }

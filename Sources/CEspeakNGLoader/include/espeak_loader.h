@@ -10,7 +10,7 @@ const char *loop_espeak_load_error(void);
  * forked from this one. espeak-ng's state is global to a process, so a second process renders
  * beside this one; and this one only ever initialises espeak-ng, so every child starts from the
  * same state: the voice and rate are set in the child (set here without rendering, each setting
- * waits in espeak-ng's command queue, which overflows after about a hundred and garbles the
+ * waits in espeak-ng's command queue, which overflows after about 130 and garbles the
  * speech of every rendering after). The child writes a 32-bit status first (0: the voice is set;
  * 1: espeak-ng could not set it, and it exits), then each text's samples in order, each as a
  * 32-bit count then that many 16-bit samples (a negative count: they could not be kept), and
