@@ -223,6 +223,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
                 .product(name: "CompressNIO", package: "compress-nio"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
         ),
         .executableTarget(
@@ -323,7 +324,10 @@ let package = Package(
         ),
         .testTarget(
             name: "LoopLibraryServerTests",
-            dependencies: ["LoopLibraryServer", .product(name: "NIOCore", package: "swift-nio")]),
+            dependencies: [
+                "LoopLibraryServer", .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ]),
         .testTarget(
             name: "LoopWorkflowsTests",
             dependencies: [

@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import Testing
+import ZIPFoundation
 
 @testable import LoopLibraryServer
 
@@ -40,14 +41,15 @@ struct GzipTests {
         let long = Self.pageText(2, lines: 3_000) // over 64 KB: blocks of its own
         let style = try #require(DeflatedPart(stylesheet, level: .best))
         let parts = try [head, Data(), long, head].map { try #require(DeflatedPart($0, level: .fast)) }
-        let gzipped = Gzip.join([parts[0], style, parts[1], parts[2], style, parts[3]])
         let expected = head + stylesheet + long + stylesheet + head
+        let gzipped = Gzip.join(
+            [parts[0], style, parts[1], parts[2], style, parts[3]], crc: expected.crc32(checksum: 0))
         #expect(try Self.gunzip(Data(gzipped.readableBytesView)) == expected)
         #expect(
             gzipped.readableBytes * 4 < expected.count, "\(gzipped.readableBytes) bytes gzipped of \(expected.count)")
         // A stream of one part, and one of nothing, are streams too.
         #expect(try Self.gunzip(try #require(Gzip.compress(stylesheet))) == stylesheet)
-        #expect(try Self.gunzip(Data(Gzip.join([]).readableBytesView)) == Data())
+        #expect(try Self.gunzip(Data(Gzip.join([], crc: 0).readableBytesView)) == Data())
     }
 
     /// Compressors are kept and used again: each page deflated, one after another and many at
@@ -59,9 +61,9 @@ struct GzipTests {
         for page in pages {
             let before = try #require(DeflatedPart(page.prefix(100), level: .fast))
             let after = try #require(DeflatedPart(page.dropFirst(100), level: .fast))
-            let gzipped = Gzip.join([before, style, after])
-            #expect(
-                try Self.gunzip(Data(gzipped.readableBytesView)) == page.prefix(100) + stylesheet + page.dropFirst(100))
+            let whole = page.prefix(100) + stylesheet + page.dropFirst(100)
+            let gzipped = Gzip.join([before, style, after], crc: whole.crc32(checksum: 0))
+            #expect(try Self.gunzip(Data(gzipped.readableBytesView)) == whole)
         }
         let results = await withTaskGroup(of: (Int, DeflatedPart?).self) { group in
             for _ in 0..<4 {
@@ -71,8 +73,25 @@ struct GzipTests {
         }
         #expect(results.count == 4 * pages.count)
         for (index, part) in results {
-            let gzipped = Gzip.join([try #require(part)])
+            let gzipped = Gzip.join([try #require(part)], crc: pages[index].crc32(checksum: 0))
             #expect(try Self.gunzip(Data(gzipped.readableBytesView)) == pages[index], "page \(index)")
+        }
+    }
+}
+
+/// A page as the server sends it to a browser: its own text deflated, the stylesheet joined in.
+struct GzippedPageTests {
+    @Test func aPageGzippedIsThePageWithItsStylesheetIn() throws {
+        let folder = try #require(WebTemplates.locate(executable: #filePath), "Resources/web")
+        let web = try WebTemplates(folder: folder)
+        for body in [
+            Data("<html><head><style></style></head><body><ol><li>Bonjour.</li></ol></body></html>\n".utf8),
+            Data("<feed>no style here</feed>\n".utf8),
+        ] {
+            let offset = WebTemplates.styleOffset(in: body)
+            let deflated = try #require(web.deflate(body, at: offset))
+            let expected = Data(web.withStylesheet(body, at: offset).readableBytesView)
+            #expect(try GzipTests.gunzip(Data(web.gzipped(deflated).readableBytesView)) == expected)
         }
     }
 }

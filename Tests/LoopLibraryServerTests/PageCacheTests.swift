@@ -20,7 +20,7 @@ struct PageCacheTests {
         _ = try await cache.page(key, stamp: 1) { Self.page(body, eTag: "\"a\"") }
         #expect(cache.kept(key).bytes == body.count + key.utf8.count)
 
-        let deflated = DeflatedPage(beforeStyle: try #require(DeflatedPart(body, level: .fast)))
+        let deflated = DeflatedPage(beforeStyle: try #require(DeflatedPart(body, level: .fast)), crc: 0)
         // The deflated form of another version of the page is not kept in its place.
         cache.keepDeflated(deflated, for: key, eTag: "\"b\"")
         #expect(cache.kept(key).page?.body == body)
@@ -41,7 +41,8 @@ struct PageCacheTests {
             _ = try await cache.page(key, stamp: 1) { Self.page(Data(repeating: 0x61, count: 150), eTag: "\"a\"") }
             let random = Data((0..<400).map { _ in UInt8.random(in: 0...255) }) // (does not compress)
             cache.keepDeflated(
-                DeflatedPage(beforeStyle: try #require(DeflatedPart(random, level: .fast))), for: key, eTag: "\"a\"")
+                DeflatedPage(beforeStyle: try #require(DeflatedPart(random, level: .fast)), crc: 0), for: key,
+                eTag: "\"a\"")
             #expect(cache.kept(key).bytes <= 4_000)
         }
     }

@@ -1,10 +1,10 @@
-import CCompressZlib
 import CompressNIO
 import Crypto
 import Foundation
 import Hummingbird
 import LoopLibraryAPI
 import Synchronization
+import ZIPFoundation
 
 /// gzip for what a browser loads (pages, their stylesheet and scripts): a third of the bytes
 /// on a phone's slow network. Clips, pictures and bundles are compressed already and go as
@@ -13,30 +13,30 @@ import Synchronization
 /// A gzip stream is joined from parts deflated apart (``DeflatedPart``): each ends on a byte
 /// boundary and refers to nothing before it, so a page's own text, deflated once when it is
 /// rendered, and the stylesheet every page holds, deflated once when the server starts, are
-/// joined as the page is sent, a copy of a few KB.
+/// joined as the page is sent, a copy of a few KB. (The CRC-32 of what they hold is
+/// ZIPFoundation's.)
 enum Gzip {
     /// `data` gzipped at zlib's best level (what is gzipped once, as a script); nil if zlib
     /// failed (then it goes as it is).
     static func compress(_ data: Data) -> Data? {
-        DeflatedPart(data, level: .best).map { Data(join([$0]).readableBytesView) }
+        DeflatedPart(data, level: .best).map { Data(join([$0], crc: data.crc32(checksum: 0)).readableBytesView) }
     }
 
-    /// The gzip stream of `parts`, one after the other.
-    static func join(_ parts: [DeflatedPart]) -> ByteBuffer {
+    /// The gzip stream of `parts`, one after the other; `crc` is the CRC-32 of the bytes they
+    /// hold, all of them.
+    static func join(_ parts: [DeflatedPart], crc: CRC32) -> ByteBuffer {
         var output = ByteBuffer()
         output.reserveCapacity(parts.reduce(20) { $0 + $1.deflated.count })
         // The header: no name, no time, from a Unix system (RFC 1952).
         output.writeBytes([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3])
-        var crc: uLong = 0
         var length = 0
         for part in parts {
             output.writeBytes(part.deflated)
-            crc = crc32_combine(crc, part.crc, part.length)
             length += part.length
         }
         // The last block: empty, fixed codes, marked final; then the CRC-32 and the length.
         output.writeBytes([0x03, 0x00])
-        output.writeInteger(UInt32(truncatingIfNeeded: crc), endianness: .little)
+        output.writeInteger(crc, endianness: .little)
         output.writeInteger(UInt32(truncatingIfNeeded: length), endianness: .little)
         return output
     }
@@ -72,8 +72,7 @@ enum Gzip {
 /// ``Gzip/join(_:)``: raw deflate blocks, none final, ending on a byte boundary.
 struct DeflatedPart: Sendable {
     let deflated: Data
-    /// The CRC-32 of the bytes, and their count.
-    let crc: uLong
+    /// How many bytes it holds.
     let length: Int
 
     enum Level {
@@ -94,9 +93,6 @@ struct DeflatedPart: Sendable {
         var output = ByteBuffer()
         guard bytes.isEmpty || deflater.deflate(bytes, into: &output) else { return nil }
         deflated = Data(output.readableBytesView)
-        crc = bytes.withUnsafeBytes {
-            crc32_z(0, $0.bindMemory(to: Bytef.self).baseAddress, $0.count)
-        }
         length = bytes.count
     }
 }

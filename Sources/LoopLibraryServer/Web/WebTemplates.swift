@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Hummingbird
 import LoopFoundation
+import ZIPFoundation
 
 /// The web pages' templates and static files, read once from a folder (`Resources/web`).
 ///
@@ -149,16 +150,21 @@ public struct WebTemplates: Sendable {
     /// `page` (as ``render(_:_:)`` made it) deflated: its own text, without the stylesheet
     /// (joined in as it is sent); nil if zlib failed.
     func deflate(_ page: Data, at offset: Int?) -> DeflatedPage? {
-        guard let offset else { return DeflatedPart(page, level: .fast).map { DeflatedPage(beforeStyle: $0) } }
-        guard let before = DeflatedPart(page.prefix(offset), level: .fast),
-            let after = DeflatedPart(page.dropFirst(offset), level: .fast)
+        guard let offset else {
+            return DeflatedPart(page, level: .fast).map { DeflatedPage(beforeStyle: $0, crc: page.crc32(checksum: 0)) }
+        }
+        let before = page.prefix(offset), after = page.dropFirst(offset)
+        guard let deflatedBefore = DeflatedPart(before, level: .fast),
+            let deflatedAfter = DeflatedPart(after, level: .fast)
         else { return nil }
-        return DeflatedPage(beforeStyle: before, afterStyle: after)
+        let crc = after.crc32(checksum: stylesheet.bytes.crc32(checksum: before.crc32(checksum: 0)))
+        return DeflatedPage(beforeStyle: deflatedBefore, afterStyle: deflatedAfter, crc: crc)
     }
 
     /// The page as sent, gzipped: its parts and the stylesheet joined (a copy).
     func gzipped(_ page: DeflatedPage) -> ByteBuffer {
-        Gzip.join(page.afterStyle.map { [page.beforeStyle, deflatedStylesheet, $0] } ?? [page.beforeStyle])
+        Gzip.join(
+            page.afterStyle.map { [page.beforeStyle, deflatedStylesheet, $0] } ?? [page.beforeStyle], crc: page.crc)
     }
 }
 
@@ -169,6 +175,8 @@ struct DeflatedPage: Sendable {
     var beforeStyle: DeflatedPart
     /// The page after its stylesheet; nil when it has no `<style>`.
     var afterStyle: DeflatedPart?
+    /// The CRC-32 of the page as sent, its stylesheet in.
+    var crc: CRC32
 
     /// What keeping it costs.
     var bytes: Int { beforeStyle.deflated.count + (afterStyle?.deflated.count ?? 0) }
