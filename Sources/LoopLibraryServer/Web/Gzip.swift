@@ -69,7 +69,7 @@ enum Gzip {
 }
 
 /// Bytes deflated on their own, to be joined with others into a gzip stream by
-/// ``Gzip/join(_:)``: raw deflate blocks, none final, ending on a byte boundary.
+/// ``Gzip/join(_:crc:)``: raw deflate blocks, none final, ending on a byte boundary.
 struct DeflatedPart: Sendable {
     let deflated: Data
     /// How many bytes it holds.
