@@ -69,6 +69,8 @@ public protocol Catalog: Sendable {
 
     /// A number that grows whenever a loop is published, updated, unpublished or (un)featured,
     /// or an author's name changes: what the web pages' cache compares (downloads do not change it).
+    /// A change made through this catalog is in it at once; one made elsewhere on a shared
+    /// catalog, once it is announced (PostgreSQL: milliseconds).
     func changeStamp() async throws -> Int64
 
     /// Stops what the catalog holds open (connections).

@@ -3,6 +3,7 @@ import Logging
 import LoopFoundation
 import LoopLibraryAPI
 import PostgresNIO
+import Synchronization
 
 /// The catalog in PostgreSQL, for a Loop Library served by several `loop serve` processes
 /// (behind a proxy, sharing one blob folder). The same rules as ``SQLiteCatalog``: publishes of
@@ -13,6 +14,13 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
     private let client: PostgresClient
     private let running: Task<Void, Never>
     private let logger: Logger
+    /// The change stamp as PostgreSQL last announced it to this server.
+    private let announcedStamp = AnnouncedStamp()
+    /// The task that listens for the catalog's changes, once ``prepare()`` started it.
+    private let watching = Mutex<Task<Void, Never>?>(nil)
+
+    /// The channel each change to the catalog is announced on, with the new change stamp.
+    static let changeChannel = "loop_catalog_change"
 
     /// Connects to `url` (`postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE`).
     public init(url: String, logger: Logger) throws {
@@ -132,6 +140,11 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
         );
         """,
         searchByWords,
+        // Each change is announced to the servers listening, with the new stamp: they keep
+        // their pages without asking for the stamp at every request.
+        """
+        CREATE OR REPLACE FUNCTION catalog_changed() RETURNS trigger LANGUAGE plpgsql AS $$ DECLARE changed BIGINT; BEGIN UPDATE catalog_change SET version = version + 1 RETURNING version INTO changed; PERFORM pg_notify('\(changeChannel)', changed::text); RETURN NULL; END $$;
+        """,
     ]
 
     /// Search by words, ranked (as ``SQLiteCatalog``'s "v7"): each listed loop's words as
@@ -187,6 +200,70 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
                     "INSERT INTO loop_catalog_schema (version) VALUES (\(index + 1))", logger: self.logger)
             }
         }
+        watching.withLock { watching in
+            guard watching == nil else { return }
+            watching = Task { [client, logger, announcedStamp] in
+                await Self.watchChanges(client: client, logger: logger, announced: announcedStamp)
+            }
+        }
+    }
+
+    /// Listens for the catalog's changes (``changeChannel``) on a connection of its own for as
+    /// long as the catalog is open, and keeps the last stamp announced in `announced`; while
+    /// the connection is lost, `announced` is nil and every stamp is read from the database.
+    /// Each time it starts listening it reads the stamp once, after `LISTEN` has taken effect,
+    /// so no change falls between the two.
+    private static func watchChanges(client: PostgresClient, logger: Logger, announced: AnnouncedStamp) async {
+        while !Task.isCancelled {
+            do {
+                try await client.withConnection { connection in
+                    try await connection.listen(on: changeChannel) { notifications in
+                        announced.listening(from: try await readStamp(connection, logger: logger))
+                        for try await notification in notifications {
+                            guard let stamp = Int64(notification.payload) else { continue }
+                            await TestStop.reachedWithoutBlocking("catalog.announced")
+                            announced.heard(stamp)
+                        }
+                    }
+                }
+            } catch {
+                if !Task.isCancelled {
+                    logger.warning(
+                        "the catalog's changes are not heard (\(String(reflecting: error))): reading its stamp at each request"
+                    )
+                }
+            }
+            announced.lost()
+            try? await Task.sleep(for: .seconds(1))
+        }
+    }
+
+    private static func readStamp(_ connection: PostgresConnection, logger: Logger) async throws -> Int64 {
+        try await stamp(in: connection.query("SELECT version FROM catalog_change", logger: logger))
+    }
+
+    private static func readStamp(_ client: PostgresClient, logger: Logger) async throws -> Int64 {
+        try await stamp(in: client.query("SELECT version FROM catalog_change", logger: logger))
+    }
+
+    private static func stamp(in rows: PostgresRowSequence) async throws -> Int64 {
+        try await rows.decode(Int64.self).first { _ in true } ?? 0
+    }
+
+    /// Runs `body` in a transaction that changes what the pages show, then takes the new stamp
+    /// at once: this server's own change is on its next page, before PostgreSQL announces it.
+    private func changing<Result: Sendable>(_ body: (PostgresConnection) async throws -> Result) async throws
+        -> Result
+    {
+        let result = try await transaction(body)
+        await learnOwnChange()
+        return result
+    }
+
+    /// Reads the stamp after a change made here, where the announced one may not have come yet.
+    private func learnOwnChange() async {
+        guard let stamp = try? await Self.readStamp(client, logger: logger) else { return }
+        announcedStamp.heard(stamp)
     }
 
     /// The search words of the loops and authors already in the catalog (as a publish now
@@ -235,7 +312,7 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
         let stamp = CatalogText.milliseconds(now)
         let tags = String(decoding: try JSONEncoder().encode(entry.tags), as: UTF8.self)
         let tagKeys = CatalogText.tagKeys(entry.tags)
-        return try await transaction { connection in
+        return try await changing { connection in
             try await connection.query("SELECT pg_advisory_xact_lock(hashtext(\(entry.id)))", logger: self.logger)
             try await self.bindAuthor(
                 connection, key: entry.authorKey, fingerprint: entry.authorFingerprint, name: authorName)
@@ -345,7 +422,7 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
     }
 
     public func takeDown(_ ref: String, reason: String, now: Date) async throws -> String? {
-        try await transaction { connection in
+        try await changing { connection in
             guard
                 let id = try await connection.query(
                     "SELECT id FROM loop WHERE id = \(ref) OR shortID = \(ref) FOR UPDATE", logger: self.logger
@@ -361,7 +438,7 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
     }
 
     public func blockKey(_ key: String, reason: String, now: Date) async throws -> Int? {
-        try await transaction { connection in
+        try await changing { connection in
             guard
                 let authorKey = try await connection.query(
                     "SELECT key FROM author WHERE key = \(key) OR fingerprint = \(key)", logger: self.logger
@@ -437,7 +514,7 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
     }
 
     public func unpublish(id: String, authorKey: String, now: Date) async throws {
-        try await transaction { connection in
+        try await changing { connection in
             guard
                 let owner = try await connection.query(
                     "SELECT authorKey FROM loop WHERE id = \(id) AND listed FOR UPDATE", logger: self.logger
@@ -636,9 +713,8 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
     }
 
     public func changeStamp() async throws -> Int64 {
-        try await client.query("SELECT version FROM catalog_change", logger: logger).decode(Int64.self).first { _ in
-            true
-        } ?? 0
+        if let announced = announcedStamp.current { return announced }
+        return try await Self.readStamp(client, logger: logger)
     }
 
     public func setFeatured(_ ref: String, featured: Bool) async throws -> Bool {
@@ -647,10 +723,15 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
             logger: logger
         )
         .decode(Int.self).first { _ in true }
+        if changed != nil { await learnOwnChange() }
         return changed != nil
     }
 
     public func close() async throws {
+        if let watch = watching.withLock({ $0 }) {
+            watch.cancel()
+            await watch.value
+        }
         running.cancel()
         await running.value
     }
@@ -685,4 +766,22 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
             updated: CatalogText.iso8601(try cells[13].decode(Int64.self)),
             recentDownloads: try cells[18].decode(Int.self), featured: try cells[14].decode(Bool.self))
     }
+}
+
+/// The catalog's change stamp as PostgreSQL announces it (`NOTIFY`): nil while no connection
+/// listens, when the stamp must be read from the database.
+final class AnnouncedStamp: Sendable {
+    private let stamp = Mutex<Int64?>(nil)
+
+    /// The last stamp announced, if listening.
+    var current: Int64? { stamp.withLock { $0 } }
+
+    /// Listening, from `stamp` (read once `LISTEN` took effect).
+    func listening(from stamp: Int64) { self.stamp.withLock { $0 = stamp } }
+
+    /// A change announced (or made here): the stamp moves on, never back.
+    func heard(_ stamp: Int64) { self.stamp.withLock { $0 = $0.map { max($0, stamp) } } }
+
+    /// The listening connection is lost: changes may go unheard.
+    func lost() { stamp.withLock { $0 = nil } }
 }

@@ -296,8 +296,8 @@ extension LibraryServerTests {
     }
 
     /// Two servers on one PostgreSQL database and one data folder are one Loop Library: a
-    /// publish through one is on the other's pages at once, and two publishes of the same
-    /// revision sent to both at once leave exactly one new revision.
+    /// publish through one is on the other's pages as soon as PostgreSQL tells it, and two
+    /// publishes of the same revision sent to both at once leave exactly one new revision.
     @Test(arguments: CatalogBackend.all.filter { if case .postgres = $0 { true } else { false } })
     func twoServersOnOneDatabaseAndFolderAreOneLoopLibrary(_ backend: CatalogBackend) async throws {
         // The first server holds its first update inside the catalog's transaction (see below).
@@ -312,16 +312,22 @@ extension LibraryServerTests {
             try await http("GET", second.address + "/" + shortID).status == 200,
             "published through the first, on the second's page")
 
-        // An update through the second is on the first's page (which it had kept) at once.
+        // An update through the second is on its own page at once, and on the first's (which
+        // it had kept) as soon as PostgreSQL announces the change.
         #expect(try await http("GET", first.address + "/" + shortID).status == 200)
         #expect(try author.run(["edit", "fixture", "--title", "Fixture renamed"]).status == 0)
         #expect(try author.run(["publish", "fixture", "--to", second.address]).status == 0)
-        let page = try await http("GET", first.address + "/" + shortID)
+        func renamed(_ server: TestServer) async throws -> Bool {
+            let page = try await http("GET", server.address + "/" + shortID)
+            return page.status == 200 && String(decoding: page.body, as: UTF8.self).contains("Fixture renamed")
+        }
+        #expect(try await renamed(second), "the publishing server's own page is new at once")
+        #expect(try await eventually { try await renamed(first) }, "the other server's page is new")
         #expect(
-            page.status == 200 && String(decoding: page.body, as: UTF8.self).contains("Fixture renamed"),
-            "the other server's page is new at once")
-        let detail = try await http("GET", first.address + LoopLibraryPaths.loop(id))
-        #expect((detail.json?["loop"] as? [String: Any])?["revision"] as? Int == 2)
+            try await eventually {
+                let detail = try await http("GET", first.address + LoopLibraryPaths.loop(id))
+                return (detail.json?["loop"] as? [String: Any])?["revision"] as? Int == 2
+            })
         #expect(
             try await http("GET", first.address + LoopLibraryPaths.bundle(id)).status == 200,
             "its bundle, stored by the second, served by the first")
@@ -355,8 +361,93 @@ extension LibraryServerTests {
         let results = [await held.value, await other.value]
         #expect(results.sorted() == [200, 409], "one wins, the other is told the revision is there: \(results)")
         for server in [first, second] {
-            let detail = try await http("GET", server.address + LoopLibraryPaths.loop(id))
-            #expect((detail.json?["loop"] as? [String: Any])?["revision"] as? Int == 3)
+            #expect(
+                try await eventually {
+                    let detail = try await http("GET", server.address + LoopLibraryPaths.loop(id))
+                    return (detail.json?["loop"] as? [String: Any])?["revision"] as? Int == 3
+                })
         }
+    }
+
+    /// A server on PostgreSQL is told of each change to the catalog (`LISTEN`), so it serves
+    /// the pages it keeps without asking the database at each request, even while the database
+    /// is held up; its own changes are on its pages at once, before they are announced; and a
+    /// change made by hand (by another server, an operator) is on its pages once announced.
+    @Test(arguments: CatalogBackend.all.filter { if case .postgres = $0 { true } else { false } })
+    func aServerOnPostgreSQLIsToldOfChangesAndServesKeptPagesWithoutAsking(_ backend: CatalogBackend)
+        async throws
+    {
+        // The server holds the first announcement it hears until the test lets it go.
+        let held = Scratch.path("held")
+        let server = try TestServer(
+            backend, environment: ["LOOP_TEST_STOP_AT": "catalog.announced:pause", "LOOP_TEST_STOP_FILE": held])
+        let (author, link) = try publishedFixture(server)
+        let shortID = String(link.split(separator: "/").last ?? "")
+        let database = try #require(server.database)
+        func page() async throws -> String {
+            let answer = try await http("GET", server.address + "/" + shortID, timeout: 20)
+            #expect(answer.status == 200)
+            return String(decoding: answer.body, as: UTF8.self)
+        }
+        #expect(try await page().contains("Fixture"))
+        #expect(
+            try await eventually { FileManager.default.fileExists(atPath: held) },
+            "the publish was announced, and held")
+
+        // Its own publish is on its page at once, though the announcement is held.
+        #expect(try author.run(["edit", "fixture", "--title", "Fixture renamed"]).status == 0)
+        #expect(try author.run(["publish", "fixture", "--to", server.address]).status == 0)
+        #expect(try await page().contains("Fixture renamed"), "this server's own change, at once")
+
+        // A session holds the stamp's table locked: reading it would wait until the end.
+        let locker = Process()
+        locker.executableURL = URL(fileURLWithPath: "/usr/bin/psql")
+        locker.arguments = [
+            database, "-q", "-c", "BEGIN", "-c", "LOCK TABLE catalog_change IN ACCESS EXCLUSIVE MODE",
+            "-c", "SELECT pg_sleep(300)",
+        ]
+        locker.environment = ProcessInfo.processInfo.environment.merging(["PGAPPNAME": "loop_test_lock"]) { $1 }
+        locker.standardOutput = FileHandle.nullDevice
+        locker.standardError = FileHandle.nullDevice
+        try locker.run()
+        // Its session ends when told to (a killed psql would leave it sleeping, the lock held).
+        func unlock() throws {
+            _ = try psql(
+                database,
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'loop_test_lock'")
+            locker.waitUntilExit()
+        }
+        defer { try? unlock() }
+        #expect(
+            try await eventually {
+                try psql(
+                    database,
+                    """
+                    SELECT count(*) FROM pg_locks
+                    WHERE relation = 'catalog_change'::regclass AND granted AND mode = 'AccessExclusiveLock'
+                    """) == "1"
+            }, "the lock is held")
+        #expect(try await page().contains("Fixture renamed"), "the kept page, served while the stamp cannot be read")
+        try unlock()
+
+        // A change made by hand, not through this server: on the page once announced.
+        _ = try psql(database, "UPDATE loop SET title = 'Changed by hand'")
+        try FileManager.default.removeItem(atPath: held)
+        #expect(try await eventually { try await page().contains("Changed by hand") }, "the change is on the page")
+        #expect(server.stop() == 0)
+    }
+
+    /// Runs `sql` with `psql` on `database`: its output, trimmed.
+    func psql(_ database: String, _ sql: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/psql")
+        process.arguments = [database, "-q", "-t", "-A", "-v", "ON_ERROR_STOP=1", "-c", sql]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw CLIFailure("psql failed on: \(sql)") }
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

@@ -195,10 +195,11 @@ struct HTTPAnswer {
     var json: [String: Any]? { try? JSONSerialization.jsonObject(with: body) as? [String: Any] }
 }
 
-func http(_ method: String = "GET", _ url: String, headers: [String: String] = [:], body: Data? = nil) async throws
-    -> HTTPAnswer
-{
-    var request = URLRequest(url: URL(string: url)!)
+func http(
+    _ method: String = "GET", _ url: String, headers: [String: String] = [:], body: Data? = nil,
+    timeout: TimeInterval = 60
+) async throws -> HTTPAnswer {
+    var request = URLRequest(url: URL(string: url)!, timeoutInterval: timeout)
     request.httpMethod = method
     for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
     request.httpBody = body
@@ -209,6 +210,17 @@ func http(_ method: String = "GET", _ url: String, headers: [String: String] = [
         fields[String(describing: name).lowercased()] = String(describing: value)
     }
     return HTTPAnswer(status: answer.statusCode, headers: fields, body: data)
+}
+
+/// Whether `check` holds, asked again every 20 ms for up to `seconds`: for what another process
+/// is told (a change PostgreSQL announces to a server) rather than what is true at once.
+func eventually(within seconds: Double = 30, _ check: () async throws -> Bool) async throws -> Bool {
+    let end = Date().addingTimeInterval(seconds)
+    repeat {
+        if try await check() { return true }
+        try await Task.sleep(for: .milliseconds(20))
+    } while Date() < end
+    return try await check()
 }
 
 /// The Loop Library, end to end: `loop-server` on each catalog backend, driven by the `loop`

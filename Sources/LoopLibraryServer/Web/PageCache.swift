@@ -58,8 +58,8 @@ final class PageCache: Sendable {
     /// How long a stamp read is trusted, in nanoseconds.
     let stampLifetime: UInt64
 
-    /// `stampLifetime`: 0 where other servers change the catalog (each page then reads the
-    /// stamp: a publish through one server is on every server's pages at once).
+    /// `stampLifetime`: 0 where other servers change the catalog (each page then asks for the
+    /// stamp: a publish through one server is on every server's pages as soon as it is known).
     init(name: String, byteLimit: Int = 64 << 20, stampLifetime: UInt64 = 50_000_000) {
         self.byteLimit = byteLimit
         self.stampLifetime = stampLifetime
@@ -109,7 +109,8 @@ final class PageCache: Sendable {
     /// SQLite): at thousands of pages a second the read was a tenth of a kept page's cost. A
     /// change made through this server is seen at once (``forgetStamp()``), one made by an
     /// operator's command within 50 ms; on a catalog shared by several servers the stamp is
-    /// read for every page.
+    /// asked of the catalog for every page (PostgreSQL's announces its changes, so asking it
+    /// costs no round trip while it listens).
     func stamp(read: () async throws -> Int64) async throws -> Int64 {
         let now = DispatchTime.now().uptimeNanoseconds
         if let last = lastStamp.withLock({ $0 }), now &- last.read < stampLifetime { return last.stamp }
