@@ -550,20 +550,38 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
         """
 
     public func loop(_ ref: String, now: Date) async throws -> StoredLoop? {
-        var binds = PostgresBindings()
-        binds.append(CatalogText.recentSince(now))
-        binds.append(ref)
-        let query = PostgresQuery(
-            unsafeSQL: Self.selectLoop + ", loop.content FROM loop JOIN author ON author.key = loop.authorKey"
-                + " WHERE (loop.id = $2 OR loop.shortID = $2) AND loop.listed", binds: binds)
-        for try await row in try await client.query(query, logger: logger) {
+        for try await loop in try await client.execute(
+            LoopByReference(recentSince: CatalogText.recentSince(now), ref: ref), logger: logger)
+        {
+            return loop
+        }
+        return nil
+    }
+
+    /// A listed loop by id or short id, with its content: a statement prepared once on each
+    /// connection (a loop's page or details read the catalog this way on every first visit, and
+    /// parsing and planning it each time cost PostgreSQL as much as running it).
+    private struct LoopByReference: PostgresPreparedStatement {
+        static let sql =
+            PostgresCatalog.selectLoop + ", loop.content FROM loop JOIN author ON author.key = loop.authorKey"
+            + " WHERE (loop.id = $2 OR loop.shortID = $2) AND loop.listed"
+        let recentSince: Int64
+        let ref: String
+
+        func makeBindings() -> PostgresBindings {
+            var binds = PostgresBindings()
+            binds.append(recentSince)
+            binds.append(ref)
+            return binds
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> StoredLoop {
             let cells = row.makeRandomAccess()
             return StoredLoop(
-                summary: try Self.summary(cells), authorKey: try cells[15].decode(String.self),
+                summary: try PostgresCatalog.summary(cells), authorKey: try cells[15].decode(String.self),
                 content: try cells[19].decode(Data.self), bundleSHA256: try cells[16].decode(String.self),
                 bundleBytes: try cells[17].decode(Int.self))
         }
-        return nil
     }
 
     public func search(_ query: CatalogQuery, now: Date) async throws -> CatalogPage {
@@ -612,9 +630,19 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
         func loops(_ conditions: [String], offset: Int, limit: Int, dense: Bool = false) async throws
             -> [CatalogLoop]
         {
+            // Words found in more loops than a search counts: the newest are read off the
+            // positions' index, newest first, rather than every match fetched and sorted (the
+            // planner, which cannot tell how many loops a word's start finds, chose the latter:
+            // 84 ms against 0.1 ms for a page of a word in all of 100,000 loops). Without
+            // filters, the entries in order are a subquery the planner cannot look into
+            // (`OFFSET 0`), so it reads them off that index whatever it guesses; with filters,
+            // bitmap and sequential scans are turned off for the statement (a transaction).
+            let fenced = dense && hot.isEmpty && filters.isEmpty
+            let entries =
+                fenced ? "(SELECT * FROM search_entry ORDER BY position DESC OFFSET 0) AS search_entry" : "search_entry"
             let page =
                 "SELECT search_entry.loopId, search_entry.position" + (hot.isEmpty ? "" : ", \(recent) AS recent")
-                + " FROM search_entry" + (filters.isEmpty ? "" : joined) + " WHERE "
+                + " FROM " + entries + (filters.isEmpty ? "" : joined) + " WHERE "
                 + (conditions + filters).joined(separator: " AND ") + " ORDER BY " + hot
                 + "search_entry.position DESC LIMIT \(limit) OFFSET \(offset)"
             let query = PostgresQuery(
@@ -626,11 +654,9 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
                 for try await row in rows { loops.append(try Self.summary(row.makeRandomAccess())) }
                 return loops
             }
-            // Words found in more loops than a search counts: the newest are read off the
-            // positions' index, newest first, rather than every match fetched and sorted (the
-            // planner, which cannot tell how many loops a word's start finds, chose the latter:
-            // 84 ms against 0.1 ms for a page of a word in all of 100,000 loops).
-            guard dense, hot.isEmpty else { return try await read(try await client.query(query, logger: logger)) }
+            guard dense, hot.isEmpty, !fenced else {
+                return try await read(try await client.query(query, logger: logger))
+            }
             return try await transaction { connection in
                 try await connection.query(
                     """
