@@ -558,10 +558,37 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
         return nil
     }
 
+    /// A search's two counts for words alone (its title's matches, all matches), each up to
+    /// ``CatalogPage/countLimit`` + 1: prepared once a connection, since planning it (the
+    /// words' starts estimated from the indexes' statistics) cost PostgreSQL about as much as
+    /// counting. (A page is planned for its words each time: a plan made for any words could
+    /// read the positions' index through the whole catalog for a rare one.)
+    private struct WordCounts: PostgresPreparedStatement {
+        static let name = "loop_search_word_counts"
+        static let sql = """
+            SELECT (SELECT COUNT(*) FROM (SELECT 1 FROM search_entry WHERE title_words @@ $1::tsquery
+                    LIMIT \(CatalogPage.countLimit + 1)) AS matching)::BIGINT,
+                (SELECT COUNT(*) FROM (SELECT 1 FROM search_entry WHERE all_words @@ $1::tsquery
+                    LIMIT \(CatalogPage.countLimit + 1)) AS matching)::BIGINT
+            """
+        let words: String
+
+        func makeBindings() -> PostgresBindings {
+            var binds = PostgresBindings()
+            binds.append(words)
+            return binds
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> (Int, Int) { try row.decode((Int, Int).self) }
+    }
+
     /// A listed loop by id or short id, with its content: a statement prepared once on each
     /// connection (a loop's page or details read the catalog this way on every first visit, and
     /// parsing and planning it each time cost PostgreSQL as much as running it).
     private struct LoopByReference: PostgresPreparedStatement {
+        /// (Named here: the default, the type's full name, is cut to PostgreSQL's 63 bytes,
+        /// where a private type's names all begin alike.)
+        static let name = "loop_by_reference"
         static let sql =
             PostgresCatalog.selectLoop + ", loop.content FROM loop JOIN author ON author.key = loop.authorKey"
             + " WHERE (loop.id = $2 OR loop.shortID = $2) AND loop.listed"
@@ -675,15 +702,22 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
         }
         // Two ranks, as SQLiteCatalog's: the loops whose title holds every term (each the start
         // of a word: `'term':*`), then the rest; each count stops past the limit.
-        let words = bind(terms.map { "'\($0)':*" }.joined(separator: " & ")) + "::tsquery"
+        let termsQuery = terms.map { "'\($0)':*" }.joined(separator: " & ")
+        let words = bind(termsQuery) + "::tsquery"
         let ranks = [
             ["search_entry.title_words @@ \(words)"],
             ["search_entry.all_words @@ \(words)", "NOT search_entry.title_words @@ \(words)"],
         ]
-        let matches = try await counts([
-            counted(ranks[0], limit: CatalogPage.countLimit + 1),
-            counted(["search_entry.all_words @@ \(words)"], limit: CatalogPage.countLimit + 1),
-        ])
+        let matches: [Int]
+        if filters.isEmpty {
+            let both = try await client.execute(WordCounts(words: termsQuery), logger: logger).first { _ in true }
+            matches = both.map { [$0.0, $0.1] } ?? []
+        } else {
+            matches = try await counts([
+                counted(ranks[0], limit: CatalogPage.countLimit + 1),
+                counted(["search_entry.all_words @@ \(words)"], limit: CatalogPage.countLimit + 1),
+            ])
+        }
         guard matches.count == 2 else { throw CatalogError(.database, "a search's counts were not answered") }
         let page = CatalogPage.Ranked(title: matches[0], all: matches[1])
         var found: [CatalogLoop] = []

@@ -1,4 +1,5 @@
 import Foundation
+import LoopLibraryAPI
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -168,6 +169,14 @@ extension LibraryServerTests {
             let id = try resolveID(author)
             try Self.seed(server, from: id, count: 1100)
             answers.append(try await Self.ask(searches, of: server))
+            // Searches and a loop's details, one after another, on the connections they share
+            // (each kind of statement is prepared once a connection on PostgreSQL).
+            for round in 0..<12 {
+                let search = try await http("GET", server.address + "/api/loops?q=bonjour&offset=\(round)")
+                let detail = try await http("GET", server.address + LoopLibraryPaths.loop(id))
+                #expect(
+                    search.status == 200 && detail.status == 200, "round \(round): \(search.status), \(detail.status)")
+            }
             server.stop()
         }
         func numbers(_ answer: SearchAnswer) -> [Int] {
