@@ -211,14 +211,15 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
     /// Listens for the catalog's changes (``changeChannel``) on a connection of its own for as
     /// long as the catalog is open, and keeps the last stamp announced in `announced`; while
     /// the connection is lost, `announced` is nil and every stamp is read from the database.
-    /// Each time it starts listening it reads the stamp once, after `LISTEN` has taken effect,
-    /// so no change falls between the two.
+    /// Each time it starts listening it reads the stamp once, after `LISTEN` has taken effect
+    /// (on any connection: a change committed after it is announced), so no change falls
+    /// between the two.
     private static func watchChanges(client: PostgresClient, logger: Logger, announced: AnnouncedStamp) async {
         while !Task.isCancelled {
             do {
                 try await client.withConnection { connection in
                     try await connection.listen(on: changeChannel) { notifications in
-                        announced.listening(from: try await readStamp(connection, logger: logger))
+                        announced.listening(from: try await readStamp(client, logger: logger))
                         for try await notification in notifications {
                             guard let stamp = Int64(notification.payload) else { continue }
                             await TestStop.reachedWithoutBlocking("catalog.announced")
@@ -238,16 +239,10 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
         }
     }
 
-    private static func readStamp(_ connection: PostgresConnection, logger: Logger) async throws -> Int64 {
-        try await stamp(in: connection.query("SELECT version FROM catalog_change", logger: logger))
-    }
-
     private static func readStamp(_ client: PostgresClient, logger: Logger) async throws -> Int64 {
-        try await stamp(in: client.query("SELECT version FROM catalog_change", logger: logger))
-    }
-
-    private static func stamp(in rows: PostgresRowSequence) async throws -> Int64 {
-        try await rows.decode(Int64.self).first { _ in true } ?? 0
+        try await client.query("SELECT version FROM catalog_change", logger: logger).decode(Int64.self).first {
+            _ in true
+        } ?? 0
     }
 
     /// Runs `body` in a transaction that changes what the pages show, then takes the new stamp

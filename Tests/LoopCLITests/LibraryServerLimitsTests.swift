@@ -436,18 +436,4 @@ extension LibraryServerTests {
         #expect(try await eventually { try await page().contains("Changed by hand") }, "the change is on the page")
         #expect(server.stop() == 0)
     }
-
-    /// Runs `sql` with `psql` on `database`: its output, trimmed.
-    func psql(_ database: String, _ sql: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/psql")
-        process.arguments = [database, "-q", "-t", "-A", "-v", "ON_ERROR_STOP=1", "-c", sql]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw CLIFailure("psql failed on: \(sql)") }
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-    }
 }

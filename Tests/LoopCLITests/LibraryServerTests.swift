@@ -54,19 +54,25 @@ enum CatalogBackend: Sendable, CustomTestStringConvertible {
     func newDatabase() throws -> String? {
         guard case .postgres(let admin) = self else { return nil }
         let name = "loop_test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(16)
-        let psql = Process()
-        psql.executableURL = URL(fileURLWithPath: "/usr/bin/psql")
-        psql.arguments = [admin, "-q", "-v", "ON_ERROR_STOP=1", "-c", "CREATE DATABASE \(name)"]
-        psql.standardOutput = FileHandle.nullDevice
-        try psql.run()
-        psql.waitUntilExit()
-        guard psql.terminationStatus == 0 else {
-            throw CLIFailure("psql could not create the test database \(name) on \(admin)")
-        }
+        _ = try psql(admin, "CREATE DATABASE \(name)")
         var components = URLComponents(string: admin)!
         components.path = "/" + name
         return components.string!
     }
+}
+
+/// Runs `sql` with `psql` on `database`: its output, trimmed.
+func psql(_ database: String, _ sql: String) throws -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/psql")
+    process.arguments = [database, "-q", "-t", "-A", "-v", "ON_ERROR_STOP=1", "-c", sql]
+    let output = Pipe()
+    process.standardOutput = output
+    try process.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else { throw CLIFailure("psql failed on \(database): \(sql)") }
+    return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
 }
 
 struct CLIFailure: Error, CustomStringConvertible {
