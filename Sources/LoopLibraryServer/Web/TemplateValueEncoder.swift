@@ -3,33 +3,72 @@
 /// looks for it in the enclosing values), an array a list, a string, number or Bool as it is.
 ///
 /// The models' `Encodable` conformances are made by the compiler: no reflection at render time.
+/// Values are built from the leaves up: a property that is a string, number or Bool goes
+/// straight into its object; only a struct or an array is an encoder of its own.
 enum TemplateValueEncoder {
-    static func value(of model: some Encodable) -> TemplateValue {
-        let encoder = ValueEncoder(codingPath: [])
+    static func value<Model: Encodable>(of model: Model) -> TemplateValue {
         do {
-            try model.encode(to: encoder)
+            return try value(of: model, codingPath: [])
         } catch {
             preconditionFailure("a page model that does not encode: \(error)")
         }
-        return encoder.slot.finished
     }
 
-    /// Where a value being encoded is put: a reference, so that a container fills the slot its
-    /// parent made for it.
-    final class Slot {
-        var value: TemplateValue = .object([:])
-        var children: [String: Slot] = [:]
-        var items: [Slot] = []
-        var kind: Kind = .unset
+    static func value<Model: Encodable>(of model: Model, codingPath: [any CodingKey]) throws -> TemplateValue {
+        if let leaf = leaf(model) { return leaf }
+        let encoder = ValueEncoder(codingPath: codingPath)
+        try model.encode(to: encoder)
+        return encoder.node.finished
+    }
 
+    /// A value of a leaf type (a string, a number, a Bool), or nil for one that encodes its parts.
+    /// (Told by its type, not by casting: a page model is most of what comes here.)
+    static func leaf<Value: Encodable>(_ value: Value) -> TemplateValue? {
+        if Value.self == String.self { return .text(value as! String) }
+        if Value.self == Int.self { return .number(value as! Int) }
+        if Value.self == Bool.self { return .flag(value as! Bool) }
+        if Value.self == Double.self { return .text(String(value as! Double)) }
+        if Value.self == Float.self { return .text(String(value as! Float)) }
+        if otherIntegers.contains(ObjectIdentifier(Value.self)), let integer = value as? any BinaryInteger {
+            return .number(number(integer))
+        }
+        return nil
+    }
+
+    private static func number(_ integer: some BinaryInteger) -> Int { Int(truncatingIfNeeded: integer) }
+
+    private static let otherIntegers: Set<ObjectIdentifier> = [
+        ObjectIdentifier(Int64.self), ObjectIdentifier(Int32.self), ObjectIdentifier(Int16.self),
+        ObjectIdentifier(Int8.self), ObjectIdentifier(UInt.self), ObjectIdentifier(UInt64.self),
+        ObjectIdentifier(UInt32.self), ObjectIdentifier(UInt16.self), ObjectIdentifier(UInt8.self),
+    ]
+
+    /// What an encoder fills: an object's values, a list's items or one value. A container
+    /// nested in another (not what the compiler's conformances make) is a node of its own,
+    /// its value put in place when the whole is finished.
+    final class Node {
         enum Kind { case unset, object, list, single }
 
-        /// The value with its children's values in place.
+        var kind: Kind = .unset
+        var values: [String: TemplateValue] = [:]
+        var items: [TemplateValue] = []
+        var single: TemplateValue = .object([:])
+        var nestedValues: [String: Node] = [:]
+        var nestedItems: [(index: Int, node: Node)] = []
+
+        /// The value with any nested containers' values in place.
         var finished: TemplateValue {
             switch kind {
-            case .object: .object(children.mapValues(\.finished))
-            case .list: .list(items.map(\.finished))
-            case .single, .unset: value
+            case .object:
+                var values = values
+                for (key, node) in nestedValues { values[key] = node.finished }
+                return .object(values)
+            case .list:
+                var items = items
+                for (index, node) in nestedItems { items[index] = node.finished }
+                return .list(items)
+            case .single, .unset:
+                return single
             }
         }
     }
@@ -37,139 +76,106 @@ enum TemplateValueEncoder {
     final class ValueEncoder: Encoder {
         let codingPath: [any CodingKey]
         var userInfo: [CodingUserInfoKey: Any] { [:] }
-        let slot: Slot
+        let node: Node
 
-        init(codingPath: [any CodingKey], slot: Slot = Slot()) {
+        init(codingPath: [any CodingKey], node: Node = Node()) {
             self.codingPath = codingPath
-            self.slot = slot
+            self.node = node
         }
 
         func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-            slot.kind = .object
-            return KeyedEncodingContainer(Keyed<Key>(slot: slot, codingPath: codingPath))
+            node.kind = .object
+            return KeyedEncodingContainer(Keyed<Key>(node: node, codingPath: codingPath))
         }
 
         func unkeyedContainer() -> any UnkeyedEncodingContainer {
-            slot.kind = .list
-            return Unkeyed(slot: slot, codingPath: codingPath)
+            node.kind = .list
+            return Unkeyed(node: node, codingPath: codingPath)
         }
 
         func singleValueContainer() -> any SingleValueEncodingContainer {
-            slot.kind = .single
-            return Single(slot: slot, codingPath: codingPath)
-        }
-    }
-
-    /// A value of a leaf type (a string, a number, a Bool), or nil for one that encodes its parts.
-    static func leaf(_ value: some Encodable) -> TemplateValue? {
-        switch value {
-        case let text as String: .text(text)
-        case let number as Int: .number(number)
-        case let flag as Bool: .flag(flag)
-        case let number as any BinaryInteger: .number(Int(truncatingIfNeeded: number))
-        case let number as Double: .text(String(number))
-        case let number as Float: .text(String(number))
-        default: nil
-        }
-    }
-
-    /// Encodes `value` into `slot`: a leaf directly, anything else through its `encode(to:)`.
-    static func encode(_ value: some Encodable, into slot: Slot, codingPath: [any CodingKey]) throws {
-        if let leaf = leaf(value) {
-            slot.kind = .single
-            slot.value = leaf
-        } else {
-            try value.encode(to: ValueEncoder(codingPath: codingPath, slot: slot))
+            node.kind = .single
+            return Single(node: node, codingPath: codingPath)
         }
     }
 
     struct Keyed<Key: CodingKey>: KeyedEncodingContainerProtocol {
-        let slot: Slot
+        let node: Node
         let codingPath: [any CodingKey]
 
-        func child(_ key: Key) -> Slot {
-            let child = Slot()
-            slot.children[key.stringValue] = child
-            return child
-        }
-
         mutating func encodeNil(forKey key: Key) throws {}
-        mutating func encode(_ value: String, forKey key: Key) throws { set(.text(value), key) }
-        mutating func encode(_ value: Int, forKey key: Key) throws { set(.number(value), key) }
-        mutating func encode(_ value: Bool, forKey key: Key) throws { set(.flag(value), key) }
+        mutating func encode(_ value: String, forKey key: Key) throws { node.values[key.stringValue] = .text(value) }
+        mutating func encode(_ value: Int, forKey key: Key) throws { node.values[key.stringValue] = .number(value) }
+        mutating func encode(_ value: Bool, forKey key: Key) throws { node.values[key.stringValue] = .flag(value) }
         mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-            try TemplateValueEncoder.encode(value, into: child(key), codingPath: codingPath + [key])
+            node.values[key.stringValue] = try TemplateValueEncoder.value(of: value, codingPath: codingPath + [key])
         }
 
-        private func set(_ value: TemplateValue, _ key: Key) {
-            let child = child(key)
-            child.kind = .single
-            child.value = value
+        private func nested(_ key: Key, _ kind: Node.Kind) -> Node {
+            let child = Node()
+            child.kind = kind
+            node.nestedValues[key.stringValue] = child
+            return child
         }
 
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
             -> KeyedEncodingContainer<NestedKey>
         {
-            let child = child(key)
-            child.kind = .object
-            return KeyedEncodingContainer(Keyed<NestedKey>(slot: child, codingPath: codingPath + [key]))
+            KeyedEncodingContainer(Keyed<NestedKey>(node: nested(key, .object), codingPath: codingPath + [key]))
         }
 
         mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-            let child = child(key)
-            child.kind = .list
-            return Unkeyed(slot: child, codingPath: codingPath + [key])
+            Unkeyed(node: nested(key, .list), codingPath: codingPath + [key])
         }
 
-        mutating func superEncoder() -> any Encoder { ValueEncoder(codingPath: codingPath, slot: slot) }
+        mutating func superEncoder() -> any Encoder { ValueEncoder(codingPath: codingPath, node: node) }
         mutating func superEncoder(forKey key: Key) -> any Encoder {
-            ValueEncoder(codingPath: codingPath + [key], slot: child(key))
+            ValueEncoder(codingPath: codingPath + [key], node: nested(key, .unset))
         }
     }
 
     struct Unkeyed: UnkeyedEncodingContainer {
-        let slot: Slot
+        let node: Node
         let codingPath: [any CodingKey]
-        var count: Int { slot.items.count }
-
-        func next() -> Slot {
-            let item = Slot()
-            slot.items.append(item)
-            return item
-        }
+        var count: Int { node.items.count }
 
         mutating func encodeNil() throws {}
         mutating func encode<T: Encodable>(_ value: T) throws {
-            try TemplateValueEncoder.encode(value, into: next(), codingPath: codingPath)
+            node.items.append(try TemplateValueEncoder.value(of: value, codingPath: codingPath))
+        }
+
+        /// A place in the list for a nested container, filled when the list is finished.
+        private func nested(_ kind: Node.Kind) -> Node {
+            let child = Node()
+            child.kind = kind
+            node.nestedItems.append((node.items.count, child))
+            node.items.append(.object([:]))
+            return child
         }
 
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)
             -> KeyedEncodingContainer<NestedKey>
         {
-            let item = next()
-            item.kind = .object
-            return KeyedEncodingContainer(Keyed<NestedKey>(slot: item, codingPath: codingPath))
+            KeyedEncodingContainer(Keyed<NestedKey>(node: nested(.object), codingPath: codingPath))
         }
 
         mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
-            let item = next()
-            item.kind = .list
-            return Unkeyed(slot: item, codingPath: codingPath)
+            Unkeyed(node: nested(.list), codingPath: codingPath)
         }
 
-        mutating func superEncoder() -> any Encoder { ValueEncoder(codingPath: codingPath, slot: next()) }
+        mutating func superEncoder() -> any Encoder { ValueEncoder(codingPath: codingPath, node: nested(.unset)) }
     }
 
     struct Single: SingleValueEncodingContainer {
-        let slot: Slot
+        let node: Node
         let codingPath: [any CodingKey]
 
         mutating func encodeNil() throws {}
-        mutating func encode(_ value: String) throws { slot.value = .text(value) }
-        mutating func encode(_ value: Int) throws { slot.value = .number(value) }
-        mutating func encode(_ value: Bool) throws { slot.value = .flag(value) }
+        mutating func encode(_ value: String) throws { node.single = .text(value) }
+        mutating func encode(_ value: Int) throws { node.single = .number(value) }
+        mutating func encode(_ value: Bool) throws { node.single = .flag(value) }
         mutating func encode<T: Encodable>(_ value: T) throws {
-            try TemplateValueEncoder.encode(value, into: slot, codingPath: codingPath)
+            node.single = try TemplateValueEncoder.value(of: value, codingPath: codingPath)
         }
     }
 }

@@ -132,9 +132,20 @@ public struct WebTemplates: Sendable {
     }
 
     /// Where the stylesheet goes in a rendered page: after its first `<style>`, if it has one.
+    /// (Read over the bytes: `Data.firstRange(of:)` took a tenth of a first visit's time.)
     static func styleOffset(in page: Data) -> Int? {
-        page.firstRange(of: Data("<style></style>".utf8)).map { $0.lowerBound - page.startIndex + "<style>".utf8.count }
+        page.withUnsafeBytes { bytes -> Int? in
+            guard bytes.count >= emptyStyle.count else { return nil }
+            for start in 0...(bytes.count - emptyStyle.count) where bytes[start] == emptyStyle[0] {
+                if bytes[start..<(start + emptyStyle.count)].elementsEqual(emptyStyle) {
+                    return start + "<style>".utf8.count
+                }
+            }
+            return nil
+        }
     }
+
+    private static let emptyStyle = Array("<style></style>".utf8)
 
     /// `page` as sent: the stylesheet written in at `offset`.
     func withStylesheet(_ page: Data, at offset: Int?) -> ByteBuffer {
