@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import LoopLibraryServer
@@ -132,5 +133,17 @@ struct PageTemplateTests {
             var ratio = 0.5
         }
         #expect(TemplateValueEncoder.value(of: Sizes()) == .object(["count": .number(3), "ratio": .text("0.5")]))
+    }
+
+    /// A tag or a name in a link: every byte but the unreserved ones percent-encoded, as
+    /// Foundation encodes it.
+    @Test func aTextInALinkHasAllButUnreservedCharactersPercentEncoded() {
+        var unreserved = CharacterSet.alphanumerics.intersection(
+            CharacterSet(charactersIn: Unicode.Scalar(0)...Unicode.Scalar(127)))
+        unreserved.insert(charactersIn: "-._~")
+        for text in ["level 1", "café", "駅", "a&b=c?d#e/f+g%h", "Élodie B.", "~x_y-z.", "emoji 👩‍👩‍👧", "", "\u{0}\n"] {
+            #expect(LibraryServer.queryValue(text) == text.addingPercentEncoding(withAllowedCharacters: unreserved))
+        }
+        #expect(LibraryServer.queryValue("a b/é") == "a%20b%2F%C3%A9")
     }
 }

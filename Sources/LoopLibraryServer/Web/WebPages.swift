@@ -241,7 +241,7 @@ extension LibraryServer {
             return missing("No loop “\(ref)” is published here: it may have been unpublished.", base: base)
         }
         let loop = stored.summary
-        let content = try CatalogText.decoder.decode(StoredContent.self, from: stored.content)
+        let content = try StoredContent.read(stored.content)
         let lang = Self.languageTag(loop.language), translationLang = Self.languageTag(loop.translationLanguage)
         var number = 0
         let groups = content.groups.enumerated().map { index, phrases in
@@ -318,7 +318,7 @@ extension LibraryServer {
         guard file.hasSuffix(".flac"), let number = Int(file.dropLast(5)), number >= 1,
             let stored = try await catalog.loop(ref, now: Date())
         else { throw APIError.notFound("no such clip") }
-        let content = try CatalogText.decoder.decode(StoredContent.self, from: stored.content)
+        let content = try StoredContent.read(stored.content)
         let phrases = content.groups.flatMap { $0 }
         guard number <= phrases.count, let clip = phrases[number - 1].clip,
             let take = content.takes.first(where: { $0.sha256 == clip.take })
@@ -334,10 +334,96 @@ extension LibraryServer {
     // MARK: Models
 
     /// What the catalog keeps of a loop's text (``CatalogEntry/content``).
-    struct StoredContent: Decodable {
+    struct StoredContent: Codable {
         var groups: [[CatalogLoopDetail.Phrase]]
         var takes: [CatalogLoopDetail.Take]
         var pictures: BundleIntake.StoredPictures?
+
+        init(
+            groups: [[CatalogLoopDetail.Phrase]], takes: [CatalogLoopDetail.Take],
+            pictures: BundleIntake.StoredPictures?
+        ) {
+            self.groups = groups
+            self.takes = takes
+            self.pictures = pictures
+        }
+
+        /// The content in `data`: read by ``JSONValue`` (a page's first visit reads it), by
+        /// `JSONDecoder` if that finds it is not what the catalog writes (its error says why).
+        static func read(_ data: Data) throws -> StoredContent {
+            if let json = try? JSONValue.read(data), let content = StoredContent(json) { return content }
+            return try CatalogText.decoder.decode(StoredContent.self, from: data)
+        }
+
+        /// The content `json` holds, nil if anything in it is not as the catalog writes it.
+        init?(_ json: JSONValue) {
+            func integer(_ value: JSONValue?) -> Int? {
+                guard let number = value?.number, number.rounded() == number, abs(number) < 0x1p53 else { return nil }
+                return Int(number)
+            }
+            /// An optional member: `.some(nil)` if absent or null, nil if there and not as read.
+            func optional<T>(_ value: JSONValue?, _ read: (JSONValue) -> T?) -> T?? {
+                guard let value, !value.isNull else { return .some(nil) }
+                return read(value).map { .some($0) } ?? nil
+            }
+            func picture(_ json: JSONValue) -> BundleIntake.StoredPictures.Picture? {
+                guard let blob = json["blob"]?.string, let width = integer(json["width"]),
+                    let height = integer(json["height"])
+                else { return nil }
+                return .init(blob: blob, width: width, height: height)
+            }
+            func phrase(_ json: JSONValue) -> CatalogLoopDetail.Phrase? {
+                guard let text = json["text"]?.string,
+                    case .some(let translation) = optional(json["translation"], \.string),
+                    case .some(let recordedText) = optional(json["recordedText"], \.string),
+                    case .some(let clip) = optional(
+                        json["clip"],
+                        { clip -> CatalogLoopDetail.Clip? in
+                            guard let take = clip["take"]?.string, let start = clip["start"]?.number,
+                                let end = clip["end"]?.number
+                            else { return nil }
+                            return .init(take: take, start: start, end: end)
+                        })
+                else { return nil }
+                return .init(text: text, translation: translation, clip: clip, recordedText: recordedText)
+            }
+            func list<T>(_ value: JSONValue?, _ read: (JSONValue) -> T?) -> [T]? {
+                guard let items = value?.array else { return nil }
+                var values: [T] = []
+                values.reserveCapacity(items.count)
+                for item in items {
+                    guard let element = read(item) else { return nil }
+                    values.append(element)
+                }
+                return values
+            }
+            /// A list whose items may be null (pictures by group and by phrase).
+            func sparse<T>(_ value: JSONValue?, _ read: (JSONValue) -> T?) -> [T?]? {
+                list(value) { item -> T?? in optional(item, read) }
+            }
+            guard let groups = list(json["groups"], { list($0, phrase) }),
+                let takes = list(
+                    json["takes"],
+                    { take -> CatalogLoopDetail.Take? in
+                        guard let sha256 = take["sha256"]?.string, let bytes = integer(take["bytes"]),
+                            let sampleRate = integer(take["sampleRate"]), let channels = integer(take["channels"]),
+                            let frames = integer(take["frames"])
+                        else { return nil }
+                        return .init(
+                            sha256: sha256, bytes: bytes, sampleRate: sampleRate, channels: channels, frames: frames)
+                    }),
+                case .some(let pictures) = optional(
+                    json["pictures"],
+                    { pictures -> BundleIntake.StoredPictures? in
+                        guard case .some(let loop) = optional(pictures["loop"], picture),
+                            let groups = sparse(pictures["groups"], picture),
+                            let phrases = sparse(pictures["phrases"], picture)
+                        else { return nil }
+                        return .init(loop: loop, groups: groups, phrases: phrases)
+                    })
+            else { return nil }
+            self.init(groups: groups, takes: takes, pictures: pictures)
+        }
     }
 
     /// A picture for a template: its source (a blob, served immutable) and size. Each place has
@@ -473,10 +559,20 @@ extension LibraryServer {
     /// Text as a URL query value (or a path segment): everything but unreserved characters
     /// percent-encoded.
     static func queryValue(_ text: String) -> String {
-        var allowed = CharacterSet.alphanumerics.intersection(
-            CharacterSet(charactersIn: Unicode.Scalar(0)...Unicode.Scalar(127)))
-        allowed.insert(charactersIn: "-._~")
-        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
+        let hex = Array("0123456789ABCDEF".utf8)
+        var encoded: [UInt8] = []
+        encoded.reserveCapacity(text.utf8.count)
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                UInt8(ascii: "~"):
+                encoded.append(byte)
+            default:
+                encoded += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+            }
+        }
+        return String(decoding: encoded, as: UTF8.self)
     }
 }
 
