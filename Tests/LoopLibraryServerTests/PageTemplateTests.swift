@@ -146,4 +146,18 @@ struct PageTemplateTests {
         }
         #expect(LibraryServer.queryValue("a b/é") == "a%20b%2F%C3%A9")
     }
+
+    /// The site's address written into cached pages is the Host a request names only when it
+    /// is a plain name or address.
+    @Test func aSiteAddressTakesAPlainHostOnly() {
+        for host in ["example.org", "Loops.example.org:8080", "127.0.0.1:41000", "[::1]:80"] {
+            #expect(LibraryServer.siteAddress(host: host) == "http://" + host)
+        }
+        for host in [
+            nil, "", "a b", "évil.example", "x\"><script>", "example.org/path", "user@example.org",
+            String(repeating: "a", count: 256), "١٢٣",
+        ] {
+            #expect(LibraryServer.siteAddress(host: host) == "http://localhost", "\(host ?? "nil")")
+        }
+    }
 }

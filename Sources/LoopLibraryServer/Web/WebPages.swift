@@ -146,12 +146,23 @@ extension LibraryServer {
     /// `--public-url`, or `http://` and the Host the request names (when it is a plain host
     /// name or address: it is written into cached pages).
     func siteAddress(_ request: Request) -> String {
-        if let publicURL { return publicURL }
-        let host = request.head.authority ?? ""
+        publicURL ?? Self.siteAddress(host: request.head.authority)
+    }
+
+    /// `http://` and `host` if it is a plain host name or address (ASCII letters, digits and
+    /// `.-:[]`, at most 255 bytes), else `http://localhost`.
+    static func siteAddress(host: String?) -> String {
+        let host = host ?? ""
         let plain =
             !host.isEmpty && host.utf8.count <= 255
-            && host.unicodeScalars.allSatisfy {
-                $0.isASCII && (CharacterSet.alphanumerics.contains($0) || ".-:[]".unicodeScalars.contains($0))
+            && host.utf8.allSatisfy { byte in
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                    UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: ":"),
+                    UInt8(ascii: "["), UInt8(ascii: "]"):
+                    true
+                default: false
+                }
             }
         return "http://" + (plain ? host : "localhost")
     }
