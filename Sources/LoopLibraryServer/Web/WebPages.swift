@@ -359,8 +359,9 @@ extension LibraryServer {
             self.pictures = pictures
         }
 
-        /// The content in `data`: read by ``JSONValue`` (a page's first visit reads it), by
-        /// `JSONDecoder` if that finds it is not what the catalog writes (its error says why).
+        /// The content in `data`: read by ``JSONValue`` (a page's first visit reads it), or by
+        /// `JSONDecoder` where that reader finds it is not what the catalog writes (the
+        /// decoder's error says why).
         static func read(_ data: Data) throws -> StoredContent {
             if let json = try? JSONValue.read(data), let content = StoredContent(json) { return content }
             return try CatalogText.decoder.decode(StoredContent.self, from: data)
