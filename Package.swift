@@ -325,7 +325,7 @@ let package = Package(
         .testTarget(
             name: "LoopLibraryServerTests",
             dependencies: [
-                "LoopLibraryServer", .product(name: "NIOCore", package: "swift-nio"),
+                "LoopLibraryServer", "LoopLibraryAPI", .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]),
         .testTarget(
