@@ -133,6 +133,30 @@ struct PageTemplateTests {
             var ratio = 0.5
         }
         #expect(TemplateValueEncoder.value(of: Sizes()) == .object(["count": .number(3), "ratio": .text("0.5")]))
+        // A model that writes its own encoding, with containers nested in its own and a
+        // superclass's encoder: each value lands where it was put.
+        struct Nested: Encodable {
+            enum Keys: String, CodingKey { case head, items, base, tail }
+            func encode(to encoder: any Encoder) throws {
+                var top = encoder.container(keyedBy: Keys.self)
+                try top.encode("t", forKey: .tail)
+                var head = top.nestedContainer(keyedBy: Keys.self, forKey: .head)
+                try head.encode(1, forKey: .tail)
+                var items = top.nestedUnkeyedContainer(forKey: .items)
+                try items.encode("first")
+                var inner = items.nestedContainer(keyedBy: Keys.self)
+                try inner.encode(true, forKey: .tail)
+                try items.encode("last")
+                var base = top.superEncoder(forKey: .base).singleValueContainer()
+                try base.encode("b")
+            }
+        }
+        #expect(
+            TemplateValueEncoder.value(of: Nested())
+                == .object([
+                    "tail": .text("t"), "head": .object(["tail": .number(1)]),
+                    "items": .list([.text("first"), .object(["tail": .flag(true)]), .text("last")]), "base": .text("b"),
+                ]))
     }
 
     /// A tag or a name in a link: every byte but the unreserved ones percent-encoded, as

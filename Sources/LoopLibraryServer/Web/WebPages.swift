@@ -571,7 +571,6 @@ extension LibraryServer {
     /// Text as a URL query value (or a path segment): everything but unreserved characters
     /// percent-encoded.
     static func queryValue(_ text: String) -> String {
-        let hex = Array("0123456789ABCDEF".utf8)
         var encoded: [UInt8] = []
         encoded.reserveCapacity(text.utf8.count)
         for byte in text.utf8 {
@@ -581,11 +580,13 @@ extension LibraryServer {
                 UInt8(ascii: "~"):
                 encoded.append(byte)
             default:
-                encoded += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+                encoded += [UInt8(ascii: "%"), hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0x0F)]]
             }
         }
         return String(decoding: encoded, as: UTF8.self)
     }
+
+    private static let hexDigits = Array("0123456789ABCDEF".utf8)
 }
 
 extension HTTPFields.Element.Name {
