@@ -145,7 +145,27 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
         """
         CREATE OR REPLACE FUNCTION catalog_changed() RETURNS trigger LANGUAGE plpgsql AS $$ DECLARE changed BIGINT; BEGIN UPDATE catalog_change SET version = version + 1 RETURNING version INTO changed; PERFORM pg_notify('\(changeChannel)', changed::text); RETURN NULL; END $$;
         """,
+        wordStarts,
     ]
+
+    /// Every start of each word kept as a lexeme of its own (`b`, `bo`, `bon`, ... `bonjour`:
+    /// 4% more bytes than the first 6 alone in the benchmark's catalog), so a term is one
+    /// lexeme of the index (``lexeme(_:)``), never the start of others (`'bon':*`), which GIN
+    /// reads as a bitmap of every loop each word it starts is in (15-36 ms a count for a word in
+    /// all 100,000 loops), and PostgreSQL's statistics of each lexeme tell its planner how many
+    /// loops a term finds: one found in most is read by a scan that stops at the count's limit.
+    /// The words of loops already here are indexed again.
+    private static let wordStarts = """
+        CREATE OR REPLACE FUNCTION search_words(words TEXT) RETURNS tsvector LANGUAGE sql IMMUTABLE AS $$ SELECT array_to_tsvector(ARRAY(SELECT DISTINCT left(word, n) FROM unnest(string_to_array(words, ' ')) AS word, generate_series(1, length(word)) AS n)) $$;
+        UPDATE search_entry SET title_words = search_words(loop.searchTitle), all_words = search_words(loop.searchTitle || ' ' || loop.searchText || ' ' || author.nameWords) FROM loop JOIN author ON author.key = loop.authorKey WHERE loop.id = search_entry.loopId;
+        ANALYZE search_entry;
+        """
+
+    /// A search term as a query of the one lexeme that is its start (``wordStarts``): quoted,
+    /// as tsquery reads a lexeme whatever it holds.
+    static func lexeme(_ term: String) -> String {
+        "'" + term.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "''") + "'"
+    }
 
     /// Search by words, ranked (as ``SQLiteCatalog``'s "v7"): each listed loop's words as
     /// lexemes taken as they are (no parser, no dictionary), its title's apart, numbered in
@@ -553,30 +573,6 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
         return nil
     }
 
-    /// A search's two counts for words alone (its title's matches, all matches), each up to
-    /// ``CatalogPage/countLimit`` + 1: prepared once a connection, since planning it (the
-    /// words' starts estimated from the indexes' statistics) cost PostgreSQL about as much as
-    /// counting. (A page is planned for its words each time: a plan made for any words could
-    /// read the positions' index through the whole catalog for a rare one.)
-    private struct WordCounts: PostgresPreparedStatement {
-        static let name = "loop_search_word_counts"
-        static let sql = """
-            SELECT (SELECT COUNT(*) FROM (SELECT 1 FROM search_entry WHERE title_words @@ $1::tsquery
-                    LIMIT \(CatalogPage.countLimit + 1)) AS matching)::BIGINT,
-                (SELECT COUNT(*) FROM (SELECT 1 FROM search_entry WHERE all_words @@ $1::tsquery
-                    LIMIT \(CatalogPage.countLimit + 1)) AS matching)::BIGINT
-            """
-        let words: String
-
-        func makeBindings() -> PostgresBindings {
-            var binds = PostgresBindings()
-            binds.append(words)
-            return binds
-        }
-
-        func decodeRow(_ row: PostgresRow) throws -> (Int, Int) { try row.decode((Int, Int).self) }
-    }
-
     /// A listed loop by id or short id, with its content: a statement prepared once on each
     /// connection (a loop's page or details read the catalog this way on every first visit, and
     /// parsing and planning it each time cost PostgreSQL as much as running it).
@@ -645,49 +641,28 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
             .first { _ in true }
             return try (row.map { Array($0.makeRandomAccess()) } ?? []).map { try $0.decode(Int.self) }
         }
-        // The page's entries first, then their loops: joined before the page is cut, the
-        // planner (which cannot tell how many loops a word's start finds) joined every match.
+        // The page's entries first, then their loops: joined before the page was cut, the
+        // planner (which could not tell how many loops a word's start found) joined every match.
         let recent =
             "(SELECT COALESCE(SUM(count), 0) FROM download WHERE download.loopId = search_entry.loopId AND download.day > $1)"
-        func loops(_ conditions: [String], offset: Int, limit: Int, dense: Bool = false) async throws
-            -> [CatalogLoop]
-        {
-            // Words found in more loops than a search counts: the newest are read off the
-            // positions' index, newest first, rather than every match fetched and sorted (the
-            // planner, which cannot tell how many loops a word's start finds, chose the latter:
-            // 84 ms against 0.1 ms for a page of a word in all of 100,000 loops). Without
-            // filters, the entries in order are a subquery the planner cannot look into
-            // (`OFFSET 0`), so it reads them off that index whatever it guesses; with filters,
-            // bitmap and sequential scans are turned off for the statement (a transaction).
-            let fenced = dense && hot.isEmpty && filters.isEmpty
-            let entries =
-                fenced ? "(SELECT * FROM search_entry ORDER BY position DESC OFFSET 0) AS search_entry" : "search_entry"
+        func loops(_ conditions: [String], offset: Int, limit: Int) async throws -> [CatalogLoop] {
+            // A word found in most loops is read off the positions' index, newest first, until
+            // the page is full; a rare one off its words' index, then sorted. The planner tells
+            // them apart by its statistics of each lexeme (``wordStarts``).
             let page =
                 "SELECT search_entry.loopId, search_entry.position" + (hot.isEmpty ? "" : ", \(recent) AS recent")
-                + " FROM " + entries + (filters.isEmpty ? "" : joined) + " WHERE "
+                + " FROM search_entry" + (filters.isEmpty ? "" : joined) + " WHERE "
                 + (conditions + filters).joined(separator: " AND ") + " ORDER BY " + hot
                 + "search_entry.position DESC LIMIT \(limit) OFFSET \(offset)"
             let query = PostgresQuery(
                 unsafeSQL: Self.selectLoop + " FROM (" + page + ") AS search_entry" + joined + " ORDER BY "
                     + (hot.isEmpty ? "" : "search_entry.recent DESC, ") + "search_entry.position DESC",
                 binds: binds)
-            func read(_ rows: PostgresRowSequence) async throws -> [CatalogLoop] {
-                var loops: [CatalogLoop] = []
-                for try await row in rows { loops.append(try Self.summary(row.makeRandomAccess())) }
-                return loops
+            var loops: [CatalogLoop] = []
+            for try await row in try await client.query(query, logger: logger) {
+                loops.append(try Self.summary(row.makeRandomAccess()))
             }
-            guard dense, hot.isEmpty, !fenced else {
-                return try await read(try await client.query(query, logger: logger))
-            }
-            return try await transaction { connection in
-                try await connection.query(
-                    """
-                    SELECT set_config('enable_bitmapscan', 'off', true), set_config('enable_seqscan', 'off', true),
-                        set_config('jit', 'off', true)
-                    """,
-                    logger: self.logger)
-                return try await read(try await connection.query(query, logger: self.logger))
-            }
+            return loops
         }
         guard !terms.isEmpty else {
             return CatalogPage(
@@ -696,30 +671,24 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
                 limit: query.limit)
         }
         // Two ranks, as SQLiteCatalog's: the loops whose title holds every term (each the start
-        // of a word: `'term':*`), then the rest; each count stops past the limit.
-        let termsQuery = terms.map { "'\($0)':*" }.joined(separator: " & ")
-        let words = bind(termsQuery) + "::tsquery"
-        let ranks = [
-            ["search_entry.title_words @@ \(words)"],
-            ["search_entry.all_words @@ \(words)", "NOT search_entry.title_words @@ \(words)"],
-        ]
-        let matches: [Int]
-        if filters.isEmpty {
-            let both = try await client.execute(WordCounts(words: termsQuery), logger: logger).first { _ in true }
-            matches = both.map { [$0.0, $0.1] } ?? []
-        } else {
-            matches = try await counts([
-                counted(ranks[0], limit: CatalogPage.countLimit + 1),
-                counted(["search_entry.all_words @@ \(words)"], limit: CatalogPage.countLimit + 1),
-            ])
+        // of a word: a lexeme of its own, ``wordStarts``), then the rest; each count stops past
+        // the limit. Each term is a condition of its own, so the index is read by the rarest
+        // and the others are checked in it (one query of them all read the index whole for
+        // each: 10 ms for a title's number and a word in every loop of 100,000, 0.13 ms so).
+        let lexemes = terms.map { bind(Self.lexeme($0)) + "::tsquery" }
+        func every(_ column: String) -> String {
+            lexemes.map { "search_entry.\(column) @@ \($0)" }.joined(separator: " AND ")
         }
+        let ranks = [[every("title_words")], [every("all_words"), "NOT (" + every("title_words") + ")"]]
+        let matches = try await counts([
+            counted(ranks[0], limit: CatalogPage.countLimit + 1),
+            counted([every("all_words")], limit: CatalogPage.countLimit + 1),
+        ])
         guard matches.count == 2 else { throw CatalogError(.database, "a search's counts were not answered") }
         let page = CatalogPage.Ranked(title: matches[0], all: matches[1])
         var found: [CatalogLoop] = []
         for slice in page.slices(offset: query.offset, limit: query.limit) {
-            found += try await loops(
-                ranks[slice.rank], offset: slice.offset, limit: slice.limit,
-                dense: matches[slice.rank] > CatalogPage.countLimit)
+            found += try await loops(ranks[slice.rank], offset: slice.offset, limit: slice.limit)
         }
         return page.page(found, offset: query.offset, limit: query.limit)
     }

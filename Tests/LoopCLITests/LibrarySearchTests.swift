@@ -155,8 +155,8 @@ extension LibraryServerTests {
 
 extension LibraryServerTests {
     /// A word found in more loops than a search counts (1,000): each page is read newest first
-    /// off the positions' index (on PostgreSQL whatever its planner guesses), the total says "1000+",
-    /// and both catalogs give the same pages, the first and one near the end, in either rank.
+    /// (on PostgreSQL in whichever way its planner chooses), the total says "1000+", and both
+    /// catalogs give the same pages, the first and one near the end, in either rank.
     @Test func aWordInMoreLoopsThanASearchCountsIsPagedNewestFirstAlike() async throws {
         let searches = [
             "q=bonjour&limit=20", "q=bonjour&offset=980&limit=20", "q=gare&offset=400&limit=30", "q=gare&limit=10",
