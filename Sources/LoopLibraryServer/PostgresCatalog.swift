@@ -163,7 +163,7 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
 
     /// A search term as a query of the one lexeme that is its start (``wordStarts``): quoted,
     /// as tsquery reads a lexeme whatever it holds.
-    static func lexeme(_ term: String) -> String {
+    private static func lexeme(_ term: String) -> String {
         "'" + term.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "''") + "'"
     }
 
