@@ -17,6 +17,25 @@ struct StorageOptions: ParsableArguments {
             valueName: "url"))
     var database: String?
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "With --database: connections to PostgreSQL at most, one of them listening for the catalog's changes (default: 4 a core, at least 8).",
+            valueName: "count"))
+    var databaseConnections: Int?
+
+    func validate() throws {
+        guard let databaseConnections else { return }
+        guard database != nil else {
+            throw ValidationError("--database-connections is for a PostgreSQL catalog: give --database as well")
+        }
+        guard databaseConnections >= PostgresCatalog.fewestConnections else {
+            throw ValidationError(
+                "--database-connections \(databaseConnections): at least \(PostgresCatalog.fewestConnections) (one listens for the catalog's changes, one answers)"
+            )
+        }
+    }
+
     /// `--data`, or `$XDG_DATA_HOME/loop/server` (`~/.local/share/loop/server`).
     var dataFolder: String {
         if let data, !data.isEmpty { return data }
@@ -64,7 +83,10 @@ struct StorageOptions: ParsableArguments {
                 ? "is a file, not a folder" : "cannot be made (\(FileSystemError.reason(error)))"
             throw ValidationError("--data \(dataFolder): \(what): give a Loop Library's data folder")
         }
-        if let database { return try PostgresCatalog(url: database, logger: logger) }
+        if let database {
+            return try PostgresCatalog(
+                url: database, connections: databaseConnections ?? PostgresCatalog.defaultConnections, logger: logger)
+        }
         return try SQLiteCatalog(path: ServerLayout(root: dataFolder).catalog)
     }
 }

@@ -295,6 +295,41 @@ extension LibraryServerTests {
             "the listed loop still installs")
     }
 
+    /// A server on PostgreSQL opens no more connections to it than `--database-connections`
+    /// says, however many requests come at once (each held connection costs the server memory
+    /// and PostgreSQL a backend), and answers every request; fewer than two (one listens for
+    /// changes), or the option without a PostgreSQL catalog, is refused, saying what to give.
+    @Test(arguments: CatalogBackend.all.filter { if case .postgres = $0 { true } else { false } })
+    func aServerOpensNoMoreDatabaseConnectionsThanItIsAllowed(_ backend: CatalogBackend) async throws {
+        let server = try TestServer(backend, arguments: ["--database-connections", "3"])
+        _ = try publishedFixture(server)
+        // Searches no one asked before, 48 at once: none is answered from what the server keeps.
+        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+            for index in 0..<48 {
+                group.addTask {
+                    try await http("GET", server.address + LoopLibraryPaths.loops + "?q=fixture+w\(index)").status
+                }
+            }
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        #expect(statuses.count == 48 && statuses.allSatisfy { $0 == 200 }, "\(statuses)")
+        let open = try psql(
+            try #require(server.database),
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()")
+        #expect(Int(open).map { (1...3).contains($0) } == true, "connections to the catalog's database: \(open)")
+
+        for (arguments, said) in [
+            (["--database", try #require(server.database), "--database-connections", "1"], "at least 2"),
+            (["--database-connections", "4"], "give --database as well"),
+        ] {
+            let refused = try LoopProcess.run(["serve", "--data", Scratch.path("unused-data")] + arguments)
+            #expect(
+                refused.status != 0 && refused.error.contains("--database-connections")
+                    && refused.error.contains(said),
+                "\(arguments): \(refused.status) \(refused.error)")
+        }
+    }
+
     /// Two servers on one PostgreSQL database and one data folder are one Loop Library: a
     /// publish through one is on the other's pages as soon as PostgreSQL tells it, and two
     /// publishes of the same revision sent to both at once leave exactly one new revision.
