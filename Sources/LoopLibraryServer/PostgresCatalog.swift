@@ -25,11 +25,12 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
     /// The fewest connections a catalog works with: one listens for changes, one answers.
     public static let fewestConnections = 2
 
-    /// Connections a catalog opens at most unless told: four a core, at least eight. Each one
-    /// open holds its buffers in this process and a backend in PostgreSQL's, and more
-    /// than the cores can keep busy answer no faster (at 10,000 loops on two cores, 20 held
-    /// the server's peak at 156-163 MiB, 8 at 109 MiB, with the same rates).
-    public static var defaultConnections: Int { max(8, 4 * ProcessInfo.processInfo.activeProcessorCount) }
+    /// Connections a catalog opens at most unless told: six a core, at least twelve. Each one
+    /// open holds its buffers in this process and a backend in PostgreSQL's, and more than the
+    /// cores can keep busy answer no faster (at 100,000 loops on two cores the server's peak
+    /// was 179 MiB with 20, 116 MiB with 12, 110 MiB with 8; searches asked once 289, 298 and
+    /// 217 a second).
+    public static var defaultConnections: Int { max(12, 6 * ProcessInfo.processInfo.activeProcessorCount) }
 
     /// Connects to `url` (`postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE`) with at most
     /// `connections` open at once (at least ``fewestConnections``).

@@ -20,7 +20,7 @@ struct StorageOptions: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "With --database: connections to PostgreSQL at most, one of them listening for the catalog's changes (default: 4 a core, at least 8).",
+            "With --database: connections to PostgreSQL at most, one of them listening for the catalog's changes (default: 6 a core, at least 12).",
             valueName: "count"))
     var databaseConnections: Int?
 
