@@ -64,7 +64,18 @@ struct LoopServer: AsyncParsableCommand {
                 try command.run()
             }
         } catch {
-            exit(withError: error)
+            // Serving is the default command, so ArgumentParser's usage names it twice
+            // ("loop serve serve <options>"): a user types `loop serve <options>`.
+            let message = fullMessage(for: error).replacingOccurrences(of: "loop serve serve", with: "loop serve")
+            let code = exitCode(for: error)
+            if !message.isEmpty {
+                if code == .success {
+                    print(message)
+                } else {
+                    FileHandle.standardError.write(Data((message + "\n").utf8))
+                }
+            }
+            Foundation.exit(code.rawValue)
         }
     }
 }

@@ -255,6 +255,23 @@ struct WebPagesTests {
                 && help.output.contains("loop serve feature LOOP"))
     }
 
+    /// An option the server does not take, or a value it refuses, is named on one line with the
+    /// usage as it is typed (`loop serve <options>`, serving being the default command), a
+    /// non-zero exit and no server started.
+    @Test func aRefusedServerOptionShowsTheUsageAsTyped() throws {
+        for arguments in [["--bogus"], ["--database-connections", "5"]] {
+            let refused = try LoopProcess.run(["serve", "--data", Scratch.path("unused")] + arguments)
+            #expect(refused.status != 0 && refused.output.isEmpty, "\(arguments): \(refused.status)")
+            #expect(
+                refused.error.hasPrefix("Error: " + arguments[0])
+                    || refused.error.hasPrefix("Error: Unknown option '\(arguments[0])'"), "\(refused.error)")
+            #expect(
+                refused.error.contains("Usage: loop serve <options>") && !refused.error.contains("serve serve"),
+                "\(refused.error)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: Scratch.path("unused")))
+    }
+
     @Test func aServerWithoutItsTemplatesSaysWhereToFindThem() throws {
         let process = try LoopProcess.run([
             "serve", "--data", Scratch.path("data"), "--web", Scratch.path("no-templates"),
