@@ -294,6 +294,7 @@ struct DynamicTimeWarping {
             }
         }
 
+        /// `body` given the lattice's arrays as pointers (every array holds at least a frame).
         func withPointers<Result>(_ body: (Pointers) -> Result) -> Result {
             take.features.withUnsafeBufferPointer { takeFeatures in
                 rendering.features.withUnsafeBufferPointer { renderingFeatures in
