@@ -84,6 +84,66 @@ struct PageTemplateTests {
         }
     }
 
+    /// The escaping as the HTML and XML rules say it, scalar by scalar: what the server's
+    /// byte-level escaping must give.
+    private static func escapedScalarByScalar(_ text: String) -> String {
+        var escaped = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            case "&": escaped += "&amp;"
+            case "\"": escaped += "&quot;"
+            case "'": escaped += "&#39;"
+            case "\t", "\n": escaped.unicodeScalars.append(scalar)
+            case "\r": escaped += "\n"
+            default:
+                let value = scalar.value
+                let forbidden =
+                    value < 0x20 || (0x7F...0x9F).contains(value) || (0xFDD0...0xFDEF).contains(value)
+                    || value & 0xFFFE == 0xFFFE
+                escaped.unicodeScalars.append(forbidden ? "\u{FFFD}" : scalar)
+            }
+        }
+        return escaped
+    }
+
+    /// Text of every kind (ASCII, accents, CJK, emoji, combining marks, markup, controls, C1
+    /// controls, noncharacters of every plane, the scalars either side of each) is escaped as
+    /// the rules say, scalar by scalar.
+    @Test func escapingReadsTheTextsBytesAsItsScalarsSay() {
+        let edges: [UInt32] = [
+            0x0, 0x8, 0x9, 0xA, 0xD, 0x1F, 0x20, 0x22, 0x26, 0x27, 0x3C, 0x3E, 0x7E, 0x7F, 0x80, 0x9F, 0xA0, 0xE9,
+            0x301, 0x7FF, 0x800, 0x3042, 0xFDCF, 0xFDD0, 0xFDEF, 0xFDF0, 0xFFFD, 0xFFFE, 0xFFFF, 0x10000, 0x1F600,
+            0x1FFFD, 0x1FFFE, 0x1FFFF, 0x20000, 0xEFFFF, 0xFFFFE, 0x10FFFD, 0x10FFFE, 0x10FFFF,
+        ]
+        let scalars = edges.compactMap(Unicode.Scalar.init)
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 {
+            var text = String.UnicodeScalarView()
+            for _ in 0..<Int.random(in: 0...12, using: &generator) {
+                text.append(
+                    Bool.random(using: &generator)
+                        ? scalars.randomElement(using: &generator)!
+                        : Unicode.Scalar(UInt8.random(in: 0x20...0x7E, using: &generator)))
+            }
+            let string = String(text)
+            #expect(
+                MarkupEscaping.escape(string) == Self.escapedScalarByScalar(string), "\(Array(string.unicodeScalars))")
+        }
+        for scalar in scalars {
+            let string = "a" + String(scalar) + "b"
+            #expect(
+                MarkupEscaping.escape(string) == Self.escapedScalarByScalar(string),
+                "U+\(String(scalar.value, radix: 16))")
+        }
+        // Appended to what is there.
+        var output = "<kept>"
+        MarkupEscaping.escape("l'été", into: &output)
+        MarkupEscaping.escape("plain", into: &output)
+        #expect(output == "<kept>l&#39;étéplain")
+    }
+
     @Test func whatTheRendererCannotReadIsRefusedWithItsLine() {
         for (template, message) in [
             ("a\n{{#x}}b", "line 2: {{#x}} is not closed"),

@@ -198,6 +198,10 @@ struct DeflatedPage: Sendable {
 /// A generic template library's escaping compared whole Characters, so a quote or `<` followed
 /// by a combining mark (one Character) went out unescaped: a title could close an attribute.
 /// Characters that HTML and XML forbid (controls, noncharacters) become U+FFFD.
+///
+/// The text's UTF-8 is read as it is: runs that need nothing (nearly all of a page's text,
+/// accented or not) are copied whole, and only a markup character, a control or a noncharacter
+/// is replaced. (Read scalar by scalar, escaping was three quarters of a page's rendering.)
 enum MarkupEscaping {
     static func escape(_ text: String) -> String {
         var escaped = ""
@@ -207,34 +211,56 @@ enum MarkupEscaping {
 
     /// Appends `text` escaped to `output`.
     static func escape(_ text: String, into output: inout String) {
-        // Most text needs nothing: printable ASCII without markup.
-        let plain = text.utf8.allSatisfy { byte in
-            (0x20..<0x7F).contains(byte) && byte != UInt8(ascii: "<") && byte != UInt8(ascii: ">")
-                && byte != UInt8(ascii: "&") && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "'")
-        }
-        if plain {
-            output += text
-            return
-        }
-        var escaped = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "<": escaped.append(contentsOf: "&lt;".unicodeScalars)
-            case ">": escaped.append(contentsOf: "&gt;".unicodeScalars)
-            case "&": escaped.append(contentsOf: "&amp;".unicodeScalars)
-            case "\"": escaped.append(contentsOf: "&quot;".unicodeScalars)
-            case "'": escaped.append(contentsOf: "&#39;".unicodeScalars)
-            case "\t", "\n": escaped.append(scalar)
-            case "\r": escaped.append("\n")
-            default:
-                let value = scalar.value
-                let forbidden =
-                    value < 0x20 || (0x7F...0x9F).contains(value) || (0xFDD0...0xFDEF).contains(value)
-                    || value & 0xFFFE == 0xFFFE
-                escaped.append(forbidden ? "\u{FFFD}" : scalar)
+        var text = text
+        let replaced = text.withUTF8 { bytes in
+            // Bytes from `start` to `index` need nothing; each replacement appends them first.
+            var start = 0, index = 0
+            func flush() {
+                if index > start {
+                    output += String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+                }
             }
+            func replace(_ length: Int, with replacement: String) {
+                flush()
+                output += replacement
+                index += length
+                start = index
+            }
+            while index < bytes.count {
+                let byte = bytes[index]
+                switch byte {
+                case UInt8(ascii: "<"): replace(1, with: "&lt;")
+                case UInt8(ascii: ">"): replace(1, with: "&gt;")
+                case UInt8(ascii: "&"): replace(1, with: "&amp;")
+                case UInt8(ascii: "\""): replace(1, with: "&quot;")
+                case UInt8(ascii: "'"): replace(1, with: "&#39;")
+                case UInt8(ascii: "\t"), UInt8(ascii: "\n"), 0x20..<0x7F: index += 1
+                case UInt8(ascii: "\r"): replace(1, with: "\n")
+                case 0..<0x80: replace(1, with: "\u{FFFD}") // the other controls and DEL
+                case 0xC2 where bytes[index + 1] <= 0x9F: replace(2, with: "\u{FFFD}") // U+0080-U+009F
+                case 0xC0..<0xE0: index += 2
+                case 0xEF:
+                    // U+FDD0-U+FDEF and U+FFFE-U+FFFF.
+                    let second = bytes[index + 1], third = bytes[index + 2]
+                    if (second == 0xB7 && (0x90...0xAF).contains(third)) || (second == 0xBF && third >= 0xBE) {
+                        replace(3, with: "\u{FFFD}")
+                    } else {
+                        index += 3
+                    }
+                case 0xE0..<0xF0: index += 3
+                default:
+                    // Four bytes: U+nFFFE and U+nFFFF of the other planes.
+                    let scalar =
+                        UInt32(byte & 0x07) << 18 | UInt32(bytes[index + 1] & 0x3F) << 12
+                        | UInt32(bytes[index + 2] & 0x3F) << 6 | UInt32(bytes[index + 3] & 0x3F)
+                    if scalar & 0xFFFE == 0xFFFE { replace(4, with: "\u{FFFD}") } else { index += 4 }
+                }
+            }
+            if start > 0 { flush() }
+            return start > 0
         }
-        output += String(escaped)
+        // Nothing replaced: the text as it is.
+        if !replaced { output += text }
     }
 }
 
