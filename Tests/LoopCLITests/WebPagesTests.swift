@@ -367,6 +367,26 @@ struct WebPagesTests {
         }
     }
 
+    /// A page's ETag names the stylesheet written into it: a server restarted with another
+    /// stylesheet answers a browser holding the page as it was with the new page, not 304.
+    @Test func aPagesETagChangesWithTheStylesheet() async throws {
+        let server = try TestServer(.sqlite)
+        let path = try publish(TestLibrary(), text: "phrases.txt", title: "Fixture", to: server)
+        // Both servers asked under one name, so that their pages differ by the stylesheet alone.
+        let host = ["Host": "loops.example"]
+        let before = try await page(server, path, headers: host)
+        let eTag = try #require(before.headers["etag"])
+        #expect(try await page(server, path, headers: host.merging(["If-None-Match": eTag]) { $1 }).status == 304)
+        let web = Scratch.path("web-another-style")
+        try FileManager.default.copyItem(atPath: Fixture.folder + "/../../Resources/web", toPath: web)
+        let style = try Data(contentsOf: URL(fileURLWithPath: web + "/style.css"))
+        try (style + Data("\nmain { margin-top: 1px; }\n".utf8)).write(to: URL(fileURLWithPath: web + "/style.css"))
+        let restyled = try TestServer(sharingWith: server, arguments: ["--web", web])
+        let after = try await page(restyled, path, headers: host.merging(["If-None-Match": eTag]) { $1 })
+        #expect(after.status == 200 && after.headers["etag"] != eTag, "\(after.status) \(after.headers)")
+        #expect(after.html.replacingOccurrences(of: "\nmain { margin-top: 1px; }\n", with: "") == before.html)
+    }
+
     @Test func aStylesheetThatWouldCloseItsStyleElementIsRefused() throws {
         let web = Scratch.path("web-closing-style")
         try FileManager.default.copyItem(atPath: Fixture.folder + "/../../Resources/web", toPath: web)

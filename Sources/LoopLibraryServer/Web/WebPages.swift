@@ -101,10 +101,10 @@ extension LibraryServer {
         let page = try await pages.page(key, stamp: stamp) {
             let (status, text) = try await render(base)
             let body = Data(text.utf8)
-            // (The ETag names the stylesheet too: a page is not the same under another one.)
+            // (The ETag names the stylesheet too, by its own: a page is not the same under another one.)
             var hash = SHA256()
             hash.update(data: body)
-            hash.update(data: self.web.stylesheet.bytes)
+            hash.update(data: Data(self.web.stylesheet.eTag.utf8))
             let styleOffset = WebTemplates.styleOffset(in: body)
             // Kept in the form the request that rendered it takes (the other is made if asked).
             let deflated = gzip ? self.web.deflate(body, at: styleOffset) : nil
