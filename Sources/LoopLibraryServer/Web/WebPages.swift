@@ -101,7 +101,7 @@ extension LibraryServer {
         let page = try await pages.page(key, stamp: stamp) {
             let (status, text) = try await render(base)
             let body = Data(text.utf8)
-            // (The ETag names the stylesheet too, by its own: a page is not the same under another one.)
+            // (The ETag names the stylesheet too, by its own ETag: a page is not the same under another.)
             var hash = SHA256()
             hash.update(data: body)
             hash.update(data: Data(self.web.stylesheet.eTag.utf8))
