@@ -22,7 +22,9 @@ struct ServerBenchmark: AsyncParsableCommand {
             twice (`preview`: most pages rendered on first request; `again`: kept), then as a \
             browser asks for it (`gzip`: gzipped on first request, then kept); the front \
             page; and catalog searches \
-            (GET /api/loops?q=...: ten asked again and again, then ones asked about once each), requests per second with p50 and p99 latency and the server's \
+            (GET /api/loops?q=...: ten asked again and again, then ones asked about once each, then \
+            the same in Hot's order with Hot's pages: the catalog holds a tenth as many downloads as \
+            loops), requests per second with p50 and p99 latency and the server's \
             processor time a request (steadier than the rate where wrk shares the cores); the download \
             of a --minutes-minute loop's bundle next to nginx serving the same file, with the \
             server's peak memory; --slow-readers readers taking it at 100 KB/s each, with the \
@@ -123,7 +125,7 @@ struct ServerBenchmark: AsyncParsableCommand {
                 serverProgram,
                 [
                     "seed-benchmark", "--data", data, "--from", sampleID, "--count", String(loops - 2), "--ids-file",
-                    folder + "/ids",
+                    folder + "/ids", "--downloads", String(loops / 10),
                 ]
                     + (database.map { ["--database", $0] } ?? []))
             server = try RunningServer(program: serverProgram, data: data, database: database)
@@ -149,6 +151,17 @@ struct ServerBenchmark: AsyncParsableCommand {
             let newSearchScript = try Wrk.randomPathScript(
                 folder + "/new-search.lua", paths: Self.newSearches(count: 200_000, loops: loops))
             let newSearch = try server.wrk(script: newSearchScript, connections: connections, seconds: seconds)
+            // The same in Hot's order (the catalog holds a tenth as many downloads as loops, over
+            // the last ten days), and Hot's pages without words.
+            let hotSearchScript = try Wrk.randomPathScript(
+                folder + "/hot-search.lua",
+                paths: Self.newSearches(count: 100_000, loops: loops).map { $0 + "&sort=hot" }
+                    + (0..<50).flatMap { page in
+                        ["", "&language=fr", "&language=de", "&language=ja"].map {
+                            "/api/loops?sort=hot&limit=20&offset=\(20 * page)" + $0
+                        }
+                    })
+            let hotSearch = try server.wrk(script: hotSearchScript, connections: connections, seconds: seconds)
             // The web pages: a preview page of any loop, twice: in the first run most pages are
             // rendered on their first request; in the second they are kept (until the catalog
             // changes). Then the front page.
@@ -251,6 +264,7 @@ struct ServerBenchmark: AsyncParsableCommand {
             for (name, figures, what) in [
                 ("search  ", search, "10 searches asked again and again"),
                 ("  new   ", newSearch, "searches asked about once each"),
+                ("  hot   ", hotSearch, "the same and Hot's pages, in Hot's order"),
             ] {
                 print(
                     String(

@@ -121,6 +121,21 @@ extension CatalogPage {
                 loops: loops, total: total, offset: offset, limit: limit, totalIsLowerBound: capped ? true : nil)
         }
     }
+
+    /// Where `limit` loops from `offset` of a list in Hot's order fall: the list's `hot` loops
+    /// (downloaded in the last days), most downloaded first, come before the rest, newest
+    /// first. The offset and number taken from each part (nil: none). Each part is read on
+    /// its own: the hot loops from the last days' downloads, the rest off the newest-first
+    /// index, so Hot never reads every loop's downloads.
+    static func hotParts(offset: Int, limit: Int, hot: Int) -> (
+        hot: (offset: Int, limit: Int)?, rest: (offset: Int, limit: Int)?
+    ) {
+        let fromHot = offset < hot ? min(limit, hot - offset) : 0
+        return (
+            fromHot > 0 ? (offset, fromHot) : nil,
+            limit > fromHot ? (max(0, offset - hot), limit - fromHot) : nil
+        )
+    }
 }
 
 /// A catalog the benchmark fills with a large number of loops at once.

@@ -33,11 +33,20 @@ extension LibraryServer {
     func listLoops(_ request: Request) async throws -> Response {
         let query = Self.catalogQuery(request.uri.queryParameters)
         let catalog = self.catalog
+        return try await keptJSON(Self.cacheKey(query)) {
+            try CatalogText.encoder.encode(try await catalog.search(query, now: Date()))
+        }
+    }
+
+    /// The JSON `make` makes, kept under `key` with the searches until the catalog changes (at
+    /// most a minute, for the download counts).
+    private func keptJSON(_ key: String, _ make: @escaping @Sendable () async throws -> Data) async throws -> Response {
+        let catalog = self.catalog
         let stamp = try await searches.stamp { try await catalog.changeStamp() }
-        let page = try await searches.page(Self.cacheKey(query), stamp: stamp) {
-            let body = try CatalogText.encoder.encode(try await catalog.search(query, now: Date()))
-            return PageCache.Page(
-                status: 200, body: body, eTag: "", stamp: stamp, made: DispatchTime.now().uptimeNanoseconds)
+        let page = try await searches.page(key, stamp: stamp) {
+            PageCache.Page(
+                status: 200, body: try await make(), eTag: "", stamp: stamp,
+                made: DispatchTime.now().uptimeNanoseconds)
         }
         var headers = HTTPFields()
         headers[.contentType] = "application/json"
@@ -55,14 +64,19 @@ extension LibraryServer {
         ].joined(separator: "\u{1}")
     }
 
+    /// The front page's lists, kept as a search is (until the catalog changes, at most a
+    /// minute for Hot's downloads).
     func frontPage(_ request: Request) async throws -> Response {
-        let limit = request.uri.queryParameters.get("limit", as: Int.self) ?? 10
-        let now = Date()
-        async let latest = catalog.search(CatalogQuery(sort: .latest, limit: limit), now: now)
-        async let hot = catalog.search(CatalogQuery(sort: .hot, limit: limit), now: now)
-        async let featured = catalog.search(CatalogQuery(featuredOnly: true, limit: limit), now: now)
-        return try Self.json(
-            FrontPage(latest: try await latest.loops, hot: try await hot.loops, featured: try await featured.loops))
+        let limit = CatalogQuery(limit: request.uri.queryParameters.get("limit", as: Int.self) ?? 10).limit
+        let catalog = self.catalog
+        return try await keptJSON("\u{2}front\u{1}\(limit)") {
+            let now = Date()
+            async let latest = catalog.search(CatalogQuery(sort: .latest, limit: limit), now: now)
+            async let hot = catalog.search(CatalogQuery(sort: .hot, limit: limit), now: now)
+            async let featured = catalog.search(CatalogQuery(featuredOnly: true, limit: limit), now: now)
+            return try CatalogText.encoder.encode(
+                FrontPage(latest: try await latest.loops, hot: try await hot.loops, featured: try await featured.loops))
+        }
     }
 
     /// A loop's detail, kept while the catalog has not changed (at most a minute, for its

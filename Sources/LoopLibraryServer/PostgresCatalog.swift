@@ -158,6 +158,12 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
         CREATE OR REPLACE FUNCTION catalog_changed() RETURNS trigger LANGUAGE plpgsql AS $$ DECLARE changed BIGINT; BEGIN UPDATE catalog_change SET version = version + 1 RETURNING version INTO changed; PERFORM pg_notify('\(changeChannel)', changed::text); RETURN NULL; END $$;
         """,
         wordStarts,
+        // The front page's lists read no more loops than they show: Hot the last days'
+        // downloads (by day), Featured the featured loops (a few).
+        """
+        CREATE INDEX download_by_day ON download (day) INCLUDE (loopId, count);
+        CREATE INDEX loop_featured ON loop (id) WHERE featured;
+        """,
     ]
 
     /// Every start of each word kept as a lexeme of its own (`b`, `bo`, `bon`, ... `bonjour`:
@@ -637,13 +643,27 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
         }
         if query.featuredOnly { filters.append("loop.featured") }
         let joined = " JOIN loop ON loop.id = search_entry.loopId JOIN author ON author.key = loop.authorKey"
-        let hot = query.sort == .hot ? "recent DESC, " : ""
+        let hotFirst = query.sort == .hot
         let terms = CatalogText.searchTerms(query.text)
+        // The listed loops downloaded in the last days, with their downloads (`hot.recent`):
+        // read from the downloads by day, so Hot reads the loops people took lately, not
+        // every loop's downloads.
+        let recentlyDownloaded =
+            " FROM (SELECT loopId, SUM(count) AS recent FROM download WHERE day > $1 GROUP BY loopId HAVING SUM(count) > 0) AS hot"
+            + " JOIN search_entry ON search_entry.loopId = hot.loopId"
+        let notRecentlyDownloaded =
+            "NOT EXISTS (SELECT 1 FROM download WHERE download.loopId = search_entry.loopId AND download.day > $1 AND download.count > 0)"
         // The counts have no use for the first bind (the day); it is kept so the numbering holds.
         func counted(_ conditions: [String], limit: Int?) -> String {
             "(SELECT COUNT(*) FROM (SELECT 1 FROM search_entry" + (filters.isEmpty ? "" : joined) + " WHERE "
                 + (conditions + filters + ["$1::BIGINT IS NOT NULL"]).joined(separator: " AND ")
                 + (limit.map { " LIMIT \($0)" } ?? "") + ") AS matching)::BIGINT"
+        }
+        /// How many of the loops downloaded in the last days `conditions` hold for (in Hot's
+        /// order, they come first).
+        func countedHot(_ conditions: [String]) -> String {
+            "(SELECT COUNT(*)" + recentlyDownloaded + (filters.isEmpty ? "" : joined) + " WHERE "
+                + (conditions + filters).joined(separator: " AND ") + ")::BIGINT"
         }
         /// The counts, in one statement (a round trip and a plan for them all).
         func counts(_ each: [String]) async throws -> [Int] {
@@ -651,24 +671,18 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
                 PostgresQuery(unsafeSQL: "SELECT " + each.joined(separator: ", "), binds: binds), logger: logger
             )
             .first { _ in true }
-            return try (row.map { Array($0.makeRandomAccess()) } ?? []).map { try $0.decode(Int.self) }
+            let counts = try (row.map { Array($0.makeRandomAccess()) } ?? []).map { try $0.decode(Int.self) }
+            guard counts.count == each.count else {
+                throw CatalogError(.database, "a search's counts were not answered")
+            }
+            return counts
         }
         // The page's entries first, then their loops: joined before the page was cut, the
         // planner (which could not tell how many loops a word's start found) joined every match.
-        let recent =
-            "(SELECT COALESCE(SUM(count), 0) FROM download WHERE download.loopId = search_entry.loopId AND download.day > $1)"
-        func loops(_ conditions: [String], offset: Int, limit: Int) async throws -> [CatalogLoop] {
-            // A word found in most loops is read off the positions' index, newest first, until
-            // the page is full; a rare one off its words' index, then sorted. The planner tells
-            // them apart by its statistics of each lexeme (``wordStarts``).
-            let page =
-                "SELECT search_entry.loopId, search_entry.position" + (hot.isEmpty ? "" : ", \(recent) AS recent")
-                + " FROM search_entry" + (filters.isEmpty ? "" : joined) + " WHERE "
-                + (conditions + filters).joined(separator: " AND ") + " ORDER BY " + hot
-                + "search_entry.position DESC LIMIT \(limit) OFFSET \(offset)"
+        func read(_ page: String, hot: Bool) async throws -> [CatalogLoop] {
             let query = PostgresQuery(
                 unsafeSQL: Self.selectLoop + " FROM (" + page + ") AS search_entry" + joined + " ORDER BY "
-                    + (hot.isEmpty ? "" : "search_entry.recent DESC, ") + "search_entry.position DESC",
+                    + (hot ? "search_entry.recent DESC, " : "") + "search_entry.position DESC",
                 binds: binds)
             var loops: [CatalogLoop] = []
             for try await row in try await client.query(query, logger: logger) {
@@ -676,11 +690,40 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
             }
             return loops
         }
+        /// A list's loops where `conditions` hold, from `offset`, newest first; in Hot's order
+        /// when asked, its `hot` loops downloaded in the last days first.
+        func loops(_ conditions: [String], hot: Int, offset: Int, limit: Int) async throws -> [CatalogLoop] {
+            // A word found in most loops is read off the positions' index, newest first, until
+            // the page is full; a rare one off its words' index, then sorted. The planner tells
+            // them apart by its statistics of each lexeme (``wordStarts``).
+            func newest(_ conditions: [String], offset: Int, limit: Int) -> String {
+                "SELECT search_entry.loopId, search_entry.position FROM search_entry" + (filters.isEmpty ? "" : joined)
+                    + " WHERE " + (conditions + filters).joined(separator: " AND ")
+                    + " ORDER BY search_entry.position DESC LIMIT \(limit) OFFSET \(offset)"
+            }
+            guard hotFirst else { return try await read(newest(conditions, offset: offset, limit: limit), hot: false) }
+            let parts = CatalogPage.hotParts(offset: offset, limit: limit, hot: hot)
+            var loops: [CatalogLoop] = []
+            if let part = parts.hot {
+                loops += try await read(
+                    "SELECT search_entry.loopId, search_entry.position, hot.recent" + recentlyDownloaded
+                        + (filters.isEmpty ? "" : joined) + " WHERE "
+                        + (conditions + filters).joined(separator: " AND ")
+                        + " ORDER BY hot.recent DESC, search_entry.position DESC LIMIT \(part.limit) OFFSET \(part.offset)",
+                    hot: true)
+            }
+            if let part = parts.rest {
+                loops += try await read(
+                    newest(conditions + [notRecentlyDownloaded], offset: part.offset, limit: part.limit), hot: false)
+            }
+            return loops
+        }
         guard !terms.isEmpty else {
+            let counted = try await counts([counted(["true"], limit: nil)] + (hotFirst ? [countedHot(["true"])] : []))
             return CatalogPage(
-                loops: try await loops(["true"], offset: query.offset, limit: query.limit),
-                total: try await counts([counted(["true"], limit: nil)]).first ?? 0, offset: query.offset,
-                limit: query.limit)
+                loops: try await loops(
+                    ["true"], hot: hotFirst ? counted[1] : 0, offset: query.offset, limit: query.limit),
+                total: counted[0], offset: query.offset, limit: query.limit)
         }
         // Two ranks, as SQLiteCatalog's: the loops whose title holds every term (each the start
         // of a word: a lexeme of its own, ``wordStarts``), then the rest; each count stops past
@@ -692,15 +735,17 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
             lexemes.map { "search_entry.\(column) @@ \($0)" }.joined(separator: " AND ")
         }
         let ranks = [[every("title_words")], [every("all_words"), "NOT (" + every("title_words") + ")"]]
-        let matches = try await counts([
-            counted(ranks[0], limit: CatalogPage.countLimit + 1),
-            counted([every("all_words")], limit: CatalogPage.countLimit + 1),
-        ])
-        guard matches.count == 2 else { throw CatalogError(.database, "a search's counts were not answered") }
+        let matches = try await counts(
+            [
+                counted(ranks[0], limit: CatalogPage.countLimit + 1),
+                counted([every("all_words")], limit: CatalogPage.countLimit + 1),
+            ] + (hotFirst ? ranks.map(countedHot) : []))
         let page = CatalogPage.Ranked(title: matches[0], all: matches[1])
         var found: [CatalogLoop] = []
         for slice in page.slices(offset: query.offset, limit: query.limit) {
-            found += try await loops(ranks[slice.rank], offset: slice.offset, limit: slice.limit)
+            found += try await loops(
+                ranks[slice.rank], hot: hotFirst ? matches[2 + slice.rank] : 0, offset: slice.offset,
+                limit: slice.limit)
         }
         return page.page(found, offset: query.offset, limit: query.limit)
     }

@@ -300,6 +300,16 @@ public final class SQLiteCatalog: Catalog, BenchmarkSeeding {
             // The segments a catalog holds already, merged into one (a second at 100,000 loops).
             try Self.optimizeSearchIndexes(db)
         }
+        // The front page's lists read no more loops than they show: Hot the last days'
+        // downloads (by day), Featured the featured loops (a few; 110 ms to walk every loop of
+        // 100,000 to find none).
+        migrator.registerMigration("v9 downloads by day, featured loops") { db in
+            try db.execute(
+                sql: """
+                    CREATE INDEX downloadByDay ON download (day, loopId, count);
+                    CREATE INDEX loopFeatured ON loop (featured) WHERE featured;
+                    """)
+        }
         try migrator.migrate(pool)
     }
 
@@ -628,6 +638,18 @@ public final class SQLiteCatalog: Catalog, BenchmarkSeeding {
         """
     private static let fromLoop = " FROM loop JOIN author ON author.key = loop.authorKey"
 
+    /// The listed loops downloaded in the last days, with their downloads (`hot.recent`): read
+    /// from the downloads by day (``download`` indexed by day), so Hot reads the loops people
+    /// took lately, not every loop's downloads.
+    private static let fromRecentlyDownloaded = """
+         FROM (SELECT loopId, SUM(count) AS recent FROM download WHERE day > :since GROUP BY loopId HAVING SUM(count) > 0) AS hot
+         JOIN loop ON loop.id = hot.loopId JOIN searchEntry ON searchEntry.loopRowid = loop.rowid
+         JOIN author ON author.key = loop.authorKey
+        """
+    /// A loop no one downloaded in the last days (the rest of a list in Hot's order).
+    private static let notRecentlyDownloaded =
+        "NOT EXISTS (SELECT 1 FROM download WHERE download.loopId = loop.id AND download.day > :since AND download.count > 0)"
+
     /// A read on the calling thread (GRDB's synchronous read), in a transaction unless the
     /// body is one statement.
     private func readHere<T>(transaction: Bool = true, _ body: (Database) throws -> T) throws -> T {
@@ -658,8 +680,8 @@ public final class SQLiteCatalog: Catalog, BenchmarkSeeding {
     // A search by words alone, newest first, reads a bounded number of rows (the counts stop,
     // the page is read off the indexes' end): well under a millisecond, on the calling thread,
     // since the hop to GRDB's queue and back cost the server more than the reads. Browsing
-    // (every loop counted), a filter (matches walked until enough pass it) and Hot (every
-    // match sorted) may take milliseconds at 100,000 loops: on GRDB's reader queues, so as not
+    // (every loop counted), a filter (matches walked until enough pass it) and Hot (the last
+    // days' downloads summed) may take milliseconds at 100,000 loops: on GRDB's reader queues, so as not
     // to hold up the threads that answer every other request.
     public func search(_ query: CatalogQuery, now: Date) async throws -> CatalogPage {
         let wordsAlone =
@@ -694,10 +716,61 @@ public final class SQLiteCatalog: Catalog, BenchmarkSeeding {
         if query.featuredOnly { filters.append("loop.featured") }
         let joined =
             " JOIN loop ON loop.rowid = searchEntry.loopRowid JOIN author ON author.key = loop.authorKey"
-        let hot = query.sort == .hot ? "recent DESC, " : ""
+        let hotFirst = query.sort == .hot
         // The statements are kept prepared (their limits are arguments): preparing each
         // afresh cost about as much as a search's reads.
         arguments["countLimit"] = CatalogPage.countLimit + 1
+        /// A list's loops from `offset`, newest first off `source` (which joins `searchEntry`)
+        /// where `conditions` hold; in Hot's order when asked, its loops downloaded in the last
+        /// days first (`hot` of them, where `hotConditions` hold: the same list read from the
+        /// downloads).
+        func list(
+            _ source: String, newest: String, conditions: [String], hotConditions: [String], hot: Int, offset: Int,
+            limit: Int
+        ) throws -> [CatalogLoop] {
+            func rows(_ sql: String, offset: Int, limit: Int) throws -> [CatalogLoop] {
+                arguments["limit"] = limit
+                arguments["offset"] = offset
+                return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: StatementArguments(arguments))
+                    .map(Self.summary)
+            }
+            func whereClause(_ conditions: [String]) -> String {
+                conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+            }
+            guard hotFirst else {
+                return try rows(
+                    Self.selectLoop + source + whereClause(conditions)
+                        + " ORDER BY \(newest) DESC LIMIT :limit OFFSET :offset",
+                    offset: offset, limit: limit)
+            }
+            let parts = CatalogPage.hotParts(offset: offset, limit: limit, hot: hot)
+            var loops: [CatalogLoop] = []
+            if let part = parts.hot {
+                loops += try rows(
+                    Self.selectLoop + Self.fromRecentlyDownloaded + whereClause(hotConditions)
+                        + " ORDER BY hot.recent DESC, searchEntry.position DESC LIMIT :limit OFFSET :offset",
+                    offset: part.offset, limit: part.limit)
+            }
+            if let part = parts.rest {
+                loops += try rows(
+                    Self.selectLoop + source + whereClause(conditions + [Self.notRecentlyDownloaded])
+                        + " ORDER BY \(newest) DESC LIMIT :limit OFFSET :offset",
+                    offset: part.offset, limit: part.limit)
+            }
+            return loops
+        }
+        /// How many loops downloaded in the last days each of `conditions` holds for.
+        func hotCounts(_ conditions: [[String]]) throws -> [Int] {
+            guard hotFirst else { return conditions.map { _ in 0 } }
+            let counts = conditions.map {
+                "(SELECT COUNT(*)" + Self.fromRecentlyDownloaded
+                    + ($0.isEmpty ? "" : " WHERE " + $0.joined(separator: " AND ")) + ")"
+            }
+            let row = try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT " + counts.joined(separator: ", ")),
+                arguments: StatementArguments(arguments))
+            return conditions.indices.map { row?[$0] ?? 0 }
+        }
         let terms = CatalogText.searchTerms(query.text)
         guard !terms.isEmpty else {
             let filter = filters.isEmpty ? "" : " WHERE " + filters.joined(separator: " AND ")
@@ -706,15 +779,17 @@ public final class SQLiteCatalog: Catalog, BenchmarkSeeding {
                     db.cachedStatement(
                         sql: "SELECT COUNT(*) FROM searchEntry" + (filters.isEmpty ? "" : joined) + filter),
                     arguments: StatementArguments(arguments)) ?? 0
-            arguments["limit"] = query.limit
-            arguments["offset"] = query.offset
-            let rows = try Row.fetchAll(
-                db.cachedStatement(
-                    sql: Self.selectLoop + " FROM searchEntry" + joined + filter + " ORDER BY " + hot
-                        + "searchEntry.position DESC LIMIT :limit OFFSET :offset"),
-                arguments: StatementArguments(arguments))
-            return CatalogPage(
-                loops: try rows.map(Self.summary), total: total, offset: query.offset, limit: query.limit)
+            // The featured loops are a few: read from their index and sorted (SQLite's planner,
+            // not knowing how few, walked every loop newest first to fill the page).
+            let source =
+                query.featuredOnly
+                ? " FROM loop INDEXED BY loopFeatured JOIN searchEntry ON searchEntry.loopRowid = loop.rowid"
+                    + " JOIN author ON author.key = loop.authorKey"
+                : " FROM searchEntry" + joined
+            let loops = try list(
+                source, newest: "searchEntry.position", conditions: filters,
+                hotConditions: filters, hot: try hotCounts([filters])[0], offset: query.offset, limit: query.limit)
+            return CatalogPage(loops: loops, total: total, offset: query.offset, limit: query.limit)
         }
         // Two ranks, each read off an index newest first: the loops whose title holds every
         // term (each the start of a word), then the rest. Each count stops past
@@ -745,19 +820,22 @@ public final class SQLiteCatalog: Catalog, BenchmarkSeeding {
             db.cachedStatement(sql: "SELECT " + counted.joined(separator: ", ")),
             arguments: StatementArguments(arguments))
         let page = CatalogPage.Ranked(title: matches?[0] ?? 0, all: matches?[1] ?? 0)
+        // The hot loops of each rank, each looked up in the indexes by its position.
+        func holds(_ index: String) -> String {
+            "EXISTS (SELECT 1 FROM \(index) WHERE \(index) MATCH :match AND \(index).rowid = searchEntry.position)"
+        }
+        let hotConditions = [
+            [holds("titleIndex")] + filters, [holds("wordIndex"), "NOT " + holds("titleIndex")] + filters,
+        ]
+        let hot = try hotCounts(hotConditions)
         var loops: [CatalogLoop] = []
         for slice in page.slices(offset: query.offset, limit: query.limit) {
             let index = ranks[slice.rank].index
-            arguments["limit"] = slice.limit
-            arguments["offset"] = slice.offset
-            let rows = try Row.fetchAll(
-                db.cachedStatement(
-                    sql: Self.selectLoop
-                        + " FROM \(index) JOIN searchEntry ON searchEntry.position = \(index).rowid"
-                        + joined + " WHERE " + ([ranks[slice.rank].condition] + filters).joined(separator: " AND ")
-                        + " ORDER BY " + hot + "\(index).rowid DESC LIMIT :limit OFFSET :offset"),
-                arguments: StatementArguments(arguments))
-            loops += try rows.map(Self.summary)
+            loops += try list(
+                " FROM \(index) JOIN searchEntry ON searchEntry.position = \(index).rowid" + joined,
+                newest: "\(index).rowid", conditions: [ranks[slice.rank].condition] + filters,
+                hotConditions: hotConditions[slice.rank], hot: hot[slice.rank], offset: slice.offset, limit: slice.limit
+            )
         }
         return page.page(loops, offset: query.offset, limit: query.limit)
     }

@@ -16,6 +16,12 @@ struct SeedBenchmark: AsyncParsableCommand {
     @Option(help: "The published loop to copy.") var from: String
     @Option(help: "How many copies.") var count = 10_000
     @Option(help: "A file to write the copies' ids to, one a line.") var idsFile: String?
+    @Option(
+        help: """
+            Downloads of the copies to count, each by a client of its own on one of the last ten \
+            days, most of them of a few copies (Hot's list; three in ten fall before the seven days it counts).
+            """)
+    var downloads = 0
 
     func run() async throws {
         guard let catalog = try storage.openCatalogForOperator() as? any BenchmarkSeeding else {
@@ -52,6 +58,15 @@ struct SeedBenchmark: AsyncParsableCommand {
                     searchText: CatalogText.searchField([title] + tags + phrases)))
         }
         try await catalog.insertForBenchmark(entries, now: Date())
+        // The k-th download takes the copy at k³ mod 1,009 scaled to the copies (a few taken
+        // often, most rarely or never), on day k mod 10 before today.
+        let now = Date()
+        for download in 0..<(entries.isEmpty ? 0 : downloads) {
+            let share = Double(download * download % 1_009 * download % 1_009) / 1_009
+            let entry = entries[min(entries.count - 1, Int(share * share * Double(entries.count)))]
+            _ = try await catalog.countDownload(
+                id: entry.id, client: "seed-\(download)", now: now.addingTimeInterval(-Double(download % 10) * 86_400))
+        }
         try await catalog.close()
         if let idsFile {
             try entries.map(\.id).joined(separator: "\n").write(toFile: idsFile, atomically: true, encoding: .utf8)

@@ -11,18 +11,20 @@ private struct SearchAnswer: Equatable, CustomStringConvertible {
     var total: Int
     var totalIsLowerBound: Bool
     var titles: [String]
+    /// Each loop's downloads in the last seven days.
+    var recent: [Int] = []
 
     var description: String { "\(total)\(totalIsLowerBound ? "+" : ""): \(titles.joined(separator: " | "))" }
 }
 
 extension LibraryServerTests {
     /// `count` copies of loop `id` in `server`'s catalog (the benchmark's seed).
-    fileprivate static func seed(_ server: TestServer, from id: String, count: Int) throws {
+    fileprivate static func seed(_ server: TestServer, from id: String, count: Int, downloads: Int = 0) throws {
         let seed = Process()
         seed.executableURL = TestServer.executable
         seed.arguments =
             ["seed-benchmark", "--data", server.data, "--from", id, "--count", String(count)]
-            + (server.database.map { ["--database", $0] } ?? [])
+            + ["--downloads", String(downloads)] + (server.database.map { ["--database", $0] } ?? [])
         try seed.run()
         seed.waitUntilExit()
         #expect(seed.terminationStatus == 0)
@@ -40,7 +42,8 @@ extension LibraryServerTests {
                 SearchAnswer(
                     total: page["total"] as? Int ?? -1,
                     totalIsLowerBound: page["totalIsLowerBound"] as? Bool ?? false,
-                    titles: (page["loops"] as? [[String: Any]] ?? []).compactMap { $0["title"] as? String }))
+                    titles: (page["loops"] as? [[String: Any]] ?? []).compactMap { $0["title"] as? String },
+                    recent: (page["loops"] as? [[String: Any]] ?? []).compactMap { $0["recentDownloads"] as? Int }))
         }
         return found
     }
@@ -238,5 +241,77 @@ extension LibraryServerTests {
         #expect(try await titles("q=gare") == ["Übung macht", "Fixture"], "a phrase, and a tag")
         #expect(try await titles("q=zweite").isEmpty, "unpublished before the upgrade")
         #expect(try await titles("q=fixture+bonjour") == ["Fixture"])
+    }
+}
+
+extension LibraryServerTests {
+    /// Hot (#49): the loops downloaded in the last seven days come first, the most downloaded
+    /// first (newest first among equals), then the rest newest first; with words, so within
+    /// each rank. Pages across the hot loops and the rest, and across the ranks, are cut as
+    /// any list is, and both catalogs give the same pages.
+    @Test func hotListsTheLoopsDownloadedLatelyFirstAlikeInBothCatalogs() async throws {
+        var answers: [[SearchAnswer]] = []
+        for backend in CatalogBackend.all {
+            let server = try TestServer(backend)
+            let (author, _) = try publishedFixture(server)
+            // 400 downloads of the copies, by as many clients, over the last ten days.
+            try Self.seed(server, from: try resolveID(author), count: 300, downloads: 400)
+            /// Every loop of a list, 100 at a time.
+            func whole(_ search: String) async throws -> SearchAnswer {
+                var pages = try await Self.ask((0..<4).map { "\(search)&offset=\($0 * 100)&limit=100" }, of: server)
+                var answer = pages.removeFirst()
+                for page in pages {
+                    answer.titles += page.titles
+                    answer.recent += page.recent
+                }
+                return answer
+            }
+            // The lists newest first, and in Hot's order.
+            let lists = [
+                "sort=latest", "q=gare", "q=gare&language=fr", "sort=hot", "q=gare&sort=hot",
+                "q=gare&language=fr&sort=hot",
+            ]
+            var asked: [SearchAnswer] = []
+            for list in lists { asked.append(try await whole(list)) }
+            let (latest, gare, gareInFrench) = (asked[0], asked[1], asked[2])
+            /// `list` in Hot's order: its ranks (the first `titled` loops, then the rest) each
+            /// sorted by downloads, newest first among equals.
+            func hotOrder(_ list: SearchAnswer, titled: Int) -> [String] {
+                let entries = Array(zip(list.titles, list.recent).enumerated())
+                return [entries.prefix(titled), entries.dropFirst(titled)].flatMap { rank in
+                    rank.sorted { ($0.element.1, -$0.offset) > ($1.element.1, -$1.offset) }.map(\.element.0)
+                }
+            }
+            func titled(_ list: SearchAnswer) -> Int {
+                list.titles.prefix { $0.lowercased().split(separator: " ").contains("gare") }.count
+            }
+            // The fixture and its 300 copies, every one holding "gare" in its phrases.
+            #expect(latest.titles.count == 301 && gare.titles.count == 301, "\(latest.titles.count)")
+            let hot = latest.recent.filter { $0 > 0 }.count
+            #expect(hot > 20 && hot < 200 && latest.recent.max() ?? 0 > 2, "downloads spread: \(latest.recent)")
+            #expect(asked[3].titles == hotOrder(latest, titled: 0), "\(asked[3])")
+            #expect(asked[3].titles != latest.titles)
+            #expect(asked[4].titles == hotOrder(gare, titled: titled(gare)), "\(asked[4])")
+            #expect(asked[5].titles == hotOrder(gareInFrench, titled: titled(gareInFrench)), "\(asked[5])")
+            #expect(asked[3].total == 301 && asked[4].total == 301, "Hot changes the order, not the total")
+            // Pages across the hot loops' end, and across the titles' end.
+            let across = try await Self.ask(
+                ["sort=hot&offset=\(hot - 3)&limit=10", "q=gare&sort=hot&offset=\(titled(gare) - 5)&limit=10"],
+                of: server)
+            #expect(across[0].titles == Array(asked[3].titles[(hot - 3)..<(hot + 7)]), "\(across[0])")
+            let boundary = titled(gare) - 5
+            #expect(across[1].titles == Array(asked[4].titles[boundary..<(boundary + 10)]), "\(across[1])")
+            // The front page's Hot: the most downloaded, and kept until the catalog changes.
+            let front = try await http("GET", server.address + LoopLibraryPaths.front + "?limit=5")
+            #expect(
+                (front.json?["hot"] as? [[String: Any]])?.compactMap { $0["title"] as? String }
+                    == Array(asked[3].titles.prefix(5)))
+            answers.append(asked + across)
+            server.stop()
+        }
+        guard answers.count == 2 else { return }
+        for (index, answer) in answers[0].enumerated() {
+            #expect(answer == answers[1][index], "list \(index): SQLite \(answer), PostgreSQL \(answers[1][index])")
+        }
     }
 }

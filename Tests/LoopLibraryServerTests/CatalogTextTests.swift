@@ -8,6 +8,28 @@ import Testing
 struct CatalogTextTests {
     /// A loop's tags come back from their JSON array whatever they hold: the hand reader takes
     /// the plain ones, the decoder the rest, and both give the tags written.
+    /// A page of a list in Hot's order, read as its hot loops' part and the rest's, holds what
+    /// the same page of the whole list holds, wherever it falls.
+    @Test func hotPartsCutAPageAsTheWholeListWould() {
+        let rest = (0..<30).map { "rest \($0)" }
+        for hot in 0...8 {
+            let downloaded = (0..<hot).map { "hot \($0)" }
+            let whole = downloaded + rest
+            for offset in 0...12 {
+                for limit in 1...7 {
+                    let parts = CatalogPage.hotParts(offset: offset, limit: limit, hot: hot)
+                    let read =
+                        (parts.hot.map { Array(downloaded.dropFirst($0.offset).prefix($0.limit)) } ?? [])
+                        + (parts.rest.map { Array(rest.dropFirst($0.offset).prefix($0.limit)) } ?? [])
+                    #expect(
+                        read == Array(whole.dropFirst(offset).prefix(limit)),
+                        "hot \(hot), offset \(offset), limit \(limit)")
+                    #expect(parts.hot.map { $0.limit > 0 } ?? true && parts.rest.map { $0.limit > 0 } ?? true)
+                }
+            }
+        }
+    }
+
     @Test func tagsReadBackAsWritten() throws {
         let tagSets: [[String]] = [
             [], [""], ["level 1"], ["level 1", "café", "駅"], ["a,b", "[x]", " spaced "], ["say \"hi\""],
