@@ -823,7 +823,7 @@ public final class SQLiteCatalog: Catalog, BenchmarkSeeding {
         // The hot loops of each rank, told by their own words (each term the start of one, as
         // the indexes match it; both folded alike, so compared byte for byte): asking the
         // indexes about each loop took 70 µs a loop.
-        for (number, term) in terms.enumerated() { arguments["start\(number)"] = " " + term }
+        if hotFirst { for (number, term) in terms.enumerated() { arguments["start\(number)"] = " " + term } }
         func holds(_ words: String) -> String {
             "(" + terms.indices.map { "instr(' ' || \(words), :start\($0)) > 0" }.joined(separator: " AND ") + ")"
         }
