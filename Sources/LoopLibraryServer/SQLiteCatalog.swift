@@ -648,6 +648,12 @@ public final class SQLiteCatalog: Catalog, BenchmarkSeeding {
          JOIN loop ON loop.id = hot.loopId JOIN searchEntry ON searchEntry.loopRowid = loop.rowid
          JOIN author ON author.key = loop.authorKey
         """
+    /// A loop downloaded in the last days: its place in the newest-first order and its downloads.
+    private struct HotEntry {
+        var position: Int64
+        var recent: Int
+    }
+
     /// A loop no one downloaded in the last days (the rest of a list in Hot's order).
     private static let notRecentlyDownloaded =
         "NOT EXISTS (SELECT 1 FROM download WHERE download.loopId = loop.id AND download.day > :since AND download.count > 0)"
@@ -724,11 +730,9 @@ public final class SQLiteCatalog: Catalog, BenchmarkSeeding {
         arguments["countLimit"] = CatalogPage.countLimit + 1
         /// A list's loops from `offset`, newest first off `source` (which joins `searchEntry`)
         /// where `conditions` hold; in Hot's order when asked, its loops downloaded in the last
-        /// days first (`hot` of them, where `hotConditions` hold: the same list read from the
-        /// downloads).
+        /// days first (`hot`, as ``hotEntries(_:)`` read them).
         func list(
-            _ source: String, newest: String, conditions: [String], hotConditions: [String], hot: Int, offset: Int,
-            limit: Int
+            _ source: String, newest: String, conditions: [String], hot: [HotEntry], offset: Int, limit: Int
         ) throws -> [CatalogLoop] {
             func rows(_ sql: String, offset: Int, limit: Int) throws -> [CatalogLoop] {
                 arguments["limit"] = limit
@@ -745,13 +749,19 @@ public final class SQLiteCatalog: Catalog, BenchmarkSeeding {
                         + " ORDER BY \(newest) DESC LIMIT :limit OFFSET :offset",
                     offset: offset, limit: limit)
             }
-            let parts = CatalogPage.hotParts(offset: offset, limit: limit, hot: hot)
+            let parts = CatalogPage.hotParts(offset: offset, limit: limit, hot: hot.count)
             var loops: [CatalogLoop] = []
             if let part = parts.hot {
-                loops += try rows(
-                    Self.selectLoop + Self.fromRecentlyDownloaded + whereClause(hotConditions)
-                        + " ORDER BY hot.recent DESC, searchEntry.position DESC LIMIT :limit OFFSET :offset",
-                    offset: part.offset, limit: part.limit)
+                // The page's hot loops by their positions (numbers the catalog made), in order.
+                let positions = hot[part.offset..<(part.offset + part.limit)].map(\.position)
+                let found = try Row.fetchAll(
+                    db,
+                    sql: Self.selectLoop + ", searchEntry.position" + " FROM searchEntry" + joined
+                        + " WHERE searchEntry.position IN (" + positions.map(String.init).joined(separator: ",") + ")",
+                    arguments: StatementArguments(arguments))
+                var byPosition: [Int64: CatalogLoop] = [:]
+                for row in found { byPosition[row[19]] = try Self.summary(row) }
+                loops += positions.compactMap { byPosition[$0] }
             }
             if let part = parts.rest {
                 loops += try rows(
@@ -761,17 +771,22 @@ public final class SQLiteCatalog: Catalog, BenchmarkSeeding {
             }
             return loops
         }
-        /// How many loops downloaded in the last days each of `conditions` holds for.
-        func hotCounts(_ conditions: [[String]]) throws -> [Int] {
-            guard hotFirst else { return conditions.map { _ in 0 } }
-            let counts = conditions.map {
-                "(SELECT COUNT(*)" + Self.fromRecentlyDownloaded
-                    + ($0.isEmpty ? "" : " WHERE " + $0.joined(separator: " AND ")) + ")"
-            }
-            let row = try Row.fetchOne(
-                db.cachedStatement(sql: "SELECT " + counts.joined(separator: ", ")),
+        /// The loops downloaded in the last days where `filters` hold, for each of `ranks` (a
+        /// condition that sorts them into one rank of a search) those of that rank, most
+        /// downloaded first (newest first among equals): every hot loop read once, however many
+        /// ranks and parts of a page want them.
+        func hotEntries(_ ranks: [String]) throws -> [[HotEntry]] {
+            guard hotFirst else { return ranks.map { _ in [] } }
+            let rows = try Row.fetchAll(
+                db.cachedStatement(
+                    sql: "SELECT searchEntry.position, hot.recent"
+                        + ranks.map { ", (" + $0 + ")" }.joined() + Self.fromRecentlyDownloaded
+                        + (filters.isEmpty ? "" : " WHERE " + filters.joined(separator: " AND "))
+                        + " ORDER BY hot.recent DESC, searchEntry.position DESC"),
                 arguments: StatementArguments(arguments))
-            return conditions.indices.map { row?[$0] ?? 0 }
+            return ranks.indices.map { rank in
+                rows.filter { $0[2 + rank] as Bool }.map { HotEntry(position: $0[0], recent: $0[1]) }
+            }
         }
         let terms = CatalogText.searchTerms(query.text)
         guard !terms.isEmpty else {
@@ -798,8 +813,8 @@ public final class SQLiteCatalog: Catalog, BenchmarkSeeding {
                 : " FROM loop CROSS JOIN searchEntry ON searchEntry.loopRowid = loop.rowid"
                     + " JOIN author ON author.key = loop.authorKey"
             let loops = try list(
-                source, newest: "searchEntry.position", conditions: filters,
-                hotConditions: filters, hot: try hotCounts([filters])[0], offset: query.offset, limit: query.limit)
+                source, newest: "searchEntry.position", conditions: filters, hot: try hotEntries(["1"])[0],
+                offset: query.offset, limit: query.limit)
             return CatalogPage(loops: loops, total: total, offset: query.offset, limit: query.limit)
         }
         // Two ranks, each read off an index newest first: the loops whose title holds every
@@ -839,16 +854,14 @@ public final class SQLiteCatalog: Catalog, BenchmarkSeeding {
             "(" + terms.indices.map { "instr(' ' || \(words), :start\($0)) > 0" }.joined(separator: " AND ") + ")"
         }
         let inTitle = holds("searchEntry.title"), inWords = holds("searchEntry.title || ' ' || searchEntry.body")
-        let hotConditions = [[inTitle] + filters, [inWords, "NOT " + inTitle] + filters]
-        let hot = try hotCounts(hotConditions)
+        let hot = try hotEntries([inTitle, inWords + " AND NOT " + inTitle])
         var loops: [CatalogLoop] = []
         for slice in page.slices(offset: query.offset, limit: query.limit) {
             let index = ranks[slice.rank].index
             loops += try list(
                 " FROM \(index) JOIN searchEntry ON searchEntry.position = \(index).rowid" + joined,
-                newest: "\(index).rowid", conditions: [ranks[slice.rank].condition] + filters,
-                hotConditions: hotConditions[slice.rank], hot: hot[slice.rank], offset: slice.offset, limit: slice.limit
-            )
+                newest: "\(index).rowid", conditions: [ranks[slice.rank].condition] + filters, hot: hot[slice.rank],
+                offset: slice.offset, limit: slice.limit)
         }
         return page.page(loops, offset: query.offset, limit: query.limit)
     }
