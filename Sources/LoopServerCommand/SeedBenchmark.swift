@@ -23,6 +23,12 @@ struct SeedBenchmark: AsyncParsableCommand {
             """)
     var downloads = 0
 
+    func validate() throws {
+        guard count >= 0, downloads >= 0 else {
+            throw ValidationError("--count and --downloads take a number of 0 or more")
+        }
+    }
+
     func run() async throws {
         guard let catalog = try storage.openCatalogForOperator() as? any BenchmarkSeeding else {
             throw ValidationError("this catalog cannot be seeded")
