@@ -57,6 +57,11 @@ public protocol Catalog: Sendable {
     /// A listed loop by id or short id.
     func loop(_ ref: String, now: Date) async throws -> StoredLoop?
 
+    /// Keeps `part` as the part of loop `id`'s page its revision `revision` alone decides
+    /// (``CatalogEntry/pagePart``), if that is still the revision listed; whether it was kept.
+    @discardableResult
+    func keepPagePart(_ part: Data, id: String, revision: Int) async throws -> Bool
+
     /// The listed loops matching `query`, a page of them.
     func search(_ query: CatalogQuery, now: Date) async throws -> CatalogPage
 
@@ -186,11 +191,15 @@ public struct CatalogEntry: Sendable {
     public var searchTitle: String
     /// The words of the title, tags, phrases and translations, parted by spaces.
     public var searchText: String
+    /// The part of its web page its revision alone decides, rendered ahead (gzipped; a
+    /// server's `LoopPagePart`), or nil: a publish keeps it after the loop is in the catalog
+    /// (``Catalog/keepPagePart(_:id:revision:)``), a benchmark's copies with them.
+    public var pagePart: Data?
 
     public init(
         id: String, revision: Int, authorKey: String, authorFingerprint: String, title: String, language: String?,
         translationLanguage: String?, tags: [String], groupCount: Int, phraseCount: Int, seconds: Double, content: Data,
-        bundleSHA256: String, bundleBytes: Int, searchTitle: String, searchText: String
+        bundleSHA256: String, bundleBytes: Int, searchTitle: String, searchText: String, pagePart: Data? = nil
     ) {
         self.id = id
         self.revision = revision
@@ -208,6 +217,7 @@ public struct CatalogEntry: Sendable {
         self.bundleBytes = bundleBytes
         self.searchTitle = searchTitle
         self.searchText = searchText
+        self.pagePart = pagePart
     }
 }
 
@@ -219,6 +229,8 @@ public struct StoredLoop: Sendable {
     public var content: Data
     public var bundleSHA256: String
     public var bundleBytes: Int
+    /// See ``CatalogEntry/pagePart``: nil until kept.
+    public var pagePart: Data?
 
     /// The loop's detail as JSON (``CatalogLoopDetail``), spliced from the stored content.
     public func detailJSON() throws -> Data {
@@ -360,6 +372,10 @@ public enum CatalogText {
     public static func shortID(for id: String, length: Int) -> String {
         String(id.replacingOccurrences(of: "-", with: "").prefix(length))
     }
+
+    /// The short id a benchmark's copy is inserted under (``BenchmarkSeeding``): long enough
+    /// never to be taken.
+    public static func seededShortID(for id: String) -> String { shortID(for: id, length: 10) }
 
     /// One decoder for every request (making one costs more than the small decode it does).
     static let decoder = JSONDecoder()

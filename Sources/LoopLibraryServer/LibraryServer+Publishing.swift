@@ -82,6 +82,7 @@ extension LibraryServer {
         }
         let result = try await catalog.publish(entry, authorName: signed.authorName, now: Date())
         kept = true
+        await keepPagePart(of: entry, shortID: result.shortID)
         LibraryMetrics.published.increment()
         pages.forgetStamp()
         details.forgetStamp()
@@ -89,6 +90,19 @@ extension LibraryServer {
         _ = consume scratch
         logger.info("published \(entry.id) revision \(entry.revision) '\(entry.title)' by \(entry.authorFingerprint)")
         return try Self.json(result, status: result.previousRevision == nil ? .created : .ok)
+    }
+
+    /// Renders the part of the loop's page its revision alone decides and keeps it in the
+    /// catalog, so that no visit renders its phrases; a page renders them itself where this
+    /// fails (logged, the publish stands).
+    func keepPagePart(of entry: CatalogEntry, shortID: String) async {
+        do {
+            // (A fraction of a millisecond, as a page's render: on this thread.)
+            guard let part = web.storedPagePart(for: entry, shortID: shortID) else { return }
+            try await catalog.keepPagePart(part, id: entry.id, revision: entry.revision)
+        } catch {
+            logger.warning("the page of \(entry.id) revision \(entry.revision) is not rendered ahead: \(error)")
+        }
     }
 
     func unpublish(_ request: Request, context: LibraryRequestContext, id: String) async throws -> Response {

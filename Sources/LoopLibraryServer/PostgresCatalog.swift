@@ -164,6 +164,14 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
         CREATE INDEX download_by_day ON download (day) INCLUDE (loopId, count);
         CREATE INDEX loop_featured ON loop (id) WHERE featured;
         """,
+        // The part of each loop's page its revision alone decides, rendered when it is
+        // published: a table of its own, as keeping it is no change the pages' stamp counts.
+        """
+        CREATE TABLE loop_page_part (
+            loopId TEXT PRIMARY KEY REFERENCES loop (id) ON DELETE CASCADE,
+            part BYTEA NOT NULL
+        );
+        """,
     ]
 
     /// Every start of each word kept as a lexeme of its own (`b`, `bo`, `bon`, ... `bonjour`:
@@ -599,7 +607,9 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
         /// where a private type's names all begin alike.)
         static let name = "loop_by_reference"
         static let sql =
-            PostgresCatalog.selectLoop + ", loop.content FROM loop JOIN author ON author.key = loop.authorKey"
+            PostgresCatalog.selectLoop
+            + ", loop.content, loop_page_part.part FROM loop JOIN author ON author.key = loop.authorKey"
+            + " LEFT JOIN loop_page_part ON loop_page_part.loopId = loop.id"
             + " WHERE (loop.id = $2 OR loop.shortID = $2) AND loop.listed"
         let recentSince: Int64
         let ref: String
@@ -616,8 +626,19 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
             return StoredLoop(
                 summary: try PostgresCatalog.summary(cells), authorKey: try cells[15].decode(String.self),
                 content: try cells[19].decode(Data.self), bundleSHA256: try cells[16].decode(String.self),
-                bundleBytes: try cells[17].decode(Int.self))
+                bundleBytes: try cells[17].decode(Int.self), pagePart: try cells[20].decode(Data?.self))
         }
+    }
+
+    public func keepPagePart(_ part: Data, id: String, revision: Int) async throws -> Bool {
+        try await client.query(
+            """
+            INSERT INTO loop_page_part (loopId, part)
+            SELECT id, \(part) FROM loop WHERE id = \(id) AND revision = \(revision) AND listed
+            ON CONFLICT (loopId) DO UPDATE SET part = excluded.part
+            RETURNING 1
+            """, logger: logger
+        ).decode(Int.self).first(where: { _ in true }) != nil
     }
 
     public func search(_ query: CatalogQuery, now: Date) async throws -> CatalogPage {
@@ -764,11 +785,15 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
                     """
                     INSERT INTO loop (id, shortID, authorKey, revision, title, language, translationLanguage, tags, tagKeys,
                         groupCount, phraseCount, seconds, published, updated, bundleSHA256, bundleBytes, content, searchTitle, searchText)
-                    VALUES (\(entry.id), \(CatalogText.shortID(for: entry.id, length: 10)), \(entry.authorKey), \(entry.revision),
+                    VALUES (\(entry.id), \(CatalogText.seededShortID(for: entry.id)), \(entry.authorKey), \(entry.revision),
                         \(entry.title), \(entry.language), \(entry.translationLanguage), \(tags), \(CatalogText.tagKeys(entry.tags)),
                         \(entry.groupCount), \(entry.phraseCount), \(entry.seconds), \(stamp), \(stamp), \(entry.bundleSHA256),
                         \(entry.bundleBytes), \(entry.content), \(entry.searchTitle), \(entry.searchText))
                     """, logger: self.logger)
+                if let part = entry.pagePart {
+                    try await connection.query(
+                        "INSERT INTO loop_page_part (loopId, part) VALUES (\(entry.id), \(part))", logger: self.logger)
+                }
                 try await self.index(connection, loopID: entry.id)
             }
         }

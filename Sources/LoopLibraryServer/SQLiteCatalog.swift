@@ -312,6 +312,11 @@ public final class SQLiteCatalog: Catalog, BenchmarkSeeding {
                     CREATE INDEX loopTranslationLanguage ON loop (translationLanguage COLLATE NOCASE, listed);
                     """)
         }
+        // The part of each loop's page its revision alone decides, rendered when it is
+        // published (loops published before it render theirs on each first visit, as before).
+        migrator.registerMigration("v10 loop pages rendered ahead") { db in
+            try db.execute(sql: "ALTER TABLE loopText ADD COLUMN pagePart BLOB")
+        }
         try migrator.migrate(pool)
     }
 
@@ -358,10 +363,10 @@ public final class SQLiteCatalog: Catalog, BenchmarkSeeding {
                     ])
                 try db.execute(
                     sql: """
-                        UPDATE loopText SET content = ?, searchTitle = ?, searchText = ?
+                        UPDATE loopText SET content = ?, searchTitle = ?, searchText = ?, pagePart = ?
                         WHERE loopRowid = (SELECT rowid FROM loop WHERE id = ?)
                         """,
-                    arguments: [entry.content, entry.searchTitle, entry.searchText, entry.id])
+                    arguments: [entry.content, entry.searchTitle, entry.searchText, entry.pagePart, entry.id])
                 try Self.index(db, loopID: entry.id)
                 try db.execute(sql: "DELETE FROM blobRef WHERE loopId = ?", arguments: [entry.id])
                 try Self.insertBlobRefs(
@@ -500,8 +505,8 @@ public final class SQLiteCatalog: Catalog, BenchmarkSeeding {
     /// The loop's phrases and search words, beside the row just inserted.
     private static func insertText(_ db: Database, _ entry: CatalogEntry) throws {
         try db.execute(
-            sql: "INSERT INTO loopText (loopRowid, content, searchTitle, searchText) VALUES (?, ?, ?, ?)",
-            arguments: [db.lastInsertedRowID, entry.content, entry.searchTitle, entry.searchText])
+            sql: "INSERT INTO loopText (loopRowid, content, searchTitle, searchText, pagePart) VALUES (?, ?, ?, ?, ?)",
+            arguments: [db.lastInsertedRowID, entry.content, entry.searchTitle, entry.searchText, entry.pagePart])
     }
 
     /// Puts a listed loop's words in the search index as the newest (a loop not listed is
@@ -674,14 +679,28 @@ public final class SQLiteCatalog: Catalog, BenchmarkSeeding {
             guard
                 let row = try Row.fetchOne(
                     db.cachedStatement(
-                        sql: Self.selectLoop + ", loopText.content AS content" + Self.fromLoop
+                        sql: Self.selectLoop + ", loopText.content AS content, loopText.pagePart AS pagePart"
+                            + Self.fromLoop
                             + " JOIN loopText ON loopText.loopRowid = loop.rowid WHERE (loop.id = :ref OR loop.shortID = :ref) AND loop.listed"
                     ),
                     arguments: arguments)
             else { return nil }
             return StoredLoop(
                 summary: try Self.summary(row), authorKey: row["authorKey"], content: row["content"],
-                bundleSHA256: row["bundleSHA256"], bundleBytes: row["bundleBytes"])
+                bundleSHA256: row["bundleSHA256"], bundleBytes: row["bundleBytes"], pagePart: row["pagePart"])
+        }
+    }
+
+    public func keepPagePart(_ part: Data, id: String, revision: Int) async throws -> Bool {
+        try await pool.write { db in
+            // (Not a change the pages' stamp counts: the page it renders is the same.)
+            try db.execute(
+                sql: """
+                    UPDATE loopText SET pagePart = ?
+                    WHERE loopRowid = (SELECT rowid FROM loop WHERE id = ? AND revision = ? AND listed)
+                    """,
+                arguments: [part, id, revision])
+            return db.changesCount > 0
         }
     }
 
@@ -913,7 +932,7 @@ public final class SQLiteCatalog: Catalog, BenchmarkSeeding {
                         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                         """,
                     arguments: [
-                        entry.id, CatalogText.shortID(for: entry.id, length: 10), entry.authorKey, entry.revision,
+                        entry.id, CatalogText.seededShortID(for: entry.id), entry.authorKey, entry.revision,
                         entry.title,
                         entry.language, entry.translationLanguage, try Self.json(entry.tags),
                         CatalogText.tagKeys(entry.tags),

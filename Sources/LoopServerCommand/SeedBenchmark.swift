@@ -37,6 +37,8 @@ struct SeedBenchmark: AsyncParsableCommand {
         guard let model = try await catalog.loop(from, now: Date()) else {
             throw ValidationError("no loop '\(from)' is published here")
         }
+        // Each copy's page rendered ahead, as a publish does (where the templates are found).
+        let web = WebTemplates.locate().flatMap { try? WebTemplates(folder: $0) }
         let words = [
             "café", "gare", "marché", "train", "hotel", "Bahnhof", "Markt", "estación", "mercado", "駅", "市場", "piazza",
             "stazione",
@@ -52,7 +54,7 @@ struct SeedBenchmark: AsyncParsableCommand {
             let (language, translation) = languages[index % languages.count]
             let title = "\(words[index % words.count]) \(words[(index / words.count) % words.count]) \(index)"
             let tags = ["level \(index % 6 + 1)", words[(index / 7) % words.count]]
-            entries.append(
+            var entry =
                 CatalogEntry(
                     id: UUID().uuidString.lowercased(), revision: 1, authorKey: model.authorKey,
                     authorFingerprint: model.summary.authorFingerprint,
@@ -61,7 +63,9 @@ struct SeedBenchmark: AsyncParsableCommand {
                     phraseCount: model.summary.phraseCount, seconds: model.summary.seconds, content: model.content,
                     bundleSHA256: model.bundleSHA256, bundleBytes: model.bundleBytes,
                     searchTitle: CatalogText.searchField([title]),
-                    searchText: CatalogText.searchField([title] + tags + phrases)))
+                    searchText: CatalogText.searchField([title] + tags + phrases))
+            entry.pagePart = web?.storedPagePart(for: entry, shortID: CatalogText.seededShortID(for: entry.id))
+            entries.append(entry)
         }
         try await catalog.insertForBenchmark(entries, now: Date())
         // The k-th download takes the copy at k³ mod 1,009 scaled to the copies (a few taken

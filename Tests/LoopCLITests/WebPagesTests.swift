@@ -171,6 +171,102 @@ struct WebPagesTests {
         }
     }
 
+    /// A loop's phrases, pictures and clips are rendered into its page when it is published and
+    /// kept in the catalog, so a first visit renders only the rest: the page is the one its
+    /// content renders, byte for byte, before and after an update; a server whose templates
+    /// changed (an upgrade) renders the page from the content with them, not the part kept.
+    @Test(arguments: CatalogBackend.all)
+    func aLoopsPageIsRenderedAheadWhenPublishedAsItsContentRendersIt(_ backend: CatalogBackend) async throws {
+        let server = try TestServer(backend)
+        let author = TestLibrary()
+        let text = Scratch.path("translated", extension: "txt")
+        try String(contentsOfFile: Fixture.path("phrases.txt"), encoding: .utf8)
+            .replacingOccurrences(
+                of: "Un café, s'il vous plaît.", with: "Un café, s'il vous plaît. | A coffee, please."
+            )
+            .write(toFile: text, atomically: true, encoding: .utf8)
+        #expect(try author.run(["new", "--text", text, "--audio", "clean.flac", "--title", "fixture"]).status == 0)
+        for (place, file) in [([String](), "picture-red.png"), (["--phrase", "3"], "picture-blue.webp")] {
+            #expect(try author.run(["image", "fixture"] + place + [file]).status == 0)
+        }
+        #expect(try author.run(["publish", "fixture", "--to", server.address]).status == 0)
+        let path = try #require(
+            (try author.json(["list"]) as? [[String: Any]])?.first?["id"] as? String
+        ).replacingOccurrences(of: "-", with: "").prefix(6)
+        /// What `sqlite` or `postgres` answers of the server's catalog.
+        func catalog(sqlite: String, postgres: String) throws -> String {
+            if let database = server.database { return try psql(database, postgres) }
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+            process.arguments = [server.data + "/catalog.sqlite", sqlite]
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            let answer = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            guard process.terminationStatus == 0 else { throw CLIFailure("sqlite3 failed: \(sqlite)") }
+            return String(decoding: answer, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        // Templates that render the same page under another version (a comment), and others
+        // that render another (a mark in each group).
+        func templates(_ name: String, groups: (String) -> String) throws -> String {
+            let web = Scratch.path(name)
+            try FileManager.default.copyItem(atPath: Fixture.folder + "/../../Resources/web", toPath: web)
+            let file = web + "/loop-groups.mustache"
+            try groups(try String(contentsOfFile: file, encoding: .utf8)).write(
+                toFile: file, atomically: true, encoding: .utf8)
+            return web
+        }
+        let commented = try TestServer(
+            sharingWith: server,
+            arguments: ["--web", try templates("web-commented") { "{{! rendered again }}\n" + $0 }])
+        let marked = try TestServer(
+            sharingWith: server,
+            arguments: [
+                "--web",
+                try templates("web-marked") {
+                    $0.replacingOccurrences(of: "<h2 id=\"group", with: "<h2 class=\"upgraded\" id=\"group")
+                },
+            ])
+        // Asked under one name, so that the pages differ by how they were rendered alone.
+        let host = ["Host": "loops.example"]
+        let editor = Scratch.path("greeting-editor", extension: "sh")
+        try "#!/bin/sh\nsed -i 's/Bonjour, madame./Bonsoir, madame./' \"$1\"\n".write(
+            toFile: editor, atomically: true, encoding: .utf8)
+        chmod(editor, 0o755)
+        for (update, greeting) in [(false, "Bonjour, madame."), (true, "Bonsoir, madame.")] {
+            #expect(
+                try catalog(
+                    sqlite: "SELECT count(pagePart) FROM loopText", postgres: "SELECT count(*) FROM loop_page_part")
+                    == "1", "the part kept at its publish (an update: \(update))")
+            let ahead = try await page(server, "/" + path, headers: host)
+            let rendered = try await page(commented, "/" + path, headers: host)
+            #expect(ahead.status == 200)
+            #expect(ahead.html == rendered.html, "the page kept as its content renders it")
+            #expect(
+                ahead.html.contains(#"<img class="picture" src="/blobs/"#)
+                    && ahead.html.contains(#"src="/\#(path)/5.flac""#) && ahead.html.contains("A coffee, please.")
+                    && ahead.html.contains(#"lang="fr">\#(greeting)</p>"#))
+            let upgraded = try await page(marked, "/" + path, headers: host)
+            #expect(
+                upgraded.html.components(separatedBy: #"<h2 class="upgraded""#).count == 3,
+                "both groups rendered by the new templates")
+            // The page comes from the part: its content spoilt (it no longer reads), the page
+            // is rendered as before.
+            _ = try catalog(
+                sqlite: "UPDATE loopText SET content = CAST('{}' AS BLOB)",
+                postgres: "UPDATE loop SET content = convert_to('{}', 'UTF8')")
+            let spoilt = try await page(server, "/" + path + "?spoilt", headers: host)
+            #expect(spoilt.status == 200 && spoilt.html == ahead.html, "the page rendered from its part alone")
+            // An update, its first phrase's text changed: its part is rendered again.
+            if !update {
+                #expect(
+                    try author.run(["edit", "fixture"], environment: ["EDITOR": editor, "VISUAL": ""]).status == 0)
+                #expect(try author.run(["publish", "fixture", "--to", server.address]).status == 0)
+            }
+        }
+    }
+
     @Test(arguments: CatalogBackend.all)
     func userTextIsShownAsTextEverywhere(_ backend: CatalogBackend) async throws {
         let server = try TestServer(backend)

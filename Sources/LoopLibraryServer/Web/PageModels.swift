@@ -121,8 +121,9 @@ struct LoopPageModel: Encodable {
     /// The loop's id (the player keeps the learner's progress under it).
     var loopId: String
     var card: CardModel
-    var groups: [GroupModel]
-    var loopPicture: PictureModel?
+    /// The part its revision alone decides (``LoopPagePart``), rendered already.
+    var pictureHTML: String
+    var groupsHTML: String
     var revision: Int
     var groupCount: Int
     var featured: Bool

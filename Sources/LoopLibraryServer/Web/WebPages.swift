@@ -252,39 +252,22 @@ extension LibraryServer {
             return missing("No loop “\(ref)” is published here: it may have been unpublished.", base: base)
         }
         let loop = stored.summary
-        let content = try StoredContent.read(stored.content)
-        let lang = Self.languageTag(loop.language), translationLang = Self.languageTag(loop.translationLanguage)
-        var number = 0
-        let groups = content.groups.enumerated().map { index, phrases in
-            let first = number + 1
-            let rows = phrases.map { phrase in
-                number += 1
-                var row = PhraseRowModel(
-                    number: number, group: index, text: phrase.text, lang: lang, translationLang: translationLang)
-                if let translation = phrase.translation, !translation.isEmpty { row.translation = translation }
-                row.recordedAs = phrase.recordedText
-                if let clip = phrase.clip {
-                    row.clip = LoopLibraryPaths.clip(loop.shortID, phrase: number)
-                    row.duration = Int(((clip.end - clip.start) * 1_000_000).rounded())
-                }
-                if let pictures = content.pictures, pictures.phrases.indices.contains(number - 1) {
-                    row.phrasePicture = Self.pictureModel(pictures.phrases[number - 1])
-                }
-                return row
+        // The part its revision alone decides: as rendered when it was published, or now.
+        let part =
+            try stored.pagePart.flatMap {
+                LoopPagePart(
+                    stored: $0,
+                    for: LoopPagePart.key(version: web.partVersion, revision: loop.revision, shortID: loop.shortID))
             }
-            var group = GroupModel(number: index + 1, index: index, first: first, phrases: rows)
-            if let pictures = content.pictures, pictures.groups.indices.contains(index) {
-                group.groupPicture = Self.pictureModel(pictures.groups[index])
-            }
-            return group
-        }
+            ?? web.pagePart(
+                StoredContent.read(stored.content), shortID: loop.shortID, language: loop.language,
+                translationLanguage: loop.translationLanguage)
         let install = "loop import \(base)/\(loop.shortID)"
-        let firstPhrase = content.groups.first?.first?.text
         let description =
             "\(loop.phraseCount) phrases \(Self.languages(loop)), by \(Self.authorName(loop))"
-            + (firstPhrase.map { ": “\($0.prefix(80))”…" } ?? ".")
+            + (part.firstPhrase.map { ": “\($0.prefix(80))”…" } ?? ".")
         let model = LoopPageModel(
-            loopId: loop.id, card: card(loop), groups: groups, loopPicture: Self.pictureModel(content.pictures?.loop),
+            loopId: loop.id, card: card(loop), pictureHTML: part.pictureHTML, groupsHTML: part.groupsHTML,
             revision: loop.revision,
             groupCount: loop.groupCount, featured: loop.featured, installLine: install,
             bundleLink: LoopLibraryPaths.bundle(loop.shortID),

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Hummingbird
 import LoopFoundation
+import LoopLibraryAPI
 import ZIPFoundation
 
 /// The web pages' templates and static files, read once from a folder (`Resources/web`).
@@ -10,9 +11,15 @@ import ZIPFoundation
 /// (``PageTemplate`` reads the templates: Mustache without lambdas or inheritance).
 public struct WebTemplates: Sendable {
     /// The templates a server renders; a folder without one of them is refused at start.
-    static let required = ["header", "footer", "card", "pager", "front", "author", "loop", "missing", "feed"]
+    static let required = [
+        "header", "footer", "card", "pager", "front", "author", "loop", "loop-picture", "loop-groups", "missing",
+        "feed",
+    ]
 
     let library: PageTemplateLibrary
+    /// The version of the templates a loop's page part is rendered by (a hash of their text):
+    /// a part kept in the catalog by a server with other templates is rendered again.
+    let partVersion: String
     /// `style.css`: written into every page's head (a page paints on its first response, one
     /// round trip on a slow network), and served as it is at `/style.css`.
     let stylesheet: WebAsset
@@ -36,17 +43,20 @@ public struct WebTemplates: Sendable {
     /// not parse.
     public init(folder: String) throws(CatalogError) {
         var library = PageTemplateLibrary()
+        var partHash = SHA256()
         for name in Self.required {
             let path = folder + "/" + name + ".mustache"
             guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
                 throw CatalogError(.templates, path: path, message: "cannot read the template")
             }
+            if Self.partTemplates.contains(name) { partHash.update(data: Data((name + "\0" + text + "\0").utf8)) }
             do {
                 library.register(try PageTemplate(text), named: name)
             } catch {
                 throw CatalogError(.templates, path: path, message: "the template does not parse (\(error))")
             }
         }
+        partVersion = Hex.string(partHash.finalize().prefix(8))
         if let (template, partial) = library.missingPartials.first {
             throw CatalogError(
                 .templates, path: folder + "/" + template + ".mustache",
