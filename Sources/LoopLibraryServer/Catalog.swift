@@ -57,6 +57,9 @@ public protocol Catalog: Sendable {
     /// A listed loop by id or short id.
     func loop(_ ref: String, now: Date) async throws -> StoredLoop?
 
+    /// The ids of the listed loops, in no order.
+    func listedLoopIDs() async throws -> [String]
+
     /// Keeps `part` as the part of loop `id`'s page its revision `revision` alone decides
     /// (``CatalogEntry/pagePart``), if that is still the revision listed; whether it was kept.
     @discardableResult

@@ -630,6 +630,11 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
         }
     }
 
+    public func listedLoopIDs() async throws -> [String] {
+        try await client.query("SELECT id FROM loop WHERE listed", logger: logger).decode(String.self)
+            .reduce(into: []) { $0.append($1) }
+    }
+
     public func keepPagePart(_ part: Data, id: String, revision: Int) async throws -> Bool {
         try await client.query(
             """

@@ -691,6 +691,10 @@ public final class SQLiteCatalog: Catalog, BenchmarkSeeding {
         }
     }
 
+    public func listedLoopIDs() async throws -> [String] {
+        try await pool.read { db in try String.fetchAll(db, sql: "SELECT id FROM loop WHERE listed") }
+    }
+
     public func keepPagePart(_ part: Data, id: String, revision: Int) async throws -> Bool {
         try await pool.write { db in
             // (Not a change the pages' stamp counts: the page it renders is the same.)

@@ -18,7 +18,7 @@ struct LoopServer: AsyncParsableCommand {
             """,
         subcommands: [
             Serve.self, Feature.self, Unfeature.self, TakeDown.self, BlockKey.self, CollectBlobs.self,
-            SeedBenchmark.self,
+            RenderPages.self, SeedBenchmark.self,
         ],
         defaultSubcommand: Serve.self)
 
@@ -50,6 +50,9 @@ struct LoopServer: AsyncParsableCommand {
                                                                             Remove the blobs no listed loop refers to
                                                                             (unpublished, taken down, replaced), once
                                                                             older than the grace period (24 h).
+                  loop serve render-pages [--web DIR] [--data DIR] [--database URL]
+                                                                            Render ahead the pages of loops published
+                                                                            before this version or under other templates.
                   (loop serve help feature: their options)
                 """)
     }

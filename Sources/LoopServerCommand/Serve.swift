@@ -167,17 +167,7 @@ struct Serve: AsyncParsableCommand {
     func run() async throws {
         let logger = makeLogger(level: quiet ? .warning : .info)
         let (host, port) = Self.address(listen)!
-        guard let folder = web ?? WebTemplates.locate() else {
-            throw ServerFailure(
-                "the web pages' templates were not found (Resources/web beside the program, or share/loop/web): give them with --web FOLDER"
-            )
-        }
-        let templates: WebTemplates
-        do {
-            templates = try WebTemplates(folder: folder)
-        } catch {
-            throw ServerFailure(error.description)
-        }
+        let templates = try loadWebTemplates(web)
         var accessLogFile: AccessLogFile?
         if let accessLog {
             do {
@@ -201,5 +191,19 @@ struct Serve: AsyncParsableCommand {
         } catch let error as CatalogError {
             throw ValidationError(error.message)
         }
+    }
+}
+
+/// The web pages' templates in `folder`, else where they are installed beside the program.
+func loadWebTemplates(_ folder: String?) throws -> WebTemplates {
+    guard let folder = folder ?? WebTemplates.locate() else {
+        throw ServerFailure(
+            "the web pages' templates were not found (Resources/web beside the program, or share/loop/web): give them with --web FOLDER"
+        )
+    }
+    do {
+        return try WebTemplates(folder: folder)
+    } catch {
+        throw ServerFailure(error.description)
     }
 }

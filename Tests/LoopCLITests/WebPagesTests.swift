@@ -220,14 +220,10 @@ struct WebPagesTests {
         let commented = try TestServer(
             sharingWith: server,
             arguments: ["--web", try templates("web-commented") { "{{! rendered again }}\n" + $0 }])
-        let marked = try TestServer(
-            sharingWith: server,
-            arguments: [
-                "--web",
-                try templates("web-marked") {
-                    $0.replacingOccurrences(of: "<h2 id=\"group", with: "<h2 class=\"upgraded\" id=\"group")
-                },
-            ])
+        let markedWeb = try templates("web-marked") {
+            $0.replacingOccurrences(of: "<h2 id=\"group", with: "<h2 class=\"upgraded\" id=\"group")
+        }
+        let marked = try TestServer(sharingWith: server, arguments: ["--web", markedWeb])
         // Asked under one name, so that the pages differ by how they were rendered alone.
         let host = ["Host": "loops.example"]
         let editor = Scratch.path("greeting-editor", extension: "sh")
@@ -269,6 +265,30 @@ struct WebPagesTests {
                 #expect(try author.run(["publish", "fixture", "--to", server.address]).status == 0)
             }
         }
+
+        // Published again (its content as it was), then the server upgraded: the operator
+        // renders the pages ahead again with the new templates.
+        #expect(try author.run(["edit", "fixture", "--title", "Fixture again"]).status == 0)
+        #expect(try author.run(["publish", "fixture", "--to", server.address]).status == 0)
+        let operatorOptions = ["--data", server.data] + (server.database.map { ["--database", $0] } ?? [])
+        for expected in [#"{"current":0,"rendered":1,"unrendered":0}"#, #"{"current":1,"rendered":0,"unrendered":0}"#] {
+            let rendered = try LoopProcess.run(
+                ["serve", "render-pages", "--web", markedWeb, "--json"] + operatorOptions)
+            #expect(rendered.status == 0, "\(rendered.error)")
+            let figures = try JSONSerialization.jsonObject(with: Data(rendered.output.utf8)) as? [String: Int]
+            let wanted = try JSONSerialization.jsonObject(with: Data(expected.utf8)) as? [String: Int]
+            #expect(figures == wanted, "\(rendered.output)")
+        }
+        _ = try catalog(
+            sqlite: "UPDATE loopText SET content = CAST('{}' AS BLOB)",
+            postgres: "UPDATE loop SET content = convert_to('{}', 'UTF8')")
+        let upgraded = try await page(marked, "/" + path, headers: ["Host": "upgraded.example"])
+        #expect(
+            upgraded.status == 200 && upgraded.html.components(separatedBy: #"<h2 class="upgraded""#).count == 3,
+            "the upgraded page from the part rendered ahead again")
+        #expect(
+            try LoopProcess.run(["serve", "render-pages", "--web", Scratch.path("no-such-web")] + operatorOptions)
+                .status != 0)
     }
 
     @Test(arguments: CatalogBackend.all)

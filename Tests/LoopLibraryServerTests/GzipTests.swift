@@ -81,6 +81,48 @@ struct GzipTests {
 
 /// A page as the server sends it to a browser: its own text deflated, the stylesheet joined in.
 struct GzippedPageTests {
+    /// The CRC-32 read eight bytes a step is ZIPFoundation's, over every length around the
+    /// step and continued from any split of the bytes.
+    @Test func theCRCIsZIPFoundationsWhereverTheBytesAreSplit() {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = Data((0..<4_099).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        for length in Array(0..<40) + [1_000, 4_096, 4_099] {
+            let part = bytes.prefix(length)
+            #expect(Gzip.crc32(part) == part.crc32(checksum: 0), "\(length) bytes")
+        }
+        for split in [0, 1, 7, 8, 9, 1_234, 4_099] {
+            let joined = Gzip.crc32(bytes.dropFirst(split), continuing: Gzip.crc32(bytes.prefix(split)))
+            #expect(joined == bytes.crc32(checksum: 0), "split at \(split)")
+        }
+    }
+
+    /// A loop's page part as kept reads back only for what it was rendered for; bytes that are
+    /// not a part, or that would inflate past its bound, read as no part.
+    @Test func aPagePartReadsBackOnlyForWhatItWasRenderedFor() throws {
+        let part = LoopPagePart(
+            firstPhrase: "Bonjour, madame.", pictureHTML: "<img class=\"picture\">\n",
+            groupsHTML: "<section class=\"group\">é 駅</section>\n")
+        let key = LoopPagePart.key(version: "abc", revision: 3, shortID: "b7e6e2")
+        let stored = try #require(part.stored(for: key))
+        #expect(LoopPagePart(stored: stored, for: key) == part)
+        let none = LoopPagePart(firstPhrase: nil, pictureHTML: "", groupsHTML: "")
+        #expect(LoopPagePart(stored: try #require(none.stored(for: key)), for: key) == none)
+        for other in [
+            LoopPagePart.key(version: "abd", revision: 3, shortID: "b7e6e2"),
+            LoopPagePart.key(version: "abc", revision: 4, shortID: "b7e6e2"),
+            LoopPagePart.key(version: "abc", revision: 3, shortID: "b7e6e3"),
+        ] {
+            #expect(LoopPagePart(stored: stored, for: other) == nil, "\(other)")
+        }
+        #expect(LoopPagePart(firstPhrase: "a\0b", pictureHTML: "", groupsHTML: "").stored(for: key) == nil)
+        var bomb = try #require(Gzip.compress(Data(count: LoopPagePart.byteLimit + 1)))
+        #expect(LoopPagePart(stored: bomb, for: key) == nil, "past its bound")
+        bomb.replaceSubrange(bomb.count - 4..<bomb.count, with: [0, 1, 0, 0])
+        #expect(LoopPagePart(stored: bomb, for: key) == nil, "a length that lies")
+        #expect(LoopPagePart(stored: Data("not a part".utf8), for: key) == nil)
+        #expect(LoopPagePart(stored: try #require(Gzip.compress(Data("a\0b".utf8))), for: key) == nil)
+    }
+
     @Test func aPageGzippedIsThePageWithItsStylesheetIn() throws {
         let folder = try #require(WebTemplates.locate(executable: #filePath), "Resources/web")
         let web = try WebTemplates(folder: folder)

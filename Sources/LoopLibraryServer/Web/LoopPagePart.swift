@@ -109,11 +109,59 @@ extension WebTemplates {
     /// The part of the page of the loop `entry` publishes as `shortID`, as the catalog keeps
     /// it (``CatalogEntry/pagePart``); nil if its content does not read or a field holds a NUL.
     public func storedPagePart(for entry: CatalogEntry, shortID: String) -> Data? {
-        guard let content = try? LibraryServer.StoredContent.read(entry.content) else { return nil }
-        return pagePart(
-            content, shortID: shortID, language: entry.language, translationLanguage: entry.translationLanguage
-        ).stored(for: LoopPagePart.key(version: partVersion, revision: entry.revision, shortID: shortID))
+        storedPagePart(
+            content: entry.content, revision: entry.revision, shortID: shortID, language: entry.language,
+            translationLanguage: entry.translationLanguage)
     }
+
+    private func storedPagePart(
+        content: Data, revision: Int, shortID: String, language: String?, translationLanguage: String?
+    ) -> Data? {
+        guard let content = try? LibraryServer.StoredContent.read(content) else { return nil }
+        return pagePart(content, shortID: shortID, language: language, translationLanguage: translationLanguage)
+            .stored(for: LoopPagePart.key(version: partVersion, revision: revision, shortID: shortID))
+    }
+
+    /// Renders ahead the page part of every listed loop of `catalog` that has none these
+    /// templates rendered for its revision (published before parts were kept, or under other
+    /// templates), and keeps it; `progress` is told the loops looked at, of how many.
+    public func renderPagesAhead(
+        in catalog: any Catalog, progress: (_ done: Int, _ of: Int) -> Void = { _, _ in }
+    ) async throws -> PagesRenderedAhead {
+        var figures = PagesRenderedAhead()
+        let ids = try await catalog.listedLoopIDs()
+        for (index, id) in ids.enumerated() {
+            defer { progress(index + 1, ids.count) }
+            guard let stored = try await catalog.loop(id, now: Date()) else { continue } // unpublished since
+            let loop = stored.summary
+            let key = LoopPagePart.key(version: partVersion, revision: loop.revision, shortID: loop.shortID)
+            if let kept = stored.pagePart, LoopPagePart(stored: kept, for: key) != nil {
+                figures.current += 1
+                continue
+            }
+            guard
+                let part = storedPagePart(
+                    content: stored.content, revision: loop.revision, shortID: loop.shortID, language: loop.language,
+                    translationLanguage: loop.translationLanguage)
+            else {
+                figures.unrendered += 1
+                continue
+            }
+            if try await catalog.keepPagePart(part, id: loop.id, revision: loop.revision) { figures.rendered += 1 }
+        }
+        return figures
+    }
+}
+
+/// What ``WebTemplates/renderPagesAhead(in:progress:)`` did.
+public struct PagesRenderedAhead: Sendable, Codable, Equatable {
+    /// Loops whose part it rendered and kept.
+    public var rendered = 0
+    /// Loops whose kept part these templates rendered for their revision already.
+    public var current = 0
+    /// Loops whose content did not read, or whose text holds a NUL: their pages render from
+    /// their content on each first visit.
+    public var unrendered = 0
 }
 
 /// `loop-groups`: a loop's groups and phrases.

@@ -172,13 +172,13 @@ public struct WebTemplates: Sendable {
     /// (joined in as it is sent); nil if zlib failed.
     func deflate(_ page: Data, at offset: Int?) -> DeflatedPage? {
         guard let offset else {
-            return DeflatedPart(page, level: .fast).map { DeflatedPage(beforeStyle: $0, crc: page.crc32(checksum: 0)) }
+            return DeflatedPart(page, level: .fast).map { DeflatedPage(beforeStyle: $0, crc: Gzip.crc32(page)) }
         }
         let before = page.prefix(offset), after = page.dropFirst(offset)
         guard let deflatedBefore = DeflatedPart(before, level: .fast),
             let deflatedAfter = DeflatedPart(after, level: .fast)
         else { return nil }
-        let crc = after.crc32(checksum: stylesheet.bytes.crc32(checksum: before.crc32(checksum: 0)))
+        let crc = Gzip.crc32(after, continuing: Gzip.crc32(stylesheet.bytes, continuing: Gzip.crc32(before)))
         return DeflatedPage(beforeStyle: deflatedBefore, afterStyle: deflatedAfter, crc: crc)
     }
 
