@@ -63,15 +63,27 @@ enum CatalogBackend: Sendable, CustomTestStringConvertible {
 
 /// Runs `sql` with `psql` on `database`: its output, trimmed.
 func psql(_ database: String, _ sql: String) throws -> String {
+    try toolOutput("/usr/bin/psql", [database, "-q", "-t", "-A", "-v", "ON_ERROR_STOP=1", "-c", sql])
+}
+
+/// Runs `sql` with `sqlite3` on the SQLite file `database`: its output, trimmed.
+func sqlite3(_ database: String, _ sql: String) throws -> String {
+    try toolOutput("/usr/bin/sqlite3", [database, sql])
+}
+
+/// What `tool` run with `arguments` prints, trimmed; it must exit with 0.
+private func toolOutput(_ tool: String, _ arguments: [String]) throws -> String {
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/psql")
-    process.arguments = [database, "-q", "-t", "-A", "-v", "ON_ERROR_STOP=1", "-c", sql]
+    process.executableURL = URL(fileURLWithPath: tool)
+    process.arguments = arguments
     let output = Pipe()
     process.standardOutput = output
     try process.run()
     let data = output.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    guard process.terminationStatus == 0 else { throw CLIFailure("psql failed on \(database): \(sql)") }
+    guard process.terminationStatus == 0 else {
+        throw CLIFailure("\(tool) failed: \(arguments.joined(separator: " "))")
+    }
     return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
 }
 

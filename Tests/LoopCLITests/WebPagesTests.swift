@@ -195,17 +195,7 @@ struct WebPagesTests {
         ).replacingOccurrences(of: "-", with: "").prefix(6)
         /// What `sqlite` or `postgres` answers of the server's catalog.
         func catalog(sqlite: String, postgres: String) throws -> String {
-            if let database = server.database { return try psql(database, postgres) }
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-            process.arguments = [server.data + "/catalog.sqlite", sqlite]
-            let output = Pipe()
-            process.standardOutput = output
-            try process.run()
-            let answer = output.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            guard process.terminationStatus == 0 else { throw CLIFailure("sqlite3 failed: \(sqlite)") }
-            return String(decoding: answer, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            try server.database.map { try psql($0, postgres) } ?? sqlite3(server.data + "/catalog.sqlite", sqlite)
         }
         // Templates that render the same page under another version (a comment), and others
         // that render another (a mark in each group).
