@@ -229,6 +229,13 @@ struct WebPagesTests {
             let rendered = try await page(commented, "/" + path, headers: host)
             #expect(ahead.status == 200)
             #expect(ahead.html == rendered.html, "the page kept as its content renders it")
+            // Gzipped on its first visit, the phrases' deflated blocks kept with the part: the same page.
+            let gzipped = try await page(
+                server, "/" + path, headers: ["Host": "gzip.example", "Accept-Encoding": "gzip"])
+            #expect(
+                gzipped.headers["content-encoding"] == "gzip"
+                    && gzipped.html == ahead.html.replacingOccurrences(of: "loops.example", with: "gzip.example"),
+                "the page gzipped with its phrases deflated ahead")
             #expect(
                 ahead.html.contains(#"<img class="picture" src="/blobs/"#)
                     && ahead.html.contains(#"src="/\#(path)/5.flac""#) && ahead.html.contains("A coffee, please.")

@@ -104,23 +104,53 @@ struct GzippedPageTests {
             groupsHTML: "<section class=\"group\">é 駅</section>\n")
         let key = LoopPagePart.key(version: "abc", revision: 3, shortID: "b7e6e2")
         let stored = try #require(part.stored(for: key))
-        #expect(LoopPagePart(stored: stored, for: key) == part)
+        let read = try #require(LoopPagePart.read(stored, for: key))
+        #expect(read.part == part)
+        #expect(read.deflatedGroups?.length == part.groupsHTML.utf8.count)
         let none = LoopPagePart(firstPhrase: nil, pictureHTML: "", groupsHTML: "")
-        #expect(LoopPagePart(stored: try #require(none.stored(for: key)), for: key) == none)
+        let noneStored = try #require(none.stored(for: key))
+        #expect(LoopPagePart.read(noneStored, for: key)?.part == none)
         for other in [
             LoopPagePart.key(version: "abd", revision: 3, shortID: "b7e6e2"),
             LoopPagePart.key(version: "abc", revision: 4, shortID: "b7e6e2"),
             LoopPagePart.key(version: "abc", revision: 3, shortID: "b7e6e3"),
         ] {
-            #expect(LoopPagePart(stored: stored, for: other) == nil, "\(other)")
+            #expect(LoopPagePart.read(stored, for: other) == nil, "\(other)")
         }
         #expect(LoopPagePart(firstPhrase: "a\0b", pictureHTML: "", groupsHTML: "").stored(for: key) == nil)
-        var bomb = try #require(Gzip.compress(Data(count: LoopPagePart.byteLimit + 1)))
-        #expect(LoopPagePart(stored: bomb, for: key) == nil, "past its bound")
-        bomb.replaceSubrange(bomb.count - 4..<bomb.count, with: [0, 1, 0, 0])
-        #expect(LoopPagePart(stored: bomb, for: key) == nil, "a length that lies")
-        #expect(LoopPagePart(stored: Data("not a part".utf8), for: key) == nil)
-        #expect(LoopPagePart(stored: try #require(Gzip.compress(Data("a\0b".utf8))), for: key) == nil)
+        let huge = LoopPagePart(
+            firstPhrase: nil, pictureHTML: "", groupsHTML: String(repeating: "a", count: LoopPagePart.byteLimit + 1))
+        let hugeStored = try #require(huge.stored(for: key))
+        #expect(LoopPagePart.read(hugeStored, for: key) == nil, "past its bound")
+        var lying = stored
+        lying.replaceSubrange(lying.count - 4..<lying.count, with: [0, 0, 0, 1])
+        #expect(LoopPagePart.read(lying, for: key) == nil, "a length that lies")
+        #expect(LoopPagePart.read(stored.prefix(stored.count - 3), for: key) == nil, "cut short")
+        #expect(LoopPagePart.read(Data([0xff, 0xff, 0xff, 0xff]) + stored.dropFirst(4), for: key) == nil)
+        #expect(LoopPagePart.read(Data("not a part".utf8), for: key) == nil)
+    }
+
+    /// A page gzipped with a run of it deflated already (a loop's phrases, rendered ahead) is
+    /// the page, its stylesheet in; a run that is not where it says is deflated with the rest.
+    @Test func aPageGzippedWithItsPhrasesDeflatedAheadIsThePage() throws {
+        let folder = try #require(WebTemplates.locate(executable: #filePath), "Resources/web")
+        let web = try WebTemplates(folder: folder)
+        let groups = String(decoding: GzipTests.pageText(7, lines: 40), as: UTF8.self)
+        let part = LoopPagePart(firstPhrase: "Bonjour.", pictureHTML: "", groupsHTML: groups)
+        let kept = try #require(part.stored(for: "k"))
+        let read = try #require(LoopPagePart.read(kept, for: "k"))
+        let deflated = try #require(read.deflatedGroups)
+        let body = Data(
+            ("<html><head><style></style></head><body><main><h1>Bonjour</h1>\n" + groups
+                + "</main>\n<footer>Loop Library</footer></body></html>\n").utf8)
+        let offset = WebTemplates.styleOffset(in: body)
+        let range = try #require(WebTemplates.range(of: Data(groups.utf8), beforeMainEnd: body))
+        #expect(body[range] == Data(groups.utf8))
+        let page = try #require(web.deflate(body, at: offset, keeping: (range, deflated)))
+        #expect(page.afterStyle?.count == 3)
+        let expected = Data(web.withStylesheet(body, at: offset).readableBytesView)
+        #expect(try GzipTests.gunzip(Data(web.gzipped(page).readableBytesView)) == expected)
+        #expect(WebTemplates.range(of: Data("not there".utf8), beforeMainEnd: body) == nil)
     }
 
     @Test func aPageGzippedIsThePageWithItsStylesheetIn() throws {

@@ -129,6 +129,17 @@ struct DeflatedPart: Sendable {
         case best
     }
 
+    /// The deflated blocks of `gzipped`, a stream ``Gzip/compress(_:)`` made of `length`
+    /// bytes (between its header and its final empty block); nil if it is not one.
+    init?(blocksOf gzipped: Data, length: Int) {
+        let header: [UInt8] = [0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3]
+        guard gzipped.count >= 20, gzipped.prefix(10).elementsEqual(header),
+            gzipped.dropLast(8).suffix(2).elementsEqual([0x03, 0x00])
+        else { return nil }
+        deflated = Data(gzipped.dropFirst(10).dropLast(10))
+        self.length = length
+    }
+
     /// nil if zlib failed (out of memory).
     init?(_ bytes: Data, level: Level) {
         let deflater = level == .fast ? Deflater.pool.take() : Deflater(level: 9)

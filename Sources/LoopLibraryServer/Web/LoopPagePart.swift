@@ -32,31 +32,50 @@ struct LoopPagePart: Equatable {
         "\(version) \(revision) \(shortID)"
     }
 
-    /// The part as the catalog keeps it, rendered for `key`; nil if a field holds a NUL (the
-    /// fields' separator; such a loop renders its page from its content on each first visit).
+    /// The part as the catalog keeps it, rendered for `key`: the length of its head (4 bytes,
+    /// big-endian), its head gzipped (the mark, `key`, the first phrase, the picture), then its
+    /// groups gzipped on their own, so that their deflated blocks join a gzipped page as they
+    /// are. Nil if a field holds a NUL (the fields' separator; such a loop renders its page from
+    /// its content on each first visit).
     func stored(for key: String) -> Data? {
-        let fields = [Self.mark, key, firstPhrase.map { "+" + $0 } ?? "-", pictureHTML, groupsHTML]
-        guard !fields.contains(where: { $0.utf8.contains(0) }) else { return nil }
-        return Gzip.compress(Data(fields.joined(separator: "\0").utf8))
+        let fields = [Self.mark, key, firstPhrase.map { "+" + $0 } ?? "-", pictureHTML]
+        guard !(fields + [groupsHTML]).contains(where: { $0.utf8.contains(0) }),
+            let head = Gzip.compress(Data(fields.joined(separator: "\0").utf8)),
+            let groups = Gzip.compress(Data(groupsHTML.utf8))
+        else { return nil }
+        return Data((0..<4).map { UInt8(truncatingIfNeeded: head.count >> (24 - 8 * $0)) }) + head + groups
     }
 
-    /// The part `stored` holds if it was rendered for `key`; nil if not, or if it is not a part
-    /// as ``stored(for:)`` writes one.
-    init?(stored: Data, for key: String) {
-        // A gzip stream's last four bytes are its length (mod 2³²); bounded before inflating.
-        guard stored.count > 18 else { return nil }
-        let length = stored.suffix(4).reversed().reduce(0) { $0 << 8 | Int($1) }
-        guard length <= Self.byteLimit,
-            let inflated = try? Gzip.decompress(ByteBuffer(bytes: stored), length: length)
-        else { return nil }
-        let fields = inflated.readableBytesView.split(separator: 0, maxSplits: 4, omittingEmptySubsequences: false)
+    /// The part `stored` holds, with its groups' deflated blocks, if it was rendered for `key`;
+    /// nil if not, or if it is not a part as ``stored(for:)`` writes one.
+    static func read(_ stored: Data, for key: String) -> (part: LoopPagePart, deflatedGroups: DeflatedPart?)? {
+        guard stored.count > 4 else { return nil }
+        let headLength = stored.prefix(4).reduce(0) { $0 << 8 | Int($1) }
+        guard headLength <= stored.count - 4 else { return nil }
+        let head = stored.dropFirst(4).prefix(headLength), groups = stored.dropFirst(4 + headLength)
+        guard let headText = inflate(head), let groupsText = inflate(groups) else { return nil }
+        let fields = headText.split(separator: 0, maxSplits: 3, omittingEmptySubsequences: false)
             .map { String(decoding: $0, as: UTF8.self) }
-        guard fields.count == 5, fields[0] == Self.mark, fields[1] == key,
+        guard fields.count == 4, fields[0] == Self.mark, fields[1] == key,
             let kind = fields[2].first, kind == "+" || fields[2] == "-"
         else { return nil }
-        firstPhrase = kind == "+" ? String(fields[2].dropFirst()) : nil
-        pictureHTML = fields[3]
-        groupsHTML = fields[4]
+        let part = LoopPagePart(
+            firstPhrase: kind == "+" ? String(fields[2].dropFirst()) : nil, pictureHTML: fields[3],
+            groupsHTML: String(decoding: groupsText, as: UTF8.self))
+        return (part, DeflatedPart(blocksOf: groups, length: groupsText.count))
+    }
+
+    /// What the gzip stream `gzipped` holds; nil if it does not inflate, or would inflate past
+    /// ``byteLimit`` (its last four bytes, the length it declares, are checked first, and
+    /// inflating stops at them).
+    private static func inflate(_ gzipped: Data) -> Data? {
+        guard gzipped.count > 18 else { return nil }
+        let length = gzipped.suffix(4).reversed().reduce(0) { $0 << 8 | Int($1) }
+        guard length <= Self.byteLimit,
+            let inflated = try? Gzip.decompress(ByteBuffer(bytes: gzipped), length: length),
+            inflated.readableBytes == length
+        else { return nil }
+        return Data(inflated.readableBytesView)
     }
 
     init(firstPhrase: String?, pictureHTML: String, groupsHTML: String) {
@@ -135,7 +154,7 @@ extension WebTemplates {
             guard let stored = try await catalog.loop(id, now: Date()) else { continue } // unpublished since
             let loop = stored.summary
             let key = LoopPagePart.key(version: partVersion, revision: loop.revision, shortID: loop.shortID)
-            if let kept = stored.pagePart, LoopPagePart(stored: kept, for: key) != nil {
+            if let kept = stored.pagePart, LoopPagePart.read(kept, for: key) != nil {
                 figures.current += 1
                 continue
             }

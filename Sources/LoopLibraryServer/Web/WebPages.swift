@@ -51,9 +51,10 @@ extension LibraryServer {
         }
         route(LoopLibraryPaths.pagePattern) { request, context in
             let ref = try context.parameters.require("ref")
-            return try await self.page(request, type: .html) { base in
+            return try await self.page(request, type: .html) { base -> RenderedPage in
                 if ref.hasPrefix("@") {
-                    return try await self.authorPage(request, name: String(ref.dropFirst()), base: base)
+                    let (status, text) = try await self.authorPage(request, name: String(ref.dropFirst()), base: base)
+                    return RenderedPage(status: status, text: text)
                 }
                 return try await self.previewPage(ref, base: base)
             }
@@ -88,26 +89,48 @@ extension LibraryServer {
         }
     }
 
+    /// A page as rendered: its status, its text, and a run of its text deflated already (a
+    /// loop's phrases, rendered ahead), joined into its gzip stream as it is.
+    struct RenderedPage: Sendable {
+        var status: HTTPResponse.Status
+        var text: String
+        var deflatedRun: (text: String, part: DeflatedPart)?
+    }
+
     /// A page from the cache while the catalog has not changed, or rendered by `render` (given
     /// the site's base address) and kept; with an ETag, and 304 to a browser that has it.
     func page(
         _ request: Request, type: PageType,
         render: @escaping @Sendable (String) async throws -> (HTTPResponse.Status, String)
     ) async throws -> Response {
+        try await page(request, type: type) { base in
+            let (status, text) = try await render(base)
+            return RenderedPage(status: status, text: text)
+        }
+    }
+
+    /// ``page(_:type:render:)`` of a page that may hold a run deflated already.
+    func page(
+        _ request: Request, type: PageType,
+        render: @escaping @Sendable (String) async throws -> RenderedPage
+    ) async throws -> Response {
         let base = siteAddress(request)
         let stamp = try await pages.stamp { try await self.catalog.changeStamp() }
         let key = base + Self.cacheKey(path: request.uri.path, query: request.uri.queryParameters)
         let gzip = Gzip.isAccepted(by: request)
         let page = try await pages.page(key, stamp: stamp) {
-            let (status, text) = try await render(base)
-            let body = Data(text.utf8)
+            let rendered = try await render(base)
+            let status = rendered.status, body = Data(rendered.text.utf8)
             // (The ETag names the stylesheet too, by its own ETag: a page is not the same under another.)
             var hash = SHA256()
             hash.update(data: body)
             hash.update(data: Data(self.web.stylesheet.eTag.utf8))
             let styleOffset = WebTemplates.styleOffset(in: body)
             // Kept in the form the request that rendered it takes (the other is made if asked).
-            let deflated = gzip ? self.web.deflate(body, at: styleOffset) : nil
+            let run = rendered.deflatedRun.flatMap { run in
+                WebTemplates.range(of: Data(run.text.utf8), beforeMainEnd: body).map { (range: $0, part: run.part) }
+            }
+            let deflated = gzip ? self.web.deflate(body, at: styleOffset, keeping: run) : nil
             return PageCache.Page(
                 status: status.code, body: deflated == nil ? body : nil, styleOffset: styleOffset,
                 deflated: deflated, length: body.count + (styleOffset == nil ? 0 : self.web.stylesheet.bytes.count),
@@ -247,18 +270,20 @@ extension LibraryServer {
         return (.ok, web.render("author", model))
     }
 
-    func previewPage(_ ref: String, base: String) async throws -> (HTTPResponse.Status, String) {
+    func previewPage(_ ref: String, base: String) async throws -> RenderedPage {
         guard let stored = try await catalog.loop(ref, now: Date()) else {
-            return missing("No loop “\(ref)” is published here: it may have been unpublished.", base: base)
+            let (status, text) = missing(
+                "No loop “\(ref)” is published here: it may have been unpublished.", base: base)
+            return RenderedPage(status: status, text: text)
         }
         let loop = stored.summary
         // The part its revision alone decides: as rendered when it was published, or now.
+        let kept = stored.pagePart.flatMap {
+            LoopPagePart.read(
+                $0, for: LoopPagePart.key(version: web.partVersion, revision: loop.revision, shortID: loop.shortID))
+        }
         let part =
-            try stored.pagePart.flatMap {
-                LoopPagePart(
-                    stored: $0,
-                    for: LoopPagePart.key(version: web.partVersion, revision: loop.revision, shortID: loop.shortID))
-            }
+            try kept?.part
             ?? web.pagePart(
                 StoredContent.read(stored.content), shortID: loop.shortID, language: loop.language,
                 translationLanguage: loop.translationLanguage)
@@ -276,7 +301,9 @@ extension LibraryServer {
                 title: "\(loop.title) · Loop Library", cardTitle: loop.title,
                 url: base + LoopLibraryPaths.page(loop.shortID),
                 description: description, query: "", script: true, player: true))
-        return (.ok, web.render("loop", model))
+        return RenderedPage(
+            status: .ok, text: web.render("loop", model),
+            deflatedRun: kept?.deflatedGroups.map { (part.groupsHTML, $0) })
     }
 
     func feed(base: String) async throws -> (HTTPResponse.Status, String) {

@@ -169,38 +169,64 @@ public struct WebTemplates: Sendable {
     }
 
     /// `page` (as ``render(_:_:)`` made it) deflated: its own text, without the stylesheet
-    /// (joined in as it is sent); nil if zlib failed.
-    func deflate(_ page: Data, at offset: Int?) -> DeflatedPage? {
+    /// (joined in as it is sent); nil if zlib failed. `keeping`, a run of the page after its
+    /// stylesheet deflated already (a loop's phrases, rendered ahead), is joined in as it is.
+    func deflate(_ page: Data, at offset: Int?, keeping run: (range: Range<Int>, part: DeflatedPart)? = nil)
+        -> DeflatedPage?
+    {
         guard let offset else {
             return DeflatedPart(page, level: .fast).map { DeflatedPage(beforeStyle: $0, crc: Gzip.crc32(page)) }
         }
         let before = page.prefix(offset), after = page.dropFirst(offset)
-        guard let deflatedBefore = DeflatedPart(before, level: .fast),
-            let deflatedAfter = DeflatedPart(after, level: .fast)
-        else { return nil }
+        guard let deflatedBefore = DeflatedPart(before, level: .fast) else { return nil }
+        var deflatedAfter: [DeflatedPart]
+        if let run, run.range.lowerBound >= page.startIndex + offset, run.range.upperBound <= page.endIndex {
+            guard let head = DeflatedPart(page[(page.startIndex + offset)..<run.range.lowerBound], level: .fast),
+                let tail = DeflatedPart(page[run.range.upperBound...], level: .fast)
+            else { return nil }
+            deflatedAfter = [head, run.part, tail]
+        } else {
+            guard let whole = DeflatedPart(after, level: .fast) else { return nil }
+            deflatedAfter = [whole]
+        }
         let crc = Gzip.crc32(after, continuing: Gzip.crc32(stylesheet.bytes, continuing: Gzip.crc32(before)))
         return DeflatedPage(beforeStyle: deflatedBefore, afterStyle: deflatedAfter, crc: crc)
+    }
+
+    /// Where `run` is in `page`: just before its last `</main>`; nil if it is not there.
+    static func range(of run: Data, beforeMainEnd page: Data) -> Range<Int>? {
+        let end = Array("</main>".utf8)
+        guard page.count >= end.count + run.count else { return nil }
+        var index = page.endIndex - end.count
+        while index - run.count >= page.startIndex {
+            if page[index] == end[0], page[index..<(index + end.count)].elementsEqual(end) {
+                let range = (index - run.count)..<index
+                return page[range] == run ? range : nil
+            }
+            index -= 1
+        }
+        return nil
     }
 
     /// The page as sent, gzipped: its parts and the stylesheet joined (a copy).
     func gzipped(_ page: DeflatedPage) -> ByteBuffer {
         Gzip.join(
-            page.afterStyle.map { [page.beforeStyle, deflatedStylesheet, $0] } ?? [page.beforeStyle], crc: page.crc)
+            page.afterStyle.map { [page.beforeStyle, deflatedStylesheet] + $0 } ?? [page.beforeStyle], crc: page.crc)
     }
 }
 
-/// A rendered page deflated without its stylesheet (``WebTemplates/deflate(_:at:)``): about a
-/// third of its size.
+/// A rendered page deflated without its stylesheet (``WebTemplates/deflate(_:at:keeping:)``):
+/// about a third of its size.
 struct DeflatedPage: Sendable {
     /// The page up to its stylesheet (the whole page when it has no `<style>`).
     var beforeStyle: DeflatedPart
-    /// The page after its stylesheet; nil when it has no `<style>`.
-    var afterStyle: DeflatedPart?
+    /// The page after its stylesheet, in parts; nil when it has no `<style>`.
+    var afterStyle: [DeflatedPart]?
     /// The CRC-32 of the page as sent, its stylesheet in.
     var crc: CRC32
 
     /// What keeping it costs.
-    var bytes: Int { beforeStyle.deflated.count + (afterStyle?.deflated.count ?? 0) }
+    var bytes: Int { beforeStyle.deflated.count + (afterStyle?.reduce(0) { $0 + $1.deflated.count } ?? 0) }
 }
 
 /// HTML and XML escaping, scalar by scalar.
