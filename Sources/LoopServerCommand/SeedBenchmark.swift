@@ -39,6 +39,10 @@ struct SeedBenchmark: AsyncParsableCommand {
         }
         // Each copy's page rendered ahead, as a publish does (where the templates are found).
         let web = WebTemplates.locate().flatMap { try? WebTemplates(folder: $0) }
+        if web == nil {
+            FileHandle.standardError.write(
+                Data("warning: the web templates were not found: the copies' pages render on each first visit\n".utf8))
+        }
         let words = [
             "café", "gare", "marché", "train", "hotel", "Bahnhof", "Markt", "estación", "mercado", "駅", "市場", "piazza",
             "stazione",

@@ -179,7 +179,7 @@ public struct WebTemplates: Sendable {
         }
         let before = page.prefix(offset), after = page.dropFirst(offset)
         guard let deflatedBefore = DeflatedPart(before, level: .fast) else { return nil }
-        var deflatedAfter: [DeflatedPart]
+        let deflatedAfter: [DeflatedPart]
         if let run, run.range.lowerBound >= page.startIndex + offset, run.range.upperBound <= page.endIndex {
             guard let head = DeflatedPart(page[(page.startIndex + offset)..<run.range.lowerBound], level: .fast),
                 let tail = DeflatedPart(page[run.range.upperBound...], level: .fast)
