@@ -5,6 +5,7 @@
 #include <curl/curl.h>
 #include <dlfcn.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,12 +26,30 @@ static struct {
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static char load_error[256];
 
+/* OpenSSL's own value of OPENSSL_INIT_NO_ATEXIT (openssl/crypto.h, OpenSSL 1.1.1b and later). */
+#define LOOP_OPENSSL_INIT_NO_ATEXIT 0x00080000ULL
+
+/* OpenSSL 3 frees its global state from an atexit handler, while a thread that made a request
+ * may still be ending (its thread-local destructor reads that state): `loop` crashed in
+ * libcrypto as it exited, now and then. curl 8.5 asks OpenSSL not to (OPENSSL_INIT_NO_ATEXIT);
+ * Debian 12's curl 7.88 does not, so it is asked here, before curl starts OpenSSL. The
+ * process's memory is given back when it exits anyway. Without OpenSSL (curl built on another
+ * TLS library) there is nothing to do. */
+static void keep_openssl_until_exit(void) {
+    void *crypto = dlopen("libcrypto.so.3", RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
+    if (!crypto) return;
+    int (*init_crypto)(uint64_t, const void *) = (int (*)(uint64_t, const void *))dlsym(crypto, "OPENSSL_init_crypto");
+    if (init_crypto) init_crypto(LOOP_OPENSSL_INIT_NO_ATEXIT, NULL);
+}
+
 static void load(void) {
     void *handle = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
     if (!handle) {
         snprintf(load_error, sizeof load_error, "libcurl is not installed (Debian: the libcurl4 package)");
         return;
     }
+    /* libcurl's own libcrypto is loaded by now (RTLD_NOLOAD finds it) but not started. */
+    keep_openssl_until_exit();
 #define RESOLVE(field, name) \
     if (!(curl.field = (__typeof__(curl.field))dlsym(handle, #name))) { \
         snprintf(load_error, sizeof load_error, "libcurl lacks %s", #name); return; }
