@@ -13,6 +13,9 @@ public final class SQLiteCatalog: Catalog, BenchmarkSeeding {
     /// `pool`'s readers could wait forever, since an async read gives its reader back only on
     /// a cooperative thread (with two cores, both were blocked so, and the server hung).
     private let hereReaders: DatabasePool
+    /// The loops downloaded in the last days with their words, kept for the searches in Hot's
+    /// order.
+    private let hotList = HotList()
 
     /// SQLite's statistics of its memory turned off, once, before the first database opens.
     private static let memoryStatisticsStopped: Void = { _ = loop_sqlite_stop_memory_statistics() }()
@@ -718,15 +721,56 @@ public final class SQLiteCatalog: Catalog, BenchmarkSeeding {
         let wordsAlone =
             query.language == nil && query.translationLanguage == nil && query.tag == nil && query.author == nil
             && !query.featuredOnly
+        let hotList = self.hotList
+        // Taken before the read begins: a download counted after it leaves no list read
+        // before it kept.
+        let downloads = hotList.downloads
         if wordsAlone, query.sort == .latest, !CatalogText.searchTerms(query.text).isEmpty {
-            return try readHere { db in try Self.search(db, query, now: now) }
+            return try readHere { db in try Self.search(db, query, now: now, hotList: hotList, downloads: downloads) }
         }
-        return try await pool.read { db in try Self.search(db, query, now: now) }
+        return try await pool.read { db in
+            try Self.search(db, query, now: now, hotList: hotList, downloads: downloads)
+        }
     }
 
-    private static func search(_ db: Database, _ query: CatalogQuery, now: Date) throws -> CatalogPage {
+    /// The loops downloaded since the day `since`, most downloaded first (newest first among
+    /// equals), with their words: as kept in `hotList`, or read now and kept; nil when they
+    /// are too many to keep (their words past ``HotList/byteLimit``).
+    private static func hotLoops(
+        _ db: Database, since: Int64, hotList: HotList, downloads: Int
+    ) throws -> [HotList.Loop]? {
+        let key = HotList.Key(
+            stamp: try Int64.fetchOne(db.cachedStatement(sql: "SELECT version FROM catalogChange")) ?? 0, since: since)
+        if let kept = hotList.kept(for: key) { return kept }
+        let read = DispatchTime.now().uptimeNanoseconds
+        var loops: [HotList.Loop]? = [], bytes = 0
+        let rows = try Row.fetchCursor(
+            db.cachedStatement(
+                sql: "SELECT searchEntry.position, hot.recent, searchEntry.title, searchEntry.body"
+                    + Self.fromRecentlyDownloaded + " ORDER BY hot.recent DESC, searchEntry.position DESC"),
+            arguments: ["since": since])
+        while let row = try rows.next() {
+            let title: String = row[2], body: String = row[3]
+            let loop = HotList.Loop(
+                position: row[0], recent: row[1], title: Array((" " + title).utf8),
+                words: Array((" " + title + " " + body).utf8))
+            bytes += loop.title.count + loop.words.count + 64
+            guard bytes <= HotList.byteLimit else {
+                loops = nil
+                break
+            }
+            loops?.append(loop)
+        }
+        hotList.keep(loops, for: key, downloads: downloads, read: read)
+        return loops
+    }
+
+    private static func search(
+        _ db: Database, _ query: CatalogQuery, now: Date, hotList: HotList, downloads: Int
+    ) throws -> CatalogPage {
         var filters: [String] = []
-        var arguments: [String: (any DatabaseValueConvertible)?] = ["since": CatalogText.recentSince(now)]
+        let since = CatalogText.recentSince(now)
+        var arguments: [String: (any DatabaseValueConvertible)?] = ["since": since]
         if let language = query.language {
             filters.append("loop.language = :language COLLATE NOCASE")
             arguments["language"] = language
@@ -795,11 +839,17 @@ public final class SQLiteCatalog: Catalog, BenchmarkSeeding {
             return loops
         }
         /// The loops downloaded in the last days where `filters` hold, for each of `ranks` (a
-        /// condition that sorts them into one rank of a search) those of that rank, most
-        /// downloaded first (newest first among equals): every hot loop read once, however many
-        /// ranks and parts of a page want them.
-        func hotEntries(_ ranks: [String]) throws -> [[HotEntry]] {
+        /// condition that sorts them into one rank of a search; `inRanks`, the same told from
+        /// a kept loop's words) those of that rank, most downloaded first (newest first among
+        /// equals): every hot loop read once, however many ranks and parts of a page want
+        /// them, or none read where no filter narrows them (kept in `hotList`).
+        func hotEntries(_ ranks: [String], _ inRanks: [(HotList.Loop) -> Bool]) throws -> [[HotEntry]] {
             guard hotFirst else { return ranks.map { _ in [] } }
+            if filters.isEmpty, let loops = try hotLoops(db, since: since, hotList: hotList, downloads: downloads) {
+                return inRanks.map { inRank in
+                    loops.filter(inRank).map { HotEntry(position: $0.position, recent: $0.recent) }
+                }
+            }
             let rows = try Row.fetchAll(
                 db.cachedStatement(
                     sql: "SELECT searchEntry.position, hot.recent"
@@ -835,9 +885,10 @@ public final class SQLiteCatalog: Catalog, BenchmarkSeeding {
                     + " JOIN author ON author.key = loop.authorKey"
                 : " FROM loop CROSS JOIN searchEntry ON searchEntry.loopRowid = loop.rowid"
                     + " JOIN author ON author.key = loop.authorKey"
+            let hot = try hotEntries(["1"], [{ _ in true }])[0]
             let loops = try list(
-                source, newest: "searchEntry.position", conditions: filters, hot: try hotEntries(["1"])[0],
-                offset: query.offset, limit: query.limit)
+                source, newest: "searchEntry.position", conditions: filters, hot: hot, offset: query.offset,
+                limit: query.limit)
             return CatalogPage(loops: loops, total: total, offset: query.offset, limit: query.limit)
         }
         // Two ranks, each read off an index newest first: the loops whose title holds every
@@ -877,7 +928,13 @@ public final class SQLiteCatalog: Catalog, BenchmarkSeeding {
             "(" + terms.indices.map { "instr(' ' || \(words), :start\($0)) > 0" }.joined(separator: " AND ") + ")"
         }
         let inTitle = holds("searchEntry.title"), inWords = holds("searchEntry.title || ' ' || searchEntry.body")
-        let hot = try hotEntries([inTitle, inWords + " AND NOT " + inTitle])
+        let starts = terms.map { Array((" " + $0).utf8) }
+        let hot = try hotEntries(
+            [inTitle, inWords + " AND NOT " + inTitle],
+            [
+                { HotList.Loop.holds($0.title, starts) },
+                { HotList.Loop.holds($0.words, starts) && !HotList.Loop.holds($0.title, starts) },
+            ])
         var loops: [CatalogLoop] = []
         for slice in page.slices(offset: query.offset, limit: query.limit) {
             let index = ranks[slice.rank].index
@@ -891,7 +948,7 @@ public final class SQLiteCatalog: Catalog, BenchmarkSeeding {
 
     public func countDownload(id: String, client: String, now: Date) async throws -> Bool {
         let day = CatalogText.day(now)
-        return try await pool.write { db in
+        let counted = try await pool.write { db in
             try db.execute(
                 sql: "INSERT OR IGNORE INTO downloadSeen (loopId, day, client) VALUES (?, ?, ?)",
                 arguments: [id, day, client])
@@ -906,6 +963,9 @@ public final class SQLiteCatalog: Catalog, BenchmarkSeeding {
                 arguments: [id, day - CatalogText.recentDays])
             return true
         }
+        // After its commit: a search that begins from now on reads the download.
+        if counted { hotList.downloadCounted() }
+        return counted
     }
 
     public func setFeatured(_ ref: String, featured: Bool) async throws -> Bool {

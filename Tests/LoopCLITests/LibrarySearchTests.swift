@@ -329,3 +329,43 @@ extension LibraryServerTests {
         }
     }
 }
+
+extension LibraryServerTests {
+    /// Hot with words, as a learner sees it: a loop downloaded moves up at once (the hot loops
+    /// a server keeps between searches are read again after a download), and a hot loop is
+    /// listed only where it holds every word asked.
+    @Test(arguments: CatalogBackend.all)
+    func aHotSearchFollowsADownloadAndHoldsEveryWordAsked(_ backend: CatalogBackend) async throws {
+        let server = try TestServer(backend)
+        let author = TestLibrary()
+        for title in ["Marché Alphabet", "Marché Bet"] {
+            #expect(
+                try author.run(["new", "--text", "phrases.txt", "--audio", "clean.flac", "--title", title]).status == 0)
+        }
+        #expect(try author.run(["identity", "--name", "Ana"]).status == 0)
+        for title in ["Marché Alphabet", "Marché Bet"] {
+            #expect(try author.run(["publish", title, "--to", server.address]).status == 0)
+        }
+        func titles(_ search: String) async throws -> [String] {
+            try await Self.ask([search + "&sort=hot"], of: server)[0].titles
+        }
+        #expect(try await titles("q=MARCHE") == ["Marché Bet", "Marché Alphabet"], "no downloads: newest first")
+        #expect(try await titles("q=") == ["Marché Bet", "Marché Alphabet"])
+
+        let found = try await http("GET", server.address + "/api/loops?q=alpha")
+        let alpha = try #require((found.json?["loops"] as? [[String: Any]])?.first?["id"] as? String)
+        #expect(try await http("GET", server.address + LoopLibraryPaths.bundle(alpha)).status == 200)
+        // The download counts once its last byte is sent.
+        for _ in 0..<500 where try await titles("q=marche").first != "Marché Alphabet" {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(try await titles("q=marche") == ["Marché Alphabet", "Marché Bet"], "downloaded: first")
+        #expect(try await titles("q=") == ["Marché Alphabet", "Marché Bet"])
+        // Every word, each the start of one of the loop's words: "Alphabet" is hot and holds
+        // "marche" and the phrases' "bonjour", and "bet" only inside a word.
+        #expect(try await titles("q=bet+marche") == ["Marché Bet"])
+        #expect(try await titles("q=bet") == ["Marché Bet"], "a word's middle starts no word")
+        #expect(try await titles("q=alph+bonjour") == ["Marché Alphabet"])
+        #expect(try await titles("q=bonjour") == ["Marché Alphabet", "Marché Bet"], "the phrases' rank")
+    }
+}

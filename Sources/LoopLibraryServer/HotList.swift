@@ -1,0 +1,102 @@
+import Foundation
+import Synchronization
+
+/// The loops downloaded in the last days, most downloaded first, with the words a search looks
+/// in: read once and kept for the searches in Hot's order, which each read them all (at 100,000
+/// loops, reading them again for every search took most of its 5-7 ms, their rows scattered
+/// over pages SQLite's cache does not hold).
+///
+/// A kept list is used while the catalog's change stamp and the first day counted are the ones
+/// it was read at, until this server counts a download, and for at most a minute (as the
+/// searches and pages the server keeps). A list larger than ``byteLimit`` is not kept: each
+/// search then reads it as before.
+final class HotList: Sendable {
+    /// A loop downloaded in the last days.
+    struct Loop: Sendable {
+        /// Its place in the newest-first order, and its downloads in the last days.
+        var position: Int64
+        var recent: Int
+        /// `" " + title`, folded, as UTF-8: a term starts one of its words where `" " + term`
+        /// is in it (as the catalog's SQL asks with `instr`).
+        var title: [UInt8]
+        /// `" " + title + " " + body`, likewise.
+        var words: [UInt8]
+
+        /// Whether each of `starts` (`" " + term`, UTF-8) is in `text`, byte for byte as
+        /// SQLite's `instr` compares (UTF-8 is self-synchronizing, so a match of bytes is a
+        /// match of characters).
+        static func holds(_ text: [UInt8], _ starts: [[UInt8]]) -> Bool {
+            text.withUnsafeBytes { text in
+                starts.allSatisfy { start in start.withUnsafeBytes { Self.find($0, in: text) } }
+            }
+        }
+
+        /// Whether `needle` is in `text`.
+        private static func find(_ needle: UnsafeRawBufferPointer, in text: UnsafeRawBufferPointer) -> Bool {
+            guard let first = needle.first else { return true }
+            guard needle.count <= text.count, let base = text.baseAddress, let bytes = needle.baseAddress else {
+                return false
+            }
+            for offset in 0...(text.count - needle.count)
+            where text[offset] == first && memcmp(base + offset, bytes, needle.count) == 0 {
+                return true
+            }
+            return false
+        }
+    }
+
+    /// What a list was read for: the catalog's change stamp and the first day counted.
+    struct Key: Equatable, Sendable {
+        var stamp: Int64
+        var since: Int64
+    }
+
+    /// What a list's loops may hold in all before it is not kept.
+    static let byteLimit = 4 << 20
+    /// How long a list is kept at most, in nanoseconds.
+    static let maximumAge: UInt64 = 60_000_000_000
+
+    private struct Kept {
+        var key: Key
+        var read: UInt64
+        /// Nil when the list was larger than ``HotList/byteLimit``.
+        var loops: [Loop]?
+    }
+    private struct State {
+        var kept: Kept?
+        /// Counted up at each download counted.
+        var downloads = 0
+    }
+    private let state = Mutex(State())
+
+    /// The downloads counted so far: taken before a read begins, and given back to
+    /// ``keep(_:for:downloads:)``, so that a list read before a download is not kept after it.
+    var downloads: Int { state.withLock { $0.downloads } }
+
+    /// Forgets the list: a download was counted (and committed).
+    func downloadCounted() {
+        state.withLock { state in
+            state.downloads += 1
+            state.kept = nil
+        }
+    }
+
+    /// The list kept for `key`: `.some(nil)` when it was too large to keep; nil when none is
+    /// kept for it, or it is too old.
+    func kept(for key: Key) -> [Loop]?? {
+        let now = DispatchTime.now().uptimeNanoseconds
+        return state.withLock { state in
+            guard let kept = state.kept, kept.key == key, now &- kept.read < Self.maximumAge else { return nil }
+            return .some(kept.loops)
+        }
+    }
+
+    /// Keeps `loops` (nil: too large) read for `key`, unless a download was counted since
+    /// `downloads` was taken.
+    func keep(_ loops: [Loop]?, for key: Key, downloads: Int, read: UInt64) {
+        state.withLock { state in
+            guard state.downloads == downloads else { return }
+            state.kept = Kept(key: key, read: read, loops: loops)
+        }
+    }
+}
