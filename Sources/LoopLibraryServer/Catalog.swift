@@ -240,7 +240,7 @@ public struct StoredLoop: Sendable {
         var json = Data("{\"bundle\":".utf8)
         json += try CatalogText.encoder.encode(CatalogLoopDetail.Blob(sha256: bundleSHA256, bytes: bundleBytes))
         json += Data(",\"loop\":".utf8)
-        json += try CatalogText.encoder.encode(summary)
+        json += try CatalogJSON.loop(summary)
         json += Data(",".utf8)
         json += content.dropFirst() // `{"groups":...,"takes":...}` without its opening brace
         return json

@@ -31,15 +31,22 @@ final class HotList: Sendable {
             }
         }
 
-        /// Whether `needle` is in `text`.
+        /// Whether `needle` is in `text`: its second byte looked for with `memchr` (its first,
+        /// a space, is everywhere), then the whole compared.
         private static func find(_ needle: UnsafeRawBufferPointer, in text: UnsafeRawBufferPointer) -> Bool {
-            guard let first = needle.first else { return true }
+            guard !needle.isEmpty else { return true }
             guard needle.count <= text.count, let base = text.baseAddress, let bytes = needle.baseAddress else {
                 return false
             }
-            for offset in 0...(text.count - needle.count)
-            where text[offset] == first && memcmp(base + offset, bytes, needle.count) == 0 {
-                return true
+            let key = needle.count > 1 ? 1 : 0
+            // The first place the needle could start, and one past the last.
+            var start = 0
+            let end = text.count - needle.count + 1
+            while start < end {
+                guard let found = memchr(base + start + key, Int32(needle[key]), end - start) else { return false }
+                let candidate = base.distance(to: UnsafeRawPointer(found)) - key
+                if memcmp(base + candidate, bytes, needle.count) == 0 { return true }
+                start = candidate + 1
             }
             return false
         }

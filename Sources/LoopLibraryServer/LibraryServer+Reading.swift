@@ -34,7 +34,7 @@ extension LibraryServer {
         let query = Self.catalogQuery(request.uri.queryParameters)
         let catalog = self.catalog
         return try await keptJSON(Self.cacheKey(query)) {
-            try CatalogText.encoder.encode(try await catalog.search(query, now: Date()))
+            try CatalogJSON.page(try await catalog.search(query, now: Date()))
         }
     }
 
@@ -74,7 +74,7 @@ extension LibraryServer {
             async let latest = catalog.search(CatalogQuery(sort: .latest, limit: limit), now: now)
             async let hot = catalog.search(CatalogQuery(sort: .hot, limit: limit), now: now)
             async let featured = catalog.search(CatalogQuery(featuredOnly: true, limit: limit), now: now)
-            return try CatalogText.encoder.encode(
+            return try CatalogJSON.front(
                 FrontPage(latest: try await latest.loops, hot: try await hot.loops, featured: try await featured.loops))
         }
     }

@@ -1,0 +1,98 @@
+import Foundation
+import LoopLibraryAPI
+import Testing
+
+@testable import LoopLibraryServer
+
+/// The catalog's lists written by hand are the bytes Foundation's encoder writes for them.
+struct CatalogJSONTests {
+    /// Text with every control, quotes, backslashes, slashes, and letters from beyond ASCII.
+    static func text(_ generator: inout some RandomNumberGenerator) -> String {
+        let pieces = ["\"", "\\", "/", "é", "漢", "😀", "\u{2028}", "\u{7F}", "a", "Bonjour, madame", " ", "</script>"]
+        var text = ""
+        for _ in 0..<Int.random(in: 0...12, using: &generator) {
+            if Bool.random(using: &generator) {
+                text.unicodeScalars.append(Unicode.Scalar(UInt8.random(in: 0..<0x20, using: &generator)))
+            } else {
+                text += pieces.randomElement(using: &generator)!
+            }
+        }
+        return text
+    }
+
+    static func seconds(_ generator: inout some RandomNumberGenerator) -> Double {
+        [
+            0, -0.0, 3, 14.54, 0.1, 1e-7, 2.5e-5, 1e15, 1e16, 1e21, 123_456_789_012_345_680, .leastNonzeroMagnitude,
+            Double.random(in: 0..<100_000, using: &generator), Double(Int.random(in: 0..<10_000, using: &generator)),
+        ].randomElement(using: &generator)!
+    }
+
+    static func loop(_ generator: inout some RandomNumberGenerator) -> CatalogLoop {
+        func maybe(_ value: String) -> String? { Bool.random(using: &generator) ? value : nil }
+        return CatalogLoop(
+            id: text(&generator), shortID: text(&generator), title: text(&generator),
+            language: maybe(text(&generator)), translationLanguage: maybe(text(&generator)),
+            tags: (0..<Int.random(in: 0...3, using: &generator)).map { _ in text(&generator) },
+            revision: Int.random(in: 0...Int.max, using: &generator), author: maybe(text(&generator)),
+            authorFingerprint: text(&generator), groupCount: Int.random(in: -3...300, using: &generator),
+            phraseCount: Int.random(in: 0...3000, using: &generator), seconds: seconds(&generator),
+            published: text(&generator), updated: text(&generator),
+            recentDownloads: Int.random(in: 0...1_000_000, using: &generator), featured: Bool.random(using: &generator))
+    }
+
+    @Test func listsAndSummariesAreTheBytesFoundationsEncoderWrites() throws {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<300 {
+            let loops = (0..<Int.random(in: 0...4)).map { _ in Self.loop(&generator) }
+            let page = CatalogPage(
+                loops: loops, total: Int.random(in: 0...1000), offset: Int.random(in: 0...100),
+                limit: Int.random(in: 1...100), totalIsLowerBound: [nil, true, false].randomElement()!)
+            let expected = try CatalogText.encoder.encode(page)
+            #expect(try CatalogJSON.page(page) == expected, "\(String(decoding: expected, as: UTF8.self))")
+            let front = FrontPage(latest: loops, hot: loops.reversed(), featured: Array(loops.prefix(1)))
+            let expectedFront = try CatalogText.encoder.encode(front)
+            #expect(try CatalogJSON.front(front) == expectedFront)
+            for loop in loops {
+                let expectedLoop = try CatalogText.encoder.encode(loop)
+                #expect(try CatalogJSON.loop(loop) == expectedLoop)
+            }
+        }
+    }
+
+    @Test func aNumberThatIsNotFiniteIsRefusedAsFoundationsEncoderRefusesIt() throws {
+        var generator = SystemRandomNumberGenerator()
+        var loop = Self.loop(&generator)
+        for seconds in [Double.nan, .infinity, -.infinity] {
+            loop.seconds = seconds
+            #expect(throws: EncodingError.self) { try CatalogJSON.loop(loop) }
+            #expect(throws: EncodingError.self) { try CatalogText.encoder.encode(loop) }
+        }
+    }
+}
+
+/// A hot loop kept holds a search's word where SQLite's `instr` finds it in its words.
+struct HotListTests {
+    @Test func aKeptLoopHoldsEveryStartAskedWhereItsBytesAre() {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet = [" ", "a", "b", "é", "ab", " a"].map { Array($0.utf8) }
+        func text(_ count: ClosedRange<Int>) -> [UInt8] {
+            (0..<Int.random(in: count, using: &generator)).flatMap { _ in alphabet.randomElement(using: &generator)! }
+        }
+        /// Whether `needle` is in `text`, byte after byte: what `instr` answers.
+        func naive(_ needle: [UInt8], _ text: [UInt8]) -> Bool {
+            needle.isEmpty
+                || (0..<max(0, text.count - needle.count + 1)).contains {
+                    Array(text[$0..<($0 + needle.count)]) == needle
+                }
+        }
+        var found = 0
+        for _ in 0..<20_000 {
+            let words = text(0...12)
+            let starts = (0..<Int.random(in: 1...2, using: &generator)).map { _ in Array(" ".utf8) + text(0...3) }
+            let expected = starts.allSatisfy { naive($0, words) }
+            #expect(HotList.Loop.holds(words, starts) == expected, "\(starts) in \(words)")
+            if expected { found += 1 }
+        }
+        #expect(found > 1_000 && found < 19_000, "both answers asked often: \(found)")
+    }
+}
