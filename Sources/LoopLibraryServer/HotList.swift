@@ -52,6 +52,17 @@ final class HotList: Sendable {
         }
     }
 
+    /// `loops` in the two ranks of a search for `terms` (folded, as the catalog's words are):
+    /// those whose title holds every term, each the start of one of its words, then those
+    /// whose words do and whose title does not; each in the list's order.
+    static func ranks(of loops: [Loop], terms: [String]) -> [[Loop]] {
+        let starts = terms.map { Array((" " + $0).utf8) }
+        return [
+            loops.filter { Loop.holds($0.title, starts) },
+            loops.filter { Loop.holds($0.words, starts) && !Loop.holds($0.title, starts) },
+        ]
+    }
+
     /// What a list was read for: the catalog's change stamp and the first day counted.
     struct Key: Equatable, Sendable {
         var stamp: Int64

@@ -16,6 +16,10 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
     private let logger: Logger
     /// The change stamp as PostgreSQL last announced it to this server.
     private let announcedStamp = AnnouncedStamp()
+    /// The loops downloaded in the last days with their words, kept for the searches in Hot's
+    /// order (downloads counted by the other servers show within the minute a list is kept,
+    /// as in the searches each server keeps).
+    private let hotList = HotList()
     /// The task that listens for the catalog's changes, once ``prepare()`` started it.
     private let watching = Mutex<Task<Void, Never>?>(nil)
 
@@ -646,7 +650,41 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
         ).decode(Int.self).first(where: { _ in true }) != nil
     }
 
+    /// The loops downloaded since the day `since`, most downloaded first (newest first among
+    /// equals), with their words (as ``wordStarts`` reads them): as kept in `hotList`, or read
+    /// now and kept; nil when they are too many to keep.
+    private func hotLoops(since: Int64, downloads: Int) async throws -> [HotList.Loop]? {
+        // The stamp before the list: a change between them reads the list again next time.
+        let key = HotList.Key(stamp: try await changeStamp(), since: since)
+        if let kept = hotList.kept(for: key) { return kept }
+        let read = DispatchTime.now().uptimeNanoseconds
+        var loops: [HotList.Loop]? = [], bytes = 0
+        let rows = try await client.query(
+            """
+            SELECT search_entry.position::BIGINT, hot.recent::BIGINT, loop.searchTitle, loop.searchText || ' ' || author.nameWords
+            FROM (SELECT loopId, SUM(count) AS recent FROM download WHERE day > \(since) GROUP BY loopId HAVING SUM(count) > 0) AS hot
+            JOIN search_entry ON search_entry.loopId = hot.loopId JOIN loop ON loop.id = hot.loopId
+            JOIN author ON author.key = loop.authorKey
+            ORDER BY hot.recent DESC, search_entry.position DESC
+            """, logger: logger)
+        for try await (position, recent, title, rest) in rows.decode((Int64, Int, String, String).self) {
+            let loop = HotList.Loop(
+                position: position, recent: recent, title: Array((" " + title).utf8),
+                words: Array((" " + title + " " + rest).utf8))
+            bytes += loop.title.count + loop.words.count + 64
+            guard bytes <= HotList.byteLimit else {
+                loops = nil
+                break
+            }
+            loops?.append(loop)
+        }
+        hotList.keep(loops, for: key, downloads: downloads, read: read)
+        return loops
+    }
+
     public func search(_ query: CatalogQuery, now: Date) async throws -> CatalogPage {
+        // Taken before any read: a download counted after it leaves no list read before it kept.
+        let downloads = hotList.downloads
         var binds = PostgresBindings()
         binds.append(CatalogText.recentSince(now))
         var filters: [String] = []
@@ -670,6 +708,10 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
         if query.featuredOnly { filters.append("loop.featured") }
         let joined = " JOIN loop ON loop.id = search_entry.loopId JOIN author ON author.key = loop.authorKey"
         let hotFirst = query.sort == .hot
+        // Where no filter narrows them, the hot loops kept (their ranks told from their words).
+        let kept =
+            hotFirst && filters.isEmpty
+            ? try await hotLoops(since: CatalogText.recentSince(now), downloads: downloads) : nil
         let terms = CatalogText.searchTerms(query.text)
         // The listed loops downloaded in the last days, with their downloads (`hot.recent`):
         // read from the downloads by day, so Hot reads the loops people took lately, not
@@ -705,7 +747,10 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
         }
         // The page's entries first, then their loops: joined before the page was cut, the
         // planner (which could not tell how many loops a word's start found) joined every match.
-        func read(_ page: String, hot: Bool) async throws -> [CatalogLoop] {
+        // (`positions`: bound after the search's binds, as `page` names them.)
+        func read(_ page: String, hot: Bool, positions: [Int64]? = nil) async throws -> [CatalogLoop] {
+            var binds = binds
+            if let positions { binds.append(positions) }
             let query = PostgresQuery(
                 unsafeSQL: Self.selectLoop + " FROM (" + page + ") AS search_entry" + joined + " ORDER BY "
                     + (hot ? "search_entry.recent DESC, " : "") + "search_entry.position DESC",
@@ -717,8 +762,11 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
             return loops
         }
         /// A list's loops where `conditions` hold, from `offset`, newest first; in Hot's order
-        /// when asked, its `hot` loops downloaded in the last days first.
-        func loops(_ conditions: [String], hot: Int, offset: Int, limit: Int) async throws -> [CatalogLoop] {
+        /// when asked, its `hot` loops downloaded in the last days first (those `kept`, when
+        /// they are).
+        func loops(
+            _ conditions: [String], hot: Int, kept: [HotList.Loop]?, offset: Int, limit: Int
+        ) async throws -> [CatalogLoop] {
             // A word found in most loops is read off the positions' index, newest first, until
             // the page is full; a rare one off its words' index, then sorted. The planner tells
             // them apart by its statistics of each lexeme (``wordStarts``).
@@ -730,7 +778,19 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
             guard hotFirst else { return try await read(newest(conditions, offset: offset, limit: limit), hot: false) }
             let parts = CatalogPage.hotParts(offset: offset, limit: limit, hot: hot)
             var loops: [CatalogLoop] = []
-            if let part = parts.hot {
+            if let part = parts.hot, let kept {
+                // The page's hot loops by their positions, with their downloads as kept (the
+                // conditions checked again, and their binds read).
+                let values = kept[part.offset..<(part.offset + part.limit)].map {
+                    "(\($0.position)::BIGINT, \($0.recent)::BIGINT)"
+                }
+                loops += try await read(
+                    "SELECT search_entry.loopId, search_entry.position, kept.recent FROM (VALUES "
+                        + values.joined(separator: ", ")
+                        + ") AS kept (position, recent) JOIN search_entry ON search_entry.position = kept.position WHERE "
+                        + conditions.joined(separator: " AND "),
+                    hot: true)
+            } else if let part = parts.hot {
                 loops += try await read(
                     "SELECT search_entry.loopId, search_entry.position, hot.recent" + recentlyDownloaded
                         + (filters.isEmpty ? "" : joined) + " WHERE "
@@ -738,17 +798,27 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
                         + " ORDER BY hot.recent DESC, search_entry.position DESC LIMIT \(part.limit) OFFSET \(part.offset)",
                     hot: true)
             }
-            if let part = parts.rest {
+            if let part = parts.rest, let kept {
+                // Past the hot loops as kept, not as downloaded now: a loop first downloaded
+                // through another server since the list was read would be in neither part.
+                loops += try await read(
+                    newest(
+                        conditions + ["NOT (search_entry.position = ANY($\(binds.count + 1)::BIGINT[]))"],
+                        offset: part.offset, limit: part.limit),
+                    hot: false, positions: kept.map(\.position))
+            } else if let part = parts.rest {
                 loops += try await read(
                     newest(conditions + [notRecentlyDownloaded], offset: part.offset, limit: part.limit), hot: false)
             }
             return loops
         }
         guard !terms.isEmpty else {
-            let counted = try await counts([counted(["true"], limit: nil)] + (hotFirst ? [countedHot(["true"])] : []))
+            let counted = try await counts(
+                [counted(["true"], limit: nil)] + (hotFirst && kept == nil ? [countedHot(["true"])] : []))
             return CatalogPage(
                 loops: try await loops(
-                    ["true"], hot: hotFirst ? counted[1] : 0, offset: query.offset, limit: query.limit),
+                    ["true"], hot: kept?.count ?? (hotFirst ? counted[1] : 0), kept: kept, offset: query.offset,
+                    limit: query.limit),
                 total: counted[0], offset: query.offset, limit: query.limit)
         }
         // Two ranks, as SQLiteCatalog's: the loops whose title holds every term (each the start
@@ -765,13 +835,14 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
             [
                 counted(ranks[0], limit: CatalogPage.countLimit + 1),
                 counted([every("all_words")], limit: CatalogPage.countLimit + 1),
-            ] + (hotFirst ? ranks.map(countedHot) : []))
+            ] + (hotFirst && kept == nil ? ranks.map(countedHot) : []))
         let page = CatalogPage.Ranked(title: matches[0], all: matches[1])
+        let keptRanks = kept.map { HotList.ranks(of: $0, terms: terms) }
         var found: [CatalogLoop] = []
         for slice in page.slices(offset: query.offset, limit: query.limit) {
             found += try await loops(
-                ranks[slice.rank], hot: hotFirst ? matches[2 + slice.rank] : 0, offset: slice.offset,
-                limit: slice.limit)
+                ranks[slice.rank], hot: keptRanks?[slice.rank].count ?? (hotFirst ? matches[2 + slice.rank] : 0),
+                kept: keptRanks?[slice.rank], offset: slice.offset, limit: slice.limit)
         }
         return page.page(found, offset: query.offset, limit: query.limit)
     }
@@ -818,6 +889,8 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
                 RETURNING 1
                 """, logger: logger
             ).decode(Int.self).first { _ in true } != nil
+        // After its commit: a search that begins from now on reads the download.
+        if counted { hotList.downloadCounted() }
         try await client.query(
             "DELETE FROM download_seen WHERE loopId = \(id) AND day < \(day - CatalogText.recentDays)", logger: logger)
         return counted

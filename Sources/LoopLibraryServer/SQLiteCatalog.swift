@@ -839,16 +839,14 @@ public final class SQLiteCatalog: Catalog, BenchmarkSeeding {
             return loops
         }
         /// The loops downloaded in the last days where `filters` hold, for each of `ranks` (a
-        /// condition that sorts them into one rank of a search; `inRanks`, the same told from
-        /// a kept loop's words) those of that rank, most downloaded first (newest first among
+        /// condition that sorts them into one rank of a search; `kept`, the same told from the
+        /// kept loops' words) those of that rank, most downloaded first (newest first among
         /// equals): every hot loop read once, however many ranks and parts of a page want
         /// them, or none read where no filter narrows them (kept in `hotList`).
-        func hotEntries(_ ranks: [String], _ inRanks: [(HotList.Loop) -> Bool]) throws -> [[HotEntry]] {
+        func hotEntries(_ ranks: [String], kept: ([HotList.Loop]) -> [[HotList.Loop]]) throws -> [[HotEntry]] {
             guard hotFirst else { return ranks.map { _ in [] } }
             if filters.isEmpty, let loops = try hotLoops(db, since: since, hotList: hotList, downloads: downloads) {
-                return inRanks.map { inRank in
-                    loops.filter(inRank).map { HotEntry(position: $0.position, recent: $0.recent) }
-                }
+                return kept(loops).map { rank in rank.map { HotEntry(position: $0.position, recent: $0.recent) } }
             }
             let rows = try Row.fetchAll(
                 db.cachedStatement(
@@ -885,7 +883,7 @@ public final class SQLiteCatalog: Catalog, BenchmarkSeeding {
                     + " JOIN author ON author.key = loop.authorKey"
                 : " FROM loop CROSS JOIN searchEntry ON searchEntry.loopRowid = loop.rowid"
                     + " JOIN author ON author.key = loop.authorKey"
-            let hot = try hotEntries(["1"], [{ _ in true }])[0]
+            let hot = try hotEntries(["1"], kept: { [$0] })[0]
             let loops = try list(
                 source, newest: "searchEntry.position", conditions: filters, hot: hot, offset: query.offset,
                 limit: query.limit)
@@ -928,13 +926,7 @@ public final class SQLiteCatalog: Catalog, BenchmarkSeeding {
             "(" + terms.indices.map { "instr(' ' || \(words), :start\($0)) > 0" }.joined(separator: " AND ") + ")"
         }
         let inTitle = holds("searchEntry.title"), inWords = holds("searchEntry.title || ' ' || searchEntry.body")
-        let starts = terms.map { Array((" " + $0).utf8) }
-        let hot = try hotEntries(
-            [inTitle, inWords + " AND NOT " + inTitle],
-            [
-                { HotList.Loop.holds($0.title, starts) },
-                { HotList.Loop.holds($0.words, starts) && !HotList.Loop.holds($0.title, starts) },
-            ])
+        let hot = try hotEntries([inTitle, inWords + " AND NOT " + inTitle]) { HotList.ranks(of: $0, terms: terms) }
         var loops: [CatalogLoop] = []
         for slice in page.slices(offset: query.offset, limit: query.limit) {
             let index = ranks[slice.rank].index

@@ -369,3 +369,35 @@ extension LibraryServerTests {
         #expect(try await titles("q=bonjour") == ["Marché Alphabet", "Marché Bet"], "the phrases' rank")
     }
 }
+
+extension LibraryServerTests {
+    /// Two servers on one PostgreSQL database: a loop first downloaded through one is still
+    /// listed by a search in Hot's order on the other, which kept its hot loops before the
+    /// download (it shows the download within the minute it keeps them, and never loses it).
+    @Test(arguments: CatalogBackend.all.filter { if case .postgres = $0 { true } else { false } })
+    func aHotSearchOnOneServerListsALoopDownloadedThroughAnother(_ backend: CatalogBackend) async throws {
+        let first = try TestServer(backend)
+        let second = try TestServer(sharingWith: first)
+        let author = TestLibrary()
+        for title in ["Marché Alphabet", "Marché Bet"] {
+            #expect(
+                try author.run(["new", "--text", "phrases.txt", "--audio", "clean.flac", "--title", title]).status == 0)
+            #expect(try author.run(["publish", title, "--to", first.address]).status == 0)
+        }
+        func titles(_ search: String, of server: TestServer) async throws -> [String] {
+            try await Self.ask([search], of: server)[0].titles
+        }
+        #expect(try await titles("q=marche&sort=hot", of: second) == ["Marché Bet", "Marché Alphabet"])
+        let found = try await http("GET", first.address + "/api/loops?q=alphabet")
+        let alphabet = try #require((found.json?["loops"] as? [[String: Any]])?.first?["id"] as? String)
+        #expect(try await http("GET", first.address + LoopLibraryPaths.bundle(alphabet)).status == 200)
+        for _ in 0..<500 where try await titles("q=marche&sort=hot", of: first).first != "Marché Alphabet" {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        // Asked anew (another page size: not an answer the second server keeps), on both.
+        for server in [first, second] {
+            let listed = try await titles("q=marche&sort=hot&limit=19", of: server)
+            #expect(listed.sorted() == ["Marché Alphabet", "Marché Bet"], "\(listed)")
+        }
+    }
+}
