@@ -63,6 +63,29 @@ final class HotList: Sendable {
         ]
     }
 
+    /// A list read one loop at a time, until its words pass ``HotList/byteLimit``.
+    struct Reading {
+        /// The loops read; nil once they are too many to keep.
+        private(set) var loops: [Loop]? = []
+        private var bytes = 0
+
+        /// Adds the loop at `position` with `recent` downloads, whose words are `title` then
+        /// `rest` (each folded, its words joined by spaces); false once the list is too large
+        /// (the rest need not be read).
+        mutating func add(position: Int64, recent: Int, title: String, rest: String) -> Bool {
+            let loop = Loop(
+                position: position, recent: recent, title: Array((" " + title).utf8),
+                words: Array((" " + title + " " + rest).utf8))
+            bytes += loop.title.count + loop.words.count + 64
+            guard bytes <= HotList.byteLimit else {
+                loops = nil
+                return false
+            }
+            loops?.append(loop)
+            return true
+        }
+    }
+
     /// What a list was read for: the catalog's change stamp and the first day counted.
     struct Key: Equatable, Sendable {
         var stamp: Int64

@@ -658,7 +658,7 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
         let key = HotList.Key(stamp: try await changeStamp(), since: since)
         if let kept = hotList.kept(for: key) { return kept }
         let read = DispatchTime.now().uptimeNanoseconds
-        var loops: [HotList.Loop]? = [], bytes = 0
+        var list = HotList.Reading()
         let rows = try await client.query(
             """
             SELECT search_entry.position::BIGINT, hot.recent::BIGINT, loop.searchTitle, loop.searchText || ' ' || author.nameWords
@@ -668,18 +668,10 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
             ORDER BY hot.recent DESC, search_entry.position DESC
             """, logger: logger)
         for try await (position, recent, title, rest) in rows.decode((Int64, Int, String, String).self) {
-            let loop = HotList.Loop(
-                position: position, recent: recent, title: Array((" " + title).utf8),
-                words: Array((" " + title + " " + rest).utf8))
-            bytes += loop.title.count + loop.words.count + 64
-            guard bytes <= HotList.byteLimit else {
-                loops = nil
-                break
-            }
-            loops?.append(loop)
+            guard list.add(position: position, recent: recent, title: title, rest: rest) else { break }
         }
-        hotList.keep(loops, for: key, downloads: downloads, read: read)
-        return loops
+        hotList.keep(list.loops, for: key, downloads: downloads, read: read)
+        return list.loops
     }
 
     public func search(_ query: CatalogQuery, now: Date) async throws -> CatalogPage {

@@ -743,26 +743,15 @@ public final class SQLiteCatalog: Catalog, BenchmarkSeeding {
             stamp: try Int64.fetchOne(db.cachedStatement(sql: "SELECT version FROM catalogChange")) ?? 0, since: since)
         if let kept = hotList.kept(for: key) { return kept }
         let read = DispatchTime.now().uptimeNanoseconds
-        var loops: [HotList.Loop]? = [], bytes = 0
+        var list = HotList.Reading()
         let rows = try Row.fetchCursor(
             db.cachedStatement(
                 sql: "SELECT searchEntry.position, hot.recent, searchEntry.title, searchEntry.body"
                     + Self.fromRecentlyDownloaded + " ORDER BY hot.recent DESC, searchEntry.position DESC"),
             arguments: ["since": since])
-        while let row = try rows.next() {
-            let title: String = row[2], body: String = row[3]
-            let loop = HotList.Loop(
-                position: row[0], recent: row[1], title: Array((" " + title).utf8),
-                words: Array((" " + title + " " + body).utf8))
-            bytes += loop.title.count + loop.words.count + 64
-            guard bytes <= HotList.byteLimit else {
-                loops = nil
-                break
-            }
-            loops?.append(loop)
-        }
-        hotList.keep(loops, for: key, downloads: downloads, read: read)
-        return loops
+        while let row = try rows.next(), list.add(position: row[0], recent: row[1], title: row[2], rest: row[3]) {}
+        hotList.keep(list.loops, for: key, downloads: downloads, read: read)
+        return list.loops
     }
 
     private static func search(

@@ -72,6 +72,22 @@ struct CatalogJSONTests {
 
 /// A hot loop kept holds a search's word where SQLite's `instr` finds it in its words.
 struct HotListTests {
+    /// A list whose words pass the bound is not kept (each search then reads it): its reading
+    /// stops there.
+    @Test func aListWhoseWordsPassTheBoundIsNotKept() {
+        var list = HotList.Reading()
+        let words = String(repeating: "mot ", count: 256 << 10) // 1 MiB
+        var added = 0
+        while list.add(position: Int64(added), recent: 1, title: "titre", rest: words) { added += 1 }
+        #expect(
+            added * words.utf8.count <= HotList.byteLimit && (added + 1) * (words.utf8.count + 1) > HotList.byteLimit
+                && list.loops == nil, "\(added)")
+        var small = HotList.Reading()
+        let kept = small.add(position: 1, recent: 2, title: "titre", rest: words)
+        #expect(kept)
+        #expect(small.loops?.map(\.position) == [1] && small.loops?.first?.words.count == words.utf8.count + 7)
+    }
+
     @Test func aKeptLoopHoldsEveryStartAskedWhereItsBytesAre() {
         var generator = SystemRandomNumberGenerator()
         let alphabet = [" ", "a", "b", "é", "ab", " a"].map { Array($0.utf8) }
