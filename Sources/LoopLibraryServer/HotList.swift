@@ -111,7 +111,8 @@ final class HotList: Sendable {
     private let state = Mutex(State())
 
     /// The downloads counted so far: taken before a read begins, and given back to
-    /// ``keep(_:for:downloads:)``, so that a list read before a download is not kept after it.
+    /// ``keep(_:for:downloads:read:)`` and ``kept(for:downloads:)``, so that a list read before a
+    /// download is neither kept nor used after it.
     var downloads: Int { state.withLock { $0.downloads } }
 
     /// Forgets the list: a download was counted (and committed).
@@ -123,11 +124,15 @@ final class HotList: Sendable {
     }
 
     /// The list kept for `key`: `.some(nil)` when it was too large to keep; nil when none is
-    /// kept for it, or it is too old.
-    func kept(for key: Key) -> [Loop]?? {
+    /// kept for it, it is too old, or a download was counted since `downloads` was taken (a
+    /// search reading an older snapshot would otherwise mix its own reads with a list newer
+    /// than them).
+    func kept(for key: Key, downloads: Int) -> [Loop]?? {
         let now = DispatchTime.now().uptimeNanoseconds
         return state.withLock { state in
-            guard let kept = state.kept, kept.key == key, now &- kept.read < Self.maximumAge else { return nil }
+            guard state.downloads == downloads, let kept = state.kept, kept.key == key,
+                now &- kept.read < Self.maximumAge
+            else { return nil }
             return .some(kept.loops)
         }
     }

@@ -656,7 +656,7 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
     private func hotLoops(since: Int64, downloads: Int) async throws -> [HotList.Loop]? {
         // The stamp before the list: a change between them reads the list again next time.
         let key = HotList.Key(stamp: try await changeStamp(), since: since)
-        if let kept = hotList.kept(for: key) { return kept }
+        if let kept = hotList.kept(for: key, downloads: downloads) { return kept }
         let read = DispatchTime.now().uptimeNanoseconds
         var list = HotList.Reading()
         let rows = try await client.query(

@@ -741,7 +741,7 @@ public final class SQLiteCatalog: Catalog, BenchmarkSeeding {
     ) throws -> [HotList.Loop]? {
         let key = HotList.Key(
             stamp: try Int64.fetchOne(db.cachedStatement(sql: "SELECT version FROM catalogChange")) ?? 0, since: since)
-        if let kept = hotList.kept(for: key) { return kept }
+        if let kept = hotList.kept(for: key, downloads: downloads) { return kept }
         let read = DispatchTime.now().uptimeNanoseconds
         var list = HotList.Reading()
         let rows = try Row.fetchCursor(
