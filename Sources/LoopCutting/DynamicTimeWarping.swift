@@ -50,31 +50,36 @@ struct DynamicTimeWarping {
         func coarsened(by factor: Int) -> Frames {
             guard factor > 1 else { return self }
             let d = FeatureMatrix.dimension
+            let count = count
             let blocks = (count + factor - 1) / factor
             var averaged = [Float](repeating: 0, count: blocks * d)
             var quietBlocks = [Bool](repeating: false, count: blocks)
             // A block that holds part of a join is one: a join is a few frames, and a coarse
             // path must still be able to leave speech out there.
-            let fillerBlocks = filler.map { filler in
-                (0..<blocks).map { block in
-                    filler[(block * factor)..<min(block * factor + factor, count)].contains(true)
-                }
-            }
+            var fillerBlocks = filler.map { _ in [Bool](repeating: false, count: blocks) }
             features.withUnsafeBufferPointer { source in
-                averaged.withUnsafeMutableBufferPointer { target in
-                    for block in 0..<blocks {
-                        let first = block * factor, last = min(first + factor, count)
-                        var quietCount = 0
-                        for frame in first..<last {
-                            if quiet[frame] { quietCount += 1 }
-                            let offset = offset(frame)
-                            for k in 0..<d { target[block * d + k] += source[offset + k] }
+                quiet.withUnsafeBufferPointer { quiet in
+                    averaged.withUnsafeMutableBufferPointer { target in
+                        for block in 0..<blocks {
+                            let first = block * factor, last = min(first + factor, count)
+                            let sum = target.baseAddress! + block * d
+                            var quietCount = 0
+                            // Frame by frame in order, as the sums always were.
+                            for frame in first..<last {
+                                if quiet[frame] { quietCount += 1 }
+                                let values = source.baseAddress! + offset(frame)
+                                for k in 0..<d { sum[k] += values[k] }
+                            }
+                            let scale = 1 / Float(last - first)
+                            for k in 0..<d { sum[k] *= scale }
+                            quietBlocks[block] = quietCount * 2 > last - first
                         }
-                        let scale = 1 / Float(last - first)
-                        for k in 0..<d { target[block * d + k] *= scale }
-                        quietBlocks[block] = quietCount * 2 > last - first || fillerBlocks?[block] == true
                     }
                 }
+            }
+            if let filler {
+                for frame in 0..<count where filler[frame] { fillerBlocks![frame / factor] = true }
+                for block in 0..<blocks where fillerBlocks![block] { quietBlocks[block] = true }
             }
             return Frames(features: averaged, quiet: quietBlocks, filler: fillerBlocks)
         }
@@ -85,6 +90,8 @@ struct DynamicTimeWarping {
         var coarseCells = 3_000_000
         /// A level's band of at least this many cells is warped in two halves at once.
         var splitCells = 500_000
+        /// Both sides are coarsened at once where they hold at least this many frames together.
+        var concurrentCoarsening = 100_000
         /// At each finer level the band reaches this many frames beyond the coarser path.
         var bandRadius = 12
         /// Take speech against rendering silence, or the reverse: a fixed cost per frame, in units of
@@ -131,7 +138,12 @@ struct DynamicTimeWarping {
         var path: [(row: Int32, column: Int32)]?
         var f = factor, coarser = factor
         while true {
-            let rows = take.coarsened(by: f), columns = rendering.coarsened(by: f)
+            // Two long recordings are coarsened at once (one after the other, one core waited).
+            let level = f
+            let (rows, columns) =
+                take.count + rendering.count >= parameters.concurrentCoarsening
+                ? bothAtOnce({ take.coarsened(by: level) }, { rendering.coarsened(by: level) })
+                : (take.coarsened(by: level), rendering.coarsened(by: level))
             let band =
                 path.map {
                     Self.band(

@@ -85,7 +85,6 @@ struct CepstrumMeter: TakeMeter {
     private var lastSample: Float = 0
     private var power: [Float]
     private var melLog: [Float]
-    private var frame: [Float]
     private(set) var values: [Float] = []
     private(set) var framesProduced = 0
     private(set) var framesConsumed = 0
@@ -119,7 +118,6 @@ struct CepstrumMeter: TakeMeter {
         }
         power = [Float](repeating: 0, count: length / 2 + 1)
         melLog = [Float](repeating: 0, count: Self.melBands)
-        frame = [Float](repeating: 0, count: windowLength)
 
         let mel = { (f: Double) in 2595 * log10(1 + f / 700) }
         let hertz = { (m: Double) in 700 * (pow(10, m / 2595) - 1) }
@@ -156,16 +154,16 @@ struct CepstrumMeter: TakeMeter {
 
     /// Takes mono samples; computes every frame whose window they complete.
     mutating func consume(_ samples: UnsafeBufferPointer<Float>) {
-        let start = pending.count
+        guard let first = samples.first else { return }
+        let start = pending.count, previous = lastSample
         pending.append(contentsOf: repeatElement(0, count: samples.count))
-        var last = lastSample
+        // Pre-emphasis: each sample less 0.97 of the one before.
         pending.withUnsafeMutableBufferPointer { pending in
-            for (index, sample) in samples.enumerated() {
-                pending[start + index] = sample - 0.97 * last
-                last = sample
-            }
+            let emphasised = pending.baseAddress! + start
+            emphasised[0] = first - 0.97 * previous
+            for index in 1..<samples.count { emphasised[index] = samples[index] - 0.97 * samples[index - 1] }
         }
-        lastSample = last
+        lastSample = samples[samples.count - 1]
         framesConsumed += samples.count
         produceFrames(upTo: framesConsumed)
     }
@@ -195,47 +193,59 @@ struct CepstrumMeter: TakeMeter {
 
     private mutating func computeFrame(at start: Int) {
         let windowLength = windowLength, step = step
+        // The window is written straight into the transform's input.
         pending.withUnsafeBufferPointer { pending in
             window.withUnsafeBufferPointer { window in
-                frame.withUnsafeMutableBufferPointer { frame in
-                    if step == 1 {
-                        for index in 0..<windowLength { frame[index] = pending[start + index] * window[index] }
-                    } else {
-                        let scale = 1 / Float(step)
-                        for index in 0..<windowLength {
-                            var sum: Float = 0
-                            for offset in 0..<step { sum += pending[start + index * step + offset] }
-                            frame[index] = sum * scale * window[index]
+                let samples = pending.baseAddress! + start, window = window.baseAddress!
+                power.withUnsafeMutableBufferPointer { power in
+                    transform.power(into: power) { input in
+                        if step == 1 {
+                            for index in 0..<windowLength { input[index] = samples[index] * window[index] }
+                        } else {
+                            let scale = 1 / Float(step)
+                            for index in 0..<windowLength {
+                                var sum: Float = 0
+                                for offset in 0..<step { sum += samples[index &* step &+ offset] }
+                                input[index] = sum * scale * window[index]
+                            }
                         }
+                        return windowLength
                     }
-                    power.withUnsafeMutableBufferPointer { transform.power(of: UnsafeBufferPointer(frame), into: $0) }
                 }
             }
         }
+        let c = FeatureMatrix.cepstra, m = Self.melBands, d = FeatureMatrix.dimension
         power.withUnsafeBufferPointer { power in
             filterWeights.withUnsafeBufferPointer { weights in
-                melLog.withUnsafeMutableBufferPointer { melLog in
-                    for band in 0..<Self.melBands {
-                        let first = filterFirstBin[band], from = filterWeightStart[band],
-                            to = filterWeightStart[band + 1]
-                        var energy: Float = 0
-                        for index in from..<to { energy += weights[index] * power[first + index - from] }
-                        melLog[band] = log(energy + 1e-10)
+                filterFirstBin.withUnsafeBufferPointer { firstBins in
+                    filterWeightStart.withUnsafeBufferPointer { starts in
+                        melLog.withUnsafeMutableBufferPointer { melLog in
+                            for band in 0..<m {
+                                let from = starts[band], count = starts[band &+ 1] &- from
+                                let bins = power.baseAddress! + firstBins[band], weights = weights.baseAddress! + from
+                                var energy: Float = 0
+                                for index in 0..<count { energy += weights[index] * bins[index] }
+                                melLog[band] = log(energy + 1e-10)
+                            }
+                        }
                     }
                 }
             }
         }
-        let c = FeatureMatrix.cepstra, m = Self.melBands
+        // The cepstra, then room for the deltas (filled in by the normalisation).
+        let at = values.count
+        values.append(contentsOf: repeatElement(0, count: d))
         dct.withUnsafeBufferPointer { dct in
             melLog.withUnsafeBufferPointer { melLog in
-                for k in 0..<c {
-                    var sum: Float = 0
-                    for n in 0..<m { sum += dct[k * m + n] * melLog[n] }
-                    values.append(sum)
+                values.withUnsafeMutableBufferPointer { values in
+                    for k in 0..<c {
+                        let row = dct.baseAddress! + k &* m
+                        var sum: Float = 0
+                        for n in 0..<m { sum += row[n] * melLog[n] }
+                        values[at &+ k] = sum
+                    }
                 }
             }
         }
-        // Room for the deltas, filled in by the normalisation.
-        values.append(contentsOf: repeatElement(0, count: c))
     }
 }

@@ -274,7 +274,13 @@ public final class ChildRendering: Sendable {
             throw SpeechError(.synthesizerMissing, "espeak-ng stopped rendering in its second process")
         }
         read.store(index + 1, ordering: .relaxed)
-        return RenderedSpeech(sampleRate: sampleRate, samples: samples.map { Float($0) / 32_768 })
+        let floats = [Float](unsafeUninitializedCapacity: samples.count) { floats, initialized in
+            samples.withUnsafeBufferPointer { samples in
+                for index in samples.indices { floats[index] = Float(samples[index]) / 32_768 }
+            }
+            initialized = samples.count
+        }
+        return RenderedSpeech(sampleRate: sampleRate, samples: floats)
     }
 
     /// Ends the second process at once, if it is still rendering: its reader sees the pipe end.
