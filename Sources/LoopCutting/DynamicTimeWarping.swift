@@ -49,34 +49,63 @@ struct DynamicTimeWarping {
         /// Blocks of `factor` frames averaged; a block is quiet when most of it is.
         func coarsened(by factor: Int) -> Frames {
             guard factor > 1 else { return self }
+            var averaged = [Float](repeating: 0, count: blocks(factor) * FeatureMatrix.dimension)
+            averaged.withUnsafeMutableBufferPointer { average(by: factor, into: $0) }
+            return coarsened(by: factor, averaged: averaged)
+        }
+
+        /// `first` and `second` coarsened by `factor`, their features averaged at once on two
+        /// threads into arrays made on this one (an array a worker thread makes comes from its own
+        /// malloc arena, which kept 8 MiB more at the peak of an hour's alignment).
+        static func coarsened(_ first: Frames, _ second: Frames, by factor: Int) -> (Frames, Frames) {
+            guard factor > 1 else { return (first, second) }
             let d = FeatureMatrix.dimension
-            let count = count
-            let blocks = (count + factor - 1) / factor
-            var averaged = [Float](repeating: 0, count: blocks * d)
+            var a = [Float](repeating: 0, count: first.blocks(factor) * d)
+            var b = [Float](repeating: 0, count: second.blocks(factor) * d)
+            a.withUnsafeMutableBufferPointer { a in
+                b.withUnsafeMutableBufferPointer { b in
+                    let a = UnsafeSendable(value: a), b = UnsafeSendable(value: b)
+                    _ = bothAtOnce(
+                        { first.average(by: factor, into: a.value) }, { second.average(by: factor, into: b.value) })
+                }
+            }
+            return (first.coarsened(by: factor, averaged: a), second.coarsened(by: factor, averaged: b))
+        }
+
+        private func blocks(_ factor: Int) -> Int { (count + factor - 1) / factor }
+
+        /// Each block's features averaged into `target` (zeros, a block's values after another's).
+        private func average(by factor: Int, into target: UnsafeMutableBufferPointer<Float>) {
+            let d = FeatureMatrix.dimension, count = count
+            features.withUnsafeBufferPointer { source in
+                for block in 0..<blocks(factor) {
+                    let first = block * factor, last = min(first + factor, count)
+                    let sum = target.baseAddress! + block * d
+                    // Frame by frame in order, as the sums always were.
+                    for frame in first..<last {
+                        let values = source.baseAddress! + offset(frame)
+                        for k in 0..<d { sum[k] += values[k] }
+                    }
+                    let scale = 1 / Float(last - first)
+                    for k in 0..<d { sum[k] *= scale }
+                }
+            }
+        }
+
+        /// The blocks of `factor` frames, their features `averaged`: quiet where most of a block
+        /// is, and a join where any of it is.
+        private func coarsened(by factor: Int, averaged: [Float]) -> Frames {
+            let blocks = blocks(factor)
             var quietBlocks = [Bool](repeating: false, count: blocks)
+            for block in 0..<blocks {
+                let first = block * factor, last = min(first + factor, count)
+                var quietCount = 0
+                for frame in first..<last where quiet[frame] { quietCount += 1 }
+                quietBlocks[block] = quietCount * 2 > last - first
+            }
             // A block that holds part of a join is one: a join is a few frames, and a coarse
             // path must still be able to leave speech out there.
             var fillerBlocks = filler.map { _ in [Bool](repeating: false, count: blocks) }
-            features.withUnsafeBufferPointer { source in
-                quiet.withUnsafeBufferPointer { quiet in
-                    averaged.withUnsafeMutableBufferPointer { target in
-                        for block in 0..<blocks {
-                            let first = block * factor, last = min(first + factor, count)
-                            let sum = target.baseAddress! + block * d
-                            var quietCount = 0
-                            // Frame by frame in order, as the sums always were.
-                            for frame in first..<last {
-                                if quiet[frame] { quietCount += 1 }
-                                let values = source.baseAddress! + offset(frame)
-                                for k in 0..<d { sum[k] += values[k] }
-                            }
-                            let scale = 1 / Float(last - first)
-                            for k in 0..<d { sum[k] *= scale }
-                            quietBlocks[block] = quietCount * 2 > last - first
-                        }
-                    }
-                }
-            }
             if let filler {
                 for frame in 0..<count where filler[frame] { fillerBlocks![frame / factor] = true }
                 for block in 0..<blocks where fillerBlocks![block] { quietBlocks[block] = true }
@@ -139,11 +168,10 @@ struct DynamicTimeWarping {
         var f = factor, coarser = factor
         while true {
             // Two long recordings are coarsened at once (one after the other, one core waited).
-            let level = f
             let (rows, columns) =
                 take.count + rendering.count >= parameters.concurrentCoarsening
-                ? bothAtOnce({ take.coarsened(by: level) }, { rendering.coarsened(by: level) })
-                : (take.coarsened(by: level), rendering.coarsened(by: level))
+                ? Frames.coarsened(take, rendering, by: f)
+                : (take.coarsened(by: f), rendering.coarsened(by: f))
             let band =
                 path.map {
                     Self.band(
