@@ -21,7 +21,7 @@ struct DynamicTimeWarping {
 
         /// Where frame `index`'s features start in `features`.
         @inline(__always)
-        func offset(_ index: Int) -> Int { (order.map { Int($0[index]) } ?? index) * FeatureMatrix.dimension }
+        func offset(_ index: Int) -> Int { (order.map { Int($0[index]) } ?? index) &* FeatureMatrix.dimension }
 
         /// The frames `rows`, copied out.
         func rows(_ rows: ClosedRange<Int>) -> Frames {
@@ -149,7 +149,10 @@ struct DynamicTimeWarping {
                 - b.loadUnaligned(fromByteOffset: lane, as: SIMD8<Float>.self)
             sum += difference * difference
         }
-        return sum.sum().squareRoot()
+        // The eight lanes summed pairwise (a tree three additions deep, where `sum()` adds them
+        // one after another: seven deep, on every cell's way to the path).
+        let four = sum.lowHalf + sum.highHalf, two = four.lowHalf + four.highHalf
+        return (two[0] + two[1]).squareRoot()
     }
 
     /// The path from the take's first to last frame (`take` rows, `rendering` columns), each
@@ -330,7 +333,7 @@ struct DynamicTimeWarping {
             /// Where the rendering's frame `column` starts in its features.
             @inline(__always)
             func renderingOffset(_ column: Int) -> Int {
-                (renderingOrder.map { Int($0[column]) } ?? column) * FeatureMatrix.dimension
+                (renderingOrder.map { Int($0[column]) } ?? column) &* FeatureMatrix.dimension
             }
         }
 
@@ -465,8 +468,10 @@ struct DynamicTimeWarping {
                                     let left = here[column - 1] + stepCost
                                     if left < best { best = left; step = 2 }
                                 }
-                                let origin = pointers.jumpFrom[column]
-                                if origin >= 0, let skipCost, span.contains(origin) {
+                                // (No jumps without a skip cost: the test comes first, the same for every cell.)
+                                if let skipCost, case let origin = pointers.jumpFrom[column], origin >= 0,
+                                    span.contains(origin)
+                                {
                                     let jump =
                                         here[origin]
                                         + skipCost * (pointers.speechBefore[column] - pointers.speechBefore[origin + 1])
@@ -537,8 +542,9 @@ struct DynamicTimeWarping {
                                 }
                                 let right = here[column + 1] + rightCost
                                 if right < best { best = right; step = 2 }
-                                let target = pointers.jumpTo[column]
-                                if target >= 0, let skipCost, span.contains(target) {
+                                if let skipCost, case let target = pointers.jumpTo[column], target >= 0,
+                                    span.contains(target)
+                                {
                                     let jump =
                                         here[target]
                                         + skipCost * (pointers.speechBefore[target] - pointers.speechBefore[column + 1])
