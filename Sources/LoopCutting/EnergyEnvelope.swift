@@ -166,10 +166,12 @@ struct Biquad {
         return Biquad(b0: (1 - c) / 2, b1: 1 - c, b2: (1 - c) / 2, a0: 1 + alpha, a1: -2 * c, a2: 1 - alpha)
     }
 
+    /// Transposed direct form II. The terms that do not wait for `y` are added first, so each
+    /// sample waits on the one before through a multiplication and two additions, not three.
     @inline(__always)
     mutating func process(_ x: Float) -> Float {
         let y = b0 * x + z1
-        z1 = b1 * x - a1 * y + z2
+        z1 = (b1 * x + z2) - a1 * y
         z2 = b2 * x - a2 * y
         return y
     }
