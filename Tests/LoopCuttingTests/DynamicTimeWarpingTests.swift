@@ -145,4 +145,52 @@ import Testing
             if skipCost == nil { #expect(two.first?.column == 0 && two.last?.column == Int32(rendering.count - 1)) }
         }
     }
+
+    /// Blocks of frames as the coarse levels read them: each block's features averaged frame by
+    /// frame (through `order` where it is set), quiet where more than half of it is, a join where
+    /// any of it is; the same when the two sides are coarsened at once, on two threads.
+    @Test(arguments: [2, 3, 4, 16])
+    func coarseFramesAreTheirBlocksAveragedWhetherMadeAloneOrTogether(factor: Int) {
+        let (take, rendering) = recordings(seed: UInt64(factor), phrases: 6, skipping: false)
+        var backwards = rendering
+        backwards.order = (0..<Int32(rendering.count)).reversed()
+        func expected(_ frames: DynamicTimeWarping.Frames) -> ([Float], [Bool], [Bool]?) {
+            let d = FeatureMatrix.dimension
+            var features: [Float] = [], quiet: [Bool] = [], filler: [Bool] = []
+            for first in stride(from: 0, to: frames.count, by: factor) {
+                let block = first..<min(first + factor, frames.count)
+                var sum = [Float](repeating: 0, count: d)
+                for frame in block {
+                    for k in 0..<d { sum[k] += frames.features[frames.offset(frame) + k] }
+                }
+                features += sum.map { $0 * (1 / Float(block.count)) }
+                let isFiller = frames.filler.map { filler in block.contains { filler[$0] } } ?? false
+                quiet.append(block.filter { frames.quiet[$0] }.count * 2 > block.count || isFiller)
+                filler.append(isFiller)
+            }
+            return (features, quiet, frames.filler == nil ? nil : filler)
+        }
+        for (a, b) in [(take, rendering), (take, backwards)] {
+            let together = DynamicTimeWarping.Frames.coarsened(a, b, by: factor)
+            let alone = (a.coarsened(by: factor), b.coarsened(by: factor))
+            for (made, frames) in [(together.0, a), (together.1, b), (alone.0, a), (alone.1, b)] {
+                let (features, quiet, filler) = expected(frames)
+                #expect(made.features == features)
+                #expect(made.quiet == quiet)
+                #expect(made.filler == filler)
+                #expect(made.order == nil)
+            }
+        }
+        // A path drawn with both sides coarsened at once is the path drawn one side after the other.
+        var oneAfterTheOther = DynamicTimeWarping()
+        oneAfterTheOther.parameters.coarseCells = 20_000
+        oneAfterTheOther.parameters.concurrentCoarsening = .max
+        var atOnce = oneAfterTheOther
+        atOnce.parameters.concurrentCoarsening = 0
+        for skipCost: Float? in [nil, 0.4] {
+            let one = oneAfterTheOther.align(take: take, rendering: rendering, skipCost: skipCost)
+            let two = atOnce.align(take: take, rendering: rendering, skipCost: skipCost)
+            #expect(one.map(\.row) == two.map(\.row) && one.map(\.column) == two.map(\.column))
+        }
+    }
 }
