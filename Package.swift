@@ -326,6 +326,7 @@ let package = Package(
             name: "LoopLibraryServerTests",
             dependencies: [
                 "LoopLibraryServer", "LoopLibraryAPI", .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]),
         .testTarget(

@@ -7,7 +7,7 @@ public struct LibraryRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
     /// The client's IP address, as the connection gives it.
     public let clientAddress: String?
-    /// The connection: a download waits while it is full (``LibraryServer/fileBody(path:range:connection:chunkLength:)``).
+    /// The connection: a download waits while it is full (``LibraryServer/fileBody(path:range:connection:)``).
     let channel: any Channel
 
     public init(source: ApplicationRequestContextSource) {

@@ -120,7 +120,8 @@ public struct LibraryServer: Sendable {
             server: .http1(
                 configuration: .init(
                     additionalChannelHandlers: [
-                        ConnectionCap(slots: connections, refused: { LibraryMetrics.connectionsRefused.increment() })
+                        ConnectionCap(slots: connections, refused: { LibraryMetrics.connectionsRefused.increment() }),
+                        FileRegionInstaller(),
                     ],
                     idleTimeout: .seconds(Int64(limits.idleSeconds)))),
             configuration: .init(address: .hostname(host, port: port), serverName: "loop-library"),

@@ -148,7 +148,7 @@ struct CountingWriter: ResponseBodyWriter {
     let count: ByteCount
 
     mutating func write(_ buffer: ByteBuffer) async throws {
-        count.bytes += buffer.readableBytes
+        count.bytes += FileRegions.bytesSent(by: buffer)
         try await base.write(buffer)
     }
 
