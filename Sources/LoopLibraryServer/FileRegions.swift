@@ -50,8 +50,8 @@ enum FileRegions {
 /// Writes each note (``FileRegions``) as the range of the file it names, handed to the
 /// kernel, and everything else as it is. It sits next to the socket, where a response's body
 /// passes as it was written (HTTP/1.1 with a length: no chunk framing). A file that cannot be
-/// opened closes the connection: the client sees a response shorter than its length, never
-/// other bytes.
+/// opened, or is shorter than the range, closes the connection: the client sees a response
+/// shorter than its length, never other bytes.
 final class FileRegionSender: ChannelOutboundHandler, RemovableChannelHandler, Sendable {
     typealias OutboundIn = IOData
     typealias OutboundOut = IOData
@@ -63,17 +63,30 @@ final class FileRegionSender: ChannelOutboundHandler, RemovableChannelHandler, S
         }
         let descriptor = open(note.path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
-            let error = IOError(errnoCode: errno, reason: "open \(note.path)")
-            promise?.fail(error)
-            context.close(promise: nil)
+            refuse(IOError(errnoCode: errno, reason: "open \(note.path)"), context: context, promise: promise)
             return
         }
         let handle = NIOFileHandle(_deprecatedTakingOwnershipOfDescriptor: descriptor)
+        var status = stat()
+        // A file shorter than the range (a blob never shrinks: a broken disk) would have the
+        // kernel send nothing, again and again: refused like a file that does not open.
+        guard fstat(descriptor, &status) == 0, Int(status.st_size) >= note.offset + note.count else {
+            try? handle.close()
+            refuse(
+                IOError(errnoCode: EIO, reason: "\(note.path) is shorter than a download"), context: context,
+                promise: promise)
+            return
+        }
         let region = FileRegion(fileHandle: handle, readerIndex: note.offset, endIndex: note.offset + note.count)
         let written = context.eventLoop.makePromise(of: Void.self)
         written.futureResult.whenComplete { _ in try? handle.close() }
         if let promise { written.futureResult.cascade(to: promise) }
         context.write(wrapOutboundOut(.fileRegion(region)), promise: written)
+    }
+
+    private func refuse(_ error: IOError, context: ChannelHandlerContext, promise: EventLoopPromise<Void>?) {
+        promise?.fail(error)
+        context.close(promise: nil)
     }
 }
 

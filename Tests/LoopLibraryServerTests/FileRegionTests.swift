@@ -45,12 +45,13 @@ struct FileRegionTests {
         #expect(try channel.finish().isClean)
     }
 
-    @Test func aFileThatCannotBeOpenedClosesTheConnectionRatherThanSendOtherBytes() throws {
+    @Test(arguments: [false, true])
+    func aFileThatCannotBeOpenedOrIsTooShortClosesTheConnectionRatherThanSendOtherBytes(exists: Bool) throws {
+        let path = exists ? try Self.file(bytes: 100) : "/no/such/blob-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: path) }
         let channel = EmbeddedChannel(handler: FileRegionSender())
         let written = channel.eventLoop.makePromise(of: Void.self)
-        channel.writeAndFlush(
-            IOData.byteBuffer(FileRegions.note(path: "/no/such/blob-\(UUID().uuidString)", offset: 0, count: 10)),
-            promise: written)
+        channel.writeAndFlush(IOData.byteBuffer(FileRegions.note(path: path, offset: 50, count: 51)), promise: written)
         #expect(throws: IOError.self) { try written.futureResult.wait() }
         #expect(try channel.readOutbound(as: IOData.self) == nil)
         #expect(!channel.isActive)
