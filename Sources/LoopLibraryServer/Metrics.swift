@@ -70,6 +70,17 @@ enum LibraryMetrics {
 
     /// Loops published (first publishes and updates).
     static let published = Metrics.Counter(label: "loop_library_publishes_total")
+
+    /// A search of a catalog in PostgreSQL, counted by what answered it: the server's mirror
+    /// of its search (`mirror`), or PostgreSQL itself (`postgres`: before the mirror is read,
+    /// or where it failed).
+    static func searched(inMirror: Bool) {
+        (inMirror ? searchedInMirror : searchedInPostgres).increment()
+    }
+    private static let searchedInMirror = Metrics.Counter(
+        label: "loop_library_postgres_searches_total", dimensions: [("answered_by", "mirror")])
+    private static let searchedInPostgres = Metrics.Counter(
+        label: "loop_library_postgres_searches_total", dimensions: [("answered_by", "postgres")])
 }
 
 /// The access log as JSON lines, one a request, appended to a file (`loop serve --access-log`).

@@ -11,9 +11,16 @@ import Synchronization
 ///
 /// Connects without TLS: run it on a private network or a Unix socket.
 public final class PostgresCatalog: Catalog, BenchmarkSeeding {
-    private let client: PostgresClient
+    let client: PostgresClient
     private let running: Task<Void, Never>
-    private let logger: Logger
+    let logger: Logger
+    /// Whether ``prepare()`` mirrors the search on this server (``SearchMirror``): a server's
+    /// catalog does, an operator's command does not.
+    private let mirroringSearch: Bool
+    /// The search mirrored here, once ``prepare()`` made it.
+    private let searchMirror = Mutex<SearchMirror?>(nil)
+    var currentSearchMirror: SearchMirror? { searchMirror.withLock { $0 } }
+    func setSearchMirror(_ mirror: SearchMirror) { searchMirror.withLock { $0 = mirror } }
     /// The change stamp as PostgreSQL last announced it to this server.
     private let announcedStamp = AnnouncedStamp()
     /// The loops downloaded in the last days with their words, kept for the searches in Hot's
@@ -37,8 +44,12 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
     public static var defaultConnections: Int { max(12, 6 * ProcessInfo.processInfo.activeProcessorCount) }
 
     /// Connects to `url` (`postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE`) with at most
-    /// `connections` open at once (at least ``fewestConnections``).
-    public init(url: String, connections: Int = PostgresCatalog.defaultConnections, logger: Logger) throws {
+    /// `connections` open at once (at least ``fewestConnections``); `mirroringSearch`: searches
+    /// read a mirror on this machine (a server's catalog), not PostgreSQL's indexes.
+    public init(
+        url: String, connections: Int = PostgresCatalog.defaultConnections, mirroringSearch: Bool = false,
+        logger: Logger
+    ) throws {
         guard let components = URLComponents(string: url),
             ["postgres", "postgresql"].contains(components.scheme ?? ""),
             let user = components.user, !user.isEmpty
@@ -55,6 +66,7 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.client = client
         self.logger = logger
+        self.mirroringSearch = mirroringSearch
         running = Task { await client.run() }
     }
 
@@ -176,7 +188,20 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
             part BYTEA NOT NULL
         );
         """,
+        changesByTransaction,
     ]
+
+    /// Each loop marked with the transaction that last changed it, or its author's name (whose
+    /// words are searched with it): what the servers' search mirrors read (``SearchMirror``),
+    /// from the oldest transaction unfinished when they last read on.
+    private static let changesByTransaction = """
+        ALTER TABLE loop ADD COLUMN changedBy xid8 NOT NULL DEFAULT '0';
+        CREATE INDEX loop_changed_by ON loop (changedBy, id);
+        CREATE FUNCTION loop_row_changed() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN NEW.changedBy := pg_current_xact_id(); RETURN NEW; END $$;
+        CREATE TRIGGER loop_row_changed BEFORE INSERT OR UPDATE ON loop FOR EACH ROW EXECUTE FUNCTION loop_row_changed();
+        CREATE FUNCTION author_row_changed() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN UPDATE loop SET changedBy = pg_current_xact_id() WHERE authorKey = NEW.key; RETURN NULL; END $$;
+        CREATE TRIGGER author_row_changed AFTER UPDATE ON author FOR EACH ROW WHEN (OLD.name IS DISTINCT FROM NEW.name OR OLD.nameKey IS DISTINCT FROM NEW.nameKey OR OLD.nameWords IS DISTINCT FROM NEW.nameWords OR OLD.fingerprint IS DISTINCT FROM NEW.fingerprint) EXECUTE FUNCTION author_row_changed();
+        """
 
     /// Every start of each word kept as a lexeme of its own (`b`, `bo`, `bon`, ... `bonjour`:
     /// 4% more bytes than the first 6 alone in the benchmark's catalog), so a term is one
@@ -256,6 +281,7 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
                 await Self.watchChanges(client: client, logger: logger, announced: announcedStamp)
             }
         }
+        if mirroringSearch { await startSearchMirror() }
     }
 
     /// Listens for the catalog's changes (``changeChannel``) on a connection of its own for as
@@ -675,6 +701,11 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
     }
 
     public func search(_ query: CatalogQuery, now: Date) async throws -> CatalogPage {
+        if let page = await searchedInMirror(query, now: now) {
+            LibraryMetrics.searched(inMirror: true)
+            return page
+        }
+        LibraryMetrics.searched(inMirror: false)
         // Taken before any read: a download counted after it leaves no list read before it kept.
         let downloads = hotList.downloads
         var binds = PostgresBindings()
@@ -882,7 +913,10 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
                 """, logger: logger
             ).decode(Int.self).first { _ in true } != nil
         // After its commit: a search that begins from now on reads the download.
-        if counted { hotList.downloadCounted() }
+        if counted {
+            hotList.downloadCounted()
+            searchMirror.withLock { $0 }?.downloadCounted(loopID: id)
+        }
         try await client.query(
             "DELETE FROM download_seen WHERE loopId = \(id) AND day < \(day - CatalogText.recentDays)", logger: logger)
         return counted
@@ -904,6 +938,7 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
     }
 
     public func close() async throws {
+        try await searchMirror.withLock { $0 }?.close()
         if let watch = watching.withLock({ $0 }) {
             watch.cancel()
             await watch.value

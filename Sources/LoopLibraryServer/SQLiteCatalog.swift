@@ -7,7 +7,7 @@ import LoopLibraryAPI
 /// The catalog in one SQLite file (WAL: readers never wait for a publish), for a Loop Library
 /// served from one machine.
 public final class SQLiteCatalog: Catalog, BenchmarkSeeding {
-    private let pool: DatabasePool
+    let pool: DatabasePool
     /// Read-only connections for the reads made on the calling thread (``readHere(transaction:_:)``),
     /// apart from `pool`: a thread of Swift's cooperative pool blocked waiting for one of
     /// `pool`'s readers could wait forever, since an async read gives its reader back only on
@@ -15,22 +15,27 @@ public final class SQLiteCatalog: Catalog, BenchmarkSeeding {
     private let hereReaders: DatabasePool
     /// The loops downloaded in the last days with their words, kept for the searches in Hot's
     /// order.
-    private let hotList = HotList()
+    let hotList = HotList()
 
     /// SQLite's statistics of its memory turned off, once, before the first database opens.
     private static let memoryStatisticsStopped: Void = { _ = loop_sqlite_stop_memory_statistics() }()
 
-    /// Opens (creating) the catalog at `path`.
-    public init(path: String) throws {
+    /// Opens (creating) the catalog at `path`, with up to `readers` connections reading in each
+    /// of its two pools; a catalog not `durable` (a mirror, made again when lost) does not wait
+    /// for its writes to reach the disk.
+    public init(path: String, readers: Int = 8, durable: Bool = true) throws {
         Self.memoryStatisticsStopped
         var configuration = Configuration()
         configuration.busyMode = .timeout(30)
         // Readers as the server has request threads; WAL lets them read while a publish writes.
-        configuration.maximumReaderCount = 8
+        configuration.maximumReaderCount = readers
         // SQLite's 2 MiB of page cache a connection: with up to 16 connections, 8 MiB each held
         // 128 MiB at 100,000 loops (the server's peak 243 MiB); the search indexes are small
         // (30 MB at 100,000 loops) and a page not cached comes from the system's file cache.
-        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA cache_size = -2048") }
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA cache_size = -2048")
+            if !durable { try db.execute(sql: "PRAGMA synchronous = OFF") }
+        }
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
             var readOnly = configuration
@@ -538,7 +543,7 @@ public final class SQLiteCatalog: Catalog, BenchmarkSeeding {
     /// loops the segments the changes leave (one of each size) made searches a third slower.
     /// Merging costs about 10 µs an entry (a second at 100,000 loops, in the publish that
     /// makes it due), so about 80 µs a change.
-    private static func optimizeSearchIndexesIfDue(_ db: Database) throws {
+    static func optimizeSearchIndexesIfDue(_ db: Database) throws {
         guard
             let state = try Row.fetchOne(
                 db.cachedStatement(sql: "SELECT entries, changes FROM searchIndexState")),
@@ -562,11 +567,18 @@ public final class SQLiteCatalog: Catalog, BenchmarkSeeding {
     /// Adds to `longWord` the words of `words` (parted by spaces, as the indexes take them)
     /// longer than ``longestIndexedPrefix``. An author's new name comes with the loop they
     /// publish under it, whose words are remembered here.
-    private static func rememberLongWords(_ db: Database, _ words: String) throws {
+    static func rememberLongWords(_ db: Database, _ words: String) throws {
+        try rememberLongWords(db, longWords(in: words))
+    }
+
+    static func rememberLongWords(_ db: Database, _ words: some Sequence<Substring>) throws {
         let statement = try db.cachedStatement(sql: "INSERT OR IGNORE INTO longWord (word) VALUES (?)")
-        for word in words.split(separator: " ") where word.unicodeScalars.count > longestIndexedPrefix {
-            try statement.execute(arguments: [String(word)])
-        }
+        for word in words { try statement.execute(arguments: [String(word)]) }
+    }
+
+    /// The words of `words` (parted by spaces) longer than ``longestIndexedPrefix``.
+    static func longWords(in words: String) -> [Substring] {
+        words.split(separator: " ").filter { $0.unicodeScalars.count > longestIndexedPrefix }
     }
 
     /// The FTS5 query that finds every term, each the start of a word; nil when a term starts

@@ -176,7 +176,7 @@ struct Serve: AsyncParsableCommand {
                 throw ServerFailure("\(accessLog): cannot append the access log to it (\(error))")
             }
         }
-        let catalog = try storage.openCatalog(logger: logger)
+        let catalog = try storage.openCatalog(logger: logger, mirroringSearch: true)
         let server = LibraryServer(
             catalog: catalog, dataFolder: storage.dataFolder, web: templates, publicURL: publicURL, limits: limits,
             metrics: LibraryServer.recordMetrics(open: openMetrics), accessLog: accessLogFile, logger: logger)

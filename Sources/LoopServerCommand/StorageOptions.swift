@@ -73,7 +73,9 @@ struct StorageOptions: ParsableArguments {
         }
     }
 
-    func openCatalog(logger: Logger) throws -> any Catalog {
+    /// The catalog; `mirroringSearch`: a server's, whose searches read a mirror of PostgreSQL's
+    /// on this machine.
+    func openCatalog(logger: Logger, mirroringSearch: Bool = false) throws -> any Catalog {
         do {
             try FileManager.default.createDirectory(atPath: dataFolder, withIntermediateDirectories: true)
         } catch {
@@ -85,7 +87,8 @@ struct StorageOptions: ParsableArguments {
         }
         if let database {
             return try PostgresCatalog(
-                url: database, connections: databaseConnections ?? PostgresCatalog.defaultConnections, logger: logger)
+                url: database, connections: databaseConnections ?? PostgresCatalog.defaultConnections,
+                mirroringSearch: mirroringSearch, logger: logger)
         }
         return try SQLiteCatalog(path: ServerLayout(root: dataFolder).catalog)
     }

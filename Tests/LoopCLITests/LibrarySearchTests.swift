@@ -401,3 +401,83 @@ extension LibraryServerTests {
         }
     }
 }
+
+extension LibraryServerTests {
+    /// Each server on PostgreSQL answers searches from a mirror of the catalog's search on its
+    /// own machine (#49), which follows what happens elsewhere as PostgreSQL announces it: a
+    /// loop published, unpublished, republished under its author's new name, featured or taken
+    /// down through another server or by the operator is found, or not, as in PostgreSQL.
+    @Test(arguments: CatalogBackend.all.filter { if case .postgres = $0 { true } else { false } })
+    func eachServerSearchesItsMirrorOfPostgreSQLWhichFollowsChangesMadeElsewhere(_ backend: CatalogBackend)
+        async throws
+    {
+        let first = try TestServer(backend)
+        let second = try TestServer(sharingWith: first)
+        let author = TestLibrary()
+        #expect(try author.run(["identity", "--name", "Odalys Brume"]).status == 0)
+        for title in ["Marché Alphabet", "Marché Bet"] {
+            #expect(
+                try author.run(["new", "--text", "phrases.txt", "--audio", "clean.flac", "--title", title]).status == 0)
+            #expect(try author.run(["publish", title, "--to", first.address]).status == 0)
+        }
+        /// The searches the second server answered, by what answered them (`/metrics`), and
+        /// whether its mirror is read.
+        func counted() async throws -> (mirror: Double, postgres: Double, ready: Bool) {
+            let metrics = String(decoding: try await http("GET", second.address + "/metrics").body, as: UTF8.self)
+            func value(_ prefix: String) -> Double {
+                metrics.split(separator: "\n").first { $0.hasPrefix(prefix) }.flatMap {
+                    $0.split(separator: " ").last.flatMap { Double($0) }
+                } ?? 0
+            }
+            return (
+                value("loop_library_postgres_searches_total{answered_by=\"mirror\"}"),
+                value("loop_library_postgres_searches_total{answered_by=\"postgres\"}"),
+                value("loop_library_search_mirror_ready") == 1
+            )
+        }
+        // The server reads the catalog into its mirror as it starts (PostgreSQL answers until then).
+        for _ in 0..<500 where try await !counted().ready { try await Task.sleep(for: .milliseconds(10)) }
+        let before = try await counted()
+        #expect(before.ready, "the mirror is read")
+
+        /// The second server's answer to `search`, asked until it is `expected` (a change
+        /// reaches it once PostgreSQL announces it: milliseconds) or for five seconds.
+        func listed(_ search: String, _ expected: [String]) async throws -> [String] {
+            var titles: [String] = []
+            for _ in 0..<500 {
+                titles = try await Self.ask([search], of: second)[0].titles
+                if titles == expected { break }
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            return titles
+        }
+        #expect(try await listed("q=marche", ["Marché Bet", "Marché Alphabet"]) == ["Marché Bet", "Marché Alphabet"])
+        #expect(try await listed("q=odalys&author=Odalys Brume", ["Marché Bet", "Marché Alphabet"]).count == 2)
+
+        #expect(try author.run(["unpublish", "Marché Bet", "--from", first.address]).status == 0)
+        #expect(try await listed("q=marche", ["Marché Alphabet"]) == ["Marché Alphabet"], "unpublished")
+
+        // A new name, bound when the author next publishes: their loops are found by it, and
+        // no longer by the old one.
+        #expect(try author.run(["identity", "--name", "Zoë Quill"]).status == 0)
+        #expect(try author.run(["edit", "Marché Alphabet", "--tag", "quillwort"]).status == 0)
+        #expect(try author.run(["publish", "Marché Alphabet", "--to", first.address]).status == 0)
+        #expect(try await listed("q=zoe+quill", ["Marché Alphabet"]) == ["Marché Alphabet"], "the new name")
+        #expect(try await listed("q=quillwort", ["Marché Alphabet"]) == ["Marché Alphabet"], "the new tag")
+        #expect(try await listed("q=odalys", []).isEmpty, "the old name")
+        #expect(try await listed("author=Zoe Quill", ["Marché Alphabet"]) == ["Marché Alphabet"])
+
+        let found = try await http("GET", first.address + "/api/loops?q=alphabet")
+        let alphabet = try #require((found.json?["loops"] as? [[String: Any]])?.first?["id"] as? String)
+        let operatorCommand = ["--data", first.data] + (first.database.map { ["--database", $0] } ?? [])
+        #expect(try LoopProcess.run(["serve", "feature", alphabet] + operatorCommand).status == 0)
+        #expect(try await listed("featured=1", ["Marché Alphabet"]) == ["Marché Alphabet"], "featured")
+        #expect(
+            try LoopProcess.run(["serve", "takedown", alphabet, "--reason", "test"] + operatorCommand).status == 0)
+        #expect(try await listed("q=marche", []).isEmpty, "taken down")
+
+        // Every search the second server answered since came from its mirror.
+        let after = try await counted()
+        #expect(after.mirror > before.mirror && after.postgres == before.postgres, "\(before) \(after)")
+    }
+}
