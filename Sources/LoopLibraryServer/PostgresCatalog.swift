@@ -191,16 +191,15 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
         changesByTransaction,
     ]
 
-    /// Each loop marked with the transaction that last changed it, or its author's name (whose
-    /// words are searched with it): what the servers' search mirrors read (``SearchMirror``),
-    /// from the oldest transaction unfinished when they last read on.
+    /// Each loop marked with the transaction that last changed it: what the servers' search
+    /// mirrors read (``SearchMirror``), from the oldest transaction unfinished when they last
+    /// read on. (An author's name comes with each of their loops read: it changes only as they
+    /// publish one.)
     private static let changesByTransaction = """
         ALTER TABLE loop ADD COLUMN changedBy xid8 NOT NULL DEFAULT '0';
         CREATE INDEX loop_changed_by ON loop (changedBy, id);
         CREATE FUNCTION loop_row_changed() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN NEW.changedBy := pg_current_xact_id(); RETURN NEW; END $$;
         CREATE TRIGGER loop_row_changed BEFORE INSERT OR UPDATE ON loop FOR EACH ROW EXECUTE FUNCTION loop_row_changed();
-        CREATE FUNCTION author_row_changed() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN UPDATE loop SET changedBy = pg_current_xact_id() WHERE authorKey = NEW.key; RETURN NULL; END $$;
-        CREATE TRIGGER author_row_changed AFTER UPDATE ON author FOR EACH ROW WHEN (OLD.name IS DISTINCT FROM NEW.name OR OLD.nameKey IS DISTINCT FROM NEW.nameKey OR OLD.nameWords IS DISTINCT FROM NEW.nameWords OR OLD.fingerprint IS DISTINCT FROM NEW.fingerprint) EXECUTE FUNCTION author_row_changed();
         """
 
     /// Every start of each word kept as a lexeme of its own (`b`, `bo`, `bon`, ... `bonjour`:
