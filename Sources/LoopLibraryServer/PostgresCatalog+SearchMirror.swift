@@ -13,7 +13,10 @@ extension PostgresCatalog: SearchMirror.Source {
             logger.warning("no search mirror on this server (\(error)): searching PostgreSQL")
             return
         }
-        setSearchMirror(mirror)
+        guard keepSearchMirror(mirror) else {
+            try? await mirror.close()
+            return
+        }
         mirror.fill(from: self) { [logger] took in
             logger.info("the search is mirrored on this server (read in \(took))")
         }

@@ -19,8 +19,16 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
     private let mirroringSearch: Bool
     /// The search mirrored here, once ``prepare()`` made it.
     private let searchMirror = Mutex<SearchMirror?>(nil)
+    /// The search mirror, once made.
     var currentSearchMirror: SearchMirror? { searchMirror.withLock { $0 } }
-    func setSearchMirror(_ mirror: SearchMirror) { searchMirror.withLock { $0 = mirror } }
+    /// Keeps `mirror` as the search mirror, unless one is kept already (then false).
+    func keepSearchMirror(_ mirror: SearchMirror) -> Bool {
+        searchMirror.withLock { kept in
+            guard kept == nil else { return false }
+            kept = mirror
+            return true
+        }
+    }
     /// The change stamp as PostgreSQL last announced it to this server.
     private let announcedStamp = AnnouncedStamp()
     /// The loops downloaded in the last days with their words, kept for the searches in Hot's
@@ -280,7 +288,7 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
                 await Self.watchChanges(client: client, logger: logger, announced: announcedStamp)
             }
         }
-        if mirroringSearch { await startSearchMirror() }
+        if mirroringSearch, currentSearchMirror == nil { await startSearchMirror() }
     }
 
     /// Listens for the catalog's changes (``changeChannel``) on a connection of its own for as
@@ -937,7 +945,8 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
     }
 
     public func close() async throws {
-        try await searchMirror.withLock { $0 }?.close()
+        // (Its files are this server's alone: a failure to close them leaves the rest to close.)
+        try? await searchMirror.withLock { $0 }?.close()
         if let watch = watching.withLock({ $0 }) {
             watch.cancel()
             await watch.value
