@@ -354,9 +354,7 @@ struct ServerBenchmark: AsyncParsableCommand {
         let started = Date()
         while Date().timeIntervalSince(started) < 600 {
             let metrics = String(decoding: try await get(address + "/metrics"), as: UTF8.self)
-            if metrics.split(separator: "\n").contains("loop_library_search_mirror_ready 1.0")
-                || metrics.split(separator: "\n").contains("loop_library_search_mirror_ready 1")
-            {
+            if metrics.split(separator: "\n").contains(where: { $0.hasPrefix("loop_library_search_mirror_ready 1") }) {
                 return Date().timeIntervalSince(started)
             }
             try await Task.sleep(for: .milliseconds(100))

@@ -17,9 +17,13 @@ extension PostgresCatalog: SearchMirror.Source {
             try? await mirror.close()
             return
         }
-        mirror.fill(from: self) { [logger] took in
-            logger.info("the search is mirrored on this server (read in \(took))")
-        }
+        mirror.fill(
+            from: self,
+            done: { [logger] took in logger.info("the search is mirrored on this server (read in \(took))") },
+            failed: { [logger] error, wait in
+                logger.warning(
+                    "the search mirror was not read (\(error)): searching PostgreSQL; trying again in \(wait)")
+            })
     }
 
     /// A search read from this server's mirror, brought up to the catalog's change stamp

@@ -65,12 +65,17 @@ final class SearchMirror: Sendable {
         readyGauge.record(0)
     }
 
-    /// Reads the shared catalog whole, in the background, again every few seconds until it is
-    /// done; `done` is told how long it took.
-    func fill(from source: some Source, done: @escaping @Sendable (Duration) -> Void) {
+    /// Reads the shared catalog whole, in the background, until it is done: `done` is told how
+    /// long it took; `failed`, each failure and the wait before the next try (5 s, doubled each
+    /// time up to 5 minutes: a full disk must not have a whole read made again and again).
+    func fill(
+        from source: some Source, done: @escaping @Sendable (Duration) -> Void,
+        failed: @escaping @Sendable (any Error, Duration) -> Void
+    ) {
         let task = Task {
             let clock = ContinuousClock()
             let start = clock.now
+            var wait = Duration.seconds(5)
             while !Task.isCancelled {
                 do {
                     try await catchUp(stamp: try await source.changeStamp(), now: Date(), source: source)
@@ -78,7 +83,10 @@ final class SearchMirror: Sendable {
                     done(clock.now - start)
                     return
                 } catch {
-                    try? await Task.sleep(for: .seconds(5))
+                    if Task.isCancelled { return }
+                    failed(error, wait)
+                    try? await Task.sleep(for: wait)
+                    wait = min(wait * 2, .seconds(300))
                 }
             }
         }
