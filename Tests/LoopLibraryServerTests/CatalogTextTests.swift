@@ -30,6 +30,25 @@ struct CatalogTextTests {
         }
     }
 
+    /// A text all in ASCII, read byte by byte, is cut into the words the reading of any text
+    /// gives: with a word beyond ASCII after it (read the other way), the same words and that one.
+    @Test func anASCIITextHasTheWordsAnyTextWouldHave() {
+        let letters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+        let others = (0..<128).map { Character(Unicode.Scalar(UInt8($0))) }
+        for _ in 0..<3_000 {
+            let length = Int.random(in: 0...(Bool.random() ? 12 : 150))
+            let text = String(
+                (0..<length).map { _ in Int.random(in: 0..<4) == 0 ? others.randomElement()! : letters.randomElement()!
+                })
+            #expect(
+                CatalogText.searchWords(text + " Üb") == CatalogText.searchWords(text) + ["ub"],
+                "\(text.debugDescription)")
+        }
+        #expect(
+            CatalogText.searchWords("Bonjour, MADAME-2x ^`~\t" + String(repeating: "A", count: 70))
+                == ["bonjour", "madame", "2x", String(repeating: "a", count: 64)])
+    }
+
     @Test func tagsReadBackAsWritten() throws {
         let tagSets: [[String]] = [
             [], [""], ["level 1"], ["level 1", "café", "駅"], ["a,b", "[x]", " spaced "], ["say \"hi\""],
