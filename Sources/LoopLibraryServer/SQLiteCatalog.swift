@@ -33,7 +33,7 @@ public final class SQLiteCatalog: Catalog, BenchmarkSeeding {
         // with up to 16 connections, 8 MiB each held 128 MiB at 100,000 loops (the server's peak
         // 243 MiB), and a page not cached comes from the system's file cache as fast (at 100,000
         // loops, 512 KiB a reader against SQLite's default 2 MiB: searches, details and pages as
-        // fast, 13-18 MiB less). The writer keeps 2 MiB, for a publish's changes.
+        // fast, about 15 MiB less). The writer keeps 2 MiB, for a publish's changes.
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA cache_size = -\(db.configuration.readonly ? 512 : 2048)")
             if !durable { try db.execute(sql: "PRAGMA synchronous = OFF") }
@@ -824,7 +824,7 @@ public final class SQLiteCatalog: Catalog, BenchmarkSeeding {
             if let part = parts.hot {
                 // The page's hot loops by their positions (numbers the catalog made), in order.
                 // (One statement kept prepared, the positions bound as a JSON array: preparing it
-                // afresh for each list of positions was a twentieth of such a search.)
+                // afresh for each list of positions was 2.4% of the server's time for such searches.)
                 let positions = hot[part.offset..<(part.offset + part.limit)].map(\.position)
                 arguments["positions"] = "[" + positions.map(String.init).joined(separator: ",") + "]"
                 let found = try Row.fetchAll(
