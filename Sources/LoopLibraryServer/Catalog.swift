@@ -351,26 +351,23 @@ public enum CatalogText {
     /// `0-9` (Foundation's folding, three times a search, was 3.7% of the server's time for
     /// searches asked once); nil for any other text.
     private static func asciiSearchWords(_ text: String) -> [String]? {
-        var text = text
-        return text.withUTF8 { bytes -> [String]? in
-            var words: [String] = []
-            var word: [UInt8] = []
-            func end() {
-                guard !word.isEmpty else { return }
-                words.append(String(decoding: word.prefix(maximumWordLength), as: UTF8.self))
-                word.removeAll(keepingCapacity: true)
-            }
-            for byte in bytes {
-                switch byte {
-                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): word.append(byte)
-                case UInt8(ascii: "A")...UInt8(ascii: "Z"): word.append(byte + 32)
-                case 0x80...: return nil
-                default: end()
-                }
-            }
-            end()
-            return words
+        var words: [String] = []
+        var word: [UInt8] = []
+        func end() {
+            guard !word.isEmpty else { return }
+            words.append(String(decoding: word.prefix(maximumWordLength), as: UTF8.self))
+            word.removeAll(keepingCapacity: true)
         }
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): word.append(byte)
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): word.append(byte + 32)
+            case 0x80...: return nil
+            default: end()
+            }
+        }
+        end()
+        return words
     }
 
     /// The words of texts as a catalog stores them: each once, parted by spaces.
