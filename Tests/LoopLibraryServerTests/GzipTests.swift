@@ -153,6 +153,61 @@ struct GzippedPageTests {
         #expect(WebTemplates.range(of: Data("not there".utf8), beforeMainEnd: body) == nil)
     }
 
+    /// Pages that open alike up to their stylesheet (every page of these templates), or end
+    /// alike after their phrases (every loop's page), share those parts deflated once; pages
+    /// that open otherwise (templates that write a loop's title there) still gzip to themselves.
+    @Test func pagesThatOpenOrEndAlikeShareThosePartsAndEachGzipsToItself() throws {
+        let folder = try #require(WebTemplates.locate(executable: #filePath), "Resources/web")
+        let web = try WebTemplates(folder: folder)
+        let groups = String(decoding: GzipTests.pageText(3, lines: 30), as: UTF8.self)
+        let part = LoopPagePart(firstPhrase: "Bonjour.", pictureHTML: "", groupsHTML: groups)
+        let kept = try #require(part.stored(for: "k"))
+        let deflated = try #require(LoopPagePart.read(kept, for: "k")?.deflatedGroups)
+        let openings = ["<html><head><meta charset=\"utf-8\"><style>", "<html><head><title>Café 2</title><style>"]
+        let endings = [
+            "</main>\n<footer>Loop Library</footer></body></html>\n", "</main>\n<p>Hier</p></body></html>\n",
+        ]
+        for round in 0..<2 {
+            for (number, opening) in (openings + [openings[0]]).enumerated() {
+                for ending in endings {
+                    let body = Data(
+                        (opening + "</style></head><body><main><h1>Loop \(number) \(round)</h1>\n" + groups + ending)
+                            .utf8)
+                    let offset = WebTemplates.styleOffset(in: body)
+                    let range = try #require(WebTemplates.range(of: Data(groups.utf8), beforeMainEnd: body))
+                    let page = try #require(web.deflate(body, at: offset, keeping: (range, deflated)))
+                    let expected = Data(web.withStylesheet(body, at: offset).readableBytesView)
+                    #expect(try GzipTests.gunzip(Data(web.gzipped(page).readableBytesView)) == expected)
+                }
+            }
+        }
+        #expect(web.sharedOpenings.count == 2)
+        #expect(web.sharedEndings.count == 2)
+    }
+
+    /// A part is made once for its bytes; one longer than a part kept, or made when the parts
+    /// kept are as many as they may be, is made each time.
+    @Test func sharedPartsAreMadeOnceForEachTextAndKeptBounded() {
+        let parts = SharedParts<Int>()
+        var made = 0
+        let make = { (bytes: Data) -> Int? in
+            made += 1
+            return bytes.count
+        }
+        let short = Data("<html><head><style>".utf8)
+        #expect(parts.part(short, make) == short.count)
+        #expect(parts.part(Data(short), make) == short.count)
+        #expect(made == 1)
+        let long = Data(repeating: 0x61, count: SharedParts<Int>.longest + 1)
+        #expect(parts.part(long, make) == long.count)
+        #expect(parts.part(long, make) == long.count)
+        #expect(made == 3)
+        for number in 0..<(2 * SharedParts<Int>.most) { _ = parts.part(Data("opening \(number)".utf8), make) }
+        #expect(parts.count == SharedParts<Int>.most)
+        #expect(parts.part(short, make) == short.count)
+        #expect(made == 3 + 2 * SharedParts<Int>.most)
+    }
+
     @Test func aPageGzippedIsThePageWithItsStylesheetIn() throws {
         let folder = try #require(WebTemplates.locate(executable: #filePath), "Resources/web")
         let web = try WebTemplates(folder: folder)

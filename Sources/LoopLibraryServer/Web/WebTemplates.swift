@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import LoopFoundation
 import LoopLibraryAPI
+import Synchronization
 import ZIPFoundation
 
 /// The web pages' templates and static files, read once from a folder (`Resources/web`).
@@ -25,6 +26,11 @@ public struct WebTemplates: Sendable {
     let stylesheet: WebAsset
     /// The stylesheet deflated once, joined into each gzipped page as it is sent.
     let deflatedStylesheet: DeflatedPart
+    /// The openings of pages up to their stylesheet, deflated once, with the CRC-32 of the
+    /// page through its stylesheet.
+    let sharedOpenings = SharedParts<(part: DeflatedPart, crc: CRC32)>()
+    /// The ends of loops' pages after their phrases, deflated once.
+    let sharedEndings = SharedParts<DeflatedPart>()
     /// `copy.js`, served as it is.
     let script: WebAsset
     /// `study.js` (the study engine) and `player.js` (the loop page's player), served as one.
@@ -178,19 +184,27 @@ public struct WebTemplates: Sendable {
             return DeflatedPart(page, level: .fast).map { DeflatedPage(beforeStyle: $0, crc: Gzip.crc32(page)) }
         }
         let before = page.prefix(offset), after = page.dropFirst(offset)
-        guard let deflatedBefore = DeflatedPart(before, level: .fast) else { return nil }
+        // Every page opens alike up to its stylesheet, and every loop's page ends alike after
+        // its phrases: those parts are deflated once. (zlib sets each part's codes apart: a
+        // part of 150 bytes cost a third as much as the 5 KB of a page's own text.)
+        let opening = sharedOpenings.part(before) { before in
+            DeflatedPart(before, level: .fast).map {
+                (part: $0, crc: Gzip.crc32(stylesheet.bytes, continuing: Gzip.crc32(before)))
+            }
+        }
+        guard let opening else { return nil }
         let deflatedAfter: [DeflatedPart]
         if let run, run.range.lowerBound >= page.startIndex + offset, run.range.upperBound <= page.endIndex {
             guard let head = DeflatedPart(page[(page.startIndex + offset)..<run.range.lowerBound], level: .fast),
-                let tail = DeflatedPart(page[run.range.upperBound...], level: .fast)
+                let tail = sharedEndings.part(page[run.range.upperBound...], { DeflatedPart($0, level: .fast) })
             else { return nil }
             deflatedAfter = [head, run.part, tail]
         } else {
             guard let whole = DeflatedPart(after, level: .fast) else { return nil }
             deflatedAfter = [whole]
         }
-        let crc = Gzip.crc32(after, continuing: Gzip.crc32(stylesheet.bytes, continuing: Gzip.crc32(before)))
-        return DeflatedPage(beforeStyle: deflatedBefore, afterStyle: deflatedAfter, crc: crc)
+        return DeflatedPage(
+            beforeStyle: opening.part, afterStyle: deflatedAfter, crc: Gzip.crc32(after, continuing: opening.crc))
     }
 
     /// Where `run` is in `page`: just before its last `</main>`; nil if it is not there.
@@ -212,6 +226,29 @@ public struct WebTemplates: Sendable {
     func gzipped(_ page: DeflatedPage) -> ByteBuffer {
         Gzip.join(
             page.afterStyle.map { [page.beforeStyle, deflatedStylesheet] + $0 } ?? [page.beforeStyle], crc: page.crc)
+    }
+}
+
+/// What many pages hold alike, made once for each text (a page's opening, a loop page's
+/// end), told apart by their bytes. A few are kept, up to 1 KB each: a text no other page
+/// holds (templates that write a loop's own words there) is made each time, as before.
+final class SharedParts<Value: Sendable>: Sendable {
+    private let kept = Mutex<[Data: Value]>([:])
+    static var most: Int { 16 }
+    static var longest: Int { 1_024 }
+
+    /// How many are kept.
+    var count: Int { kept.withLock { $0.count } }
+
+    /// The value kept for `bytes`, else `make`'s (kept when there is room).
+    func part(_ bytes: Data, _ make: (Data) -> Value?) -> Value? {
+        if let value = kept.withLock({ $0[bytes] }) { return value }
+        guard let value = make(bytes) else { return nil }
+        if bytes.count <= Self.longest {
+            // (A copy of its own: `bytes` may be a slice of a whole page.)
+            kept.withLock { if $0.count < Self.most { $0[Data(bytes)] = value } }
+        }
+        return value
     }
 }
 
