@@ -81,6 +81,13 @@ struct GzipTests {
 
 /// A page as the server sends it to a browser: its own text deflated, the stylesheet joined in.
 struct GzippedPageTests {
+    /// `groups` as a loop's part keeps them deflated when it is published, read back.
+    static func deflatedAhead(_ groups: String) throws -> DeflatedPart {
+        let part = LoopPagePart(firstPhrase: "Bonjour.", pictureHTML: "", groupsHTML: groups)
+        let kept = try #require(part.stored(for: "k"))
+        return try #require(LoopPagePart.read(kept, for: "k")?.deflatedGroups)
+    }
+
     /// The CRC-32 read eight bytes a step is ZIPFoundation's, over every length around the
     /// step and continued from any split of the bytes.
     @Test func theCRCIsZIPFoundationsWhereverTheBytesAreSplit() {
@@ -136,10 +143,7 @@ struct GzippedPageTests {
         let folder = try #require(WebTemplates.locate(executable: #filePath), "Resources/web")
         let web = try WebTemplates(folder: folder)
         let groups = String(decoding: GzipTests.pageText(7, lines: 40), as: UTF8.self)
-        let part = LoopPagePart(firstPhrase: "Bonjour.", pictureHTML: "", groupsHTML: groups)
-        let kept = try #require(part.stored(for: "k"))
-        let read = try #require(LoopPagePart.read(kept, for: "k"))
-        let deflated = try #require(read.deflatedGroups)
+        let deflated = try Self.deflatedAhead(groups)
         let body = Data(
             ("<html><head><style></style></head><body><main><h1>Bonjour</h1>\n" + groups
                 + "</main>\n<footer>Loop Library</footer></body></html>\n").utf8)
@@ -160,9 +164,7 @@ struct GzippedPageTests {
         let folder = try #require(WebTemplates.locate(executable: #filePath), "Resources/web")
         let web = try WebTemplates(folder: folder)
         let groups = String(decoding: GzipTests.pageText(3, lines: 30), as: UTF8.self)
-        let part = LoopPagePart(firstPhrase: "Bonjour.", pictureHTML: "", groupsHTML: groups)
-        let kept = try #require(part.stored(for: "k"))
-        let deflated = try #require(LoopPagePart.read(kept, for: "k")?.deflatedGroups)
+        let deflated = try Self.deflatedAhead(groups)
         let openings = ["<html><head><meta charset=\"utf-8\"><style>", "<html><head><title>Café 2</title><style>"]
         let endings = [
             "</main>\n<footer>Loop Library</footer></body></html>\n", "</main>\n<p>Hier</p></body></html>\n",

@@ -230,8 +230,9 @@ public struct WebTemplates: Sendable {
 }
 
 /// What many pages hold alike, made once for each text (a page's opening, a loop page's
-/// end), told apart by their bytes. A few are kept, up to 1 KB each: a text no other page
-/// holds (templates that write a loop's own words there) is made each time, as before.
+/// end), told apart by their bytes. Up to 16 are kept, of 1 KB at most; once those places
+/// are taken (templates that write a loop's own words there), any other text is made each
+/// time, as before.
 final class SharedParts<Value: Sendable>: Sendable {
     private let kept = Mutex<[Data: Value]>([:])
     static var most: Int { 16 }
