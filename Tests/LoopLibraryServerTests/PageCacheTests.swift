@@ -46,4 +46,42 @@ struct PageCacheTests {
             #expect(cache.kept(key).bytes <= 4_000)
         }
     }
+
+    /// A full cache forgets its oldest pages first (the nearest to going stale), until a
+    /// quarter of its room is free; a page kept again counts from then.
+    @Test func aFullCacheForgetsItsOldestPagesFirst() async throws {
+        let body = Data(repeating: 0x61, count: 96)
+        let cost = body.count + "/00".utf8.count
+        let cache = PageCache(name: "test", byteLimit: 10 * cost)
+        func keep(_ index: Int, stamp: Int64 = 1) async throws {
+            let key = "/" + (index < 10 ? "0" : "") + String(index)
+            _ = try await cache.page(key, stamp: stamp) {
+                var page = Self.page(body, eTag: "\"\(index)\"")
+                page.stamp = stamp
+                return page
+            }
+        }
+        for index in 0..<10 { try await keep(index) }
+        try await keep(0, stamp: 2) // rendered again: now the newest
+        #expect(cache.kept("/00").bytes == 10 * cost)
+        try await keep(10)
+        // Room made for it: the oldest four forgotten (/01 to /04), the rest kept.
+        let kept = (0...10).map { cache.kept("/" + ($0 < 10 ? "0" : "") + String($0)).page != nil }
+        #expect(kept == [true, false, false, false, false] + Array(repeating: true, count: 6), "\(kept)")
+        #expect(cache.kept("/10").bytes == 7 * cost)
+    }
+
+    /// Pages renewed again and again (each publish renews every page) do not make what the
+    /// cache remembers of their order grow without end.
+    @Test func pagesKeptAgainAndAgainLeaveTheCacheItsSize() async throws {
+        let cache = PageCache(name: "test")
+        for stamp in 1...2_000 {
+            _ = try await cache.page("/a", stamp: Int64(stamp)) {
+                var page = Self.page(Data("a".utf8), eTag: "\"a\"")
+                page.stamp = Int64(stamp)
+                return page
+            }
+        }
+        #expect(cache.remembered <= 2 + 64)
+    }
 }
