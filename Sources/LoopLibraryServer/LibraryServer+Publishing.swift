@@ -82,7 +82,7 @@ extension LibraryServer {
         }
         let result = try await catalog.publish(entry, authorName: signed.authorName, now: Date())
         kept = true
-        await keepPagePart(of: entry, shortID: result.shortID)
+        await keepPagePart(of: entry)
         LibraryMetrics.published.increment()
         pages.forgetStamp()
         details.forgetStamp()
@@ -92,13 +92,17 @@ extension LibraryServer {
         return try Self.json(result, status: result.previousRevision == nil ? .created : .ok)
     }
 
-    /// Renders the part of the loop's page its revision alone decides and keeps it in the
-    /// catalog, so that no visit renders its phrases; a page renders them itself where this
-    /// fails (logged, the publish stands).
-    func keepPagePart(of entry: CatalogEntry, shortID: String) async {
+    /// Renders the loop's page ahead (its whole page, and the part its revision alone decides)
+    /// and keeps it in the catalog, so that no visit renders it while the loop is listed as
+    /// now, nor its phrases after; a page renders itself where this fails (logged, the publish
+    /// stands).
+    func keepPagePart(of entry: CatalogEntry) async {
         do {
+            // (As listed: the page is rendered from what a visit reads.)
+            guard let stored = try await catalog.loop(entry.id, now: Date()), stored.summary.revision == entry.revision
+            else { return }
             // (A fraction of a millisecond, as a page's render: on this thread.)
-            guard let part = web.storedPagePart(for: entry, shortID: shortID) else { return }
+            guard let part = web.storedPagePart(for: stored) else { return }
             try await catalog.keepPagePart(part, id: entry.id, revision: entry.revision)
         } catch {
             logger.warning("the page of \(entry.id) revision \(entry.revision) is not rendered ahead: \(error)")

@@ -37,7 +37,8 @@ struct SeedBenchmark: AsyncParsableCommand {
         guard let model = try await catalog.loop(from, now: Date()) else {
             throw ValidationError("no loop '\(from)' is published here")
         }
-        // Each copy's page rendered ahead, as a publish does (where the templates are found).
+        // Each copy's page rendered ahead once it is in, as a publish does (where the templates
+        // are found).
         let web = WebTemplates.locate().flatMap { try? WebTemplates(folder: $0) }
         if web == nil {
             FileHandle.standardError.write(
@@ -58,7 +59,7 @@ struct SeedBenchmark: AsyncParsableCommand {
             let (language, translation) = languages[index % languages.count]
             let title = "\(words[index % words.count]) \(words[(index / words.count) % words.count]) \(index)"
             let tags = ["level \(index % 6 + 1)", words[(index / 7) % words.count]]
-            var entry =
+            let entry =
                 CatalogEntry(
                     id: UUID().uuidString.lowercased(), revision: 1, authorKey: model.authorKey,
                     authorFingerprint: model.summary.authorFingerprint,
@@ -68,10 +69,10 @@ struct SeedBenchmark: AsyncParsableCommand {
                     bundleSHA256: model.bundleSHA256, bundleBytes: model.bundleBytes,
                     searchTitle: CatalogText.searchField([title]),
                     searchText: CatalogText.searchField([title] + tags + phrases))
-            entry.pagePart = web?.storedPagePart(for: entry, shortID: CatalogText.seededShortID(for: entry.id))
             entries.append(entry)
         }
         try await catalog.insertForBenchmark(entries, now: Date())
+        _ = try await web?.renderPagesAhead(in: catalog)
         // The k-th download takes the copy at k³ mod 1,009 scaled to the copies (a few taken
         // often, most rarely or never), on day k mod 10 before today.
         let now = Date()

@@ -109,6 +109,8 @@ struct WebPagesTests {
         let operatorOptions = ["--data", server.data] + (server.database.map { ["--database", $0] } ?? [])
         #expect(try LoopProcess.run(["serve", "feature", String(path.dropFirst())] + operatorOptions).status == 0)
         #expect(try await page(server, "/").html.contains(#"<h2 id="featured">Featured</h2>"#))
+        // Its page too (rendered ahead when it was published, as it was listed then: rendered again).
+        #expect(try await page(server, path).html.contains("</time> · Featured</p>"))
 
         // Search from the form: case and accents aside, with "+" for spaces.
         #expect(try await page(server, "/?q=OU+EST+la+GARE").html.contains("1 loop “OU EST la GARE”"))
@@ -268,6 +270,10 @@ struct WebPagesTests {
         #expect(try author.run(["edit", "fixture", "--title", "Fixture again"]).status == 0)
         #expect(try author.run(["publish", "fixture", "--to", server.address]).status == 0)
         let operatorOptions = ["--data", server.data] + (server.database.map { ["--database", $0] } ?? [])
+        // (Its whole page was rendered ahead as it is published: nothing for the same templates to do.)
+        let same = try LoopProcess.run(
+            ["serve", "render-pages", "--web", Fixture.folder + "/../../Resources/web", "--json"] + operatorOptions)
+        #expect(same.output.contains(#""current":1"#) && same.output.contains(#""rendered":0"#), "\(same.output)")
         for expected in [#"{"current":0,"rendered":1,"unrendered":0}"#, #"{"current":1,"rendered":0,"unrendered":0}"#] {
             let rendered = try LoopProcess.run(
                 ["serve", "render-pages", "--web", markedWeb, "--json"] + operatorOptions)

@@ -85,7 +85,7 @@ struct GzippedPageTests {
     static func deflatedAhead(_ groups: String) throws -> DeflatedPart {
         let part = LoopPagePart(firstPhrase: "Bonjour.", pictureHTML: "", groupsHTML: groups)
         let kept = try #require(part.stored(for: "k"))
-        return try #require(LoopPagePart.read(kept, for: "k")?.deflatedGroups)
+        return try #require(LoopPagePart.read(kept, for: "k")?.groups.part)
     }
 
     /// The CRC-32 read eight bytes a step is ZIPFoundation's, over every length around the
@@ -112,11 +112,11 @@ struct GzippedPageTests {
         let key = LoopPagePart.key(version: "abc", revision: 3, shortID: "b7e6e2")
         let stored = try #require(part.stored(for: key))
         let read = try #require(LoopPagePart.read(stored, for: key))
-        #expect(read.part == part)
-        #expect(read.deflatedGroups?.length == part.groupsHTML.utf8.count)
+        #expect(read.inflated() == part && read.page == nil)
+        #expect(read.groups.part.length == part.groupsHTML.utf8.count)
         let none = LoopPagePart(firstPhrase: nil, pictureHTML: "", groupsHTML: "")
         let noneStored = try #require(none.stored(for: key))
-        #expect(LoopPagePart.read(noneStored, for: key)?.part == none)
+        #expect(LoopPagePart.read(noneStored, for: key)?.inflated() == none)
         for other in [
             LoopPagePart.key(version: "abd", revision: 3, shortID: "b7e6e2"),
             LoopPagePart.key(version: "abc", revision: 4, shortID: "b7e6e2"),
@@ -131,7 +131,7 @@ struct GzippedPageTests {
         #expect(LoopPagePart.read(hugeStored, for: key) == nil, "past its bound")
         var lying = stored
         lying.replaceSubrange(lying.count - 4..<lying.count, with: [0, 0, 0, 1])
-        #expect(LoopPagePart.read(lying, for: key) == nil, "a length that lies")
+        #expect(LoopPagePart.read(lying, for: key)?.inflated() == nil, "a length that lies")
         #expect(LoopPagePart.read(stored.prefix(stored.count - 3), for: key) == nil, "cut short")
         #expect(LoopPagePart.read(Data([0xff, 0xff, 0xff, 0xff]) + stored.dropFirst(4), for: key) == nil)
         #expect(LoopPagePart.read(Data("not a part".utf8), for: key) == nil)

@@ -49,6 +49,38 @@ enum Gzip {
         }
     }
 
+    /// The CRC-32 of two runs of bytes one after the other, from `crc`, the first's, and
+    /// `next`, the second's, of `length` bytes: its bytes need not be read (zlib's
+    /// `crc32_combine`: the first's CRC moved on by `length` zero bytes, then the second's
+    /// added, in the polynomials modulo gzip's).
+    static func crc32(_ crc: CRC32, followedBy next: CRC32, length: Int) -> CRC32 {
+        /// a(x) b(x) modulo the polynomial (reflected: x^0 is the top bit).
+        func multiply(_ a: UInt32, _ b: UInt32) -> UInt32 {
+            var a = a, b = b, product: UInt32 = 0
+            var bit: UInt32 = 1 << 31
+            while a != 0 {
+                if a & bit != 0 {
+                    product ^= b
+                    a &= ~bit
+                }
+                bit >>= 1
+                b = b & 1 == 1 ? b >> 1 ^ 0xEDB8_8320 : b >> 1
+            }
+            return product
+        }
+        // x^(8 length): the squares x^(2^k), k from 3 (a byte is 8 = 2^3 bits), for each bit of length.
+        var power: UInt32 = 1 << 31 // x^0
+        var square: UInt32 = 1 << 30 // x^1
+        for _ in 0..<3 { square = multiply(square, square) }
+        var remaining = length
+        while remaining > 0 {
+            if remaining & 1 == 1 { power = multiply(square, power) }
+            square = multiply(square, square)
+            remaining >>= 1
+        }
+        return multiply(power, crc) ^ next
+    }
+
     /// Eight tables of 256: the first the CRC of each byte (reflected polynomial 0xEDB88320),
     /// the kth that of a byte followed by k zero bytes.
     private static let crcTables: [UInt32] = {
@@ -129,6 +161,17 @@ struct DeflatedPart: Sendable {
         case best
     }
 
+    /// The deflated blocks of `gzipped`, a stream ``Gzip/compress(_:)`` made, with the CRC-32
+    /// and the length its trailer declares (nil past `maximumLength`), read without inflating
+    /// it; nil if it is not such a stream.
+    static func member(_ gzipped: Data, maximumLength: Int) -> (part: DeflatedPart, crc: CRC32)? {
+        guard gzipped.count >= 20 else { return nil }
+        func little(_ bytes: Data.SubSequence) -> Int { bytes.reversed().reduce(0) { $0 << 8 | Int($1) } }
+        let length = little(gzipped.suffix(4)), crc = CRC32(little(gzipped.dropLast(4).suffix(4)))
+        guard length <= maximumLength, let part = DeflatedPart(blocksOf: gzipped, length: length) else { return nil }
+        return (part, crc)
+    }
+
     /// The deflated blocks of `gzipped`, a stream ``Gzip/compress(_:)`` made of `length`
     /// bytes (between its header and its final empty block); nil if it is not one.
     init?(blocksOf gzipped: Data, length: Int) {
@@ -138,6 +181,34 @@ struct DeflatedPart: Sendable {
         else { return nil }
         deflated = Data(gzipped.dropFirst(10).dropLast(10))
         self.length = length
+    }
+
+    /// `bytes` as they are, in stored blocks (no compression: a few bytes that differ from
+    /// one request to the next, as the site's address).
+    init(storing bytes: Data) {
+        var blocks = Data()
+        var start = bytes.startIndex
+        repeat {
+            let count = min(bytes.endIndex - start, 0xFFFF)
+            // Not final, stored (three bits 0, then up to the byte's end), then the length and
+            // its complement, little-endian.
+            blocks.append(contentsOf: [
+                0, UInt8(count & 0xFF), UInt8(count >> 8), ~UInt8(count & 0xFF), ~UInt8(count >> 8),
+            ])
+            blocks.append(bytes[start..<(start + count)])
+            start += count
+        } while start < bytes.endIndex
+        deflated = blocks
+        length = bytes.count
+    }
+
+    /// `parts` one after the other, as one part.
+    init(joining parts: [DeflatedPart]) {
+        var blocks = Data()
+        blocks.reserveCapacity(parts.reduce(0) { $0 + $1.deflated.count })
+        for part in parts { blocks.append(part.deflated) }
+        deflated = blocks
+        length = parts.reduce(0) { $0 + $1.length }
     }
 
     /// nil if zlib failed (out of memory).

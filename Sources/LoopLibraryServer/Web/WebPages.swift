@@ -90,11 +90,13 @@ extension LibraryServer {
     }
 
     /// A page as rendered: its status, its text, and a run of its text deflated already (a
-    /// loop's phrases, rendered ahead), joined into its gzip stream as it is.
+    /// loop's phrases, rendered ahead), joined into its gzip stream as it is; or a page
+    /// rendered ahead whole (`ahead`, deflated, with its length and ETag; `text` empty).
     struct RenderedPage: Sendable {
         var status: HTTPResponse.Status
         var text: String
         var deflatedRun: (text: String, part: DeflatedPart)?
+        var ahead: (deflated: DeflatedPage, length: Int, eTag: String)?
     }
 
     /// A page from the cache while the catalog has not changed, or rendered by `render` (given
@@ -120,6 +122,12 @@ extension LibraryServer {
         let gzip = Gzip.isAccepted(by: request)
         let page = try await pages.page(key, stamp: stamp) {
             let rendered = try await render(base)
+            if let ahead = rendered.ahead {
+                // Kept deflated (a client that does not take gzip gets it inflated).
+                return PageCache.Page(
+                    status: rendered.status.code, body: nil, styleOffset: nil, deflated: ahead.deflated,
+                    length: ahead.length, eTag: ahead.eTag, stamp: stamp, made: DispatchTime.now().uptimeNanoseconds)
+            }
             let status = rendered.status, body = Data(rendered.text.utf8)
             // (The ETag names the stylesheet too, by its own ETag: a page is not the same under another.)
             var hash = SHA256()
@@ -220,7 +228,7 @@ extension LibraryServer {
         let now = Date()
         let results = try await catalog.search(query, now: now)
         var model = FrontPageModel(
-            filters: filters, searching: searching, base: base, results: results.loops.map(card),
+            filters: filters, searching: searching, base: base, results: results.loops.map(Self.card),
             hasResults: !results.loops.isEmpty,
             pager: pager(results, page: number, path: "/", filters: filters.parameters),
             page: Self.frontHead(base: base, query: query.text))
@@ -239,9 +247,9 @@ extension LibraryServer {
             async let hot = catalog.search(CatalogQuery(sort: .hot, limit: 6), now: now)
             let featuredLoops = try await featured.loops,
                 hotLoops = try await hot.loops.filter { $0.recentDownloads > 0 }
-            model.featured = featuredLoops.map(card)
+            model.featured = featuredLoops.map(Self.card)
             model.hasFeatured = !featuredLoops.isEmpty
-            model.hot = hotLoops.map(card)
+            model.hot = hotLoops.map(Self.card)
             model.hasHot = !hotLoops.isEmpty
         }
         model.page.title = title
@@ -259,7 +267,7 @@ extension LibraryServer {
         let display = first.author ?? Self.shortFingerprint(first.authorFingerprint)
         let model = AuthorPageModel(
             author: display, fingerprint: first.authorFingerprint, total: results.total,
-            results: results.loops.map(card),
+            results: results.loops.map(Self.card),
             pager: pager(results, page: number, path: Self.authorPath(first), filters: [:]),
             page: PageHead(
                 title: "\(display) · Loop Library", cardTitle: "Loops by \(display)",
@@ -277,33 +285,50 @@ extension LibraryServer {
             return RenderedPage(status: status, text: text)
         }
         let loop = stored.summary
-        // The part its revision alone decides: as rendered when it was published, or now.
         let kept = stored.pagePart.flatMap {
             LoopPagePart.read(
                 $0, for: LoopPagePart.key(version: web.partVersion, revision: loop.revision, shortID: loop.shortID))
         }
+        // The whole page, as rendered ahead when it was published, while the loop is listed as
+        // it was then (a feature, an author's new name, a download counted render it again).
+        if let kept, let storedPart = stored.pagePart,
+            let ahead = web.page(
+                kept, stored: storedPart, source: LoopPagePart.source(of: loop, bundleBytes: stored.bundleBytes),
+                base: base)
+        {
+            return RenderedPage(status: .ok, text: "", ahead: ahead)
+        }
+        // The part its revision alone decides: as rendered when it was published, or now.
+        let inflated = kept.flatMap { kept in kept.inflated().map { (part: $0, deflatedGroups: kept.groups.part) } }
         let part =
-            try kept?.part
+            try inflated?.part
             ?? web.pagePart(
                 StoredContent.read(stored.content), shortID: loop.shortID, language: loop.language,
                 translationLanguage: loop.translationLanguage)
+        let model = Self.loopPageModel(loop, part: part, bundleBytes: stored.bundleBytes, base: base)
+        return RenderedPage(
+            status: .ok, text: web.render("loop", model),
+            deflatedRun: inflated.map { (part.groupsHTML, $0.deflatedGroups) })
+    }
+
+    /// The model of the page of `loop`, with its part (`part`), at `base`: all a loop's page
+    /// is rendered from (so that one rendered ahead is the one a visit would render).
+    static func loopPageModel(_ loop: CatalogLoop, part: LoopPagePart, bundleBytes: Int, base: String) -> LoopPageModel
+    {
         let install = "loop import \(base)/\(loop.shortID)"
         let description =
             "\(loop.phraseCount) phrases \(Self.languages(loop)), by \(Self.authorName(loop))"
             + (part.firstPhrase.map { ": “\($0.prefix(80))”…" } ?? ".")
-        let model = LoopPageModel(
+        return LoopPageModel(
             loopId: loop.id, card: card(loop), pictureHTML: part.pictureHTML, groupsHTML: part.groupsHTML,
             revision: loop.revision,
             groupCount: loop.groupCount, featured: loop.featured, installLine: install,
             bundleLink: LoopLibraryPaths.bundle(loop.shortID),
-            bundleSize: Self.size(stored.bundleBytes),
+            bundleSize: Self.size(bundleBytes),
             page: PageHead(
                 title: "\(loop.title) · Loop Library", cardTitle: loop.title,
                 url: base + LoopLibraryPaths.page(loop.shortID),
                 description: description, query: "", script: true, player: true))
-        return RenderedPage(
-            status: .ok, text: web.render("loop", model),
-            deflatedRun: kept?.deflatedGroups.map { (part.groupsHTML, $0) })
     }
 
     func feed(base: String) async throws -> (HTTPResponse.Status, String) {
@@ -456,7 +481,7 @@ extension LibraryServer {
     }
 
     /// A loop as a card of a list.
-    func card(_ loop: CatalogLoop) -> CardModel {
+    static func card(_ loop: CatalogLoop) -> CardModel {
         CardModel(
             link: LoopLibraryPaths.page(loop.shortID), title: loop.title, languages: Self.languages(loop),
             phraseCount: loop.phraseCount,

@@ -18,14 +18,17 @@ public struct WebTemplates: Sendable {
     ]
 
     let library: PageTemplateLibrary
-    /// The version of the templates a loop's page part is rendered by (a hash of their text):
-    /// a part kept in the catalog by a server with other templates is rendered again.
+    /// The version of the templates a loop's page part is rendered by (a hash of their text,
+    /// all of them: the part holds the whole page rendered ahead): a part kept in the catalog
+    /// by a server with other templates is rendered again.
     let partVersion: String
     /// `style.css`: written into every page's head (a page paints on its first response, one
     /// round trip on a slow network), and served as it is at `/style.css`.
     let stylesheet: WebAsset
     /// The stylesheet deflated once, joined into each gzipped page as it is sent.
     let deflatedStylesheet: DeflatedPart
+    /// The stylesheet's CRC-32.
+    let stylesheetCRC: CRC32
     /// The openings of pages up to their stylesheet, deflated once, with the CRC-32 of the
     /// page through its stylesheet.
     let sharedOpenings = SharedParts<(part: DeflatedPart, crc: CRC32)>()
@@ -55,7 +58,7 @@ public struct WebTemplates: Sendable {
             guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
                 throw CatalogError(.templates, path: path, message: "cannot read the template")
             }
-            if Self.partTemplates.contains(name) { partHash.update(data: Data((name + "\0" + text + "\0").utf8)) }
+            partHash.update(data: Data((name + "\0" + text + "\0").utf8))
             do {
                 library.register(try PageTemplate(text), named: name)
             } catch {
@@ -99,6 +102,7 @@ public struct WebTemplates: Sendable {
                 .templates, path: folder + "/style.css", message: "zlib could not deflate it (out of memory)")
         }
         self.deflatedStylesheet = deflatedStylesheet
+        stylesheetCRC = Gzip.crc32(stylesheet)
         self.script = WebAsset(script)
     }
 
