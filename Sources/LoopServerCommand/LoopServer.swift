@@ -52,7 +52,8 @@ struct LoopServer: AsyncParsableCommand {
                                                                             older than the grace period (24 h).
                   loop serve render-pages [--web DIR] [--data DIR] [--database URL]
                                                                             Render ahead the pages of loops published
-                                                                            before this version or under other templates.
+                                                                            before this version, under other templates,
+                                                                            or listed otherwise since (featured...).
                   (loop serve help feature: their options)
                 """)
     }

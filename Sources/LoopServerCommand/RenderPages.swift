@@ -5,10 +5,12 @@ import LoopLibraryServer
 struct RenderPages: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render-pages",
-        abstract: "Render ahead the pages of the loops published before this server version or under other templates.",
+        abstract:
+            "Render ahead the pages of the loops published before this server version, under other templates, or listed otherwise since.",
         discussion: """
-            A publish renders a loop's phrases, clips and pictures into its page and keeps them in \
-            the catalog, so a first visit renders only the rest. Loops published before, or under \
+            A publish renders a loop's page and keeps it in the catalog, so a first visit renders \
+            nothing while the loop is listed as it was (featured, its author's name, its downloads \
+            this week: then only the page around its phrases). Loops published before, or under \
             other templates (after an upgrade, or an edited --web folder), have their pages \
             rendered on each first visit until this is run (or they are published again). Safe \
             while servers run; give it the --web folder the servers use. Prints what it did.

@@ -39,17 +39,18 @@ struct LoopPagePart: Equatable {
     }
 
     /// The part as the catalog keeps it, rendered for `key`: its head's length (4 bytes,
-    /// big-endian) and its head gzipped (the mark, `key`, the first phrase, the picture, the
-    /// page's source and its pieces' kinds), its groups' length and its groups gzipped, then
-    /// each text of its page, its length and its text gzipped: so that their deflated blocks
-    /// join a gzipped page as they are. Nil if a field holds a NUL (the fields' separator; such
-    /// a loop renders its page from its content on each first visit).
+    /// big-endian) and its head as it is (the mark, `key`, the first phrase, the picture, the
+    /// page's source and its pieces' kinds, NUL between them: a few hundred bytes, read on
+    /// every first visit, where inflating them cost as much as inflating the groups), its
+    /// groups' length and its groups gzipped, then each text of its page, its length and its
+    /// text gzipped: so that their deflated blocks join a gzipped page as they are. Nil if a
+    /// field holds a NUL (the fields' separator; such a loop renders its page from its content
+    /// on each first visit).
     func stored(for key: String) -> Data? {
         let kinds = page.map { String($0.pieces.map(\.kind)) } ?? ""
         let fields = [Self.mark, key, firstPhrase.map { "+" + $0 } ?? "-", pictureHTML, page?.source ?? "", kinds]
-        guard !(fields + [groupsHTML]).contains(where: { $0.utf8.contains(0) }),
-            let head = Gzip.compress(Data(fields.joined(separator: "\0").utf8))
-        else { return nil }
+        guard !(fields + [groupsHTML]).contains(where: { $0.utf8.contains(0) }) else { return nil }
+        let head = Data(fields.joined(separator: "\0").utf8)
         var texts = [groupsHTML]
         for case .text(let text) in page?.pieces ?? [] { texts.append(text) }
         var stored = Self.length(head.count) + head
@@ -64,9 +65,9 @@ struct LoopPagePart: Equatable {
         Data((0..<4).map { UInt8(truncatingIfNeeded: count >> (24 - 8 * $0)) })
     }
 
-    /// The part `stored` holds, if it was rendered for `key`: its head inflated, its groups
-    /// and its page's texts as they are kept (deflated); nil if it was rendered for another
-    /// key, or is not a part as ``stored(for:)`` writes one.
+    /// The part `stored` holds, if it was rendered for `key`: its head, its groups and its
+    /// page's texts as they are kept (deflated); nil if it was rendered for another key, or is
+    /// not a part as ``stored(for:)`` writes one.
     static func read(_ stored: Data, for key: String) -> KeptPagePart? {
         var rest = stored
         func next() -> Data? {
@@ -76,8 +77,8 @@ struct LoopPagePart: Equatable {
             defer { rest = rest.dropFirst(4 + length) }
             return rest.dropFirst(4).prefix(length)
         }
-        guard let head = next(), let headText = inflate(head) else { return nil }
-        let fields = headText.split(separator: 0, maxSplits: 5, omittingEmptySubsequences: false)
+        guard let head = next() else { return nil }
+        let fields = head.split(separator: 0, maxSplits: 5, omittingEmptySubsequences: false)
             .map { String(decoding: $0, as: UTF8.self) }
         guard fields.count == 6, fields[0] == Self.mark, fields[1] == key,
             let kind = fields[2].first, kind == "+" || fields[2] == "-",

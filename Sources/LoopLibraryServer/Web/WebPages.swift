@@ -51,12 +51,13 @@ extension LibraryServer {
         }
         route(LoopLibraryPaths.pagePattern) { request, context in
             let ref = try context.parameters.require("ref")
+            let gzip = Gzip.isAccepted(by: request)
             return try await self.page(request, type: .html) { base -> RenderedPage in
                 if ref.hasPrefix("@") {
                     let (status, text) = try await self.authorPage(request, name: String(ref.dropFirst()), base: base)
                     return RenderedPage(status: status, text: text)
                 }
-                return try await self.previewPage(ref, base: base)
+                return try await self.previewPage(ref, base: base, gzipped: gzip)
             }
         }
         router.get(RouterPath(LoopLibraryPaths.clipPattern)) { request, context in
@@ -278,7 +279,8 @@ extension LibraryServer {
         return (.ok, web.render("author", model))
     }
 
-    func previewPage(_ ref: String, base: String) async throws -> RenderedPage {
+    /// The page of the loop `ref`, for a client that takes gzip or not (`gzipped`).
+    func previewPage(_ ref: String, base: String, gzipped: Bool) async throws -> RenderedPage {
         guard let stored = try await catalog.loop(ref, now: Date()) else {
             let (status, text) = missing(
                 "No loop “\(ref)” is published here: it may have been unpublished.", base: base)
@@ -290,8 +292,11 @@ extension LibraryServer {
                 $0, for: LoopPagePart.key(version: web.partVersion, revision: loop.revision, shortID: loop.shortID))
         }
         // The whole page, as rendered ahead when it was published, while the loop is listed as
-        // it was then (a feature, an author's new name, a download counted render it again).
-        if let kept, let storedPart = stored.pagePart,
+        // it was then (a feature, an author's new name, a download counted render it again);
+        // deflated, for a client that takes gzip (every browser): inflating it for one that
+        // does not cost more than rendering it (0.44 ms of the server's time a first visit at
+        // 100,000 loops, against 0.36).
+        if gzipped, let kept, let storedPart = stored.pagePart,
             let ahead = web.page(
                 kept, stored: storedPart, source: LoopPagePart.source(of: loop, bundleBytes: stored.bundleBytes),
                 base: base)
