@@ -81,6 +81,18 @@ enum LibraryMetrics {
         label: "loop_library_postgres_searches_total", dimensions: [("answered_by", "mirror")])
     private static let searchedInPostgres = Metrics.Counter(
         label: "loop_library_postgres_searches_total", dimensions: [("answered_by", "postgres")])
+
+    /// A loop's page made for a visit the page cache did not answer, counted by how: sent as
+    /// rendered ahead when the loop was published (`ahead`), or rendered (`rendered`: for a
+    /// client that does not take gzip, a loop listed otherwise since, a part other templates
+    /// rendered).
+    static func loopPageMade(ahead: Bool) {
+        (ahead ? loopPagesSentAhead : loopPagesRendered).increment()
+    }
+    private static let loopPagesSentAhead = Metrics.Counter(
+        label: "loop_library_loop_pages_total", dimensions: [("made", "ahead")])
+    private static let loopPagesRendered = Metrics.Counter(
+        label: "loop_library_loop_pages_total", dimensions: [("made", "rendered")])
 }
 
 /// The access log as JSON lines, one a request, appended to a file (`loop serve --access-log`).

@@ -240,13 +240,23 @@ struct WebPagesTests {
             let rendered = try await page(commented, "/" + path, headers: host)
             #expect(ahead.status == 200)
             #expect(ahead.html == rendered.html, "the page kept as its content renders it")
-            // Gzipped on its first visit, the phrases' deflated blocks kept with the part: the same page.
+            // Gzipped on its first visit, sent as rendered ahead (nothing rendered for it: the
+            // pages made, counted in `/metrics`): the same page.
+            func sentAhead() async throws -> Double? {
+                let metrics = String(decoding: try await http("GET", server.address + "/metrics").body, as: UTF8.self)
+                return metrics.split(separator: "\n").first {
+                    $0.hasPrefix(#"loop_library_loop_pages_total{made="ahead"}"#)
+                }?.split(separator: " ").last.flatMap { Double($0) }
+            }
+            let sentBefore = try await sentAhead() ?? 0
             let gzipped = try await page(
                 server, "/" + path, headers: ["Host": "gzip.example", "Accept-Encoding": "gzip"])
             #expect(
                 gzipped.headers["content-encoding"] == "gzip"
                     && gzipped.html == ahead.html.replacingOccurrences(of: "loops.example", with: "gzip.example"),
                 "the page gzipped with its phrases deflated ahead")
+            #expect(try await sentAhead() == sentBefore + 1, "the page sent as rendered ahead")
+
             #expect(
                 ahead.html.contains(#"<img class="picture" src="/blobs/"#)
                     && ahead.html.contains(#"src="/\#(path)/5.flac""#) && ahead.html.contains("A coffee, please.")

@@ -301,8 +301,10 @@ extension LibraryServer {
                 kept, stored: storedPart, source: LoopPagePart.source(of: loop, bundleBytes: stored.bundleBytes),
                 base: base)
         {
+            LibraryMetrics.loopPageMade(ahead: true)
             return RenderedPage(status: .ok, text: "", ahead: ahead)
         }
+        LibraryMetrics.loopPageMade(ahead: false)
         // The part its revision alone decides: as rendered when it was published, or now.
         let inflated = kept.flatMap { kept in kept.inflated().map { (part: $0, deflatedGroups: kept.groups.part) } }
         let part =
