@@ -194,9 +194,11 @@ public struct CatalogEntry: Sendable {
     public var searchTitle: String
     /// The words of the title, tags, phrases and translations, parted by spaces.
     public var searchText: String
-    /// The part of its web page its revision alone decides, rendered ahead (gzipped; a
-    /// server's `LoopPagePart`), or nil: a publish keeps it after the loop is in the catalog
-    /// (``Catalog/keepPagePart(_:id:revision:)``), a benchmark's copies with them.
+    /// The part of its web page its revision alone decides, with the page rendered ahead (a
+    /// server's `LoopPagePart`), or nil: nil from every caller now, since the page is rendered
+    /// from the loop as the catalog lists it, so a publish (and the benchmark's seed) keeps it
+    /// after the loop is in the catalog (``Catalog/keepPagePart(_:id:revision:)``); an update
+    /// written with nil drops its earlier revision's part.
     public var pagePart: Data?
 
     public init(
