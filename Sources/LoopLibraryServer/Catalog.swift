@@ -61,7 +61,7 @@ public protocol Catalog: Sendable {
     func listedLoopIDs() async throws -> [String]
 
     /// Keeps `part` as the part of loop `id`'s page its revision `revision` alone decides
-    /// (``CatalogEntry/pagePart``), if that is still the revision listed; whether it was kept.
+    /// (``StoredLoop/pagePart``), if that is still the revision listed; whether it was kept.
     @discardableResult
     func keepPagePart(_ part: Data, id: String, revision: Int) async throws -> Bool
 
@@ -194,17 +194,11 @@ public struct CatalogEntry: Sendable {
     public var searchTitle: String
     /// The words of the title, tags, phrases and translations, parted by spaces.
     public var searchText: String
-    /// The part of its web page its revision alone decides, with the page rendered ahead (a
-    /// server's `LoopPagePart`), or nil: nil from every caller now, since the page is rendered
-    /// from the loop as the catalog lists it, so a publish (and the benchmark's seed) keeps it
-    /// after the loop is in the catalog (``Catalog/keepPagePart(_:id:revision:)``); an update
-    /// written with nil drops its earlier revision's part.
-    public var pagePart: Data?
 
     public init(
         id: String, revision: Int, authorKey: String, authorFingerprint: String, title: String, language: String?,
         translationLanguage: String?, tags: [String], groupCount: Int, phraseCount: Int, seconds: Double, content: Data,
-        bundleSHA256: String, bundleBytes: Int, searchTitle: String, searchText: String, pagePart: Data? = nil
+        bundleSHA256: String, bundleBytes: Int, searchTitle: String, searchText: String
     ) {
         self.id = id
         self.revision = revision
@@ -222,7 +216,6 @@ public struct CatalogEntry: Sendable {
         self.bundleBytes = bundleBytes
         self.searchTitle = searchTitle
         self.searchText = searchText
-        self.pagePart = pagePart
     }
 }
 
@@ -234,7 +227,9 @@ public struct StoredLoop: Sendable {
     public var content: Data
     public var bundleSHA256: String
     public var bundleBytes: Int
-    /// See ``CatalogEntry/pagePart``: nil until kept.
+    /// The part of its web page its revision alone decides, with the page rendered ahead (a
+    /// server's `LoopPagePart`), kept after the loop is in the catalog
+    /// (``Catalog/keepPagePart(_:id:revision:)``), or nil until kept.
     public var pagePart: Data?
 
     /// The loop's detail as JSON (``CatalogLoopDetail``), spliced from the stored content.

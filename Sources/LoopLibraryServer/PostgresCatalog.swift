@@ -896,10 +896,6 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
                         \(entry.groupCount), \(entry.phraseCount), \(entry.seconds), \(stamp), \(stamp), \(entry.bundleSHA256),
                         \(entry.bundleBytes), \(entry.content), \(entry.searchTitle), \(entry.searchText))
                     """, logger: self.logger)
-                if let part = entry.pagePart {
-                    try await connection.query(
-                        "INSERT INTO loop_page_part (loopId, part) VALUES (\(entry.id), \(part))", logger: self.logger)
-                }
                 try await self.index(connection, loopID: entry.id)
             }
         }

@@ -373,10 +373,10 @@ public final class SQLiteCatalog: Catalog, BenchmarkSeeding {
                     ])
                 try db.execute(
                     sql: """
-                        UPDATE loopText SET content = ?, searchTitle = ?, searchText = ?, pagePart = ?
+                        UPDATE loopText SET content = ?, searchTitle = ?, searchText = ?, pagePart = NULL
                         WHERE loopRowid = (SELECT rowid FROM loop WHERE id = ?)
                         """,
-                    arguments: [entry.content, entry.searchTitle, entry.searchText, entry.pagePart, entry.id])
+                    arguments: [entry.content, entry.searchTitle, entry.searchText, entry.id])
                 try Self.index(db, loopID: entry.id)
                 try db.execute(sql: "DELETE FROM blobRef WHERE loopId = ?", arguments: [entry.id])
                 try Self.insertBlobRefs(
@@ -515,8 +515,8 @@ public final class SQLiteCatalog: Catalog, BenchmarkSeeding {
     /// The loop's phrases and search words, beside the row just inserted.
     private static func insertText(_ db: Database, _ entry: CatalogEntry) throws {
         try db.execute(
-            sql: "INSERT INTO loopText (loopRowid, content, searchTitle, searchText, pagePart) VALUES (?, ?, ?, ?, ?)",
-            arguments: [db.lastInsertedRowID, entry.content, entry.searchTitle, entry.searchText, entry.pagePart])
+            sql: "INSERT INTO loopText (loopRowid, content, searchTitle, searchText) VALUES (?, ?, ?, ?)",
+            arguments: [db.lastInsertedRowID, entry.content, entry.searchTitle, entry.searchText])
     }
 
     /// Puts a listed loop's words in the search index as the newest (a loop not listed is
