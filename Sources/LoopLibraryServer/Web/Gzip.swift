@@ -2,6 +2,7 @@ import CompressNIO
 import Crypto
 import Foundation
 import Hummingbird
+import LoopFoundation
 import LoopLibraryAPI
 import Synchronization
 import ZIPFoundation
@@ -23,30 +24,10 @@ enum Gzip {
     }
 
     /// The CRC-32 of `bytes` (gzip's, as ZIPFoundation's `crc32(checksum:)` computes it),
-    /// continuing `crc`, the CRC-32 of the bytes before them: eight bytes a step (slicing by
-    /// 8). ZIPFoundation's, a byte a step, was a tenth of a gzipped page's first visit.
+    /// continuing `crc`, the CRC-32 of the bytes before them (``CRC32Checksum``: ZIPFoundation's,
+    /// a byte a step, was a tenth of a gzipped page's first visit).
     static func crc32(_ bytes: Data, continuing crc: CRC32 = 0) -> CRC32 {
-        bytes.withUnsafeBytes { bytes in
-            crcTables.withUnsafeBufferPointer { table in
-                var crc = ~crc
-                var index = 0
-                while bytes.count - index >= 8 {
-                    let low = crc ^ UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: index, as: UInt32.self))
-                    let high = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: index + 4, as: UInt32.self))
-                    crc =
-                        table[7 << 8 | Int(low & 0xff)] ^ table[6 << 8 | Int(low >> 8 & 0xff)]
-                        ^ table[5 << 8 | Int(low >> 16 & 0xff)] ^ table[4 << 8 | Int(low >> 24)]
-                        ^ table[3 << 8 | Int(high & 0xff)] ^ table[2 << 8 | Int(high >> 8 & 0xff)]
-                        ^ table[1 << 8 | Int(high >> 16 & 0xff)] ^ table[Int(high >> 24)]
-                    index += 8
-                }
-                while index < bytes.count {
-                    crc = table[Int((crc ^ UInt32(bytes[index])) & 0xff)] ^ crc >> 8
-                    index += 1
-                }
-                return ~crc
-            }
-        }
+        CRC32Checksum.of(bytes, continuing: crc)
     }
 
     /// The CRC-32 of two runs of bytes one after the other, from `crc`, the first's, and
@@ -83,23 +64,6 @@ enum Gzip {
 
     /// Eight tables of 256: the first the CRC of each byte (reflected polynomial 0xEDB88320),
     /// the kth that of a byte followed by k zero bytes.
-    private static let crcTables: [UInt32] = {
-        var table = [UInt32](repeating: 0, count: 8 << 8)
-        for byte in 0..<256 {
-            var crc = UInt32(byte)
-            for _ in 0..<8 { crc = crc & 1 == 1 ? 0xEDB8_8320 ^ crc >> 1 : crc >> 1 }
-            table[byte] = crc
-        }
-        for byte in 0..<256 {
-            var crc = table[byte]
-            for slice in 1..<8 {
-                crc = table[Int(crc & 0xff)] ^ crc >> 8
-                table[slice << 8 | byte] = crc
-            }
-        }
-        return table
-    }()
-
     /// The gzip stream of `parts`, one after the other; `crc` is the CRC-32 of the bytes they
     /// hold, all of them.
     static func join(_ parts: [DeflatedPart], crc: CRC32) -> ByteBuffer {
