@@ -316,7 +316,8 @@ let package = Package(
         .testTarget(
             name: "LoopShareTests",
             dependencies: [
-                "LoopTestSupport", "LoopFoundation", "LoopShare", "LoopModel", "LoopStore", "LoopText", "LoopPictures",
+                "LoopTestSupport", "LoopFoundation", "LoopAudioFiles", "LoopShare", "LoopModel", "LoopStore",
+                "LoopText", "LoopPictures",
                 "LoopPictureDecoding",
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import LoopAudioFiles
 import LoopFoundation
 import LoopModel
 import LoopPictureDecoding
@@ -100,6 +101,32 @@ struct BundleRoundTripTests {
         #expect(
             try Data(contentsOf: URL(fileURLWithPath: verified.audioFiles[manifest.audio[0].sha256]!)) == original,
             "a FLAC take travels as it is")
+    }
+
+    /// A take larger than the reader's chunks (1 MiB) is read whole: each entry's CRC-32,
+    /// computed by the reader as it extracts, runs on from chunk to chunk.
+    @Test func aTakeOfManyMegabytesVerifiesAndTravelsAsItIs() throws {
+        // 50 s of noise at 16 kHz: FLAC cannot make it much smaller than its 1.6 MB.
+        let take = scratch() + ".flac"
+        do {
+            var writer = try AudioFileWriter(path: take, format: .flac, sampleRate: 16_000, channelCount: 1)
+            var generator = SplitMix64(seed: 7)
+            let noise = (0..<800_000).map { _ in Float(Int(generator.next() % 20_001) - 10_000) / 20_000 }
+            try writer.write(noise)
+            try writer.commit()
+        }
+        let original = try Data(contentsOf: URL(fileURLWithPath: take))
+        #expect(original.count > 1 << 20)
+        let library = try LibraryStore(at: scratch())
+        let loop = try library.createLoop(
+            source: try LoopSource(contentsOf: Fixture.path("phrases.txt")),
+            take: CutTake(path: take, ranges: Fixture.ranges))
+        let bundle = scratch() + ".loop"
+        try BundleWriter(identity: try AuthorIdentity.loadOrCreate(at: library.layout.identityKey)).write(
+            [loop], to: bundle)
+        let verified = try BundleReader().read(bundle, extractingTo: scratch())
+        let sha256 = try #require(verified.manifest.audio.first?.sha256)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: try #require(verified.audioFiles[sha256]))) == original)
     }
 
     @Test func theIdentityIsKeptOwnerOnlyAndSurvivesABackup() throws {
