@@ -34,6 +34,13 @@ struct MirroredLoop: Sendable {
 }
 
 extension SQLiteCatalog {
+    /// Merges each search index into one segment: once the mirror is first read whole (read a
+    /// thousand loops at a time, it is left with the segments of the last eighth's merges,
+    /// and every search reads them all).
+    func mergeSearchIndexes() async throws {
+        try await pool.write { db in try Self.optimizeSearchIndexes(db) }
+    }
+
     /// Writes `loops` as the mirrored catalog holds them now, each with its author, in one
     /// transaction: a loop new here is added, one changed is changed, one no longer listed
     /// leaves the search. A loop's words are indexed again only where they changed.

@@ -554,7 +554,8 @@ public final class SQLiteCatalog: Catalog, BenchmarkSeeding {
         try optimizeSearchIndexes(db)
     }
 
-    private static func optimizeSearchIndexes(_ db: Database) throws {
+    /// Merges each search index into one segment.
+    static func optimizeSearchIndexes(_ db: Database) throws {
         try db.execute(
             sql: """
                 INSERT INTO titleIndex(titleIndex) VALUES ('optimize');

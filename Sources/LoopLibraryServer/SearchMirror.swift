@@ -79,6 +79,8 @@ final class SearchMirror: Sendable {
             while !Task.isCancelled {
                 do {
                     try await catchUp(stamp: try await source.changeStamp(), now: Date(), source: source)
+                    // (Searches read the mirror meanwhile: its readers do not wait for a write.)
+                    try await catalog.mergeSearchIndexes()
                     readyGauge.record(1)
                     done(clock.now - start)
                     return
