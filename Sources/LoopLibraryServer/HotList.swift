@@ -115,6 +115,17 @@ final class HotList: Sendable {
     /// download is neither kept nor used after it.
     var downloads: Int { state.withLock { $0.downloads } }
 
+    /// Whether a list is kept, read less than a minute ago (``kept(for:downloads:)`` may still
+    /// find it read at another change stamp): a search in Hot's order will then most likely
+    /// read no hot loop.
+    var holdsList: Bool {
+        let now = DispatchTime.now().uptimeNanoseconds
+        return state.withLock { state in
+            guard let kept = state.kept, kept.loops != nil else { return false }
+            return now &- kept.read < Self.maximumAge
+        }
+    }
+
     /// Forgets the list: a download was counted (and committed).
     func downloadCounted() {
         state.withLock { state in

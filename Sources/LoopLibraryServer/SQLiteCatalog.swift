@@ -730,9 +730,10 @@ public final class SQLiteCatalog: Catalog, BenchmarkSeeding {
     // read off the indexes' end, and in Hot's order the hot loops are told from the list kept
     // in memory): well under a millisecond, on the calling thread, since the hop to GRDB's
     // queue and back cost the server more than the reads (in Hot's order at 100,000 loops,
-    // 0.38-0.45 ms a search against 0.45-0.52). Browsing (every loop counted) and a filter
-    // (matches walked until enough pass it, the hot loops read in SQL) may take milliseconds
-    // at 100,000 loops: on GRDB's reader queues, so as not to hold up the threads that answer
+    // 0.38-0.45 ms a search against 0.45-0.52). Browsing (every loop counted), a filter
+    // (matches walked until enough pass it, the hot loops read in SQL) and Hot with no list
+    // kept (the hot loops read, 5-7 ms at 100,000 loops, after each download) may take
+    // milliseconds: on GRDB's reader queues, so as not to hold up the threads that answer
     // every other request.
     public func search(_ query: CatalogQuery, now: Date) async throws -> CatalogPage {
         let wordsAlone =
@@ -742,7 +743,7 @@ public final class SQLiteCatalog: Catalog, BenchmarkSeeding {
         // Taken before the read begins: a download counted after it leaves no list read
         // before it kept.
         let downloads = hotList.downloads
-        if wordsAlone, !CatalogText.searchTerms(query.text).isEmpty {
+        if wordsAlone, query.sort == .latest || hotList.holdsList, !CatalogText.searchTerms(query.text).isEmpty {
             return try readHere { db in try Self.search(db, query, now: now, hotList: hotList, downloads: downloads) }
         }
         return try await pool.read { db in
