@@ -19,11 +19,32 @@ public struct BundleWriter: Sendable {
         self.authorName = authorName
     }
 
-    /// Writes `loops` to `path`; returns the manifest written. `progress` receives the share done.
+    /// A bundle written: its manifest, and the SHA-256 (hex) and length of the file.
+    public struct Written: Sendable {
+        public var manifest: BundleManifest
+        public var sha256: String
+        public var bytes: Int
+    }
+
+    /// Writes `loops` to `path`, durably (synced before it is renamed into place); returns the
+    /// manifest written. `progress` receives the share done.
     @discardableResult
     public func write(_ loops: [LoopDetail], to path: String, progress: (@Sendable (Double) -> Void)? = nil) throws
         -> BundleManifest
     {
+        try write(loops, to: path, durable: true, progress: progress).manifest
+    }
+
+    /// Writes `loops` to `path` to be sent at once and deleted (a publish): as ``write(_:to:progress:)``
+    /// but not synced to disk, and with the SHA-256 and length a request signs, taken as the
+    /// file is written rather than read again.
+    public func writeToSend(_ loops: [LoopDetail], to path: String) throws -> Written {
+        try write(loops, to: path, durable: false, progress: nil)
+    }
+
+    private func write(
+        _ loops: [LoopDetail], to path: String, durable: Bool, progress: (@Sendable (Double) -> Void)?
+    ) throws -> Written {
         let workFolder = try ScratchFolder(in: NSTemporaryDirectory(), prefix: "loop-export-")
         let work = workFolder.path
 
@@ -116,37 +137,35 @@ public struct BundleWriter: Sendable {
             throw ShareError(.writeFailed, DurableFile.whyNotCreatable(path), path: path)
         }
         unlink(temporary)
+        let archived: (sha256: String, bytes: Int)
         do {
-            let archive = try Archive(url: URL(fileURLWithPath: temporary), accessMode: .create)
-            try Self.add(Data(manifestData), as: "manifest.json", to: archive, compressed: true)
-            try Self.add(Data(signature.utf8), as: "manifest.sig", to: archive, compressed: false)
+            var archive = try ZipArchiveWriter(creating: temporary)
+            try archive.add(Data(manifestData), as: "manifest.json", deflated: true)
+            try archive.add(Data(signature.utf8), as: "manifest.sig", deflated: false)
             let files = Dictionary(
                 audioByTake.values.map { ($0.entry.file, $0.file) }, uniquingKeysWith: { first, _ in first })
             for (index, entry) in manifest.audio.enumerated() {
                 guard let file = files[entry.file] else { continue }
-                try archive.addEntry(with: entry.file, fileURL: URL(fileURLWithPath: file), compressionMethod: .none)
+                try archive.addFile(at: file, as: entry.file)
                 progress?(0.5 + 0.5 * Double(index + 1) / Double(max(manifest.audio.count, 1)))
             }
             for picture in manifest.pictures ?? [] {
                 guard let file = pictures[picture.file]?.file else { continue }
-                try archive.addEntry(with: picture.file, fileURL: URL(fileURLWithPath: file), compressionMethod: .none)
+                try archive.addFile(at: file, as: picture.file)
             }
-            try DurableFile.syncAndRename(temporary, to: path)
+            archived = try archive.finish()
+            if durable {
+                try DurableFile.syncAndRename(temporary, to: path)
+            } else {
+                try DurableFile.checkReplaceable(path)
+                guard rename(temporary, path) == 0 else { throw FileSystemError(code: errno, path: path) }
+            }
         } catch {
             unlink(temporary)
             if let error = error as? FileSystemError { throw ShareError(.writeFailed, error.message, path: path) }
             throw ShareError(.writeFailed, "cannot write the bundle (\(FileSystemError.reason(error)))", path: path)
         }
-        return manifest
-    }
-
-    private static func add(_ data: Data, as name: String, to archive: Archive, compressed: Bool) throws {
-        try archive.addEntry(
-            with: name, type: .file, uncompressedSize: Int64(data.count),
-            compressionMethod: compressed ? .deflate : .none
-        ) { position, size in
-            data.subdata(in: Int(position)..<(Int(position) + size))
-        }
+        return Written(manifest: manifest, sha256: archived.sha256, bytes: archived.bytes)
     }
 
     static func sha256(of path: String) throws -> String {

@@ -5,12 +5,13 @@ import LoopFoundation
 import LoopModel
 import LoopPictureDecoding
 import LoopPictures
-import LoopShare
 import LoopStore
 import LoopTestSupport
 import LoopText
 import Testing
 import ZIPFoundation
+
+@testable import LoopShare
 
 extension Fixture {
     static let ranges: [Range<Int>] = [
@@ -127,6 +128,49 @@ struct BundleRoundTripTests {
         let verified = try BundleReader().read(bundle, extractingTo: scratch())
         let sha256 = try #require(verified.manifest.audio.first?.sha256)
         #expect(try Data(contentsOf: URL(fileURLWithPath: try #require(verified.audioFiles[sha256]))) == original)
+    }
+
+    @Test func aBundleWrittenToSendKnowsItsOwnHashAndLength() throws {
+        let (library, identity, loop, _) = try exportedBundle()
+        _ = library
+        let bundle = scratch() + ".loop"
+        let written = try BundleWriter(identity: identity).writeToSend([loop], to: bundle)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: bundle))
+        #expect(written.bytes == bytes.count)
+        #expect(written.sha256 == ContentAddress.hex(SHA256.hash(data: bytes)))
+        let verified = try BundleReader().read(bundle, extractingTo: scratch())
+        #expect(verified.manifest == written.manifest)
+        #expect(verified.manifest.loops.first?.id == loop.summary.id)
+    }
+
+    @Test func sizesAndOffsetsPastFourGiBAreWrittenAsZip64() throws {
+        // Every size, offset and the central directory's place as Zip64 (the writer's bound
+        // lowered to 0): ZIPFoundation and the bundle reader read it all back, every CRC checked.
+        let (_, _, _, bundle) = try exportedBundle()
+        let original = try entries(of: bundle)
+        let path = scratch() + ".loop"
+        let written: (sha256: String, bytes: Int)
+        do {
+            var archive = try ZipArchiveWriter(creating: path, zip64Above: 0)
+            for (name, data) in original {
+                if name.hasPrefix("audio/") {
+                    let file = scratch() + ".flac"
+                    try data.write(to: URL(fileURLWithPath: file))
+                    try archive.addFile(at: file, as: name)
+                } else {
+                    try archive.add(data, as: name, deflated: name == "manifest.json")
+                }
+            }
+            written = try archive.finish()
+        }
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(written.bytes == bytes.count)
+        #expect(written.sha256 == ContentAddress.hex(SHA256.hash(data: bytes)))
+        let reread = try entries(of: path)
+        #expect(reread.map(\.0) == original.map(\.0))
+        #expect(reread.map(\.1) == original.map(\.1))
+        let verified = try BundleReader().read(path, extractingTo: scratch())
+        #expect(verified.audioFiles.count == 1)
     }
 
     @Test func theIdentityIsKeptOwnerOnlyAndSurvivesABackup() throws {
