@@ -217,6 +217,15 @@ public struct LibraryClient: Sendable {
         } catch {
             throw ClientError(.refused, "cannot read the bundle (\(error.localizedDescription))", path: path)
         }
+        return try await publish(
+            bundle: path, sha256: sha256, length: length, loopID: loopID, revision: revision, signer: signer)
+    }
+
+    /// Publishes the bundle at `path` as ``publish(bundle:loopID:revision:signer:)`` does, its
+    /// SHA-256 (hex) and length given by the one who wrote it rather than read again.
+    public func publish(
+        bundle path: String, sha256: String, length: Int, loopID: String, revision: Int, signer: RequestSigner
+    ) async throws(ClientError) -> PublishResult {
         var request = try signed(
             "POST", LoopLibraryPaths.loops, bodyLength: length, bodySHA256: sha256, loopID: loopID, revision: revision,
             signer: signer)

@@ -89,7 +89,8 @@ public struct LoopLibrarySharing: Sendable {
         let store = self.store
         let identity = try LibraryIdentity.loadOrCreate(store)
         let id = asCopy ? try await copy(loop: id, identity: identity) : id
-        let (bundle, revision) = try await BlockingWork.run("loop publish") { () throws -> (String, Int) in
+        let (bundle, written, revision) = try await BlockingWork.run("loop publish") {
+            () throws -> (String, BundleWriter.Written, Int) in
             if let owner = try store.ownerKey(ofLoop: id), owner != identity.publicKey.base64EncodedString() {
                 throw ShareError(
                     .notTheAuthor,
@@ -100,15 +101,17 @@ public struct LoopLibrarySharing: Sendable {
             try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
             let path = scratch + "/loop.loop"
             let loop = try store.loop(id: id)
-            try BundleWriter(identity: identity, authorName: LoopLibrarySharing.authorName(of: store)).write(
-                [loop], to: path)
-            return (path, loop.summary.revision)
+            let written = try BundleWriter(identity: identity, authorName: LoopLibrarySharing.authorName(of: store))
+                .writeToSend([loop], to: path)
+            return (path, written, loop.summary.revision)
         }
         defer { try? FileManager.default.removeItem(atPath: (bundle as NSString).deletingLastPathComponent) }
         let signer = RequestSigner(publicKey: identity.publicKey, authorName: Self.authorName(of: store)) {
             try identity.sign($0)
         }
-        let result = try await client.publish(bundle: bundle, loopID: id, revision: revision, signer: signer)
+        let result = try await client.publish(
+            bundle: bundle, sha256: written.sha256, length: written.bytes, loopID: id, revision: revision,
+            signer: signer)
         let link = client.previewLink(shortID: result.shortID)
         return Published(result: result, link: link, install: "loop import \(link)", copied: asCopy ? id : nil)
     }
