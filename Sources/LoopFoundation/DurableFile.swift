@@ -111,6 +111,12 @@ public enum DurableFile {
         return "cannot create the file (\(String(cString: strerror(errno))))"
     }
 
+    /// Writes the file at `path` to disk (what ``syncAndRename(_:to:)`` would wait for), so
+    /// that it can be done beside other work.
+    public static func syncFile(_ path: String) throws {
+        try sync(path: path, flags: O_RDONLY)
+    }
+
     /// Makes renames and new entries in `folder` durable.
     public static func syncDirectory(_ folder: String) throws {
         try sync(path: folder, flags: O_RDONLY | O_DIRECTORY)

@@ -87,6 +87,11 @@ struct BundleIntake: Sendable {
     func take(
         _ file: String, sha256: String, in scratch: String, signedBy key: Data, expected: (id: String, revision: Int)
     ) throws -> CatalogEntry {
+        // The upload goes to disk while it is checked, so that storing it waits on no write
+        // (a failure shows again as it is stored).
+        let written = DispatchGroup()
+        DispatchQueue.global(qos: .utility).async(group: written) { try? DurableFile.syncFile(file) }
+        defer { written.wait() }
         let bundle: VerifiedBundle
         do {
             bundle = try BundleReader().read(file, extractingTo: scratch + "/audio")
@@ -117,6 +122,7 @@ struct BundleIntake: Sendable {
             guard let kind = BlobStore.Kind(rawValue: picture.info.format.fileExtension) else { continue }
             try blobs.store(picture.path, sha256: hash, kind: kind)
         }
+        written.wait()
         try blobs.store(file, sha256: sha256, kind: .bundle)
         return entry
     }

@@ -17,9 +17,10 @@ public struct VerifiedBundle: Sendable {
     public var signer: String {
         manifest.authorName.map { "\($0) (key \(signerFingerprint))" } ?? "key \(signerFingerprint)"
     }
-    /// Extracted audio files by SHA-256 (in the folder the reader was given).
+    /// Extracted audio files by SHA-256 (in the folder the reader was given), not yet synced to
+    /// disk: whoever keeps one syncs it.
     public var audioFiles: [String: String]
-    /// Extracted pictures by SHA-256, each checked as a picture.
+    /// Extracted pictures by SHA-256, each checked as a picture (not yet synced, as the audio).
     public var pictureFiles: [String: (path: String, info: PictureInfo)] = [:]
 }
 
@@ -309,7 +310,8 @@ public struct BundleReader: Sendable {
             )
         }
         try Self.checkCRC32(checksum, of: entry)
-        try output.synchronize()
+        // Not synced here: whoever keeps the file syncs it as it puts it in place (a
+        // content-addressed folder's `adopt`), and one whose copy is kept already drops it.
         return ContentAddress.hex(hasher.finalize())
     }
 
