@@ -8,7 +8,7 @@ import ZIPFoundation
 /// directory, never going back to fill a header in, so the archive's SHA-256 and length are
 /// known as its last byte is written. A file's CRC-32 is read before its header is written,
 /// eight bytes a step (``CRC32Checksum``): ZIPFoundation's writer takes it a byte a step on
-/// Linux, which was half the time of a `loop export`. Sizes and offsets past 4 GiB are written
+/// Linux, which was 42% of a `loop export`'s time. Sizes and offsets past 4 GiB are written
 /// as Zip64, as ZIPFoundation and `unzip` read them.
 struct ZipArchiveWriter: ~Copyable {
     /// Above this, a size, an offset or the central directory's place is written as Zip64 (a

@@ -62,8 +62,6 @@ enum Gzip {
         return multiply(power, crc) ^ next
     }
 
-    /// Eight tables of 256: the first the CRC of each byte (reflected polynomial 0xEDB88320),
-    /// the kth that of a byte followed by k zero bytes.
     /// The gzip stream of `parts`, one after the other; `crc` is the CRC-32 of the bytes they
     /// hold, all of them.
     static func join(_ parts: [DeflatedPart], crc: CRC32) -> ByteBuffer {
