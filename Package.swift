@@ -166,11 +166,14 @@ let package = Package(
             ]
         ),
 
+        // zlib's raw deflate, which zip entries hold: the bundles' own reader and writer.
+        .systemLibrary(name: "CDeflate", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+
         .target(
             name: "LoopShare",
             dependencies: [
                 "LoopFoundation", "LoopModel", "LoopAudioFiles", "LoopText", "LoopPictures", "LoopLibraryAPI",
-                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                "CDeflate",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),

@@ -4,7 +4,6 @@ import LoopAudioFiles
 import LoopFoundation
 import LoopModel
 import LoopPictures
-import ZIPFoundation
 
 /// A bundle that passed every check: its manifest, who signed it, and its audio extracted.
 public struct VerifiedBundle: Sendable {
@@ -76,27 +75,16 @@ public struct BundleReader: Sendable {
             throw ShareError(
                 .corrupt, problem == "is a folder, not a file" ? "is a folder, not a bundle file" : problem)
         }
-        guard ZipEnd.isPresent(in: path) else { throw ShareError(.corrupt, "not a zip archive, or a truncated one") }
-        let archive: Archive
-        do {
-            archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .read)
-        } catch {
-            throw ShareError(.corrupt, "not a zip archive, or a truncated one")
-        }
+        let archive = try ZipArchiveReader(path: path, limits: .init(maxEntries: limits.maxEntries))
 
         // 1. Every entry: a plain file, a safe and expected name, once.
-        var entries: [String: Entry] = [:]
-        var count = 0
-        for entry in archive {
-            count += 1
-            guard count <= limits.maxEntries else {
-                throw ShareError(.tooLarge, "more than \(limits.maxEntries) entries")
-            }
-            let name = entry.path
-            guard entry.type == .file else {
+        var entries: [String: ZipArchiveReader.Entry] = [:]
+        for entry in archive.entries {
+            let name = entry.name
+            guard entry.kind == .file else {
                 throw ShareError(
                     .unsafeEntry,
-                    "entry '\(ManifestCheck.shown(name))' is a \(entry.type == .symlink ? "symbolic link" : "folder"), which a bundle never holds"
+                    "entry '\(ManifestCheck.shown(name))' is a \(entry.kind == .symbolicLink ? "symbolic link" : "folder"), which a bundle never holds"
                 )
             }
             guard Self.isSafe(name) else {
@@ -264,21 +252,26 @@ public struct BundleReader: Sendable {
     /// An entry's bytes (into memory, or a file), stopping as soon as there are more than
     /// `limit`: a zip bomb is caught while it expands, not after. Returns the data, or the
     /// SHA-256 of what was written.
-    private func extract(_ entry: Entry, from archive: Archive, limit: Int) throws -> Data {
+    private func extract(_ entry: ZipArchiveReader.Entry, from archive: borrowing ZipArchiveReader, limit: Int) throws
+        -> Data
+    {
         try checkDeclared(entry, limit: limit)
         var data = Data()
-        _ = try archive.extract(entry, skipCRC32: true) { chunk in
-            guard data.count + chunk.count <= limit else {
-                throw ShareError(.tooLarge, "entry '\(ManifestCheck.shown(entry.path))' expands beyond \(limit) bytes")
-            }
-            data.append(chunk)
-        }
+        try archive.read(entry) { data.append($0) }
         try Self.checkCRC32(CRC32Checksum.of(data), of: entry)
         return data
     }
 
-    private func extract(_ entry: Entry, from archive: Archive, limit: Int, to path: String) throws -> String {
+    private func extract(
+        _ entry: ZipArchiveReader.Entry, from archive: borrowing ZipArchiveReader, limit: Int, to path: String
+    ) throws -> String {
         try checkDeclared(entry, limit: limit)
+        guard entry.size == UInt64(limit) else {
+            throw ShareError(
+                .badAudio,
+                "entry '\(ManifestCheck.shown(entry.name))' holds \(entry.size) bytes, not the \(limit) the manifest declares"
+            )
+        }
         guard FileManager.default.createFile(atPath: path, contents: nil),
             let output = FileHandle(forWritingAtPath: path)
         else {
@@ -286,28 +279,13 @@ public struct BundleReader: Sendable {
         }
         defer { try? output.close() }
         var hasher = SHA256()
-        var written = 0
         // The SHA-256 proves these bytes; the CRC-32 is checked too, so that a damaged archive
-        // is reported as damaged rather than as audio that does not match (computed here:
-        // ZIPFoundation's, a byte a step, was a sixth of a publish's time on the server).
+        // is reported as damaged rather than as audio that does not match.
         var checksum: UInt32 = 0
-        _ = try archive.extract(entry, bufferSize: 1 << 20, skipCRC32: true) { chunk in
-            written += chunk.count
-            guard written <= limit else {
-                throw ShareError(
-                    .tooLarge,
-                    "entry '\(ManifestCheck.shown(entry.path))' expands beyond the \(limit) bytes the manifest declares"
-                )
-            }
+        try archive.read(entry) { chunk in
             hasher.update(data: chunk)
             checksum = CRC32Checksum.of(chunk, continuing: checksum)
             try output.write(contentsOf: chunk)
-        }
-        guard written == limit else {
-            throw ShareError(
-                .badAudio,
-                "entry '\(ManifestCheck.shown(entry.path))' holds \(written) bytes, not the \(limit) the manifest declares"
-            )
         }
         try Self.checkCRC32(checksum, of: entry)
         // Not synced here: whoever keeps the file syncs it as it puts it in place (a
@@ -317,25 +295,27 @@ public struct BundleReader: Sendable {
 
     /// Whether an entry's bytes have the CRC-32 its header declares (`checksum`, computed as
     /// they were extracted).
-    private static func checkCRC32(_ checksum: CRC32, of entry: Entry) throws {
-        guard checksum == entry.checksum else {
+    private static func checkCRC32(_ checksum: UInt32, of entry: ZipArchiveReader.Entry) throws {
+        guard checksum == entry.crc32 else {
             throw ShareError(
-                .corrupt, "the archive is damaged (entry '\(ManifestCheck.shown(entry.path))' fails its CRC-32 check)")
+                .corrupt, "the archive is damaged (entry '\(ManifestCheck.shown(entry.name))' fails its CRC-32 check)")
         }
     }
 
-    private func checkDeclared(_ entry: Entry, limit: Int) throws {
-        guard entry.uncompressedSize <= UInt64(limit) else {
+    /// Refuses an entry whose header declares more than `limit` bytes, or an expansion past the
+    /// limits' (before a byte of it is inflated).
+    private func checkDeclared(_ entry: ZipArchiveReader.Entry, limit: Int) throws {
+        guard entry.size <= UInt64(limit) else {
             throw ShareError(
                 .tooLarge,
-                "entry '\(ManifestCheck.shown(entry.path))' declares \(entry.uncompressedSize) bytes, more than \(limit)"
+                "entry '\(ManifestCheck.shown(entry.name))' declares \(entry.size) bytes, more than \(limit)"
             )
         }
         let compressed = max(entry.compressedSize, 1)
-        guard entry.uncompressedSize / compressed <= limits.maxExpansion else {
+        guard entry.size / compressed <= limits.maxExpansion else {
             throw ShareError(
                 .tooLarge,
-                "entry '\(ManifestCheck.shown(entry.path))' expands \(entry.uncompressedSize / compressed) times: refused as a zip bomb"
+                "entry '\(ManifestCheck.shown(entry.name))' expands \(entry.size / compressed) times: refused as a zip bomb"
             )
         }
     }
@@ -366,40 +346,15 @@ extension BundleReader {
     /// The ids of the loops a bundle holds, read from its manifest alone (nothing verified):
     /// enough to tell which earlier file a publish replaces. Nil when it is no readable bundle.
     public static func loopIds(inBundleAt path: String) -> [String]? {
-        guard RegularFile.problem(at: path) == nil, ZipEnd.isPresent(in: path),
-            let archive = try? Archive(url: URL(fileURLWithPath: path), accessMode: .read, pathEncoding: nil),
-            let entry = archive["manifest.json"], entry.uncompressedSize < 16 << 20
+        guard RegularFile.problem(at: path) == nil,
+            let archive = try? ZipArchiveReader(path: path, limits: .init(maxEntries: Limits().maxEntries)),
+            let entry = archive.entries.first(where: { $0.name == "manifest.json" }),
+            entry.size <= UInt64(Limits().maxManifestBytes)
         else { return nil }
         var data = Data()
-        guard (try? archive.extract(entry, skipCRC32: false) { data.append($0) }) != nil,
+        guard (try? archive.read(entry) { data.append($0) }) != nil, CRC32Checksum.of(data) == entry.crc32,
             let manifest = try? BundleManifest.decode(data)
         else { return nil }
         return manifest.loops.map(\.id)
-    }
-}
-
-/// Whether a file can be a zip archive by its end: the end-of-central-directory record lies
-/// within the last 22 + 65,535 bytes (the record and the longest comment it may carry).
-/// ZIPFoundation looks for the record byte by byte back from the end through the whole file
-/// (a 50 MB file of zeros took 17 s, 10 GB did not end), so a file without it there is
-/// refused before it is opened.
-enum ZipEnd {
-    static let recordLength = 22
-    static let longestComment = 65_535
-
-    static func isPresent(in path: String) -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
-        defer { try? handle.close() }
-        guard let size = try? handle.seekToEnd(), size >= UInt64(recordLength) else { return false }
-        let tail = min(size, UInt64(recordLength + longestComment))
-        guard (try? handle.seek(toOffset: size - tail)) != nil, let data = try? handle.read(upToCount: Int(tail))
-        else { return false }
-        let bytes = [UInt8](data)
-        // The record's signature, "PK\u{5}\u{6}", from the last place it may start.
-        for start in stride(from: bytes.count - recordLength, through: 0, by: -1)
-        where bytes[start] == 0x50 && bytes[start + 1] == 0x4B && bytes[start + 2] == 0x05 && bytes[start + 3] == 0x06 {
-            return true
-        }
-        return false
     }
 }

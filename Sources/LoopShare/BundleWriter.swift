@@ -4,7 +4,6 @@ import LoopAudioFiles
 import LoopFoundation
 import LoopModel
 import LoopPictures
-import ZIPFoundation
 
 /// Writes loops into a signed bundle (docs/bundle-format.md): `manifest.json`, its signature
 /// `manifest.sig`, every take as `audio/<sha256>.flac` and every picture as

@@ -2,14 +2,13 @@ import Crypto
 import Foundation
 import LoopFoundation
 import LoopModel
-import ZIPFoundation
 
 /// Writes a zip archive front to back: each entry's header, then its bytes, then the central
 /// directory, never going back to fill a header in, so the archive's SHA-256 and length are
 /// known as its last byte is written. A file's CRC-32 is read before its header is written,
 /// eight bytes a step (``CRC32Checksum``): ZIPFoundation's writer takes it a byte a step on
 /// Linux, which was 42% of a `loop export`'s time. Sizes and offsets past 4 GiB are written
-/// as Zip64, as ZIPFoundation and `unzip` read them.
+/// as Zip64, as `unzip` and ``ZipArchiveReader`` read them.
 struct ZipArchiveWriter: ~Copyable {
     /// Above this, a size, an offset or the central directory's place is written as Zip64 (a
     /// test lowers it to write every field that way).
@@ -43,14 +42,11 @@ struct ZipArchiveWriter: ~Copyable {
     /// Adds `data` as `name`, deflated or stored.
     mutating func add(_ data: Data, as name: String, deflated: Bool) throws {
         let crc = CRC32Checksum.of(data)
-        var body = data
-        if deflated {
-            var compressed = Data()
-            _ = try Data.compress(
-                size: Int64(data.count), bufferSize: Self.chunkBytes,
-                provider: { position, size in data.subdata(in: Int(position)..<(Int(position) + size)) },
-                consumer: { compressed.append($0) })
-            body = compressed
+        let body: Data
+        do {
+            body = deflated ? try rawDeflated(data) : data
+        } catch {
+            throw ShareError(.writeFailed, "cannot deflate \(name): \(error.description)")
         }
         try addHeader(
             name, method: deflated ? 8 : 0, crc: crc, compressed: UInt64(body.count), size: UInt64(data.count))

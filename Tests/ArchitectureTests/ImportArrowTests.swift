@@ -30,7 +30,9 @@ struct ImportArrowTests {
             // The review scheduler: the library keeps each group's review state as it computes it.
             "LoopStudy",
         ],
-        "LoopShare": ["LoopFoundation", "LoopText", "LoopModel", "LoopAudioFiles", "LoopPictures", "LoopLibraryAPI"],
+        "LoopShare": [
+            "LoopFoundation", "LoopText", "LoopModel", "LoopAudioFiles", "LoopPictures", "LoopLibraryAPI", "CDeflate",
+        ],
         "LoopExchange": [
             "LoopFoundation", "LoopText", "LoopModel", "LoopAudioFiles", "LoopPictures", "LoopCutting", "LoopStore",
         ],

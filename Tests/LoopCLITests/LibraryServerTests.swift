@@ -962,6 +962,40 @@ struct LibraryServerTests {
         #expect(try await http("GET", server.address + "/healthz").status == 200)
     }
 
+    /// Bundles whose zip fields lie (round 5: a Zip64 end record whose directory lies 100 bytes
+    /// before 2^64 killed the server), each published signed by a key made on the spot: each is
+    /// refused with one line, nothing is stored, and the server answers on.
+    @Test func aSignedBundleWhoseZipFieldsLieIsRefusedAndTheServerLivesOn() async throws {
+        let server = try TestServer(.sqlite)
+        let author = try libraryWithFixtureLoop()
+        let id = try resolveID(author)
+        let bundle = Scratch.path("lying", extension: "loop")
+        #expect(try author.run(["export", "fixture", "-o", bundle]).status == 0)
+        let variants = Scratch.path("lying-variants")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = [LoopProcess.packageRoot.path + "/Scripts/zip-variants", bundle, variants]
+        try process.run()
+        process.waitUntilExit()
+        let refused = try FileManager.default.contentsOfDirectory(atPath: variants).filter { $0.hasPrefix("refused-") }
+        #expect(refused.count >= 15)
+        let stranger = try AuthorIdentity.loadOrCreate(at: Scratch.path("stranger") + "/ed25519.key")
+        let signer = RequestSigner(publicKey: stranger.publicKey, authorName: nil) { try stranger.sign($0) }
+        let client = try LibraryClient(server: server.address)
+        for name in refused.sorted() {
+            do {
+                _ = try await client.publish(bundle: variants + "/" + name, loopID: id, revision: 1, signer: signer)
+                Issue.record("\(name) was published")
+            } catch {
+                #expect(error.status.map { (400..<500).contains($0) } == true, "\(name): \(error)")
+                #expect(!error.message.contains("\n") && !error.message.isEmpty, "\(name): \(error.message)")
+            }
+            #expect(try await http("GET", server.address + "/healthz").status == 200, "alive after \(name)")
+        }
+        #expect(try titlesOnServer(server).isEmpty)
+        #expect(server.storedBlobs.isEmpty, "nothing of a refused bundle is kept")
+    }
+
     @Test func changesArePerKeyRateLimited() async throws {
         let server = try TestServer(.sqlite, arguments: ["--changes-per-minute", "1"])
         let author = try libraryWithFixtureLoop()
