@@ -26,6 +26,9 @@ public enum LibraryFailure: String, LoopErrorKind {
     case revisionLimit
     /// The disk holding the library is full; nothing was changed.
     case noSpace
+    /// A date from the clock (or a file) that the library cannot keep or schedule from: the
+    /// clock is wrong.
+    case clockOutOfRange
 
     public static let domain = ErrorDomain.library
 }

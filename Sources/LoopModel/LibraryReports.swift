@@ -7,6 +7,8 @@ public struct HealthReport: Sendable {
         public enum Kind: String, Sendable {
             case databaseDamaged, danglingRows, staleCounts, clipsPastTheirTake, audioMissing, audioDamaged,
                 pictureMissing, pictureDamaged
+            /// Reviews dated after today, or in no year a library keeps: a clock was wrong.
+            case reviewsOutOfTime
         }
         public var kind: Kind
         public var message: String

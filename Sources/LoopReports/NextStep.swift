@@ -74,7 +74,7 @@ public enum NextStep {
             "`loop import SOURCE --as-copy` installs it as a new loop; `loop update LOOP --force` (or `loop import SOURCE --force`) replaces your edits"
         case .revisionLimit: "`loop export LOOP -o FILE`, then `loop import FILE --as-copy`, goes on with a new loop"
         case .newerSchema, .audioMissing, .cannotOpen, .ambiguousLoop, .phraseNotFound, .invalidRange, .storageFailed,
-            .invalidQuery, .invalidText, .noSpace:
+            .invalidQuery, .invalidText, .noSpace, .clockOutOfRange:
             nil
         }
     }
@@ -164,6 +164,7 @@ public enum NextStep {
         case .clipsPastTheirTake: problem.remedy + " with `loop adjust LOOP PHRASE --start S --end E`"
         case .audioMissing, .audioDamaged: problem.remedy + " with `loop attach LOOP --audio TAKE`"
         case .pictureMissing, .pictureDamaged: problem.remedy + " with `loop image LOOP FILE`"
+        case .reviewsOutOfTime: problem.remedy + " with `loop doctor --repair`"
         default: problem.remedy
         }
     }

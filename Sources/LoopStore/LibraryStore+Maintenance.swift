@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import LoopFoundation
 import LoopModel
+import LoopStudy
 
 /// What the database itself says about its health, read in one transaction.
 private struct DatabaseFindings {
@@ -15,8 +16,11 @@ private struct DatabaseFindings {
     var clipsForEarlierText: [ClipForEarlierText]
     /// Loops whose kept counts (for listings) disagree with their rows.
     var loopsWithStaleCounts: Int
+    /// Reviews dated after `now`'s next day, or with a date a library does not keep (a clock that
+    /// was wrong), and the latest of them as stored.
+    var reviewsOutOfTime: (count: Int, groups: Int, latest: String?)
 
-    init(_ db: Database) throws {
+    init(_ db: Database, now: Date) throws {
         integrity = try String.fetchAll(db, sql: "PRAGMA integrity_check")
         foreignKeyErrors = try Row.fetchAll(db, sql: "PRAGMA foreign_key_check").count
         assets = try AudioAssetRecord.fetchAll(db, sql: "SELECT * FROM audioAsset ORDER BY path")
@@ -49,14 +53,29 @@ private struct DatabaseFindings {
                         OR phrasesNeedingAudio != (SELECT COUNT(*) FROM phrase WHERE phrase.loopId = loop.id AND phrase.audioSha256 IS NULL)
                         OR groupCount != (SELECT COUNT(*) FROM phraseGroup WHERE phraseGroup.loopId = loop.id)
                     """) ?? 0
+        let outOfTime = try Row.fetchOne(
+            db,
+            sql:
+                "SELECT COUNT(*), COUNT(DISTINCT loopId || groupKey), MAX(reviewedAt) FROM groupReview WHERE \(LibraryStore.reviewOutOfTime)",
+            arguments: [LibraryStore.reviewedLatest(now: now)])
+        reviewsOutOfTime = (outOfTime?[0] ?? 0, outOfTime?[1] ?? 0, outOfTime?[2])
     }
 }
 
 extension LibraryStore {
     /// Checks the database's integrity and every audio file against its hash.
-    public func check(progress: (@Sendable (Double) -> Void)? = nil) throws -> HealthReport {
+    public func check(now: Date = Date(), progress: (@Sendable (Double) -> Void)? = nil) throws -> HealthReport {
         var problems: [HealthReport.Problem] = []
-        let findings = try database.read { db in try DatabaseFindings(db) }
+        let findings = try database.read { db in try DatabaseFindings(db, now: now) }
+        if findings.reviewsOutOfTime.count > 0 {
+            let (count, groups, latest) = findings.reviewsOutOfTime
+            problems.append(
+                .init(
+                    kind: .reviewsOutOfTime,
+                    message:
+                        "\(count) review\(count == 1 ? "" : "s") of \(groups) group\(groups == 1 ? "" : "s") dated after today, or in no year a library keeps (the latest \(String((latest ?? "?").unicodeScalars.filter { (0x20..<0x7F).contains($0.value) }.prefix(32)))): the clock was wrong when they were made, or is wrong now",
+                    remedy: "if the clock is right now, remove them and schedule their groups from the others"))
+        }
         let (integrity, foreignKeys, assets, counts, badRanges, earlier, staleCounts) = (
             findings.integrity, findings.foreignKeyErrors, findings.assets, (findings.loopCount, findings.phraseCount),
             findings.clipsPastTheirTake, findings.clipsForEarlierText, findings.loopsWithStaleCounts
@@ -153,6 +172,41 @@ extension LibraryStore {
                     """, arguments: [sha256])
         }
         return titles.isEmpty ? "no loop" : titles.map { "'\($0)'" }.joined(separator: ", ")
+    }
+
+    /// Reviews dated later than this `now`'s next day, or in a form (a five-digit year) that sorts
+    /// apart from time: an SQL condition on `groupReview`, with the latest date a review may carry.
+    static let reviewOutOfTime = """
+        (reviewedAt > ? OR reviewedAt NOT GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9] [0-9][0-9]:[0-9][0-9]:[0-9][0-9]*')
+        """
+
+    static func reviewedLatest(now: Date) -> Date {
+        min(now.addingTimeInterval(86_400), ReviewScheduler.reviewDates.upperBound)
+    }
+
+    /// Removes the reviews ``check(now:progress:)`` finds dated after today or in no year a
+    /// library keeps, and schedules each of their groups again from its other reviews (none
+    /// left: it starts anew). Returns how many reviews were removed, of how many groups.
+    public func removeReviewsOutOfTime(now: Date = Date()) throws -> (reviews: Int, groups: Int) {
+        try LibraryStore.checkReviewDate(now)
+        return try storing {
+            try database.write { db in
+                let latest = Self.reviewedLatest(now: now)
+                let groups = try Row.fetchAll(
+                    db, sql: "SELECT DISTINCT loopId, groupKey FROM groupReview WHERE \(Self.reviewOutOfTime)",
+                    arguments: [latest])
+                try db.execute(sql: "DELETE FROM groupReview WHERE \(Self.reviewOutOfTime)", arguments: [latest])
+                let removed = db.changesCount
+                let scheduler = try Self.reviewSettings(db).scheduler
+                for group in groups {
+                    let (loop, key): (String, String) = (group[0], group[1])
+                    guard let position = try Self.reviewKeys(ofLoop: loop, db).first(where: { $0.value == key })?.key
+                    else { continue }
+                    try Self.computeState(loop: loop, key: key, position: position, scheduler: scheduler, db)
+                }
+                return (removed, groups.count)
+            }
+        }
     }
 
     /// Runs storage work; a full disk becomes one error that says so, naming the library's device

@@ -113,11 +113,25 @@ extension LibraryStore {
 
     // MARK: Reviews
 
+    /// Refuses a date no review can be made at (``ReviewScheduler/reviewDates``): the clock, or
+    /// the file it came from, is wrong. Nothing is kept.
+    public static func checkReviewDate(_ date: Date) throws(LibraryError) {
+        guard !ReviewScheduler.reviewDates.contains(date) else { return }
+        let shown =
+            date.timeIntervalSince1970.isFinite && abs(date.timeIntervalSince1970) < 1e15
+            ? date.formatted(.iso8601) : "\(date.timeIntervalSince1970) s from 1970"
+        throw LibraryError(
+            .clockOutOfRange,
+            "the clock reads \(shown), not a time a review can be made at (1970 to \(ReviewScheduler.reviewDates.upperBound.formatted(.iso8601.year().month().day()))): set the clock right, then study again (nothing was kept)"
+        )
+    }
+
     /// Keeps the learner's ratings of groups of loop `id` (a rating already kept, the same group
     /// at the same moment, is left out) and gives each group rated its next review, in the
     /// caller's transaction (a study session's). Returns how many were new.
     static func recordReviews(loop id: String, _ ratings: [GroupRating], _ db: Database) throws -> Int {
         guard !ratings.isEmpty else { return 0 }
+        for rating in ratings { try checkReviewDate(rating.date) }
         let keys = try reviewKeys(ofLoop: id, db)
         let scheduler = try reviewSettings(db).scheduler
         var recorded = 0
@@ -139,16 +153,25 @@ extension LibraryStore {
 
     /// A group's state, replayed from its reviews in time order (so that ratings merged from
     /// elsewhere, older than some kept here, fall in their place).
-    private static func computeState(
+    static func computeState(
         loop id: String, key: String, position: Int, scheduler: ReviewScheduler, _ db: Database
     ) throws {
         let reviews = try Row.fetchAll(
             db, sql: "SELECT rating, reviewedAt FROM groupReview WHERE loopId = ? AND groupKey = ? ORDER BY reviewedAt",
             arguments: [id, key]
-        ).compactMap { row in
-            ReviewRating(rawValue: row[0]).map { (rating: $0, date: StoredDate.read(row, 1)) }
+        ).compactMap { row -> (rating: ReviewRating, date: Date)? in
+            // A review no scheduling can start from (a date of a clock that was wrong, kept by an
+            // earlier version) is left out: `loop doctor` names it.
+            guard let rating = ReviewRating(rawValue: row[0]), let date = StoredDate.read(row, 1),
+                ReviewScheduler.reviewDates.contains(date)
+            else { return nil }
+            return (rating, date)
         }
-        guard let card = scheduler.replay(reviews), let first = reviews.first else { return }
+        guard let card = scheduler.replay(reviews), let first = reviews.first else {
+            try db.execute(
+                sql: "DELETE FROM groupReviewState WHERE loopId = ? AND groupKey = ?", arguments: [id, key])
+            return
+        }
         try db.execute(
             sql: """
                 INSERT INTO groupReviewState (loopId, groupKey, groupPosition, state, step, stability, difficulty, due, lastReview, introducedAt, reviewCount)
@@ -172,9 +195,11 @@ extension LibraryStore {
                     "SELECT groupPosition, state, step, stability, difficulty, due, lastReview FROM groupReviewState WHERE loopId = ?",
                 arguments: [id]
             ).reduce(into: [:]) { cards, row in
+                // (A due date that cannot be read, from a clock that was wrong, is due now.)
                 cards[row[0]] = ReviewCard(
                     state: ReviewCard.State(rawValue: row[1]) ?? .review, step: row[2], stability: row[3],
-                    difficulty: row[4], due: StoredDate.read(row, 5), lastReview: StoredDate.read(row, 6))
+                    difficulty: row[4], due: StoredDate.read(row, 5) ?? .distantPast,
+                    lastReview: StoredDate.read(row, 6))
             }
         }
     }
@@ -204,7 +229,8 @@ extension LibraryStore {
                     ORDER BY s.due \(limit.map { "LIMIT \($0)" } ?? "")
                     """, arguments: arguments
             ).map { row in
-                let due = StoredDate.read(row, 3)
+                // (A due date that cannot be read, from a clock that was wrong, is overdue.)
+                let due = StoredDate.read(row, 3) ?? .distantPast
                 return ReviewItem(
                     loopId: row[0], loopTitle: row[1], group: row[2], firstPhrase: row[6] ?? "",
                     kind: due < dayStart ? .overdue : .due, due: due,

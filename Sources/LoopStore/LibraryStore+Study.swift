@@ -49,6 +49,7 @@ extension LibraryStore {
     }
 
     private static func insert(_ session: StudySessionRecord, _ db: Database) throws {
+        try checkReviewDate(session.startedAt)
         for phrase in session.phrases {
             try db.execute(
                 sql: """

@@ -550,7 +550,7 @@ package struct LibraryStore: Sendable {
                         "SELECT title, createdAt, (SELECT count(*) FROM phrase WHERE loopId = loop.id) AS phrases FROM loop WHERE id = ?",
                     arguments: [id])
                 return (
-                    id: id, title: row?["title"] as String? ?? "", added: row?["createdAt"] as Date?,
+                    id: id, title: row?["title"] as String? ?? "", added: row.flatMap { StoredDate.read($0, 1) },
                     phrases: row?["phrases"] as Int? ?? 0
                 )
             }
@@ -674,8 +674,8 @@ package struct LibraryStore: Sendable {
                 LoopSummary(
                     id: row[0], title: row[1], language: row[2], translationLanguage: row[3], tags: [],
                     groupCount: row[7], phraseCount: row[8], phrasesNeedingAudio: row[9],
-                    createdAt: StoredDate.read(row, 4),
-                    updatedAt: StoredDate.read(row, 5), revision: row[6]))
+                    createdAt: StoredDate.read(row, 4) ?? .distantPast,
+                    updatedAt: StoredDate.read(row, 5) ?? .distantPast, revision: row[6]))
         }
         guard !summaries.isEmpty else { return [] }
         let filtered = summaries.count < 200

@@ -4,11 +4,19 @@ import LoopFoundation
 
 /// Dates as GRDB stores them (`YYYY-MM-DD HH:MM:SS.SSS`, UTC), read without a calendar: a
 /// listing of 10,000 loops reads 20,000 of them, and Foundation's parsing was a tenth of its time.
+///
+/// A library keeps dates of four-digit years only: the queries compare dates as text, which is
+/// time's order only while every year has four digits (`10000-01-08` sorts before `2026-...`).
 enum StoredDate {
-    /// The date in `row[index]`: parsed directly when it has the stored form, else as GRDB reads it.
-    static func read(_ row: Row, _ index: Int) -> Date {
-        if let text = row[index] as String?, let date = parse(text) { return date }
-        return row[index] as Date? ?? Date(timeIntervalSince1970: 0)
+    /// The last moment a library keeps: 9999-12-31 23:59:59.999 UTC.
+    static let latest = Date(timeIntervalSince1970: 253_402_300_799.999)
+
+    /// The date in `row[index]`, or nil when it holds none a library keeps (NULL, another form, a
+    /// year of five digits that a clock in the year 9999 once gave): never a trap.
+    static func read(_ row: Row, _ index: Int) -> Date? {
+        let value: DatabaseValue = row[index]
+        guard case .string(let text) = value.storage else { return Date.fromDatabaseValue(value) }
+        return parse(text)
     }
 
     /// `YYYY-MM-DD HH:MM:SS[.SSS]` in UTC; nil for anything else.

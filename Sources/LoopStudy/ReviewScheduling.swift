@@ -68,6 +68,16 @@ public enum ReviewScheduler: Sendable, Equatable {
         }
     }
 
+    /// The moments a review may be made at: from 1970 until a century and a day before the year
+    /// 9999 ends, so that the next review it gives (FSRS's longest interval on, at most) still
+    /// falls in a four-digit year, as every date a library keeps does. A date outside them comes
+    /// from a clock that is wrong: one set to 9999-12-31 gave a review due 10000-01-08, which no
+    /// later review could read.
+    public static let reviewDates: ClosedRange<Date> =
+        Date(
+            timeIntervalSince1970: 0)...Date(
+            timeIntervalSince1970: 253_402_300_799 - Double(FSRS().maximumInterval + 1) * FSRS.day)
+
     /// The card a group's reviews give, replayed in time order from a new card.
     public func replay(_ reviews: [(rating: ReviewRating, date: Date)]) -> ReviewCard? {
         guard let first = reviews.first else { return nil }

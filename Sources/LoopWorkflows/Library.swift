@@ -116,6 +116,12 @@ public struct Library: Sendable {
     public func check(progress: (@Sendable (Double) -> Void)? = nil) async throws -> HealthReport {
         try await BlockingWork.run { [store] in try store.check(progress: progress) }
     }
+
+    /// Removes the reviews dated after today, or in no year a library keeps (made while the clock
+    /// was wrong), scheduling their groups again: how many reviews, of how many groups.
+    public func removeReviewsOutOfTime(now: Date = Date()) throws -> (reviews: Int, groups: Int) {
+        try store.removeReviewsOutOfTime(now: now)
+    }
 }
 
 // The workflows, made from the library as an interface holds it.

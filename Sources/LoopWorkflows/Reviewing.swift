@@ -59,8 +59,15 @@ public struct ReviewWorkflow: Sendable {
     public func queue(loop: String? = nil, newLimit: Int? = nil, limit: Int? = nil, now: Date = Date()) throws
         -> Queue
     {
+        try Self.checkClock(now)
         let day = Self.day(of: now)
         return try store.reviewQueue(dayStart: day.start, dayEnd: day.end, loop: loop, newLimit: newLimit, limit: limit)
+    }
+
+    /// Refuses a clock no review can be made at (before 1970, or so late that the next review
+    /// would pass the year 9999): before a session begins, rather than when its reviews are kept.
+    public static func checkClock(_ now: Date = Date()) throws {
+        try LibraryStore.checkReviewDate(now)
     }
 
     /// The groups `loop review --list` shows (the counts say how many more are due).

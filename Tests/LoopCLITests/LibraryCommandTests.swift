@@ -8,8 +8,12 @@ struct TestLibrary {
     var path = Scratch.path("cli-library")
 
     @discardableResult
-    func run(_ arguments: [String], environment: [String: String] = [:], input: String? = nil) throws -> LoopProcess {
-        try LoopProcess.run(arguments, environment: ["LOOP_LIBRARY": path].merging(environment) { $1 }, input: input)
+    func run(
+        _ arguments: [String], environment: [String: String] = [:], input: String? = nil, launcher: [String] = []
+    ) throws -> LoopProcess {
+        try LoopProcess.run(
+            arguments, environment: ["LOOP_LIBRARY": path].merging(environment) { $1 }, input: input,
+            launcher: launcher)
     }
 
     func json(_ arguments: [String]) throws -> Any {

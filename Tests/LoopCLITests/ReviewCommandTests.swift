@@ -85,6 +85,54 @@ struct ReviewCommandTests {
         #expect(reviews["dueToday"] as? Int == 1 && reviews["dueThisWeek"] as? Int == 2)
     }
 
+    /// Round 5: a review made while the clock read 9999-12-31 kept a due date of 10000-01-08,
+    /// and every later `review`, `review --list` and `stats` died reading it; changing the
+    /// scheduler gave it again and `doctor` passed it.
+    @Test func aClockPastWhatALibraryKeepsIsRefusedAndWhatItLeftIsRepaired() throws {
+        let library = try libraryWithFixtureLoop()
+        let future = ["/usr/bin/faketime", "-f", "@9999-12-31 23:00:00"]
+        let refusal =
+            "error: the clock reads 9999-12-31T23:00:00Z, not a time a review can be made at (1970 to 9900-01-23): set the clock right, then study again (nothing was kept)\n"
+        let review = try library.run(["review", "--output", "null", "--rate", "easy"], launcher: future)
+        #expect(review.status != 0 && review.error == refusal, "\(review.error)")
+        let study = try library.run(["study", "fixture", "--once", "--output", "null"], launcher: future)
+        #expect(study.status != 0 && study.error == refusal, "\(study.error)")
+        #expect(try Self.groups(library).isEmpty, "nothing was kept")
+
+        // What an earlier version kept from such a clock, beside a review made today.
+        #expect(try library.run(["review", "--output", "null", "--rate", "good", "--new", "1"]).status == 0)
+        let database = library.path + "/library.sqlite"
+        let key = try sqlite3(database, "SELECT groupKey FROM groupReviewState")
+        _ = try sqlite3(
+            database,
+            """
+            INSERT INTO groupReview (loopId, groupKey, rating, reviewedAt) SELECT loopId, groupKey, 4, '9999-12-31 23:00:00.073' FROM groupReviewState;
+            UPDATE groupReviewState SET due = '10000-01-08 23:00:00.073', lastReview = '9999-12-31 23:00:00.073';
+            """)
+        #expect(key.count == 32)
+        let list = try library.run(["review", "--list"])
+        #expect(list.status == 0 && list.output.contains("overdue Fixture · group 1"), "\(list.output)\(list.error)")
+        #expect(try library.run(["stats", "fixture"]).status == 0)
+        let doctor = try library.run(["doctor"])
+        #expect(doctor.status != 0)
+        #expect(
+            doctor.output.contains(
+                "problem: 1 review of 1 group dated after today, or in no year a library keeps (the latest 9999-12-31 23:00:00.073)"
+            ), "\(doctor.output)")
+        #expect(doctor.output.contains("`loop doctor --repair`"))
+
+        // Changing the scheduler schedules from the review made today alone.
+        #expect(try library.run(["review", "--scheduler", "ladder"]).status == 0)
+        let rescheduled = try #require(Self.date(try Self.groups(library)[1]?["due"]))
+        #expect(rescheduled > Date() && rescheduled < Date().addingTimeInterval(86_400), "\(rescheduled)")
+
+        let repaired = try library.run(["doctor", "--repair"])
+        #expect(repaired.status == 0, "\(repaired.output)\(repaired.error)")
+        #expect(repaired.output.hasPrefix("Removed 1 review dated after today; 1 group scheduled again\n"))
+        #expect(try sqlite3(database, "SELECT COUNT(*) FROM groupReview") == "1", "today's review is kept")
+        #expect(try library.run(["doctor"]).status == 0)
+    }
+
     @Test func studyingAGroupThroughCountsAsAReviewRatedGood() throws {
         let library = try libraryWithFixtureLoop()
         #expect(try library.run(["study", "fixture", "--groups", "2", "--once", "--output", "null"]).status == 0)

@@ -54,7 +54,7 @@ struct DoctorCommand: ReportingCommand {
         commandName: "doctor",
         abstract: "Check the library: database integrity, every audio file present and intact.",
         discussion:
-            "Exits non-zero when something is wrong, saying what to do about it. Unreferenced audio and pieces of interrupted imports are listed; `loop gc` removes them. Phrases whose clip was recorded for an earlier text (a typo fixed after recording) are listed too; they are not a fault."
+            "Exits non-zero when something is wrong, saying what to do about it. `--repair` mends what can be mended without a choice of yours: reviews dated after today, from a clock that was wrong. Unreferenced audio and pieces of interrupted imports are listed; `loop gc` removes them. Phrases whose clip was recorded for an earlier text (a typo fixed after recording) are listed too; they are not a fault."
     )
 
     @OptionGroup var libraryOptions: LibraryOptions
@@ -62,7 +62,21 @@ struct DoctorCommand: ReportingCommand {
     @Flag(help: "Print one JSON object: healthy, problems, orphans, leftovers, clipsForEarlierText, counts.")
     var json = false
 
+    @Flag(
+        help:
+            "First remove the reviews dated after today (made while the clock was wrong) and schedule their groups again."
+    )
+    var repair = false
+
     func execute() async throws {
+        if repair {
+            let removed = try libraryOptions.open().removeReviewsOutOfTime()
+            if !json, removed.reviews > 0 {
+                print(
+                    "Removed \(removed.reviews) review\(removed.reviews == 1 ? "" : "s") dated after today; \(removed.groups) group\(removed.groups == 1 ? "" : "s") scheduled again"
+                )
+            }
+        }
         let library = try libraryOptions.openForReading()
         let progress = ProgressBar("checking")
         let report = try await library.check(progress: progress.callback)

@@ -71,6 +71,7 @@ struct StudyCommand: ReportingCommand {
     }
 
     func execute() async throws {
+        try ReviewWorkflow.checkClock()
         let library = try libraryOptions.openForStudy()
         let studying = StudyWorkflow(library: library)
         let progress = ProgressBar("loading audio")
