@@ -28,7 +28,7 @@ let package = Package(
         .library(name: "LoopShare", targets: ["LoopShare"]),
         .library(name: "LoopWorkflows", targets: ["LoopWorkflows"]),
         .library(name: "LoopPictures", targets: ["LoopPictures"]),
-        .library(name: "LoopPictureDecoding", targets: ["LoopPictureDecoding"]),
+        .library(name: "LoopFFmpeg", targets: ["LoopFFmpeg"]),
         // For the fuzz targets (Fuzz/), which drive the real commands and readers.
         .library(name: "LoopCLI", targets: ["LoopCLI"]),
         .library(name: "LoopExchange", targets: ["LoopExchange"]),
@@ -103,20 +103,23 @@ let package = Package(
 
         .target(name: "LoopAudioFiles", dependencies: ["LoopFoundation", "CSndFile", "CSndFileLoader"]),
 
-        .target(
-            name: "LoopAudio",
-            dependencies: [
-                "LoopFoundation", "LoopAudioFiles", "CALSA", "CALSALoader", "CSoundTouch", "CSoundTouchLoader",
-                "CSampleRate",
-                "CSampleRateLoader", "CFFmpeg", "CFFmpegLoader",
-            ]
-        ),
-
         // Pictures as audio is split: what a picture is (formats, header checks: no C, for the
         // model, the bundles and the server), decoding it (FFmpeg), and drawing it (LoopTerminal).
         .target(name: "LoopPictures", dependencies: ["LoopFoundation"]),
+
+        // FFmpeg's one home: every call of its libraries (a media file's audio decoded, a
+        // picture's first frame decoded, the real FFT the cutter measures speech with).
         .target(
-            name: "LoopPictureDecoding", dependencies: ["LoopFoundation", "LoopPictures", "CFFmpeg", "CFFmpegLoader"]),
+            name: "LoopFFmpeg",
+            dependencies: ["LoopFoundation", "LoopAudioFiles", "LoopPictures", "CFFmpeg", "CFFmpegLoader"]),
+
+        .target(
+            name: "LoopAudio",
+            dependencies: [
+                "LoopFoundation", "LoopAudioFiles", "LoopFFmpeg", "CALSA", "CALSALoader", "CSoundTouch",
+                "CSoundTouchLoader", "CSampleRate", "CSampleRateLoader",
+            ]
+        ),
 
         .target(name: "LoopStudy", dependencies: ["LoopFoundation"]),
 
@@ -129,7 +132,7 @@ let package = Package(
         .target(
             name: "LoopShadowing",
             dependencies: [
-                "LoopFoundation", "LoopAudioFiles", "LoopAudio", "LoopStudy", "LoopPlayback", "LoopCutting", "CAubio",
+                "LoopFoundation", "LoopAudioFiles", "LoopAudio", "LoopStudy", "LoopCutting", "CAubio",
                 "CAubioLoader",
             ]),
 
@@ -150,7 +153,7 @@ let package = Package(
 
         .target(
             name: "LoopCutting",
-            dependencies: ["LoopFoundation", "LoopAudioFiles", "LoopSpeech", "CFFmpeg", "CFFmpegLoader"]),
+            dependencies: ["LoopFoundation", "LoopAudioFiles", "LoopSpeech", "LoopFFmpeg"]),
 
         .target(
             name: "LoopModel",
@@ -160,7 +163,7 @@ let package = Package(
             name: "LoopStore",
             dependencies: [
                 "LoopFoundation", "CSQLiteExtensions", "LoopModel", "LoopAudioFiles", "LoopText", "LoopPictures",
-                "LoopPictureDecoding", "LoopStudy",
+                "LoopFFmpeg", "LoopStudy",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
@@ -181,7 +184,7 @@ let package = Package(
         .target(
             name: "LoopExchange",
             dependencies: [
-                "LoopFoundation", "LoopAudioFiles", "LoopCutting", "LoopText", "LoopModel", "LoopStore", "LoopPictures",
+                "LoopFoundation", "LoopAudioFiles", "LoopCutting", "LoopText", "LoopModel", "LoopPictures",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -192,7 +195,7 @@ let package = Package(
             name: "LoopWorkflows",
             dependencies: [
                 "LoopFoundation", "LoopAudio", "LoopAudioFiles", "LoopCutting", "LoopText", "LoopModel", "LoopStore",
-                "LoopShare", "LoopPictures", "LoopPictureDecoding", "LoopStudy", "LoopPlayback", "LoopRecording",
+                "LoopShare", "LoopPictures", "LoopFFmpeg", "LoopStudy", "LoopPlayback", "LoopRecording",
                 "LoopExchange", "LoopLibraryClient", "LoopLibraryAPI", "LoopSpeech", "LoopShadowing",
             ]
         ),
@@ -241,14 +244,14 @@ let package = Package(
 
         .target(
             name: "LoopTerminal",
-            dependencies: ["LoopFoundation", "LoopPictureDecoding", "CTerminal", "CChafa", "CChafaLoader"],
+            dependencies: ["LoopFoundation", "LoopFFmpeg", "CTerminal", "CChafa", "CChafaLoader"],
             swiftSettings: [.unsafeFlags(chafaHeaders.flatMap { ["-Xcc", "-I" + $0] })]
         ),
 
         .target(
             name: "LoopScreens",
             dependencies: [
-                "LoopFoundation", "LoopModel", "LoopTerminal", "LoopPictureDecoding", "LoopStudy", "LoopPlayback",
+                "LoopFoundation", "LoopModel", "LoopTerminal", "LoopFFmpeg", "LoopStudy", "LoopPlayback",
                 "LoopRecording", "LoopCutting", "LoopWorkflows",
             ]
         ),
@@ -304,7 +307,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LoopPicturesTests",
-            dependencies: ["LoopTestSupport", "LoopFoundation", "LoopPictures", "LoopPictureDecoding", "LoopTerminal"]),
+            dependencies: ["LoopTestSupport", "LoopFoundation", "LoopPictures", "LoopFFmpeg", "LoopTerminal"]),
         .testTarget(name: "LoopStudyTests", dependencies: ["LoopTestSupport", "LoopStudy"]),
         .testTarget(
             name: "LoopShadowingTests",
@@ -321,7 +324,7 @@ let package = Package(
             dependencies: [
                 "LoopTestSupport", "LoopFoundation", "LoopAudioFiles", "LoopShare", "LoopModel", "LoopStore",
                 "LoopText", "LoopPictures",
-                "LoopPictureDecoding",
+                "LoopFFmpeg",
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]

@@ -1,5 +1,6 @@
 import Foundation
 import LoopAudioFiles
+import LoopFFmpeg
 import LoopFoundation
 
 /// A take as the rest of the tool reads it: the file itself when libsndfile decodes it (WAV,
@@ -117,12 +118,12 @@ public final class MediaInput: Sendable {
         _ path: String, audioStream: Int?, to output: String, progress: (@Sendable (Double) -> Void)? = nil,
         heartbeat: (@Sendable () -> Void)? = nil
     ) throws -> String {
-        let decoder: FFmpegDecoder
+        let decoder: FFmpegAudioDecoder
         do {
-            decoder = try FFmpegDecoder(path: path, audioStream: audioStream)
+            decoder = try FFmpegAudioDecoder(path: path, audioStream: audioStream)
         } catch  where error.kind == .invalidArgument || error.kind == .fileNotFound {
             throw error
-        } catch  where error.message == FFmpegDecoder.noAudioStream {
+        } catch  where error.message == FFmpegAudioDecoder.noAudioStream {
             throw error
         } catch {
             throw AudioError(
@@ -242,7 +243,7 @@ public final class MediaInput: Sendable {
     /// Decodes `path`'s audio through FFmpeg's libraries and discards it: what `loop-benchmark
     /// segment` times next to `ffmpeg -i FILE -f null -`. Returns the frames decoded.
     public static func decodeOnly(_ path: String, audioStream: Int? = nil) throws -> Int {
-        let decoder = try FFmpegDecoder(path: path, audioStream: audioStream)
+        let decoder = try FFmpegAudioDecoder(path: path, audioStream: audioStream)
         var frames = 0
         try decoder.decode { frames += $0.count / decoder.channelCount }
         return frames

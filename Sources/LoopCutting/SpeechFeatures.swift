@@ -1,4 +1,6 @@
 import Foundation
+import LoopFFmpeg
+import LoopFoundation
 
 /// Frame features of speech for comparing two recordings of the same words: mel-frequency
 /// cepstral coefficients every 10 ms (c1-c12 of a window of about 25 ms, over a band both recordings
@@ -112,7 +114,11 @@ struct CepstrumMeter: TakeMeter {
         self.windowLength = windowLength
         span = windowLength * step
         let length = windowLength
-        transform = try SpectrumTransform(length: length)
+        do {
+            transform = try SpectrumTransform(length: length)
+        } catch {
+            throw SegmentationError(.alignerMissing, error.message)
+        }
         window = (0..<windowLength).map {
             Float(0.54 - 0.46 * cos(2 * Double.pi * Double($0) / Double(windowLength - 1)))
         }

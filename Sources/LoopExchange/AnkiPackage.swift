@@ -5,7 +5,6 @@ import LoopAudioFiles
 import LoopFoundation
 import LoopModel
 import LoopPictures
-import LoopStore
 import ZIPFoundation
 
 /// A loop as an Anki package (`.apkg`): a deck named after the loop, one note per phrase with

@@ -3,7 +3,6 @@ import LoopAudioFiles
 import LoopCutting
 import LoopFoundation
 import LoopModel
-import LoopStore
 
 /// A loop's phrases as timed text for the tools learners use: SubRip and WebVTT subtitles (for
 /// asbplayer, mpv, a browser's `<track>`) and an Audacity label track.

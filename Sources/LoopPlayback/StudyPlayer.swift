@@ -3,14 +3,6 @@ import LoopFoundation
 import LoopStudy
 import Synchronization
 
-/// Told when the learner's turn to say a phrase along begins and ends (shadowing records it).
-public protocol SpeakAlongListener: Sendable {
-    /// The gap after phrase `phrase` begins: `duration` of silence to say it in.
-    func speakAlongBegan(phrase: Int, duration: Microseconds)
-    /// That gap ended: played to its end (`completed`), or cut short by a key or the end.
-    func speakAlongEnded(phrase: Int, completed: Bool)
-}
-
 /// Plays a study session on a thread of its own: asks the engine for each step and renders it
 /// to an output in chunks of 10 ms, so that an event that interrupts (a key press) silences the
 /// old sound and starts the new one within a chunk. Paused, the thread sleeps until an event.

@@ -1,6 +1,6 @@
 import Foundation
 import LoopModel
-import LoopPictureDecoding
+import LoopFFmpeg
 import LoopRecording
 import LoopTerminal
 

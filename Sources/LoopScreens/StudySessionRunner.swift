@@ -1,5 +1,5 @@
 import Foundation
-import LoopPictureDecoding
+import LoopFFmpeg
 import LoopPlayback
 import LoopStudy
 import LoopTerminal

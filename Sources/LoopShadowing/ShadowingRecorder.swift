@@ -2,7 +2,6 @@ import Foundation
 import LoopAudio
 import LoopAudioFiles
 import LoopFoundation
-import LoopPlayback
 import LoopStudy
 import Synchronization
 

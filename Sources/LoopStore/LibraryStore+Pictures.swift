@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import LoopFoundation
 import LoopModel
-import LoopPictureDecoding
+import LoopFFmpeg
 import LoopPictures
 import LoopText
 

@@ -303,3 +303,12 @@ public enum StudyFailure: String, LoopErrorKind {
 
 /// Why a study session cannot start.
 public typealias StudyError = LoopError<StudyFailure>
+
+/// Told when the learner's turn to say a phrase along begins and ends: the player tells it, and
+/// shadowing records the learner then (neither knows the other: both know the study engine).
+public protocol SpeakAlongListener: Sendable {
+    /// The gap after phrase `phrase` begins: `duration` of silence to say it in.
+    func speakAlongBegan(phrase: Int, duration: Microseconds)
+    /// That gap ended: played to its end (`completed`), or cut short by a key or the end.
+    func speakAlongEnded(phrase: Int, completed: Bool)
+}

@@ -1,4 +1,4 @@
-import LoopPictureDecoding
+import LoopFFmpeg
 
 /// How a terminal shows pictures.
 public enum TerminalGraphics: Sendable, Equatable, Hashable {

@@ -2,7 +2,7 @@ import Foundation
 import LoopCutting
 import LoopFoundation
 import LoopModel
-import LoopPictureDecoding
+import LoopFFmpeg
 import LoopPictures
 import LoopShare
 import LoopStore

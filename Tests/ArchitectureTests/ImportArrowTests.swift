@@ -14,18 +14,19 @@ struct ImportArrowTests {
         "LoopLibraryAPI": [],
         "LoopAudioFiles": ["LoopFoundation", "CSndFile", "CSndFileLoader"],
         "LoopAudio": [
-            "LoopFoundation", "LoopAudioFiles", "CALSA", "CALSALoader", "CFFmpeg", "CFFmpegLoader",
-            "CSampleRate", "CSampleRateLoader", "CSoundTouch", "CSoundTouchLoader",
+            "LoopFoundation", "LoopAudioFiles", "LoopFFmpeg", "CALSA", "CALSALoader", "CSampleRate",
+            "CSampleRateLoader", "CSoundTouch", "CSoundTouchLoader",
         ],
         // What a picture is: no C, so the model, the bundles and the server reach no decoder.
         "LoopPictures": ["LoopFoundation"],
-        "LoopPictureDecoding": ["LoopFoundation", "LoopPictures", "CFFmpeg", "CFFmpegLoader"],
-        "LoopTerminal": ["LoopFoundation", "LoopPictureDecoding", "CTerminal", "CChafa", "CChafaLoader"],
+        // FFmpeg's one home: no other module calls its libraries.
+        "LoopFFmpeg": ["LoopFoundation", "LoopAudioFiles", "LoopPictures", "CFFmpeg", "CFFmpegLoader"],
+        "LoopTerminal": ["LoopFoundation", "LoopFFmpeg", "CTerminal", "CChafa", "CChafaLoader"],
         "LoopSpeech": ["LoopFoundation", "CEspeakNG", "CEspeakNGLoader", "CMeCab", "CMeCabLoader"],
-        "LoopCutting": ["LoopFoundation", "LoopAudioFiles", "LoopSpeech", "CFFmpeg", "CFFmpegLoader"],
+        "LoopCutting": ["LoopFoundation", "LoopAudioFiles", "LoopSpeech", "LoopFFmpeg"],
         "LoopModel": ["LoopFoundation", "LoopPictures"],
         "LoopStore": [
-            "LoopFoundation", "LoopText", "LoopModel", "LoopAudioFiles", "LoopPictures", "LoopPictureDecoding",
+            "LoopFoundation", "LoopText", "LoopModel", "LoopAudioFiles", "LoopPictures", "LoopFFmpeg",
             "CSQLiteExtensions",
             // The review scheduler: the library keeps each group's review state as it computes it.
             "LoopStudy",
@@ -34,13 +35,13 @@ struct ImportArrowTests {
             "LoopFoundation", "LoopText", "LoopModel", "LoopAudioFiles", "LoopPictures", "LoopLibraryAPI", "CDeflate",
         ],
         "LoopExchange": [
-            "LoopFoundation", "LoopText", "LoopModel", "LoopAudioFiles", "LoopPictures", "LoopCutting", "LoopStore",
+            "LoopFoundation", "LoopText", "LoopModel", "LoopAudioFiles", "LoopPictures", "LoopCutting",
         ],
         "LoopRecording": ["LoopFoundation", "LoopText", "LoopAudio", "LoopAudioFiles", "LoopCutting"],
         "LoopPlayback": ["LoopFoundation", "LoopStudy", "LoopAudio", "LoopAudioFiles"],
         // Shadowing: attempts recorded in a study session's gaps, scored against the model.
         "LoopShadowing": [
-            "LoopFoundation", "LoopAudioFiles", "LoopAudio", "LoopStudy", "LoopPlayback", "LoopCutting", "CAubio",
+            "LoopFoundation", "LoopAudioFiles", "LoopAudio", "LoopStudy", "LoopCutting", "CAubio",
             "CAubioLoader",
         ],
         "LoopLibraryClient": ["LoopFoundation", "LoopLibraryAPI", "CCurlLoader"],
@@ -50,11 +51,11 @@ struct ImportArrowTests {
         "LoopServerCommand": ["LoopFoundation", "LoopLibraryServer", "LoopLibraryAPI"],
         "LoopWorkflows": [
             "LoopFoundation", "LoopText", "LoopModel", "LoopAudio", "LoopAudioFiles", "LoopCutting", "LoopStore",
-            "LoopShare", "LoopPictures", "LoopPictureDecoding", "LoopStudy", "LoopPlayback", "LoopRecording",
+            "LoopShare", "LoopPictures", "LoopFFmpeg", "LoopStudy", "LoopPlayback", "LoopRecording",
             "LoopExchange", "LoopLibraryClient", "LoopLibraryAPI", "LoopSpeech", "LoopShadowing",
         ],
         "LoopScreens": [
-            "LoopFoundation", "LoopModel", "LoopTerminal", "LoopPictureDecoding", "LoopStudy", "LoopPlayback",
+            "LoopFoundation", "LoopModel", "LoopTerminal", "LoopFFmpeg", "LoopStudy", "LoopPlayback",
             "LoopRecording",
             "LoopCutting", "LoopWorkflows",
         ],
@@ -147,7 +148,7 @@ struct ImportArrowTests {
             }
             if Self.withoutPictureDecoding.contains(module) {
                 #expect(
-                    !["LoopPictureDecoding", "LoopAudio", "CFFmpeg", "CFFmpegLoader", "CChafa"].contains(imported),
+                    !["LoopFFmpeg", "LoopAudio", "CFFmpeg", "CFFmpegLoader", "CChafa"].contains(imported),
                     "\(file) imports \(imported)")
             }
             if Self.plain.contains(module) {

@@ -1,6 +1,6 @@
 import Foundation
 import LoopFoundation
-import LoopPictureDecoding
+import LoopFFmpeg
 import LoopPictures
 import LoopTerminal
 import LoopTestSupport

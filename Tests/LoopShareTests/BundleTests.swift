@@ -3,7 +3,7 @@ import Foundation
 import LoopAudioFiles
 import LoopFoundation
 import LoopModel
-import LoopPictureDecoding
+import LoopFFmpeg
 import LoopPictures
 import LoopStore
 import LoopTestSupport

@@ -1,6 +1,6 @@
 internal import CChafa
 internal import CChafaLoader
-import LoopPictureDecoding
+import LoopFFmpeg
 
 /// The chafa calls of the package: a picture drawn for a terminal. C types stay in this file.
 enum ChafaCalls {

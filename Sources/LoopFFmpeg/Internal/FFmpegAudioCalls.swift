@@ -4,7 +4,7 @@ import Foundation
 import LoopAudioFiles
 import LoopFoundation
 
-/// Every FFmpeg call of the audio module goes through here (libavformat, libavcodec,
+/// Every FFmpeg call that decodes audio goes through here (libavformat, libavcodec,
 /// libswresample, opened on first use by CFFmpegLoader): C types stay inside this file.
 ///
 /// One audio stream of a media file is demuxed (every other stream discarded unread), decoded,
@@ -12,14 +12,17 @@ import LoopFoundation
 /// stereo. The decoder drops what the container says to drop (an AAC encoder's priming samples,
 /// the padding at the end), as the `ffmpeg` command does, so sample N here is sample N of
 /// `ffmpeg -i FILE -f f32le -`.
-final class FFmpegDecoder {
-    let path: String
-    let sampleRate: Int
-    let channelCount: Int
+public final class FFmpegAudioDecoder {
+    /// The file decoded.
+    public let path: String
+    /// The decoded audio's rate (the stream's own).
+    public let sampleRate: Int
+    /// 1 or 2 (more are mixed down to two).
+    public let channelCount: Int
     /// The container's duration, when it says.
-    let duration: Double?
+    public let duration: Double?
     /// "aac, 44100 Hz, 2 channels, stream 1 of 3".
-    let description: String
+    public let description: String
 
     private var format: UnsafeMutablePointer<AVFormatContext>?
     private var codec: UnsafeMutablePointer<AVCodecContext>?
@@ -28,13 +31,14 @@ final class FFmpegDecoder {
     private var frame: UnsafeMutablePointer<AVFrame>?
     private let streamIndex: Int32
 
-    static let noAudioStream = "the file holds no audio stream"
+    /// The message when the file has no audio stream at all.
+    public static let noAudioStream = "the file holds no audio stream"
 
     /// FFmpeg's libraries log to standard error; this tool says what went wrong itself.
     private static let quiet: Void = av_log_set_level(AV_LOG_QUIET)
 
     /// Opens `path` on its best audio stream, or on its `audioStream`th (from 0) when given.
-    init(path: String, audioStream: Int?) throws(AudioError) {
+    public init(path: String, audioStream: Int?) throws(AudioError) {
         self.path = path
         if let missing = loop_ffmpeg_load_error() {
             throw AudioError(.unsupportedFormat, path: path, message: String(cString: missing))
@@ -136,7 +140,7 @@ final class FFmpegDecoder {
     }
 
     /// Decodes the whole stream, calling `body` with blocks of interleaved frames in order.
-    func decode(_ body: (UnsafeBufferPointer<Float>) throws -> Void) throws {
+    public func decode(_ body: (UnsafeBufferPointer<Float>) throws -> Void) throws {
         guard let format, let codec, let packet, let frame, let resampler else { return }
         var output = [Float](repeating: 0, count: 16_384 * channelCount)
         func convert(_ input: UnsafeMutablePointer<UnsafePointer<UInt8>?>?, count: Int32) throws {

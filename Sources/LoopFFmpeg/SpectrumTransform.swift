@@ -1,17 +1,21 @@
-import CFFmpeg
-import CFFmpegLoader
+internal import CFFmpeg
+internal import CFFmpegLoader
+import LoopAudioFiles
 import LoopFoundation
 
 /// A real-input FFT of a fixed power-of-two length: FFmpeg's `av_tx` (libavutil, opened on
-/// first use with the rest of FFmpeg), the one place LoopCutting calls it.
-final class SpectrumTransform {
-    let length: Int
+/// first use with the rest of FFmpeg). The cutter measures speech with it.
+public final class SpectrumTransform {
+    /// The transform's length, in samples.
+    public let length: Int
     private var context: OpaquePointer?
     private let transform: av_tx_fn
     private var input: UnsafeMutableBufferPointer<Float>
     private var output: UnsafeMutableBufferPointer<AVComplexFloat>
 
-    init(length: Int) throws(SegmentationError) {
+    /// A transform of `length` samples (a power of two); throws `.libraryMissing` when
+    /// FFmpeg's libavutil cannot be opened or refuses the length.
+    public init(length: Int) throws(AudioError) {
         self.length = length
         var context: OpaquePointer?
         var function: av_tx_fn?
@@ -23,7 +27,7 @@ final class SpectrumTransform {
             let reason =
                 loop_ffmpeg_transforms_load_error().map { String(cString: $0) }
                 ?? "FFmpeg's av_tx refused a transform of \(length)"
-            throw SegmentationError(.alignerMissing, reason)
+            throw AudioError(.libraryMissing, reason)
         }
         self.context = context
         transform = function
@@ -47,7 +51,7 @@ final class SpectrumTransform {
     /// The power of each bin (`length / 2 + 1` of them) of the samples `fill` writes into the
     /// transform's input (it returns how many it wrote, at most `length`; the rest are zero),
     /// written into `power`.
-    func power(
+    public func power(
         into power: UnsafeMutableBufferPointer<Float>, fill: (UnsafeMutablePointer<Float>) -> Int
     ) {
         let count = min(fill(input.baseAddress!), length)
