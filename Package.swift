@@ -121,7 +121,7 @@ let package = Package(
             ]
         ),
 
-        .target(name: "LoopStudy", dependencies: ["LoopFoundation"]),
+        .target(name: "LoopStudy", dependencies: ["LoopFoundation", "LoopModel"]),
 
         // aubio (pitch, by YIN): its header only; CAubioLoader defines the functions called and
         // opens the library when a first attempt is scored.
@@ -163,7 +163,6 @@ let package = Package(
             name: "LoopStore",
             dependencies: [
                 "LoopFoundation", "CSQLiteExtensions", "LoopModel", "LoopAudioFiles", "LoopText", "LoopPictures",
-                "LoopFFmpeg", "LoopStudy",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
@@ -308,7 +307,7 @@ let package = Package(
         .testTarget(
             name: "LoopPicturesTests",
             dependencies: ["LoopTestSupport", "LoopFoundation", "LoopPictures", "LoopFFmpeg", "LoopTerminal"]),
-        .testTarget(name: "LoopStudyTests", dependencies: ["LoopTestSupport", "LoopStudy"]),
+        .testTarget(name: "LoopStudyTests", dependencies: ["LoopTestSupport", "LoopStudy", "LoopModel"]),
         .testTarget(
             name: "LoopShadowingTests",
             dependencies: ["LoopTestSupport", "LoopShadowing"]),
@@ -340,7 +339,7 @@ let package = Package(
             name: "LoopWorkflowsTests",
             dependencies: [
                 "LoopTestSupport", "LoopFoundation", "LoopWorkflows", "LoopShare", "LoopModel", "LoopStore",
-                "LoopCutting", "LoopText", "LoopPlayback",
+                "LoopCutting", "LoopText", "LoopPlayback", "LoopStudy",
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]

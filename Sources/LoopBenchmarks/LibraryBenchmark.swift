@@ -218,7 +218,7 @@ struct LibraryBenchmark: AsyncParsableCommand {
                     }
                 }
             }
-            _ = try library.recordStudySessions(sessions)
+            _ = try library.recordStudySessions(sessions, replay: ReviewSettings.replay)
             progress.update(Double(start + 500) / Double(ids.count))
         }
     }

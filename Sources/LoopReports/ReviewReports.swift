@@ -1,5 +1,6 @@
 import Foundation
 import LoopFoundation
+import LoopModel
 import LoopStudy
 import LoopTerminal
 import LoopWorkflows

@@ -1,6 +1,6 @@
 import Foundation
-import LoopModel
 import LoopFFmpeg
+import LoopModel
 import LoopRecording
 import LoopTerminal
 

@@ -1,5 +1,6 @@
 import Foundation
 import LoopFFmpeg
+import LoopModel
 import LoopPlayback
 import LoopStudy
 import LoopTerminal

@@ -2,7 +2,6 @@ import Foundation
 import GRDB
 import LoopFoundation
 import LoopModel
-import LoopStudy
 
 /// What the database itself says about its health, read in one transaction.
 private struct DatabaseFindings {
@@ -181,13 +180,13 @@ extension LibraryStore {
         """
 
     static func reviewedLatest(now: Date) -> Date {
-        min(now.addingTimeInterval(86_400), ReviewScheduler.reviewDates.upperBound)
+        min(now.addingTimeInterval(86_400), ReviewCard.reviewDates.upperBound)
     }
 
     /// Removes the reviews ``check(now:progress:)`` finds dated after today or in no year a
     /// library keeps, and schedules each of their groups again from its other reviews (none
     /// left: it starts anew). Returns how many reviews were removed, of how many groups.
-    public func removeReviewsOutOfTime(now: Date = Date()) throws -> (reviews: Int, groups: Int) {
+    public func removeReviewsOutOfTime(now: Date = Date(), replay: ReviewReplay) throws -> (reviews: Int, groups: Int) {
         try LibraryStore.checkReviewDate(now)
         return try storing {
             try database.write { db in
@@ -197,12 +196,13 @@ extension LibraryStore {
                     arguments: [latest])
                 try db.execute(sql: "DELETE FROM groupReview WHERE \(Self.reviewOutOfTime)", arguments: [latest])
                 let removed = db.changesCount
-                let scheduler = try Self.reviewSettings(db).scheduler
+                let settings = try Self.reviewSettings(db)
                 for group in groups {
                     let (loop, key): (String, String) = (group[0], group[1])
                     guard let position = try Self.reviewKeys(ofLoop: loop, db).first(where: { $0.value == key })?.key
                     else { continue }
-                    try Self.computeState(loop: loop, key: key, position: position, scheduler: scheduler, db)
+                    try Self.computeState(
+                        loop: loop, key: key, position: position, settings: settings, replay: replay, db)
                 }
                 return (removed, groups.count)
             }

@@ -2,7 +2,6 @@ import Foundation
 import GRDB
 import LoopFoundation
 import LoopModel
-import LoopFFmpeg
 import LoopPictures
 import LoopText
 
@@ -59,10 +58,11 @@ extension LibraryStore {
         }
     }
 
-    /// Checks the picture at `path` and copies it into the store; its row is for the caller to
-    /// insert (in the transaction that refers to it). Call with the library lock held shared.
+    /// Checks the picture at `path` (``checkPicture``) and copies it into the store; its row is
+    /// for the caller to insert (in the transaction that refers to it). Call with the library
+    /// lock held shared.
     func storePicture(_ path: String) throws -> PictureAssetRecord {
-        let info = try PictureDecoder.check(path)
+        let info = try checkPicture(path)
         let file = try audio.store(copyOf: path, as: .picture)
         return PictureAssetRecord(
             sha256: file.sha256, path: file.path, format: info.format.rawValue, width: info.width, height: info.height,

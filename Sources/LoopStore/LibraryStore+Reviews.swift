@@ -3,7 +3,6 @@ import Foundation
 import GRDB
 import LoopFoundation
 import LoopModel
-import LoopStudy
 
 extension LibraryStore {
     // MARK: Group keys
@@ -72,7 +71,7 @@ extension LibraryStore {
             switch row[0] as String {
             case "review.scheduler": settings.kind = ReviewSettings.Kind(rawValue: value) ?? settings.kind
             case "review.retention":
-                if let retention = Double(value), FSRS.retentions.contains(retention) {
+                if let retention = Double(value), ReviewSettings.retentions.contains(retention) {
                     settings.desiredRetention = retention
                 }
             case "review.newPerDay":
@@ -84,8 +83,8 @@ extension LibraryStore {
     }
 
     /// Keeps `settings`; when the scheduling changed, every group's state is computed again from
-    /// its reviews. Returns how many groups were rescheduled.
-    public func setReviewSettings(_ settings: ReviewSettings) throws -> Int {
+    /// its reviews by `replay`. Returns how many groups were rescheduled.
+    public func setReviewSettings(_ settings: ReviewSettings, replay: ReviewReplay) throws -> Int {
         try storing {
             try database.write { db in
                 let old = try Self.reviewSettings(db)
@@ -99,12 +98,12 @@ extension LibraryStore {
                             "INSERT INTO librarySetting (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
                         arguments: [key, value])
                 }
-                guard old.scheduler != settings.scheduler else { return 0 }
+                guard !old.schedulesAlike(settings) else { return 0 }
                 let groups = try Row.fetchAll(
                     db, sql: "SELECT loopId, groupKey, groupPosition FROM groupReviewState")
                 for group in groups {
                     try Self.computeState(
-                        loop: group[0], key: group[1], position: group[2], scheduler: settings.scheduler, db)
+                        loop: group[0], key: group[1], position: group[2], settings: settings, replay: replay, db)
                 }
                 return groups.count
             }
@@ -113,27 +112,29 @@ extension LibraryStore {
 
     // MARK: Reviews
 
-    /// Refuses a date no review can be made at (``ReviewScheduler/reviewDates``): the clock, or
+    /// Refuses a date no review can be made at (``ReviewCard/reviewDates``): the clock, or
     /// the file it came from, is wrong. Nothing is kept.
     public static func checkReviewDate(_ date: Date) throws(LibraryError) {
-        guard !ReviewScheduler.reviewDates.contains(date) else { return }
+        guard !ReviewCard.reviewDates.contains(date) else { return }
         let shown =
             date.timeIntervalSince1970.isFinite && abs(date.timeIntervalSince1970) < 1e15
             ? date.formatted(.iso8601) : "\(date.timeIntervalSince1970) s from 1970"
         throw LibraryError(
             .clockOutOfRange,
-            "the clock reads \(shown), not a time a review can be made at (1970 to \(ReviewScheduler.reviewDates.upperBound.formatted(.iso8601.year().month().day()))): set the clock right, then study again (nothing was kept)"
+            "the clock reads \(shown), not a time a review can be made at (1970 to \(ReviewCard.reviewDates.upperBound.formatted(.iso8601.year().month().day()))): set the clock right, then study again (nothing was kept)"
         )
     }
 
     /// Keeps the learner's ratings of groups of loop `id` (a rating already kept, the same group
     /// at the same moment, is left out) and gives each group rated its next review, in the
-    /// caller's transaction (a study session's). Returns how many were new.
-    static func recordReviews(loop id: String, _ ratings: [GroupRating], _ db: Database) throws -> Int {
+    /// caller's transaction (a study session's), as `replay` computes it. Returns how many were new.
+    static func recordReviews(loop id: String, _ ratings: [GroupRating], replay: ReviewReplay, _ db: Database) throws
+        -> Int
+    {
         guard !ratings.isEmpty else { return 0 }
         for rating in ratings { try checkReviewDate(rating.date) }
         let keys = try reviewKeys(ofLoop: id, db)
-        let scheduler = try reviewSettings(db).scheduler
+        let settings = try reviewSettings(db)
         var recorded = 0
         var touched: [String: Int] = [:]
         for rating in ratings {
@@ -146,7 +147,7 @@ extension LibraryStore {
             touched[key] = rating.group
         }
         for (key, position) in touched {
-            try computeState(loop: id, key: key, position: position, scheduler: scheduler, db)
+            try computeState(loop: id, key: key, position: position, settings: settings, replay: replay, db)
         }
         return recorded
     }
@@ -154,7 +155,7 @@ extension LibraryStore {
     /// A group's state, replayed from its reviews in time order (so that ratings merged from
     /// elsewhere, older than some kept here, fall in their place).
     static func computeState(
-        loop id: String, key: String, position: Int, scheduler: ReviewScheduler, _ db: Database
+        loop id: String, key: String, position: Int, settings: ReviewSettings, replay: ReviewReplay, _ db: Database
     ) throws {
         let reviews = try Row.fetchAll(
             db, sql: "SELECT rating, reviewedAt FROM groupReview WHERE loopId = ? AND groupKey = ? ORDER BY reviewedAt",
@@ -163,11 +164,11 @@ extension LibraryStore {
             // A review no scheduling can start from (a date of a clock that was wrong, kept by an
             // earlier version) is left out: `loop doctor` names it.
             guard let rating = ReviewRating(rawValue: row[0]), let date = StoredDate.read(row, 1),
-                ReviewScheduler.reviewDates.contains(date)
+                ReviewCard.reviewDates.contains(date)
             else { return nil }
             return (rating, date)
         }
-        guard let card = scheduler.replay(reviews), let first = reviews.first else {
+        guard let card = replay(settings, reviews), let first = reviews.min(by: { $0.date < $1.date }) else {
             try db.execute(
                 sql: "DELETE FROM groupReviewState WHERE loopId = ? AND groupKey = ?", arguments: [id, key])
             return

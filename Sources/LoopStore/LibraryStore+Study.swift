@@ -1,7 +1,6 @@
 import Foundation
 import GRDB
 import LoopModel
-import LoopStudy
 
 /// How much a phrase was studied in one session.
 public struct PhraseStudyRecord: Sendable, Equatable {
@@ -33,22 +32,24 @@ public struct StudySessionRecord: Sendable, Equatable {
 }
 
 extension LibraryStore {
-    /// Saves one study session of a loop, and the reviews of the groups it studied through, in
-    /// one transaction.
+    /// Saves one study session of a loop, and the reviews of the groups it studied through (each
+    /// group's state as `replay` computes it), in one transaction.
     public func recordStudy(
-        loop id: String, startedAt: Date, phrases: [PhraseStudyRecord], reviews: [GroupRating] = []
+        loop id: String, startedAt: Date, phrases: [PhraseStudyRecord], reviews: [GroupRating] = [],
+        replay: ReviewReplay
     ) throws {
         // A group rated before any of its phrases was heard (a key pressed at once) keeps its rating.
         guard !phrases.isEmpty || !reviews.isEmpty else { return }
         try storing {
             try database.write { db in
                 try Self.insert(
-                    StudySessionRecord(loopId: id, startedAt: startedAt, phrases: phrases, reviews: reviews), db)
+                    StudySessionRecord(loopId: id, startedAt: startedAt, phrases: phrases, reviews: reviews),
+                    replay: replay, db)
             }
         }
     }
 
-    private static func insert(_ session: StudySessionRecord, _ db: Database) throws {
+    private static func insert(_ session: StudySessionRecord, replay: ReviewReplay, _ db: Database) throws {
         try checkReviewDate(session.startedAt)
         for phrase in session.phrases {
             try db.execute(
@@ -61,13 +62,13 @@ extension LibraryStore {
                     session.loopId,
                 ])
         }
-        _ = try recordReviews(loop: session.loopId, session.reviews, db)
+        _ = try recordReviews(loop: session.loopId, session.reviews, replay: replay, db)
     }
 
     /// Saves study sessions made elsewhere (a loop's page), all in one transaction, leaving
     /// out each one already kept (the same loop and start, to the millisecond); returns, for
-    /// each, whether it was saved.
-    public func recordStudySessions(_ sessions: [StudySessionRecord]) throws -> [Bool] {
+    /// each, whether it was saved. Reviews are scheduled by `replay`.
+    public func recordStudySessions(_ sessions: [StudySessionRecord], replay: ReviewReplay) throws -> [Bool] {
         try database.write { db in
             try sessions.map { session in
                 let kept =
@@ -75,7 +76,7 @@ extension LibraryStore {
                         db, sql: "SELECT EXISTS (SELECT 1 FROM studyEvent WHERE loopId = ? AND startedAt = ?)",
                         arguments: [session.loopId, session.startedAt]) ?? false
                 guard !kept, !session.phrases.isEmpty else { return false }
-                try Self.insert(session, db)
+                try Self.insert(session, replay: replay, db)
                 return true
             }
         }

@@ -4,6 +4,7 @@ import GRDB
 import LoopAudioFiles
 import LoopFoundation
 import LoopModel
+import LoopPictures
 import LoopText
 
 /// The library: loops in one SQLite database (WAL, so readers never wait for a writer), their
@@ -20,6 +21,9 @@ package struct LibraryStore: Sendable {
     /// read-only connection.
     let database: any DatabaseWriter
     let audio: AudioStore
+    /// How a picture is checked before it is kept: its header by default (type, size, whole); a
+    /// library opened by an interface also decodes it (LoopFFmpeg's `PictureDecoder.check`).
+    let checkPicture: @Sendable (String) throws(PictureError) -> PictureInfo
 
     /// What a command will do with the library.
     public enum Access: Sendable {
@@ -41,7 +45,16 @@ package struct LibraryStore: Sendable {
     /// A library written by a newer version of the tool is refused, untouched. `onUpdate` is
     /// called before an existing library's schema is brought up to date (which may rebuild its
     /// search index: seconds, for a large library).
-    public init(at root: String, access: Access = .readWrite, onUpdate: (() -> Void)? = nil) throws {
+    public init(
+        at root: String, access: Access = .readWrite, onUpdate: (() -> Void)? = nil,
+        checkPicture: @escaping @Sendable (String) throws(PictureError) -> PictureInfo = { path throws(PictureError) in
+            try PictureFile.checkHeader(path)
+        }
+    ) throws {
+        self.checkPicture = checkPicture
+        // SQLite's own temporary files (large sorts during an import) stay in the library's
+        // folder rather than /var/tmp; read once, when SQLite starts.
+        setenv("SQLITE_TMPDIR", root, 0)
         let layout = LibraryLayout(root: root)
         let path = layout.database
         let migrator = LibraryMigrations.migrator

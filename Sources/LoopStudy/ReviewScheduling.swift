@@ -1,56 +1,5 @@
 import Foundation
-
-/// How well a learner knew a group when they studied it.
-public enum ReviewRating: Int, Sendable, CaseIterable, Codable {
-    case again = 1, hard, good, easy
-
-    public var name: String {
-        switch self {
-        case .again: "again"
-        case .hard: "hard"
-        case .good: "good"
-        case .easy: "easy"
-        }
-    }
-
-    public init?(name: String) {
-        guard let rating = Self.allCases.first(where: { $0.name == name.lowercased() }) else { return nil }
-        self = rating
-    }
-}
-
-/// Where a group stands in its reviews: what the scheduler needs to give it its next date.
-public struct ReviewCard: Sendable, Equatable, Codable {
-    public enum State: Int, Sendable, Codable {
-        /// Not yet past its learning steps (a new group starts here).
-        case learning = 1
-        case review = 2
-        /// Forgotten, and in its relearning steps.
-        case relearning = 3
-    }
-
-    public var state: State
-    /// The learning or relearning step it is at (FSRS), or the rung of the ladder.
-    public var step: Int?
-    public var stability: Double?
-    public var difficulty: Double?
-    public var due: Date
-    public var lastReview: Date?
-
-    /// A group never reviewed: due at once.
-    public static func new(at date: Date) -> ReviewCard {
-        ReviewCard(state: .learning, step: 0, stability: nil, difficulty: nil, due: date, lastReview: nil)
-    }
-
-    public init(state: State, step: Int?, stability: Double?, difficulty: Double?, due: Date, lastReview: Date?) {
-        self.state = state
-        self.step = step
-        self.stability = stability
-        self.difficulty = difficulty
-        self.due = due
-        self.lastReview = lastReview
-    }
-}
+import LoopModel
 
 /// Gives a group its next review date from a rating: FSRS, or a fixed ladder of intervals.
 public enum ReviewScheduler: Sendable, Equatable {
@@ -67,16 +16,6 @@ public enum ReviewScheduler: Sendable, Equatable {
         case .ladder(let ladder): ladder.review(card, rating, at: date)
         }
     }
-
-    /// The moments a review may be made at: from 1970 until a century and a day before the year
-    /// 9999 ends, so that the next review it gives (FSRS's longest interval on, at most) still
-    /// falls in a four-digit year, as every date a library keeps does. A date outside them comes
-    /// from a clock that is wrong: one set to 9999-12-31 gave a review due 10000-01-08, which no
-    /// later review could read.
-    public static let reviewDates: ClosedRange<Date> =
-        Date(
-            timeIntervalSince1970: 0)...Date(
-            timeIntervalSince1970: 253_402_300_799 - Double(FSRS().maximumInterval + 1) * FSRS.day)
 
     /// The card a group's reviews give, replayed in time order from a new card.
     public func replay(_ reviews: [(rating: ReviewRating, date: Date)]) -> ReviewCard? {
@@ -111,11 +50,13 @@ public struct FSRS: Sendable, Equatable {
     /// The longest interval, in days.
     public var maximumInterval: Int
 
-    public static let retentions: ClosedRange<Double> = 0.7...0.99
+    /// The desired retentions it takes.
+    public static let retentions = ReviewSettings.retentions
 
     public init(
         parameters: [Double] = FSRS.defaultParameters, desiredRetention: Double = 0.9,
-        learningSteps: [TimeInterval] = [600], relearningSteps: [TimeInterval] = [600], maximumInterval: Int = 36_500
+        learningSteps: [TimeInterval] = [600], relearningSteps: [TimeInterval] = [600],
+        maximumInterval: Int = ReviewCard.longestInterval
     ) {
         self.parameters = parameters
         self.desiredRetention = desiredRetention
@@ -288,4 +229,18 @@ public struct ReviewLadder: Sendable, Equatable {
         card.lastReview = date
         return card
     }
+}
+
+extension ReviewSettings {
+    /// The scheduler these settings choose.
+    public var scheduler: ReviewScheduler {
+        switch kind {
+        case .fsrs: .fsrs(FSRS(desiredRetention: desiredRetention))
+        case .ladder: .ladder(ReviewLadder())
+        }
+    }
+
+    /// A group's card from its reviews, as these settings' scheduler gives it: what the library
+    /// asks the store to keep (``ReviewReplay``).
+    public static let replay: ReviewReplay = { settings, reviews in settings.scheduler.replay(reviews) }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import LoopFoundation
 import LoopFFmpeg
+import LoopFoundation
 
 /// Which picture a full-screen view shows for a place in a loop: the phrase's own, else its
 /// group's, else the loop's.

@@ -1,9 +1,12 @@
 import Foundation
 import LoopCutting
+import LoopFFmpeg
 import LoopFoundation
 import LoopModel
+import LoopPictures
 import LoopShare
 import LoopStore
+import LoopStudy
 
 /// The library as an interface reaches it: opened, its loops found, listed, searched and
 /// maintained here; every change of a loop goes through a workflow (``Authoring``,
@@ -22,25 +25,33 @@ public struct Library: Sendable {
         self.readOnlyReason = readOnlyReason
     }
 
+    /// How a picture is checked before the library keeps it: its header, then decoded.
+    static let checkPicture: @Sendable (String) throws(PictureError) -> PictureInfo = { path throws(PictureError) in
+        try PictureDecoder.check(path)
+    }
+
     /// The library folder, absolute.
     public var path: String { store.layout.root }
 
     /// The library at `path` for a command that changes it, created or brought up to date
     /// first (`onUpdate` is called before a migration that may take a while).
     public static func open(at path: String, onUpdate: (() -> Void)? = nil) throws -> Library {
-        try Library(store: LibraryStore(at: path, access: .readWrite, onUpdate: onUpdate))
+        try Library(
+            store: LibraryStore(at: path, access: .readWrite, onUpdate: onUpdate, checkPicture: Self.checkPicture))
     }
 
     /// The library at `path` for a command that frees space (`rm`, `gc`): as ``open(at:onUpdate:)``,
     /// and on a full disk the room the library holds back is given up first, so that it can change.
     public static func openFreeingSpace(at path: String, onUpdate: (() -> Void)? = nil) throws -> Library {
-        try Library(store: LibraryStore(at: path, access: .freeingSpace, onUpdate: onUpdate))
+        try Library(
+            store: LibraryStore(at: path, access: .freeingSpace, onUpdate: onUpdate, checkPicture: Self.checkPicture))
     }
 
     /// The library at `path` for a command that only reads it: one read-only connection, no
     /// write and no lock (unless it must first be created or brought up to date).
     public static func openForReading(at path: String, onUpdate: (() -> Void)? = nil) throws -> Library {
-        try Library(store: LibraryStore(at: path, access: .readOnly, onUpdate: onUpdate))
+        try Library(
+            store: LibraryStore(at: path, access: .readOnly, onUpdate: onUpdate, checkPicture: Self.checkPicture))
     }
 
     /// The library at `path` for a command that reads it and would keep what it did (a study
@@ -120,7 +131,7 @@ public struct Library: Sendable {
     /// Removes the reviews dated after today, or in no year a library keeps (made while the clock
     /// was wrong), scheduling their groups again: how many reviews, of how many groups.
     public func removeReviewsOutOfTime(now: Date = Date()) throws -> (reviews: Int, groups: Int) {
-        try store.removeReviewsOutOfTime(now: now)
+        try store.removeReviewsOutOfTime(now: now, replay: ReviewSettings.replay)
     }
 }
 

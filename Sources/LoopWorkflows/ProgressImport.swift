@@ -208,7 +208,7 @@ public struct ProgressImport: Sendable {
                     ))
             }
         }
-        let saved = try store.recordStudySessions(sessions.map(\.record))
+        let saved = try store.recordStudySessions(sessions.map(\.record), replay: ReviewSettings.replay)
         for (session, saved) in zip(sessions, saved) {
             if saved {
                 outcome.sessionsAdded += 1

@@ -40,7 +40,7 @@ public struct ReviewWorkflow: Sendable {
     public static func rating(named name: String) -> Rating? { Rating(name: name) }
 
     /// The desired retentions FSRS takes.
-    public static let retentions = FSRS.retentions
+    public static let retentions = ReviewSettings.retentions
 
     let store: LibraryStore
 
@@ -82,7 +82,7 @@ public struct ReviewWorkflow: Sendable {
         if let scheduler { settings.kind = scheduler }
         if let retention { settings.desiredRetention = retention }
         if let newPerDay { settings.newPerDay = newPerDay }
-        return (settings, try store.setReviewSettings(settings))
+        return (settings, try store.setReviewSettings(settings, replay: ReviewSettings.replay))
     }
 
     /// Reviews due, retention, the streak and the days studied.

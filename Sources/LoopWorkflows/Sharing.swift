@@ -1,8 +1,8 @@
 import Foundation
 import LoopCutting
+import LoopFFmpeg
 import LoopFoundation
 import LoopModel
-import LoopFFmpeg
 import LoopPictures
 import LoopShare
 import LoopStore

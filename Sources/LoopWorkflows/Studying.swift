@@ -117,7 +117,8 @@ public struct StudyWorkflow: Sendable {
         }
         let (store, loopId) = (self.store, prepared.loop.summary.id)
         try await BlockingWork.run("loop save study") {
-            try store.recordStudy(loop: loopId, startedAt: startedAt, phrases: records, reviews: reviews)
+            try store.recordStudy(
+                loop: loopId, startedAt: startedAt, phrases: records, reviews: reviews, replay: ReviewSettings.replay)
         }
     }
 }

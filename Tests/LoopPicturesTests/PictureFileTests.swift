@@ -1,6 +1,6 @@
 import Foundation
-import LoopFoundation
 import LoopFFmpeg
+import LoopFoundation
 import LoopPictures
 import LoopTerminal
 import LoopTestSupport

@@ -1,9 +1,9 @@
 import Crypto
 import Foundation
 import LoopAudioFiles
+import LoopFFmpeg
 import LoopFoundation
 import LoopModel
-import LoopFFmpeg
 import LoopPictures
 import LoopStore
 import LoopTestSupport

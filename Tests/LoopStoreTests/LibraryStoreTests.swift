@@ -286,7 +286,7 @@ struct LibraryStoreTests {
             source: try Fixture.source, take: CutTake(path: Fixture.path("clean.flac"), ranges: cleanTakeRanges))
         try library.recordStudy(
             loop: loop.summary.id, startedAt: Date(), phrases: [],
-            reviews: [GroupRating(group: 0, rating: .again, date: Date())])
+            reviews: [GroupRating(group: 0, rating: .again, date: Date())], replay: ReviewSettings.replay)
         #expect(try library.reviewCards(ofLoop: loop.summary.id)[0] != nil)
     }
 
@@ -297,7 +297,8 @@ struct LibraryStoreTests {
         let bonjour = loop.phrases[0]
         try library.recordStudy(
             loop: loop.summary.id, startedAt: Date(),
-            phrases: [PhraseStudyRecord(phraseId: bonjour.id, seconds: 9, repetitions: 2)])
+            phrases: [PhraseStudyRecord(phraseId: bonjour.id, seconds: 9, repetitions: 2)],
+            replay: ReviewSettings.replay)
         func edit(_ text: String, dropChangedAudio: Bool = false) throws -> EditOutcome {
             try library.replaceSource(
                 ofLoop: loop.summary.id, with: try LoopSource(parsing: text), text: text,

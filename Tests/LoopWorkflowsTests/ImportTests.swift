@@ -4,6 +4,7 @@ import LoopFoundation
 import LoopModel
 import LoopShare
 import LoopStore
+import LoopStudy
 import LoopTestSupport
 import LoopText
 import LoopWorkflows
@@ -30,7 +31,8 @@ struct ImportTests {
         let studied = try learner.loop(id: loop.summary.id).phrases[3]
         try learner.recordStudy(
             loop: loop.summary.id, startedAt: Date(),
-            phrases: [PhraseStudyRecord(phraseId: studied.id, seconds: 30, repetitions: 4)])
+            phrases: [PhraseStudyRecord(phraseId: studied.id, seconds: 30, repetitions: 4)],
+            replay: ReviewSettings.replay)
 
         // The author edits: one phrase changes, the rest stay.
         let text = loop.sourceText.replacingOccurrences(of: "Merci.", with: "Merci beaucoup.")
@@ -58,7 +60,8 @@ struct ImportTests {
         let studied = try learner.loop(id: loop.summary.id).phrases[0]
         try learner.recordStudy(
             loop: loop.summary.id, startedAt: Date(),
-            phrases: [PhraseStudyRecord(phraseId: studied.id, seconds: 5, repetitions: 3)])
+            phrases: [PhraseStudyRecord(phraseId: studied.id, seconds: 5, repetitions: 3)],
+            replay: ReviewSettings.replay)
 
         // The author fixes a typo: the clip stays, marked; the learner's update keeps both.
         let text = loop.sourceText.replacingOccurrences(of: "Bonjour, madame.", with: "Bonsoir, madame.")

@@ -2,6 +2,7 @@ import Foundation
 import LoopModel
 import LoopPlayback
 import LoopStore
+import LoopStudy
 import LoopTestSupport
 import LoopText
 import LoopWorkflows
@@ -132,7 +133,8 @@ struct PhraseEditorTests {
         let studied = loop.phrases[4]
         try library.recordStudy(
             loop: loop.summary.id, startedAt: Date(),
-            phrases: [PhraseStudyRecord(phraseId: studied.id, seconds: 12, repetitions: 3)])
+            phrases: [PhraseStudyRecord(phraseId: studied.id, seconds: 12, repetitions: 3)],
+            replay: ReviewSettings.replay)
         let workflow = try PhraseEditingWorkflow(store: library, loop: loop.summary.id)
         defer { workflow.close() }
         var editor = try workflow.editor()

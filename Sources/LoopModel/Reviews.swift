@@ -1,5 +1,57 @@
 import Foundation
 
+/// How well a learner knew a group when they studied it.
+public enum ReviewRating: Int, Sendable, CaseIterable, Codable {
+    case again = 1, hard, good, easy
+
+    public var name: String {
+        switch self {
+        case .again: "again"
+        case .hard: "hard"
+        case .good: "good"
+        case .easy: "easy"
+        }
+    }
+
+    public init?(name: String) {
+        guard let rating = Self.allCases.first(where: { $0.name == name.lowercased() }) else { return nil }
+        self = rating
+    }
+}
+
+/// Where a group stands in its reviews: what the scheduler needs to give it its next date.
+public struct ReviewCard: Sendable, Equatable, Codable {
+    public enum State: Int, Sendable, Codable {
+        /// Not yet past its learning steps (a new group starts here).
+        case learning = 1
+        case review = 2
+        /// Forgotten, and in its relearning steps.
+        case relearning = 3
+    }
+
+    public var state: State
+    /// The learning or relearning step it is at (FSRS), or the rung of the ladder.
+    public var step: Int?
+    public var stability: Double?
+    public var difficulty: Double?
+    public var due: Date
+    public var lastReview: Date?
+
+    /// A group never reviewed: due at once.
+    public static func new(at date: Date) -> ReviewCard {
+        ReviewCard(state: .learning, step: 0, stability: nil, difficulty: nil, due: date, lastReview: nil)
+    }
+
+    public init(state: State, step: Int?, stability: Double?, difficulty: Double?, due: Date, lastReview: Date?) {
+        self.state = state
+        self.step = step
+        self.stability = stability
+        self.difficulty = difficulty
+        self.due = due
+        self.lastReview = lastReview
+    }
+}
+
 /// How the library schedules reviews (kept in the library, changed by `loop review`'s options).
 public struct ReviewSettings: Sendable, Equatable {
     public enum Kind: String, Sendable, CaseIterable {
@@ -17,12 +69,13 @@ public struct ReviewSettings: Sendable, Equatable {
 
     public init() {}
 
-    public var scheduler: ReviewScheduler {
-        switch kind {
-        case .fsrs: .fsrs(FSRS(desiredRetention: desiredRetention))
-        case .ladder: .ladder(ReviewLadder())
-        }
+    /// Whether `other` schedules every group as these settings do (the new groups a day aside).
+    public func schedulesAlike(_ other: ReviewSettings) -> Bool {
+        kind == other.kind && (kind == .ladder || desiredRetention == other.desiredRetention)
     }
+
+    /// The desired retentions FSRS takes.
+    public static let retentions: ClosedRange<Double> = 0.7...0.99
 
     public static let newPerDayLimit = 0...1_000
 }
@@ -145,4 +198,25 @@ public struct StudyDay: Sendable, Equatable {
         let parts = calendar.dateComponents([.year, .month, .day], from: date)
         return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
     }
+}
+
+/// A group's card computed from its reviews (in any order): what a scheduler with `settings`
+/// gives, nil for no reviews. The store keeps what it returns; the scheduler (LoopStudy) computes.
+public typealias ReviewReplay =
+    @Sendable (_ settings: ReviewSettings, _ reviews: [(rating: ReviewRating, date: Date)])
+    -> ReviewCard?
+
+extension ReviewCard {
+    /// The longest interval a scheduler gives, in days: a century.
+    public static let longestInterval = 36_500
+
+    /// The moments a review may be made at: from 1970 until a century and a day before the year
+    /// 9999 ends, so that the next review it gives (``longestInterval`` on, at most) still falls
+    /// in a four-digit year, as every date a library keeps does. A date outside them comes from
+    /// a clock that is wrong: one set to 9999-12-31 gave a review due 10000-01-08, which no later
+    /// review could read.
+    public static let reviewDates: ClosedRange<Date> =
+        Date(
+            timeIntervalSince1970: 0)...Date(
+            timeIntervalSince1970: 253_402_300_799 - Double(longestInterval + 1) * 86_400)
 }
