@@ -22,3 +22,8 @@ public enum AudioFailure: String, LoopErrorKind {
 
 /// An error from reading or writing audio, worded for the person who named the file.
 public typealias AudioError = LoopError<AudioFailure>
+
+extension ErrorDomain {
+    /// Audio files and devices.
+    public static let audio = ErrorDomain(rawValue: "audio")
+}

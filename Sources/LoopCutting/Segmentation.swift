@@ -95,3 +95,8 @@ public enum SegmentationFailure: String, LoopErrorKind {
 
 /// Why a take could not be cut.
 public typealias SegmentationError = LoopError<SegmentationFailure>
+
+extension ErrorDomain {
+    /// Cutting a take.
+    public static let segmentation = ErrorDomain(rawValue: "segmentation")
+}

@@ -74,3 +74,8 @@ public enum SubtitleWriter {
             .replacingOccurrences(of: ">", with: "&gt;")
     }
 }
+
+extension ErrorDomain {
+    /// Subtitles, labels, Anki.
+    public static let exchange = ErrorDomain(rawValue: "exchange")
+}

@@ -359,3 +359,8 @@ public struct LibraryClient: Sendable {
         return (Hex.string(hasher.finalize()), length)
     }
 }
+
+extension ErrorDomain {
+    /// A Loop Library as its client meets it.
+    public static let server = ErrorDomain(rawValue: "server")
+}

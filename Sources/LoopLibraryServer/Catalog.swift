@@ -462,3 +462,8 @@ public enum CatalogText {
     /// Downloads on days after this one count as recent (the last seven days).
     static func recentSince(_ now: Date) -> Int64 { day(now) - recentDays }
 }
+
+extension ErrorDomain {
+    /// A Loop Library's catalog.
+    public static let catalog = ErrorDomain(rawValue: "catalog")
+}

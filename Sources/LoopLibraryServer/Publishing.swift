@@ -200,3 +200,8 @@ struct BundleIntake: Sendable {
         ((try? FileManager.default.attributesOfItem(atPath: file))?[.size] as? Int) ?? 0
     }
 }
+
+extension ErrorDomain {
+    /// A publish refused by a Loop Library.
+    public static let publish = ErrorDomain(rawValue: "publish")
+}

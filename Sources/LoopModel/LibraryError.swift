@@ -35,3 +35,8 @@ public enum LibraryFailure: String, LoopErrorKind {
 
 /// A problem with the library, worded for the person using it.
 public typealias LibraryError = LoopError<LibraryFailure>
+
+extension ErrorDomain {
+    /// The library.
+    public static let library = ErrorDomain(rawValue: "library")
+}

@@ -180,3 +180,8 @@ struct PictureHeader {
         self.isWhole = isWhole
     }
 }
+
+extension ErrorDomain {
+    /// Pictures.
+    public static let picture = ErrorDomain(rawValue: "picture")
+}

@@ -27,25 +27,24 @@ public enum NextStep {
     }
 
     public static func after(_ error: any DescribedError) -> String? {
-        switch error.domain {
-        case .library: (error as? LibraryError).flatMap { after($0.kind) }
-        case .share: (error as? ShareError).flatMap { after($0.kind) }
-        case .server: (error as? ClientError).flatMap { after($0.kind.reason) }
-        case .study: (error as? StudyError).flatMap { after($0.kind) }
-        case .audio: (error as? AudioError).flatMap { after($0.kind) }
-        case .segmentation: (error as? SegmentationError).flatMap { after($0.kind) }
-        case .picture: (error as? PictureError).flatMap { after($0.kind) }
-        case .exchange: (error as? ExchangeError).flatMap { after($0.kind) }
-        case .workflow: (error as? WorkflowError).flatMap { after($0.kind) }
-        case .text: (error as? LoopSourceError).flatMap { after($0.kind) }
-        case .terminal: (error as? TerminalError).flatMap { after($0.kind) }
-        case .file: (error as? FileSystemError).flatMap { after($0.kind) }
-        case .cli: (error as? CLIError).flatMap { after($0.kind) }
-        // The synthesizer's failures say what is missing (its data, a voice); loop then cuts
-        // at pauses, and says so.
-        case .speech: nil
-        // The server's own: a client meets them as `server` errors, with their statuses.
-        case .publish, .catalog: nil
+        switch error {
+        case let error as LibraryError: after(error.kind)
+        case let error as ShareError: after(error.kind)
+        case let error as ClientError: after(error.kind.reason)
+        case let error as StudyError: after(error.kind)
+        case let error as AudioError: after(error.kind)
+        case let error as SegmentationError: after(error.kind)
+        case let error as PictureError: after(error.kind)
+        case let error as ExchangeError: after(error.kind)
+        case let error as WorkflowError: after(error.kind)
+        case let error as LoopSourceError: after(error.kind)
+        case let error as TerminalError: after(error.kind)
+        case let error as FileSystemError: after(error.kind)
+        case let error as CLIError: after(error.kind)
+        // The synthesizer's failures say what is missing (its data, a voice); loop then cuts at
+        // pauses, and says so. The server's own (publish, catalog) reach a client as `server`
+        // errors, with their statuses.
+        default: nil
         }
     }
 
@@ -180,3 +179,8 @@ public enum CommandLineFailure: String, LoopErrorKind {
 
 /// A failure found by the command line itself.
 public typealias CLIError = LoopError<CommandLineFailure>
+
+extension ErrorDomain {
+    /// The command line itself.
+    public static let cli = ErrorDomain(rawValue: "cli")
+}

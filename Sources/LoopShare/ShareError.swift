@@ -13,3 +13,8 @@ public enum ShareFailure: String, LoopErrorKind {
 
 /// Why a bundle cannot be written, read or imported.
 public typealias ShareError = LoopError<ShareFailure>
+
+extension ErrorDomain {
+    /// Bundles.
+    public static let share = ErrorDomain(rawValue: "share")
+}

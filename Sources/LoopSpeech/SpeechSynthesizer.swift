@@ -369,3 +369,8 @@ extension SpeechSynthesizer {
         throw missing ?? SpeechError(.voiceMissing, "espeak-ng has no voice for \(language.code)")
     }
 }
+
+extension ErrorDomain {
+    /// The speech synthesizer.
+    public static let speech = ErrorDomain(rawValue: "speech")
+}

@@ -312,3 +312,8 @@ public protocol SpeakAlongListener: Sendable {
     /// That gap ended: played to its end (`completed`), or cut short by a key or the end.
     func speakAlongEnded(phrase: Int, completed: Bool)
 }
+
+extension ErrorDomain {
+    /// The study engine.
+    public static let study = ErrorDomain(rawValue: "study")
+}

@@ -148,3 +148,8 @@ public enum TerminalFailure: String, LoopErrorKind {
 
 /// Why a full-screen view cannot start.
 public typealias TerminalError = LoopError<TerminalFailure>
+
+extension ErrorDomain {
+    /// The terminal.
+    public static let terminal = ErrorDomain(rawValue: "terminal")
+}

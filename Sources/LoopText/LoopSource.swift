@@ -395,3 +395,8 @@ extension LoopSource {
         return (text, translation.isEmpty ? nil : translation)
     }
 }
+
+extension ErrorDomain {
+    /// A loop's text.
+    public static let text = ErrorDomain(rawValue: "text")
+}

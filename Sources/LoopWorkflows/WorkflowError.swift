@@ -19,3 +19,8 @@ public enum WorkflowFailure: String, LoopErrorKind {
 
 /// A failure of a workflow itself (the libraries under it report their own).
 public typealias WorkflowError = LoopError<WorkflowFailure>
+
+extension ErrorDomain {
+    /// The workflows.
+    public static let workflow = ErrorDomain(rawValue: "workflow")
+}
