@@ -132,13 +132,17 @@ let package = Package(
         .target(
             name: "LoopShadowing",
             dependencies: [
-                "LoopFoundation", "LoopAudioFiles", "LoopAudio", "LoopStudy", "LoopCutting", "CAubio",
+                "LoopFoundation", "LoopModel", "LoopAudioFiles", "LoopAudio", "LoopStudy", "LoopCutting", "CAubio",
                 "CAubioLoader",
             ]),
 
-        .target(name: "LoopRecording", dependencies: ["LoopFoundation", "LoopAudio", "LoopAudioFiles", "LoopCutting"]),
+        .target(
+            name: "LoopRecording",
+            dependencies: ["LoopFoundation", "LoopModel", "LoopAudio", "LoopAudioFiles", "LoopCutting"]),
 
-        .target(name: "LoopPlayback", dependencies: ["LoopFoundation", "LoopStudy", "LoopAudio", "LoopAudioFiles"]),
+        .target(
+            name: "LoopPlayback",
+            dependencies: ["LoopFoundation", "LoopModel", "LoopStudy", "LoopAudio", "LoopAudioFiles"]),
 
         .target(name: "LoopText", dependencies: ["LoopFoundation"]),
 
@@ -249,19 +253,14 @@ let package = Package(
 
         .target(
             name: "LoopScreens",
-            dependencies: [
-                "LoopFoundation", "LoopModel", "LoopTerminal", "LoopFFmpeg", "LoopStudy", "LoopPlayback",
-                "LoopRecording", "LoopCutting", "LoopWorkflows",
-            ]
+            // The terminal's sessions: what the library's sessions show, drawn.
+            dependencies: ["LoopModel", "LoopTerminal", "LoopWorkflows"]
         ),
 
         .target(
             name: "LoopReports",
-            dependencies: [
-                "LoopFoundation", "LoopModel", "LoopText", "LoopAudioFiles", "LoopCutting", "LoopSpeech", "LoopShare",
-                "LoopPictures", "LoopStudy", "LoopRecording", "LoopExchange", "LoopTerminal", "LoopWorkflows",
-                "LoopLibraryAPI", "LoopLibraryClient", "LoopShadowing",
-            ]
+            // The interface's words: what the commands print of the library's outcomes.
+            dependencies: ["LoopModel", "LoopTerminal", "LoopWorkflows"]
         ),
 
         .target(
@@ -269,7 +268,7 @@ let package = Package(
             dependencies: [
                 // The commands parse, call one workflow and print its report: the workflows do the
                 // work, the interface modules print and draw.
-                "LoopWorkflows", "LoopReports", "LoopTerminal", "LoopScreens",
+                "LoopWorkflows", "LoopModel", "LoopReports", "LoopTerminal", "LoopScreens",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -310,13 +309,13 @@ let package = Package(
         .testTarget(name: "LoopStudyTests", dependencies: ["LoopTestSupport", "LoopStudy", "LoopModel"]),
         .testTarget(
             name: "LoopShadowingTests",
-            dependencies: ["LoopTestSupport", "LoopShadowing"]),
+            dependencies: ["LoopTestSupport", "LoopShadowing", "LoopModel"]),
         .testTarget(
             name: "LoopRecordingTests",
-            dependencies: ["LoopTestSupport", "LoopRecording", "LoopCutting", "LoopAudioFiles"]),
+            dependencies: ["LoopTestSupport", "LoopRecording", "LoopCutting", "LoopAudioFiles", "LoopModel"]),
         .testTarget(
             name: "LoopPlaybackTests",
-            dependencies: ["LoopTestSupport", "LoopPlayback", "LoopStudy", "LoopAudio", "LoopAudioFiles"]),
+            dependencies: ["LoopTestSupport", "LoopPlayback", "LoopStudy", "LoopAudio", "LoopAudioFiles", "LoopModel"]),
         .testTarget(name: "LoopExchangeTests", dependencies: ["LoopFoundation", "LoopExchange"]),
         .testTarget(
             name: "LoopShareTests",

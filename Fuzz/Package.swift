@@ -37,6 +37,7 @@ let package = Package(
             dependencies: [
                 "LibFuzzerDriver", .product(name: "LoopLibraryAPI", package: "LoopLearn"),
                 .product(name: "LoopReports", package: "LoopLearn"),
+                .product(name: "LoopWorkflows", package: "LoopLearn"),
             ]),
         .executableTarget(
             name: "SignatureFuzzer",

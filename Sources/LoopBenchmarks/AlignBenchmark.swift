@@ -74,7 +74,7 @@ struct AlignBenchmark: AsyncParsableCommand {
         for _ in 0..<runs {
             let report = try ChildProcess.run(LoopProgram.path, arguments)
             guard report.status == 0 else {
-                throw CLIError(.refused, "loop \(arguments.joined(separator: " ")) failed with status \(report.status)")
+                throw CommandRefusal("loop \(arguments.joined(separator: " ")) failed with status \(report.status)")
             }
             reports.append(report)
         }

@@ -127,7 +127,7 @@ struct SegmentBenchmark: AsyncParsableCommand {
     func run() async throws {
         try await runReportingErrors {
             guard let source = source ?? RepositoryFiles.locate("loops/au-cafe/take.flac") else {
-                throw CLIError(.refused, "the bundled sample take was not found; give one with --source FILE")
+                throw CommandRefusal("the bundled sample take was not found; give one with --source FILE")
             }
             let folder = keep ?? (NSTemporaryDirectory() + "loop-benchmark-" + UUID().uuidString)
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -179,7 +179,7 @@ struct SegmentBenchmark: AsyncParsableCommand {
         if !FileManager.default.fileExists(atPath: media) {
             let made = try ChildProcess.run(
                 "ffmpeg", ["-nostdin", "-v", "error", "-y", "-i", take.path, "-c:a", "aac", "-b:a", "96k", media])
-            guard made.status == 0 else { throw CLIError(.refused, "ffmpeg could not make \(media)") }
+            guard made.status == 0 else { throw CommandRefusal("ffmpeg could not make \(media)") }
         }
         let benchmark = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
         let segment = try median(LoopProgram.path, ["segment", media, "--json"])
@@ -220,8 +220,8 @@ struct SegmentBenchmark: AsyncParsableCommand {
         for _ in 0..<runs {
             let report = try ChildProcess.run(executable, arguments)
             guard report.status == 0 else {
-                throw CLIError(
-                    .refused, "\(executable) \(arguments.joined(separator: " ")) failed with status \(report.status)")
+                throw CommandRefusal(
+                    "\(executable) \(arguments.joined(separator: " ")) failed with status \(report.status)")
             }
             reports.append(report)
         }
@@ -288,7 +288,7 @@ struct DecodeBenchmark: AsyncParsableCommand {
             var reader = try AudioFileReader(path: audio)
             var checksum: Float = 0
             try reader.forEachBlock(blockFrames: 16_384) { block, _ in checksum += block[0] }
-            if checksum.isNaN { throw CLIError(.refused, "\(audio): the audio holds NaN samples") }
+            if checksum.isNaN { throw CommandRefusal("\(audio): the audio holds NaN samples") }
         }
     }
 }

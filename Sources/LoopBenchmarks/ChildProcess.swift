@@ -28,13 +28,13 @@ enum ChildProcess {
         let started = Date()
         let spawned = posix_spawnp(&pid, executable, &actions, nil, argv, environ)
         guard spawned == 0 else {
-            throw CLIError(.refused, "cannot run \(executable): \(String(cString: strerror(spawned)))")
+            throw CommandRefusal("cannot run \(executable): \(String(cString: strerror(spawned)))")
         }
         var status: Int32 = 0
         var usage = rusage()
         while wait4(pid, &status, 0, &usage) < 0 {
             if errno != EINTR {
-                throw CLIError(.refused, "cannot wait for \(executable): \(String(cString: strerror(errno)))")
+                throw CommandRefusal("cannot wait for \(executable): \(String(cString: strerror(errno)))")
             }
         }
         let exitStatus = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
@@ -59,8 +59,7 @@ enum ChildProcess {
         let said = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw CLIError(
-                .refused,
+            throw CommandRefusal(
                 "\(([executable] + arguments).joined(separator: " ")) failed: \(String(decoding: said, as: UTF8.self))")
         }
         return String(decoding: printed, as: UTF8.self)

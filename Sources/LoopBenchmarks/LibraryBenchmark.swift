@@ -82,8 +82,7 @@ struct LibraryBenchmark: AsyncParsableCommand {
                 progress.finish()
             }
             guard let target = try library.loops(tag: "benchmark").dropFirst(loops / 2).first?.id else {
-                throw CLIError(
-                    .refused, "\(libraryPath): the benchmark library holds no loops; remove it and run again")
+                throw CommandRefusal("\(libraryPath): the benchmark library holds no loops; remove it and run again")
             }
             let executable = LoopProgram.path
             let common = ["--library", libraryPath]
@@ -128,7 +127,7 @@ struct LibraryBenchmark: AsyncParsableCommand {
                 let whole = try Self.median(runs) {
                     let report = try ChildProcess.run(executable, arguments)
                     guard report.status == 0 else {
-                        throw CLIError(.refused, "loop \(arguments.joined(separator: " ")) failed")
+                        throw CommandRefusal("loop \(arguments.joined(separator: " ")) failed")
                     }
                 }
                 print(
@@ -149,7 +148,7 @@ struct LibraryBenchmark: AsyncParsableCommand {
         guard let source = RepositoryFiles.locate("loops/au-cafe/take.flac"),
             let text = RepositoryFiles.locate("loops/au-cafe/text.txt")
         else {
-            throw CLIError(.refused, "the bundled sample loop was not found; run from the repository")
+            throw CommandRefusal("the bundled sample loop was not found; run from the repository")
         }
         let label = minutes == minutes.rounded() ? "\(Int(minutes))" : "\(minutes)"
         let take = BenchmarkTake(
@@ -174,7 +173,7 @@ struct LibraryBenchmark: AsyncParsableCommand {
             executable, ["new", "--text", longText, "--audio", take.path, "--library", importLibrary])
         try? FileManager.default.removeItem(atPath: importLibrary)
         guard segment.status == 0, imported.status == 0 else {
-            throw CLIError(.refused, "the import benchmark failed (segment \(segment.status), new \(imported.status))")
+            throw CommandRefusal("the import benchmark failed (segment \(segment.status), new \(imported.status))")
         }
         print("import: \(take.label) take, \(copies * 9) phrases")
         print(

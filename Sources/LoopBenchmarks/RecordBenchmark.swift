@@ -35,7 +35,7 @@ struct RecordBenchmark: AsyncParsableCommand {
             guard let sample = RepositoryFiles.locate("loops/au-cafe/take.flac"),
                 let text = RepositoryFiles.locate("loops/au-cafe/text.txt")
             else {
-                throw CLIError(.refused, "the bundled sample loop was not found; run from the repository")
+                throw CommandRefusal("the bundled sample loop was not found; run from the repository")
             }
             let folder = NSTemporaryDirectory() + "loop-benchmark-" + UUID().uuidString
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -62,7 +62,7 @@ struct RecordBenchmark: AsyncParsableCommand {
                     "record", String(loop.summary.id.prefix(8)), "--input", take.path, "--fast", "--library",
                     folder + "/library",
                 ])
-            guard report.status == 0 else { throw CLIError(.refused, "loop record failed (status \(report.status))") }
+            guard report.status == 0 else { throw CommandRefusal("loop record failed (status \(report.status))") }
             let share = report.cpuSeconds / (minutes * 60) * 100
 
             // In process: the live pipeline's own work per block (levels, then the state that

@@ -84,14 +84,13 @@ struct ServerBenchmark: AsyncParsableCommand {
     func run() async throws {
         try await runReportingErrors {
             guard ChildProcess.exists("wrk"), FileManager.default.isExecutableFile(atPath: "/usr/sbin/nginx") else {
-                throw CLIError(
-                    .refused, "wrk and nginx are needed: `apt-get install wrk nginx-light` (Scripts/setup --dev)")
+                throw CommandRefusal(
+                    "wrk and nginx are needed: `apt-get install wrk nginx-light` (Scripts/setup --dev)")
             }
             let serverProgram = URL(fileURLWithPath: LoopProgram.path).deletingLastPathComponent()
                 .appendingPathComponent("loop-server").path
             guard FileManager.default.isExecutableFile(atPath: serverProgram) else {
-                throw CLIError(
-                    .refused,
+                throw CommandRefusal(
                     "\(serverProgram): not built; run `swift build -c release --static-swift-stdlib --product loop-server` first"
                 )
             }
@@ -110,7 +109,7 @@ struct ServerBenchmark: AsyncParsableCommand {
             guard let sampleText = RepositoryFiles.locate("loops/au-cafe/text.txt"),
                 let sampleTake = RepositoryFiles.locate("loops/au-cafe/take.flac")
             else {
-                throw CLIError(.refused, "the bundled sample loop was not found; run from the repository")
+                throw CommandRefusal("the bundled sample loop was not found; run from the repository")
             }
             try ShareBenchmark.run(
                 LoopProgram.path,
@@ -342,9 +341,9 @@ struct ServerBenchmark: AsyncParsableCommand {
 
     /// The body of a GET of `url`.
     static func get(_ url: String) async throws -> Data {
-        guard let address = URL(string: url) else { throw CLIError(.refused, "not an address: \(url)") }
+        guard let address = URL(string: url) else { throw CommandRefusal("not an address: \(url)") }
         let (data, response) = try await URLSession.shared.data(from: address)
-        guard (response as? HTTPURLResponse)?.statusCode == 200 else { throw CLIError(.refused, "\(url): not 200") }
+        guard (response as? HTTPURLResponse)?.statusCode == 200 else { throw CommandRefusal("\(url): not 200") }
         return data
     }
 
@@ -359,7 +358,7 @@ struct ServerBenchmark: AsyncParsableCommand {
             }
             try await Task.sleep(for: .milliseconds(100))
         }
-        throw CLIError(.refused, "\(address): the server's search mirror was not read within 10 minutes")
+        throw CommandRefusal("\(address): the server's search mirror was not read within 10 minutes")
     }
 
     static func catalogIDs(_ address: String, count: Int) async throws -> [String] {
@@ -379,7 +378,7 @@ struct ServerBenchmark: AsyncParsableCommand {
         guard let detail = try JSONSerialization.jsonObject(with: data) as? [String: Any],
             let bundle = detail["bundle"] as? [String: Any],
             let sha = bundle["sha256"] as? String
-        else { throw CLIError(.refused, "the server's detail of \(id) has no bundle") }
+        else { throw CommandRefusal("the server's detail of \(id) has no bundle") }
         return sha
     }
 }
@@ -402,12 +401,12 @@ struct RunningServer {
         var line = Data()
         while !line.contains(UInt8(ascii: "\n")) {
             let chunk = output.fileHandleForReading.availableData
-            guard !chunk.isEmpty else { throw CLIError(.refused, "loop-server ended before it listened") }
+            guard !chunk.isEmpty else { throw CommandRefusal("loop-server ended before it listened") }
             line += chunk
         }
         let text = String(decoding: line, as: UTF8.self)
         guard let range = text.range(of: #"http://127\.0\.0\.1:\d+"#, options: .regularExpression) else {
-            throw CLIError(.refused, "loop-server printed no address: \(text)")
+            throw CommandRefusal("loop-server printed no address: \(text)")
         }
         address = String(text[range])
     }
@@ -454,20 +453,20 @@ struct BenchmarkPostgres {
 
     init(folder: String) throws {
         guard let script = RepositoryFiles.locate("Scripts/postgres") else {
-            throw CLIError(.refused, "Scripts/postgres was not found; run from the repository")
+            throw CommandRefusal("Scripts/postgres was not found; run from the repository")
         }
         self.folder = folder
         // The address through a file, not a pipe: the server started keeps the pipe's end open,
         // and reading to its end would never return.
         let started = try ChildProcess.run(
             "/bin/bash", ["-c", "bash \"$0\" start \"$1\" > \"$1.url\"", script, folder])
-        guard started.status == 0 else { throw CLIError(.refused, "Scripts/postgres could not start PostgreSQL") }
+        guard started.status == 0 else { throw CommandRefusal("Scripts/postgres could not start PostgreSQL") }
         let server = try String(contentsOfFile: folder + ".url", encoding: .utf8)
             .trimmingCharacters(in: .whitespacesAndNewlines)
         _ = try ChildProcess.output("/usr/bin/psql", [server, "-q", "-c", "CREATE DATABASE loop_benchmark"])
         var components = URLComponents(string: server)
         components?.path = "/loop_benchmark"
-        guard let url = components?.string else { throw CLIError(.refused, "Scripts/postgres printed \(server)") }
+        guard let url = components?.string else { throw CommandRefusal("Scripts/postgres printed \(server)") }
         self.url = url
         scriptPath = script
     }
@@ -508,7 +507,7 @@ struct Nginx {
             if Self.accepts(port: port) { return }
             usleep(50_000)
         }
-        throw CLIError(.refused, "nginx did not start (see \(folder)/error.log)")
+        throw CommandRefusal("nginx did not start (see \(folder)/error.log)")
     }
 
     /// Whether something accepts connections on 127.0.0.1:`port`.
@@ -538,7 +537,7 @@ struct Nginx {
                 bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
             }
         }
-        guard bound else { throw CLIError(.refused, "no free port for nginx") }
+        guard bound else { throw CommandRefusal("no free port for nginx") }
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
@@ -586,10 +585,10 @@ struct Wrk {
         try process.run()
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw CLIError(.refused, "wrk \(url) failed: \(text)") }
+        guard process.terminationStatus == 0 else { throw CommandRefusal("wrk \(url) failed: \(text)") }
         if let errors = text.split(separator: "\n").first(where: { $0.contains("Non-2xx") }) {
-            throw CLIError(
-                .refused, "wrk \(url): the server answered errors (\(errors.trimmingCharacters(in: .whitespaces)))")
+            throw CommandRefusal(
+                "wrk \(url): the server answered errors (\(errors.trimmingCharacters(in: .whitespaces)))")
         }
         func value(after label: String) -> Substring? {
             text.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix(label) }?
@@ -598,7 +597,7 @@ struct Wrk {
         guard let rate = value(after: "Requests/sec:").flatMap({ Double($0) }),
             let transfer = value(after: "Transfer/sec:"),
             let p50 = value(after: "50%"), let p99 = value(after: "99%")
-        else { throw CLIError(.refused, "cannot read wrk's output: \(text)") }
+        else { throw CommandRefusal("cannot read wrk's output: \(text)") }
         return Wrk(
             requestsPerSecond: rate,
             bytesPerSecond: Self.quantity(transfer, units: ["B": 1, "KB": 1024, "MB": 1_048_576, "GB": 1_073_741_824]),

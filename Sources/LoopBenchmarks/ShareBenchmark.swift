@@ -40,8 +40,7 @@ struct ShareBenchmark: AsyncParsableCommand {
     func run() async throws {
         try await runReportingErrors {
             guard ["zip", "unzip", "flac"].allSatisfy(ChildProcess.exists) else {
-                throw CLIError(
-                    .refused,
+                throw CommandRefusal(
                     "zip, unzip and flac are needed for the comparison: `apt-get install zip unzip flac` (Scripts/setup --dev)"
                 )
             }
@@ -98,8 +97,7 @@ struct ShareBenchmark: AsyncParsableCommand {
     static func run(_ program: String, _ arguments: [String]) throws {
         let report = try ChildProcess.run(program, arguments)
         guard report.status == 0 else {
-            throw CLIError(
-                .refused, "\(program) \(arguments.joined(separator: " ")) failed with status \(report.status)")
+            throw CommandRefusal("\(program) \(arguments.joined(separator: " ")) failed with status \(report.status)")
         }
     }
 
@@ -126,7 +124,7 @@ enum LongLoop {
         guard let sample = RepositoryFiles.locate("loops/au-cafe/take.flac"),
             let text = RepositoryFiles.locate("loops/au-cafe/text.txt")
         else {
-            throw CLIError(.refused, "the bundled sample loop was not found; run from the repository")
+            throw CommandRefusal("the bundled sample loop was not found; run from the repository")
         }
         let sampleSeconds = try AudioFileReader(path: sample).info.duration
         let copies = max(1, Int((minutes * 60 / sampleSeconds).rounded(.down)))
@@ -140,7 +138,7 @@ enum LongLoop {
             separator: "\n", omittingEmptySubsequences: false
         )
         .filter { !$0.hasPrefix("# group-image") && !$0.hasPrefix("# image") }.joined(separator: "\n")
-        let cut = try await Authoring(store: library).author(
+        let cut = try await Library(store: library).author(
             source: try LoopSource(parsing: sampleText), sourceText: sampleText, takePath: sample
         ).loop
         let cues = (0..<copies).flatMap { copy in
@@ -154,7 +152,7 @@ enum LongLoop {
         }
         try library.remove(loop: cut.summary.id)
         let progress = ProgressBar("authoring the loop")
-        let loop = try await Authoring(store: library).author(
+        let loop = try await Library(store: library).author(
             subtitles: cues, translations: [], takePath: take.path, alignment: SubtitleAlignment(), title: "Benchmark",
             language: "fr",
             translationLanguage: nil, tags: [], progress: progress.callback

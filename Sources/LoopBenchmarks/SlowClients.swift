@@ -51,7 +51,7 @@ final class SlowClients: @unchecked Sendable {
 
     private func connect(port: Int, receiveBuffer: Int32, sending request: [UInt8]) throws -> Int32 {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw CLIError(.refused, "no socket: \(String(cString: strerror(errno)))") }
+        guard descriptor >= 0 else { throw CommandRefusal("no socket: \(String(cString: strerror(errno)))") }
         var size = receiveBuffer
         if size > 0 { setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size)) }
         var address = sockaddr_in()
@@ -65,7 +65,7 @@ final class SlowClients: @unchecked Sendable {
         }
         guard connected == 0 else {
             close(descriptor)
-            throw CLIError(.refused, "cannot connect to port \(port): \(String(cString: strerror(errno)))")
+            throw CommandRefusal("cannot connect to port \(port): \(String(cString: strerror(errno)))")
         }
         _ = request.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         return descriptor

@@ -50,20 +50,19 @@ struct StudyBenchmark: AsyncParsableCommand {
                 let text = RepositoryFiles.locate("loops/au-cafe/text.txt"),
                 let config = RepositoryFiles.locate("Resources/alsa/file-output.conf")
             else {
-                throw CLIError(
-                    .refused, "the bundled sample loop or Resources/alsa was not found; run from the repository")
+                throw CommandRefusal("the bundled sample loop or Resources/alsa was not found; run from the repository")
             }
             let folder = NSTemporaryDirectory() + "loop-benchmark-" + UUID().uuidString
             defer { try? FileManager.default.removeItem(atPath: folder) }
             let library = try LibraryStore(at: folder + "/library")
-            let loop = try await Authoring(store: library).author(
+            let loop = try await Library(store: library).author(
                 source: try LoopSource(contentsOf: text), sourceText: nil, takePath: take
             ).loop
             let deviceName = device ?? "file:FILE=/dev/null,FORMAT=raw"
 
             // Key to sound, in process: the time from an event to the first frame of its new
             // sound written to the device, plus what the device still held ahead of it.
-            let prepared = try await StudyWorkflow(store: library).prepare(loop: loop.summary.id)
+            let prepared = try await Library(store: library).prepare(loop: loop.summary.id)
             let session = try StudySession(groups: prepared.groups, settings: StudySettings())
             let probe = ResponseProbe()
             let output = TimedOutput(

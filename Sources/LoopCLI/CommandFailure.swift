@@ -2,11 +2,12 @@ import ArgumentParser
 import Foundation
 import LoopReports
 import LoopTerminal
+import LoopWorkflows
 
 /// A command of `loop`: its work (``execute()``) runs reporting its failures as every command
 /// does (``runReportingErrors(_:)``).
 protocol ReportingCommand: AsyncParsableCommand {
-    /// The command's work, once its arguments are parsed and valid.
+    /// The command's work, once its arguments are parsed and valid: one call into the library.
     func execute() async throws
 }
 
@@ -24,6 +25,8 @@ public func runReportingErrors(_ body: () async throws -> Void) async throws {
         throw error
     } catch let error as ValidationError {
         throw error
+    } catch let problem as RequestProblem {
+        throw ValidationError(problem.description)
     } catch {
         // Inert: a message may quote a title or a path that came from outside.
         StandardError.write("error: \(Terminal.inert(describe(error)))\n")
@@ -32,4 +35,13 @@ public func runReportingErrors(_ body: () async throws -> Void) async throws {
 }
 
 /// The one-line text for an error, with the next step on the command line where there is one.
-func describe(_ error: any Error) -> String { NextStep.line(for: error) }
+func describe(_ error: any Error) -> String { FailureWords.line(for: error) }
+
+/// A request's own checks, as the command line's refusals (`--count takes 1 to 10000 ...`).
+func check(_ body: () throws(RequestProblem) -> Void) throws {
+    do {
+        try body()
+    } catch {
+        throw ValidationError(error.description)
+    }
+}

@@ -1,20 +1,12 @@
 import ArgumentParser
+import LoopReports
 
 /// `loop`: author and study looping audio phrases.
 public struct LoopCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "loop",
         abstract: "Learn a language from short looping audio phrases.",
-        discussion: """
-            Author a loop from a text (a phrase per line, a blank line between groups) and a take \
-            of it (a recording, an audiobook chapter, a film's audio): the take is cut into one clip \
-            per phrase by following its words, no pauses needed, and the text is found in a take \
-            that holds more or less than it. \
-            Keep loops in a library (`loop new`, `list`, `search`), record them live (`loop \
-            record`), study them in the terminal (`loop study`), and share them as signed bundles \
-            (`loop export`, `import`, `publish`). Data lives in $XDG_DATA_HOME/loop unless \
-            --library or $LOOP_LIBRARY says otherwise.
-            """,
+        discussion: CommandHelp.loop,
         version: LoopCommand.version,
         subcommands: [
             SplitCommand.self, SegmentCommand.self, CutCommand.self,
@@ -70,9 +62,4 @@ public struct LoopCommand: AsyncParsableCommand {
         software, you are free to change and redistribute it; there is NO WARRANTY.
         Third-party libraries and their licences: NOTICE.md (installed in share/doc/loop).
         """
-}
-
-/// Options every command that reads a loop's text shares.
-struct TextOptions: ParsableArguments {
-    @Flag(name: .long, help: "Also split long lines into sentences (at . ! ? … and 。！？).") var sentences = false
 }

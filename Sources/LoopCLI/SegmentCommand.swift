@@ -8,36 +8,13 @@ struct SegmentCommand: ReportingCommand {
     static let configuration = CommandConfiguration(
         commandName: "segment",
         abstract: "Find the spoken phrases in a take and where to cut it.",
-        discussion: """
-            Without a hint, every pause long enough to end a phrase is a cut. With --count N the \
-            take is cut into exactly N phrases at the N-1 clearest pauses. With --text FILE the \
-            take is cut by what is said: the text is rendered by a speech synthesizer (espeak-ng) \
-            in its language (--language, else the text's `# language:`, else a guess from its \
-            script), aligned with the take, and each cut placed on the pause or the quietest point \
-            where one phrase ends; a take of only some of the phrases is cut into those, and a \
-            take of another text is refused.
-
-            --json prints one object: {"file", "duration", "sampleRate", "channels", \
-            "segments": [{"start", "end"}], "cuts": [{"at", "pause", "confidence"}], "method" \
-            ("text" or "pauses"), "language", "languageOrigin" ("given", "loop", "guessed"), \
-            "phrases" ([first, last] of the text's phrases the take reads), "notes"}, times in seconds.
-            """
+        discussion: CommandHelp.segment
     )
 
-    @Argument(
-        help:
-            "The take: any audio file (WAV, FLAC, MP3, Ogg, Opus, m4a/AAC, ...) or a video's audio (mp4, mkv, webm, mov, ...)."
-    )
-    var audio: String
-
+    @Argument(help: .take) var audio: String
     @Option(parsing: .unconditional, help: "The number of phrases the take holds.") var count: Int?
     @Option(help: "The loop's text; its phrase count and lengths guide the cuts.") var text: String?
-
-    @Option(
-        help:
-            "The text's language (es, fr, cmn, ja, ...), when the text does not say it (# language:) and its script would be guessed wrong."
-    )
-    var language: String?
+    @Option(help: .language) var language: String?
 
     @Option(
         name: .customLong("min-pause"), parsing: .unconditional,
@@ -56,30 +33,68 @@ struct SegmentCommand: ReportingCommand {
     @Flag(help: "Print one JSON object.") var json = false
     @Flag(help: "Print an Audacity label track (start, tab, end, tab, label).") var labels = false
 
+    var request: SegmentRequest {
+        var request = SegmentRequest(media: media.file(audio))
+        (request.text, request.count, request.language) = (text, count, language)
+        (request.splitSentences, request.minPause, request.threads) = (textOptions.sentences, minimumPause, threads)
+        return request
+    }
+
     func validate() throws {
-        try LanguageOption.check(language)
-        if count != nil && text != nil { throw ValidationError("give --count or --text, not both") }
-        if let count, !(1...10_000).contains(count) {
-            throw ValidationError("--count takes 1 to 10000 phrases, not \(count)")
-        }
+        try check(request.check)
         if json && labels { throw ValidationError("give --json or --labels, not both") }
-        if let minimumPause, !(0.05...5).contains(minimumPause) {
-            throw ValidationError("--min-pause takes seconds between 0.05 and 5")
-        }
-        if let threads, !(1...64).contains(threads) { throw ValidationError("--threads takes 1 to 64, not \(threads)") }
     }
 
     func execute() async throws {
         let progress = StepProgressBars()
-        let segmented = try await CuttingWorkflow(minimumPause: minimumPause, threads: threads, language: language)
-            .segment(
-                media: media.file(audio), textFile: text, splitSentences: textOptions.sentences, count: count,
-                progress: progress.callback)
+        let take = try await TakeCutting.segment(request, progress: progress.callback)
         progress.finish()
-        if json {
-            try JSONOutput.print(SegmentationReport(file: audio, segmented: segmented))
-        } else {
-            print(labels ? segmented.labelTrack : segmented.text(on: .standardOutput()), terminator: labels ? "" : "\n")
-        }
+        try take.print(file: audio, json: json, labels: labels)
     }
+}
+
+struct CutCommand: ReportingCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cut",
+        abstract: "Cut a take into one clip per phrase of its text.",
+        discussion: CommandHelp.cut
+    )
+
+    @Argument(help: .take) var audio: String
+    @Option(help: "The loop's text: one phrase per line.") var text: String
+    @Option(help: .language) var language: String?
+    @Option(name: .customLong("out"), help: "The folder for the clips (created if needed).") var outputDirectory: String
+    @Option(help: "Clip format: flac or wav.") var format: CutRequest.ClipFormat = .flac
+    @OptionGroup var textOptions: TextOptions
+    @OptionGroup var media: MediaOptions
+    @Flag(help: "Print one JSON object: the clips with their phrase and times.") var json = false
+
+    var request: CutRequest {
+        var request = CutRequest(media: media.file(audio), text: text, folder: outputDirectory)
+        (request.language, request.format, request.splitSentences) = (language, format, textOptions.sentences)
+        return request
+    }
+
+    func validate() throws { try check(request.check) }
+
+    func execute() async throws {
+        let progress = StepProgressBars()
+        let cut = try await TakeCutting.cut(request, progress: progress.callback)
+        progress.finish()
+        try cut.print(take: audio, json: json)
+    }
+}
+
+extension CutRequest.ClipFormat: ExpressibleByArgument {}
+
+extension ArgumentHelp {
+    /// The help of a take argument.
+    static let take = ArgumentHelp(
+        "The take: any audio file (WAV, FLAC, MP3, Ogg, Opus, m4a/AAC, ...) or a video's audio (mp4, mkv, webm, mov, ...)."
+    )
+
+    /// The help of `--language` for a text.
+    static let language = ArgumentHelp(
+        "The text's language (es, fr, cmn, ja, ...), when the text does not say it (# language:) and its script would be guessed wrong."
+    )
 }

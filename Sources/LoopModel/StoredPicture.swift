@@ -18,6 +18,10 @@ public struct StoredPicture: Sendable, Equatable {
         self.height = height
         self.byteCount = byteCount
     }
+
+    /// Its format's code (`png`, `jpeg`, `webp`, `gif`) and the name a person reads (`PNG`).
+    public var formatCode: String { format.rawValue }
+    public var formatName: String { format.displayName }
 }
 
 /// What a picture belongs to: the loop, a group (1-based) or a phrase (1-based, across the loop).

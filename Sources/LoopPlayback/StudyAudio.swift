@@ -2,6 +2,7 @@ import Foundation
 import LoopAudio
 import LoopAudioFiles
 import LoopFoundation
+import LoopModel
 import LoopStudy
 import Synchronization
 

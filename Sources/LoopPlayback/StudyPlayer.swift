@@ -1,5 +1,6 @@
 import Foundation
 import LoopFoundation
+import LoopModel
 import LoopStudy
 import Synchronization
 
@@ -9,7 +10,7 @@ import Synchronization
 ///
 /// ``start()`` gives what to show as it changes; ``finished()`` waits for the end and returns
 /// what was studied. ``send(_:)`` and ``quit()`` may be called from anywhere.
-public final class StudyPlayer: Sendable {
+public final class StudyPlayer: StudyControls, Sendable {
     private struct State {
         var session: StudySession
         /// Bumped by every event that cuts the current step short.

@@ -2,6 +2,7 @@ import Foundation
 import LoopAudioFiles
 import LoopCutting
 import LoopFoundation
+import LoopModel
 import Synchronization
 
 /// A recording in progress, on disk as it is captured: `<id>.raw` (interleaved float32) and
@@ -65,7 +66,7 @@ public struct InterruptedRecording: Sendable, Equatable {
 /// disk first, then measured (``TakeRecording`` decides what it means). ``start()`` gives the
 /// statuses as they change; ``stopped()`` waits for the end. The other methods (the author's
 /// keys) may be called from anywhere.
-public final class TakeRecorder: Sendable {
+public final class TakeRecorder: RecordingControls, Sendable {
     private let state: Mutex<TakeRecording>
     /// Read by the recorder's own thread only, once started; the lock hands it over.
     private let source: Mutex<any RecordingSource>
@@ -104,16 +105,16 @@ public final class TakeRecorder: Sendable {
         return statuses
     }
 
-    private let outcome = Mutex<BlockingTask<TakeRecording.Stop>?>(nil)
+    private let outcome = Mutex<BlockingTask<RecordingStop>?>(nil)
 
     /// How the recording stopped, once it has.
-    public func stopped() async throws -> TakeRecording.Stop {
+    public func stopped() async throws -> RecordingStop {
         guard let task = outcome.withLock({ $0 }) else { return state.withLock { $0.stopping ?? .finish } }
         return try await task.value
     }
 
     /// Captures until the recording is stopped or the input ends (blocking).
-    private func capture(onChange: (RecordingStatus) -> Void) throws -> TakeRecording.Stop {
+    private func capture(onChange: (RecordingStatus) -> Void) throws -> RecordingStop {
         guard let output = FileHandle(forWritingAtPath: rawPath) else {
             throw AudioError(.writeFailed, path: rawPath, message: "cannot write the recording")
         }

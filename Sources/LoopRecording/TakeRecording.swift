@@ -1,21 +1,6 @@
 import Foundation
 import LoopCutting
-
-/// What the recording view shows.
-public struct RecordingStatus: Sendable, Equatable {
-    /// The phrase expected next (0-based; `phraseCount` once all are read).
-    public var phrase: Int
-    public var phraseCount: Int
-    /// The input's peak level over the last 50 ms, dBFS.
-    public var level: Float
-    /// Samples at or near full scale lately: the input is too loud.
-    public var clipping: Bool
-    public var speaking: Bool
-    public var paused: Bool
-    public var seconds: Double
-    public var overruns: Int
-    public var finished: Bool
-}
+import LoopModel
 
 /// A recording's state, as a pure state machine: blocks of levels and the author's keys in,
 /// actions out (what to save, whether to stop). No clock, no audio, no files: ``TakeRecorder``
@@ -23,7 +8,6 @@ public struct RecordingStatus: Sendable, Equatable {
 public struct TakeRecording: Sendable {
     /// How a recording ended: saved, thrown away (`q`, confirmed), or interrupted (Ctrl-C: the
     /// take stays on disk to be recovered).
-    public enum Stop: Sendable, Equatable { case finish, quit, interrupt }
 
     /// What the owner must do.
     public enum Action: Sendable, Equatable {
@@ -32,7 +16,7 @@ public struct TakeRecording: Sendable {
         /// The phrase `index` ended at this frame (the highlight moves on).
         case phraseEnded(index: Int, frame: Int)
         /// Stop capturing, and how.
-        case stop(Stop)
+        case stop(RecordingStop)
     }
 
     public private(set) var draft: RecordingDraft
@@ -47,7 +31,7 @@ public struct TakeRecording: Sendable {
     private var attemptStart: Int?
     public private(set) var frames = 0
     public private(set) var paused = false
-    public private(set) var stopping: Stop?
+    public private(set) var stopping: RecordingStop?
     private var peak: Float = -120
     private var clippedAt: Int?
     private var overruns = 0
@@ -137,7 +121,7 @@ public struct TakeRecording: Sendable {
     public mutating func quit() -> Action { stop(.quit) }
     public mutating func interrupt() -> Action { stop(.interrupt) }
 
-    private mutating func stop(_ how: Stop) -> Action {
+    private mutating func stop(_ how: RecordingStop) -> Action {
         stopping = how
         return .stop(how)
     }

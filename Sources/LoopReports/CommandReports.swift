@@ -1,76 +1,52 @@
 import Foundation
-import LoopCutting
-import LoopFoundation
-import LoopLibraryAPI
 import LoopModel
-import LoopRecording
 import LoopTerminal
-import LoopText
 import LoopWorkflows
 
-// What each command prints of what its workflow gave back: the commands read none of it.
+// What each command prints of the outcome its operation gave back: the commands read none of it.
 
-extension CutReport {
-    /// `loop cut --json`: the clips of `cut`, a take at `take`.
-    public init(take: String, cut: CuttingWorkflow.CutTake) {
-        self.init(
-            take: take, labels: cut.clips.labelsPath, clipPaths: cut.clips.clipPaths, texts: cut.readTexts,
-            segmentation: cut.segmentation)
-    }
-}
-
-extension CuttingWorkflow.CutTake {
+extension CutClips {
     /// The warnings `loop cut` prints: cuts of low confidence, notes, phrases not found.
     public var warnings: [String] {
-        segmentation.doubtfulCutWarnings + segmentation.cuttingLines(phraseCount: phraseTexts.count)
+        take.doubtfulCutWarnings + take.cuttingLines(phraseCount: take.phraseTexts?.count ?? 0)
     }
 }
 
-extension SegmentationReport {
-    /// `loop segment --json` of a take at `file`.
-    public init(file: String, segmented: CuttingWorkflow.Segmented) {
-        self.init(file: file, segmentation: segmented.segmentation, phraseCount: segmented.phraseTexts?.count)
-    }
-}
-
-extension CuttingWorkflow.Segmented {
-    /// `loop segment --labels`: an Audacity label track of the cuts, labelled with the phrases.
-    public var labelTrack: String { AudacityLabels(segmentation: segmentation, labels: phraseTexts ?? []).text }
-
+extension SegmentedTake {
     /// `loop segment`'s table of segments and its waveform strip.
     public func text(on terminal: Terminal) -> String {
-        SegmentationTable(segmentation: segmentation, phraseTexts: phraseTexts, terminal: terminal).text + "\n"
-            + WaveformStrip(envelope: envelope, segmentation: segmentation, terminal: terminal).text
+        SegmentationTable(take: self, terminal: terminal).text + "\n"
+            + (levels.map { WaveformStrip(levels: $0, take: self, terminal: terminal).text } ?? "")
     }
 }
 
 /// The human view of a loop's text (`loop split`).
 public struct SourceView {
-    public var source: LoopSource
+    public var outline: TextOutline
     public var terminal: Terminal
 
-    public init(source: LoopSource, terminal: Terminal) {
-        self.source = source
+    public init(outline: TextOutline, terminal: Terminal) {
+        self.outline = outline
         self.terminal = terminal
     }
 
     public var text: String {
-        let phrases = source.phrases.count, groups = source.groups.count
-        var heading = source.title ?? "Untitled loop"
-        if let language = source.language {
-            heading += " (" + language + (source.translationLanguage.map { " → " + $0 } ?? "") + ")"
+        let phrases = outline.phraseCount, groups = outline.groups.count
+        var heading = outline.title ?? "Untitled loop"
+        if let language = outline.language {
+            heading += " (" + language + (outline.translationLanguage.map { " → " + $0 } ?? "") + ")"
         }
         var lines = [
             terminal.paint(heading, .bold)
                 + "  \(groups) group\(groups == 1 ? "" : "s"), \(phrases) phrase\(phrases == 1 ? "" : "s")"
         ]
-        if !source.tags.isEmpty { lines.append("tags: " + source.tags.joined(separator: ", ")) }
+        if !outline.tags.isEmpty { lines.append("tags: " + outline.tags.joined(separator: ", ")) }
         let width = String(phrases).count
         var number = 0
-        for (index, group) in source.groups.enumerated() {
+        for (index, group) in outline.groups.enumerated() {
             lines.append("")
             lines.append(terminal.paint("Group \(index + 1)", .cyan))
-            for phrase in group.phrases {
+            for phrase in group {
                 number += 1
                 let label = String(repeating: " ", count: width - String(number).count) + String(number)
                 var line = "  \(label)  \(phrase.text)"
@@ -82,36 +58,49 @@ public struct SourceView {
     }
 }
 
-extension GarbageReportOutput {
-    /// `loop gc --json` of `report`.
-    public init(_ report: GarbageReport) { self.init(removed: report.removedFiles, freedBytes: report.freedBytes) }
-}
-
-extension RecordingWorkflow.Saved {
-    /// What `loop record` says of a take saved, as `loop new --audio` says it: a line for
-    /// standard output, and the phrases still waiting for audio and the cuts worth a listen.
+extension RecordingOutcome {
+    /// What `loop record` says of a recording that ended: a line for standard output (a take
+    /// saved, as `loop new --audio` says it), and lines for standard error (the phrases still
+    /// waiting for audio, the cuts worth a listen, an input that overran, a take kept to recover).
     public var lines: (output: String?, errors: [String]) {
         switch self {
-        case .nothingRecorded: (nil, ["nothing was recorded; the loop is unchanged\n"])
-        case .saved(let take): (take.lines().summary, take.lines().warnings)
+        case .nothingRecorded: return (nil, ["nothing was recorded; the loop is unchanged\n"])
+        case .quit: return (nil, [])
+        case .interrupted(let seconds, let loopId):
+            return (
+                nil,
+                [
+                    String(
+                        format: "interrupted: the take (%.1f s) is kept; `loop record %@ --recover` saves it\n",
+                        seconds, String(loopId.prefix(8)))
+                ]
+            )
+        case .saved(let take, let overruns):
+            let (summary, warnings) = take.lines()
+            let overran =
+                overruns > 0
+                ? [
+                    "warning: the input overran \(overruns) time\(overruns == 1 ? "" : "s"): this machine fell behind and some audio was lost; listen to the cuts\n"
+                ] : []
+            return (summary, overran + warnings)
         }
     }
 }
 
-extension InterruptedRecording {
+extension UnsavedRecording {
     /// The note `loop record` gives before recording a loop that has one.
     public var note: String {
         String(
             format:
                 "note: an interrupted recording of this loop (%.1f s) is kept; `loop record %@ --recover` saves it\n",
-            seconds, String(draft.loopId.prefix(8)))
+            seconds, String(loopId.prefix(8)))
     }
 
     /// `an interrupted recording (3.2 s) is kept: loop record 9ddbb9c1 --recover saves it`.
     public var line: String {
         String(
             format: "an interrupted recording (%.1f s) is kept: `loop record %@ --recover` saves it", seconds,
-            String(draft.loopId.prefix(8)))
+            String(loopId.prefix(8)))
     }
 }
 
@@ -121,9 +110,9 @@ public enum RemovalPrompt {
         "Remove '\(loop.summary.title)' (\(loop.summary.phraseCount) phrases)? [y/N] "
     }
 
-    public static func refusal(_ loop: LoopDetail) -> CLIError {
-        CLIError(
-            .refused, "not removing '\(loop.summary.title)' without asking: there is no terminal to ask on; add --yes")
+    public static func refusal(_ loop: LoopDetail) -> CommandRefusal {
+        CommandRefusal(
+            "not removing '\(loop.summary.title)' without asking: there is no terminal to ask on; add --yes")
     }
 }
 
@@ -132,24 +121,25 @@ public func readOnlyStudyNote(path: String, reason: String) -> String {
     "note: \(path): \(reason): you can study, but this session's time and repetitions will not be kept\n"
 }
 
-/// What `loop edit` says after the text of loop `loopId` changed as `outcome` says.
-public func textEditLines(loopId: String, _ outcome: EditOutcome) -> [String] {
-    textEditLines(
-        loopId: loopId, recordedForEarlierText: outcome.recordedForEarlierText, needingAudio: outcome.needingAudio)
-        + (outcome.reviewsRestarted > 0 ? [ReviewWords.restartedLine(outcome.reviewsRestarted)] : [])
+extension EditOutcomeKind {
+    /// What `loop edit` says of what it did.
+    public var lines: [String] {
+        switch self {
+        case .details, .unchangedText, .phrases(nil, _): []
+        case .text(let outcome, let loopId):
+            textEditLines(
+                loopId: loopId, recordedForEarlierText: outcome.recordedForEarlierText,
+                needingAudio: outcome.needingAudio)
+                + (outcome.reviewsRestarted > 0 ? [ReviewWords.restartedLine(outcome.reviewsRestarted)] : [])
+        case .phrases(let loop?, let restarted):
+            [
+                "Saved '\(loop.summary.title)': \(loop.phrases.count) phrases in \(loop.groups.count) groups (revision \(loop.summary.revision))"
+            ] + (restarted > 0 ? [ReviewWords.restartedLine(restarted)] : [])
+        }
+    }
 }
 
-/// What the phrase editor says when it saved `loop`.
-public func phraseEditorSavedLine(_ loop: LoopDetail) -> String {
-    "Saved '\(loop.summary.title)': \(loop.phrases.count) phrases in \(loop.groups.count) groups (revision \(loop.summary.revision))"
-}
-
-extension AuthoredLoop {
-    /// ``cuttingLines(loopId:)`` of this loop.
-    public var cuttingLines: [String] { cuttingLines(loopId: loop.summary.id) }
-}
-
-extension Array where Element == BundleImporter.Outcome {
+extension Array where Element == BundleImport {
     /// What `loop import` prints: a line for each loop imported (standard output), a line for
     /// each bundle refused and a summary when some were (standard error).
     public func lines(dryRun: Bool) -> (output: [String], errors: [String]) {
@@ -160,7 +150,7 @@ extension Array where Element == BundleImporter.Outcome {
             case .refused(let bundle, let reason):
                 // The libraries' errors name the bundle already; others get it here. Inert: a
                 // server's message, a title or a path may hold escapes.
-                let message = NextStep.line(for: reason)
+                let message = FailureWords.line(for: reason)
                 errors.append(
                     "error: " + Terminal.inert(message.hasPrefix(bundle + ":") ? message : "\(bundle): \(message)")
                         + "\n")
@@ -175,7 +165,7 @@ extension Array where Element == BundleImporter.Outcome {
     }
 }
 
-extension LoopLibrarySharing.Update {
+extension LoopUpdate {
     /// `loop update --json`'s object for this loop.
     public var report: UpdateReport {
         switch self {
@@ -188,7 +178,7 @@ extension LoopLibrarySharing.Update {
         case .refused(let origin, let reason):
             UpdateReport(
                 id: origin.loopId, title: origin.title, server: origin.server, status: "refused",
-                error: NextStep.line(for: reason))
+                error: FailureWords.line(for: reason))
         }
     }
 
@@ -209,11 +199,11 @@ extension LoopLibrarySharing.Update {
     public var errorLine: String? {
         guard case .refused(let origin, let reason) = self else { return nil }
         return
-            "error: '\(Terminal.inert(origin.title))' (\(Terminal.inert(origin.server))): \(Terminal.inert(NextStep.line(for: reason)))\n"
+            "error: '\(Terminal.inert(origin.title))' (\(Terminal.inert(origin.server))): \(Terminal.inert(FailureWords.line(for: reason)))\n"
     }
 }
 
-extension Array where Element == LoopLibrarySharing.Update {
+extension Array where Element == LoopUpdate {
     /// `loop update`'s last line when no loop was updated: that every loop is up to date, or
     /// that none came from a Loop Library (nil when some were updated or refused: their lines
     /// say it).
@@ -229,16 +219,16 @@ extension Array where Element == LoopLibrarySharing.Update {
     }
 }
 
-extension LoopLibrarySharing.Published {
+extension Published {
     /// What `loop publish` tells a person at a terminal besides the link.
     public var note: String {
-        "published revision \(result.revision)\(result.previousRevision.map { " (was \($0))" } ?? ""); learners install it with: \(install)\n"
+        "published revision \(revision)\(previousRevision.map { " (was \($0))" } ?? ""); learners install it with: \(install)\n"
     }
 }
 
-extension CatalogPage {
+extension CatalogBrowse {
     /// `loop browse`: a line for each loop, with its link.
-    public func lines(link: (String) -> String) -> [String] { loops.map { $0.browseLine(link: link($0.shortID)) } }
+    public var lines: [String] { loops.map(\.browseLine) }
 
     /// Where page `page` is among the results, or that there are none (nil: all on this page).
     public func position(page: Int) -> String? {
@@ -246,6 +236,19 @@ extension CatalogPage {
         if loops.isEmpty { return total == 0 ? "no loops found\n" : "no loops on page \(page): \(totalText) found\n" }
         if total > shown { return "\(offset + 1)-\(shown) of \(totalText); --page \(page + 1) for more\n" }
         return offset > 0 ? "\(offset + 1)-\(shown) of \(totalText)\n" : nil
+    }
+}
+
+extension CatalogBrowse.Entry {
+    /// `loop browse`'s line: title, languages, phrases, author, tags, then the link.
+    public var browseLine: String {
+        let languages = [language, translationLanguage].compactMap { $0 }.joined(separator: "→")
+        let by = author ?? authorFingerprint.prefix(9) + "…"
+        var line =
+            "\(Terminal.inert(title))  \(languages.isEmpty ? "" : languages + ", ")\(phraseCount) phrases, by \(Terminal.inert(String(by)))"
+        if !tags.isEmpty { line += "  [\(Terminal.inert(tags.joined(separator: ", ")))]" }
+        // Every field came from a server: the whole line is made inert, not only the texts.
+        return Terminal.inert(line + "  " + link)
     }
 }
 

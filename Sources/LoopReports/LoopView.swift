@@ -1,6 +1,5 @@
 import Foundation
 import LoopModel
-import LoopPictures
 import LoopTerminal
 
 /// The human view of a stored loop.
@@ -55,6 +54,6 @@ public struct LoopView {
 
     /// "PNG 640×480".
     public static func describe(_ picture: StoredPicture) -> String {
-        "\(picture.format.displayName) \(picture.width)×\(picture.height)"
+        "\(picture.formatName) \(picture.width)×\(picture.height)"
     }
 }

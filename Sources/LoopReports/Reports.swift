@@ -1,15 +1,10 @@
 import Foundation
-import LoopCutting
 import LoopModel
-import LoopPictures
-import LoopShare
-import LoopSpeech
-import LoopText
 import LoopWorkflows
 
 // The `--json` shapes of the commands: Encodable values written by one encoder (sorted keys),
-// made from the same values the human output shows. Absent values are written as `null`, never
-// left out, so that every key of a shape is always there.
+// made from the same outcomes the human output shows. Absent values are written as `null`
+// (``NullWhenAbsent``), never left out, so that every key of a shape is always there.
 
 /// Writes `--json` output: one encoder, keys sorted, slashes left alone.
 public enum JSONOutput {
@@ -30,6 +25,20 @@ public enum JSONOutput {
     }
 }
 
+/// An optional value of a report written as `null` when absent, rather than left out (the
+/// encoder leaves out a plain optional).
+@propertyWrapper
+public struct NullWhenAbsent<Value: Encodable & Sendable>: Encodable, Sendable {
+    public var wrappedValue: Value?
+
+    public init(wrappedValue: Value?) { self.wrappedValue = wrappedValue }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        if let wrappedValue { try container.encode(wrappedValue) } else { try container.encodeNil() }
+    }
+}
+
 /// Seconds rounded to the millisecond, for output.
 public func milliseconds(_ seconds: Double) -> Double { (seconds * 1000).rounded() / 1000 }
 
@@ -37,8 +46,8 @@ public func milliseconds(_ seconds: Double) -> Double { (seconds * 1000).rounded
 public struct LoopSummaryReport: Encodable {
     public var id: String
     public var title: String
-    public var language: String?
-    public var translationLanguage: String?
+    @NullWhenAbsent public var language: String?
+    @NullWhenAbsent public var translationLanguage: String?
     public var tags: [String]
     public var groups: Int
     public var phrases: Int
@@ -58,49 +67,23 @@ public struct LoopSummaryReport: Encodable {
         revision = loop.revision
         updated = loop.updatedAt.formatted(.iso8601)
     }
-
-    enum CodingKeys: String, CodingKey {
-        case id, title, language, translationLanguage, tags, groups, phrases, needingAudio, revision, updated
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(title, forKey: .title)
-        try container.encode(language, forKey: .language)
-        try container.encode(translationLanguage, forKey: .translationLanguage)
-        try container.encode(tags, forKey: .tags)
-        try container.encode(groups, forKey: .groups)
-        try container.encode(phrases, forKey: .phrases)
-        try container.encode(needingAudio, forKey: .needingAudio)
-        try container.encode(revision, forKey: .revision)
-        try container.encode(updated, forKey: .updated)
-    }
 }
 
 /// `loop show --json` and `loop new --json`: a loop with its groups and phrases.
 public struct LoopDetailReport: Encodable {
     public struct Group: Encodable {
         var phrases: [PhraseReport]
-        var picture: PictureReport?
-
-        enum CodingKeys: String, CodingKey { case phrases, picture }
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(phrases, forKey: .phrases)
-            try container.encode(picture, forKey: .picture)
-        }
+        @NullWhenAbsent var picture: PictureReport?
     }
 
     public var id: String
     public var title: String
-    public var language: String?
-    public var translationLanguage: String?
+    @NullWhenAbsent public var language: String?
+    @NullWhenAbsent public var translationLanguage: String?
     public var tags: [String]
     public var revision: Int
     public var groups: [Group]
-    public var picture: PictureReport?
+    @NullWhenAbsent public var picture: PictureReport?
 
     public init(_ loop: LoopDetail) {
         id = loop.summary.id
@@ -117,26 +100,10 @@ public struct LoopDetailReport: Encodable {
         }
         picture = loop.picture.map(PictureReport.init)
     }
-
-    enum CodingKeys: String, CodingKey {
-        case id, title, language, translationLanguage, tags, revision, picture, groups
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(title, forKey: .title)
-        try container.encode(language, forKey: .language)
-        try container.encode(translationLanguage, forKey: .translationLanguage)
-        try container.encode(tags, forKey: .tags)
-        try container.encode(revision, forKey: .revision)
-        try container.encode(picture, forKey: .picture)
-        try container.encode(groups, forKey: .groups)
-    }
 }
 
 /// A picture of a loop, a group or a phrase: its file in the library, format and size.
-public struct PictureReport: Encodable {
+public struct PictureReport: Encodable, Sendable {
     public var path: String
     public var format: String
     public var width: Int
@@ -145,7 +112,7 @@ public struct PictureReport: Encodable {
 
     public init(_ picture: StoredPicture) {
         path = picture.path
-        format = picture.format.rawValue
+        format = picture.formatCode
         width = picture.width
         height = picture.height
         sha256 = picture.sha256
@@ -157,11 +124,11 @@ public struct PictureReport: Encodable {
 public struct PhraseReport: Encodable {
     public var number: Int
     public var text: String
-    public var translation: String?
-    public var start: Double?
-    public var end: Double?
-    public var recordedText: String?
-    public var picture: PictureReport?
+    @NullWhenAbsent public var translation: String?
+    @NullWhenAbsent public var start: Double?
+    @NullWhenAbsent public var end: Double?
+    @NullWhenAbsent public var recordedText: String?
+    @NullWhenAbsent public var picture: PictureReport?
 
     public init(_ phrase: StoredPhrase) {
         number = phrase.number
@@ -172,19 +139,6 @@ public struct PhraseReport: Encodable {
         recordedText = phrase.clipIsForEarlierText ? phrase.recordedText : nil
         picture = phrase.picture.map(PictureReport.init)
     }
-
-    enum CodingKeys: String, CodingKey { case number, text, translation, start, end, recordedText, picture }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(number, forKey: .number)
-        try container.encode(text, forKey: .text)
-        try container.encode(translation, forKey: .translation)
-        try container.encode(start, forKey: .start)
-        try container.encode(end, forKey: .end)
-        try container.encode(recordedText, forKey: .recordedText)
-        try container.encode(picture, forKey: .picture)
-    }
 }
 
 /// `loop search --json`: one phrase found.
@@ -194,7 +148,7 @@ public struct SearchHitReport: Encodable {
     public var group: Int
     public var phrase: Int
     public var text: String
-    public var translation: String?
+    @NullWhenAbsent public var translation: String?
 
     public init(_ hit: SearchHit) {
         loop = hit.loopId
@@ -204,18 +158,6 @@ public struct SearchHitReport: Encodable {
         text = hit.text
         translation = hit.translation
     }
-
-    enum CodingKeys: String, CodingKey { case loop, title, group, phrase, text, translation }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(loop, forKey: .loop)
-        try container.encode(title, forKey: .title)
-        try container.encode(group, forKey: .group)
-        try container.encode(phrase, forKey: .phrase)
-        try container.encode(text, forKey: .text)
-        try container.encode(translation, forKey: .translation)
-    }
 }
 
 /// `loop segment --json`: the take, its segments and its cuts, in seconds.
@@ -224,17 +166,7 @@ public struct SegmentationReport: Encodable {
         var start: Double
         var end: Double
         /// With a text, the line (phrase) of the text the segment reads, 1-based.
-        var phrase: Int?
-
-        private enum CodingKeys: String, CodingKey { case start, end, phrase }
-
-        /// The phrase is written as `null` without a text, never left out.
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(start, forKey: .start)
-            try container.encode(end, forKey: .end)
-            try container.encode(phrase, forKey: .phrase)
-        }
+        @NullWhenAbsent var phrase: Int?
     }
     public struct Cut: Encodable { var at: Double; var pause: Double; var confidence: Double }
 
@@ -247,66 +179,40 @@ public struct SegmentationReport: Encodable {
     /// `text` (aligned with the text) or `pauses`.
     public var method: String
     /// The language the text was aligned in, and where it came from (`given`, `loop`, `guessed`).
-    public var language: String?
-    public var languageOrigin: String?
+    @NullWhenAbsent public var language: String?
+    @NullWhenAbsent public var languageOrigin: String?
     /// With a text: the first and last phrase the segments read (1-based).
-    public var phrases: [Int]?
+    @NullWhenAbsent public var phrases: [Int]?
     /// With a text: the phrases the take does not read (1-based), which still need audio.
-    public var missing: [Int]?
+    @NullWhenAbsent public var missing: [Int]?
     public var notes: [String]
 
-    /// The report on `segmentation` of the take at `file`, cut for `phraseCount` phrases when
-    /// it was cut by a text.
-    public init(file: String, segmentation: Segmentation, phraseCount: Int? = nil) {
+    /// The report on `take`, the take at `file`.
+    public init(file: String, take: SegmentedTake) {
         self.file = file
-        switch segmentation.method {
+        switch take.method {
         case .pauses: method = "pauses"
-        case .text(let language):
+        case .text(let language, let origin):
             method = "text"
-            self.language = language.code
-            languageOrigin = language.origin.rawValue
+            self.language = language
+            languageOrigin = origin
         }
-        phrases = segmentation.phrases.flatMap { found in found.first.map { [$0 + 1, found[found.count - 1] + 1] } }
-        if let found = segmentation.phrases, let phraseCount {
+        phrases = take.phrases.flatMap { found in found.first.map { [$0 + 1, found[found.count - 1] + 1] } }
+        if let found = take.phrases, let phraseCount = take.phraseTexts?.count {
             missing = (0..<phraseCount).filter { !found.contains($0) }.map { $0 + 1 }
         }
-        notes = segmentation.notes
-        duration = milliseconds(segmentation.duration)
-        sampleRate = segmentation.sampleRate
-        channels = segmentation.channelCount
-        segments = segmentation.segments.enumerated().map { index, segment in
+        notes = take.notes
+        duration = milliseconds(take.duration)
+        sampleRate = take.sampleRate
+        channels = take.channelCount
+        segments = take.segments.enumerated().map { index, segment in
             Segment(
-                start: milliseconds(segmentation.seconds(segment.startFrame)),
-                end: milliseconds(segmentation.seconds(segment.endFrame)),
-                phrase: segmentation.phrases.map { $0[index] + 1 })
+                start: milliseconds(take.seconds(segment.lowerBound)),
+                end: milliseconds(take.seconds(segment.upperBound)), phrase: take.phrases.map { $0[index] + 1 })
         }
-        cuts = segmentation.cuts.map {
-            Cut(
-                at: milliseconds(segmentation.seconds($0.frame)), pause: milliseconds($0.pauseDuration),
-                confidence: $0.confidence)
+        cuts = take.cuts.map {
+            Cut(at: milliseconds(take.seconds($0.frame)), pause: milliseconds($0.pause), confidence: $0.confidence)
         }
-    }
-
-    private enum CodingKeys: String, CodingKey {
-        case file, duration, sampleRate, channels, segments, cuts, method, language, languageOrigin, phrases, missing
-        case notes
-    }
-
-    /// Absent values are written as `null`, never left out.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(file, forKey: .file)
-        try container.encode(duration, forKey: .duration)
-        try container.encode(sampleRate, forKey: .sampleRate)
-        try container.encode(channels, forKey: .channels)
-        try container.encode(segments, forKey: .segments)
-        try container.encode(cuts, forKey: .cuts)
-        try container.encode(method, forKey: .method)
-        try container.encode(language, forKey: .language)
-        try container.encode(languageOrigin, forKey: .languageOrigin)
-        try container.encode(phrases, forKey: .phrases)
-        try container.encode(missing, forKey: .missing)
-        try container.encode(notes, forKey: .notes)
     }
 }
 
@@ -317,34 +223,22 @@ public struct CutReport: Encodable {
         var text: String
         var start: Double
         var end: Double
-
-        public init(file: String, text: String, start: Double, end: Double) {
-            self.file = file
-            self.text = text
-            self.start = start
-            self.end = end
-        }
     }
 
     public var take: String
     public var labels: String
     public var clips: [Clip]
 
-    public init(take: String, labels: String, clips: [Clip]) {
+    /// The clips `cut` wrote of the take at `take`, each with its text and its times in the take.
+    public init(take: String, cut: CutClips) {
         self.take = take
-        self.labels = labels
-        self.clips = clips
-    }
-
-    /// The clips written (`clipPaths`), each with its text and its times in the take.
-    public init(take: String, labels: String, clipPaths: [String], texts: [String], segmentation: Segmentation) {
-        let clips = clipPaths.enumerated().map { index, path in
-            let segment = segmentation.segments[index]
+        labels = cut.labelsPath
+        clips = cut.clipPaths.enumerated().map { index, path in
+            let segment = cut.take.segments[index]
             return Clip(
-                file: path, text: texts[index], start: milliseconds(segmentation.seconds(segment.startFrame)),
-                end: milliseconds(segmentation.seconds(segment.endFrame)))
+                file: path, text: cut.readTexts[index], start: milliseconds(cut.take.seconds(segment.lowerBound)),
+                end: milliseconds(cut.take.seconds(segment.upperBound)))
         }
-        self.init(take: take, labels: labels, clips: clips)
     }
 }
 
@@ -353,9 +247,9 @@ public struct GarbageReportOutput: Encodable {
     public var removed: [String]
     public var freedBytes: Int
 
-    public init(removed: [String], freedBytes: Int) {
-        self.removed = removed
-        self.freedBytes = freedBytes
+    public init(_ report: GarbageReport) {
+        removed = report.removedFiles
+        freedBytes = report.freedBytes
     }
 }
 
@@ -376,10 +270,12 @@ public struct HealthReportOutput: Encodable {
     public var audioFiles: Int
     public var pictures: Int
 
-    /// `report`, each problem's remedy as `remedy` words it (an interface names its own commands).
-    public init(_ report: HealthReport, remedy: (HealthReport.Problem) -> String) {
+    /// `report`, each problem's remedy with the command that takes it.
+    public init(_ report: HealthReport) {
         healthy = report.isHealthy
-        problems = report.problems.map { Problem(kind: $0.kind.rawValue, message: $0.message, remedy: remedy($0)) }
+        problems = report.problems.map {
+            Problem(kind: $0.kind.rawValue, message: $0.message, remedy: FailureWords.fix(for: $0))
+        }
         orphans = report.orphans
         leftovers = report.leftovers
         clipsForEarlierText = report.clipsForEarlierText.map {
@@ -399,18 +295,8 @@ public struct BundleReport: Encodable {
         var id: String
         var revision: Int
         var title: String
-        var language: String?
+        @NullWhenAbsent var language: String?
         var phrases: Int
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(id, forKey: .id)
-            try container.encode(revision, forKey: .revision)
-            try container.encode(title, forKey: .title)
-            try container.encode(language, forKey: .language)
-            try container.encode(phrases, forKey: .phrases)
-        }
-        enum CodingKeys: String, CodingKey { case id, revision, title, language, phrases }
     }
     public struct Audio: Encodable { var file: String; var bytes: Int; var sha256: String }
 
@@ -423,19 +309,16 @@ public struct BundleReport: Encodable {
     public var loops: [Loop]
     public var audio: [Audio]
 
-    public init(_ verified: VerifiedBundle) {
-        let manifest = verified.manifest
-        version = manifest.version
-        created = manifest.created
-        signer = verified.signerFingerprint
-        signerName = manifest.authorName
-        self.verified = true
-        loops = manifest.loops.map {
-            Loop(
-                id: $0.id, revision: $0.revision, title: $0.title, language: $0.language,
-                phrases: $0.groups.reduce(0) { $0 + $1.phrases.count })
+    public init(_ bundle: BundleSummary) {
+        version = bundle.version
+        created = bundle.created
+        signer = bundle.signerFingerprint
+        signerName = bundle.signerName
+        verified = true
+        loops = bundle.loops.map {
+            Loop(id: $0.id, revision: $0.revision, title: $0.title, language: $0.language, phrases: $0.phrases)
         }
-        audio = manifest.audio.map { Audio(file: $0.file, bytes: $0.bytes, sha256: $0.sha256) }
+        audio = bundle.audio.map { Audio(file: $0.file, bytes: $0.bytes, sha256: $0.sha256) }
     }
 }
 
@@ -448,7 +331,7 @@ public struct StudyStatsReport: Encodable {
     public var sessions: Int
     public var seconds: Double
     public var repetitions: Int
-    public var lastStudied: String?
+    @NullWhenAbsent public var lastStudied: String?
     public var phrases: [Phrase]
 
     public init(_ stats: LoopStudyStats) {
@@ -461,19 +344,6 @@ public struct StudyStatsReport: Encodable {
         phrases = stats.phrases.map {
             Phrase(number: $0.number, text: $0.text, seconds: milliseconds($0.seconds), repetitions: $0.repetitions)
         }
-    }
-
-    enum CodingKeys: String, CodingKey { case id, title, sessions, seconds, repetitions, lastStudied, phrases }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(title, forKey: .title)
-        try container.encode(sessions, forKey: .sessions)
-        try container.encode(seconds, forKey: .seconds)
-        try container.encode(repetitions, forKey: .repetitions)
-        try container.encode(lastStudied, forKey: .lastStudied)
-        try container.encode(phrases, forKey: .phrases)
     }
 }
 

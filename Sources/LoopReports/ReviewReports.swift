@@ -1,7 +1,5 @@
 import Foundation
-import LoopFoundation
 import LoopModel
-import LoopStudy
 import LoopTerminal
 import LoopWorkflows
 
@@ -42,7 +40,7 @@ func relativeDay(_ date: Date, now: Date) -> String {
     }
 }
 
-extension ReviewWorkflow.Queue {
+extension ReviewQueue {
     /// `loop review --list`: a summary line, then a line a group.
     public func lines(on terminal: Terminal, now: Date = Date()) -> [String] {
         guard !items.isEmpty else {
@@ -91,7 +89,7 @@ public struct ReviewQueueReport: Encodable {
     var due: Int
     var items: [Item]
 
-    public init(_ queue: ReviewWorkflow.Queue) {
+    public init(_ queue: ReviewQueue) {
         newToday = queue.newToday
         newPerDay = queue.newPerDay
         overdue = queue.overdueCount
@@ -105,7 +103,7 @@ public struct ReviewQueueReport: Encodable {
     }
 }
 
-extension ReviewWorkflow.Settings {
+extension ReviewSettings {
     /// `FSRS, desired retention 0.90, 10 new groups a day`.
     public var line: String {
         switch kind {
@@ -116,7 +114,7 @@ extension ReviewWorkflow.Settings {
     }
 }
 
-extension ReviewWorkflow.Stats {
+extension ReviewStats {
     /// `loop stats`'s review lines: what is due, retention and the streak, then the calendar.
     public func lines(on terminal: Terminal, today: Date = Date(), weeks: Int = 26) -> [String] {
         var summary = "Reviews: \(dueToday) due today, \(dueThisWeek) this week"
@@ -185,7 +183,7 @@ public struct ReviewStatsReport: Encodable {
     var streak: Int
     var days: [Day]
 
-    public init(_ stats: ReviewWorkflow.Stats) {
+    public init(_ stats: ReviewStats) {
         dueToday = stats.dueToday
         dueThisWeek = stats.dueThisWeek
         reviewsLast30Days = stats.reviewsLast30Days
@@ -247,7 +245,7 @@ public struct GroupReviewReport: Encodable {
     }
 }
 
-extension ReviewWorkflow.Reviewed {
+extension ReviewedGroup {
     /// `Au café · group 2: good, next review in 3 days`.
     public var line: String {
         "\(Terminal.inert(title)) · group \(group + 1): \(rating.name)"
@@ -256,13 +254,8 @@ extension ReviewWorkflow.Reviewed {
 }
 
 extension ReviewWords {
-    /// Why `loop review` does not start on a library it cannot write.
-    public static func readOnlyRefusal(path: String, reason: String) -> CLIError {
-        CLIError(.refused, "\(path): \(reason): reviews cannot be kept; `loop review --list` shows what is due")
-    }
-
     /// `Reviewed 3 groups; 2 still due today (...)`.
-    public static func summary(reviewed: Int, left: ReviewWorkflow.Queue) -> String {
+    public static func summary(reviewed: Int, left: ReviewQueue) -> String {
         "Reviewed \(reviewed) group\(reviewed == 1 ? "" : "s")"
             + (left.overdueCount + left.dueCount == 0
                 ? "; nothing else is due today"

@@ -1,52 +1,46 @@
 import Foundation
-import LoopCutting
-import LoopSpeech
 import LoopTerminal
 import LoopWorkflows
 
 /// The human view of a segmentation: a line a phrase, a line a cut.
 public struct SegmentationTable {
-    public var segmentation: Segmentation
-    public var phraseTexts: [String]?
+    public var take: SegmentedTake
     public var terminal: Terminal
 
-    public init(segmentation: Segmentation, phraseTexts: [String]?, terminal: Terminal) {
-        self.segmentation = segmentation
-        self.phraseTexts = phraseTexts
+    public init(take: SegmentedTake, terminal: Terminal) {
+        self.take = take
         self.terminal = terminal
     }
     public var text: String {
         var lines: [String] = []
         let method =
-            switch segmentation.method {
+            switch take.method {
             case .pauses: "cut at its pauses"
-            case .text(let language):
-                "cut by its text, read in \(language.code)\(language.origin == .guessed ? " (guessed from the text; --language sets it)" : "")"
+            case .text(let language, let origin):
+                "cut by its text, read in \(language)\(origin == "guessed" ? " (guessed from the text; --language sets it)" : "")"
             }
         let header = String(
             format: "%d phrase%@ in %.2f s (%d Hz, %d channel%@), %@",
-            segmentation.segments.count, segmentation.segments.count == 1 ? "" : "s",
-            segmentation.duration, segmentation.sampleRate, segmentation.channelCount,
-            segmentation.channelCount == 1 ? "" : "s", method)
+            take.segments.count, take.segments.count == 1 ? "" : "s", take.duration, take.sampleRate,
+            take.channelCount, take.channelCount == 1 ? "" : "s", method)
         lines.append(terminal.paint(header, .bold))
         // A take of some of the phrases numbers them as the text does.
-        let numbers = segmentation.phrases ?? Array(segmentation.segments.indices)
+        let numbers = take.phrases ?? Array(take.segments.indices)
         let numberWidth = String((numbers.max() ?? 0) + 1).count
-        for (index, segment) in segmentation.segments.enumerated() {
-            let start = segmentation.seconds(segment.startFrame), end = segmentation.seconds(segment.endFrame)
+        for (index, segment) in take.segments.enumerated() {
+            let start = take.seconds(segment.lowerBound), end = take.seconds(segment.upperBound)
             let phrase = index < numbers.count ? numbers[index] : index
             let number = String(repeating: " ", count: numberWidth - String(phrase + 1).count) + String(phrase + 1)
             var line = String(format: "%@  %7.2f – %7.2f  %5.2f s", number, start, end, end - start)
-            if let texts = phraseTexts, phrase < texts.count {
+            if let texts = take.phraseTexts, phrase < texts.count {
                 line += "  " + Terminal.inert(texts[phrase])
             }
             lines.append(line)
-            if index < segmentation.cuts.count {
-                let cut = segmentation.cuts[index]
+            if index < take.cuts.count {
+                let cut = take.cuts[index]
                 var mark = String(
                     format: "%@  ✂ %7.2f  pause %.2f s  confidence %.2f",
-                    String(repeating: " ", count: numberWidth), segmentation.seconds(cut.frame), cut.pauseDuration,
-                    cut.confidence)
+                    String(repeating: " ", count: numberWidth), take.seconds(cut.frame), cut.pause, cut.confidence)
                 if cut.isDoubtful {
                     mark = terminal.paint(mark + "  low: listen to this cut", .yellow)
                 } else {
@@ -55,33 +49,33 @@ public struct SegmentationTable {
                 lines.append(mark)
             }
         }
-        if let texts = phraseTexts, let found = segmentation.phrases, found.count < texts.count {
+        if let texts = take.phraseTexts, let found = take.phrases, found.count < texts.count {
             let missing = texts.indices.filter { !found.contains($0) }.map { $0 + 1 }
             lines.append(
                 terminal.paint(
                     "\(found.count) of \(texts.count) phrases found in the take; \(AuthoredLoop.numbers(missing)) not in it",
                     .yellow))
         }
-        lines += segmentation.notes.map { "note: " + $0 }
+        lines += take.notes.map { "note: " + $0 }
         return lines.joined(separator: "\n")
     }
 }
 
 /// A compact waveform of the take with the phrases and cuts marked under it.
 public struct WaveformStrip {
-    public var envelope: EnergyEnvelope
-    public var segmentation: Segmentation
+    public var levels: TakeLevels
+    public var take: SegmentedTake
     public var terminal: Terminal
 
-    public init(envelope: EnergyEnvelope, segmentation: Segmentation, terminal: Terminal) {
-        self.envelope = envelope
-        self.segmentation = segmentation
+    public init(levels: TakeLevels, take: SegmentedTake, terminal: Terminal) {
+        self.levels = levels
+        self.take = take
         self.terminal = terminal
     }
 
     public var text: String {
         let width = max(20, min(terminal.width - 1, 120))
-        let levels = envelope.levels
+        let levels = self.levels.levels
         guard !levels.isEmpty else { return "" }
         let hopsPerColumn = Double(levels.count) / Double(width)
         var columns = [Float](repeating: -120, count: width)
@@ -100,10 +94,10 @@ public struct WaveformStrip {
             })
 
         var marks = [Character](repeating: " ", count: width)
-        func column(_ frame: Int) -> Int { min(width - 1, frame * width / max(segmentation.frameCount, 1)) }
-        let cutColumns = Set(segmentation.cuts.map { column($0.frame) })
-        for (index, segment) in segmentation.segments.enumerated() {
-            let from = column(segment.startFrame), to = column(max(segment.endFrame - 1, segment.startFrame))
+        func column(_ frame: Int) -> Int { min(width - 1, frame * width / max(take.frameCount, 1)) }
+        let cutColumns = Set(take.cuts.map { column($0.frame) })
+        for (index, segment) in take.segments.enumerated() {
+            let from = column(segment.lowerBound), to = column(max(segment.upperBound - 1, segment.lowerBound))
             for c in from...to { marks[c] = "─" }
             // The number goes right after a cut mark that shares its first column.
             let labelStart = cutColumns.contains(from) ? from + 1 : from
@@ -119,7 +113,7 @@ public struct WaveformStrip {
     }
 }
 
-extension Segmentation {
+extension SegmentedTake {
     /// A warning line for each cut of low confidence, with its time.
     /// Its notes, and the phrases of the text the take does not read, a line each.
     public func cuttingLines(phraseCount: Int) -> [String] {

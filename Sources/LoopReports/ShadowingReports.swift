@@ -1,8 +1,47 @@
 import Foundation
 import LoopModel
-import LoopShadowing
 import LoopTerminal
 import LoopWorkflows
+
+/// The words of an attempt's score, shared by `loop compare`, `loop stats` and the study view.
+public enum AttemptWords {
+    /// One line: `said 100% · timing 1.3x slower, 1.8x on "plaît" · intonation 0.82`, or that the
+    /// attempt is not the phrase, or that no speech was heard (nil).
+    public static func line(_ score: AttemptScore?) -> String {
+        guard let score else { return "no speech heard" }
+        // Other words: what was said of the phrase, and how, would mean nothing.
+        guard score.saysThePhrase else {
+            return
+                "not quite the phrase (words match \(String(format: "%.2f", score.match))): listen, then say it along"
+        }
+        var parts: [String] = []
+        var said = "said \(Int((score.coverage * 100).rounded()))%"
+        if !score.missedWords.isEmpty {
+            said +=
+                " (missed " + score.missedWords.prefix(3).map { "\"\($0)\"" }.joined(separator: ", ")
+                + (score.missedWords.count > 3 ? ", …" : "") + ")"
+        }
+        parts.append(said)
+        var timing: String
+        if score.lengthRatio >= 1.15 {
+            timing = "timing \(String(format: "%.1f", score.lengthRatio))x slower"
+        } else if score.lengthRatio <= 1 / 1.15 {
+            timing = "timing \(String(format: "%.1f", 1 / score.lengthRatio))x faster"
+        } else {
+            timing = "timing as the model"
+        }
+        if let word = score.timingWord {
+            timing +=
+                word.ratio > 1
+                ? ", \(String(format: "%.1f", word.ratio))x slower on \"\(word.word)\""
+                : ", \(String(format: "%.1f", 1 / word.ratio))x faster on \"\(word.word)\""
+        }
+        parts.append(timing)
+        parts.append(
+            score.intonation.map { "intonation \(String(format: "%.2f", $0))" } ?? "intonation: too little voice")
+        return parts.joined(separator: " · ")
+    }
+}
 
 /// An attempt's score as the commands print it: `loop compare`'s line or JSON, and each attempt
 /// `loop stats LOOP` lists (with when it was recorded).
@@ -34,7 +73,7 @@ public struct AttemptReport: Encodable {
         missedWords = score.missedWords
         timingWord = score.timingWord?.word
         timingRatio = score.timingWord?.ratio
-        line = score.line
+        line = AttemptWords.line(score)
         self.recordedAt = recordedAt
     }
 

@@ -37,6 +37,8 @@ public final class StepProgressBars: Sendable {
         case .importing: "importing"
         case .cutting: "segmenting"
         case .writing: "writing clips"
+        case .saving: "saving"
+        case .loading: "loading audio"
         }
     }
 }

@@ -190,7 +190,7 @@ extension AuthoredLoop {
     }
 }
 
-extension RecordingWorkflow.RecordedTake {
+extension RecordedTake {
     /// `Recorded 'Au café' (9ddbb9c1): 8 of 8 phrases cut from the take`, as `loop new --audio`
     /// says it; and a warning line for the phrases still waiting for audio and for each clip
     /// of low confidence.

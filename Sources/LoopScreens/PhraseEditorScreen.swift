@@ -1,7 +1,5 @@
 import Foundation
-import LoopCutting
-import LoopPlayback
-import LoopRecording
+import LoopModel
 import LoopTerminal
 import LoopWorkflows
 import Synchronization
@@ -34,7 +32,7 @@ public enum PhraseEditorScreen {
         var mode = Mode.editing
         var autoplay = true
         var message: String?
-        var recorder: TakeRecorder?
+        var recorder: (any RecordingControls)?
         /// How the screen ended: save on the way out, or not.
         var saveOnExit = false
     }
@@ -46,32 +44,20 @@ public enum PhraseEditorScreen {
         func withLock<T>(_ body: (inout State) -> T) -> T { state.withLock { body(&$0) } }
     }
 
-    /// Runs the screen, playing on the ALSA device `playbackDevice` and recording again from
-    /// `captureDevice` at `captureRate`; returns the editor as left, and whether to save it.
-    public static func run(
-        workflow: PhraseEditingWorkflow, title: String, playbackDevice: String, captureDevice: String, captureRate: Int
-    ) async throws -> (PhraseEditor, save: Bool) {
-        try await run(workflow: workflow, title: title, player: ClipPlayer(device: playbackDevice)) {
-            try CaptureSource(device: captureDevice, sampleRate: captureRate, channelCount: 1)
-        }
-    }
-
     /// Runs the screen; returns the editor as left, and whether to save it.
-    public static func run(
-        workflow: PhraseEditingWorkflow, title: String, player: ClipPlayer,
-        capture: @escaping @Sendable () throws -> any RecordingSource
-    ) async throws -> (PhraseEditor, save: Bool) {
+    public static func run(_ workflow: PhraseEditingSession) async throws -> (PhraseEditor, save: Bool) {
+        let title = workflow.title
         let state = Shared(State(editor: try workflow.editor()))
         let (updates, continuation) = AsyncStream.makeStream(of: Void.self)
         let style = Terminal.standardOutput()
         let finish = { continuation.finish() }
-        if let clip = state.withLock({ $0.editor.current.clip }) { player.play(clip.playable) }
+        if let clip = state.withLock({ $0.editor.current.clip }) { workflow.play(clip) }
 
         try await FullScreen.run(updates: updates) { rows, columns in
             let snapshot = state.withLock { $0 }
             return frame(
                 snapshot, title: title, workflow: workflow, terminal: style, rows: rows, columns: columns,
-                playerFailure: player.takeFailure())
+                playerFailure: workflow.playbackFailure())
         } handle: { key in
             let recording = state.withLock { $0.mode == .recording }
             if recording {
@@ -82,7 +68,7 @@ public enum PhraseEditorScreen {
                 return
             }
             var play: EditorClip?
-            var listen: TakeClip?
+            var listen: EditorClip?
             var startRecording = false
             state.withLock { state in
                 state.message = nil
@@ -175,21 +161,21 @@ public enum PhraseEditorScreen {
                 }
                 if state.editor.cursor != before, state.autoplay { play = state.editor.current.clip }
             }
-            if let play { player.play(play.playable) }
-            if let listen { player.play(listen) }
+            if let play { workflow.play(play) }
+            if let listen { workflow.play(listen) }
             if key == .character("w") { save(state: state, workflow: workflow, continuation: continuation) }
             if startRecording {
-                record(state: state, workflow: workflow, player: player, capture: capture, continuation: continuation)
+                record(state: state, workflow: workflow, continuation: continuation)
             }
         }
-        player.stop()
+        workflow.stopPlaying()
         let ended = state.withLock { $0 }
         return (ended.editor, ended.saveOnExit)
     }
 
     /// Saves now (`w`), off the terminal's loop; the screen says how it went.
     private static func save(
-        state: Shared, workflow: PhraseEditingWorkflow, continuation: AsyncStream<Void>.Continuation
+        state: Shared, workflow: PhraseEditingSession, continuation: AsyncStream<Void>.Continuation
     ) {
         let editor = state.withLock { $0.editor }
         guard editor.hasUnsavedChanges else {
@@ -212,15 +198,13 @@ public enum PhraseEditorScreen {
     /// Records the phrase at the cursor again: capture until the phrase ends (its pause heard),
     /// then cut by its silences; the new clip replaces the old (undoable).
     private static func record(
-        state: Shared, workflow: PhraseEditingWorkflow, player: ClipPlayer,
-        capture: @escaping @Sendable () throws -> any RecordingSource,
-        continuation: AsyncStream<Void>.Continuation
+        state: Shared, workflow: PhraseEditingSession, continuation: AsyncStream<Void>.Continuation
     ) {
-        player.stop()
-        let recorder: TakeRecorder
+        workflow.stopPlaying()
+        let recorder: any RecordingControls
         do {
             let editor = state.withLock { $0.editor }
-            recorder = try workflow.rerecorder(for: editor, source: try capture())
+            recorder = try workflow.rerecord(editor)
         } catch {
             state.withLock { $0.message = "cannot record: \(error)" }
             return
@@ -238,7 +222,7 @@ public enum PhraseEditorScreen {
             var problem: String?
             do {
                 if try await recorder.stopped() == .finish {
-                    clip = try await workflow.clip(from: recorder)
+                    clip = try await workflow.rerecordedClip()
                 } else {
                     recorder.delete()
                 }
@@ -256,7 +240,7 @@ public enum PhraseEditorScreen {
                     state.message = problem.map { "not recorded: \($0)" } ?? "recording thrown away"
                 }
             }
-            if let clip { player.play(clip.playable) }
+            if let clip { workflow.play(clip) }
             continuation.yield()
         }
     }
@@ -264,7 +248,7 @@ public enum PhraseEditorScreen {
     // MARK: Drawing
 
     static func frame(
-        _ state: State, title: String, workflow: PhraseEditingWorkflow, terminal: Terminal, rows: Int, columns: Int,
+        _ state: State, title: String, workflow: PhraseEditingSession, terminal: Terminal, rows: Int, columns: Int,
         playerFailure: String?
     ) -> String {
         let editor = state.editor
@@ -330,7 +314,7 @@ public enum PhraseEditorScreen {
             + terminal.paint("│", .yellow)
             + Terminal.inert(String(characters[min(editor.textCursor, characters.count)...]))
         lines.append("split point: " + split)
-        if let clip = current.clip, let envelope = try? workflow.envelope(of: clip.take) {
+        if let clip = current.clip, let envelope = try? workflow.levels(of: clip.take) {
             lines += waveform(envelope, clip: clip, width: max(20, min(columns - 2, 120)), terminal: terminal)
         } else {
             lines += ["", ""]
@@ -360,7 +344,7 @@ public enum PhraseEditorScreen {
 
     /// The clip's stretch of its take with 300 ms either side, as levels, and a line under it
     /// marking the clip's start and end (`┃`).
-    static func waveform(_ envelope: EnergyEnvelope, clip: EditorClip, width: Int, terminal: Terminal) -> [String] {
+    static func waveform(_ envelope: TakeLevels, clip: EditorClip, width: Int, terminal: Terminal) -> [String] {
         let context = clip.sampleRate * 3 / 10
         let from = max(0, clip.frames.lowerBound - context),
             to = min(envelope.frameCount, clip.frames.upperBound + context)

@@ -1,7 +1,5 @@
 import Foundation
-import LoopFFmpeg
 import LoopModel
-import LoopRecording
 import LoopTerminal
 
 /// The full-screen recording view: the text with the phrase to read next highlighted, a level
@@ -9,9 +7,9 @@ import LoopTerminal
 public enum RecordingView {
     /// `pictures` are the decoded pictures and which to show where (nil: none).
     public static func run(
-        recorder: TakeRecorder, title: String, phrases: [StoredPhrase],
-        pictures: (choice: PictureChoice, decoded: [String: RGBAPicture])? = nil
-    ) async throws -> TakeRecording.Stop {
+        recorder: any RecordingControls, title: String, phrases: [StoredPhrase],
+        pictures: (choice: PictureChoice, decoded: DecodedPictures)? = nil
+    ) async throws -> RecordingStop {
         var confirmingQuit = false
         let style = Terminal.standardOutput()
         var shelf: PictureShelf?

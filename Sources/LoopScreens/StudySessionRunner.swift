@@ -1,21 +1,8 @@
 import Foundation
-import LoopFFmpeg
 import LoopModel
-import LoopPlayback
-import LoopStudy
 import LoopTerminal
 import LoopWorkflows
 import Synchronization
-
-/// What a session gave: the study of each phrase (by number), the groups studied through
-/// (0-based, in the order each was first finished) and the ratings the learner gave them.
-public struct StudyOutcome: Sendable {
-    public var study: [Int: PhraseStudy]
-    public var studiedGroups: [Int]
-    public var ratings: [Int: ReviewRating]
-    /// The learner quit (`q`) rather than rating: a review stops there.
-    public var quit = false
-}
 
 /// The groups still to rate once a session ended (nil while it plays), and whether the learner quit.
 private final class RatingsAsked: Sendable {
@@ -40,10 +27,10 @@ public enum StudySessionRunner {
     /// restored however the session ends (q, Ctrl-C, SIGTERM, an error).
     /// `pictures` are the decoded pictures and which to show where (nil: none).
     public static func runFullScreen(
-        player: StudyPlayer, title: String, groups: [[StudyPhrase]],
-        pictures: (choice: PictureChoice, decoded: [String: RGBAPicture])? = nil, rating: Rating = .atTheEnd,
-        shadowing: ShadowingSession? = nil
-    ) async throws -> StudyOutcome {
+        player: any StudyControls, title: String, groups: [[StudyPhrase]],
+        pictures: (choice: PictureChoice, decoded: DecodedPictures)? = nil, rating: Rating = .atTheEnd,
+        shadowing: ShadowingSession? = nil, attemptWords: @escaping @Sendable (AttemptScore?) -> String = { _ in "" }
+    ) async throws -> StudyResult {
         var showTranslation = true, hideText = false, showHelp = false
         let style = Terminal.standardOutput()
         var shelf: PictureShelf?
@@ -63,7 +50,7 @@ public enum StudySessionRunner {
             }
         }
         defer { forward.cancel() }
-        shadowing?.onAttempt { _, _ in continuation.yield() }
+        shadowing?.onEvent { _ in continuation.yield() }
         func rate(_ value: ReviewRating) {
             switch rating {
             case .reviewing(let group):
@@ -97,7 +84,7 @@ public enum StudySessionRunner {
                 prompt: prompt,
                 attemptLine: shadowing?.hasStopped == true
                     ? "recording stopped (why is said when you quit)"
-                    : display.phrase.flatMap { shadowing?.line(for: $0) },
+                    : display.phrase.flatMap { phrase in shadowing?.lastScore(at: phrase).map(attemptWords) },
                 shadowing: shadowing != nil
             ).frame
         } handle: { key in
@@ -143,14 +130,15 @@ public enum StudySessionRunner {
             }
         }
         let study = try await player.finished()
-        return StudyOutcome(
+        return StudyResult(
             study: study, studiedGroups: player.studiedGroups, ratings: ratings, quit: asking.quit.withLock { $0 })
     }
 
     /// A line per step (no terminal, or --once); Ctrl-C ends the session cleanly.
     public static func runPlain(
-        player: StudyPlayer, groups: [[StudyPhrase]], printing: Bool, shadowing: ShadowingSession? = nil
-    ) async throws -> StudyOutcome {
+        player: any StudyControls, groups: [[StudyPhrase]], printing: Bool, shadowing: ShadowingSession? = nil,
+        attemptWords: @escaping @Sendable (AttemptScore?) -> String = { _ in "" }
+    ) async throws -> StudyResult {
         let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
         signal(SIGINT, SIG_IGN)
         interrupt.setEventHandler { player.quit() }
@@ -159,9 +147,13 @@ public enum StudySessionRunner {
         let texts = Dictionary(uniqueKeysWithValues: groups.flatMap { $0 }.map { ($0.number, $0.text) })
         var last = ""
         if printing {
-            shadowing?.onAttempt { phrase, line in
-                FileHandle.standardOutput.write(
-                    Data((phrase > 0 ? "phrase \(phrase) · you: \(line)\n" : "shadowing: \(line)\n").utf8))
+            shadowing?.onEvent { event in
+                let line =
+                    switch event {
+                    case .attempt(let phrase, let score): "phrase \(phrase) · you: \(attemptWords(score))\n"
+                    case .stopped: "shadowing: recording stopped\n"
+                    }
+                FileHandle.standardOutput.write(Data(line.utf8))
             }
         }
         for await display in player.start() where printing {
@@ -177,7 +169,7 @@ public enum StudySessionRunner {
             _ = await shadowing.waitForAttempts()
             if printing && last == "finished" { FileHandle.standardOutput.write(Data("finished\n".utf8)) }
         }
-        return StudyOutcome(study: study, studiedGroups: player.studiedGroups, ratings: [:])
+        return StudyResult(study: study, studiedGroups: player.studiedGroups, ratings: [:])
     }
 
     static func describe(_ display: StudyDisplay, texts: [Int: String]) -> String {

@@ -1,5 +1,5 @@
 import Foundation
-import LoopStudy
+import LoopModel
 import LoopTerminal
 
 /// The full-screen study view, drawn from the engine's display.

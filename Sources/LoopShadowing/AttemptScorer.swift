@@ -1,6 +1,7 @@
 import Foundation
 import LoopAudioFiles
 import LoopCutting
+import LoopModel
 
 /// A model clip, measured once, that scores a learner's attempts at its phrase: the project's
 /// own alignment of the attempt against the model (``RecordingComparison``), where each word
@@ -9,9 +10,8 @@ import LoopCutting
 /// The model is measured when the scorer is made (while the phrase plays), so that an attempt
 /// is scored within milliseconds of its end.
 public struct AttemptScorer: Sendable {
-    /// An attempt whose words match the model's at least this much says the phrase (other
-    /// words match about one half).
-    public static let leastMatch = 0.66
+    /// An attempt whose words match the model's at least this much says the phrase.
+    public static let leastMatch = AttemptScore.leastMatch
     /// A word with less than this share of its speech aligned with the attempt was not said.
     static let leastSaidShare = 0.5
     /// A word stands out when its length against the model's is this far (as a factor) from

@@ -1,4 +1,5 @@
 import LoopFoundation
+import LoopModel
 
 /// The study engine: a state machine over a loop's groups and phrases.
 ///

@@ -63,6 +63,16 @@ public struct PixelPlacement: Equatable {
     public var key: String
 }
 
+/// Pictures decoded for a view, by file: what ``PictureShelf/decode(_:)`` gives and a shelf
+/// draws (the pixels stay inside).
+public struct DecodedPictures: Sendable {
+    let pictures: [String: RGBAPicture]
+
+    init(_ pictures: [String: RGBAPicture]) { self.pictures = pictures }
+
+    public var isEmpty: Bool { pictures.isEmpty }
+}
+
 /// The pictures of a full-screen view: decoded once before the view starts (off the terminal's
 /// loop), drawn for the space a frame leaves, and, for sixel or kitty graphics, written only
 /// when what the screen shows changes (text never overwrites them, and a frame a tenth of a
@@ -83,7 +93,8 @@ public final class PictureShelf {
 
     /// The shelf for the terminal the view runs in, asking it what it shows (when there is
     /// anything to show).
-    public convenience init(terminal: RawTerminal, decoded: [String: RGBAPicture]) {
+    public convenience init(terminal: RawTerminal, decoded pictures: DecodedPictures) {
+        let decoded = pictures.pictures
         let graphics =
             decoded.isEmpty
             ? .symbols(.none)
@@ -95,14 +106,14 @@ public final class PictureShelf {
 
     /// Decodes the pictures at `files`, scaled to at most 640 pixels a side, off the caller's
     /// thread. A picture that no longer decodes is left out (the view shows none for it).
-    public static func decode(_ files: Set<String>) async -> [String: RGBAPicture] {
-        guard !files.isEmpty else { return [:] }
-        return
+    public static func decode(_ files: Set<String>) async -> DecodedPictures {
+        guard !files.isEmpty else { return DecodedPictures([:]) }
+        return DecodedPictures(
             (try? await BlockingWork.run("loop pictures") {
                 var decoded: [String: RGBAPicture] = [:]
                 for file in files { decoded[file] = try? PictureDecoder.decode(file, fitting: 640) }
                 return decoded
-            }) ?? [:]
+            }) ?? [:])
     }
 
     /// Adds the picture at `path` to `lines`, in at most `rows` rows and `columns` columns:

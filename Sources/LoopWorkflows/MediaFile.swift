@@ -13,6 +13,10 @@ public enum WorkStep: String, Sendable {
     case cutting
     /// Clips written to files.
     case writing
+    /// A recording cut and kept.
+    case saving
+    /// A loop's clips decoded to study or play.
+    case loading
 }
 
 /// A report of long work: the step, and the share of it done (0...1).

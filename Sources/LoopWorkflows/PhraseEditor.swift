@@ -47,7 +47,7 @@ public struct EditorClip: Sendable, Equatable {
     public var endSeconds: Double { Double(frames.upperBound) / Double(sampleRate) }
 
     /// The clip as the player plays it.
-    public var playable: TakeClip {
+    var playable: TakeClip {
         TakeClip(take: take, sampleRate: sampleRate, channelCount: channelCount, frames: frames)
     }
 }
@@ -199,12 +199,13 @@ public struct PhraseEditor: Sendable, Equatable {
 
     /// A second of the take on one side of the clip's `edge`: before it (`before`) or after it,
     /// to hear whether a cut there takes a word's end or leaves one out; nil without audio.
-    public func second(_ before: Bool, _ edge: Edge) -> TakeClip? {
-        guard let clip = current.clip else { return nil }
+    public func second(_ before: Bool, _ edge: Edge) -> EditorClip? {
+        guard var clip = current.clip else { return nil }
         let at = edge == .start ? clip.frames.lowerBound : clip.frames.upperBound
         let range = before ? max(at - clip.sampleRate, 0)..<at : at..<min(at + clip.sampleRate, clip.takeFrames)
         guard !range.isEmpty else { return nil }
-        return TakeClip(take: clip.take, sampleRate: clip.sampleRate, channelCount: clip.channelCount, frames: range)
+        clip.frames = range
+        return clip
     }
 
     /// Gives the phrase at the cursor a new clip (recorded again).

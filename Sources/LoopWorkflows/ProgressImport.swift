@@ -11,7 +11,7 @@ import LoopStudy
 ///
 /// The file comes from outside: read within 8 MiB, every count and number bounded, every text
 /// checked; a file that fails is refused whole, with one line naming it and what is wrong.
-public struct ProgressImport: Sendable {
+public enum ProgressImport {
     /// The file, as the page writes it.
     public struct File: Decodable, Sendable {
         public var format: String
@@ -70,12 +70,6 @@ public struct ProgressImport: Sendable {
         loops: 10_000, sessions: 100_000, phrases: 20_000, number: 20_000, repetitions: 1_000_000,
         seconds: 10_000_000.0, text: 4_000
     )
-
-    let store: LibraryStore
-
-    package init(store: LibraryStore) {
-        self.store = store
-    }
 
     /// Reads and checks the file at `path`.
     public static func read(_ path: String) throws -> File {
@@ -167,7 +161,7 @@ public struct ProgressImport: Sendable {
 
     /// Merges `file` into the library: one study session each, in the library's own terms,
     /// all in one transaction (a merge cut short leaves nothing of it).
-    public func merge(_ file: File) throws -> Outcome {
+    static func merge(_ file: File, into store: LibraryStore) throws -> Outcome {
         var outcome = Outcome()
         var sessions: [(record: StudySessionRecord, unmatched: Int, reviewsUnmatched: Int)] = []
         for loop in file.loops {
@@ -292,5 +286,12 @@ public struct ProgressImport: Sendable {
         let earliest = Date(timeIntervalSince1970: 1_577_836_800) // 2020-01-01
         guard date >= earliest, date <= now.addingTimeInterval(86_400) else { return nil }
         return date
+    }
+}
+
+extension Library {
+    /// Merges the progress file at `path` (exported from a loop's page) into the study history.
+    public func importProgress(from path: String) throws -> ProgressImport.Outcome {
+        try ProgressImport.merge(ProgressImport.read(path), into: store)
     }
 }

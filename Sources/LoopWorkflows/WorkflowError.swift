@@ -10,6 +10,10 @@ public enum WorkflowFailure: String, LoopErrorKind {
     case badName
     /// A progress file (from a loop's page) that cannot be read or is not one.
     case badProgress
+    /// The person's editor failed, after text was typed into the draft (kept).
+    case editorFailed
+    /// Reviews asked of a library that cannot keep them (read-only, or its disk full).
+    case cannotKeepReviews
     /// What was asked cannot be done as asked: a phrase or group the loop lacks, a destination
     /// that is neither a folder nor a server's address.
     case refused

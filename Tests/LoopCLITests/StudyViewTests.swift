@@ -1,3 +1,4 @@
+import LoopModel
 import Testing
 
 @testable import LoopScreens

@@ -1,6 +1,7 @@
 import Foundation
 import LoopAudio
 import LoopAudioFiles
+import LoopModel
 import LoopPlayback
 import LoopStudy
 import LoopTestSupport

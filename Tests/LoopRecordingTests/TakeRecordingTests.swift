@@ -1,5 +1,6 @@
 import Foundation
 import LoopCutting
+import LoopModel
 import LoopTestSupport
 import Testing
 

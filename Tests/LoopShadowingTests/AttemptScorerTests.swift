@@ -1,4 +1,5 @@
 import Foundation
+import LoopModel
 import LoopShadowing
 import LoopTestSupport
 import Testing
@@ -28,8 +29,6 @@ import Testing
         #expect(!other.saysThePhrase, "match \(other.match)")
         #expect(good.match > other.match + 0.2)
         #expect(good.coverage > 0.95 && good.missedWords.isEmpty)
-        #expect(good.line.hasPrefix("said 100%"))
-        #expect(other.line.hasPrefix("not quite the phrase") && !other.line.contains("said"))
     }
 
     /// An attempt that stops halfway said about half, and the words it left out are named.
@@ -38,7 +37,6 @@ import Testing
         #expect(abs(cut.coverage - 0.5) <= 0.12, "coverage \(cut.coverage)")
         #expect(cut.missedWords.contains("soir") && cut.missedWords.contains("heures"), "\(cut.missedWords)")
         #expect(!cut.missedWords.contains("train"))
-        #expect(cut.line.contains("(missed "))
     }
 
     /// The slower voice is slower (145 against 165 words a minute), by about that much.

@@ -1,4 +1,5 @@
 import Foundation
+import LoopModel
 import LoopStudy
 import LoopTestSupport
 import Testing

@@ -1,3 +1,4 @@
+import LoopModel
 import LoopStudy
 import LoopTestSupport
 import Testing

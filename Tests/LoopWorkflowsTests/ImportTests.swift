@@ -7,13 +7,14 @@ import LoopStore
 import LoopStudy
 import LoopTestSupport
 import LoopText
-import LoopWorkflows
 import Testing
+
+@testable import LoopWorkflows
 
 struct ImportTests {
     @Test func aNewLoopArrivesWithItsIdAudioAndAuthor() async throws {
         let (author, loop, identity, learner) = try authorAndLearner()
-        let results = try await BundleImporter(store: learner).importBundles(
+        let results = try await Library(store: learner).importBundles(
             at: [try publish(author, identity, loop.summary.id)], options: ImportOptions())
         #expect(results[0].loops.map(\.outcome) == [.added(id: loop.summary.id)])
         #expect(results[0].signer == "key " + identity.fingerprint, "no name set: the key's fingerprint")
@@ -26,7 +27,7 @@ struct ImportTests {
 
     @Test func theAuthorsNewerRevisionUpdatesInPlaceAndStudyHistoryStays() async throws {
         let (author, loop, identity, learner) = try authorAndLearner()
-        _ = try await BundleImporter(store: learner).importBundles(
+        _ = try await Library(store: learner).importBundles(
             at: [try publish(author, identity, loop.summary.id)], options: ImportOptions())
         let studied = try learner.loop(id: loop.summary.id).phrases[3]
         try learner.recordStudy(
@@ -38,7 +39,7 @@ struct ImportTests {
         let text = loop.sourceText.replacingOccurrences(of: "Merci.", with: "Merci beaucoup.")
         _ = try author.replaceSource(ofLoop: loop.summary.id, with: try LoopSource(parsing: text), text: text)
         let update = try publish(author, identity, loop.summary.id)
-        let results = try await BundleImporter(store: learner).importBundles(at: [update], options: ImportOptions())
+        let results = try await Library(store: learner).importBundles(at: [update], options: ImportOptions())
         #expect(results[0].loops.map(\.outcome) == [.updated(id: loop.summary.id, from: 1, to: 2)])
         let updated = try learner.loop(id: loop.summary.id)
         #expect(updated.phrases[2].text == "Merci beaucoup." && updated.summary.revision == 2)
@@ -47,7 +48,7 @@ struct ImportTests {
         #expect(stats.first?.phrases.first { $0.number == 4 }?.repetitions == 4, "and its study history")
         // The same revision again changes nothing.
         #expect(
-            try await BundleImporter(store: learner).importBundles(at: [update], options: ImportOptions())[0].loops.map(
+            try await Library(store: learner).importBundles(at: [update], options: ImportOptions())[0].loops.map(
                 \.outcome) == [.unchanged(id: loop.summary.id, revision: 2)])
     }
 
@@ -55,7 +56,7 @@ struct ImportTests {
         let (author, loop, identity, learner) = try authorAndLearner()
         let plain = try BundleReader().read(try publish(author, identity, loop.summary.id), extractingTo: scratch())
         #expect(plain.manifest.version == 1, "a bundle with no mark stays readable by older versions")
-        _ = try await BundleImporter(store: learner).importBundles(
+        _ = try await Library(store: learner).importBundles(
             at: [try publish(author, identity, loop.summary.id)], options: ImportOptions())
         let studied = try learner.loop(id: loop.summary.id).phrases[0]
         try learner.recordStudy(
@@ -68,7 +69,7 @@ struct ImportTests {
         _ = try author.replaceSource(ofLoop: loop.summary.id, with: try LoopSource(parsing: text), text: text)
         let update = try publish(author, identity, loop.summary.id)
         #expect(try BundleReader().read(update, extractingTo: scratch()).manifest.version == 2)
-        _ = try await BundleImporter(store: learner).importBundles(at: [update], options: ImportOptions())
+        _ = try await Library(store: learner).importBundles(at: [update], options: ImportOptions())
         let fixed = try learner.loop(id: loop.summary.id).phrases[0]
         #expect(
             fixed.text == "Bonsoir, madame." && fixed.recordedText == "Bonjour, madame."
@@ -82,7 +83,7 @@ struct ImportTests {
         _ = try author.attach(
             loop: loop.summary.id, phraseIds: [phrase.id],
             take: CutTake(path: audio.path, ranges: [audio.startFrame..<audio.endFrame]))
-        _ = try await BundleImporter(store: learner).importBundles(
+        _ = try await Library(store: learner).importBundles(
             at: [try publish(author, identity, loop.summary.id)], options: ImportOptions())
         #expect(try learner.loop(id: loop.summary.id).phrases[0].recordedText == nil)
     }
@@ -90,19 +91,19 @@ struct ImportTests {
     @Test func anotherAuthorsBundleForTheSameLoopIsRefusedUnlessAsACopy() async throws {
         let (author, loop, _, learner) = try authorAndLearner()
         let mallory = try AuthorIdentity.loadOrCreate(at: scratch() + "/key")
-        let original = try #require(try LibraryIdentity.load(author))
-        _ = try await BundleImporter(store: learner).importBundles(
+        let original = try #require(try AuthorIdentity.load(from: author.layout.identityKey))
+        _ = try await Library(store: learner).importBundles(
             at: [try publish(author, original, loop.summary.id)], options: ImportOptions())
         _ = try author.updateMetadata(ofLoop: loop.summary.id, title: "Hijacked")
         let forged = try publish(author, mallory, loop.summary.id)
         await #expect {
-            try await BundleImporter(store: learner).importBundles(at: [forged], options: ImportOptions())
+            try await Library(store: learner).importBundles(at: [forged], options: ImportOptions())
         } throws: { error in
             (error as? LibraryError)?.kind == .notTheAuthor && "\(error)".contains("signed by another key")
                 && !"\(error)".contains("--")
         }
         #expect(try learner.loop(id: loop.summary.id).summary.title == "Fixture", "unchanged")
-        let copy = try await BundleImporter(store: learner).importBundles(
+        let copy = try await Library(store: learner).importBundles(
             at: [forged], options: ImportOptions(asCopy: true))
         guard case .added(let newId) = copy[0].loops[0].outcome else { Issue.record("not added"); return }
         #expect(newId != loop.summary.id)
@@ -111,19 +112,19 @@ struct ImportTests {
 
     @Test func localEditsAreNotSilentlyOverwritten() async throws {
         let (author, loop, identity, learner) = try authorAndLearner()
-        _ = try await BundleImporter(store: learner).importBundles(
+        _ = try await Library(store: learner).importBundles(
             at: [try publish(author, identity, loop.summary.id)], options: ImportOptions())
         _ = try learner.updateMetadata(ofLoop: loop.summary.id, title: "My notes")
         _ = try author.updateMetadata(ofLoop: loop.summary.id, addTags: ["v2"])
         let update = try publish(author, identity, loop.summary.id)
         await #expect {
-            try await BundleImporter(store: learner).importBundles(at: [update], options: ImportOptions())
+            try await Library(store: learner).importBundles(at: [update], options: ImportOptions())
         } throws: { error in
             (error as? LibraryError)?.kind == .editedHere && "\(error)".contains("edited here")
                 && !"\(error)".contains("--")
         }
         #expect(try learner.loop(id: loop.summary.id).summary.title == "My notes")
-        let forced = try await BundleImporter(store: learner).importBundles(
+        let forced = try await Library(store: learner).importBundles(
             at: [update], options: ImportOptions(force: true))
         #expect(forced[0].loops[0].outcome == .updated(id: loop.summary.id, from: 1, to: 2))
         #expect(try learner.loop(id: loop.summary.id).summary.tags == ["v2"])
@@ -131,7 +132,7 @@ struct ImportTests {
 
     @Test func aDryRunChangesNothing() async throws {
         let (author, loop, identity, learner) = try authorAndLearner()
-        let plan = try await BundleImporter(store: learner).importBundles(
+        let plan = try await Library(store: learner).importBundles(
             at: [try publish(author, identity, loop.summary.id)], options: ImportOptions(dryRun: true))
         #expect(plan[0].loops.map(\.outcome) == [.added(id: loop.summary.id)])
         #expect(try learner.loops().isEmpty)
@@ -144,26 +145,24 @@ struct ImportTests {
         let bad = scratch() + ".loop"
         try Data("not a bundle".utf8).write(to: URL(fileURLWithPath: bad))
         await #expect(throws: ShareError.self) {
-            try await BundleImporter(store: learner).importBundles(at: [good, bad], options: ImportOptions())
+            try await Library(store: learner).importBundles(at: [good, bad], options: ImportOptions())
         }
         #expect(try learner.loops().isEmpty, "verified in full before anything changes")
         #expect(AudioStoreProbe.files(learner.root).isEmpty)
     }
 
     @Test func onlyTheAuthorPublishesAndAFolderImportsNewestFirst() async throws {
-        let (author, loop, identity, learner) = try authorAndLearner()
+        let (author, loop, _, learner) = try authorAndLearner()
         let shared = scratch()
         try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true)
-        let first = try await LoopPublisher(store: author, identity: identity).publish(
-            loop: loop.summary.id, to: shared)
+        let first = try await Library(store: author).publish(loop: loop.summary.id, toFolder: shared)
         let older = shared + "/older.loop"
         try FileManager.default.copyItem(atPath: first, toPath: older)
         _ = try author.updateMetadata(ofLoop: loop.summary.id, addTags: ["v2"])
-        let second = try await LoopPublisher(store: author, identity: identity).publish(
-            loop: loop.summary.id, to: shared)
+        let second = try await Library(store: author).publish(loop: loop.summary.id, toFolder: shared)
         #expect(first == second, "the newest revision replaces the previous one")
 
-        let results = try await BundleImporter(store: learner).importBundles(at: [shared], options: ImportOptions())
+        let results = try await Library(store: learner).importBundles(at: [shared], options: ImportOptions())
         #expect(
             results.map { $0.loops[0].outcome } == [
                 .added(id: loop.summary.id), .older(id: loop.summary.id, have: 2, offered: 1),
@@ -171,10 +170,9 @@ struct ImportTests {
         #expect(try learner.loop(id: loop.summary.id).summary.tags == ["v2"])
 
         // The learner may not publish the author's loop.
-        let learnerIdentity = try LibraryIdentity.loadOrCreate(learner)
+        _ = try Library.identity(of: learner)
         await #expect {
-            try await LoopPublisher(store: learner, identity: learnerIdentity).publish(
-                loop: loop.summary.id, to: shared)
+            try await Library(store: learner).publish(loop: loop.summary.id, toFolder: shared)
         } throws: { error in
             "\(error)".contains("only its author can publish")
         }
@@ -189,7 +187,7 @@ struct ImportTests {
             manifest["loops"] = loops
         }
         await #expect(throws: ShareError.self) {
-            try await BundleImporter(store: learner).importBundles(at: [evil], options: ImportOptions())
+            try await Library(store: learner).importBundles(at: [evil], options: ImportOptions())
         }
         #expect(try learner.loops().isEmpty)
         #expect(try learner.check().isHealthy)

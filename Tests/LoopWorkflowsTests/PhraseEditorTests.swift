@@ -5,8 +5,9 @@ import LoopStore
 import LoopStudy
 import LoopTestSupport
 import LoopText
-import LoopWorkflows
 import Testing
+
+@testable import LoopWorkflows
 
 struct PhraseEditorTests {
     func fixtureLoop() throws -> (LibraryStore, LoopDetail) {
@@ -106,7 +107,7 @@ struct PhraseEditorTests {
                 path: Fixture.path("clean.flac"), ranges: Fixture.ranges,
                 confidences: [0.9, 0.4, 0.4, 0.5, 0.5]))
         #expect(loop.phrases.map { $0.audio?.cutConfidence } == [0.9, 0.4, 0.4, 0.5, 0.5])
-        let workflow = try PhraseEditingWorkflow(store: library, loop: loop.summary.id)
+        let workflow = try PhraseEditingSession(library: Library(store: library), loop: loop.summary.id)
         defer { workflow.close() }
         var editor = try workflow.editor()
         var visited: [Int] = []
@@ -135,7 +136,7 @@ struct PhraseEditorTests {
             loop: loop.summary.id, startedAt: Date(),
             phrases: [PhraseStudyRecord(phraseId: studied.id, seconds: 12, repetitions: 3)],
             replay: ReviewSettings.replay)
-        let workflow = try PhraseEditingWorkflow(store: library, loop: loop.summary.id)
+        let workflow = try PhraseEditingSession(library: Library(store: library), loop: loop.summary.id)
         defer { workflow.close() }
         var editor = try workflow.editor()
         // "Où est la gare, s'il vous plaît ?" split after the comma: at the pause in its audio.
@@ -180,7 +181,7 @@ struct PhraseEditorTests {
 
     @Test func aSaveAfterAnotherProcessChangedTheLoopIsRefusedWholly() async throws {
         let (library, loop) = try fixtureLoop()
-        let workflow = try PhraseEditingWorkflow(store: library, loop: loop.summary.id)
+        let workflow = try PhraseEditingSession(library: Library(store: library), loop: loop.summary.id)
         defer { workflow.close() }
         var editor = try workflow.editor()
         try editor.nudge(.end, milliseconds: 50)

@@ -4,9 +4,10 @@ import LoopShare
 import LoopStore
 import LoopTestSupport
 import LoopText
-import LoopWorkflows
 import Testing
 import ZIPFoundation
+
+@testable import LoopWorkflows
 
 extension Fixture {
     static var source: LoopSource { get throws { try LoopSource(contentsOf: path("phrases.txt")) } }
@@ -23,7 +24,7 @@ func exportedBundle() throws -> (library: LibraryStore, identity: AuthorIdentity
     let library = try LibraryStore(at: scratch())
     let loop = try library.createLoop(
         source: try Fixture.source, take: CutTake(path: Fixture.path("clean.flac"), ranges: Fixture.ranges))
-    let identity = try LibraryIdentity.loadOrCreate(library)
+    let identity = try Library.identity(of: library)
     let bundle = scratch() + ".loop"
     try BundleWriter(identity: identity).write([loop], to: bundle)
     return (library, identity, loop, bundle)

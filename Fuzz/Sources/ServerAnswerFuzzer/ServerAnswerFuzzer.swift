@@ -2,6 +2,7 @@ import Foundation
 import LibFuzzerDriver
 import LoopLibraryAPI
 import LoopReports
+import LoopWorkflows
 
 /// Any bytes as a Loop Library's answer to `loop browse --from` (a catalog page, the front page,
 /// a loop's detail, an error): decoding them gives the API's types or fails, and every line
@@ -19,7 +20,7 @@ public func fuzzServerAnswer(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CIn
     _ = try? decoder.decode(CatalogLoopDetail.self, from: data)
     _ = try? decoder.decode(ErrorBody.self, from: data)
     for loop in loops {
-        let line = loop.browseLine(link: "https://example.org/" + loop.shortID)
+        let line = CatalogBrowse.Entry(loop: loop, link: "https://example.org/" + loop.shortID).browseLine
         if let raw = line.unicodeScalars.first(where: {
             $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || (0x202A...0x202E).contains($0.value)
                 || (0x2066...0x2069).contains($0.value)

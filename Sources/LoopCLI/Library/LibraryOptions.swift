@@ -14,8 +14,6 @@ struct LibraryOptions: ParsableArguments {
         ))
     var library: String?
 
-    var path: String { Library.path(flag: library) }
-
     func validate() throws {
         if let library, library.trimmingCharacters(in: .whitespaces).isEmpty {
             throw ValidationError(
@@ -23,49 +21,17 @@ struct LibraryOptions: ParsableArguments {
         }
     }
 
-    /// The library, for a command that changes it.
-    func open() throws -> Library {
-        prepare()
-        return try Library.open(at: path, onUpdate: Self.sayUpdating)
-    }
-
-    /// The library, for a command that frees space (`rm`, `gc`): it works on a full disk.
-    func openFreeingSpace() throws -> Library {
-        prepare()
-        return try Library.openFreeingSpace(at: path, onUpdate: Self.sayUpdating)
-    }
-
-    /// The library, for a command that changes it, and the id of the loop `reference` names.
-    func open(resolving reference: String) throws -> (Library, String) {
-        let library = try open()
-        return (library, try library.resolve(reference))
-    }
-
-    /// The library, for a command that reads it and would keep what it did (`study`): for
-    /// writing, else (a read-only library, a full disk) for reading, saying so once.
-    func openForStudy() throws -> Library {
-        prepare()
-        let library = try Library.openForStudy(at: path, onUpdate: Self.sayUpdating)
+    /// The library, opened for what the command does with it; opened for study but only
+    /// readable (a read-only library, a full disk), it says so once.
+    func open(_ access: Library.Access = .readWrite) throws -> Library {
+        let library = try Library.open(at: Library.path(flag: self.library), access: access) {
+            // Quiet unless someone is watching: a migration may take a few seconds, once.
+            if Terminal.standardError().isInteractive {
+                StandardError.write("Updating the library for this version of loop...\n")
+            }
+        }
         library.readOnlyReason.map { StandardError.write(readOnlyStudyNote(path: library.path, reason: $0)) }
         return library
-    }
-
-    /// The library, for a command that only reads it: one read-only connection, no write and
-    /// no lock (unless the library must first be created or brought up to date).
-    func openForReading() throws -> Library {
-        prepare()
-        return try Library.openForReading(at: path, onUpdate: Self.sayUpdating)
-    }
-
-    /// SQLite's own temporary files (large sorts during an import) stay in the library's folder
-    /// rather than /var/tmp; read once, when SQLite starts.
-    private func prepare() { setenv("SQLITE_TMPDIR", path, 0) }
-
-    /// Quiet unless someone is watching: a migration may take a few seconds, once.
-    private static func sayUpdating() {
-        if Terminal.standardError().isInteractive {
-            StandardError.write("Updating the library for this version of loop...\n")
-        }
     }
 }
 

@@ -8,7 +8,7 @@ struct RemoveCommand: ReportingCommand {
     static let configuration = CommandConfiguration(
         commandName: "rm",
         abstract: "Remove a loop from the library.",
-        discussion: "Asks first, unless --yes. Its audio stays in the library until `loop gc`."
+        discussion: CommandHelp.rm
     )
 
     @Argument(help: .loop) var loop: String
@@ -16,16 +16,14 @@ struct RemoveCommand: ReportingCommand {
     @OptionGroup var libraryOptions: LibraryOptions
 
     func execute() async throws {
-        let library = try libraryOptions.openFreeingSpace()
-        let id = try library.resolve(loop)
-        if !yes {
-            let loop = try library.loop(id: id)
+        let removed = try libraryOptions.open(.freeingSpace).remove(loop) { loop in
+            if yes { return true }
             guard isatty(STDIN_FILENO) == 1 else { throw RemovalPrompt.refusal(loop) }
             StandardError.write(RemovalPrompt.question(loop))
             let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
-            guard answer == "y" || answer == "yes" else { throw ExitCode.failure }
+            return answer == "y" || answer == "yes"
         }
-        try library.remove(loop: id)
+        if !removed { throw ExitCode.failure }
     }
 }
 
@@ -38,30 +36,19 @@ struct GarbageCommand: ReportingCommand {
     @OptionGroup var libraryOptions: LibraryOptions
     @Flag(help: "Print one JSON object: the files removed and the bytes freed.") var json = false
 
-    func execute() async throws {
-        let library = try libraryOptions.openFreeingSpace()
-        let report = try await library.collectGarbage()
-        if json {
-            try JSONOutput.print(GarbageReportOutput(report))
-        } else if let summary = report.summary {
-            print(summary)
-        }
-    }
+    func execute() async throws { try await libraryOptions.open(.freeingSpace).collectGarbage().print(json: json) }
 }
 
 struct DoctorCommand: ReportingCommand {
     static let configuration = CommandConfiguration(
         commandName: "doctor",
         abstract: "Check the library: database integrity, every audio file present and intact.",
-        discussion:
-            "Exits non-zero when something is wrong, saying what to do about it. `--repair` mends what can be mended without a choice of yours: reviews dated after today, from a clock that was wrong. Unreferenced audio and pieces of interrupted imports are listed; `loop gc` removes them. Phrases whose clip was recorded for an earlier text (a typo fixed after recording) are listed too; they are not a fault."
+        discussion: CommandHelp.doctor
     )
 
     @OptionGroup var libraryOptions: LibraryOptions
-
     @Flag(help: "Print one JSON object: healthy, problems, orphans, leftovers, clipsForEarlierText, counts.")
     var json = false
-
     @Flag(
         help:
             "First remove the reviews dated after today (made while the clock was wrong) and schedule their groups again."
@@ -69,25 +56,10 @@ struct DoctorCommand: ReportingCommand {
     var repair = false
 
     func execute() async throws {
-        if repair {
-            let removed = try libraryOptions.open().removeReviewsOutOfTime()
-            if !json, removed.reviews > 0 {
-                print(
-                    "Removed \(removed.reviews) review\(removed.reviews == 1 ? "" : "s") dated after today; \(removed.groups) group\(removed.groups == 1 ? "" : "s") scheduled again"
-                )
-            }
-        }
-        let library = try libraryOptions.openForReading()
         let progress = ProgressBar("checking")
-        let report = try await library.check(progress: progress.callback)
+        let checked = try await libraryOptions.open(repair ? .readWrite : .readOnly).check(
+            repair: repair, progress: progress.callback)
         progress.finish()
-        let output = HealthReportOutput(report, remedy: NextStep.fix(for:))
-        if json {
-            try JSONOutput.print(output)
-        } else {
-            for line in report.lines(on: .standardOutput(), remedy: NextStep.fix(for:)) { print(line) }
-            for found in RecordingWorkflow(library: library).interrupted() { print(found.line) }
-        }
-        if !output.healthy { throw ExitCode.failure }
+        if !(try checked.print(json: json)) { throw ExitCode.failure }
     }
 }

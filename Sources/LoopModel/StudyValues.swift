@@ -132,6 +132,15 @@ public struct StudyDisplay: Sendable, Equatable {
     /// While a whole group plays, the phrase whose clip sounds now (the player knows it: the
     /// engine hands it the group as one step).
     public var sounding: Int? = nil
+
+    public init(
+        group: Int, selection: [Int], phrase: Int?, phase: Phase, mode: StudyMode, speed: Double, repeats: Int,
+        repetition: Int, round: Int, sounding: Int? = nil
+    ) {
+        (self.group, self.selection, self.phrase, self.phase) = (group, selection, phrase, phase)
+        (self.mode, self.speed, self.repeats, self.repetition, self.round) = (mode, speed, repeats, repetition, round)
+        self.sounding = sounding
+    }
 }
 
 /// How much each phrase was studied in a session.

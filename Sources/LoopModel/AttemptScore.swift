@@ -19,7 +19,7 @@ public struct AttemptScore: Sendable, Codable, Equatable {
     /// The share of the model's speech the attempt said (0-1).
     public var coverage: Double
     /// How clearly the attempt's words are the model's: about 0.5 for other words, near 1 for
-    /// these (``AttemptScorer/leastMatch`` and above: the phrase).
+    /// these (``leastMatch`` and above: the phrase).
     public var match: Double
     /// The attempt's length against the model's over what it said (1.3: 30% slower).
     public var lengthRatio: Double
@@ -42,39 +42,10 @@ public struct AttemptScore: Sendable, Codable, Equatable {
         self.timingWord = timingWord
     }
 
-    /// Whether the attempt says the model's words at all.
-    public var saysThePhrase: Bool { match >= AttemptScorer.leastMatch }
+    /// An attempt whose words match the model's at least this much says the phrase (other
+    /// words match about one half).
+    public static let leastMatch = 0.66
 
-    /// One line for the study view: `said 100% · timing 1.3x slower, 1.8x on "plaît" · intonation 0.82`.
-    public var line: String {
-        // Other words: what was said of the phrase, and how, would mean nothing.
-        guard saysThePhrase else {
-            return "not quite the phrase (words match \(String(format: "%.2f", match))): listen, then say it along"
-        }
-        var parts: [String] = []
-        var said = "said \(Int((coverage * 100).rounded()))%"
-        if !missedWords.isEmpty {
-            said +=
-                " (missed " + missedWords.prefix(3).map { "\"\($0)\"" }.joined(separator: ", ")
-                + (missedWords.count > 3 ? ", …" : "") + ")"
-        }
-        parts.append(said)
-        var timing: String
-        if lengthRatio >= 1.15 {
-            timing = "timing \(String(format: "%.1f", lengthRatio))x slower"
-        } else if lengthRatio <= 1 / 1.15 {
-            timing = "timing \(String(format: "%.1f", 1 / lengthRatio))x faster"
-        } else {
-            timing = "timing as the model"
-        }
-        if let word = timingWord {
-            timing +=
-                word.ratio > 1
-                ? ", \(String(format: "%.1f", word.ratio))x slower on \"\(word.word)\""
-                : ", \(String(format: "%.1f", 1 / word.ratio))x faster on \"\(word.word)\""
-        }
-        parts.append(timing)
-        parts.append(intonation.map { "intonation \(String(format: "%.2f", $0))" } ?? "intonation: too little voice")
-        return parts.joined(separator: " · ")
-    }
+    /// Whether the attempt says the model's words at all.
+    public var saysThePhrase: Bool { match >= Self.leastMatch }
 }

@@ -7,41 +7,66 @@ import LoopShadowing
 import LoopStore
 import Synchronization
 
-/// Shadowing outside a study session: an attempt recorded anywhere (a phone memo) scored
-/// against a model recording of the same phrase.
-public enum ShadowingWorkflow {
+// Shadowing: an attempt recorded anywhere (a phone memo) scored against a model recording of
+// the same phrase, and attempts recorded in a study session's gaps.
+
+/// An attempt to score against its model.
+public struct CompareRequest: Sendable {
+    /// The learner's recording, and the model's.
+    public var attempt: String, model: String
+    /// The phrase's words.
+    public var text: String
+    /// The text's language (nil: guessed from the text).
+    public var language: String?
+
+    public init(attempt: String, model: String, text: String, language: String? = nil) {
+        (self.attempt, self.model, self.text, self.language) = (attempt, model, text, language)
+    }
+
+    public func check() throws(RequestProblem) { try checkLanguage(language, field: "language") }
+}
+
+/// Shadowing outside a session.
+public enum Shadowing {
     /// The attempts kept of each phrase: the last ones.
     public static let attemptsKeptPerPhrase = LibraryStore.attemptsKeptPerPhrase
     /// The attempts' recordings kept at most, in MiB, over the whole library.
     public static let attemptMebibytes = LibraryStore.attemptBytesLimit >> 20
 
-    /// Scores the attempt at `attempt` against the model at `model`, whose words are `text`
-    /// (in `language`, or guessed). Throws when either file cannot be read or holds no speech.
-    public static func compare(attempt: String, model: String, text: String, language: String?) throws
-        -> AttemptScore
-    {
-        let modelAudio = try MonoAudio(path: model)
-        let attemptAudio = try MonoAudio(path: attempt)
+    /// Scores the attempt against the model, whose words are the request's text. Throws when
+    /// either file cannot be read or holds no speech.
+    public static func compare(_ request: CompareRequest) throws -> AttemptScore {
+        try request.check()
+        let modelAudio = try MonoAudio(path: request.model)
+        let attemptAudio = try MonoAudio(path: request.attempt)
         let scorer = try AttemptScorer(
             model: modelAudio.samples, sampleRate: modelAudio.sampleRate, attemptSampleRate: attemptAudio.sampleRate,
-            text: text, language: language)
+            text: request.text, language: request.language)
         guard let score = try scorer.score(attemptAudio.samples) else {
-            throw AudioError(.emptyFile, path: attempt, message: "no speech heard in it")
+            throw AudioError(.emptyFile, path: request.attempt, message: "no speech heard in it")
         }
         return score
     }
 }
 
-/// Shadowing in a study session (`loop study --shadow`): the recorder the player tells of each
-/// gap, each attempt's line for the view, the attempts kept in the library, and the model then
-/// the learner's last attempt to play aside.
+/// Shadowing in a study session: the recorder the player tells of each gap, each attempt's
+/// score as it comes, the attempts kept in the library, and the model then the learner's last
+/// attempt to play aside.
 public final class ShadowingSession: Sendable {
-    public let recorder: ShadowingRecorder
+    /// What the session hears of.
+    public enum Event: Sendable {
+        /// An attempt at a phrase, scored (nil: no speech heard).
+        case attempt(phrase: Int, score: AttemptScore?)
+        /// Recording stopped (a microphone that failed): the study goes on without it.
+        case stopped
+    }
+
+    let recorder: ShadowingRecorder
     private let shared = Shared()
     private let audio: StudyAudio
 
     private struct State {
-        var lines: [Int: String] = [:]
+        var scores: [Int: AttemptScore?] = [:]
         var lastAttempts: [Int: [Float]] = [:]
         var saving: [BlockingTask<Void>] = []
         var failure: (any Error)?
@@ -52,8 +77,8 @@ public final class ShadowingSession: Sendable {
     /// What the recorder's threads and the session share.
     private final class Shared: Sendable {
         let state = Mutex(State())
-        /// Told of each attempt (its phrase and line) as it is scored, on a thread of the recorder's.
-        let announce = Mutex<(@Sendable (Int, String) -> Void)?>(nil)
+        /// Told of each attempt as it is scored, on a thread of the recorder's.
+        let announce = Mutex<(@Sendable (Event) -> Void)?>(nil)
     }
 
     init(prepared: PreparedStudy, store: LibraryStore, keepsAttempts: Bool, device: String) {
@@ -69,12 +94,11 @@ public final class ShadowingSession: Sendable {
                 return .init(samples: clip, sampleRate: audio.sampleRate, text: text)
             },
             delivered: { attempt in
-                let line = attempt.score?.line ?? "no speech heard"
                 shared.state.withLock {
-                    $0.lines[attempt.phrase] = line
+                    $0.scores[attempt.phrase] = .some(attempt.score)
                     $0.lastAttempts[attempt.phrase] = attempt.samples
                 }
-                shared.announce.withLock { $0 }?(attempt.phrase, line)
+                shared.announce.withLock { $0 }?(.attempt(phrase: attempt.phrase, score: attempt.score))
                 guard keepsAttempts, let score = attempt.score, let text = texts[attempt.phrase] else { return }
                 let task = BlockingWork.start("loop keep attempt") {
                     do {
@@ -91,24 +115,24 @@ public final class ShadowingSession: Sendable {
                     $0.failure = $0.failure ?? error
                     $0.recordingStopped = true
                 }
-                shared.announce.withLock { $0 }?(0, "recording stopped")
+                shared.announce.withLock { $0 }?(.stopped)
             })
     }
 
     /// Whether recording stopped (a microphone that failed mid-session): the study goes on, and
-    /// ``waitForAttempts()`` says why.
+    /// the session's summary says why.
     public var hasStopped: Bool { shared.state.withLock { $0.recordingStopped } }
 
-    /// Calls `body` with each attempt's phrase and line from now on (phrase 0: recording stopped).
-    public func onAttempt(_ body: @escaping @Sendable (Int, String) -> Void) {
+    /// Calls `body` with each event from now on.
+    public func onEvent(_ body: @escaping @Sendable (Event) -> Void) {
         shared.announce.withLock { $0 = body }
     }
 
-    /// The last attempt's line at `phrase`.
-    public func line(for phrase: Int) -> String? { shared.state.withLock { $0.lines[phrase] } }
+    /// The last attempt's score at `phrase`: nil before any; `.some(nil)` when no speech was heard.
+    public func lastScore(at phrase: Int) -> AttemptScore?? { shared.state.withLock { $0.scores[phrase] } }
 
-    /// The model clip of `phrase`, a short pause, then the learner's last attempt at it, in
-    /// the session's format (nil before any attempt).
+    /// The model clip of `phrase`, a short pause, then the learner's last attempt at it, in the
+    /// session's format (nil before any attempt).
     public func modelThenMine(_ phrase: Int) throws -> [Float]? {
         guard let attempt = shared.state.withLock({ $0.lastAttempts[phrase] }) else { return nil }
         let model = try audio.clip(phrase, speed: 1)
@@ -147,10 +171,10 @@ public final class ShadowingSession: Sendable {
     }
 }
 
-extension StudyWorkflow {
+extension Library {
     /// Shadowing for a session over `prepared`, recording from the ALSA capture `device`;
     /// throws when the device cannot record.
-    public func shadowing(_ prepared: PreparedStudy, device: String) throws -> ShadowingSession {
+    func shadowing(_ prepared: PreparedStudy, device: String) throws -> ShadowingSession {
         do {
             try ShadowingRecorder.checkDevice(device)
         } catch let error as AudioError where error.kind == .noCaptureDevice {
@@ -160,6 +184,7 @@ extension StudyWorkflow {
                 "no capture device '\(device)' to record you from: choose one with --capture-device NAME (see `arecord -L`)"
             )
         }
-        return ShadowingSession(prepared: prepared, store: store, keepsAttempts: keepsProgress, device: device)
+        return ShadowingSession(
+            prepared: prepared, store: store, keepsAttempts: readOnlyReason == nil, device: device)
     }
 }

@@ -1,0 +1,30 @@
+import Foundation
+
+/// What the recording view shows.
+public struct RecordingStatus: Sendable, Equatable {
+    /// The phrase expected next (0-based; `phraseCount` once all are read).
+    public var phrase: Int
+    public var phraseCount: Int
+    /// The input's peak level over the last 50 ms, dBFS.
+    public var level: Float
+    /// Samples at or near full scale lately: the input is too loud.
+    public var clipping: Bool
+    public var speaking: Bool
+    public var paused: Bool
+    public var seconds: Double
+    public var overruns: Int
+    public var finished: Bool
+
+    public init(
+        phrase: Int, phraseCount: Int, level: Float, clipping: Bool, speaking: Bool, paused: Bool, seconds: Double,
+        overruns: Int, finished: Bool
+    ) {
+        (self.phrase, self.phraseCount, self.level, self.clipping) = (phrase, phraseCount, level, clipping)
+        (self.speaking, self.paused, self.seconds, self.overruns) = (speaking, paused, seconds, overruns)
+        self.finished = finished
+    }
+}
+
+/// How a recording ended: finished (to save), quit (to throw away), or interrupted (kept, to
+/// recover later).
+public enum RecordingStop: Sendable, Equatable { case finish, quit, interrupt }
