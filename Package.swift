@@ -132,13 +132,14 @@ let package = Package(
         .target(
             name: "LoopShadowing",
             dependencies: [
-                "LoopFoundation", "LoopModel", "LoopAudioFiles", "LoopAudio", "LoopStudy", "LoopCutting", "CAubio",
+                "LoopFoundation", "LoopModel", "LoopAudioFiles", "LoopAudio", "LoopStudy", "LoopCutting", "LoopSpeech",
+                "CAubio",
                 "CAubioLoader",
             ]),
 
         .target(
             name: "LoopRecording",
-            dependencies: ["LoopFoundation", "LoopModel", "LoopAudio", "LoopAudioFiles", "LoopCutting"]),
+            dependencies: ["LoopFoundation", "LoopModel", "LoopAudio", "LoopAudioFiles", "LoopCutting", "LoopSpeech"]),
 
         .target(
             name: "LoopPlayback",

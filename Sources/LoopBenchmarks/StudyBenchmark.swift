@@ -142,7 +142,7 @@ struct StudyBenchmark: AsyncParsableCommand {
                 attempt.samples)
             let scorer = try AttemptScorer(
                 model: model.samples, sampleRate: model.sampleRate, attemptSampleRate: 16_000, text: text,
-                language: "en")
+                language: "en", synthesizer: .shared)
             var times: [Duration] = []
             for _ in 0..<max(3, runs / 2) {
                 let started = ContinuousClock.now

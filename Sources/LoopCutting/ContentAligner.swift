@@ -120,26 +120,31 @@ struct ContentAligner {
     /// from espeak-ng's state as it was opened, so a text is rendered the same on any number of
     /// cores.
     func render(
-        _ phrases: [String], in language: SpeechLanguage, upperFrequency: Double,
+        _ phrases: [String], in language: SpeechLanguage, upperFrequency: Double, synthesizer: SpeechSynthesizer,
         stopped: (@Sendable () -> Bool)? = nil
     ) throws -> Rendering {
         let half = Self.secondHalf(of: phrases, least: parameters.leastSecondProcessBytes)
         var frames = RenderedFrames(joinFrames: parameters.joinFrames)
         guard half < phrases.count else {
-            try measure(phrases[...], in: language, upperFrequency: upperFrequency, into: &frames, stopped: stopped)
+            try measure(
+                phrases[...], in: language, upperFrequency: upperFrequency, synthesizer: synthesizer, into: &frames,
+                stopped: stopped)
             return frames.rendering()
         }
         // Both processes start now, while this one is small (a fork copies this process's page
         // tables). One after the other, the second waits on its full pipe after its first
         // phrase until its half is read.
-        let started = try SpeechSynthesizer.shared.renderInChildProcess(Array(phrases[half...]), in: language)
+        let started = try synthesizer.renderInChildProcess(Array(phrases[half...]), in: language)
         guard parameters.halvesAtOnce, let second = started else {
-            try measure(phrases[..<half], in: language, upperFrequency: upperFrequency, into: &frames, stopped: stopped)
+            try measure(
+                phrases[..<half], in: language, upperFrequency: upperFrequency, synthesizer: synthesizer, into: &frames,
+                stopped: stopped)
             if let started {
                 try measure(started, upperFrequency: upperFrequency, into: &frames, stopped: stopped)
             } else {
                 try measure(
-                    phrases[half...], in: language, upperFrequency: upperFrequency, into: &frames, stopped: stopped)
+                    phrases[half...], in: language, upperFrequency: upperFrequency, synthesizer: synthesizer,
+                    into: &frames, stopped: stopped)
             }
             return frames.rendering()
         }
@@ -149,7 +154,9 @@ struct ContentAligner {
             return rest
         }
         do {
-            try measure(phrases[..<half], in: language, upperFrequency: upperFrequency, into: &frames, stopped: stopped)
+            try measure(
+                phrases[..<half], in: language, upperFrequency: upperFrequency, synthesizer: synthesizer, into: &frames,
+                stopped: stopped)
         } catch {
             second.stop()
             _ = try? reader.join()
@@ -163,16 +170,16 @@ struct ContentAligner {
     /// in this process when no process can be started.
     private func measure(
         _ phrases: ArraySlice<String>, in language: SpeechLanguage, upperFrequency: Double,
-        into frames: inout RenderedFrames, stopped: (@Sendable () -> Bool)?
+        synthesizer: SpeechSynthesizer, into frames: inout RenderedFrames, stopped: (@Sendable () -> Bool)?
     ) throws {
         guard !phrases.isEmpty else { return }
-        if let child = try SpeechSynthesizer.shared.renderInChildProcess(Array(phrases), in: language) {
+        if let child = try synthesizer.renderInChildProcess(Array(phrases), in: language) {
             try measure(child, upperFrequency: upperFrequency, into: &frames, stopped: stopped)
             return
         }
         for phrase in phrases {
             if stopped?() == true { throw RenderingStopped() }
-            let speech = try SpeechSynthesizer.shared.render([phrase], in: language)[0]
+            let speech = try synthesizer.render([phrase], in: language)[0]
             try frames.append(speech, parameters: parameters, upperFrequency: upperFrequency)
         }
     }

@@ -142,15 +142,16 @@ public enum WordSpans {
     /// Each word's frames in `recording` (measured at `sampleRate`'s band); nil when the
     /// synthesizer cannot render `language` or the words cannot be placed.
     public static func find(
-        _ words: [String], in recording: MeasuredRecording, sampleRate: Int, language: String?
+        _ words: [String], in recording: MeasuredRecording, sampleRate: Int, language: String?,
+        synthesizer: SpeechSynthesizer
     ) -> [Range<Int>]? {
         guard words.count > 1, let span = recording.spoken,
             let resolved = SpeechLanguage.resolve(given: language, loop: nil, text: [words.joined(separator: " ")]),
-            let rate = try? SpeechSynthesizer.shared.outputRate()
+            let rate = try? synthesizer.outputRate()
         else { return nil }
         let upper = recording.upperFrequency
         guard upper <= CepstrumMeter.upperFrequency(sampleRates: [sampleRate, rate]) + 1,
-            let rendering = try? render(words, in: resolved, upperFrequency: upper)
+            let rendering = try? render(words, in: resolved, upperFrequency: upper, synthesizer: synthesizer)
         else { return nil }
         let take = recording.frames(span)
         let aligner = ContentAligner()
@@ -180,11 +181,12 @@ public enum WordSpans {
     /// The words rendered by a second process where one can start: espeak-ng's output depends
     /// on what its process rendered before, so scoring a learner leaves the cutter's renderings
     /// in this process as they were.
-    private static func render(_ words: [String], in language: SpeechLanguage, upperFrequency: Double) throws
-        -> ContentAligner.Rendering
-    {
-        guard let child = try SpeechSynthesizer.shared.renderInChildProcess(words, in: language) else {
-            return try ContentAligner().render(words, in: language, upperFrequency: upperFrequency)
+    private static func render(
+        _ words: [String], in language: SpeechLanguage, upperFrequency: Double, synthesizer: SpeechSynthesizer
+    ) throws -> ContentAligner.Rendering {
+        guard let child = try synthesizer.renderInChildProcess(words, in: language) else {
+            return try ContentAligner().render(
+                words, in: language, upperFrequency: upperFrequency, synthesizer: synthesizer)
         }
         var speech: [RenderedSpeech] = []
         while let next = try child.next() { speech.append(next) }

@@ -12,128 +12,167 @@ public struct TakeCutter: Sendable {
     /// The language the text is read in (`--language`); else the hint's (the loop's), else a
     /// guess from the text.
     public var language: String?
+    /// What renders the text (espeak-ng: one owner at a time, given by whoever cuts).
+    public let synthesizer: SpeechSynthesizer
 
+    /// The cutter's tunables, grouped by the stage that reads them. The figures of the
+    /// development sets they were chosen on are in docs/cutting.md ("The cutter's thresholds").
     public struct Parameters: Sendable {
-        /// A real pause this close to the aligned join (seconds) takes the cut.
-        public var pauseReach = 0.2
-        /// Without a pause, the cut goes to the quietest point this close (seconds) to the join.
-        public var quietReach = 0.06
-        /// The take reads its text when its words, phrase by phrase, fit the take better than
-        /// the same sounds played backwards on at least this share of their speech (another
-        /// text or language: 0.55-0.63 on the development sets; a voice like the synthesizer's
-        /// 0.9-1; a real speaker's 0.6-0.7)...
-        public var minimumAgreement = 0.64
-        /// ...at least this share when only some of the phrases are found in it (a text's
-        /// phrases matched here and there in a take of another text are what this refuses),
-        public var minimumPartialAgreement = 0.75
-        /// (unless they are a run of at least this many of the text's phrases one after the
-        /// other, each told apart from its neighbours, with at most ``maximumPausedUnmatched``
-        /// of the speech outside them: ``minimumAgreement`` then, as for the whole text),
-        public var leastPartialRun = 2
-        /// ...and the take's speed against the rendering's varies less than this between the
-        /// phrases found (standard deviation of the log ratio),
-        public var maximumSpread = 0.25
-        /// or less than this where the agreement is below ``strongAgreement`` (where the voice
-        /// is far from the synthesizer's, the phrases' lengths must also agree).
-        public var maximumWeakSpread = 0.12
-        public var strongAgreement = 0.8
-        /// When the words cannot be matched well enough (but better than another text's), a
-        /// take whose phrases are all parted by pauses of at least this much silence (seconds)
-        /// is cut at its pauses rather than refused: a take read with pauses on purpose.
-        public var clearPause = 0.12
-        /// ...if its words agree with the text at least this well (another text's 0.55-0.61 on
-        /// the development sets),
-        /// the alignment found every phrase in it,
-        public var minimumPausedAgreement = 0.62
-        /// the alignment left at most this share of its speech out of every phrase (no intro,
-        /// no added sentence: the pauses would give them clips),
-        public var maximumPausedUnmatched = 0.1
-        /// and its clips' lengths against their phrases' renderings vary less than this
-        /// (standard deviation of the log ratio). A take of the text keeps its phrases' lengths
-        /// in proportion (0.10-0.20 on the development set where this fallback decides); another
-        /// text cut at as many pauses, or a take with an intro, does not (0.25-0.36).
-        public var maximumPausedSpread = 0.22
-        /// Its clips must also be told apart from their neighbours in the text by this much on
-        /// average, as the phrases an alignment finds must be (another text's: about 0).
-        public var pausedIdentification = 2.0
-        /// A phrase found in the take keeps its clip when its words fit the take better than its
-        /// sounds played backwards on at least this share of its speech...
-        public var phraseAgreement = 0.6
-        /// ...or, where the take's words fit less well as a whole (a voice far from the
-        /// synthesizer's), on the take's own share less this much...
-        public var phraseAgreementMargin = 0.15
-        /// ...or on at least this share, when its length against its rendering's is within
-        /// ``phraseLengthDeviation`` (log ratio) of the other phrases': a short phrase, whose
-        /// words are too few to tell from their sounds backwards.
-        public var leastPhraseAgreement = 0.45
-        public var phraseLengthDeviation = 0.3
-        /// A phrase found whose length against its rendering's is further than this (log ratio)
-        /// from the other phrases' gets no clip, however well its few frames fit: a sliver of
-        /// the phrase before it (a text's own phrases: within 1.16 on the development sets).
-        public var greatestLengthDeviation = 1.2
-        /// Where the take's words fit clearly (``strongAgreement``), a phrase whose words fit
-        /// less than this keeps its clip only when told apart from its neighbours in the text
-        /// by at least ``doubtfulIdentification``: speech the text does not hold (an outro, a
-        /// sentence before the text) matched to a line the take does not read fits 0.5-0.85
-        /// and is told apart by -5 to 2.5; a line read otherwise (a paraphrase) by 2.6-40.
-        /// Beside a line the take does not read (where such speech is), up to
-        /// ``doubtfulAgreementBesideUnread``: an outro sentence in one synthetic take fitted
-        /// 0.66-0.90 over 16 renderings (espeak-ng's output varies with what it rendered
-        /// before); everywhere, it would tell apart most phrases of an hour's take, 2.6 s more. A
-        /// phrase of less than ``doubtfulSpeech`` seconds of rendered speech ("Gut.", "No,
-        /// thanks.") has too few sounds to be told apart and is spared.
-        public var doubtfulAgreement = 0.85
-        public var doubtfulAgreementBesideUnread = 0.95
-        public var doubtfulIdentification = 2.5
-        public var doubtfulSpeech = 1.0
-        /// Where the words fit too loosely for all that, a text of three phrases or more is
-        /// read in the take when its phrases found are told apart from their neighbours in the
-        /// text by at least this much on average (standard deviations: another text or language
-        /// -1 to 2 on the development sets, real speakers 2.2-13, voices like the
-        /// synthesizer's 4.6-40; ``ContentAligner/identification``)...
-        public var minimumIdentification = 2.0
-        /// ...(each of them, in a text of fewer than this many phrases: each is compared with
-        /// fewer others, and chance tells a few apart)...
-        public var smallText = 6
-        /// ...when at least this many are found...
-        public var leastIdentifiedPhrases = 4
-        /// ...each of them by at least this much (a phrase that is not, where the others are,
-        /// is where the alignment went wrong: an intro taken for the first phrase)...
-        public var phraseIdentification = 1.0
-        /// ...and their words fit better than their sounds backwards on at least this share of
-        /// their speech.
-        public var leastAgreement = 0.55
+        /// Where a cut goes, once the phrases are placed.
+        public struct Placement: Sendable {
+            /// A real pause this close to the aligned join (seconds) takes the cut. Wider finds
+            /// a reader's pause a word away; too wide, a pause inside the next phrase.
+            public var pauseReach = 0.2
+            /// Without a pause, the cut goes to the quietest point this close (seconds) to the
+            /// join: wider moves it off the join onto a quieter consonant.
+            public var quietReach = 0.06
+            /// A pause with this much silence (seconds) between two phrases' words makes a cut
+            /// certain; shorter, its confidence rests on the words too.
+            public var clearCutPause = 0.15
+            /// Speech the text does not hold (between phrases, before or after them) is left out
+            /// of every clip when it lasts at least this long (seconds); shorter, it stays with its
+            /// phrase (a breath, a word's tail). Lower leaves out more, and cuts more slivers.
+            public var minimumFiller = 0.25
+            /// Such speech, when it lasts at most this long (seconds), follows a pause and runs
+            /// into the phrase after it, is that phrase's words said otherwise ("Está lloviendo"
+            /// for "Llueve") and stays in its clip. Longer keeps more paraphrase, and more of an
+            /// added sentence's tail.
+            public var longestAttachedWords = 0.6
+            /// The silence (seconds) that parts such words from their phrase, or from what came before.
+            public var attachedWordsPause = 0.1
+        }
+
+        /// Whether the take reads its text where the alignment placed it (``AlignmentVerdict``).
+        public struct Verdict: Sendable {
+            /// The share of the phrases' speech whose words fit the take better than the same
+            /// sounds backwards that a take of its text reaches: another text or language 0.55-0.63
+            /// on the development sets, a voice like the synthesizer's 0.9-1, a real speaker's
+            /// 0.6-0.7. Higher refuses more real voices; lower cuts more other texts.
+            public var minimumAgreement = 0.64
+            /// The same, when only some of the phrases are found: a text's phrases matched here
+            /// and there in a take of another text are what this refuses.
+            public var minimumPartialAgreement = 0.75
+            /// Some phrases found one after the other, at least this many, each told apart from
+            /// its neighbours with hardly any speech outside them, need only
+            /// ``minimumAgreement``: a take of the middle of its text by a voice far from the
+            /// synthesizer's.
+            public var leastPartialRun = 2
+            /// The take's speed against the rendering's varies less than this between the phrases
+            /// found (standard deviation of the log ratio): a phrase stretched over speech it does
+            /// not hold varies it more. Higher accepts more such stretches.
+            public var maximumSpread = 0.25
+            /// ...less than this where the agreement is below ``strongAgreement``: where the voice
+            /// is far from the synthesizer's, the phrases' lengths must agree too.
+            public var maximumWeakSpread = 0.12
+            /// Words that fit at least this well are a voice like the synthesizer's: what they
+            /// say needs less else to be believed.
+            public var strongAgreement = 0.8
+            /// Where the words fit too loosely for all that, a text of three phrases or more is
+            /// read in the take when its phrases found are told apart from their neighbours in
+            /// the text by at least this much on average (standard deviations: another text or
+            /// language -1 to 2 on the development sets, real speakers 2.2-13, voices like the
+            /// synthesizer's 4.6-40; ``ContentAligner/identification``).
+            public var minimumIdentification = 2.0
+            /// A text of fewer phrases than this needs each phrase told apart, not only on
+            /// average: each is compared with fewer others, and chance tells a few apart.
+            public var smallText = 6
+            /// Told apart, at least this many phrases must be found, for a voice far from the
+            /// synthesizer's to be believed on that alone.
+            public var leastIdentifiedPhrases = 4
+            /// Each phrase found must be told apart by at least this much: one that is not,
+            /// where the others are, is where the alignment went wrong (an intro taken for the
+            /// first phrase).
+            public var phraseIdentification = 1.0
+            /// Told apart, the words must still fit better than their sounds backwards on at
+            /// least this share of their speech.
+            public var leastAgreement = 0.55
+            /// "Hardly any speech outside the phrases": at most this share of the take's speech
+            /// (where the phrases cannot be told apart, or only a run of them is found; and before
+            /// a take is cut at its pauses). Higher lets an intro or an added sentence through.
+            public var maximumUnmatchedSpeech = 0.1
+            /// Speech the text does not hold is left out, on a second path, at this share of
+            /// what unrelated words cost (what a voice like the synthesizer's own words cost).
+            public var retriedFillerCost: Float = 0.6
+            /// ...and each rendered speech frame of a phrase the take does not read at each of
+            /// these shares in turn, until one is accepted (the first alignment's, then less: a
+            /// text that goes on well past the take). Each more costs an alignment.
+            public var retriedSkipCosts: [Float] = [0.4, 0.2]
+        }
+
+        /// Which of the phrases found keep a clip.
+        public struct Phrases: Sendable {
+            /// A phrase keeps its clip when its words fit the take better than its sounds
+            /// backwards on at least this share of its speech...
+            public var phraseAgreement = 0.6
+            /// ...or, where the take's words fit less well as a whole (a voice far from the
+            /// synthesizer's), on the take's own share less this much.
+            public var phraseAgreementMargin = 0.15
+            /// A short phrase, whose words are too few to tell from their sounds backwards, keeps
+            /// it on at least this share when its length against its rendering's is within
+            /// ``phraseLengthDeviation`` (log ratio) of the other phrases'.
+            public var leastPhraseAgreement = 0.45
+            public var phraseLengthDeviation = 0.3
+            /// A phrase whose length against its rendering's is further than this (log ratio)
+            /// from the other phrases' gets no clip, however well its few frames fit: a sliver of
+            /// the phrase before it (a text's own phrases: within 1.16 on the development sets).
+            public var greatestLengthDeviation = 1.2
+            /// Where the take's words fit clearly (``Verdict/strongAgreement``), a phrase whose
+            /// words fit less than this keeps its clip only when told apart from its neighbours by
+            /// at least ``doubtfulIdentification``: speech the text does not hold (an outro, a
+            /// sentence before the text) matched to a line the take does not read fits 0.5-0.85
+            /// and is told apart by -5 to 2.5; a line read otherwise (a paraphrase) by 2.6-40.
+            public var doubtfulAgreement = 0.85
+            /// The same beside a line the take does not read (where such speech is): an outro
+            /// sentence in one synthetic take fitted 0.66-0.90 over 16 renderings. Everywhere, it
+            /// would tell apart most phrases of an hour's take, 2.6 s more.
+            public var doubtfulAgreementBesideUnread = 0.95
+            public var doubtfulIdentification = 2.5
+            /// A phrase of less than this much rendered speech (seconds: "Gut.", "No, thanks.")
+            /// has too few sounds to be told apart, and is spared.
+            public var doubtfulSpeech = 1.0
+        }
+
+        /// When the words cannot be matched well enough, a take read with clear pauses is cut at
+        /// them.
+        public struct PausedFallback: Sendable {
+            /// Every phrase parted by at least this much silence (seconds): a take read with
+            /// pauses on purpose.
+            public var clearPause = 0.12
+            /// Its words agree with the text at least this well (another text's 0.55-0.61 on the
+            /// development sets), and the alignment found every phrase.
+            public var minimumPausedAgreement = 0.62
+            /// (The alignment left at most ``Verdict/maximumUnmatchedSpeech`` of its speech out
+            /// of every phrase: no intro, no added sentence, which the pauses would give clips.)
+            /// Its clips' lengths against their phrases' renderings vary less than this (standard
+            /// deviation of the log ratio): a take of the text keeps its phrases' lengths in
+            /// proportion (0.10-0.20 on the development set), another text cut at as many pauses,
+            /// or a take with an intro, does not (0.25-0.36).
+            public var maximumPausedSpread = 0.22
+            /// Its clips are told apart from their neighbours in the text by this much on
+            /// average, as the phrases an alignment finds must be (another text's: about 0).
+            public var pausedIdentification = 2.0
+        }
+
         /// Where even that fails, phrases told apart among the take's pause-parted stretches
-        /// (``PhraseSpotter``) are cut at those pauses when at least this many are told apart,
-        /// and each one more allows one break in their order (a phrase that does not follow the
-        /// one before it in text and take alike: a line skipped, a sentence added).
-        public var leastSpotted = 3
-        /// Their standard deviations beyond ``phraseIdentification`` add up to at least this:
-        /// three phrases told apart by chance in another text's take, from 3.3 on the
-        /// development sets; a take of the text, from 5.4.
-        public var spottedEvidence = 5.0
-        /// Speech the text does not hold (between phrases, before or after them) is left out of
-        /// every clip when it lasts at least this long (seconds); shorter, it stays with its phrase.
-        public var minimumFiller = 0.25
-        /// Such speech, when it lasts at most this long (seconds), follows a pause and runs into
-        /// the phrase after it with less than ``attachedWordsPause`` of silence, is that phrase's
-        /// words said otherwise (a paraphrase's "Está lloviendo" for "Llueve") and stays in its clip.
-        public var longestAttachedWords = 0.6
-        /// The silence (seconds) that parts such words from a phrase, or from what came before.
-        public var attachedWordsPause = 0.1
-        /// A pause with this much silence (seconds) between two phrases' words takes a cut for certain.
-        public var clearCutPause = 0.15
-        /// A take whose words were refused is aligned once more with speech the text does not
-        /// hold costing this share of what unrelated words cost (what a voice like the
-        /// synthesizer's own words cost against their rendering).
-        public var retriedFillerCost: Float = 0.6
-        /// ...and each rendered speech frame of a phrase it does not read left out at each of
-        /// these shares in turn, until one is accepted (the first alignment's,
-        /// ``ContentAligner/Parameters/skipCost``, then less: a text that goes on well past the take).
-        public var retriedSkipCosts: [Float] = [0.4, 0.2]
-        /// Rendering a byte of text takes about as long as reading and measuring this many of
-        /// a take's samples (every channel's; espeak-ng against a FLAC take on a benchmark
-        /// machine): on two cores, where a second process renders beside the measuring.
+        /// (``PhraseSpotter``).
+        public struct Spotting: Sendable {
+            /// At least this many told apart; each one more allows one break in their order (a
+            /// line skipped, a sentence added).
+            public var leastSpotted = 3
+            /// Their standard deviations beyond ``Verdict/phraseIdentification`` add up to at
+            /// least this: three phrases told apart by chance in another text's take, from 3.3
+            /// on the development sets; a take of the text, from 5.4.
+            public var spottedEvidence = 5.0
+        }
+
+        public var placement = Placement()
+        public var verdict = Verdict()
+        public var phrases = Phrases()
+        public var pausedFallback = PausedFallback()
+        public var spotting = Spotting()
+        /// Rendering a byte of text takes about as long as reading and measuring this many of a
+        /// take's samples (every channel's; espeak-ng against a FLAC take on a benchmark machine):
+        /// on two cores, how the work is shared when a second process renders beside the measuring.
         public var samplesPerRenderedByte = 3_000
 
         public init() {}
@@ -141,9 +180,12 @@ public struct TakeCutter: Sendable {
 
     public var parameters = Parameters()
 
-    public init(segmenter: SilenceSegmenter = SilenceSegmenter(), language: String? = nil) {
+    public init(
+        segmenter: SilenceSegmenter = SilenceSegmenter(), language: String? = nil, synthesizer: SpeechSynthesizer
+    ) {
         self.segmenter = segmenter
         self.language = language
+        self.synthesizer = synthesizer
     }
 
     /// Cuts the take at `path`. `progress` receives the share done (0...1).
@@ -171,7 +213,7 @@ public struct TakeCutter: Sendable {
         }
         let renderingRate: Int
         do {
-            renderingRate = try SpeechSynthesizer.shared.outputRate()
+            renderingRate = try synthesizer.outputRate()
         } catch {
             return try atPauses("\(error.message): cut at its pauses instead of following the text")
         }
@@ -194,7 +236,7 @@ public struct TakeCutter: Sendable {
                 Result {
                     var aligner = ContentAligner()
                     aligner.parameters.halvesAtOnce = sharing.secondProcess
-                    return try aligner.render(phrases, in: language, upperFrequency: upper) {
+                    return try aligner.render(phrases, in: language, upperFrequency: upper, synthesizer: synthesizer) {
                         renderingUnwanted.load(ordering: .relaxed)
                     }
                 }
@@ -319,113 +361,50 @@ public struct TakeCutter: Sendable {
         var found: [Int] { reads.compactMap { $0 } }
     }
 
-    /// Why a take's words were not accepted: how well they agreed with the text.
-    struct Mismatch: Error {
-        var agreement: Double
-        /// Whether the alignment found every phrase in the take.
-        var foundAll: Bool
-        /// The share of the take's speech outside every phrase the alignment found.
-        var unmatchedSpeech: Double
+    /// Where an alignment placed the phrases, or, when the take there does not read them, what
+    /// the alignment showed (what the fallbacks then weigh).
+    enum Placement {
+        case placed(PlacedRun)
+        case refused(AlignmentEvidence)
+
+        /// The run, when placed.
+        var run: PlacedRun? {
+            if case .placed(let run) = self { return run }
+            return nil
+        }
     }
 
     /// Aligns the take's hops `hops` with the rendered phrases, keeps the phrases whose words are
     /// heard there and places a cut at each edge between them and what the text does not hold;
-    /// throws ``Mismatch`` when the take there does not read them.
+    /// or what the alignment showed when the take there does not read them (``AlignmentVerdict``).
     ///
     /// `leftOut`: what speech the text does not hold and each rendered speech frame of a phrase
     /// the take does not read cost the alignment (shares of what unrelated words cost); by
     /// default, measured on a first path and ``ContentAligner/Parameters/skipCost``. With them,
-    /// the words must fit as a voice like the synthesizer's do (``Parameters/strongAgreement``),
+    /// the words must fit as a voice like the synthesizer's do (``Parameters/Verdict/strongAgreement``),
     /// several phrases each told apart.
     func place(
         _ rendering: ContentAligner.Rendering, in take: MeasuredTake, hops: Range<Int>,
         leftOut: (fillerCost: Float, skipCost: Float)? = nil
-    ) throws -> PlacedRun {
+    ) -> Placement {
         let frames = take.frames(hops)
         let alignment = ContentAligner().align(
             take: frames, rendering: rendering, fillerCost: leftOut?.fillerCost, skipCost: leftOut?.skipCost)
-        let partial = alignment.found.count < rendering.phrases.count
-        let mismatch = Mismatch(
-            agreement: alignment.overallAgreement, foundAll: !partial, unmatchedSpeech: alignment.unmatchedSpeech)
-        // Where the words fit clearly, a phrase or two out of proportion is a rendering with
-        // words the reader did not say; where they fit loosely, it may be a phrase stretched
-        // over speech the text does not hold, and the take is refused.
-        guard leftOut == nil || alignment.overallAgreement >= parameters.strongAgreement else { throw mismatch }
-        guard
-            alignment.lengthSpread <= parameters.maximumSpread
-                || (alignment.overallAgreement >= parameters.strongAgreement
-                    && alignment.robustLengthSpread <= parameters.maximumSpread)
-        else { throw mismatch }
-        // How clearly the phrases found are told apart from their neighbours in the text where
-        // they were found: worked out once, and only when needed (it aligns each with eleven).
-        var toldApart: [Double]?
-        func told() -> [Double] {
-            if let toldApart { return toldApart }
+        let evidence = AlignmentEvidence(alignment, phraseCount: rendering.phrases.count) {
             let identification = ContentAligner().identification(
                 take: frames, rows: alignment.phraseRows, rendering: rendering, warping: alignment.warping)
-            let values = alignment.found.map { identification[$0] ?? -.infinity }
-            toldApart = values
-            return values
+            return alignment.found.map { identification[$0] ?? -.infinity }
         }
-        func meanTold() -> Double {
-            let values = told()
-            return values.isEmpty ? -.infinity : values.reduce(0, +) / Double(values.count)
+        guard AlignmentVerdict(parameters: parameters.verdict).reads(evidence, leftOutCheaply: leftOut != nil) else {
+            return .refused(evidence)
         }
-        // Phrases told apart well enough to be these: clearly on average, and in a small text
-        // (each compared with few others, and chance tells a few apart), each of them.
-        func toldApartEnough() -> Bool {
-            meanTold() >= parameters.minimumIdentification
-                && (rendering.phrases.count >= parameters.smallText
-                    || told().allSatisfy { $0 >= parameters.phraseIdentification })
-        }
-        // A text of one or two phrases, which cannot be told apart: all found, and hardly any
-        // speech outside them.
-        func foundWhole() -> Bool {
-            !partial && alignment.unmatchedSpeech <= parameters.maximumPausedUnmatched
-        }
-        // The words fit the take clearly better than their sounds backwards (where they fit
-        // only loosely, as another text's words can, or only one or two phrases of a longer
-        // text are found, these are also told apart)...
-        // (Where only some phrases are found, a run of the text's phrases one after the other,
-        // each told apart from its neighbours, with hardly any speech outside them, needs no
-        // more than the whole text does: a take of the middle of its text, by a voice far from
-        // the synthesizer's. With speech outside the run, its last phrase may be an outro's
-        // words laid over the line after the ones read.)
-        let partialRun = {
-            alignment.found.count >= parameters.leastPartialRun
-                && alignment.unmatchedSpeech <= parameters.maximumPausedUnmatched
-                && alignment.found.last! - alignment.found.first! == alignment.found.count - 1
-                && meanTold() >= parameters.minimumIdentification
-                && told().allSatisfy { $0 >= parameters.phraseIdentification }
-        }
-        let fitting =
-            (alignment.overallAgreement
-                >= (partial ? parameters.minimumPartialAgreement : parameters.minimumAgreement)
-                || (alignment.overallAgreement >= parameters.minimumAgreement && partialRun()))
-            && (alignment.lengthSpread <= parameters.maximumWeakSpread
-                || alignment.overallAgreement >= parameters.strongAgreement)
-            && ((alignment.overallAgreement >= parameters.strongAgreement && (alignment.found.count >= 3 || !partial))
-                || (rendering.phrases.count < 3 ? foundWhole() : toldApartEnough()))
-        // ...or, for a voice far from the synthesizer's, each of several phrases found is told
-        // apart (with fewer, chance can tell them apart as well).
-        let identified = {
-            alignment.found.count >= parameters.leastIdentifiedPhrases
-                && meanTold() >= parameters.minimumIdentification
-                && alignment.overallAgreement >= parameters.leastAgreement
-                && told().allSatisfy { $0 >= parameters.phraseIdentification }
-        }
-        // A path that left speech out as cheaply as a voice like the synthesizer's words cost
-        // (`leftOut`) can pick a few stretches of any take that fit a few phrases: there,
-        // several phrases must also be found and each told apart from its neighbours.
-        let accepted = leftOut == nil ? fitting || identified() : fitting && identified()
-        guard accepted else { throw mismatch }
         let kept = heardPhrases(
             keptPhrases(alignment), in: alignment, take: frames, rendering: rendering,
             hopDuration: take.analysis.envelope.hopDuration)
-        guard !kept.isEmpty else { throw mismatch }
+        guard !kept.isEmpty else { return .refused(evidence) }
         let analysis = take.analysis
         let shift = hops.lowerBound
-        let minimumFiller = Int((parameters.minimumFiller / analysis.envelope.hopDuration).rounded())
+        let minimumFiller = Int((parameters.placement.minimumFiller / analysis.envelope.hopDuration).rounded())
         // Speech hops in a stretch of the take (relative hops).
         let speechHops = { (stretch: Range<Int>) -> [Int] in
             stretch.filter { analysis.isSpeech[$0 + shift] }
@@ -452,14 +431,15 @@ public struct TakeCutter: Sendable {
             ) in
             guard let last = extra.last else { return (extra[...], []) }
             let next = (phraseStart..<hops.count).first { analysis.isSpeech[$0 + shift] } ?? phraseStart
-            guard silence(next - last - 1) < parameters.attachedWordsPause else { return (extra[...], []) }
+            guard silence(next - last - 1) < parameters.placement.attachedWordsPause else { return (extra[...], []) }
             var start = extra.count - 1
-            while start > 0, silence(extra[start] - extra[start - 1] - 1) < parameters.attachedWordsPause {
+            while start > 0, silence(extra[start] - extra[start - 1] - 1) < parameters.placement.attachedWordsPause {
                 start -= 1
             }
             let pauseBefore =
-                start > 0 || previousSpeech.map { silence(extra[0] - $0 - 1) >= parameters.attachedWordsPause } ?? true
-            guard pauseBefore, silence(last - extra[start] + 1) <= parameters.longestAttachedWords else {
+                start > 0
+                || previousSpeech.map { silence(extra[0] - $0 - 1) >= parameters.placement.attachedWordsPause } ?? true
+            guard pauseBefore, silence(last - extra[start] + 1) <= parameters.placement.longestAttachedWords else {
                 return (extra[...], [])
             }
             return (extra[..<start], extra[start...])
@@ -504,7 +484,7 @@ public struct TakeCutter: Sendable {
         for index in run.cutHops.indices.dropFirst() where run.cutHops[index] <= run.cutHops[index - 1] {
             run.cutHops[index] = run.cutHops[index - 1] + 1
         }
-        return run
+        return .placed(run)
     }
 
     /// The phrases found that keep their clips: those whose words fit where they were found
@@ -513,12 +493,13 @@ public struct TakeCutter: Sendable {
     /// should. A phrase squeezed into a sliver of the take, or stretched over speech it does
     /// not hold, has neither.
     private func keptPhrases(_ alignment: ContentAligner.Alignment) -> [Int] {
-        let least = min(parameters.phraseAgreement, alignment.overallAgreement - parameters.phraseAgreementMargin)
+        let least = min(
+            parameters.phrases.phraseAgreement, alignment.overallAgreement - parameters.phrases.phraseAgreementMargin)
         return alignment.found.filter {
             let agreement = alignment.agreement[$0] ?? 0
             return agreement >= least
-                || (agreement >= parameters.leastPhraseAgreement
-                    && abs(alignment.lengthDeviation[$0] ?? .infinity) <= parameters.phraseLengthDeviation)
+                || (agreement >= parameters.phrases.leastPhraseAgreement
+                    && abs(alignment.lengthDeviation[$0] ?? .infinity) <= parameters.phrases.phraseLengthDeviation)
         }
     }
 
@@ -531,10 +512,10 @@ public struct TakeCutter: Sendable {
         rendering: ContentAligner.Rendering, hopDuration: Double
     ) -> [Int] {
         let proportioned = kept.filter {
-            abs(alignment.lengthDeviation[$0] ?? 0) <= parameters.greatestLengthDeviation
+            abs(alignment.lengthDeviation[$0] ?? 0) <= parameters.phrases.greatestLengthDeviation
         }
-        guard alignment.overallAgreement >= parameters.strongAgreement else { return proportioned }
-        let shortest = Int((parameters.doubtfulSpeech / hopDuration).rounded())
+        guard alignment.overallAgreement >= parameters.verdict.strongAgreement else { return proportioned }
+        let shortest = Int((parameters.phrases.doubtfulSpeech / hopDuration).rounded())
         // Beside a line the take does not read, where speech the text does not hold may be.
         let found = alignment.phraseRows
         let besideUnread = { (phrase: Int) in
@@ -544,8 +525,8 @@ public struct TakeCutter: Sendable {
             proportioned.filter { phrase in
                 let agreement = alignment.agreement[phrase] ?? 0
                 return
-                    (agreement < parameters.doubtfulAgreement
-                    || (agreement < parameters.doubtfulAgreementBesideUnread && besideUnread(phrase)))
+                    (agreement < parameters.phrases.doubtfulAgreement
+                    || (agreement < parameters.phrases.doubtfulAgreementBesideUnread && besideUnread(phrase)))
                     && rendering.phrases[phrase].filter { !rendering.frames.quiet[$0] }.count >= shortest
             })
         guard !doubtful.isEmpty else { return proportioned }
@@ -555,7 +536,7 @@ public struct TakeCutter: Sendable {
         let rows = alignment.phraseRows.indices.map { near.contains($0) ? alignment.phraseRows[$0] : nil }
         let told = aligner.identification(take: take, rows: rows, rendering: rendering, warping: alignment.warping)
         return proportioned.filter {
-            !doubtful.contains($0) || (told[$0] ?? -.infinity) >= parameters.doubtfulIdentification
+            !doubtful.contains($0) || (told[$0] ?? -.infinity) >= parameters.phrases.doubtfulIdentification
         }
     }
 
@@ -564,40 +545,42 @@ public struct TakeCutter: Sendable {
         language: SpeechLanguage
     ) throws -> (envelope: EnergyEnvelope, segmentation: Segmentation) {
         let name = language.origin == .guessed ? "\(language.code) (guessed from the text)" : language.code
-        let run: PlacedRun
-        var note: String?
-        do {
-            do {
-                run = try place(rendering, in: take, hops: 0..<take.envelope.levels.count)
-            } catch let first as Mismatch {
-                // The first path measures what this voice's words cost against their own; where
-                // it took a long stretch of speech the text does not hold (an audiobook's intro
-                // before a text that goes on past the take) for the text's words, that measure is
-                // of unrelated words, and so is the path. Again, with such speech as cheap as a
-                // voice like the synthesizer's own words, for such a voice only: what it finds
-                // must fit as its words do (a real voice's words cost more than that, and such a
-                // path leaves some of them out). Where that fails too, what the first path
-                // measured decides what comes next.
-                let retried = parameters.retriedSkipCosts.lazy.compactMap {
-                    try? place(
-                        rendering, in: take, hops: 0..<take.envelope.levels.count,
-                        leftOut: (parameters.retriedFillerCost, $0))
-                }.first
-                guard let retried else { throw first }
-                run = retried
+        let everything = 0..<take.envelope.levels.count
+        // The first path measures what this voice's words cost against their own; where it took
+        // a long stretch of speech the text does not hold (an audiobook's intro before a text
+        // that goes on past the take) for the text's words, that measure is of unrelated words,
+        // and so is the path. Again, with such speech as cheap as a voice like the synthesizer's
+        // own words, for such a voice only: what it finds must fit as its words do (a real
+        // voice's words cost more than that, and such a path leaves some of them out). Where
+        // that fails too, what the first path showed decides what comes next.
+        var placement = place(rendering, in: take, hops: everything)
+        if placement.run == nil {
+            for skipCost in parameters.verdict.retriedSkipCosts {
+                let retried = place(
+                    rendering, in: take, hops: everything, leftOut: (parameters.verdict.retriedFillerCost, skipCost))
+                if retried.run != nil {
+                    placement = retried
+                    break
+                }
             }
-        } catch let mismatch as Mismatch {
+        }
+        var run: PlacedRun
+        var note: String?
+        switch placement {
+        case .placed(let placed): run = placed
+        case .refused(let evidence):
             // A take read with a clear pause after every phrase is cut there, even when its
-            // words cannot be matched (a voice unlike the synthesizer's).
-            // The alignment must not have left phrases out nor found speech outside them, and
-            // the clips' lengths must keep the proportions of their phrases' (an intro cut as
-            // the first phrase shifts every clip by one, and they no longer do).
-            if mismatch.agreement >= parameters.minimumPausedAgreement, mismatch.foundAll,
-                mismatch.unmatchedSpeech <= parameters.maximumPausedUnmatched,
+            // words cannot be matched (a voice unlike the synthesizer's). The alignment must not
+            // have left phrases out nor found speech outside them, and the clips' lengths must
+            // keep the proportions of their phrases' (an intro cut as the first phrase shifts
+            // every clip by one, and they no longer do).
+            let fallback = parameters.pausedFallback
+            if evidence.agreement >= fallback.minimumPausedAgreement, evidence.foundAll,
+                evidence.unmatchedSpeech <= parameters.verdict.maximumUnmatchedSpeech,
                 var paused = try? segmenter.segment(
                     take.envelope, hint: .text(phrases, language: language.code), path: path),
-                paused.cuts.allSatisfy({ $0.pauseDuration >= parameters.clearPause }),
-                lengthSpread(of: paused, in: take, against: rendering) <= parameters.maximumPausedSpread,
+                paused.cuts.allSatisfy({ $0.pauseDuration >= fallback.clearPause }),
+                lengthSpread(of: paused, in: take, against: rendering) <= fallback.maximumPausedSpread,
                 toldApart(paused, in: take, against: rendering)
             {
                 paused.notes.append(
@@ -609,10 +592,7 @@ public struct TakeCutter: Sendable {
             }
             guard let spotted = spot(rendering, in: take) else {
                 throw SegmentationError(
-                    .textMismatch, path: path,
-                    message:
-                        "the take does not read its text (in \(name))"
-                )
+                    .textMismatch, path: path, message: "the take does not read its text (in \(name))")
             }
             run = spotted
             note =
@@ -648,7 +628,7 @@ public struct TakeCutter: Sendable {
             accepts(spotting)
         else { return nil }
         let analysis = take.analysis
-        let minimumFiller = Int((parameters.minimumFiller / analysis.envelope.hopDuration).rounded())
+        let minimumFiller = Int((parameters.placement.minimumFiller / analysis.envelope.hopDuration).rounded())
         let speech = { (stretches: Range<Int>) -> Int in
             stretches.map {
                 analysis.speechHops(in: spotting.stretches[$0].lowerBound..<(spotting.stretches[$0].upperBound + 1))
@@ -699,11 +679,12 @@ public struct TakeCutter: Sendable {
     /// other but for a break per phrase told apart beyond three.
     func accepts(_ spotting: PhraseSpotter.Spotting) -> Bool {
         let told = spotting.spots.compactMap(\.identification)
-        return told.count >= parameters.leastSpotted
-            && told.reduce(0, +) / Double(told.count) >= parameters.minimumIdentification
-            && told.map({ $0 - parameters.phraseIdentification }).reduce(0, +) >= parameters.spottedEvidence
-            && spotting.breaks <= told.count - parameters.leastSpotted
-            && spotting.lengthSpread <= parameters.maximumSpread
+        return told.count >= parameters.spotting.leastSpotted
+            && told.reduce(0, +) / Double(told.count) >= parameters.verdict.minimumIdentification
+            && told.map({ $0 - parameters.verdict.phraseIdentification }).reduce(0, +)
+                >= parameters.spotting.spottedEvidence
+            && spotting.breaks <= told.count - parameters.spotting.leastSpotted
+            && spotting.lengthSpread <= parameters.verdict.maximumSpread
     }
 
     /// Whether the clips of a take cut at its pauses, one per phrase, are told apart from their
@@ -727,8 +708,9 @@ public struct TakeCutter: Sendable {
             warping: aligner.scaledWarping(take: frames, rendering: rendering.frames)
         ).map { $0 ?? -.infinity }
         return told.count == rendering.phrases.count
-            && told.reduce(0, +) / Double(told.count) >= parameters.pausedIdentification
-            && (told.count >= parameters.smallText || told.allSatisfy { $0 >= parameters.phraseIdentification })
+            && told.reduce(0, +) / Double(told.count) >= parameters.pausedFallback.pausedIdentification
+            && (told.count >= parameters.verdict.smallText
+                || told.allSatisfy { $0 >= parameters.verdict.phraseIdentification })
     }
 
     /// How much the ratio of each clip's speech to its phrase's rendered speech varies (the
@@ -765,8 +747,8 @@ public struct TakeCutter: Sendable {
         }
         let renderingRate: Int
         do {
-            renderingRate = try SpeechSynthesizer.shared.outputRate()
-            _ = try SpeechSynthesizer.shared.render([texts[0]], in: language)
+            renderingRate = try synthesizer.outputRate()
+            _ = try synthesizer.render([texts[0]], in: language)
         } catch {
             return (
                 runs.map { _ in nil }, .pauses, ["\(error.message): each cue keeps the speech around its own times"]
@@ -782,8 +764,8 @@ public struct TakeCutter: Sendable {
             let hops = firstHop..<endHop
             guard run.texts.count > 1, hops.count > 2,
                 let rendering = try? ContentAligner().render(
-                    run.texts, in: language, upperFrequency: take.upperFrequency),
-                let placed = try? place(rendering, in: take, hops: hops),
+                    run.texts, in: language, upperFrequency: take.upperFrequency, synthesizer: synthesizer),
+                let placed = place(rendering, in: take, hops: hops).run,
                 placed.found.count == run.texts.count, placed.reads.count == run.texts.count
             else {
                 clips.append(nil)
@@ -816,7 +798,7 @@ public struct TakeCutter: Sendable {
         hop: Int, silence: Double
     ) {
         let hopDuration = analysis.envelope.hopDuration
-        let reach = Int((parameters.pauseReach / hopDuration).rounded())
+        let reach = Int((parameters.placement.pauseReach / hopDuration).rounded())
         let centre = (join.lowerBound + join.upperBound) / 2
         let near = (join.lowerBound - reach)...(join.upperBound + reach)
         let candidates = analysis.pauses.filter {
@@ -835,7 +817,7 @@ public struct TakeCutter: Sendable {
         if let (pause, _) = scored.max(by: { $0.1 < $1.1 }), pause.silentDuration >= 0.03 {
             return (pause.cutHop, pause.silentDuration)
         }
-        let quietReach = Int((parameters.quietReach / hopDuration).rounded())
+        let quietReach = Int((parameters.placement.quietReach / hopDuration).rounded())
         let window =
             max(
                 hops.lowerBound, join.lowerBound - quietReach)...min(
@@ -853,7 +835,7 @@ public struct TakeCutter: Sendable {
     /// to take it. A clear pause between words that are the text's is certain; a cut where
     /// the reader ran on rests on the words alone.
     private func confidence(words: Double, silence: Double) -> Double {
-        let pause = min(silence / parameters.clearCutPause, 1)
+        let pause = min(silence / parameters.placement.clearCutPause, 1)
         return min(1, max(0, 0.2 + 0.5 * pause + 1.5 * max(0, words - 0.5)))
     }
 }

@@ -2,11 +2,15 @@ import Foundation
 import LoopAudioFiles
 import LoopCutting
 import LoopFoundation
+import LoopSpeech
 
 /// Turns a recording into a take for the library: the kept audio (re-recorded attempts left
 /// out) as FLAC, cut with the text of the phrases read, by the same cutter as `loop segment`.
 public struct RecordingFinisher: Sendable {
-    public init() {}
+    /// What renders the text the take is cut by.
+    public let synthesizer: SpeechSynthesizer
+
+    public init(synthesizer: SpeechSynthesizer) { self.synthesizer = synthesizer }
 
     /// The take, and the phrases (their ids, in order) its ranges belong to.
     public struct Result: Sendable {
@@ -63,7 +67,7 @@ public struct RecordingFinisher: Sendable {
         // The take is cut by what is said, like any other: the aligner finds which phrases it
         // reads, from the first on. Where it cannot follow the words (no voice for the
         // language, a reader it cannot match), the count the live view kept and the pauses decide.
-        if let aligned = try? TakeCutter(segmenter: segmenter).cut(
+        if let aligned = try? TakeCutter(segmenter: segmenter, synthesizer: synthesizer).cut(
             path: flac, hint: .text(draft.phraseTexts, language: draft.language)),
             case .text = aligned.method, let found = aligned.phrases, found.elementsEqual(found.indices)
         {

@@ -2,6 +2,7 @@ import Foundation
 import LoopAudioFiles
 import LoopCutting
 import LoopModel
+import LoopSpeech
 
 /// A model clip, measured once, that scores a learner's attempts at its phrase: the project's
 /// own alignment of the attempt against the model (``RecordingComparison``), where each word
@@ -30,16 +31,18 @@ public struct AttemptScorer: Sendable {
 
     /// Measures `model` (mono, at `sampleRate`) for attempts recorded at `attemptSampleRate`;
     /// `text` is the phrase (its words, split at spaces, are named in the scores), `language`
-    /// the loop's (nil: guessed from the text).
+    /// the loop's (nil: guessed from the text), which `synthesizer` renders to find each word.
     public init(
-        model samples: [Float], sampleRate: Int, attemptSampleRate: Int, text: String, language: String?
+        model samples: [Float], sampleRate: Int, attemptSampleRate: Int, text: String, language: String?,
+        synthesizer: SpeechSynthesizer
     ) throws {
         self.sampleRate = attemptSampleRate
         let upper = MeasuredRecording.upperFrequency(sampleRates: [sampleRate, attemptSampleRate])
         model = try MeasuredRecording(samples: samples, sampleRate: sampleRate, upperFrequency: upper)
         modelPitch = try PitchTrack(samples: samples, sampleRate: sampleRate).semitones
         words = text.split(whereSeparator: \.isWhitespace).map(String.init)
-        wordSpans = WordSpans.find(words, in: model, sampleRate: sampleRate, language: language)
+        wordSpans = WordSpans.find(
+            words, in: model, sampleRate: sampleRate, language: language, synthesizer: synthesizer)
     }
 
     /// Scores `attempt` (mono, at the rate given when the scorer was made); nil when it holds

@@ -3,6 +3,7 @@ import LoopAudio
 import LoopAudioFiles
 import LoopFoundation
 import LoopModel
+import LoopSpeech
 import LoopStudy
 import Synchronization
 
@@ -48,14 +49,17 @@ public final class ShadowingRecorder: SpeakAlongListener, Sendable {
     private let inFlight = Mutex<[BlockingTask<Void>]>([])
     /// After one failure to record (no microphone), no more tries.
     private let broken = Atomic<Bool>(false)
+    private let synthesizer: SpeechSynthesizer
 
     /// Records from `device` (an ALSA capture device); `models` gives a phrase's clip and
     /// text, `language` is the loop's. `delivered` receives each attempt (on a thread of the
-    /// recorder's), `failed` the first error recording or scoring, after which it stops.
+    /// recorder's), `failed` the first error recording or scoring, after which it stops;
+    /// `synthesizer` renders each phrase's words to find them in its model.
     public init(
-        device: String, language: String?, models: @escaping @Sendable (Int) -> Model?,
+        device: String, language: String?, synthesizer: SpeechSynthesizer, models: @escaping @Sendable (Int) -> Model?,
         delivered: @escaping @Sendable (Attempt) -> Void, failed: @escaping @Sendable (any Error) -> Void
     ) {
+        self.synthesizer = synthesizer
         self.device = device
         self.language = language
         self.models = models
@@ -107,7 +111,7 @@ public final class ShadowingRecorder: SpeakAlongListener, Sendable {
     private func scorer(for phrase: Int) -> PreparedScorer {
         scorers.withLock { scorers in
             if let made = scorers[phrase] { return made }
-            let (models, language) = (self.models, self.language)
+            let (models, language, synthesizer) = (self.models, self.language, self.synthesizer)
             let prepared = PreparedScorer()
             _ = BlockingWork.start("loop shadowing model") {
                 prepared.complete(
@@ -115,7 +119,7 @@ public final class ShadowingRecorder: SpeakAlongListener, Sendable {
                         guard let model = models(phrase) else { return nil }
                         return try AttemptScorer(
                             model: model.samples, sampleRate: model.sampleRate, attemptSampleRate: Self.sampleRate,
-                            text: model.text, language: language)
+                            text: model.text, language: language, synthesizer: synthesizer)
                     })
             }
             scorers[phrase] = prepared

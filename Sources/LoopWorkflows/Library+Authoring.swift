@@ -253,7 +253,7 @@ extension Library {
     private func receiveAndCut(
         takePath: String, texts: [String], language: String?, progress: (@Sendable (Double) -> Void)?
     ) async throws -> (take: CutTake, found: [Int], segmentation: Segmentation, received: ReceivedTake) {
-        let cutter = TakeCutter()
+        let cutter = TakeCutter(synthesizer: Self.synthesizer)
         let (received, (segmentation, info)) = try await receive(takePath: takePath, progress: progress) {
             let info = try AudioFileReader(path: takePath).info
             let segmentation = try cutter.cut(
@@ -374,7 +374,7 @@ extension Library {
         title: String, language: String?, translationLanguage: String?, tags: [String],
         progress: (@Sendable (Double) -> Void)? = nil
     ) async throws -> AuthoredLoop {
-        let cutter = TakeCutter()
+        let cutter = TakeCutter(synthesizer: Self.synthesizer)
         let (loop, namesakes, cut) = try await withTakeInFlight(takePath) {
             let (received, cut) = try await receive(takePath: takePath, progress: progress) {
                 () throws -> (result: SubtitleAlignment.Result, method: CuttingMethod, notes: [String]) in

@@ -447,7 +447,7 @@ public final class PhraseEditingSession: Sendable {
         defer { recorder.delete() }
         return try await BlockingWork.run("loop edit re-record") {
             guard
-                let result = try RecordingFinisher().finish(
+                let result = try RecordingFinisher(synthesizer: Library.synthesizer).finish(
                     rawPath: recorder.rawPath, draft: recorder.draft, phrasesRead: 1, into: scratch),
                 let range = result.ranges.first
             else { return nil }

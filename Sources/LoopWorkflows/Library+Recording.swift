@@ -149,7 +149,7 @@ extension Library {
             // Killed while saving, the draft stays to be recovered and the scratch folder is a leftover for gc.
             let scratch = try ScratchFolder(in: store.layout.recordingsFolder, prefix: ".saving-")
             guard
-                let result = try RecordingFinisher().finish(
+                let result = try RecordingFinisher(synthesizer: Library.synthesizer).finish(
                     rawPath: raw, draft: draft, phrasesRead: phrasesRead, into: scratch.path)
             else {
                 for path in [raw, draftPath] { try? FileManager.default.removeItem(atPath: path) }

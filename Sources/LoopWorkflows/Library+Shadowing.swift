@@ -41,7 +41,7 @@ public enum Shadowing {
         let attemptAudio = try MonoAudio(path: request.attempt)
         let scorer = try AttemptScorer(
             model: modelAudio.samples, sampleRate: modelAudio.sampleRate, attemptSampleRate: attemptAudio.sampleRate,
-            text: request.text, language: request.language)
+            text: request.text, language: request.language, synthesizer: Library.synthesizer)
         guard let score = try scorer.score(attemptAudio.samples) else {
             throw AudioError(.emptyFile, path: request.attempt, message: "no speech heard in it")
         }
@@ -88,7 +88,7 @@ public final class ShadowingSession: Sendable {
         let loopId = prepared.loop.summary.id
         let shared = self.shared
         recorder = ShadowingRecorder(
-            device: device, language: prepared.loop.summary.language,
+            device: device, language: prepared.loop.summary.language, synthesizer: Library.synthesizer,
             models: { phrase in
                 guard let clip = audio.monoClip(phrase), let text = texts[phrase] else { return nil }
                 return .init(samples: clip, sampleRate: audio.sampleRate, text: text)

@@ -3,6 +3,7 @@ import LoopFFmpeg
 import LoopFoundation
 import LoopModel
 import LoopPictures
+import LoopSpeech
 import LoopStore
 
 /// The library, the one door an interface goes through: opened once with the access a command
@@ -68,6 +69,10 @@ public struct Library: Sendable {
     {
         try LibraryStore(at: path, access: access, onUpdate: onUpdate, checkPicture: checkPicture)
     }
+
+    /// What renders a text to follow a take or find a phrase's words: espeak-ng, whose state is
+    /// one per process, so the door holds the one there is and passes it to what renders.
+    static let synthesizer = SpeechSynthesizer.shared
 
     /// How a picture is checked before the library keeps it: its header, then decoded.
     static let checkPicture: @Sendable (String) throws(PictureError) -> PictureInfo = { path throws(PictureError) in

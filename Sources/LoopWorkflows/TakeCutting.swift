@@ -68,7 +68,7 @@ public struct SegmentRequest: Sendable {
     }
 
     var cutter: TakeCutter {
-        var cutter = TakeCutter()
+        var cutter = TakeCutter(synthesizer: Library.synthesizer)
         if let minPause { cutter.segmenter.parameters.minimumPause = minPause }
         if let threads { cutter.segmenter.parameters.threads = threads }
         cutter.language = language
@@ -208,7 +208,7 @@ public enum TakeCutting {
         let phrases = source.phrases.map(\.text)
         let measuring = progress.map { report in { @Sendable (fraction: Double) in report(.cutting, fraction) } }
         let writing = progress.map { report in { @Sendable (fraction: Double) in report(.writing, fraction) } }
-        var cutter = TakeCutter()
+        var cutter = TakeCutter(synthesizer: Library.synthesizer)
         cutter.language = request.language
         let format: AudioFileFormat = request.format == .flac ? .flac : .wav
         let folder = request.folder

@@ -36,11 +36,14 @@ struct ImportArrowTests {
         "LoopExchange": [
             "LoopFoundation", "LoopText", "LoopModel", "LoopAudioFiles", "LoopPictures", "LoopCutting",
         ],
-        "LoopRecording": ["LoopFoundation", "LoopModel", "LoopText", "LoopAudio", "LoopAudioFiles", "LoopCutting"],
+        "LoopRecording": [
+            "LoopFoundation", "LoopModel", "LoopText", "LoopAudio", "LoopAudioFiles", "LoopCutting", "LoopSpeech",
+        ],
         "LoopPlayback": ["LoopFoundation", "LoopModel", "LoopStudy", "LoopAudio", "LoopAudioFiles"],
         // Shadowing: attempts recorded in a study session's gaps, scored against the model.
         "LoopShadowing": [
-            "LoopFoundation", "LoopModel", "LoopAudioFiles", "LoopAudio", "LoopStudy", "LoopCutting", "CAubio",
+            "LoopFoundation", "LoopModel", "LoopAudioFiles", "LoopAudio", "LoopStudy", "LoopCutting", "LoopSpeech",
+            "CAubio",
             "CAubioLoader",
         ],
         "LoopLibraryClient": ["LoopFoundation", "LoopLibraryAPI", "CCurlLoader"],

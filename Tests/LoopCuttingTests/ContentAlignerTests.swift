@@ -24,7 +24,7 @@ import Testing
         let rate = try SpeechSynthesizer.shared.outputRate()
         return try aligner.render(
             text, in: SpeechLanguage(code: "en", voice: "en", origin: .loop),
-            upperFrequency: CepstrumMeter.upperFrequency(sampleRates: [16_000, rate]))
+            upperFrequency: CepstrumMeter.upperFrequency(sampleRates: [16_000, rate]), synthesizer: .shared)
     }
 
     /// A long text's second half is rendered by a second process at the same time: every
@@ -94,7 +94,8 @@ import Testing
         #expect(throws: RenderingStopped.self) {
             try aligner.render(
                 text, in: SpeechLanguage(code: "en", voice: "en", origin: .loop),
-                upperFrequency: CepstrumMeter.upperFrequency(sampleRates: [16_000, rate]), stopped: { true })
+                upperFrequency: CepstrumMeter.upperFrequency(sampleRates: [16_000, rate]), synthesizer: .shared,
+                stopped: { true })
         }
     }
 

@@ -1,3 +1,4 @@
+import LoopSpeech
 import Testing
 
 @testable import LoopCutting
@@ -19,7 +20,7 @@ struct PhraseSpotterTests {
     }
 
     @Test func phrasesReadOneAfterAnotherAreTheText() {
-        let cutter = TakeCutter()
+        let cutter = TakeCutter(synthesizer: .shared)
         #expect(cutter.accepts(spotting([0, 1, 2])))
         #expect(cutter.accepts(spotting([2, 3, nil, 5])), "a short line placed by its order between two")
         #expect(cutter.accepts(spotting([0, 1, 3, 4])), "a line skipped")
@@ -29,14 +30,14 @@ struct PhraseSpotterTests {
     /// Phrases told apart by chance in another text's take lie scattered: in the text, in
     /// the take, or both.
     @Test func phrasesFoundOutOfOrderAreNotTakenForTheText() {
-        let cutter = TakeCutter()
+        let cutter = TakeCutter(synthesizer: .shared)
         #expect(!cutter.accepts(spotting([0, 2, 4])))
         #expect(!cutter.accepts(spotting([1, 2, 3], stretches: [0, 2, 5])))
         #expect(!cutter.accepts(spotting([0, 2, 3, 5])), "two breaks for four phrases")
     }
 
     @Test func twoPhrasesOrPhrasesToldApartLooselyAreNotEnough() {
-        let cutter = TakeCutter()
+        let cutter = TakeCutter(synthesizer: .shared)
         #expect(!cutter.accepts(spotting([0, 1])))
         #expect(!cutter.accepts(spotting([0, 1, 2], score: 1.8)), "told apart by 1.8 on average")
         #expect(!cutter.accepts(spotting([0, 1, 2], score: 2.4)), "three told apart by 2.4: too little in all")

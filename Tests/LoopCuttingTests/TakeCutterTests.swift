@@ -36,7 +36,7 @@ private let unrelatedStory =
     ]
 
 struct TakeCutterTests {
-    let cutter = TakeCutter()
+    let cutter = TakeCutter(synthesizer: .shared)
 
     /// Only a language espeak-ng lists reaches it: a path into its data folder is no voice.
     @Test func theSynthesizerTakesOnlyTheVoicesItLists() throws {
@@ -258,13 +258,13 @@ struct TakeCutterTests {
         words: Bool = true, pauses: Bool = true, toldApart: Bool = true,
         _ change: (inout TakeCutter.Parameters) -> Void = { _ in }
     ) -> TakeCutter {
-        var cutter = TakeCutter()
+        var cutter = TakeCutter(synthesizer: .shared)
         if !words {
-            cutter.parameters.minimumAgreement = 1.01
-            cutter.parameters.minimumPartialAgreement = 1.01
+            cutter.parameters.verdict.minimumAgreement = 1.01
+            cutter.parameters.verdict.minimumPartialAgreement = 1.01
         }
-        if !pauses { cutter.parameters.minimumPausedAgreement = 1.01 }
-        if !toldApart { cutter.parameters.minimumIdentification = .infinity }
+        if !pauses { cutter.parameters.pausedFallback.minimumPausedAgreement = 1.01 }
+        if !toldApart { cutter.parameters.verdict.minimumIdentification = .infinity }
         change(&cutter.parameters)
         return cutter
     }
@@ -273,7 +273,7 @@ struct TakeCutterTests {
     /// alone decides.
     private func fallbackOnly(minimumPausedAgreement: Double? = nil) -> TakeCutter {
         cutter(words: false, toldApart: false) {
-            if let minimumPausedAgreement { $0.minimumPausedAgreement = minimumPausedAgreement }
+            if let minimumPausedAgreement { $0.pausedFallback.minimumPausedAgreement = minimumPausedAgreement }
         }
     }
 
@@ -325,7 +325,9 @@ struct TakeCutterTests {
     /// A cutter that neither follows the words frame by frame nor cuts at pauses alone, as
     /// with a real speaker's take that holds more than its text: telling phrases apart among
     /// the take's pauses decides.
-    private func spottingOnly() -> TakeCutter { cutter(words: false, pauses: false) { $0.leastAgreement = 1.01 } }
+    private func spottingOnly() -> TakeCutter {
+        cutter(words: false, pauses: false) { $0.verdict.leastAgreement = 1.01 }
+    }
 
     /// A take read with pauses, an introduction before the text and a word of thanks after it,
     /// in a voice the alignment follows only loosely: each phrase is told apart among the
@@ -420,11 +422,11 @@ struct TakeCutterTests {
     /// phrases apart decides.
     private func looseWords() -> TakeCutter {
         cutter(pauses: false) {
-            $0.minimumAgreement = 0
-            $0.minimumPartialAgreement = 0
-            $0.maximumWeakSpread = 10
-            $0.maximumSpread = 10
-            $0.strongAgreement = 1.01
+            $0.verdict.minimumAgreement = 0
+            $0.verdict.minimumPartialAgreement = 0
+            $0.verdict.maximumWeakSpread = 10
+            $0.verdict.maximumSpread = 10
+            $0.verdict.strongAgreement = 1.01
         }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import LoopAudioFiles
 import LoopCutting
+import LoopSpeech
 import LoopTestSupport
 import Testing
 
@@ -32,7 +33,8 @@ struct RecordingFinisherTests {
         draft.discarded = [0..<attempt.count]
 
         let result = try #require(
-            try RecordingFinisher().finish(rawPath: raw, draft: draft, phrasesRead: 5, into: folder))
+            try RecordingFinisher(synthesizer: .shared).finish(rawPath: raw, draft: draft, phrasesRead: 5, into: folder)
+        )
         var saved: [Float] = []
         var savedReader = try AudioFileReader(path: result.takePath)
         try savedReader.forEachMonoBlock { saved.append(contentsOf: $0) }
@@ -58,7 +60,8 @@ struct RecordingFinisherTests {
             loopId: "l", phraseIds: texts.indices.map { Int64($0 + 1) }, phraseTexts: texts, language: "fr",
             sampleRate: 16_000, channelCount: 1)
         return try #require(
-            try RecordingFinisher().finish(rawPath: raw, draft: draft, phrasesRead: phrasesRead, into: folder))
+            try RecordingFinisher(synthesizer: .shared).finish(
+                rawPath: raw, draft: draft, phrasesRead: phrasesRead, into: folder))
     }
 
     /// The five phrases read, each with its clip where `loop segment --text` cuts the take.

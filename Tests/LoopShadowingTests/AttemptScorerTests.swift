@@ -1,6 +1,7 @@
 import Foundation
 import LoopModel
 import LoopShadowing
+import LoopSpeech
 import LoopTestSupport
 import Testing
 
@@ -13,7 +14,7 @@ import Testing
         let model = try MonoAudio(path: Fixture.path("shadow-model.flac"))
         return try AttemptScorer(
             model: model.samples, sampleRate: model.sampleRate, attemptSampleRate: 16_000, text: Self.text,
-            language: "fr")
+            language: "fr", synthesizer: .shared)
     }
 
     func score(_ fixture: String) throws -> AttemptScore {
