@@ -9,18 +9,10 @@ import Synchronization
 
 /// Shadowing in a study session: records the learner from the sound card during each gap to
 /// say a phrase along (ALSA capture), scores each attempt against the phrase's clip, and hands
-/// both on. A gap cut short (a key) is no attempt.
+/// both on. What to do is decided by a ``ShadowingMachine``; one thread of the recorder's own
+/// does it (captures, hands attempts on, says why it stopped), and the measuring of models and
+/// attempts runs beside it, its results told back to that thread.
 public final class ShadowingRecorder: SpeakAlongListener, Sendable {
-    /// A recorded, scored attempt.
-    public struct Attempt: Sendable {
-        public var phrase: Int
-        /// Mono, at ``ShadowingRecorder/sampleRate``.
-        public var samples: [Float]
-        public var recordedAt: Date
-        /// Nil when it held no speech.
-        public var score: AttemptScore?
-    }
-
     /// The phrase a model is of: its clip (mono) and text.
     public struct Model: Sendable {
         public var samples: [Float]
@@ -37,34 +29,33 @@ public final class ShadowingRecorder: SpeakAlongListener, Sendable {
     /// Attempts are recorded mono at this rate (what speech needs).
     public static let sampleRate = 16_000
 
-    private let device: String
-    private let language: String?
-    private let models: @Sendable (Int) -> Model?
-    private let delivered: @Sendable (Attempt) -> Void
-    private let failed: @Sendable (any Error) -> Void
-    /// Scorers made so far, by phrase (a model is measured once).
-    private let scorers = Mutex<[Int: PreparedScorer]>([:])
-    /// The gaps being recorded, by phrase: set when one is cut short.
-    private let stops = Mutex<[Int: [StopFlag]]>([:])
-    private let inFlight = Mutex<[BlockingTask<Void>]>([])
-    /// After one failure to record (no microphone), no more tries.
-    private let broken = Atomic<Bool>(false)
-    private let synthesizer: SpeechSynthesizer
+    /// A gap is recorded for an hour at most (a study's gaps last seconds).
+    static let longestGap: Microseconds = 3_600_000_000
+
+    typealias Machine = ShadowingMachine<AttemptScorer>
+
+    /// Events for the recorder's thread, from the player's and the measuring threads.
+    private let inbox = Inbox<Machine.Event>()
+    private let owner: BlockingTask<Void>
 
     /// Records from `device` (an ALSA capture device); `models` gives a phrase's clip and
-    /// text, `language` is the loop's. `delivered` receives each attempt (on a thread of the
-    /// recorder's), `failed` the first error recording or scoring, after which it stops;
+    /// text, `language` is the loop's. `delivered` receives each attempt (on the recorder's
+    /// thread), `failed` the first error recording or scoring, after which it records no more;
     /// `synthesizer` renders each phrase's words to find them in its model.
     public init(
         device: String, language: String?, synthesizer: SpeechSynthesizer, models: @escaping @Sendable (Int) -> Model?,
-        delivered: @escaping @Sendable (Attempt) -> Void, failed: @escaping @Sendable (any Error) -> Void
+        delivered: @escaping @Sendable (RecordedAttempt) -> Void, failed: @escaping @Sendable (any Error) -> Void
     ) {
-        self.synthesizer = synthesizer
-        self.device = device
-        self.language = language
-        self.models = models
-        self.delivered = delivered
-        self.failed = failed
+        let inbox = self.inbox
+        let effects = Effects(
+            device: device, inbox: inbox, delivered: delivered, failed: failed,
+            prepare: { phrase in
+                guard let model = models(phrase) else { return nil }
+                return try AttemptScorer(
+                    model: model.samples, sampleRate: model.sampleRate, attemptSampleRate: Self.sampleRate,
+                    text: model.text, language: language, synthesizer: synthesizer)
+            })
+        owner = BlockingWork.start("loop shadowing") { effects.run() }
     }
 
     /// Opens `device` for capture once, so that a missing microphone is said before a session.
@@ -73,98 +64,140 @@ public final class ShadowingRecorder: SpeakAlongListener, Sendable {
     }
 
     public func speakAlongBegan(phrase: Int, duration: Microseconds) {
-        guard !broken.load(ordering: .relaxed) else { return }
-        let stopped = StopFlag()
-        let frames = Int(duration * Int64(Self.sampleRate) / 1_000_000)
-        let scorer = scorer(for: phrase)
-        let recorder = self
-        let task = BlockingWork.start("loop shadowing") {
-            do {
-                let recordedAt = Date()
-                let samples = try recorder.capture(frames: frames, stopped: stopped)
-                guard !stopped.isSet else { return }
-                guard let scorer = try scorer.wait() else { return }
-                let score = try scorer.score(samples)
-                recorder.delivered(Attempt(phrase: phrase, samples: samples, recordedAt: recordedAt, score: score))
-            } catch {
-                if !recorder.broken.exchange(true, ordering: .relaxed) { recorder.failed(error) }
-            }
-        }
-        inFlight.withLock { $0.append(task) }
-        stops.withLock { $0[phrase, default: []].append(stopped) }
+        let frames = Int(min(max(duration, 0), Self.longestGap) * Int64(Self.sampleRate) / 1_000_000)
+        inbox.post(.gapBegan(phrase: phrase, frames: frames, recordedAt: Date()))
     }
 
     public func speakAlongEnded(phrase: Int, completed: Bool) {
-        let recording = stops.withLock { $0.removeValue(forKey: phrase) ?? [] }
-        // Cut short: the learner moved on; what was recorded is no attempt.
-        if !completed { for stopped in recording { stopped.set() } }
+        inbox.post(.gapEnded(phrase: phrase, completed: completed))
     }
 
     /// Waits for every attempt being recorded or scored (the session's end).
     public func finish() async {
-        for task in inFlight.withLock({ $0 }) { _ = try? await task.value }
+        inbox.post(.sessionEnded)
+        _ = try? await owner.value
     }
+}
 
-    // MARK: -
+/// What the recorder's thread does: the machine's actions, and the one capture under way.
+private struct Effects: Sendable {
+    let device: String
+    let inbox: Inbox<ShadowingRecorder.Machine.Event>
+    let delivered: @Sendable (RecordedAttempt) -> Void
+    let failed: @Sendable (any Error) -> Void
+    let prepare: @Sendable (Int) throws -> AttemptScorer?
 
-    /// The scorer of `phrase`'s model, made on a thread of its own the first time it is asked for.
-    private func scorer(for phrase: Int) -> PreparedScorer {
-        scorers.withLock { scorers in
-            if let made = scorers[phrase] { return made }
-            let (models, language, synthesizer) = (self.models, self.language, self.synthesizer)
-            let prepared = PreparedScorer()
-            _ = BlockingWork.start("loop shadowing model") {
-                prepared.complete(
-                    Result {
-                        guard let model = models(phrase) else { return nil }
-                        return try AttemptScorer(
-                            model: model.samples, sampleRate: model.sampleRate, attemptSampleRate: Self.sampleRate,
-                            text: model.text, language: language, synthesizer: synthesizer)
-                    })
-            }
-            scorers[phrase] = prepared
-            return prepared
-        }
-    }
-
-    /// Reads `frames` from the capture device (fewer when `stopped` is set).
-    private func capture(frames: Int, stopped: StopFlag) throws -> [Float] {
-        let capture = try AudioCapture(name: device, sampleRate: Self.sampleRate, channelCount: 1)
-        var samples = [Float](repeating: 0, count: frames)
+    /// A capture under way, read a period at a time between events.
+    private final class Capture {
+        let id: Int
+        let device: AudioCapture
+        var samples: [Float]
         var read = 0
-        try samples.withUnsafeMutableBufferPointer { buffer in
-            while read < frames, !stopped.isSet {
-                let got = try capture.read(
-                    into: UnsafeMutableBufferPointer(rebasing: buffer[read..<min(frames, read + capture.periodFrames)]))
-                if got == 0 { break }
-                read += got
+
+        init(id: Int, device: AudioCapture, frames: Int) {
+            (self.id, self.device) = (id, device)
+            samples = [Float](repeating: 0, count: frames)
+        }
+
+        /// Reads one period; whether the capture is complete.
+        func readPeriod() throws -> Bool {
+            let got = try samples.withUnsafeMutableBufferPointer { buffer in
+                try device.read(
+                    into: UnsafeMutableBufferPointer(
+                        rebasing: buffer[read..<min(buffer.count, read + device.periodFrames)]))
+            }
+            read += got
+            return got == 0 || read >= samples.count
+        }
+
+        var recorded: [Float] { Array(samples.prefix(read)) }
+    }
+
+    /// Runs the machine until it says to finish.
+    func run() {
+        var machine = ShadowingRecorder.Machine()
+        var capture: Capture?
+        var pending: [ShadowingRecorder.Machine.Event] = []
+        while true {
+            // With a capture under way, events are looked at between its periods.
+            pending += capture == nil && pending.isEmpty ? inbox.waitForEvents() : inbox.takeEvents()
+            if let running = capture, pending.isEmpty {
+                do {
+                    if try running.readPeriod() {
+                        capture = nil
+                        pending.append(.captured(running.id, .success(running.recorded)))
+                    }
+                } catch {
+                    capture = nil
+                    pending.append(.captured(running.id, .failure(error)))
+                }
+                continue
+            }
+            while !pending.isEmpty {
+                for action in machine.handle(pending.removeFirst()) {
+                    switch action {
+                    case .startCapture(let id, let frames):
+                        do {
+                            let device = try AudioCapture(
+                                name: device, sampleRate: ShadowingRecorder.sampleRate, channelCount: 1)
+                            capture = Capture(id: id, device: device, frames: frames)
+                        } catch {
+                            pending.append(.captured(id, .failure(error)))
+                        }
+                    case .stopCapture(let id):
+                        guard let running = capture, running.id == id else { break }
+                        capture = nil
+                        pending.append(.captured(id, .success(running.recorded)))
+                    case .prepareScorer(let phrase):
+                        let (inbox, prepare) = (inbox, prepare)
+                        _ = BlockingWork.start("loop shadowing model") {
+                            inbox.post(.scorerMade(phrase: phrase, Result { try prepare(phrase) }))
+                        }
+                    case .score(let id, let samples, let scorer):
+                        let inbox = inbox
+                        _ = BlockingWork.start("loop shadowing score") {
+                            inbox.post(.scored(id, Result { try scorer.score(samples) }))
+                        }
+                    case .deliver(let attempt):
+                        delivered(attempt)
+                    case .report(let error):
+                        failed(error)
+                    case .finish:
+                        return
+                    }
+                }
             }
         }
-        return Array(samples.prefix(read))
     }
 }
 
-/// Set once, from any thread.
-private final class StopFlag: Sendable {
-    private let value = Atomic<Bool>(false)
-    func set() { value.store(true, ordering: .relaxed) }
-    var isSet: Bool { value.load(ordering: .relaxed) }
-}
+/// Events posted from any thread, taken by one.
+private final class Inbox<Event: Sendable>: @unchecked Sendable {
+    // Guarded by `condition`.
+    private var events: [Event] = []
+    private let condition = NSCondition()
 
-/// A phrase's scorer, made on a thread of its own; the recording threads wait for it.
-private final class PreparedScorer: Sendable {
-    private let result = Mutex<Result<AttemptScorer?, any Error>?>(nil)
-    private let ready = DispatchSemaphore(value: 0)
-
-    func complete(_ made: Result<AttemptScorer?, any Error>) {
-        result.withLock { $0 = made }
-        ready.signal()
+    func post(_ event: Event) {
+        condition.lock()
+        events.append(event)
+        condition.signal()
+        condition.unlock()
     }
 
-    /// Blocks until the scorer is made (the calling thread is one of the recorder's own).
-    func wait() throws -> AttemptScorer? {
-        ready.wait()
-        ready.signal()
-        return try result.withLock { $0! }.get()
+    /// The events posted so far, waiting for one when there are none.
+    func waitForEvents() -> [Event] {
+        condition.lock()
+        defer { condition.unlock() }
+        while events.isEmpty { condition.wait() }
+        defer { events = [] }
+        return events
+    }
+
+    /// The events posted so far (perhaps none).
+    func takeEvents() -> [Event] {
+        condition.lock()
+        defer { condition.unlock() }
+        defer { events = [] }
+        return events
     }
 }

@@ -151,7 +151,7 @@ public final class ShadowingSession: Sendable {
 
     /// Writes the attempt as FLAC in the library's scratch space and keeps it.
     static func keep(
-        _ attempt: ShadowingRecorder.Attempt, score: AttemptScore, text: String, loop: String,
+        _ attempt: RecordedAttempt, score: AttemptScore, text: String, loop: String,
         store: LibraryStore
     ) throws {
         let folder = store.scratchFolder(named: "attempt")
