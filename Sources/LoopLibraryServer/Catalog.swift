@@ -110,7 +110,8 @@ extension CatalogPage {
         /// for each rank it reaches, the offset and the number of loops taken there.
         func slices(offset: Int, limit: Int) -> [(rank: Int, offset: Int, limit: Int)] {
             var slices: [(rank: Int, offset: Int, limit: Int)] = []
-            var start = offset, wanted = limit
+            var start = offset
+            var wanted = limit
             for (rank, count) in counts.enumerated() where wanted > 0 {
                 if start >= count {
                     start -= count
@@ -411,7 +412,8 @@ public enum CatalogText {
     /// loops); by the decoder otherwise.
     static func tags(fromJSON json: String) throws -> [String] {
         let bytes = Array(json.utf8)
-        let quote = UInt8(ascii: "\""), comma = UInt8(ascii: ",")
+        let quote = UInt8(ascii: "\"")
+        let comma = UInt8(ascii: ",")
         if bytes.first == UInt8(ascii: "["), bytes.last == UInt8(ascii: "]"), !bytes.contains(UInt8(ascii: "\\")) {
             // `["a","b"]`: with no backslash, every quote byte opens or closes a tag (no byte of
             // a character beyond ASCII is a quote).

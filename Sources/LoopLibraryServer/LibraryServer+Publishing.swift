@@ -161,7 +161,8 @@ extension LibraryServer {
     func receive(_ body: RequestBody, into file: String, length: Int, connection: any Channel) async throws -> String {
         let output = try DurableFile.NewFile(creating: file)
         var hasher = SHA256()
-        var received = 0, chunks = 0
+        var received = 0
+        var chunks = 0
         let rate = BodyRate(window: Double(limits.idleSeconds))
         let watchdog = Task {
             while !Task.isCancelled {

@@ -45,8 +45,7 @@ extension LibraryServer {
         let stamp = try await searches.stamp { try await catalog.changeStamp() }
         let page = try await searches.page(key, stamp: stamp) {
             PageCache.Page(
-                status: 200, body: try await make(), eTag: "", stamp: stamp,
-                made: DispatchTime.now().uptimeNanoseconds)
+                status: 200, body: try await make(), eTag: "", stamp: stamp)
         }
         var headers = HTTPFields()
         headers[.contentType] = "application/json"
@@ -89,9 +88,10 @@ extension LibraryServer {
             let body = try loop.detailJSON()
             return PageCache.Page(
                 status: 200, body: body, eTag: "\"" + Hex.string(SHA256.hash(data: body).prefix(12)) + "\"",
-                stamp: stamp, made: DispatchTime.now().uptimeNanoseconds)
+                stamp: stamp)
         }
-        let body = detail.body ?? Data(), tag = detail.eTag
+        let body = detail.body ?? Data()
+        let tag = detail.eTag
         var headers = HTTPFields()
         headers[.eTag] = tag
         headers[.cacheControl] = "no-cache"
@@ -109,9 +109,12 @@ extension LibraryServer {
         // half-way does not), once per client address a day; a HEAD, a revalidation or a
         // range does not count.
         guard request.method == .get, response.status == .ok else { return response }
-        let body = response.body, catalog = self.catalog, id = loop.summary.id,
-            client = Self.clientKey(context.clientAddress)
-        let details = self.details, searches = self.searches
+        let body = response.body
+        let catalog = self.catalog
+        let id = loop.summary.id
+        let client = Self.clientKey(context.clientAddress)
+        let details = self.details
+        let searches = self.searches
         response.body = ResponseBody(contentLength: body.contentLength) { writer in
             await TestStop.reachedWithoutBlocking("download.starting")
             try await body.write(writer)

@@ -84,11 +84,11 @@ public struct LibraryServer: Sendable {
         metrics: MetricsAccess? = nil, accessLog: AccessLogFile? = nil, logger: Logger
     ) {
         self.catalog = catalog
-        self.pages = PageCache(name: "pages", byteLimit: 40 << 20, stampLifetime: catalog.isShared ? 0 : 50_000_000)
-        self.details = PageCache(
-            name: "details", byteLimit: 8 << 20, stampLifetime: catalog.isShared ? 0 : 50_000_000)
-        self.searches = PageCache(
-            name: "searches", byteLimit: 4 << 20, stampLifetime: catalog.isShared ? 0 : 50_000_000)
+        // Where other servers change the catalog too, each page asks for its stamp.
+        let stampLifetime = catalog.isShared ? 0 : PageCache.stampLifetimeAlone
+        self.pages = PageCache(name: "pages", byteLimit: PageCache.pagesBytes, stampLifetime: stampLifetime)
+        self.details = PageCache(name: "details", byteLimit: PageCache.detailsBytes, stampLifetime: stampLifetime)
+        self.searches = PageCache(name: "searches", byteLimit: PageCache.searchesBytes, stampLifetime: stampLifetime)
         self.blobs = BlobStore(layout: ServerLayout(root: dataFolder))
         self.clips = ClipStore(blobs: blobs)
         self.web = web

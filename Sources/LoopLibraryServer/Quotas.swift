@@ -30,7 +30,8 @@ public struct KeyQuota: Sendable, Equatable {
     /// key's quota: a new loop past its loops, or past its bytes of the day.
     public func check(_ usage: KeyUsage, bytes: Int, now: Date) throws(PublishError) {
         let isNew = usage.firstPublished.map { now.timeIntervalSince($0) < TimeInterval(newKeyDays) * 86_400 } ?? true
-        let loops = isNew ? newKeyLoops : loops, bytesPerDay = isNew ? newKeyBytesPerDay : bytesPerDay
+        let loops = isNew ? newKeyLoops : loops
+        let bytesPerDay = isNew ? newKeyBytesPerDay : bytesPerDay
         let which = isNew ? "a key in its first \(newKeyDays) days" : "a key"
         if !usage.holdsLoop, usage.listedLoops >= loops {
             LibraryMetrics.quotaHit("keyLoops")

@@ -137,7 +137,8 @@ extension SQLiteCatalog {
             return nil
         }
         // As ``index(_:loopID:rememberingLongWords:)`` words it, at the mirrored catalog's place.
-        let title = loop.searchTitle, body = loop.searchText + " " + loop.authorNameWords
+        let title = loop.searchTitle
+        let body = loop.searchText + " " + loop.authorNameWords
         if let kept, kept[0] == position, kept[1] == title, kept[2] == body { return nil }
         if kept != nil {
             try Self.run(

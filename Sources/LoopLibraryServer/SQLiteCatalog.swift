@@ -354,7 +354,8 @@ public final class SQLiteCatalog: Catalog, BenchmarkSeeding {
                 arguments: [entry.id])
             {
                 let stored = Self.stored(existing)
-                let revision = stored.revision, listed = stored.listed
+                let revision = stored.revision
+                let listed = stored.listed
                 try PublishRules.check(
                     id: entry.id, revision: entry.revision, authorKey: entry.authorKey, against: stored)
                 // Judged, not yet written: where two publishes of one loop must not both pass.
@@ -935,7 +936,8 @@ public final class SQLiteCatalog: Catalog, BenchmarkSeeding {
         func holds(_ words: String) -> String {
             "(" + terms.indices.map { "instr(' ' || \(words), :start\($0)) > 0" }.joined(separator: " AND ") + ")"
         }
-        let inTitle = holds("searchEntry.title"), inWords = holds("searchEntry.title || ' ' || searchEntry.body")
+        let inTitle = holds("searchEntry.title")
+        let inWords = holds("searchEntry.title || ' ' || searchEntry.body")
         let hot = try hotEntries([inTitle, inWords + " AND NOT " + inTitle]) { HotList.ranks(of: $0, terms: terms) }
         var loops: [CatalogLoop] = []
         for slice in page.slices(offset: query.offset, limit: query.limit) {

@@ -102,7 +102,8 @@ struct PageAheadTests {
         var generator = SystemRandomNumberGenerator()
         let bytes = Data((0..<70_001).map { _ in UInt8.random(in: 0...255, using: &generator) })
         for (first, second) in [(0, 0), (0, 9), (9, 0), (1, 1), (7, 8), (100, 1_000), (3, 70_000)] {
-            let a = bytes.prefix(first), b = bytes.dropFirst(first).prefix(second)
+            let a = bytes.prefix(first)
+            let b = bytes.dropFirst(first).prefix(second)
             #expect(
                 Gzip.crc32(Gzip.crc32(a), followedBy: Gzip.crc32(b), length: b.count) == (a + b).crc32(checksum: 0),
                 "\(first) then \(second)")
@@ -111,7 +112,8 @@ struct PageAheadTests {
 
     /// Bytes stored as they are (past a stored block's 65,535) join deflated parts.
     @Test func bytesStoredAsTheyAreJoinDeflatedParts() throws {
-        let text = GzipTests.pageText(5, lines: 30), address = Data(repeating: 0x61, count: 70_000)
+        let text = GzipTests.pageText(5, lines: 30)
+        let address = Data(repeating: 0x61, count: 70_000)
         let parts = [
             try #require(DeflatedPart(text, level: .fast)), DeflatedPart(storing: address),
             DeflatedPart(storing: Data()), try #require(DeflatedPart(text, level: .fast)),

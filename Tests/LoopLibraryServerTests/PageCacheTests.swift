@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import LoopLibraryServer
@@ -7,8 +8,7 @@ import Testing
 struct PageCacheTests {
     static func page(_ body: Data, eTag: String) -> PageCache.Page {
         PageCache.Page(
-            status: 200, body: body, styleOffset: nil, deflated: nil, length: body.count, eTag: eTag, stamp: 1,
-            made: DispatchTime.now().uptimeNanoseconds)
+            status: 200, body: body, styleOffset: nil, deflated: nil, length: body.count, eTag: eTag, stamp: 1)
     }
 
     /// Every browser asks for pages gzipped: once one has, the page is kept gzipped only (a
@@ -83,5 +83,57 @@ struct PageCacheTests {
             }
         }
         #expect(cache.remembered <= 2 + 64)
+    }
+
+    /// A clock a test moves.
+    final class TestClock: Sendable {
+        private let nanoseconds = Atomic<UInt64>(1)
+        func advance(seconds: Double) { nanoseconds.add(UInt64(seconds * 1e9), ordering: .relaxed) }
+        var now: @Sendable () -> UInt64 { { self.nanoseconds.load(ordering: .relaxed) } }
+    }
+
+    /// A page stands while the catalog's stamp does, for a minute at most (downloads change the
+    /// Hot list without the stamp); a page of another stamp is made again at once.
+    @Test func aPageIsMadeAgainWhenTheCatalogChangesOrAMinuteHasPassed() async throws {
+        let clock = TestClock()
+        let cache = PageCache(name: "test", now: clock.now)
+        let renders = Atomic<Int>(0)
+        func visit(stamp: Int64) async throws {
+            _ = try await cache.page("/", stamp: stamp) {
+                renders.add(1, ordering: .relaxed)
+                var page = Self.page(Data("front".utf8), eTag: "\"a\"")
+                page.stamp = stamp
+                return page
+            }
+        }
+        try await visit(stamp: 1)
+        clock.advance(seconds: 59)
+        try await visit(stamp: 1)
+        #expect(renders.load(ordering: .relaxed) == 1, "kept within the minute")
+        clock.advance(seconds: 2)
+        try await visit(stamp: 1)
+        #expect(renders.load(ordering: .relaxed) == 2, "made again after it")
+        try await visit(stamp: 2)
+        #expect(renders.load(ordering: .relaxed) == 3, "made again when the catalog changed")
+    }
+
+    /// A server alone on its catalog reads the stamp at most every 50 ms; one sharing its
+    /// catalog, for every page; a change made through the server is seen at once.
+    @Test func theStampIsReadAtMostEveryItsLifetime() async throws {
+        let clock = TestClock()
+        let reads = Atomic<Int>(0)
+        let read: () async throws -> Int64 = { Int64(reads.add(1, ordering: .relaxed).newValue) }
+        let alone = PageCache(name: "test", now: clock.now)
+        #expect(try await alone.stamp(read: read) == 1)
+        clock.advance(seconds: 0.04)
+        #expect(try await alone.stamp(read: read) == 1, "trusted for 50 ms")
+        clock.advance(seconds: 0.02)
+        #expect(try await alone.stamp(read: read) == 2)
+        alone.forgetStamp()
+        #expect(try await alone.stamp(read: read) == 3, "a change through this server: read at once")
+
+        let shared = PageCache(name: "test", stampLifetime: 0, now: clock.now)
+        #expect(try await shared.stamp(read: read) == 4)
+        #expect(try await shared.stamp(read: read) == 5)
     }
 }

@@ -37,7 +37,9 @@ enum Gzip {
     static func crc32(_ crc: CRC32, followedBy next: CRC32, length: Int) -> CRC32 {
         /// a(x) b(x) modulo the polynomial (reflected: x^0 is the top bit).
         func multiply(_ a: UInt32, _ b: UInt32) -> UInt32 {
-            var a = a, b = b, product: UInt32 = 0
+            var a = a
+            var b = b
+            var product: UInt32 = 0
             var bit: UInt32 = 1 << 31
             while a != 0 {
                 if a & bit != 0 {
@@ -129,7 +131,8 @@ struct DeflatedPart: Sendable {
     static func member(_ gzipped: Data, maximumLength: Int) -> (part: DeflatedPart, crc: CRC32)? {
         guard gzipped.count >= 20 else { return nil }
         func little(_ bytes: Data.SubSequence) -> Int { bytes.reversed().reduce(0) { $0 << 8 | Int($1) } }
-        let length = little(gzipped.suffix(4)), crc = CRC32(little(gzipped.dropLast(4).suffix(4)))
+        let length = little(gzipped.suffix(4))
+        let crc = CRC32(little(gzipped.dropLast(4).suffix(4)))
         guard length <= maximumLength, let part = DeflatedPart(blocksOf: gzipped, length: length) else { return nil }
         return (part, crc)
     }

@@ -82,9 +82,15 @@ enum JSONValue: Equatable {
                 guard try take(UInt8(ascii: "]")) else { throw Malformed() }
                 return .array(items)
             case UInt8(ascii: "\""): return .string(try string())
-            case UInt8(ascii: "t"): try word("true"); return .bool(true)
-            case UInt8(ascii: "f"): try word("false"); return .bool(false)
-            case UInt8(ascii: "n"): try word("null"); return .null
+            case UInt8(ascii: "t"):
+                try word("true")
+                return .bool(true)
+            case UInt8(ascii: "f"):
+                try word("false")
+                return .bool(false)
+            case UInt8(ascii: "n"):
+                try word("null")
+                return .null
             default: return .number(try number())
             }
         }

@@ -203,7 +203,8 @@ extension WebTemplates {
     func pagePart(
         _ content: LibraryServer.StoredContent, shortID: String, language: String?, translationLanguage: String?
     ) -> LoopPagePart {
-        let lang = LibraryServer.languageTag(language), translationLang = LibraryServer.languageTag(translationLanguage)
+        let lang = LibraryServer.languageTag(language)
+        let translationLang = LibraryServer.languageTag(translationLanguage)
         var number = 0
         let groups = content.groups.enumerated().map { index, phrases in
             let first = number + 1
@@ -299,9 +300,12 @@ extension WebTemplates {
         guard let page = kept.page, let source, page.source == source,
             MarkupEscaping.escape(base) == base
         else { return nil }
-        let address = Data(base.utf8), storedAddress = DeflatedPart(storing: address)
-        var beforeStyle: [DeflatedPart] = [], afterStyle: [DeflatedPart] = []
-        var crc: CRC32 = 0, styled = false
+        let address = Data(base.utf8)
+        let storedAddress = DeflatedPart(storing: address)
+        var beforeStyle: [DeflatedPart] = []
+        var afterStyle: [DeflatedPart] = []
+        var crc: CRC32 = 0
+        var styled = false
         for piece in page.pieces {
             let part: DeflatedPart
             switch piece {

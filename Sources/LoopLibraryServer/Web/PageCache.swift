@@ -26,13 +26,29 @@ final class PageCache: Sendable {
         var length = 0
         var eTag: String
         var stamp: Int64
-        var made: UInt64
+        /// When the cache kept it, by its clock (set as it is kept).
+        var made: UInt64 = 0
 
         /// What keeping it costs.
         var bytes: Int { (body?.count ?? 0) + (deflated?.bytes ?? 0) }
     }
 
+    /// A page is made again after a minute (nanoseconds) at most: downloads change the Hot
+    /// list and the counts without moving the stamp.
     static let maximumAge: UInt64 = 60_000_000_000
+
+    /// What the server's caches keep, in bytes (docs/speed.md measured them): 40 MiB of pages,
+    /// thousands of loops' pages (about 6 KB each; a third of that deflated) and the front
+    /// pages; the peak memory goal (< 150 MiB) is met with it on SQLite at 100,000 loops.
+    static let pagesBytes = 40 << 20
+    /// 8 MiB of loops' details (the API's JSON, smaller and asked less than pages).
+    static let detailsBytes = 8 << 20
+    /// 4 MiB of searches' answers (each asked again is kept; most are asked once).
+    static let searchesBytes = 4 << 20
+    /// How long a stamp read is trusted by a server alone on its catalog (nanoseconds: 50 ms).
+    /// Read for every page, the stamp cost more than the rest of a kept page; a change through
+    /// this server is seen at once, one by an operator's command within this.
+    static let stampLifetimeAlone: UInt64 = 50_000_000
 
     private struct State {
         var pages: [String: Page] = [:]
@@ -91,12 +107,19 @@ final class PageCache: Sendable {
 
     /// How long a stamp read is trusted, in nanoseconds.
     let stampLifetime: UInt64
+    /// The time, in nanoseconds from any fixed point (the system's uptime; a test's own clock).
+    private let now: @Sendable () -> UInt64
 
     /// `stampLifetime`: 0 where other servers change the catalog (each page then asks for the
     /// stamp: a publish through one server is on every server's pages as soon as it is known).
-    init(name: String, byteLimit: Int = 64 << 20, stampLifetime: UInt64 = 50_000_000) {
+    /// `now` tells the time (nanoseconds, any fixed start).
+    init(
+        name: String, byteLimit: Int = pagesBytes, stampLifetime: UInt64 = stampLifetimeAlone,
+        now: @escaping @Sendable () -> UInt64 = { DispatchTime.now().uptimeNanoseconds }
+    ) {
         self.byteLimit = byteLimit
         self.stampLifetime = stampLifetime
+        self.now = now
         keptBytes = Metrics.Gauge(label: "loop_library_page_cache_bytes", dimensions: [("cache", name)])
         keptPages = Metrics.Gauge(label: "loop_library_page_cache_pages", dimensions: [("cache", name)])
     }
@@ -114,7 +137,7 @@ final class PageCache: Sendable {
     /// The page kept under `key` if it was made at `stamp` and is young enough; else the one
     /// `render` makes (started by the first request to want it), kept if its status is 200.
     func page(_ key: String, stamp: Int64, render: @escaping @Sendable () async throws -> Page) async throws -> Page {
-        let now = DispatchTime.now().uptimeNanoseconds
+        let now = now()
         let (kept, id, task): (Page?, Int, Task<Page, any Error>?) = state.withLock { state in
             if let page = state.pages[key], page.stamp == stamp, now &- page.made < Self.maximumAge {
                 return (page, 0, nil)
@@ -140,13 +163,13 @@ final class PageCache: Sendable {
     }
 
     /// The catalog's change stamp (`read`), read at most every `stampLifetime` (50 ms on
-    /// SQLite): at thousands of pages a second the read was a tenth of a kept page's cost. A
+    /// SQLite, ``stampLifetimeAlone``): at thousands of pages a second the read was a tenth of a kept page's cost. A
     /// change made through this server is seen at once (``forgetStamp()``), one made by an
     /// operator's command within 50 ms; on a catalog shared by several servers the stamp is
     /// asked of the catalog for every page (PostgreSQL's announces its changes, so asking it
     /// costs no round trip while it listens).
     func stamp(read: () async throws -> Int64) async throws -> Int64 {
-        let now = DispatchTime.now().uptimeNanoseconds
+        let now = now()
         if let last = lastStamp.withLock({ $0 }), now &- last.read < stampLifetime { return last.stamp }
         let stamp = try await read()
         lastStamp.withLock { $0 = (stamp, now) }
@@ -205,6 +228,8 @@ final class PageCache: Sendable {
     }
 
     private func keep(_ page: Page, as key: String, renderID: Int) {
+        var page = page
+        page.made = now()
         let forgotten = state.withLock { state -> [Page] in
             guard state.rendering[key]?.id == renderID else { return [] } // kept by another waiter already
             state.rendering[key] = nil

@@ -69,7 +69,8 @@ struct PageTemplate: Sendable {
     // MARK: Reading
 
     enum TagKind: Equatable {
-        case value(escaped: Bool), open, inverted, close, partial, comment
+        case value(escaped: Bool)
+        case open, inverted, close, partial, comment
 
         /// Whether the tag takes its line with it when it stands alone on it.
         var isStandaloneKind: Bool { self != .value(escaped: true) && self != .value(escaped: false) }
@@ -164,7 +165,8 @@ struct PageTemplate: Sendable {
         }
         for index in tokens.indices {
             guard case .text(let text) = tokens[index], keptFrom[index] != nil || keptTo[index] != nil else { continue }
-            let from = keptFrom[index] ?? text.startIndex, to = keptTo[index] ?? text.endIndex
+            let from = keptFrom[index] ?? text.startIndex
+            let to = keptTo[index] ?? text.endIndex
             result[index] = .text(from < to ? String(text[from..<to]) : "")
         }
         return result

@@ -127,9 +127,10 @@ extension LibraryServer {
                 // Kept deflated (a client that does not take gzip gets it inflated).
                 return PageCache.Page(
                     status: rendered.status.code, body: nil, styleOffset: nil, deflated: ahead.deflated,
-                    length: ahead.length, eTag: ahead.eTag, stamp: stamp, made: DispatchTime.now().uptimeNanoseconds)
+                    length: ahead.length, eTag: ahead.eTag, stamp: stamp)
             }
-            let status = rendered.status, body = Data(rendered.text.utf8)
+            let status = rendered.status
+            let body = Data(rendered.text.utf8)
             // (The ETag names the stylesheet too, by its own ETag: a page is not the same under another.)
             var hash = SHA256()
             hash.update(data: body)
@@ -143,8 +144,7 @@ extension LibraryServer {
             return PageCache.Page(
                 status: status.code, body: deflated == nil ? body : nil, styleOffset: styleOffset,
                 deflated: deflated, length: body.count + (styleOffset == nil ? 0 : self.web.stylesheet.bytes.count),
-                eTag: "\"" + Hex.string(hash.finalize().prefix(12)) + "\"", stamp: stamp,
-                made: DispatchTime.now().uptimeNanoseconds)
+                eTag: "\"" + Hex.string(hash.finalize().prefix(12)) + "\"", stamp: stamp)
         }
         // Gzipped for a client that takes it: as kept, or deflated now and kept in its place.
         var deflated: DeflatedPage?
@@ -246,8 +246,8 @@ extension LibraryServer {
         } else if number == 1 {
             async let featured = catalog.search(CatalogQuery(featuredOnly: true, limit: 6), now: now)
             async let hot = catalog.search(CatalogQuery(sort: .hot, limit: 6), now: now)
-            let featuredLoops = try await featured.loops,
-                hotLoops = try await hot.loops.filter { $0.recentDownloads > 0 }
+            let featuredLoops = try await featured.loops
+            let hotLoops = try await hot.loops.filter { $0.recentDownloads > 0 }
             model.featured = featuredLoops.map(Self.card)
             model.hasFeatured = !featuredLoops.isEmpty
             model.hot = hotLoops.map(Self.card)

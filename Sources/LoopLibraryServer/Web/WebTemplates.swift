@@ -187,7 +187,8 @@ public struct WebTemplates: Sendable {
         guard let offset else {
             return DeflatedPart(page, level: .fast).map { DeflatedPage(beforeStyle: $0, crc: Gzip.crc32(page)) }
         }
-        let before = page.prefix(offset), after = page.dropFirst(offset)
+        let before = page.prefix(offset)
+        let after = page.dropFirst(offset)
         // Every page opens alike up to its stylesheet, and every loop's page ends alike after
         // its phrases: those parts are deflated once. (zlib makes each part's codes apart: the
         // sample page's 736-byte opening took 10 µs alone, its 6 KB of text 27 µs in one part.)
@@ -292,7 +293,8 @@ enum MarkupEscaping {
         var text = text
         let replaced = text.withUTF8 { bytes in
             // Bytes from `start` to `index` need nothing; each replacement appends them first.
-            var start = 0, index = 0
+            var start = 0
+            var index = 0
             func flush() {
                 if index > start {
                     output += String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
@@ -319,7 +321,8 @@ enum MarkupEscaping {
                 case 0xC0..<0xE0: index += 2
                 case 0xEF:
                     // U+FDD0-U+FDEF and U+FFFE-U+FFFF.
-                    let second = bytes[index + 1], third = bytes[index + 2]
+                    let second = bytes[index + 1]
+                    let third = bytes[index + 2]
                     if (second == 0xB7 && (0x90...0xAF).contains(third)) || (second == 0xBF && third >= 0xBE) {
                         replace(3, with: "\u{FFFD}")
                     } else {
