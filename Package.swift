@@ -233,7 +233,6 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
                 .product(name: "CompressNIO", package: "compress-nio"),
-                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
         ),
         .executableTarget(
@@ -310,10 +309,12 @@ let package = Package(
         .testTarget(name: "LoopStudyTests", dependencies: ["LoopTestSupport", "LoopStudy", "LoopModel"]),
         .testTarget(
             name: "LoopShadowingTests",
-            dependencies: ["LoopTestSupport", "LoopShadowing", "LoopModel"]),
+            dependencies: ["LoopTestSupport", "LoopShadowing", "LoopSpeech", "LoopModel"]),
         .testTarget(
             name: "LoopRecordingTests",
-            dependencies: ["LoopTestSupport", "LoopRecording", "LoopCutting", "LoopAudioFiles", "LoopModel"]),
+            dependencies: [
+                "LoopTestSupport", "LoopRecording", "LoopCutting", "LoopSpeech", "LoopAudioFiles", "LoopModel",
+            ]),
         .testTarget(
             name: "LoopPlaybackTests",
             dependencies: ["LoopTestSupport", "LoopPlayback", "LoopStudy", "LoopAudio", "LoopAudioFiles", "LoopModel"]),
@@ -331,7 +332,8 @@ let package = Package(
         .testTarget(
             name: "LoopLibraryServerTests",
             dependencies: [
-                "LoopLibraryServer", "LoopLibraryAPI", .product(name: "NIOCore", package: "swift-nio"),
+                "LoopLibraryServer", "LoopLibraryAPI", "LoopFoundation",
+                .product(name: "Hummingbird", package: "hummingbird"), .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]),

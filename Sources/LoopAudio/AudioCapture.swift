@@ -2,8 +2,11 @@ import LoopAudioFiles
 
 /// A microphone through ALSA: interleaved float frames, as they arrive.
 public final class AudioCapture {
+    /// The ALSA device's name.
     public let name: String
+    /// The capture's sample rate in hertz.
     public let sampleRate: Int
+    /// The capture's channel count.
     public let channelCount: Int
     /// Frames per period: the size of each read.
     public let periodFrames: Int

@@ -6,8 +6,11 @@ import LoopFoundation
 /// Writes block until the device has room, so the device paces whoever writes. ``stop()``
 /// discards what is queued at once, which is how a key press reaches the speaker quickly.
 public final class AudioDevice {
+    /// The ALSA device's name.
     public let name: String
+    /// The playback's sample rate in hertz.
     public let sampleRate: Int
+    /// The playback's channel count.
     public let channelCount: Int
     /// Frames ALSA buffers: the most that can be queued ahead of the speaker.
     public let bufferFrames: Int
@@ -52,7 +55,9 @@ public final class AudioDevice {
 /// Changes the speed of audio without changing its pitch (SoundTouch's time-stretch). A change
 /// of sample rate alone is the ``Resampler``'s.
 public final class TimeStretcher {
+    /// How much faster than recorded it plays (0.8: slower).
     public let speed: Double
+    /// The audio's channel count.
     public let channelCount: Int
     private let instance: SoundTouch.Instance
 

@@ -141,7 +141,8 @@ public final class MediaInput: Sendable {
         var writer = try AudioFileWriter(
             path: output, format: .flac, sampleRate: decoder.sampleRate, channelCount: decoder.channelCount)
         let total = decoder.duration.map { $0 * Double(decoder.sampleRate) } ?? 0
-        var frames = 0, reported = 0
+        var frames = 0
+        var reported = 0
         try decoder.decode { block in
             if frames == 0 { TestStop.reached("media.decoding") }
             try writer.write(block)
@@ -169,7 +170,8 @@ public final class MediaInput: Sendable {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: helper)
         process.arguments = ["decode-media", path, output] + (audioStream.map { ["--stream", String($0)] } ?? [])
-        let lines = Pipe(), errors = Pipe()
+        let lines = Pipe()
+        let errors = Pipe()
         process.standardOutput = lines
         process.standardError = errors
         process.standardInput = FileHandle.nullDevice
@@ -182,8 +184,10 @@ public final class MediaInput: Sendable {
         } catch {
             throw AudioError(.decodeFailed, path: path, message: "cannot start the decoder \(helper) (\(error))")
         }
-        var description = "", pending = Data()
-        var lastHeard = Date(), stalled = false
+        var description = ""
+        var pending = Data()
+        var lastHeard = Date()
+        var stalled = false
         let descriptor = lines.fileHandleForReading.fileDescriptor
         var buffer = [UInt8](repeating: 0, count: 4_096)
         while true {

@@ -4,10 +4,14 @@ import LoopFoundation
 /// Converts audio from one sample rate to another (libsamplerate, its best sinc converter):
 /// clips of a take recorded at another rate than the session's, made to play in it.
 public struct Resampler: Sendable {
+    /// The rate audio comes in at, in hertz.
     public let inputRate: Int
+    /// The rate it goes out at, in hertz.
     public let outputRate: Int
+    /// The audio's channel count.
     public let channelCount: Int
 
+    /// A resampler from `inputRate` to `outputRate`; fails on a rate of 0 or below.
     public init(from inputRate: Int, to outputRate: Int, channelCount: Int) throws(AudioError) {
         guard inputRate > 0, outputRate > 0, channelCount > 0, Double(outputRate) / Double(inputRate) <= 256,
             Double(inputRate) / Double(outputRate) <= 256

@@ -17,6 +17,7 @@ public enum AudioFailure: String, LoopErrorKind {
     /// A system library the work needs is not installed (the message names the package).
     case libraryMissing
 
+    /// Where these errors come from: audio.
     public static let domain = ErrorDomain.audio
 }
 

@@ -35,12 +35,16 @@ public enum AudioFileFormat: String, Sendable, CaseIterable, Codable {
 ///
 /// A *frame* is one sample for every channel; positions and lengths are frame counts.
 public struct AudioFileInfo: Equatable, Sendable {
+    /// The file's sample rate in hertz.
     public var sampleRate: Int
+    /// Its channel count.
     public var channelCount: Int
     /// The number of frames the file announces; for compressed formats an estimate until read.
     public var frameCount: Int
+    /// Its format.
     public var format: AudioFileFormat
 
+    /// A description from its figures.
     public init(sampleRate: Int, channelCount: Int, frameCount: Int, format: AudioFileFormat) {
         self.sampleRate = sampleRate
         self.channelCount = channelCount

@@ -8,7 +8,8 @@ extension AudioFileWriter {
         var reader = try AudioFileReader(path: source)
         let channels = reader.info.channelCount
         try reader.seek(toFrame: range.lowerBound)
-        var left = range.count, copied = 0
+        var left = range.count
+        var copied = 0
         var block = [Float](repeating: 0, count: 8192 * channels)
         while left > 0 {
             let wanted = min(left, 8192)

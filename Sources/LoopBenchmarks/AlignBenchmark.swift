@@ -108,7 +108,8 @@ struct AlignBenchmark: AsyncParsableCommand {
             String(
                 format: "  aligner's cuts within 100 ms of the sentence ends: %d of %d (%.3f)",
                 accuracy.within, accuracy.of, Double(accuracy.within) / Double(max(accuracy.of, 1))))
-        let speed = seconds / aligner.seconds, chapterSpeed = seconds / chapter.seconds
+        let speed = seconds / aligner.seconds
+        let chapterSpeed = seconds / chapter.seconds
         let peak = max(aligner.peakMemory, chapter.peakMemory)
         lines.append(
             String(
@@ -156,7 +157,8 @@ struct ReadText {
         var written = 0
         // The 16 kHz copy, from the 22,050 Hz rendering by linear interpolation: where its next
         // sample falls in the rendering's samples as they come (gaps included).
-        var chapterPosition = 0.0, renderedBefore = 0
+        var chapterPosition = 0.0
+        var renderedBefore = 0
         var joins: [Double] = []
         var lines: [String] = []
         var random = SentenceMaker(seed: UInt64(minutes * 1000) + 1)
@@ -189,7 +191,8 @@ struct ReadText {
             var mono: [Float] = []
             while chapterPosition < Double(renderedBefore + rendered.count - 1) {
                 let at = chapterPosition - Double(renderedBefore)
-                let index = Int(at), fraction = Float(at - Double(index))
+                let index = Int(at)
+                let fraction = Float(at - Double(index))
                 mono.append(rendered[index] * (1 - fraction) + rendered[index + 1] * fraction)
                 chapterPosition += 22_050.0 / 16_000.0
             }
@@ -221,7 +224,10 @@ struct ReadText {
         try process.run()
         let output = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        struct Cuts: Decodable { struct Cut: Decodable { var at: Double }; var cuts: [Cut] }
+        struct Cuts: Decodable {
+            struct Cut: Decodable { var at: Double }
+            var cuts: [Cut]
+        }
         let cuts = try JSONDecoder().decode(Cuts.self, from: output).cuts.map(\.at)
         let joins = try String(contentsOfFile: truth, encoding: .utf8).split(separator: "\n").compactMap { Double($0) }
         guard cuts.count == joins.count else { return (0, joins.count) }
@@ -284,6 +290,6 @@ struct SentenceMaker {
     }
 }
 
-private extension String {
-    var capitalizedFirst: String { prefix(1).uppercased() + dropFirst() }
+extension String {
+    fileprivate var capitalizedFirst: String { prefix(1).uppercased() + dropFirst() }
 }

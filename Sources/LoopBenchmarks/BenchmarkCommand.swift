@@ -132,7 +132,7 @@ struct SegmentBenchmark: AsyncParsableCommand {
             let folder = keep ?? (NSTemporaryDirectory() + "loop-benchmark-" + UUID().uuidString)
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             defer { if keep == nil { try? FileManager.default.removeItem(atPath: folder) } }
-            let self_ = LoopProgram.path
+            let loopProgram = LoopProgram.path
             let minutesLabel = minutes == minutes.rounded() ? "\(Int(minutes))" : "\(minutes)"
             let takes = [
                 BenchmarkTake(
@@ -149,9 +149,13 @@ struct SegmentBenchmark: AsyncParsableCommand {
                 var rows: [(String, ChildProcessReport)] = []
                 // Both: on every core (what a user gets), and on one, as ffmpeg and the decode run.
                 let threads = min(ProcessInfo.processInfo.activeProcessorCount, 8)
-                rows.append(("loop segment (\(threads) thr)", try median(self_, ["segment", take.path, "--json"])))
                 rows.append(
-                    ("loop segment (1 thr)", try median(self_, ["segment", take.path, "--json", "--threads", "1"])))
+                    ("loop segment (\(threads) thr)", try median(loopProgram, ["segment", take.path, "--json"])))
+                rows.append(
+                    (
+                        "loop segment (1 thr)",
+                        try median(loopProgram, ["segment", take.path, "--json", "--threads", "1"])
+                    ))
                 if hasFFmpeg {
                     rows.append(
                         (

@@ -270,14 +270,19 @@ enum Vocabulary {
     static func word(_ rank: Int) -> String {
         if let word = real[rank] { return word }
         let syllables = ["ka", "lo", "mi", "ne", "su", "ta", "ri", "po", "de", "va", "zu", "fe"]
-        var value = rank + 7, word = ""
-        repeat { word += syllables[value % syllables.count]; value /= syllables.count } while value > 0
+        var value = rank + 7
+        var word = ""
+        repeat {
+            word += syllables[value % syllables.count]
+            value /= syllables.count
+        } while value > 0
         return word
     }
 
     /// The rank of a word drawn with probability proportional to 1/(rank+1).
     static func zipfRank(_ unit: Double) -> Int {
-        var target = unit * harmonic, rank = 0
+        var target = unit * harmonic
+        var rank = 0
         while rank < size - 1 {
             target -= 1 / Double(rank + 1)
             if target <= 0 { break }

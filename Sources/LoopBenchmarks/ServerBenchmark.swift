@@ -98,7 +98,8 @@ struct ServerBenchmark: AsyncParsableCommand {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(atPath: folder) }
             let (loop, _) = try await LongLoop.make(minutes: minutes, in: folder)
-            let library = folder + "/library", data = folder + "/server"
+            let library = folder + "/library"
+            let data = folder + "/server"
             let loopID = String(loop.summary.id.prefix(8))
             let postgres = catalog == .postgres ? try BenchmarkPostgres(folder: folder + "/postgres") : nil
             defer { postgres?.stop() }
@@ -219,7 +220,8 @@ struct ServerBenchmark: AsyncParsableCommand {
             // Publish: a new revision each run (the edit untimed), next to a local import of the
             // loop's bundle, the two taken in turn so that whatever else the machine does then
             // (PostgreSQL's own upkeep after the runs above) weighs on both alike.
-            var publishTimes: [Double] = [], importTimes: [Double] = []
+            var publishTimes: [Double] = []
+            var importTimes: [Double] = []
             let bundle = folder + "/loop.loop"
             try ShareBenchmark.run(LoopProgram.path, ["export", loopID, "-o", bundle, "--library", library])
             for run in 0..<runs {
@@ -236,7 +238,8 @@ struct ServerBenchmark: AsyncParsableCommand {
             }
             peak = max(peak, server.peakMemory)
 
-            let publish = publishTimes.sorted()[runs / 2], importTime = importTimes.sorted()[runs / 2]
+            let publish = publishTimes.sorted()[runs / 2]
+            let importTime = importTimes.sorted()[runs / 2]
             let bundleBytes = (try FileManager.default.attributesOfItem(atPath: bundle)[.size] as? Int) ?? 0
             print(
                 String(
@@ -306,7 +309,8 @@ struct ServerBenchmark: AsyncParsableCommand {
                 String(
                     format: "  slow      %8.0f MiB peak with %d readers at 100 KB/s for %d s (goal <= 100 MiB: %@)",
                     Double(slowPeak) / 1_048_576, slowReaders, seconds, goal(slowPeak <= 100 << 20)))
-            let p50 = honest[honest.count / 2], worst = honest.last ?? 0
+            let p50 = honest[honest.count / 2]
+            let worst = honest.last ?? 0
             print(
                 String(
                     format:

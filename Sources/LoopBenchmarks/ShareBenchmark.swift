@@ -144,7 +144,8 @@ enum LongLoop {
         let cues = (0..<copies).flatMap { copy in
             cut.phrases.compactMap { phrase -> SubtitleCue? in
                 guard let audio = phrase.audio else { return nil }
-                let offset = Double(copy) * sampleSeconds, rate = Double(audio.sampleRate)
+                let offset = Double(copy) * sampleSeconds
+                let rate = Double(audio.sampleRate)
                 return SubtitleCue(
                     start: offset + Double(audio.startFrame) / rate, end: offset + Double(audio.endFrame) / rate,
                     text: phrase.text)

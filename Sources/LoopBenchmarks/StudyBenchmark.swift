@@ -105,7 +105,10 @@ struct StudyBenchmark: AsyncParsableCommand {
                 try process.run()
                 while ContinuousClock.now - started < .seconds(5) {
                     let size = (try? FileManager.default.attributesOfItem(atPath: played)[.size] as? Int) ?? nil
-                    if let size, size > 0 { firstSounds.append(ContinuousClock.now - started); break }
+                    if let size, size > 0 {
+                        firstSounds.append(ContinuousClock.now - started)
+                        break
+                    }
                     usleep(500)
                 }
                 process.terminate()
@@ -206,6 +209,9 @@ final class TimedOutput: StudyOutput {
         probe.wrote(ahead: .microseconds(Int64(queued) * 1_000_000 / Int64(sampleRate)))
         try device.write(interleaved)
     }
-    func stop() { device.stop(); probe.stopped() }
+    func stop() {
+        device.stop()
+        probe.stopped()
+    }
     func finish() throws { try device.finish() }
 }

@@ -3,6 +3,7 @@ import LoopReports
 
 /// `loop`: author and study looping audio phrases.
 public struct LoopCommand: AsyncParsableCommand {
+    /// The command's name, help and subcommands.
     public static let configuration = CommandConfiguration(
         commandName: "loop",
         abstract: "Learn a language from short looping audio phrases.",
@@ -21,6 +22,7 @@ public struct LoopCommand: AsyncParsableCommand {
         ]
     )
 
+    /// The command, before its arguments are parsed.
     public init() {}
 
     /// The command meant by a first argument that is none but is close to one (`studdy`, as
@@ -36,7 +38,8 @@ public struct LoopCommand: AsyncParsableCommand {
 
     /// Insertions, deletions, substitutions and swaps of two neighbours that turn `a` into `b`.
     static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
+        let a = Array(a)
+        let b = Array(b)
         guard !a.isEmpty else { return b.count }
         guard !b.isEmpty else { return a.count }
         var rows = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)

@@ -2,15 +2,18 @@ import Foundation
 
 /// An Audacity label track: one line a segment, `start<TAB>end<TAB>label`, times in seconds.
 public struct AudacityLabels: Sendable {
+    /// The segments to label.
     public var segmentation: Segmentation
     /// A label per segment; segments past the end are labelled by their number.
     public var labels: [String]
 
+    /// A label track of `segmentation`, labelled by `labels`.
     public init(segmentation: Segmentation, labels: [String]) {
         self.segmentation = segmentation
         self.labels = labels
     }
 
+    /// The track as Audacity reads it.
     public var text: String {
         segmentation.segments.enumerated().map { index, segment in
             let label = index < labels.count ? labels[index] : String(index + 1)

@@ -1,3 +1,5 @@
+import LoopFoundation
+
 /// Dynamic time warping of a take's frames against a rendering's, in memory that grows with the
 /// take rather than with the product of the two lengths.
 ///
@@ -36,7 +38,8 @@ struct DynamicTimeWarping {
         /// spectrum, which voices share, without its detail, which is the speaker's.
         func keepingLowCepstra(_ kept: Int) -> Frames {
             var copy = self
-            let d = FeatureMatrix.dimension, c = FeatureMatrix.cepstra
+            let d = FeatureMatrix.dimension
+            let c = FeatureMatrix.cepstra
             for frame in stride(from: 0, to: copy.features.count, by: d) {
                 for k in kept..<c {
                     copy.features[frame + k] = 0
@@ -64,7 +67,8 @@ struct DynamicTimeWarping {
             var b = [Float](repeating: 0, count: second.blocks(factor) * d)
             a.withUnsafeMutableBufferPointer { a in
                 b.withUnsafeMutableBufferPointer { b in
-                    let a = UnsafeSendable(value: a), b = UnsafeSendable(value: b)
+                    let a = UnsafeSendable(value: a)
+                    let b = UnsafeSendable(value: b)
                     _ = bothAtOnce(
                         { first.average(by: factor, into: a.value) }, { second.average(by: factor, into: b.value) })
                 }
@@ -76,14 +80,17 @@ struct DynamicTimeWarping {
 
         /// Each block's features averaged into `target` (zeros, a block's values after another's).
         private func average(by factor: Int, into target: UnsafeMutableBufferPointer<Float>) {
-            let d = FeatureMatrix.dimension, count = count
+            let d = FeatureMatrix.dimension
+            let count = count
             features.withUnsafeBufferPointer { source in
+                guard let sums = target.baseAddress, let source = source.baseAddress else { return }
                 for block in 0..<blocks(factor) {
-                    let first = block * factor, last = min(first + factor, count)
-                    let sum = target.baseAddress! + block * d
+                    let first = block * factor
+                    let last = min(first + factor, count)
+                    let sum = sums + block * d
                     // Frame by frame in order, as the sums always were.
                     for frame in first..<last {
-                        let values = source.baseAddress! + offset(frame)
+                        let values = source + offset(frame)
                         for k in 0..<d { sum[k] += values[k] }
                     }
                     let scale = 1 / Float(last - first)
@@ -98,17 +105,20 @@ struct DynamicTimeWarping {
             let blocks = blocks(factor)
             var quietBlocks = [Bool](repeating: false, count: blocks)
             for block in 0..<blocks {
-                let first = block * factor, last = min(first + factor, count)
+                let first = block * factor
+                let last = min(first + factor, count)
                 var quietCount = 0
                 for frame in first..<last where quiet[frame] { quietCount += 1 }
                 quietBlocks[block] = quietCount * 2 > last - first
             }
             // A block that holds part of a join is one: a join is a few frames, and a coarse
             // path must still be able to leave speech out there.
-            var fillerBlocks = filler.map { _ in [Bool](repeating: false, count: blocks) }
+            var fillerBlocks: [Bool]?
             if let filler {
-                for frame in 0..<count where filler[frame] { fillerBlocks![frame / factor] = true }
-                for block in 0..<blocks where fillerBlocks![block] { quietBlocks[block] = true }
+                var blocksWithFiller = [Bool](repeating: false, count: blocks)
+                for frame in 0..<count where filler[frame] { blocksWithFiller[frame / factor] = true }
+                for block in 0..<blocks where blocksWithFiller[block] { quietBlocks[block] = true }
+                fillerBlocks = blocksWithFiller
             }
             return Frames(features: averaged, quiet: quietBlocks, filler: fillerBlocks)
         }
@@ -151,7 +161,8 @@ struct DynamicTimeWarping {
         }
         // The eight lanes summed pairwise (a tree three additions deep, where `sum()` adds them
         // one after another: seven deep, on every cell's way to the path).
-        let four = sum.lowHalf + sum.highHalf, two = four.lowHalf + four.highHalf
+        let four = sum.lowHalf + sum.highHalf
+        let two = four.lowHalf + four.highHalf
         return (two[0] + two[1]).squareRoot()
     }
 
@@ -168,7 +179,8 @@ struct DynamicTimeWarping {
         // from the frames when it is needed and let go after: the memory of one coarser copy
         // at a time, the largest a quarter of the frames.
         var path: [(row: Int32, column: Int32)]?
-        var f = factor, coarser = factor
+        var f = factor
+        var coarser = factor
         while true {
             // Two long recordings are coarsened at once (one after the other, one core waited).
             let (rows, columns) =
@@ -196,7 +208,8 @@ struct DynamicTimeWarping {
     static func band(around path: [(row: Int32, column: Int32)], scale: Int, rows: Int, columns: Int, radius: Int)
         -> [Range<Int>]
     {
-        var low = [Int32](repeating: .max, count: rows), high = [Int32](repeating: .min, count: rows)
+        var low = [Int32](repeating: .max, count: rows)
+        var high = [Int32](repeating: .min, count: rows)
         for cell in path {
             let column = Int(cell.column) * scale
             for row in (Int(cell.row) * scale)..<min(Int(cell.row) * scale + scale, rows) {
@@ -212,7 +225,8 @@ struct DynamicTimeWarping {
             high[row] = high[other] == .min ? Int32(columns) : high[other]
         }
         // Widen: each row covers its neighbours' spans within the radius, plus the radius.
-        var widenedLow = [Int32](repeating: 0, count: rows), widenedHigh = [Int32](repeating: 0, count: rows)
+        var widenedLow = [Int32](repeating: 0, count: rows)
+        var widenedHigh = [Int32](repeating: 0, count: rows)
         for row in 0..<rows {
             let near = max(0, row - radius)...min(rows - 1, row + radius)
             widenedLow[row] = max(0, low[near.lowerBound] - Int32(radius))
@@ -238,7 +252,8 @@ struct DynamicTimeWarping {
     func warp(_ take: Frames, _ rendering: Frames, band: [Range<Int>], skipCost: Float? = nil) -> [(
         row: Int32, column: Int32
     )] {
-        let rows = take.count, columns = rendering.count
+        let rows = take.count
+        let columns = rendering.count
         guard rows > 0, columns > 0 else { return [] }
         let lattice = Lattice(take: take, rendering: rendering, band: band, skipCost: skipCost, parameters: parameters)
         let cells = band.reduce(0) { $0 + $1.count }
@@ -253,7 +268,10 @@ struct DynamicTimeWarping {
                     let total =
                         forward.last[candidate + 1] + skipCost
                         * (lattice.speechBefore[columns] - lattice.speechBefore[candidate + 1])
-                    if total < best { best = total; column = candidate }
+                    if total < best {
+                        best = total
+                        column = candidate
+                    }
                 }
             }
             return Self.back(lattice, forward, from: (rows - 1, column))
@@ -262,14 +280,21 @@ struct DynamicTimeWarping {
         let (forward, backward) = bothAtOnce(
             { Self.forward(lattice, rows: middle) }, { Self.backward(lattice, from: middle) })
         // The cheapest way into the middle row: diagonally or from the column above.
-        var best = Float.infinity, entry = (above: band[middle - 1].upperBound - 1, column: band[middle].lowerBound)
+        var best = Float.infinity
+        var entry = (above: band[middle - 1].upperBound - 1, column: band[middle].lowerBound)
         for column in band[middle] {
             let rest = backward.first[column]
             guard rest < .infinity else { continue }
             let diagonal = forward.last[column]
-            if diagonal + rest < best { best = diagonal + rest; entry = (column - 1, column) }
+            if diagonal + rest < best {
+                best = diagonal + rest
+                entry = (column - 1, column)
+            }
             let above = forward.last[column + 1] + lattice.stepCost(middle, column)
-            if above + rest < best { best = above + rest; entry = (column, column) }
+            if above + rest < best {
+                best = above + rest
+                entry = (column, column)
+            }
         }
         entry.above = min(max(entry.above, band[middle - 1].lowerBound), band[middle - 1].upperBound - 1)
         return Self.back(lattice, forward, from: (middle - 1, entry.above))
@@ -299,7 +324,8 @@ struct DynamicTimeWarping {
                 speechBefore[column + 1] = speechBefore[column] + (rendering.quiet[column] ? 0 : 1)
             }
             self.speechBefore = speechBefore
-            var jumpFrom = [Int](repeating: -1, count: columns), jumpTo = [Int](repeating: -1, count: columns)
+            var jumpFrom = [Int](repeating: -1, count: columns)
+            var jumpTo = [Int](repeating: -1, count: columns)
             if let filler = rendering.filler, skipCost != nil {
                 var previousJoinEnd = -1
                 for column in 0..<columns where filler[column] {
@@ -349,12 +375,12 @@ struct DynamicTimeWarping {
                                         withOptionalPointer(rendering.order) { order in
                                             body(
                                                 Pointers(
-                                                    takeFeatures: takeFeatures.baseAddress!,
-                                                    renderingFeatures: renderingFeatures.baseAddress!,
-                                                    renderingQuiet: renderingQuiet.baseAddress!,
-                                                    isFiller: isFiller.baseAddress!,
-                                                    speechBefore: speechBefore.baseAddress!,
-                                                    jumpFrom: jumpFrom.baseAddress!, jumpTo: jumpTo.baseAddress!,
+                                                    takeFeatures: takeFeatures.address,
+                                                    renderingFeatures: renderingFeatures.address,
+                                                    renderingQuiet: renderingQuiet.address,
+                                                    isFiller: isFiller.address,
+                                                    speechBefore: speechBefore.address,
+                                                    jumpFrom: jumpFrom.address, jumpTo: jumpTo.address,
                                                     renderingOrder: order))
                                         }
                                     }
@@ -428,7 +454,10 @@ struct DynamicTimeWarping {
     /// step: 0 diagonal, 1 from the row before (take advanced), 2 from the column before, 3 a
     /// jump over phrases (from `jumpFrom`).
     private static func forward(_ lattice: Lattice, rows: Int) -> Half {
-        let take = lattice.take, band = lattice.band, skipCost = lattice.skipCost, parameters = lattice.parameters
+        let take = lattice.take
+        let band = lattice.band
+        let skipCost = lattice.skipCost
+        let parameters = lattice.parameters
         let offsets = lattice.offsets(0..<rows)
         var steps = [UInt8](repeating: 0, count: offsets[rows] / 4 + 1)
         // The row before and this row's costs, by column; outside a row's band, infinity.
@@ -446,13 +475,15 @@ struct DynamicTimeWarping {
                     previous.withUnsafeMutableBufferPointer { previous in
                         current.withUnsafeMutableBufferPointer { current in
                             // Column c's cost sits at c + 1, so column -1 (infinity) needs no test.
-                            let before = previous.baseAddress! + 1, here = current.baseAddress! + 1
+                            let before = previous.address + 1
+                            let here = current.address + 1
                             here[span.lowerBound - 1] = .infinity
                             for column in span {
                                 let (cost, free) = cellCost(
                                     vector, takeQuiet: takeQuiet, column: column, pointers, parameters)
                                 let stepCost: Float = free ? 0 : penalty
-                                var best: Float, step: UInt8 = 0
+                                var best: Float
+                                var step: UInt8 = 0
                                 if row == 0 {
                                     if let skipCost {
                                         best = skipCost * pointers.speechBefore[column]
@@ -464,9 +495,15 @@ struct DynamicTimeWarping {
                                     // Outside the bands every cost is infinity: no step from there wins.
                                     best = before[column - 1]
                                     let up = before[column] + stepCost
-                                    if up < best { best = up; step = 1 }
+                                    if up < best {
+                                        best = up
+                                        step = 1
+                                    }
                                     let left = here[column - 1] + stepCost
-                                    if left < best { best = left; step = 2 }
+                                    if left < best {
+                                        best = left
+                                        step = 2
+                                    }
                                 }
                                 // (No jumps without a skip cost: the test comes first, the same for every cell.)
                                 if let skipCost, case let origin = pointers.jumpFrom[column], origin >= 0,
@@ -475,7 +512,10 @@ struct DynamicTimeWarping {
                                     let jump =
                                         here[origin]
                                         + skipCost * (pointers.speechBefore[column] - pointers.speechBefore[origin + 1])
-                                    if jump < best { best = jump; step = 3 }
+                                    if jump < best {
+                                        best = jump
+                                        step = 3
+                                    }
                                 }
                                 here[column] = best + cost
                                 Half.store(step, rowStart + column, in: steps)
@@ -497,8 +537,12 @@ struct DynamicTimeWarping {
     /// the column after, 3 a jump over phrases (to `jumpTo`). The mirror of ``forward(_:rows:)``:
     /// a cell's cost and a step's into it are the same, read the other way.
     private static func backward(_ lattice: Lattice, from firstRow: Int) -> Half {
-        let take = lattice.take, band = lattice.band, skipCost = lattice.skipCost, parameters = lattice.parameters
-        let rows = take.count, columns = lattice.rendering.count
+        let take = lattice.take
+        let band = lattice.band
+        let skipCost = lattice.skipCost
+        let parameters = lattice.parameters
+        let rows = take.count
+        let columns = lattice.rendering.count
         let offsets = lattice.offsets(firstRow..<rows)
         var steps = [UInt8](repeating: 0, count: offsets[rows - firstRow] / 4 + 1)
         // The row after and this row's costs, by column (column `columns`: infinity).
@@ -526,7 +570,8 @@ struct DynamicTimeWarping {
                                 let rightCost: Float =
                                     column + 1 < columns && takeQuiet && pointers.renderingQuiet[column + 1]
                                     ? 0 : penalty
-                                var best: Float, step: UInt8 = 0
+                                var best: Float
+                                var step: UInt8 = 0
                                 if row == last {
                                     if let skipCost {
                                         best =
@@ -538,17 +583,26 @@ struct DynamicTimeWarping {
                                 } else {
                                     best = after[column + 1]
                                     let down = after[column] + (nextQuiet && quietColumn ? 0 : penalty)
-                                    if down < best { best = down; step = 1 }
+                                    if down < best {
+                                        best = down
+                                        step = 1
+                                    }
                                 }
                                 let right = here[column + 1] + rightCost
-                                if right < best { best = right; step = 2 }
+                                if right < best {
+                                    best = right
+                                    step = 2
+                                }
                                 if let skipCost, case let target = pointers.jumpTo[column], target >= 0,
                                     span.contains(target)
                                 {
                                     let jump =
                                         here[target]
                                         + skipCost * (pointers.speechBefore[target] - pointers.speechBefore[column + 1])
-                                    if jump < best { best = jump; step = 3 }
+                                    if jump < best {
+                                        best = jump
+                                        step = 3
+                                    }
                                 }
                                 here[column] = best + cost
                                 Half.store(step, rowStart + column, in: steps)
@@ -572,13 +626,16 @@ struct DynamicTimeWarping {
         let band = lattice.band
         var path: [(row: Int32, column: Int32)] = []
         path.reserveCapacity(end.row * 2 + 2)
-        var row = end.row, column = end.column
+        var row = end.row
+        var column = end.column
         while true {
             path.append((Int32(row), Int32(column)))
             let step = half.step(row, column, band: band)
             if row == 0 && step != 3 && (lattice.skipCost != nil || column == band[0].lowerBound) { break }
             switch row == 0 && step != 3 ? 2 : step {
-            case 0: row -= 1; column -= 1
+            case 0:
+                row -= 1
+                column -= 1
             case 1: row -= 1
             case 3: column = lattice.jumpFrom[column]
             default: column -= 1
@@ -593,16 +650,20 @@ struct DynamicTimeWarping {
     private static func ahead(_ lattice: Lattice, _ half: Half, from start: (row: Int, column: Int)) -> [(
         row: Int32, column: Int32
     )] {
-        let band = lattice.band, last = lattice.take.count - 1
+        let band = lattice.band
+        let last = lattice.take.count - 1
         var path: [(row: Int32, column: Int32)] = []
         path.reserveCapacity((last - start.row) * 2 + 2)
-        var row = start.row, column = start.column
+        var row = start.row
+        var column = start.column
         while true {
             path.append((Int32(row), Int32(column)))
             let step = half.step(row, column, band: band)
             if row == last && step == 0 { break }
             switch step {
-            case 0: row += 1; column += 1
+            case 0:
+                row += 1
+                column += 1
             case 1: row += 1
             case 3: column = lattice.jumpTo[column]
             default: column += 1

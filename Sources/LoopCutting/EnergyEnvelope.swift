@@ -11,13 +11,16 @@ import Synchronization
 public struct EnergyEnvelope: Sendable {
     /// Audio frames per hop.
     public let hopFrames: Int
+    /// The take's sample rate in hertz.
     public let sampleRate: Int
+    /// The take's channel count.
     public let channelCount: Int
     /// Audio frames in the take.
     public let frameCount: Int
     /// Power of each hop in dB relative to full scale (floored at -120).
     public let levels: [Float]
 
+    /// An envelope from its figures.
     public init(hopFrames: Int, sampleRate: Int, channelCount: Int, frameCount: Int, levels: [Float]) {
         self.hopFrames = hopFrames
         self.sampleRate = sampleRate
@@ -152,17 +155,24 @@ struct Biquad {
     private var z1: Float = 0, z2: Float = 0
 
     private init(b0: Double, b1: Double, b2: Double, a0: Double, a1: Double, a2: Double) {
-        self.b0 = Float(b0 / a0); self.b1 = Float(b1 / a0); self.b2 = Float(b2 / a0)
-        self.a1 = Float(a1 / a0); self.a2 = Float(a2 / a0)
+        self.b0 = Float(b0 / a0)
+        self.b1 = Float(b1 / a0)
+        self.b2 = Float(b2 / a0)
+        self.a1 = Float(a1 / a0)
+        self.a2 = Float(a2 / a0)
     }
 
     static func highPass(cutoff: Double, sampleRate: Double, q: Double = 0.7071) -> Biquad {
-        let w = 2 * Double.pi * cutoff / sampleRate, alpha = sin(w) / (2 * q), c = cos(w)
+        let w = 2 * Double.pi * cutoff / sampleRate
+        let alpha = sin(w) / (2 * q)
+        let c = cos(w)
         return Biquad(b0: (1 + c) / 2, b1: -(1 + c), b2: (1 + c) / 2, a0: 1 + alpha, a1: -2 * c, a2: 1 - alpha)
     }
 
     static func lowPass(cutoff: Double, sampleRate: Double, q: Double = 0.7071) -> Biquad {
-        let w = 2 * Double.pi * cutoff / sampleRate, alpha = sin(w) / (2 * q), c = cos(w)
+        let w = 2 * Double.pi * cutoff / sampleRate
+        let alpha = sin(w) / (2 * q)
+        let c = cos(w)
         return Biquad(b0: (1 - c) / 2, b1: 1 - c, b2: (1 - c) / 2, a0: 1 + alpha, a1: -2 * c, a2: 1 - alpha)
     }
 
@@ -182,8 +192,10 @@ struct Biquad {
 public struct StreamingEnvelope: Sendable {
     private var meter: SpeechBandMeter
     private var delivered = 0
+    /// Audio frames per hop (10 ms).
     public let hopFrames: Int
 
+    /// A meter for audio at `sampleRate`.
     public init(sampleRate: Int) {
         hopFrames = EnergyEnvelope.hopFrames(sampleRate: sampleRate)
         meter = SpeechBandMeter(sampleRate: sampleRate, hopFrames: hopFrames)

@@ -121,9 +121,11 @@ struct PauseAnalysis {
     static func smoothed(_ levels: [Float]) -> [Float] {
         var smoothed = [Float](repeating: -120, count: levels.count)
         for i in levels.indices {
-            var sum: Float = 0, n: Float = 0
+            var sum: Float = 0
+            var n: Float = 0
             for j in max(0, i - 1)...min(levels.count - 1, i + 1) {
-                sum += power(levels[j]); n += 1
+                sum += power(levels[j])
+                n += 1
             }
             smoothed[i] = decibels(sum / n)
         }
@@ -175,7 +177,10 @@ struct PauseAnalysis {
         var longSound = [Bool](repeating: false, count: count)
         var runStart = 0
         while runStart < count {
-            guard sounding[runStart] else { runStart += 1; continue }
+            guard sounding[runStart] else {
+                runStart += 1
+                continue
+            }
             var runEnd = runStart
             while runEnd < count, sounding[runEnd] { runEnd += 1 }
             if runEnd - runStart > maxClickHops { for i in runStart..<runEnd { longSound[i] = true } }
@@ -184,10 +189,16 @@ struct PauseAnalysis {
         let faint = speechLevel - parameters.faintSoundBelowSpeech
         var start = 0
         while start < count {
-            guard isSpeech[start] else { start += 1; continue }
+            guard isSpeech[start] else {
+                start += 1
+                continue
+            }
             var end = start
             var peak: Float = -120
-            while end < count, isSpeech[end] { peak = max(peak, smoothed[end]); end += 1 }
+            while end < count, isSpeech[end] {
+                peak = max(peak, smoothed[end])
+                end += 1
+            }
             let isolated =
                 !sounding[max(0, start - isolationHops)..<start].contains(true)
                 && !sounding[end..<min(count, end + isolationHops)].contains(true)
@@ -215,10 +226,15 @@ struct PauseAnalysis {
         let last = speechRange.upperBound - 1
         var i = speechRange.lowerBound
         while i <= last {
-            guard !isSpeech[i] else { i += 1; continue }
+            guard !isSpeech[i] else {
+                i += 1
+                continue
+            }
             var end = i
             var silent: Double = 0
-            var bestRun = 0, bestRunStart = i, run = 0
+            var bestRun = 0
+            var bestRunStart = i
+            var run = 0
             while end <= last, !isSpeech[end] {
                 let level = smoothed[end]
                 let below = min(max((soundThreshold - level) / width, 0), 1)
@@ -227,7 +243,10 @@ struct PauseAnalysis {
                     level >= soundThreshold && beneath == 0 ? parameters.ruledOutDepth : Double(max(below, beneath))
                 silent += depth
                 if level < soundThreshold || beneath > 0 { run += 1 } else { run = 0 }
-                if run > bestRun { bestRun = run; bestRunStart = end - run + 1 }
+                if run > bestRun {
+                    bestRun = run
+                    bestRunStart = end - run + 1
+                }
                 end += 1
             }
             pauses.append(Pause(range: i..<end, silentDuration: silent * hop, cutHop: bestRunStart + bestRun / 2))

@@ -10,12 +10,15 @@ public struct PauseThresholds: Sendable, Equatable {
     /// Above the floor by this share of the floor-to-speech range (between the bounds, dB), a
     /// hop is sound.
     public var soundShare: Float = 0.35
+    /// See ``soundShare``.
     public var soundBounds: ClosedRange<Float> = 3...18
     /// Below the floor plus this share of the range, a hop is fully silent.
     public var silenceShare: Float = 0.12
+    /// See ``silenceShare``.
     public var silenceBounds: ClosedRange<Float> = 1.5...6
     /// Where a phrase's first and last sounds end, for its edges.
     public var edgeShare: Float = 0.2
+    /// See ``edgeShare``.
     public var edgeBounds: ClosedRange<Float> = 2...10
 
     /// Against the neighbourhood (a reverberant room, whose tails keep pauses above the
@@ -29,6 +32,7 @@ public struct PauseThresholds: Sendable, Equatable {
     /// (seconds) can be a pause.
     public var minimumReverberantPause = 0.12
 
+    /// The measures the development sets were tuned on.
     public init() {}
 
     /// The floor a take's levels are measured from: its own, or the speech level less
@@ -84,7 +88,10 @@ public struct PauseThresholds: Sendable, Equatable {
             }
             while deque[head] < i - radius { head += 1 }
             result[i] = values[deque[head]]
-            if head > 4096 { deque.removeFirst(head); head = 0 }
+            if head > 4096 {
+                deque.removeFirst(head)
+                head = 0
+            }
         }
         return result
     }

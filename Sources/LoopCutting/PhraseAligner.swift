@@ -133,7 +133,8 @@ struct PhraseAligner {
         let inside = analysis.pauses.indices.filter {
             start < analysis.pauses[$0].cutHop && analysis.pauses[$0].cutHop < end
         }
-        var best = chosen, bestLoss = Double.infinity
+        var best = chosen
+        var bestLoss = Double.infinity
         for (position, dropped) in chosen.enumerated()
         where min(ratios[position], ratios[position + 1]) >= parameters.halfPhraseRatio {
             let droppedSilence = analysis.pauses[dropped].silentDuration
@@ -176,7 +177,8 @@ struct PhraseAligner {
         let expected = Double(analysis.speechHops(in: analysis.speechRange)) / Double(count)
         func overlength(_ cuts: [Int]) -> Double? {
             guard leavesEnoughSpeech(cuts) else { return nil }
-            var start = analysis.speechRange.lowerBound, total = 0.0
+            var start = analysis.speechRange.lowerBound
+            var total = 0.0
             for index in cuts + [-1] {
                 let end = index >= 0 ? analysis.pauses[index].cutHop : analysis.speechRange.upperBound
                 let excess = max(0, log(max(Double(analysis.speechHops(in: start..<end)), 1) / expected))
@@ -185,11 +187,15 @@ struct PhraseAligner {
             }
             return total
         }
-        var best = chosen, bestScore = overlength(chosen) ?? .infinity
+        var best = chosen
+        var bestScore = overlength(chosen) ?? .infinity
         func search(_ from: Int, _ picked: [Int]) {
             if picked.count == needed {
                 let cuts = (sure + picked).sorted()
-                if let score = overlength(cuts), score < bestScore - 1e-9 { best = cuts; bestScore = score }
+                if let score = overlength(cuts), score < bestScore - 1e-9 {
+                    best = cuts
+                    bestScore = score
+                }
                 return
             }
             guard from < band.count else { return }
@@ -267,16 +273,23 @@ struct PhraseAligner {
             let ends: ClosedRange<Int> = j == phraseCount - 1 ? lastBoundary...lastBoundary : (j + 1)...lastBoundary
             guard ends.lowerBound <= ends.upperBound else { break }
             for b in ends {
-                var best = minusInfinity, bestFrom = -1
+                var best = minusInfinity
+                var bestFrom = -1
                 // Walking the start back only lengthens the phrase: stop once it is far too long.
                 let longest = weights[j] * hopsPerWeight * maximumRatio
                 for a in stride(from: b - 1, through: j, by: -1) {
                     if Double(analysis.speechHops(in: boundaryHops[a]..<boundaryHops[b])) > longest { break }
                     guard previous[a] > minusInfinity, let value = fit(j, from: a, to: b) else { continue }
                     let total = previous[a] + value
-                    if total > best { best = total; bestFrom = a }
+                    if total > best {
+                        best = total
+                        bestFrom = a
+                    }
                 }
-                if bestFrom >= 0 { current[b] = best + evidence[b]; back[j * width + b] = Int32(bestFrom) }
+                if bestFrom >= 0 {
+                    current[b] = best + evidence[b]
+                    back[j * width + b] = Int32(bestFrom)
+                }
             }
         }
         guard previous[lastBoundary] > minusInfinity else {
@@ -295,7 +308,9 @@ struct PhraseAligner {
 
         var confidences: [Double] = []
         for j in 1..<phraseCount {
-            let before = boundaries[j - 1], chosen = boundaries[j], after = boundaries[j + 1]
+            let before = boundaries[j - 1]
+            let chosen = boundaries[j]
+            let after = boundaries[j + 1]
             func local(_ c: Int) -> Double? {
                 guard let left = fit(j - 1, from: before, to: c), let right = fit(j, from: c, to: after) else {
                     return nil

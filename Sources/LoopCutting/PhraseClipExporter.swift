@@ -8,15 +8,19 @@ import LoopFoundation
 /// written into a staging folder inside the destination and renamed into place only when all of
 /// them are complete, so a failure leaves no half-written clip behind.
 public struct PhraseClipExporter: Sendable {
+    /// The clips' file format.
     public var format: AudioFileFormat
 
+    /// An exporter writing clips in `format`.
     public init(format: AudioFileFormat = .flac) {
         self.format = format
     }
 
     /// The clips written, in order.
     public struct Result: Sendable {
+        /// The clips' files, one a segment, in order.
         public var clipPaths: [String]
+        /// The Audacity label track written beside them.
         public var labelsPath: String
     }
 
@@ -69,7 +73,8 @@ public struct PhraseClipExporter: Sendable {
                         channelCount: channels)
                 }
                 let until = min(position, segment.endFrame)
-                let from = (cursor - blockStart) * channels, to = (until - blockStart) * channels
+                let from = (cursor - blockStart) * channels
+                let to = (until - blockStart) * channels
                 try writer?.write(UnsafeBufferPointer(rebasing: interleaved[from..<to]))
                 cursor = until
                 if cursor >= segment.endFrame {
@@ -127,6 +132,7 @@ public struct PhraseClipExporter: Sendable {
 /// A short readable file-name part made of a text: letters and digits, case and accents
 /// folded, anything else one `-` (`Un café, s'il vous plaît` is `un-cafe-s-il-vous-plait`).
 public enum Slug {
+    /// The slug of `text`, at most `length` characters.
     public static func make(_ text: String, length: Int) -> String {
         let folded = text.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil)
         var slug = ""

@@ -6,6 +6,7 @@ import Foundation
 /// scripts, characters in Chinese, morae in kana, with digits and inner punctuation adding a little.
 /// Only ratios matter: the take itself says how many seconds a unit of weight lasts.
 public struct PhraseLengthModel: Sendable {
+    /// The model (it holds no state).
     public init() {}
 
     /// The relative speaking length of `text`.

@@ -145,7 +145,8 @@ struct PhraseSpotter {
                     })
             }
         }
-        let allRuns = runs, half = runs.count / 2
+        let allRuns = runs
+        let half = runs.count / 2
         let (a, b) = bothAtOnce({ compare(allRuns[..<half]) }, { compare(allRuns[half...]) })
         let scores = Self.scores(a + b, phrases: count, fewest: parameters.fewestCompared)
         // The reader's rate is the one whose chain gathers the most: each tried in turn, from
@@ -181,7 +182,7 @@ struct PhraseSpotter {
             spots.append(
                 Spot(
                     phrase: match.phrase, rows: run.rows, stretches: run.first...run.last,
-                    identification: scores[match.run][match.phrase]!))
+                    identification: scores[match.run][match.phrase]))
         }
         let last = spots[spots.count - 1]
         // A text that goes on past the take: the phrases just after the last found.
@@ -238,7 +239,8 @@ struct PhraseSpotter {
             guard !missing.isEmpty, between.count >= missing.count,
                 between.count == missing.count || (!atEnd && between.count <= parameters.longestRun * missing.count)
             else { return [] }
-            let m = missing.count, n = between.count
+            let m = missing.count
+            let n = between.count
             // cost[j][i]: the least total deviation with the first j phrases on the first i stretches.
             var cost = [[Double]](repeating: [Double](repeating: .infinity, count: n + 1), count: m + 1)
             var from = [[Int]](repeating: [Int](repeating: -1, count: n + 1), count: m + 1)
@@ -329,7 +331,8 @@ struct PhraseSpotter {
     /// mean over the runs it was compared with taken away first (a rendering that fits any
     /// speech); none where fewer than `fewest` phrases were compared.
     private static func scores(_ costs: [[Int: Double]], phrases count: Int, fewest: Int) -> [[Int: Double]] {
-        var sums = [Double](repeating: 0, count: count), counts = [Int](repeating: 0, count: count)
+        var sums = [Double](repeating: 0, count: count)
+        var counts = [Int](repeating: 0, count: count)
         for row in costs {
             for (phrase, cost) in row {
                 sums[phrase] += cost
@@ -396,7 +399,8 @@ struct PhraseSpotter {
             }
         }
         var matches: [(run: Int, phrase: Int)] = []
-        var i = n, k = count
+        var i = n
+        var k = count
         while let step = from[i][k] {
             if step.run >= 0 { matches.append((step.run, k - 1)) }
             (i, k) = (step.i, step.k)

@@ -87,7 +87,8 @@ public struct RecordingComparison: Sendable {
     /// silently, so an attempt that stops halfway leaves the rest unmatched.
     public init?(model: MeasuredRecording, attempt: MeasuredRecording) {
         guard let modelSpan = model.spoken, let attemptSpan = attempt.spoken else { return nil }
-        let forward = model.frames(modelSpan), backward = model.frames(modelSpan, backwards: true)
+        let forward = model.frames(modelSpan)
+        let backward = model.frames(modelSpan, backwards: true)
         let take = attempt.frames(attemptSpan)
         let aligner = ContentAligner()
         let warping = aligner.scaledWarping(take: take, rendering: forward)
@@ -95,7 +96,8 @@ public struct RecordingComparison: Sendable {
         let path = warping.align(take: take, rendering: forward, skipCost: Self.skipCost * scale)
         var frames = [ClosedRange<Int>?](repeating: nil, count: model.speech.count)
         for cell in path {
-            let column = Int(cell.column) + modelSpan.lowerBound, row = Int(cell.row) + attemptSpan.lowerBound
+            let column = Int(cell.column) + modelSpan.lowerBound
+            let row = Int(cell.row) + attemptSpan.lowerBound
             frames[column] = frames[column].map { min($0.lowerBound, row)...max($0.upperBound, row) } ?? row...row
         }
         // The path runs from its first column to its last: the model's speech outside is unsaid.
@@ -109,7 +111,8 @@ public struct RecordingComparison: Sendable {
         // detail, which is the speaker's): the cutter's test of a phrase told apart.
         let kept = aligner.parameters.identificationCepstra
         let lowTake = take.keepingLowCepstra(kept)
-        let lowForward = forward.keepingLowCepstra(kept), lowBackward = backward.keepingLowCepstra(kept)
+        let lowForward = forward.keepingLowCepstra(kept)
+        let lowBackward = backward.keepingLowCepstra(kept)
         let lowWarping = aligner.scaledWarping(take: lowTake, rendering: lowForward)
         let lowScale = lowWarping.parameters.stepPenalty / aligner.warping.parameters.stepPenalty
         let forwardPath = lowWarping.align(take: lowTake, rendering: lowForward, skipCost: Self.skipCost * lowScale)
@@ -119,8 +122,10 @@ public struct RecordingComparison: Sendable {
             backwardPath, take: lowTake, rendering: lowBackward, lowWarping.parameters)
         let forwardNear = ContentAligner.windowed(forwardCosts, radius: 10)
         let backwardNear = ContentAligner.windowed(backwardCosts, radius: 10)
-        var better = 0, speech = 0
-        var forwardSum = 0.0, backwardSum = 0.0
+        var better = 0
+        var speech = 0
+        var forwardSum = 0.0
+        var backwardSum = 0.0
         for row in 0..<take.count where !take.quiet[row] {
             speech += 1
             if forwardNear[row] < backwardNear[row] { better += 1 }
@@ -159,7 +164,8 @@ public enum WordSpans {
         let path = warping.align(take: take, rendering: rendering.frames)
         var columnWord = [Int](repeating: -1, count: rendering.frames.count)
         for (index, word) in rendering.phrases.enumerated() { for column in word { columnWord[column] = index } }
-        var low = [Int](repeating: .max, count: words.count), high = [Int](repeating: .min, count: words.count)
+        var low = [Int](repeating: .max, count: words.count)
+        var high = [Int](repeating: .min, count: words.count)
         for cell in path {
             let word = columnWord[Int(cell.column)]
             guard word >= 0 else { continue }

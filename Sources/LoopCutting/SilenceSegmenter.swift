@@ -6,6 +6,7 @@ import LoopFoundation
 /// The take is measured once (``EnergyEnvelope``); levels, pauses and the choice of cuts work
 /// on that 10 ms envelope, so memory stays small whatever the length of the take.
 public struct SilenceSegmenter: Sendable {
+    /// The segmenter's figures (see docs/cutting.md).
     public struct Parameters: Sendable {
         /// Kept before each phrase's first sound, so no word start is clipped (seconds).
         public var leadingPadding = 0.06
@@ -27,11 +28,14 @@ public struct SilenceSegmenter: Sendable {
         /// (default: every core, at most 8).
         public var threads = ProcessInfo.processInfo.activeProcessorCount
 
+        /// The figures the development sets were tuned on.
         public init() {}
     }
 
+    /// The figures it cuts by.
     public var parameters: Parameters
 
+    /// A segmenter cutting by `parameters`.
     public init(parameters: Parameters = Parameters()) {
         self.parameters = parameters
     }
@@ -141,7 +145,8 @@ public struct SilenceSegmenter: Sendable {
         let leadingReach = Int((parameters.leadingEdgeReach / hop).rounded())
         let trailingReach = Int((parameters.trailingEdgeReach / hop).rounded())
         let sounds = { (hop: Int) in analysis.isSounding(hop) }
-        var start = first, end = last + 1
+        var start = first
+        var end = last + 1
         while true {
             while start > hops.lowerBound, sounds(start - 1) { start -= 1 }
             let limit = max(hops.lowerBound, start - leadingReach)

@@ -19,9 +19,12 @@ struct FeatureMatrix: Sendable {
 
     /// Mean and variance normalisation over the frames where `isSpeech`, then the deltas.
     mutating func normalise(isSpeech: (Int) -> Bool) {
-        let d = Self.dimension, c = Self.cepstra, frames = frameCount
+        let d = Self.dimension
+        let c = Self.cepstra
+        let frames = frameCount
         guard frames > 0 else { return }
-        var sum = [Double](repeating: 0, count: c), squares = [Double](repeating: 0, count: c)
+        var sum = [Double](repeating: 0, count: c)
+        var squares = [Double](repeating: 0, count: c)
         var counted = 0
         values.withUnsafeBufferPointer { v in
             for frame in 0..<frames where isSpeech(frame) {
@@ -36,10 +39,15 @@ struct FeatureMatrix: Sendable {
         if counted < 10 {
             // Too little speech to measure: normalise over everything.
             counted = frames
-            sum = [Double](repeating: 0, count: c); squares = sum
+            sum = [Double](repeating: 0, count: c)
+            squares = sum
             values.withUnsafeBufferPointer { v in
                 for frame in 0..<frames {
-                    for k in 0..<c { let x = Double(v[frame * d + k]); sum[k] += x; squares[k] += x * x }
+                    for k in 0..<c {
+                        let x = Double(v[frame * d + k])
+                        sum[k] += x
+                        squares[k] += x * x
+                    }
                 }
             }
         }
@@ -54,8 +62,10 @@ struct FeatureMatrix: Sendable {
             }
             // Deltas: the regression slope over +-2 frames.
             for frame in 0..<frames {
-                let a = max(frame - 2, 0), b = max(frame - 1, 0), e = min(frame + 1, frames - 1),
-                    f = min(frame + 2, frames - 1)
+                let a = max(frame - 2, 0)
+                let b = max(frame - 1, 0)
+                let e = min(frame + 1, frames - 1)
+                let f = min(frame + 2, frames - 1)
                 for k in 0..<c {
                     let slope = (v[e * d + k] - v[b * d + k]) + 2 * (v[f * d + k] - v[a * d + k])
                     v[frame * d + c + k] = slope / 10
@@ -127,7 +137,8 @@ struct CepstrumMeter: TakeMeter {
 
         let mel = { (f: Double) in 2595 * log10(1 + f / 700) }
         let hertz = { (m: Double) in 700 * (pow(10, m / 2595) - 1) }
-        let low = mel(80), high = mel(upperFrequency)
+        let low = mel(80)
+        let high = mel(upperFrequency)
         let edges = (0...(Self.melBands + 1)).map { hertz(low + (high - low) * Double($0) / Double(Self.melBands + 1)) }
         let binHertz = analysisRate / Double(length)
         let filters = (0..<Self.melBands).map { band -> (first: Int, weights: [Float]) in
@@ -142,11 +153,13 @@ struct CepstrumMeter: TakeMeter {
             return (first: first, weights: weights)
         }
         filterFirstBin = filters.map(\.first)
-        filterWeightStart = filters.reduce(into: [0]) { $0.append($0.last! + $1.weights.count) }
+        filterWeightStart = filters.reduce(into: [0]) { $0.append(($0.last ?? 0) + $1.weights.count) }
         filterWeights = filters.flatMap(\.weights)
-        let c = FeatureMatrix.cepstra, m = Self.melBands
+        let c = FeatureMatrix.cepstra
+        let m = Self.melBands
         dct = (0..<(c * m)).map { index in
-            let k = index / m + 1, n = index % m
+            let k = index / m + 1
+            let n = index % m
             return Float(cos(Double.pi * Double(k) * (Double(n) + 0.5) / Double(m)))
         }
     }
@@ -161,11 +174,12 @@ struct CepstrumMeter: TakeMeter {
     /// Takes mono samples; computes every frame whose window they complete.
     mutating func consume(_ samples: UnsafeBufferPointer<Float>) {
         guard let first = samples.first else { return }
-        let start = pending.count, previous = lastSample
+        let start = pending.count
+        let previous = lastSample
         pending.append(contentsOf: repeatElement(0, count: samples.count))
         // Pre-emphasis: each sample less 0.97 of the one before.
         pending.withUnsafeMutableBufferPointer { pending in
-            let emphasised = pending.baseAddress! + start
+            let emphasised = pending.address + start
             emphasised[0] = first - 0.97 * previous
             for index in 1..<samples.count { emphasised[index] = samples[index] - 0.97 * samples[index - 1] }
         }
@@ -198,11 +212,13 @@ struct CepstrumMeter: TakeMeter {
     }
 
     private mutating func computeFrame(at start: Int) {
-        let windowLength = windowLength, step = step
+        let windowLength = windowLength
+        let step = step
         // The window is written straight into the transform's input.
         pending.withUnsafeBufferPointer { pending in
             window.withUnsafeBufferPointer { window in
-                let samples = pending.baseAddress! + start, window = window.baseAddress!
+                let samples = pending.address + start
+                let window = window.address
                 power.withUnsafeMutableBufferPointer { power in
                     transform.power(into: power) { input in
                         if step == 1 {
@@ -220,15 +236,19 @@ struct CepstrumMeter: TakeMeter {
                 }
             }
         }
-        let c = FeatureMatrix.cepstra, m = Self.melBands, d = FeatureMatrix.dimension
+        let c = FeatureMatrix.cepstra
+        let m = Self.melBands
+        let d = FeatureMatrix.dimension
         power.withUnsafeBufferPointer { power in
             filterWeights.withUnsafeBufferPointer { weights in
                 filterFirstBin.withUnsafeBufferPointer { firstBins in
                     filterWeightStart.withUnsafeBufferPointer { starts in
                         melLog.withUnsafeMutableBufferPointer { melLog in
                             for band in 0..<m {
-                                let from = starts[band], count = starts[band &+ 1] &- from
-                                let bins = power.baseAddress! + firstBins[band], weights = weights.baseAddress! + from
+                                let from = starts[band]
+                                let count = starts[band &+ 1] &- from
+                                let bins = power.address + firstBins[band]
+                                let weights = weights.address + from
                                 var energy: Float = 0
                                 for index in 0..<count { energy += weights[index] * bins[index] }
                                 melLog[band] = log(energy + 1e-10)
@@ -245,7 +265,7 @@ struct CepstrumMeter: TakeMeter {
             melLog.withUnsafeBufferPointer { melLog in
                 values.withUnsafeMutableBufferPointer { values in
                     for k in 0..<c {
-                        let row = dct.baseAddress! + k &* m
+                        let row = dct.address + k &* m
                         var sum: Float = 0
                         for n in 0..<m { sum += row[n] * melLog[n] }
                         values[at &+ k] = sum

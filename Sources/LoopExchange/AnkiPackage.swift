@@ -25,6 +25,7 @@ public struct AnkiPackage: Sendable {
     static let noteTypeID: Int64 = 1_733_950_127_001
     static let noteTypeName = "LoopLearn phrase"
 
+    /// An exporter with the default note type.
     public init() {}
 
     /// Writes `loop` to `path` (atomically): a note for each phrase that has audio (a card
@@ -56,7 +57,8 @@ public struct AnkiPackage: Sendable {
             audioNames[phrase.id] = name
         }
         // Each phrase's picture (its own, its group's or the loop's), each file once.
-        var pictureNames: [Int64: String] = [:], storedPictures: [String: String] = [:]
+        var pictureNames: [Int64: String] = [:]
+        var storedPictures: [String: String] = [:]
         for phrase in phrases {
             guard let picture = phrase.picture(in: loop) else { continue }
             if storedPictures[picture.sha256] == nil {
@@ -88,7 +90,8 @@ public struct AnkiPackage: Sendable {
             throw ExchangeError(.exportRefused, path: path, message: "cannot write the package (\(error))")
         }
         let base = URL(fileURLWithPath: folder)
-        for entry in ["collection.anki2", "media"] + media.keys.sorted(by: { Int($0)! < Int($1)! }) {
+        for entry in ["collection.anki2", "media"] + media.keys.sorted(by: { (Int($0) ?? 0, $0) < (Int($1) ?? 0, $1) })
+        {
             // The clips (FLAC) and pictures are compressed already: stored as they are.
             try archive.addEntry(with: entry, relativeTo: base, compressionMethod: Int(entry) == nil ? .deflate : .none)
         }

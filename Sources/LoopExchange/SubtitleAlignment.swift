@@ -28,6 +28,7 @@ public struct SubtitleAlignment: Sendable {
     /// followed to cut between them.
     public var runGap: Double = 1.5
 
+    /// An alignment that groups cues at pauses of `groupPause` seconds, or every `groupSize` cues.
     public init(groupPause: Double = 2.0, groupSize: Int? = nil) {
         self.groupPause = groupPause
         self.groupSize = groupSize
@@ -35,17 +36,20 @@ public struct SubtitleAlignment: Sendable {
 
     /// The loop's phrases and their clips (frame ranges of the take `envelope` measured).
     public struct Result: Sendable {
+        /// The loop's phrases, group by group.
         public var groups: [[Phrase]]
+        /// Each phrase's clip, in the take's frames.
         public var ranges: [Range<Int>]
     }
 
+    /// The phrases the cues make, and each one's clip moved onto the speech `envelope` and `speech` show.
     public func align(_ cues: [SubtitleCue], translations: [SubtitleCue], envelope: EnergyEnvelope, speech: [Segment])
         -> Result
     {
         let rate = Double(envelope.sampleRate)
         let speaking = speech.map { Double($0.startFrame) / rate..<Double($0.endFrame) / rate }
-        let offset = Self.offset(of: cues, over: speaking),
-            translationOffset = Self.offset(of: translations, over: speaking)
+        let offset = Self.offset(of: cues, over: speaking)
+        let translationOffset = Self.offset(of: translations, over: speaking)
         let cues = cues.map {
             SubtitleCue(start: max(0, $0.start + offset), end: max(0, $0.end + offset), text: $0.text)
         }
@@ -70,7 +74,8 @@ public struct SubtitleAlignment: Sendable {
         let reach = Int(maximumMove * rate)
         var ranges: [Range<Int>] = []
         for (index, span) in spans.enumerated() {
-            var start = span.lowerBound, end = span.upperBound
+            var start = span.lowerBound
+            var end = span.upperBound
             if let first = owned[index].first, let last = owned[index].last {
                 start =
                     first.lowerBound < span.lowerBound - reach
@@ -146,9 +151,11 @@ public struct SubtitleAlignment: Sendable {
     static func offset(of cues: [SubtitleCue], over speech: [Range<Double>]) -> Double {
         guard !cues.isEmpty, !speech.isEmpty else { return 0 }
         func covered(_ shift: Double) -> Double {
-            var total = 0.0, index = 0
+            var total = 0.0
+            var index = 0
             for cue in cues {
-                let start = cue.start + shift, end = cue.end + shift
+                let start = cue.start + shift
+                let end = cue.end + shift
                 while index > 0 && speech[index - 1].upperBound > start { index -= 1 }
                 while index < speech.count && speech[index].upperBound <= start { index += 1 }
                 var scan = index

@@ -27,6 +27,7 @@ public enum SubtitleReader {
         return try parse(data, format: format, file: path, shift: shift)
     }
 
+    /// The cues of subtitle text in `format`, moved by `shift` seconds; `file` names it in errors.
     public static func parse(_ data: Data, format: SubtitleFormat, file: String, shift: Double = 0) throws
         -> [SubtitleCue]
     {
@@ -99,7 +100,8 @@ public enum SubtitleReader {
         }
         cues.sort { $0.cue.start < $1.cue.start }
         for position in cues.indices.dropFirst() {
-            let previous = cues[position - 1], current = cues[position]
+            let previous = cues[position - 1]
+            let current = cues[position]
             if abs(current.cue.start - previous.cue.start) < 0.001 {
                 throw ExchangeError(
                     .invalidSubtitles, path: file, line: current.line,

@@ -3,10 +3,14 @@ import LoopFoundation
 
 /// One subtitle: a time range and its text (lines joined by spaces).
 public struct SubtitleCue: Sendable, Equatable {
+    /// When the cue is shown, in seconds.
     public var start: Double
+    /// When it is taken down, in seconds.
     public var end: Double
+    /// Its text, lines joined by spaces.
     public var text: String
 
+    /// A cue from its times and text.
     public init(start: Double, end: Double, text: String) {
         self.start = start
         self.end = end
@@ -31,6 +35,7 @@ public enum ExchangeFailure: String, LoopErrorKind {
     /// An export that would overwrite what it must not, or cannot be written.
     case exportRefused
 
+    /// Where these errors come from: exchange formats.
     public static let domain = ErrorDomain.exchange
 }
 
@@ -39,6 +44,7 @@ public typealias ExchangeError = LoopError<ExchangeFailure>
 
 /// Writes cues as SubRip or WebVTT.
 public enum SubtitleWriter {
+    /// The cues as a SubRip or WebVTT file.
     public static func text(_ cues: [SubtitleCue], format: SubtitleFormat) -> String {
         switch format {
         case .srt:

@@ -11,16 +11,19 @@ import LoopModel
 /// recording; or, with `joinedClips`, over one audio file of the clips one after the other,
 /// written beside the subtitles (the only way for a loop cut from several takes).
 public struct TimedTextExport: Sendable {
+    /// The file written: SubRip, WebVTT or an Audacity label track.
     public enum Format: String, Sendable, CaseIterable {
         case srt, vtt, labels
     }
 
+    /// The file written.
     public var format: Format
     /// Write the clips joined into one FLAC file beside the text (`lesson.srt` → `lesson.flac`).
     public var joinedClips: Bool
     /// Add each phrase's translation as a second line.
     public var translations: Bool
 
+    /// An export in `format`.
     public init(format: Format, joinedClips: Bool = false, translations: Bool = false) {
         self.format = format
         self.joinedClips = joinedClips
@@ -55,8 +58,8 @@ public struct TimedTextExport: Sendable {
                         "'\(loop.summary.title)' is cut from \(takes.count) takes, so no one recording has every phrase's time: --clips writes the clips as one audio file the subtitles follow"
                 )
             }
-            cues = voiced.map { phrase in
-                SubtitleCue(start: phrase.audio!.startSeconds, end: phrase.audio!.endSeconds, text: "")
+            cues = voiced.compactMap { phrase in
+                phrase.audio.map { SubtitleCue(start: $0.startSeconds, end: $0.endSeconds, text: "") }
             }
         }
         for (index, phrase) in voiced.enumerated() {

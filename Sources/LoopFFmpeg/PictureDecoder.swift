@@ -2,8 +2,11 @@ import LoopPictures
 
 /// A picture's pixels: 8-bit red, green, blue and alpha, row by row.
 public struct RGBAPicture: Sendable, Equatable {
+    /// Its width in pixels.
     public var width: Int
+    /// Its height in pixels.
     public var height: Int
+    /// Its pixels, four bytes each (red, green, blue, alpha), row by row.
     public var pixels: [UInt8]
 }
 

@@ -54,10 +54,11 @@ public final class SpectrumTransform {
     public func power(
         into power: UnsafeMutableBufferPointer<Float>, fill: (UnsafeMutablePointer<Float>) -> Int
     ) {
-        let count = min(fill(input.baseAddress!), length)
+        let count = min(fill(input.address), length)
         for index in count..<length { input[index] = 0 }
         transform(context, output.baseAddress, input.baseAddress, MemoryLayout<Float>.stride)
-        let bins = output.baseAddress!, power = power.baseAddress!
+        let bins = output.address
+        let power = power.address
         for bin in 0...(length / 2) {
             let value = bins[bin]
             power[bin] = value.re * value.re + value.im * value.im

@@ -29,8 +29,10 @@ public struct ContentAddressedFolder: Sendable {
 
     /// The folder, absolute.
     public let root: String
+    /// How a hash names its file.
     public let naming: Naming
 
+    /// The folder at `root`, its files named by `naming`.
     public init(root: String, naming: Naming) {
         self.root = root
         self.naming = naming
@@ -94,7 +96,8 @@ public struct ContentAddressedFolder: Sendable {
         for shard in (try? manager.contentsOfDirectory(atPath: root)) ?? []
         where shard.utf8.count == 2 && !shard.hasPrefix(".") {
             for name in (try? manager.contentsOfDirectory(atPath: root + "/" + shard)) ?? [] {
-                var hash: String, fileExtension = ""
+                var hash: String
+                var fileExtension = ""
                 switch naming {
                 case .restOfHash:
                     hash = shard + name

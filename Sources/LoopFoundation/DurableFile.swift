@@ -137,9 +137,12 @@ public struct FileSystemFailure: LoopErrorKind {
     /// The `errno` value.
     public var errno: Int32
 
+    /// The failure of a call that set `errno`.
     public init(errno: Int32) { self.errno = errno }
 
+    /// Where these errors come from: the file system.
     public static let domain = ErrorDomain.file
+    /// Its name: `system`.
     public var name: String { "system" }
 }
 

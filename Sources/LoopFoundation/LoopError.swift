@@ -11,6 +11,7 @@ public protocol LoopErrorKind: Sendable, Hashable {
 }
 
 extension LoopErrorKind where Self: RawRepresentable, RawValue == String {
+    /// The kind's raw value.
     public var name: String { rawValue }
 }
 
@@ -22,8 +23,10 @@ public struct ErrorDomain: RawRepresentable, Hashable, Sendable, CustomStringCon
     /// The domain's name, the first part of ``LoopError/identifier``.
     public let rawValue: String
 
+    /// A domain of this name.
     public init(rawValue: String) { self.rawValue = rawValue }
 
+    /// The domain's name.
     public var description: String { rawValue }
 
     /// A system call on a file (``FileSystemFailure``).
@@ -65,6 +68,7 @@ public struct LoopError<Kind: LoopErrorKind>: DescribedError, Equatable {
     /// The underlying library's or system's own words, kept for debugging.
     public var cause: String?
 
+    /// A failure of `kind` saying `message`, about `path` (and its `line`) when given.
     public init(_ kind: Kind, _ message: String, path: String? = nil, line: Int? = nil, cause: String? = nil) {
         self.kind = kind
         self.message = message
@@ -73,6 +77,7 @@ public struct LoopError<Kind: LoopErrorKind>: DescribedError, Equatable {
         self.cause = cause
     }
 
+    /// See ``init(_:_:path:line:cause:)``.
     public init(_ kind: Kind, path: String?, line: Int? = nil, message: String, cause: String? = nil) {
         self.init(kind, message, path: path, line: line, cause: cause)
     }
@@ -80,13 +85,16 @@ public struct LoopError<Kind: LoopErrorKind>: DescribedError, Equatable {
     /// The file or value concerned, with its line where there is one (`notes.txt:3`).
     public var path: String? { subject.map { file in line.map { "\(file):\($0)" } ?? file } }
 
+    /// The failure as `domain.kind` (`library.loopNotFound`).
     public var identifier: String { Kind.domain.rawValue + "." + kind.name }
 
+    /// The domain its kind belongs to.
     public var domain: ErrorDomain { Kind.domain }
 
     /// One line: the path, then the message.
     public var description: String { path.flatMap { $0.isEmpty ? nil : "\($0): \(message)" } ?? message }
 
+    /// See ``DescribedError/naming(_:as:)``.
     public func naming(_ name: String, as given: String) -> Self {
         var error = self
         if subject == name { error.subject = given }

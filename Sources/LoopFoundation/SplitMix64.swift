@@ -3,8 +3,10 @@
 public struct SplitMix64: Sendable {
     private var state: UInt64
 
+    /// A generator that starts from `seed`.
     public init(seed: UInt64) { state = seed }
 
+    /// The next number.
     public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state

@@ -2,29 +2,40 @@ import Foundation
 
 /// A loop as a Loop Library lists it: enough to choose it from a list.
 public struct CatalogLoop: Codable, Equatable, Sendable {
+    /// The loop's id (a UUID), the same in every library that installs it.
     public var id: String
     /// The short id of its preview link (`/<shortID>`).
     public var shortID: String
+    /// The loop's title.
     public var title: String
+    /// The language of its phrases (a BCP 47 code, as the author gave it).
     public var language: String?
+    /// The language of its translations, when it has them.
     public var translationLanguage: String?
+    /// Its tags, as the author wrote them.
     public var tags: [String]
+    /// Its revision: 1 on a first publish, one more with each update.
     public var revision: Int
     /// The author's display name, when they chose one.
     public var author: String?
     /// The author's key fingerprint (the same as `loop identity` shows).
     public var authorFingerprint: String
+    /// How many groups (blocks to loop) it holds.
     public var groupCount: Int
+    /// How many phrases it holds.
     public var phraseCount: Int
     /// Seconds of audio in its clips.
     public var seconds: Double
     /// When it was first published and last updated (ISO 8601, UTC).
     public var published: String
+    /// See ``published``.
     public var updated: String
     /// Downloads of its bundle in the last seven days.
     public var recentDownloads: Int
+    /// Whether the Library's operator features it on the front page.
     public var featured: Bool
 
+    /// A listing entry from its fields.
     public init(
         id: String, shortID: String, title: String, language: String?, translationLanguage: String?, tags: [String],
         revision: Int,
@@ -52,21 +63,27 @@ public struct CatalogLoop: Codable, Equatable, Sendable {
 
 /// A loop with its text: every group's phrases, and where each phrase's clip lies in its take.
 public struct CatalogLoopDetail: Codable, Equatable, Sendable {
+    /// The loop as a list shows it.
     public var loop: CatalogLoop
+    /// Its phrases, group by group.
     public var groups: [[Phrase]]
     /// The bundle that installs it: `GET /api/loops/{id}/bundle`, or `/blobs/{sha256}`.
     public var bundle: Blob
     /// The takes its clips are cut from, by SHA-256 (`GET /blobs/{sha256}`, FLAC).
     public var takes: [Take]
 
+    /// One phrase: its text, its translation and its clip.
     public struct Phrase: Codable, Equatable, Sendable {
+        /// The phrase's text.
         public var text: String
+        /// Its translation, when the loop has one.
         public var translation: String?
         /// The clip: its take's SHA-256 and its start and end in seconds.
         public var clip: Clip?
         /// The text the clip was recorded for, when the phrase's text changed since.
         public var recordedText: String?
 
+        /// A phrase from its parts.
         public init(text: String, translation: String?, clip: Clip?, recordedText: String? = nil) {
             self.text = text
             self.translation = translation
@@ -75,11 +92,16 @@ public struct CatalogLoopDetail: Codable, Equatable, Sendable {
         }
     }
 
+    /// Where a phrase's clip lies: in which take, from when to when.
     public struct Clip: Codable, Equatable, Sendable {
+        /// The SHA-256 of the take (FLAC) the clip is cut from.
         public var take: String
+        /// Where the clip starts, in seconds into the take.
         public var start: Double
+        /// Where the clip ends, in seconds into the take.
         public var end: Double
 
+        /// A clip from its take and its bounds.
         public init(take: String, start: Double, end: Double) {
             self.take = take
             self.start = start
@@ -87,13 +109,20 @@ public struct CatalogLoopDetail: Codable, Equatable, Sendable {
         }
     }
 
+    /// A take the clips are cut from, as stored (FLAC).
     public struct Take: Codable, Equatable, Sendable {
+        /// The take's SHA-256 (its name under `/blobs/`).
         public var sha256: String
+        /// Its size in bytes.
         public var bytes: Int
+        /// Its sample rate in hertz.
         public var sampleRate: Int
+        /// Its channel count.
         public var channels: Int
+        /// Its length in frames.
         public var frames: Int
 
+        /// A take from its figures.
         public init(sha256: String, bytes: Int, sampleRate: Int, channels: Int, frames: Int) {
             self.sha256 = sha256
             self.bytes = bytes
@@ -103,16 +132,21 @@ public struct CatalogLoopDetail: Codable, Equatable, Sendable {
         }
     }
 
+    /// A stored file: its SHA-256 (its name under `/blobs/`) and its size.
     public struct Blob: Codable, Equatable, Sendable {
+        /// The file's SHA-256.
         public var sha256: String
+        /// Its size in bytes.
         public var bytes: Int
 
+        /// A blob from its hash and size.
         public init(sha256: String, bytes: Int) {
             self.sha256 = sha256
             self.bytes = bytes
         }
     }
 
+    /// A loop's detail from its parts.
     public init(loop: CatalogLoop, groups: [[Phrase]], bundle: Blob, takes: [Take]) {
         self.loop = loop
         self.groups = groups
@@ -123,11 +157,14 @@ public struct CatalogLoopDetail: Codable, Equatable, Sendable {
 
 /// One page of a catalog listing (`GET /api/loops`).
 public struct CatalogPage: Codable, Equatable, Sendable {
+    /// The loops on this page, in the query's order.
     public var loops: [CatalogLoop]
     /// How many loops match in all: counted up to 1,000 for a search with words, and then true in
     /// ``totalIsLowerBound`` (more match, and no page goes past them).
     public var total: Int
+    /// Where this page starts among all the loops that match.
     public var offset: Int
+    /// How many loops a page holds at most.
     public var limit: Int
     /// True when more loops than ``total`` match; absent when the total is exact.
     public var totalIsLowerBound: Bool?
@@ -135,6 +172,7 @@ public struct CatalogPage: Codable, Equatable, Sendable {
     /// The total as a person reads it: `1000+` when more match.
     public var totalText: String { "\(total)" + (totalIsLowerBound == true ? "+" : "") }
 
+    /// A page from its loops and where it lies.
     public init(loops: [CatalogLoop], total: Int, offset: Int, limit: Int, totalIsLowerBound: Bool? = nil) {
         self.loops = loops
         self.total = total
@@ -146,10 +184,14 @@ public struct CatalogPage: Codable, Equatable, Sendable {
 
 /// The front page's lists (`GET /api/front`).
 public struct FrontPage: Codable, Equatable, Sendable {
+    /// The newest updates first.
     public var latest: [CatalogLoop]
+    /// The most downloaded in the last seven days first.
     public var hot: [CatalogLoop]
+    /// The loops the Library's operator features.
     public var featured: [CatalogLoop]
 
+    /// The front page's lists.
     public init(latest: [CatalogLoop], hot: [CatalogLoop], featured: [CatalogLoop]) {
         self.latest = latest
         self.hot = hot
@@ -159,6 +201,7 @@ public struct FrontPage: Codable, Equatable, Sendable {
 
 /// What a catalog listing asks for.
 public struct CatalogQuery: Equatable, Sendable {
+    /// The order a listing comes in.
     public enum Sort: String, Codable, CaseIterable, Sendable {
         /// Newest update first.
         case latest
@@ -171,17 +214,25 @@ public struct CatalogQuery: Equatable, Sendable {
     public var text: String
     /// The language of the phrases, and of their translations (codes as the loops give them).
     public var language: String?
+    /// See ``language``.
     public var translationLanguage: String?
+    /// Only loops with this tag (case and diacritics aside).
     public var tag: String?
     /// Only this author's loops (their display name).
     public var author: String?
+    /// Only loops the Library's operator features.
     public var featuredOnly: Bool
+    /// The order of the listing.
     public var sort: Sort
+    /// How many matching loops to skip (a page's start).
     public var offset: Int
+    /// How many loops the page holds (1 to ``maximumLimit``).
     public var limit: Int
 
+    /// The most loops one page holds.
     public static let maximumLimit = 100
 
+    /// A query; the offset and limit are brought into their ranges.
     public init(
         text: String = "", language: String? = nil, translationLanguage: String? = nil, tag: String? = nil,
         author: String? = nil,
@@ -216,12 +267,16 @@ public struct CatalogQuery: Equatable, Sendable {
 
 /// What a publish did (`POST /api/loops`).
 public struct PublishResult: Codable, Equatable, Sendable {
+    /// The loop's id.
     public var id: String
+    /// The short id of its preview link (`/<shortID>`).
     public var shortID: String
+    /// The revision now published.
     public var revision: Int
     /// The revision it replaced; nil on a first publish.
     public var previousRevision: Int?
 
+    /// A publish's result.
     public init(id: String, shortID: String, revision: Int, previousRevision: Int?) {
         self.id = id
         self.shortID = shortID
@@ -232,8 +287,10 @@ public struct PublishResult: Codable, Equatable, Sendable {
 
 /// Every error response's body: `{"error": "..."}`, one line a person understands.
 public struct ErrorBody: Codable, Equatable, Sendable {
+    /// What went wrong, in one line.
     public var error: String
 
+    /// An error body.
     public init(error: String) {
         self.error = error
     }

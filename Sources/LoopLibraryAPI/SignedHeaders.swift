@@ -4,6 +4,7 @@ extension SignedRequest {
     /// A signed request's headers as a server receives them: each checked for its form and range
     /// before any use (a number a request carries is never trusted with arithmetic before).
     public struct Received: Sendable, Equatable {
+        /// The author's Ed25519 public key (32 bytes).
         public var key: Data
         /// Seconds since 1970, within `0...latestTimestamp`.
         public var timestamp: Int
@@ -13,14 +14,19 @@ extension SignedRequest {
         public var bodySHA256: String
         /// The loop a publish carries, and its revision (1 or more).
         public var loopID: String?
+        /// See ``loopID``.
         public var revision: Int?
+        /// The author's display name, when the request carries one (decoded and validated).
         public var authorName: String?
+        /// The Ed25519 signature of the request's canonical text.
         public var signature: Data
 
         /// Why the headers cannot be a signed request: not signed (or signed in a form that cannot
         /// be checked), or signed but naming a loop, a revision or a name that cannot be.
         public struct Refusal: Error, Sendable, Equatable {
+            /// True when the request is not signed at all (a 401); false when it is but says what cannot be (a 400).
             public var isUnsigned: Bool
+            /// What is wrong, in one line.
             public var message: String
         }
 

@@ -93,7 +93,8 @@ enum HTTPTransport {
         let fromScheme = origin.scheme?.lowercased() ?? "http"
         if fromScheme == "https" && scheme == "http" { return false }
         let defaultPort = { (scheme: String) in scheme == "https" ? 443 : 80 }
-        let fromPort = origin.port ?? defaultPort(fromScheme), toPort = target.port ?? defaultPort(scheme)
+        let fromPort = origin.port ?? defaultPort(fromScheme)
+        let toPort = target.port ?? defaultPort(scheme)
         // http to https on the same host moves to https's port.
         return fromPort == toPort || (fromScheme == "http" && scheme == "https" && toPort == 443 && origin.port == nil)
     }
@@ -101,7 +102,7 @@ enum HTTPTransport {
     private static func perform(_ request: HTTPRequest) -> Result<HTTPAnswer, TransferFailure> {
         let lines = request.headers.map { "\($0.name): \($0.value)" }
         var cLines = lines.map { strdup($0) }
-        defer { cLines.forEach { free($0) } }
+        defer { for line in cLines { free(line) } }
         var response = loop_http_response()
         defer { loop_http_response_free(&response) }
         let status: Int32 = request.method.withCString { method in

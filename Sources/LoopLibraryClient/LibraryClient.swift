@@ -5,6 +5,7 @@ import LoopLibraryAPI
 
 /// The ways a Loop Library request can fail, with the HTTP status when there was an answer.
 public struct ClientFailure: LoopErrorKind {
+    /// What kind of failure it was.
     public enum Reason: String, Sendable {
         /// No answer: the address is wrong, or the server is down.
         case unreachable
@@ -22,21 +23,29 @@ public struct ClientFailure: LoopErrorKind {
         case local
     }
 
+    /// What kind of failure it was.
     public var reason: Reason
     /// The HTTP status, when there was an answer.
     public var status: Int?
 
+    /// A failure of `reason`, with the HTTP status when there was an answer.
     public init(_ reason: Reason, status: Int? = nil) {
         self.reason = reason
         self.status = status
     }
 
+    /// Where these errors come from: a Loop Library.
     public static let domain = ErrorDomain.server
+    /// The reason's name.
     public var name: String { reason.rawValue }
 
+    /// No answer.
     public static let unreachable = ClientFailure(.unreachable)
+    /// A failure on this machine.
     public static let local = ClientFailure(.local)
+    /// Refused by the server.
     public static let refused = ClientFailure(.refused)
+    /// The server failed.
     public static let server = ClientFailure(.server)
 }
 
@@ -55,11 +64,14 @@ extension LoopError where Kind == ClientFailure {
 
 /// Signs requests as an author: the public key and a way to sign bytes with its private key.
 public struct RequestSigner: Sendable {
+    /// The author's Ed25519 public key.
     public var publicKey: Data
+    /// Signs bytes with the private key.
     public var sign: @Sendable (Data) throws -> Data
     /// The display name to bind to the key, if any.
     public var authorName: String?
 
+    /// A signer for `publicKey`, binding `authorName` when given.
     public init(publicKey: Data, authorName: String?, sign: @escaping @Sendable (Data) throws -> Data) {
         self.publicKey = publicKey
         self.authorName = authorName
@@ -142,7 +154,7 @@ public struct LibraryClient: Sendable {
         guard let ref = parts.last, !ref.isEmpty, ref.allSatisfy({ $0.isHexDigit || $0 == "-" }) else { return nil }
         parts.removeLast()
         if parts.suffix(2) == ["api", "loops"] { parts.removeLast(2) }
-        var base = URLComponents(url: url, resolvingAgainstBaseURL: false)!
+        guard var base = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return nil }
         base.path = parts.isEmpty ? "" : "/" + parts.joined(separator: "/")
         base.query = nil
         base.fragment = nil
@@ -153,19 +165,20 @@ public struct LibraryClient: Sendable {
 
     /// A page of the catalog.
     public func catalog(_ query: CatalogQuery) async throws(ClientError) -> CatalogPage {
-        var components = URLComponents(url: url(LoopLibraryPaths.loops), resolvingAgainstBaseURL: false)!
-        components.queryItems = query.queryItems
-        return try await getJSON(components.url!)
+        var components = URLComponents(url: try url(LoopLibraryPaths.loops), resolvingAgainstBaseURL: false)
+        components?.queryItems = query.queryItems
+        guard let address = components?.url else { throw Self.notAnAddress(LoopLibraryPaths.loops) }
+        return try await getJSON(address)
     }
 
     /// The front page's lists.
     public func front() async throws(ClientError) -> FrontPage {
-        try await getJSON(url(LoopLibraryPaths.front))
+        try await getJSON(try url(LoopLibraryPaths.front))
     }
 
     /// A loop's detail, by id or short id.
     public func loop(_ ref: String) async throws(ClientError) -> CatalogLoopDetail {
-        try await getJSON(url(LoopLibraryPaths.loop(escape(ref))))
+        try await getJSON(try url(LoopLibraryPaths.loop(escape(ref))))
     }
 
     /// What fetching a bundle found.
@@ -180,7 +193,7 @@ public struct LibraryClient: Sendable {
     public func downloadBundle(_ ref: String, to path: String, ifNoneMatch: String? = nil) async throws(ClientError)
         -> Download
     {
-        var request = HTTPRequest(url(LoopLibraryPaths.bundle(escape(ref))))
+        var request = HTTPRequest(try url(LoopLibraryPaths.bundle(escape(ref))))
         request.deadline = Self.bundleDeadline
         request.maxBodyBytes = Self.maxBundleBytes
         if let ifNoneMatch { request.setHeader("If-None-Match", ifNoneMatch) }
@@ -211,7 +224,8 @@ public struct LibraryClient: Sendable {
     public func publish(bundle path: String, loopID: String, revision: Int, signer: RequestSigner)
         async throws(ClientError) -> PublishResult
     {
-        let sha256: String, length: Int
+        let sha256: String
+        let length: Int
         do {
             (sha256, length) = try Self.sha256(ofFile: path)
         } catch {
@@ -252,7 +266,15 @@ public struct LibraryClient: Sendable {
 
     // MARK: Plumbing
 
-    private func url(_ path: String) -> URL { URL(string: server.absoluteString + path)! }
+    /// The address of `path` on the server.
+    private func url(_ path: String) throws(ClientError) -> URL {
+        guard let url = URL(string: server.absoluteString + path) else { throw Self.notAnAddress(path) }
+        return url
+    }
+
+    private static func notAnAddress(_ path: String) -> ClientError {
+        ClientError(.local, "'\(path.prefix(200))' makes no address on this server", status: nil)
+    }
 
     private func escape(_ ref: String) -> String {
         ref.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(["-"])) ?? ref
@@ -263,7 +285,7 @@ public struct LibraryClient: Sendable {
         revision: Int? = nil,
         signer: RequestSigner
     ) throws(ClientError) -> HTTPRequest {
-        var request = HTTPRequest(url(path))
+        var request = HTTPRequest(try url(path))
         request.method = method
         let content = SignedRequest.Content(
             method: method, authority: SignedRequest.authority(of: server) ?? "",

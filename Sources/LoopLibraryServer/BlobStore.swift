@@ -9,6 +9,7 @@ import LoopFoundation
 /// what makes the folder safe to share between several servers (NFS or any POSIX file system
 /// with atomic rename). A blob no listed loop names is harmless, and is never served unasked.
 public struct BlobStore: Sendable {
+    /// What a blob holds, which names its file's extension.
     public enum Kind: String, Sendable, CaseIterable {
         /// A signed loop bundle.
         case bundle = "loop"
@@ -17,6 +18,7 @@ public struct BlobStore: Sendable {
         /// A picture, by its format (checked by the bundle reader).
         case png, jpg, webp, gif
 
+        /// The `Content-Type` a blob of this kind is served with.
         public var contentType: String {
             switch self {
             case .bundle: "application/vnd.looplearn.loop+zip"
@@ -33,6 +35,7 @@ public struct BlobStore: Sendable {
     public let layout: ServerLayout
     private var files: ContentAddressedFolder { layout.blobs }
 
+    /// The blobs of a server's data folder.
     public init(layout: ServerLayout) {
         self.layout = layout
     }
@@ -62,6 +65,7 @@ public struct BlobStore: Sendable {
         /// Blobs no listed loop refers to, older than the grace period: removed (or, in a dry
         /// run, to be removed).
         public var removed = 0
+        /// Their bytes.
         public var removedBytes = 0
         /// Blobs kept: referred to, or younger than the grace period.
         public var kept = 0

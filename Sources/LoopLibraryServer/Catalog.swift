@@ -165,6 +165,7 @@ public struct KeyUsage: Sendable, Equatable {
     /// When it first published a loop, or nil for a key that never has.
     public var firstPublished: Date?
 
+    /// A key's usage from its figures.
     public init(listedLoops: Int, holdsLoop: Bool, bytesToday: Int, firstPublished: Date?) {
         self.listedLoops = listedLoops
         self.holdsLoop = holdsLoop
@@ -175,20 +176,33 @@ public struct KeyUsage: Sendable, Equatable {
 
 /// A loop as a publish writes it into the catalog.
 public struct CatalogEntry: Sendable {
+    /// The loop's id (a UUID).
     public var id: String
+    /// The revision published.
     public var revision: Int
+    /// The author's public key (base64).
     public var authorKey: String
+    /// The key's fingerprint as `loop identity` shows it.
     public var authorFingerprint: String
+    /// The loop's title.
     public var title: String
+    /// The language of its phrases.
     public var language: String?
+    /// The language of its translations.
     public var translationLanguage: String?
+    /// Its tags.
     public var tags: [String]
+    /// How many groups it holds.
     public var groupCount: Int
+    /// How many phrases it holds.
     public var phraseCount: Int
+    /// Seconds of audio in its clips.
     public var seconds: Double
     /// `{"groups": [...], "takes": [...]}` of ``CatalogLoopDetail``, encoded once at publish.
     public var content: Data
+    /// The SHA-256 of its bundle (its name under `/blobs/`).
     public var bundleSHA256: String
+    /// The bundle's size in bytes.
     public var bundleBytes: Int
     /// The words of the title, as search matches them (``CatalogText/searchWords(_:)``),
     /// parted by spaces: a search finds a loop whose title holds every term first.
@@ -196,6 +210,7 @@ public struct CatalogEntry: Sendable {
     /// The words of the title, tags, phrases and translations, parted by spaces.
     public var searchText: String
 
+    /// An entry from its fields.
     public init(
         id: String, revision: Int, authorKey: String, authorFingerprint: String, title: String, language: String?,
         translationLanguage: String?, tags: [String], groupCount: Int, phraseCount: Int, seconds: Double, content: Data,
@@ -222,11 +237,15 @@ public struct CatalogEntry: Sendable {
 
 /// A listed loop as the catalog holds it.
 public struct StoredLoop: Sendable {
+    /// The loop as a listing shows it.
     public var summary: CatalogLoop
+    /// The author's public key (base64).
     public var authorKey: String
     /// See ``CatalogEntry/content``.
     public var content: Data
+    /// The SHA-256 of its bundle.
     public var bundleSHA256: String
+    /// The bundle's size in bytes.
     public var bundleBytes: Int
     /// The part of its web page its revision alone decides, with the page rendered ahead (a
     /// server's `LoopPagePart`), kept after the loop is in the catalog
@@ -261,6 +280,7 @@ public enum CatalogFailure: String, LoopErrorKind {
     /// A templates folder that cannot serve pages.
     case templates
 
+    /// Where these errors come from: the catalog.
     public static let domain = ErrorDomain.catalog
 }
 

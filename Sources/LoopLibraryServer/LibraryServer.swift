@@ -32,11 +32,15 @@ public struct LibraryServer: Sendable {
         /// closed (a response being written is never cut short).
         public var idleSeconds: Int = 30
 
+        /// The limits a server starts with unless told otherwise.
         public init() {}
     }
 
+    /// Where loops are listed.
     public let catalog: any Catalog
+    /// Where bundles, takes and pictures are kept.
     public let blobs: BlobStore
+    /// What one client, key and upload may use.
     public let limits: Limits
     let limiter: RateLimiter
     let addressLimiter: RateLimiter
@@ -78,6 +82,7 @@ public struct LibraryServer: Sendable {
         try AccessLogFile(path: path)
     }
 
+    /// A server over `catalog` and the data folder, with its pages from `web`; it serves once ``run(host:port:)`` is called.
     public init(
         catalog: any Catalog, dataFolder: String, web: WebTemplates, publicURL: String? = nil,
         limits: Limits = Limits(),

@@ -263,8 +263,10 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
         CREATE TRIGGER author_renamed AFTER UPDATE OF nameWords ON author FOR EACH ROW EXECUTE FUNCTION author_renamed();
         """
 
+    /// True: several servers share it.
     public var isShared: Bool { true }
 
+    /// See ``Catalog/prepare()``.
     public func prepare() async throws {
         try await transaction { connection in
             // One server migrates; the others wait for it and find nothing left to do.
@@ -396,6 +398,7 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
             """, logger: logger)
     }
 
+    /// See ``Catalog/publish(_:authorName:now:)``.
     public func publish(_ entry: CatalogEntry, authorName: String?, now: Date) async throws -> PublishResult {
         let stamp = CatalogText.milliseconds(now)
         let tags = String(decoding: try JSONEncoder().encode(entry.tags), as: UTF8.self)
@@ -458,6 +461,7 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
         }
     }
 
+    /// See ``Catalog/judge(publishOf:revision:authorKey:)``.
     public func judge(publishOf id: String, revision: Int, authorKey: String) async throws {
         let blocked = try await client.query("SELECT reason FROM blocked_key WHERE key = \(authorKey)", logger: logger)
             .decode(String.self).first { _ in true }
@@ -475,6 +479,7 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
                 ownerKey: owner, revision: storedRevision, title: title, listed: listed, takenDown: takenDown))
     }
 
+    /// See ``Catalog/usage(ofKey:loop:now:)``.
     public func usage(ofKey authorKey: String, loop id: String, now: Date) async throws -> KeyUsage {
         let loops = try await client.query(
             """
@@ -492,6 +497,7 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
             firstPublished: loops?.2.map { Date(timeIntervalSince1970: TimeInterval($0) / 1000) })
     }
 
+    /// See ``Catalog/listedBlobs()``.
     public func listedBlobs() async throws -> Set<String> {
         var hashes: Set<String> = []
         for try await hash in try await client.query(
@@ -509,6 +515,7 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
         ).first { _ in true }
     }
 
+    /// See ``Catalog/takeDown(_:reason:now:)``.
     public func takeDown(_ ref: String, reason: String, now: Date) async throws -> String? {
         try await changing { connection in
             guard
@@ -525,6 +532,7 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
         }
     }
 
+    /// See ``Catalog/blockKey(_:reason:now:)``.
     public func blockKey(_ key: String, reason: String, now: Date) async throws -> Int? {
         try await changing { connection in
             guard
@@ -557,6 +565,7 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
         }
     }
 
+    /// See ``Catalog/servesBlob(_:)``.
     public func servesBlob(_ sha256: String) async throws -> Bool {
         try await client.query(
             "SELECT 1 FROM blob_ref JOIN loop ON loop.id = blob_ref.loopId WHERE blob_ref.sha256 = \(sha256) AND loop.listed LIMIT 1",
@@ -601,6 +610,7 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
         }
     }
 
+    /// See ``Catalog/unpublish(id:authorKey:now:)``.
     public func unpublish(id: String, authorKey: String, now: Date) async throws {
         try await changing { connection in
             guard
@@ -621,6 +631,7 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
         }
     }
 
+    /// See ``Catalog/useNonce(_:expires:now:)``.
     public func useNonce(_ nonce: String, expires: Date, now: Date) async throws -> Bool {
         try await client.query("DELETE FROM nonce WHERE expires < \(Int64(now.timeIntervalSince1970))", logger: logger)
         let inserted = try await client.query(
@@ -637,6 +648,7 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
             (SELECT COALESCE(SUM(count), 0) FROM download WHERE download.loopId = loop.id AND download.day > $1)::BIGINT AS recent
         """
 
+    /// See ``Catalog/loop(_:now:)``.
     public func loop(_ ref: String, now: Date) async throws -> StoredLoop? {
         for try await loop in try await client.execute(
             LoopByReference(recentSince: CatalogText.recentSince(now), ref: ref), logger: logger)
@@ -677,11 +689,13 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
         }
     }
 
+    /// See ``Catalog/listedLoopIDs()``.
     public func listedLoopIDs() async throws -> [String] {
         try await client.query("SELECT id FROM loop WHERE listed", logger: logger).decode(String.self)
             .reduce(into: []) { $0.append($1) }
     }
 
+    /// See ``Catalog/keepPagePart(_:id:revision:)``.
     public func keepPagePart(_ part: Data, id: String, revision: Int) async throws -> Bool {
         try await client.query(
             """
@@ -717,6 +731,7 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
         return list.loops
     }
 
+    /// See ``Catalog/search(_:now:)``.
     public func search(_ query: CatalogQuery, now: Date) async throws -> CatalogPage {
         if let page = await searchedInMirror(query, now: now) {
             LibraryMetrics.searched(inMirror: true)
@@ -887,6 +902,7 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
         return page.page(found, offset: query.offset, limit: query.limit)
     }
 
+    /// See ``BenchmarkSeeding/insertForBenchmark(_:now:)``.
     public func insertForBenchmark(_ entries: [CatalogEntry], now: Date) async throws {
         try await transaction { connection in
             for (index, entry) in entries.enumerated() {
@@ -912,6 +928,7 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
         try await client.query("VACUUM ANALYZE", logger: logger)
     }
 
+    /// See ``Catalog/countDownload(id:client:now:)``.
     public func countDownload(id: String, client address: String, now: Date) async throws -> Bool {
         let day = CatalogText.day(now)
         let counted =
@@ -935,11 +952,13 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
         return counted
     }
 
+    /// See ``Catalog/changeStamp()``.
     public func changeStamp() async throws -> Int64 {
         if let announced = announcedStamp.current { return announced }
         return try await Self.readStamp(client, logger: logger)
     }
 
+    /// See ``Catalog/setFeatured(_:featured:)``.
     public func setFeatured(_ ref: String, featured: Bool) async throws -> Bool {
         let changed = try await client.query(
             "UPDATE loop SET featured = \(featured) WHERE (id = \(ref) OR shortID = \(ref)) AND listed RETURNING 1",
@@ -950,6 +969,7 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
         return changed != nil
     }
 
+    /// See ``Catalog/close()``.
     public func close() async throws {
         // (Its files are this server's alone: a failure to close them leaves the rest to close.)
         try? await searchMirror.withLock { $0 }?.close()

@@ -23,6 +23,7 @@ public enum PublishFailure: String, LoopErrorKind {
     /// The bundle failed a check `loop import` makes.
     case badBundle
 
+    /// Where these errors come from: publishing.
     public static let domain = ErrorDomain.publish
 }
 
@@ -32,16 +33,23 @@ public typealias PublishError = LoopError<PublishFailure>
 /// An author's signed request, as its headers carry it (read by ``SignedRequest/Received``,
 /// which checks each header's form and range before any use).
 public struct RequestSignature: Sendable {
+    /// The headers as read and checked.
     public var received: SignedRequest.Received
+    /// The author's Ed25519 public key.
     public var key: Data { received.key }
+    /// The key in base64, as the catalog stores it.
     public var keyBase64: String
     /// The body's SHA-256 as signed: what the body received must hash to.
     public var bodySHA256: String { received.bodySHA256 }
     /// The loop a publish carries, and its revision.
     public var loopID: String? { received.loopID }
+    /// See ``loopID``.
     public var revision: Int? { received.revision }
+    /// The author's display name, when given.
     public var authorName: String? { received.authorName }
+    /// The request's nonce, used once.
     public var nonce: String { received.nonce }
+    /// The request's time, in seconds since 1970.
     public var timestamp: Int { received.timestamp }
 
     /// Reads the headers (by name), refusing any that is missing or malformed.

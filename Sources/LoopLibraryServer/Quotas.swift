@@ -8,13 +8,18 @@ import Synchronization
 /// in its first days (``newKeyDays``) gets a small share, so that a stream of self-made keys
 /// cannot fill the disk; an author who stays earns the full quota.
 public struct KeyQuota: Sendable, Equatable {
+    /// Loops a key may have listed at once.
     public var loops: Int
+    /// Bundle bytes a key may publish a day (UTC).
     public var bytesPerDay: Int
     /// A key is new for this many days after its first publish.
     public var newKeyDays: Int
+    /// Loops a new key may have listed at once.
     public var newKeyLoops: Int
+    /// Bundle bytes a new key may publish a day.
     public var newKeyBytesPerDay: Int
 
+    /// A quota; a new key's share is never more than the full one.
     public init(
         loops: Int = 500, bytesPerDay: Int = 2 << 30, newKeyDays: Int = 7, newKeyLoops: Int = 20,
         newKeyBytesPerDay: Int = 200 << 20

@@ -9,9 +9,11 @@ public final class RateLimiter: Sendable {
         var refilled: ContinuousClock.Instant
     }
 
+    /// Changes a key may make a minute.
     public let perMinute: Int
     private let buckets = Mutex<[String: Bucket]>([:])
 
+    /// A limiter allowing `perMinute` changes a minute per key.
     public init(perMinute: Int) {
         self.perMinute = perMinute
     }

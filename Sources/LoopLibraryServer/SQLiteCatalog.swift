@@ -48,8 +48,10 @@ public final class SQLiteCatalog: Catalog, BenchmarkSeeding {
         }
     }
 
+    /// False: one server process owns it.
     public var isShared: Bool { false }
 
+    /// See ``Catalog/prepare()``.
     public func prepare() async throws {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1 loops, authors, downloads, nonces") { db in
@@ -330,6 +332,7 @@ public final class SQLiteCatalog: Catalog, BenchmarkSeeding {
         try migrator.migrate(pool)
     }
 
+    /// See ``Catalog/changeStamp()``.
     public func changeStamp() async throws -> Int64 {
         // On the calling thread, as `loop(_:now:)` reads: this runs for every page served.
         try readHere(transaction: false) { db in
@@ -337,6 +340,7 @@ public final class SQLiteCatalog: Catalog, BenchmarkSeeding {
         }
     }
 
+    /// See ``Catalog/publish(_:authorName:now:)``.
     public func publish(_ entry: CatalogEntry, authorName: String?, now: Date) async throws -> PublishResult {
         let stamp = CatalogText.milliseconds(now)
         return try await pool.write { db in
@@ -416,6 +420,7 @@ public final class SQLiteCatalog: Catalog, BenchmarkSeeding {
         }
     }
 
+    /// See ``Catalog/judge(publishOf:revision:authorKey:)``.
     public func judge(publishOf id: String, revision: Int, authorKey: String) async throws {
         let (blocked, stored) = try await pool.read { db in
             (
@@ -431,6 +436,7 @@ public final class SQLiteCatalog: Catalog, BenchmarkSeeding {
         try PublishRules.check(id: id, revision: revision, authorKey: authorKey, against: stored)
     }
 
+    /// See ``Catalog/usage(ofKey:loop:now:)``.
     public func usage(ofKey authorKey: String, loop id: String, now: Date) async throws -> KeyUsage {
         try await pool.read { db in
             let loops = try Row.fetchOne(
@@ -449,6 +455,7 @@ public final class SQLiteCatalog: Catalog, BenchmarkSeeding {
         }
     }
 
+    /// See ``Catalog/listedBlobs()``.
     public func listedBlobs() async throws -> Set<String> {
         try await pool.read { db in
             Set(
@@ -466,6 +473,7 @@ public final class SQLiteCatalog: Catalog, BenchmarkSeeding {
             takenDown: row["takenDown"])
     }
 
+    /// See ``Catalog/takeDown(_:reason:now:)``.
     public func takeDown(_ ref: String, reason: String, now: Date) async throws -> String? {
         try await pool.write { db in
             guard
@@ -479,6 +487,7 @@ public final class SQLiteCatalog: Catalog, BenchmarkSeeding {
         }
     }
 
+    /// See ``Catalog/blockKey(_:reason:now:)``.
     public func blockKey(_ key: String, reason: String, now: Date) async throws -> Int? {
         try await pool.write { db in
             guard
@@ -502,6 +511,7 @@ public final class SQLiteCatalog: Catalog, BenchmarkSeeding {
         }
     }
 
+    /// See ``Catalog/servesBlob(_:)``.
     public func servesBlob(_ sha256: String) async throws -> Bool {
         try await pool.read { db in
             try Bool.fetchOne(
@@ -624,6 +634,7 @@ public final class SQLiteCatalog: Catalog, BenchmarkSeeding {
             arguments: [name, nameKey, CatalogText.searchField([name]), key])
     }
 
+    /// See ``Catalog/unpublish(id:authorKey:now:)``.
     public func unpublish(id: String, authorKey: String, now: Date) async throws {
         try await pool.write { db in
             guard
@@ -644,6 +655,7 @@ public final class SQLiteCatalog: Catalog, BenchmarkSeeding {
         }
     }
 
+    /// See ``Catalog/useNonce(_:expires:now:)``.
     public func useNonce(_ nonce: String, expires: Date, now: Date) async throws -> Bool {
         try await pool.write { db in
             try db.execute(sql: "DELETE FROM nonce WHERE expires < ?", arguments: [Int64(now.timeIntervalSince1970)])
@@ -691,6 +703,7 @@ public final class SQLiteCatalog: Catalog, BenchmarkSeeding {
     // Reads run on the calling thread (a short indexed read in WAL mode never waits on a
     // writer): a hop to GRDB's queue and back cost more than the read itself, and halved the
     // requests a second the server answers.
+    /// See ``Catalog/loop(_:now:)``.
     public func loop(_ ref: String, now: Date) async throws -> StoredLoop? {
         // One statement: consistent without the transaction a read wraps around it.
         try readHere(transaction: false) { db in
@@ -710,10 +723,12 @@ public final class SQLiteCatalog: Catalog, BenchmarkSeeding {
         }
     }
 
+    /// See ``Catalog/listedLoopIDs()``.
     public func listedLoopIDs() async throws -> [String] {
         try await pool.read { db in try String.fetchAll(db, sql: "SELECT id FROM loop WHERE listed") }
     }
 
+    /// See ``Catalog/keepPagePart(_:id:revision:)``.
     public func keepPagePart(_ part: Data, id: String, revision: Int) async throws -> Bool {
         try await pool.write { db in
             // (Not a change the pages' stamp counts: the page it renders is the same.)
@@ -736,6 +751,7 @@ public final class SQLiteCatalog: Catalog, BenchmarkSeeding {
     // kept (the hot loops read, 5-7 ms at 100,000 loops, after each download) may take
     // milliseconds: on GRDB's reader queues, so as not to hold up the threads that answer
     // every other request.
+    /// See ``Catalog/search(_:now:)``.
     public func search(_ query: CatalogQuery, now: Date) async throws -> CatalogPage {
         let wordsAlone =
             query.language == nil && query.translationLanguage == nil && query.tag == nil && query.author == nil
@@ -950,6 +966,7 @@ public final class SQLiteCatalog: Catalog, BenchmarkSeeding {
         return page.page(loops, offset: query.offset, limit: query.limit)
     }
 
+    /// See ``Catalog/countDownload(id:client:now:)``.
     public func countDownload(id: String, client: String, now: Date) async throws -> Bool {
         let day = CatalogText.day(now)
         let counted = try await pool.write { db in
@@ -972,6 +989,7 @@ public final class SQLiteCatalog: Catalog, BenchmarkSeeding {
         return counted
     }
 
+    /// See ``Catalog/setFeatured(_:featured:)``.
     public func setFeatured(_ ref: String, featured: Bool) async throws -> Bool {
         try await pool.write { db in
             try db.execute(
@@ -981,11 +999,13 @@ public final class SQLiteCatalog: Catalog, BenchmarkSeeding {
         }
     }
 
+    /// See ``Catalog/close()``.
     public func close() async throws {
         try hereReaders.close()
         try pool.close()
     }
 
+    /// See ``BenchmarkSeeding/insertForBenchmark(_:now:)``.
     public func insertForBenchmark(_ entries: [CatalogEntry], now: Date) async throws {
         try await pool.write { db in
             for (index, entry) in entries.enumerated() {

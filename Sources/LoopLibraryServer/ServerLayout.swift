@@ -11,6 +11,7 @@ public struct ServerLayout: Sendable {
     /// The data folder, absolute or as given.
     public let root: String
 
+    /// The layout of the data folder at `root`.
     public init(root: String) {
         self.root = root
     }

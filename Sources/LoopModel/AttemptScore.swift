@@ -5,11 +5,13 @@ import Foundation
 public struct AttemptScore: Sendable, Codable, Equatable {
     /// A word said much slower or faster than the rest of the attempt, against the model.
     public struct WordTiming: Sendable, Codable, Equatable {
+        /// The word, as the text spells it.
         public var word: String
         /// The word's length against the model's, over the attempt's own pace (2: twice as
         /// long as the rest of the attempt would have it).
         public var ratio: Double
 
+        /// A word said `ratio` times as long as the attempt's pace would have it.
         public init(word: String, ratio: Double) {
             self.word = word
             self.ratio = ratio
@@ -30,6 +32,7 @@ public struct AttemptScore: Sendable, Codable, Equatable {
     /// The word said furthest from the attempt's own pace, when one stands out.
     public var timingWord: WordTiming?
 
+    /// A score from its parts.
     public init(
         coverage: Double, match: Double, lengthRatio: Double, intonation: Double?, missedWords: [String],
         timingWord: WordTiming?

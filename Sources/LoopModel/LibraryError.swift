@@ -30,6 +30,7 @@ public enum LibraryFailure: String, LoopErrorKind {
     /// clock is wrong.
     case clockOutOfRange
 
+    /// Library errors are named `library.KIND`.
     public static let domain = ErrorDomain.library
 }
 

@@ -4,16 +4,21 @@ import Foundation
 public struct HealthReport: Sendable {
     /// Something wrong, and what to do about it.
     public struct Problem: Sendable, Equatable {
+        /// What kind of problem: each has its own remedy.
         public enum Kind: String, Sendable {
             case databaseDamaged, danglingRows, staleCounts, clipsPastTheirTake, audioMissing, audioDamaged,
                 pictureMissing, pictureDamaged
             /// Reviews dated after today, or in no year a library keeps: a clock was wrong.
             case reviewsOutOfTime
         }
+        /// What kind of problem it is.
         public var kind: Kind
+        /// What is wrong, in a sentence.
         public var message: String
+        /// What to do about it (a command to run, or a file to restore).
         public var remedy: String
 
+        /// A problem of `kind`, said by `message`, fixed as `remedy` says.
         public init(kind: Kind, message: String, remedy: String) {
             self.kind = kind
             self.message = message
@@ -29,13 +34,19 @@ public struct HealthReport: Sendable {
     public var leftovers: [String]
     /// Phrases whose clip was recorded for an earlier text of theirs (worth recording again).
     public var clipsForEarlierText: [ClipForEarlierText]
+    /// Loops in the library.
     public var loopCount: Int
+    /// Phrases in all its loops.
     public var phraseCount: Int
+    /// Audio files kept (takes and attempts).
     public var audioFileCount: Int
+    /// Picture files kept.
     public var pictureFileCount: Int = 0
 
+    /// Whether nothing needs attention.
     public var isHealthy: Bool { problems.isEmpty }
 
+    /// A report of what a check found.
     public init(
         problems: [Problem], orphans: [String], leftovers: [String], clipsForEarlierText: [ClipForEarlierText],
         loopCount: Int, phraseCount: Int, audioFileCount: Int, pictureFileCount: Int = 0
@@ -53,14 +64,18 @@ public struct HealthReport: Sendable {
 
 /// A phrase whose text changed after its clip was recorded.
 public struct ClipForEarlierText: Sendable, Equatable {
+    /// The loop the phrase is in.
     public var loopId: String
+    /// That loop's title.
     public var loopTitle: String
     /// 1-based, across the loop.
     public var number: Int
+    /// The phrase's text now.
     public var text: String
     /// What the clip reads.
     public var recordedText: String
 
+    /// A phrase of a loop whose clip reads `recordedText` where its text is now `text`.
     public init(loopId: String, loopTitle: String, number: Int, text: String, recordedText: String) {
         self.loopId = loopId
         self.loopTitle = loopTitle
@@ -72,9 +87,12 @@ public struct ClipForEarlierText: Sendable, Equatable {
 
 /// What `loop gc` removed.
 public struct GarbageReport: Sendable, Equatable {
+    /// The files removed, by path.
     public var removedFiles: [String]
+    /// The bytes they held.
     public var freedBytes: Int
 
+    /// What a collection removed and freed.
     public init(removedFiles: [String], freedBytes: Int) {
         self.removedFiles = removedFiles
         self.freedBytes = freedBytes
@@ -109,10 +127,12 @@ public struct EditOutcome: Sendable, Equatable {
     public var needingAudio: [StoredPhrase]
     /// Changed phrases that kept their clip, now marked as recorded for their earlier text.
     public var recordedForEarlierText: [StoredPhrase]
+    /// The loop as edited.
     public var loop: LoopDetail
     /// Groups being reviewed whose text changed: their review schedule starts anew.
     public var reviewsRestarted = 0
 
+    /// What an edit kept, removed and left needing audio.
     public init(
         kept: Int, removed: Int, needingAudio: [StoredPhrase], recordedForEarlierText: [StoredPhrase], loop: LoopDetail
     ) {
@@ -126,13 +146,16 @@ public struct EditOutcome: Sendable, Equatable {
 
 /// Where an installed loop came from: the Loop Library server that `loop update` asks.
 public struct LoopOrigin: Sendable, Equatable {
+    /// The loop installed.
     public var loopId: String
+    /// Its title.
     public var title: String
     /// The server's base address (`https://HOST`).
     public var server: String
     /// The ETag of the bundle last installed, sent back so an unchanged loop costs no download.
     public var etag: String?
 
+    /// Where `loopId` was installed from.
     public init(loopId: String, title: String, server: String, etag: String?) {
         self.loopId = loopId
         self.title = title
@@ -148,6 +171,7 @@ public struct Namesakes: Sendable, Equatable {
     /// A title no loop has yet, to tell the new one apart (nil when no other loop has its title).
     public var distinctTitle: String?
 
+    /// The loops titled alike, and a title to tell a new one apart.
     public init(others: [String] = [], distinctTitle: String? = nil) {
         self.others = others
         self.distinctTitle = distinctTitle

@@ -5,13 +5,16 @@ public typealias Microseconds = Int64
 public struct StudyPhrase: Sendable, Equatable {
     /// 1-based, across the loop.
     public var number: Int
+    /// The phrase as read.
     public var text: String
+    /// Its translation, if any.
     public var translation: String?
     /// The clip's length at normal speed; nil when the phrase has no audio (it is skipped).
     public var duration: Microseconds?
     /// The clip reads an earlier text of the phrase (its text was changed after recording).
     public var clipIsForEarlierText: Bool
 
+    /// A phrase from its fields.
     public init(
         number: Int, text: String, translation: String? = nil, duration: Microseconds?,
         clipIsForEarlierText: Bool = false
@@ -31,10 +34,13 @@ public enum StudyMode: String, Sendable, CaseIterable {
     /// The whole group, then a silence as long as the group to repeat it aloud.
     case listenAndRepeat = "listen-and-repeat"
 
+    /// The mode as the view names it.
     public var title: String { self == .repeatWithMe ? "repeat with me" : "listen and repeat" }
 }
 
+/// How a study session plays: its mode, repeats, gaps, speed and rounds.
 public struct StudySettings: Sendable, Equatable {
+    /// Repeat with me, or listen and repeat.
     public var mode: StudyMode
     /// Plays of each phrase (repeat with me) or group (listen and repeat) before moving on.
     public var repeats: Int
@@ -47,8 +53,10 @@ public struct StudySettings: Sendable, Equatable {
     /// Rounds through the selection before the session ends; nil loops until stopped.
     public var rounds: Int?
 
+    /// The speeds the player takes (pitch kept).
     public static let speeds: ClosedRange<Double> = 0.5...1.5
 
+    /// Settings from their parts; each default is what `loop study` plays without options.
     public init(
         mode: StudyMode = .repeatWithMe, repeats: Int = 1, gapFactor: Double = 1.0, fixedPause: Microseconds = 300_000,
         speed: Double = 1.0, rounds: Int? = nil
@@ -69,6 +77,7 @@ public enum StudyStep: Sendable, Equatable {
     /// Silence.
     case silence(Microseconds)
 
+    /// How long the step takes.
     public var duration: Microseconds {
         switch self {
         case .play(_, _, let duration): duration
@@ -105,6 +114,7 @@ public enum StudyReaction: Sendable, Equatable {
 
 /// What the learner sees.
 public struct StudyDisplay: Sendable, Equatable {
+    /// What the learner is asked to do now.
     public enum Phase: Sendable, Equatable {
         case listening
         /// The gap after a phrase: say it along.
@@ -121,9 +131,13 @@ public struct StudyDisplay: Sendable, Equatable {
     public var selection: [Int]
     /// The phrase playing or just played (1-based number); nil when a whole group plays.
     public var phrase: Int?
+    /// What the learner is asked to do now.
     public var phase: Phase
+    /// The mode studied in.
     public var mode: StudyMode
+    /// The playback speed.
     public var speed: Double
+    /// Plays of each phrase or group.
     public var repeats: Int
     /// 1-based play of the current phrase or group.
     public var repetition: Int
@@ -133,6 +147,7 @@ public struct StudyDisplay: Sendable, Equatable {
     /// engine hands it the group as one step).
     public var sounding: Int? = nil
 
+    /// A display from its fields.
     public init(
         group: Int, selection: [Int], phrase: Int?, phase: Phase, mode: StudyMode, speed: Double, repeats: Int,
         repetition: Int, round: Int, sounding: Int? = nil
@@ -145,10 +160,12 @@ public struct StudyDisplay: Sendable, Equatable {
 
 /// How much each phrase was studied in a session.
 public struct PhraseStudy: Sendable, Equatable {
+    /// Times the phrase was played.
     public var repetitions: Int
     /// Listening and speaking time spent on the phrase.
     public var time: Microseconds
 
+    /// A phrase's study in a session.
     public init(repetitions: Int, time: Microseconds) {
         self.repetitions = repetitions
         self.time = time

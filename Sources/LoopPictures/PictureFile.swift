@@ -7,10 +7,12 @@ public enum PictureFormat: String, Sendable, Codable, CaseIterable {
 
     /// The file name extension a bundle and a web page use.
     public var fileExtension: String { self == .jpeg ? "jpg" : rawValue }
+    /// The media type it is served as (`image/png`).
     public var mediaType: String { "image/" + rawValue }
     /// The name a person reads: "PNG", "JPEG".
     public var displayName: String { rawValue.uppercased() }
 
+    /// The format a file name's extension names, or nil for none of the four.
     public init?(fileExtension: String) {
         switch fileExtension.lowercased() {
         case "png": self = .png
@@ -24,9 +26,13 @@ public enum PictureFormat: String, Sendable, Codable, CaseIterable {
 
 /// A picture that passed every check: what it is and its size.
 public struct PictureInfo: Sendable, Equatable {
+    /// Its format, from its bytes.
     public var format: PictureFormat
+    /// Its width in pixels.
     public var width: Int
+    /// Its height in pixels.
     public var height: Int
+    /// Its size in bytes.
     public var byteCount: Int
 }
 
@@ -41,6 +47,7 @@ public enum PictureFailure: String, LoopErrorKind {
     /// It cannot be read.
     case unreadable
 
+    /// Where these errors come from: pictures.
     public static let domain = ErrorDomain.picture
 }
 
@@ -54,7 +61,9 @@ public enum PictureFile {
     /// At most 32 MiB, 16,384 pixels a side and 50 million pixels: a phone's photo passes, a
     /// decompression bomb (30,000 × 30,000 pixels in a small file) does not.
     public static let maxBytes = 32 << 20
+    /// See ``maxBytes``.
     public static let maxSide = 16_384
+    /// See ``maxBytes``.
     public static let maxPixels = 50_000_000
     /// The most pixels a check or a display decodes (64 MB as RGBA): a JPEG above it is decoded
     /// at a half, a quarter or an eighth of its size (its format allows that), and a PNG, WebP
@@ -150,22 +159,40 @@ struct PictureHeader {
         } else if b.starts(with: [0xFF, 0xD8, 0xFF]) {
             // Segments up to the frame header (SOF0-15, not DHT, JPG or DAC) give the size; the
             // scan must be followed by an end-of-image marker (a phone may add data after it).
-            var index = 2, width = 0, height = 0, scanStart: Int?
+            var index = 2
+            var width = 0
+            var height = 0
+            var scanStart: Int?
             while index + 3 < b.count, b[index] == 0xFF {
                 let marker = b[index + 1]
-                if marker == 0xFF { index += 1; continue }
+                if marker == 0xFF {
+                    index += 1
+                    continue
+                }
                 if (0xC0...0xCF).contains(marker) && ![0xC4, 0xC8, 0xCC].contains(marker) {
                     height = be16(index + 5)
                     width = be16(index + 7)
                 }
-                if marker == 0xDA { scanStart = index; break }
-                if marker == 0xD8 || (0xD0...0xD7).contains(marker) { index += 2; continue }
+                if marker == 0xDA {
+                    scanStart = index
+                    break
+                }
+                if marker == 0xD8 || (0xD0...0xD7).contains(marker) {
+                    index += 2
+                    continue
+                }
                 index += 2 + be16(index + 2)
             }
             var whole = false
             if let scanStart {
                 var end = b.count - 2
-                while end > scanStart { if b[end] == 0xFF && b[end + 1] == 0xD9 { whole = true; break }; end -= 1 }
+                while end > scanStart {
+                    if b[end] == 0xFF && b[end + 1] == 0xD9 {
+                        whole = true
+                        break
+                    }
+                    end -= 1
+                }
             }
             self.init(format: .jpeg, width: width, height: height, isWhole: whole)
         } else {

@@ -7,10 +7,14 @@ import Synchronization
 public struct TakeClip: Sendable, Equatable {
     /// The take's file.
     public var take: String
+    /// The take's sample rate in hertz.
     public var sampleRate: Int
+    /// The take's channel count.
     public var channelCount: Int
+    /// The frames to play.
     public var frames: Range<Int>
 
+    /// A clip from its take and frames.
     public init(take: String, sampleRate: Int, channelCount: Int, frames: Range<Int>) {
         self.take = take
         self.sampleRate = sampleRate
@@ -22,12 +26,14 @@ public struct TakeClip: Sendable, Equatable {
 /// Plays one clip at a time through ALSA, off the caller's loop (a terminal's): a new clip stops
 /// the one playing (within a block, about 40 ms), so moving and nudging are heard at once.
 public final class ClipPlayer: Sendable {
+    /// The ALSA device it plays on.
     public let device: String
     private let generation = Atomic<Int>(0)
     /// Held by the thread using the sound device: the next waits for the last to let go.
     private let deviceInUse = Mutex<Void>(())
     private let failure = Mutex<String?>(nil)
 
+    /// A player on ALSA's `device`.
     public init(device: String) {
         self.device = device
     }
@@ -53,7 +59,8 @@ public final class ClipPlayer: Sendable {
     /// The last playback failure, once.
     public func takeFailure() -> String? {
         failure.withLock { value in
-            defer { value = nil }; return value
+            defer { value = nil }
+            return value
         }
     }
 

@@ -8,10 +8,14 @@ import Synchronization
 
 /// Where a phrase's audio is: a frame range of a take.
 public struct ClipSource: Sendable, Equatable {
+    /// The phrase's index in the session.
     public var phrase: Int
+    /// The take's file.
     public var takePath: String
+    /// The phrase's frames in it.
     public var frames: Range<Int>
 
+    /// A clip source from its parts.
     public init(phrase: Int, takePath: String, frames: Range<Int>) {
         self.phrase = phrase
         self.takePath = takePath
@@ -25,7 +29,9 @@ public struct ClipSource: Sendable, Equatable {
 /// channels; clips of other takes are converted to it. Clips at other speeds are stretched
 /// (pitch kept) on first use and kept.
 public final class StudyAudio: Sendable {
+    /// The output's sample rate in hertz (the first take's).
     public let sampleRate: Int
+    /// The output's channel count (the first take's).
     public let channelCount: Int
     /// Per phrase: interleaved frames at normal speed, in the output format.
     private let clips: [Int: [Float]]

@@ -93,7 +93,10 @@ public final class StudyPlayer: StudyControls, Sendable {
         var silence = [Float](repeating: 0, count: chunkFrames * channels)
         var shown: StudyDisplay?
         func show(_ display: StudyDisplay) {
-            if display != shown { shown = display; onDisplay(display) }
+            if display != shown {
+                shown = display
+                onDisplay(display)
+            }
         }
         while true {
             let (step, generation, events, quitting, display, finished) = state.withLock { state in
@@ -145,7 +148,8 @@ public final class StudyPlayer: StudyControls, Sendable {
                     listener?.speakAlongEnded(phrase: speakingAlong.0, completed: offset >= frames.count)
                 }
             }
-            var clip = 0, shownClip = -1
+            var clip = 0
+            var shownClip = -1
             while offset < frames.count {
                 if state.withLock({ $0.generation != generation || $0.quitting }) {
                     output.withLock { $0.stop() }

@@ -9,6 +9,7 @@ import LoopCutting
 /// hop costs the same however long the take. Clicks shorter than ``minimumSpeech`` are not
 /// speech. A pure state machine: no clock, no audio.
 public struct LivePhraseTracker: Sendable {
+    /// What a hop of audio told the tracker.
     public enum Event: Sendable, Equatable {
         /// Speech began at this hop.
         case started(hop: Int)
@@ -23,7 +24,9 @@ public struct LivePhraseTracker: Sendable {
     /// ``shortPauseHops`` once most of it has been said, up to ``longPauseHops`` early in it, so
     /// that a comma or a hesitation does not end a phrase and a short pause after it does.
     public var expectedSpeechHops: Double?
+    /// The pause that ends a phrase once most of its expected speech has been said, in hops.
     public var shortPauseHops = 18
+    /// The pause that ends a phrase early in its expected speech, in hops.
     public var longPauseHops = 70
     /// Speech (loud hops) of the phrase under way so far.
     public private(set) var speechHops = 0
@@ -58,10 +61,12 @@ public struct LivePhraseTracker: Sendable {
     /// phrase fills the pause after it. It is then cut where its levels fall far below the
     /// sound around them (see ``splitOverrun()``), as the offline segmenter falls back to.
     public var overrunFactor = 1.6
+    /// See ``overrunFactor``.
     public var overrunSlackHops = 40
     /// Pause measures shared with the offline segmenter (``PauseThresholds``).
     public var thresholds = PauseThresholds()
 
+    /// A tracker; its figures are in hops (10 ms each).
     public init(pauseHops: Int = 28, minimumSpeech: Int = 15, clickHops: Int = 5) {
         self.pauseHops = pauseHops
         self.minimumSpeech = minimumSpeech
@@ -105,7 +110,10 @@ public struct LivePhraseTracker: Sendable {
         case .silent:
             // What came before the pause that precedes a phrase is not needed again.
             let keep = Int(thresholds.contrastWindow / 0.01) + 1
-            if history.count > 2 * keep { history.removeFirst(history.count - keep); historyStart = hop + 1 - keep }
+            if history.count > 2 * keep {
+                history.removeFirst(history.count - keep)
+                historyStart = hop + 1 - keep
+            }
             if let runStart = sustained {
                 state = .speaking(start: runStart, lastLoud: hop)
                 speechHops = hop - runStart + 1
@@ -157,7 +165,8 @@ public struct LivePhraseTracker: Sendable {
             })
                 ?? candidates.min(by: { abs($0.lowerBound - due) < abs($1.lowerBound - due) })
         else { return nil }
-        let end = historyStart + valley.lowerBound, next = historyStart + valley.upperBound
+        let end = historyStart + valley.lowerBound
+        let next = historyStart + valley.upperBound
         lastPhraseSpeechHops = speechBefore(valley.lowerBound, from: first)
         speechHops = max(1, hop - next + 1)
         state = .speaking(start: next, lastLoud: hop)
@@ -180,7 +189,10 @@ public struct LivePhraseTracker: Sendable {
     }
 
     /// Forgets a phrase under way (the author re-reads it): the next speech starts afresh.
-    public mutating func reset() { state = .silent; speechHops = 0 }
+    public mutating func reset() {
+        state = .silent
+        speechHops = 0
+    }
 
     /// At the end of the take: the phrase still under way, if it had enough speech.
     public mutating func finish() -> Event? {
@@ -209,6 +221,6 @@ public struct LivePhraseTracker: Sendable {
     }
 }
 
-private extension Float {
-    static func exp10(_ x: Float) -> Float { Foundation.pow(10, x) }
+extension Float {
+    fileprivate static func exp10(_ x: Float) -> Float { Foundation.pow(10, x) }
 }

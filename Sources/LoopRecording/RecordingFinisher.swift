@@ -10,12 +10,16 @@ public struct RecordingFinisher: Sendable {
     /// What renders the text the take is cut by.
     public let synthesizer: SpeechSynthesizer
 
+    /// A finisher that cuts with text rendered by `synthesizer`.
     public init(synthesizer: SpeechSynthesizer) { self.synthesizer = synthesizer }
 
     /// The take, and the phrases (their ids, in order) its ranges belong to.
     public struct Result: Sendable {
+        /// The take, as FLAC.
         public var takePath: String
+        /// The phrases read, in order.
         public var phraseIds: [Int64]
+        /// Each phrase's frames in the take.
         public var ranges: [Range<Int>]
         /// How sure the cutter was of each range's edges.
         public var confidences: [Double]
@@ -53,7 +57,8 @@ public struct RecordingFinisher: Sendable {
             let samples = chunk.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
             let frames = samples.count / channels
             for range in Self.kept(position..<(position + frames), discarding: draft.discarded) {
-                let from = (range.lowerBound - position) * channels, to = (range.upperBound - position) * channels
+                let from = (range.lowerBound - position) * channels
+                let to = (range.upperBound - position) * channels
                 try samples.withUnsafeBufferPointer { try writer.write(UnsafeBufferPointer(rebasing: $0[from..<to])) }
                 kept += range.count
             }
@@ -80,7 +85,10 @@ public struct RecordingFinisher: Sendable {
         if phrasesRead == nil {
             count = min(count, (try? segmenter.segment(envelope, hint: .none).segments.count) ?? count)
         }
-        guard count > 0 else { try? FileManager.default.removeItem(atPath: flac); return nil }
+        guard count > 0 else {
+            try? FileManager.default.removeItem(atPath: flac)
+            return nil
+        }
         /// The take cut for the first `phrases` texts.
         func cut(for phrases: Int) throws -> Segmentation {
             try segmenter.segment(

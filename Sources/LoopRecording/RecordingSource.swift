@@ -14,29 +14,39 @@ public protocol RecordingSource: AnyObject {
 
 /// A sound card's input, through ALSA.
 public final class CaptureSource: RecordingSource {
+    /// The ALSA capture.
     public let capture: AudioCapture
+    /// The capture's sample rate in hertz.
     public var sampleRate: Int { capture.sampleRate }
+    /// The capture's channel count.
     public var channelCount: Int { capture.channelCount }
+    /// Times audio was lost because the reader fell behind.
     public var overruns: Int { capture.overruns }
 
+    /// Opens ALSA's capture `device` (`default`, `hw:1`...).
     public init(device: String, sampleRate: Int = 48_000, channelCount: Int = 1) throws {
         capture = try AudioCapture(name: device, sampleRate: sampleRate, channelCount: channelCount)
     }
 
+    /// The next interleaved frames from the card.
     public func read(into buffer: UnsafeMutableBufferPointer<Float>) throws -> Int { try capture.read(into: buffer) }
 }
 
 /// A recording replayed through the live pipeline, at real speed (as a microphone would
 /// deliver it) or as fast as it decodes.
 public final class FileSource: RecordingSource {
+    /// The file's sample rate in hertz.
     public let sampleRate: Int
+    /// The file's channel count.
     public let channelCount: Int
+    /// None: a file never falls behind.
     public let overruns = 0
     private var reader: AudioFileReader
     private let realTime: Bool
     private let started = ContinuousClock.now
     private var delivered = 0
 
+    /// Opens the recording at `path`; `realTime` delivers it no faster than it plays.
     public init(path: String, realTime: Bool) throws {
         let reader = try AudioFileReader(path: path)
         sampleRate = reader.info.sampleRate
@@ -45,6 +55,7 @@ public final class FileSource: RecordingSource {
         self.realTime = realTime
     }
 
+    /// The next interleaved frames, ten milliseconds at most.
     public func read(into buffer: UnsafeMutableBufferPointer<Float>) throws -> Int {
         // Ten milliseconds at a time, as a capture period would be.
         let frames = min(buffer.count / channelCount, max(1, sampleRate / 100))

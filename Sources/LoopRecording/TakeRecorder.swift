@@ -9,16 +9,24 @@ import Synchronization
 /// `<id>.json` (what it is for), in a library's recordings folder. A crash, Ctrl-C or a full
 /// disk keeps what was recorded; it can be saved later (recovered).
 public struct RecordingDraft: Codable, Sendable, Equatable {
+    /// The loop recorded for.
     public var loopId: String
+    /// The phrases to read, in order.
     public var phraseIds: [Int64]
+    /// Their texts, as the recording began.
     public var phraseTexts: [String]
+    /// The loop's language (for cutting by text).
     public var language: String?
+    /// The capture's sample rate in hertz.
     public var sampleRate: Int
+    /// The capture's channel count.
     public var channelCount: Int
+    /// When recording began.
     public var started: Date
     /// Frame ranges thrown away (re-recorded phrases).
     public var discarded: [Range<Int>]
 
+    /// A draft of a recording that has just begun.
     public init(
         loopId: String, phraseIds: [Int64], phraseTexts: [String], language: String?, sampleRate: Int,
         channelCount: Int, started: Date = Date()
@@ -38,9 +46,12 @@ public struct RecordingDraft: Codable, Sendable, Equatable {
 public struct InterruptedRecording: Sendable, Equatable {
     /// The sidecar (`<id>.json`); the audio is beside it (``rawPath``).
     public var draftPath: String
+    /// What it was for.
     public var draft: RecordingDraft
+    /// How long it is, in seconds.
     public var seconds: Double
 
+    /// The audio: interleaved float32, beside the sidecar.
     public var rawPath: String { String(draftPath.dropLast(5)) + ".raw" }
 
     /// The interrupted recordings in `folder` (a library's recordings folder), oldest first.
@@ -71,7 +82,9 @@ public final class TakeRecorder: RecordingControls, Sendable {
     /// Read by the recorder's own thread only, once started; the lock hands it over.
     private let source: Mutex<any RecordingSource>
     private let format: (sampleRate: Int, channelCount: Int)
+    /// The audio being written (interleaved float32).
     public let rawPath: String
+    /// The sidecar saying what it is for.
     public let draftPath: String
 
     /// `folder` is where recordings in progress are kept (a library's recordings folder).
@@ -124,7 +137,10 @@ public final class TakeRecorder: RecordingControls, Sendable {
         var mono = [Float](repeating: 0, count: 8_192)
         var sinceSync = 0
         while true {
-            if let stop = state.withLock({ $0.stopping }) { try output.synchronize(); return stop }
+            if let stop = state.withLock({ $0.stopping }) {
+                try output.synchronize()
+                return stop
+            }
             let (buffer, frames, overruns) = try source.withLock { source in
                 var samples = [Float](repeating: 0, count: 8_192 * channels)
                 let frames = try samples.withUnsafeMutableBufferPointer { try source.read(into: $0) }
@@ -148,7 +164,10 @@ public final class TakeRecorder: RecordingControls, Sendable {
                 }
             }
             sinceSync += frames
-            if sinceSync >= rate { try output.synchronize(); sinceSync = 0 }
+            if sinceSync >= rate {
+                try output.synchronize()
+                sinceSync = 0
+            }
             let peak = buffer[0..<(frames * channels)].reduce(Float(0)) { max($0, abs($1)) }
             let actions = state.withLock { $0.captured(frames: frames, levels: levels, peak: peak, overruns: overruns) }
             try perform(actions)
@@ -167,13 +186,20 @@ public final class TakeRecorder: RecordingControls, Sendable {
     public func rerecord() { try? perform(state.withLock { $0.rerecord() }.map { [$0] } ?? []) }
     /// Goes back one phrase, to read it again.
     public func back() { try? perform(state.withLock { $0.back() }.map { [$0] } ?? []) }
+    /// Pauses capture, or goes on.
     public func togglePause() { state.withLock { $0.togglePause() } }
+    /// Stops, to save what was recorded.
     public func finish() { _ = state.withLock { $0.finish() } }
+    /// Stops and throws the recording away.
     public func quit() { _ = state.withLock { $0.quit() } }
+    /// Stops and keeps the recording as a draft, to save later.
     public func interrupt() { _ = state.withLock { $0.interrupt() } }
 
+    /// What the author sees now.
     public var status: RecordingStatus { state.withLock { $0.status } }
+    /// The draft as it stands.
     public var draft: RecordingDraft { state.withLock { $0.draft } }
+    /// Whether each phrase is its own short take.
     public var perPhrase: Bool { state.withLock { $0.perPhrase } }
     /// Phrases read, in order.
     public var phrasesRead: Int { state.withLock { $0.phrase } }

@@ -19,6 +19,7 @@ public struct TakeRecording: Sendable {
         case stop(RecordingStop)
     }
 
+    /// The draft as it stands.
     public private(set) var draft: RecordingDraft
     /// One short take per phrase: capture pauses after each phrase until ``togglePause()``.
     public let perPhrase: Bool
@@ -29,14 +30,18 @@ public struct TakeRecording: Sendable {
     private var ends: [Int] = []
     /// Where the phrase under way (or the last one read) began, in frames.
     private var attemptStart: Int?
+    /// Frames captured so far.
     public private(set) var frames = 0
+    /// Whether capture is paused.
     public private(set) var paused = false
+    /// How recording is stopping, once asked to.
     public private(set) var stopping: RecordingStop?
     private var peak: Float = -120
     private var clippedAt: Int?
     private var overruns = 0
     private let hopFrames: Int
 
+    /// A recording of `draft`'s phrases.
     public init(draft: RecordingDraft, perPhrase: Bool = false) {
         self.draft = draft
         self.perPhrase = perPhrase
@@ -93,7 +98,10 @@ public struct TakeRecording: Sendable {
 
     /// Reads the current phrase again: what was said of it so far is thrown away.
     public mutating func rerecord() -> Action? {
-        defer { tracker.reset(); attemptStart = nil }
+        defer {
+            tracker.reset()
+            attemptStart = nil
+        }
         guard let start = attemptStart else { return nil }
         return discard(from: start)
     }
@@ -116,9 +124,16 @@ public struct TakeRecording: Sendable {
         return .saveDraft(draft)
     }
 
-    public mutating func togglePause() { paused.toggle(); tracker.reset() }
+    /// Pauses, or goes on (a pause forgets the levels of the phrase under way).
+    public mutating func togglePause() {
+        paused.toggle()
+        tracker.reset()
+    }
+    /// Stops, to save what was recorded.
     public mutating func finish() -> Action { stop(.finish) }
+    /// Stops, to throw it away.
     public mutating func quit() -> Action { stop(.quit) }
+    /// Stops, keeping a draft to save later.
     public mutating func interrupt() -> Action { stop(.interrupt) }
 
     private mutating func stop(_ how: RecordingStop) -> Action {

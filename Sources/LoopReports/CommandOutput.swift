@@ -101,8 +101,8 @@ extension LibraryCheck {
         if json {
             try JSONOutput.print(HealthReportOutput(report))
         } else {
-            report.lines(on: .standardOutput(), remedy: FailureWords.fix(for:)).forEach { Swift.print($0) }
-            interrupted.forEach { Swift.print($0.line) }
+            printLines(report.lines(on: .standardOutput(), remedy: FailureWords.fix(for:)))
+            printLines(interrupted.map(\.line))
         }
         return report.isHealthy
     }
@@ -143,11 +143,11 @@ extension ReviewOutcome {
             if json {
                 try JSONOutput.print(ReviewQueueReport(queue))
             } else {
-                queue.lines(on: .standardOutput()).forEach { Swift.print($0) }
+                printLines(queue.lines(on: .standardOutput()))
             }
-        case .nothingDue(let queue): queue.lines(on: .standardOutput()).forEach { Swift.print($0) }
+        case .nothingDue(let queue): printLines(queue.lines(on: .standardOutput()))
         case .reviewed(let reviewed, let left):
-            reviewed.forEach { Swift.print($0.line) }
+            printLines(reviewed.map(\.line))
             Swift.print(ReviewWords.summary(reviewed: reviewed.count, left: left))
         }
     }
@@ -175,16 +175,16 @@ extension StatsOutcome {
                     figures.ofOneLoop
                         ? "this loop has not been studied yet" : "nothing studied yet: `loop study LOOP` starts")
             }
-            for entry in figures.loops { entry.lines(on: terminal).forEach { Swift.print($0) } }
+            for entry in figures.loops { printLines(entry.lines(on: terminal)) }
             if figures.moreLoops > 0 {
                 Swift.print(
                     terminal.paint(
                         "… \(figures.moreLoops) more loops studied (`loop stats --all` shows every one)", .dim))
             }
-            if let cards = figures.groups, !cards.isEmpty { GroupReviewReport.lines(cards).forEach { Swift.print($0) } }
-            if let attempts { PhraseAttemptsReport.lines(attempts, on: terminal).forEach { Swift.print($0) } }
+            if let cards = figures.groups, !cards.isEmpty { printLines(GroupReviewReport.lines(cards)) }
+            if let attempts { printLines(PhraseAttemptsReport.lines(attempts, on: terminal)) }
             Swift.print("")
-            figures.reviews.lines(on: terminal).forEach { Swift.print($0) }
+            printLines(figures.reviews.lines(on: terminal))
         }
     }
 }
@@ -199,7 +199,7 @@ extension IdentityOutcome {
 extension BundleSummary {
     /// `loop inspect`.
     public func print(json: Bool) throws {
-        if json { try JSONOutput.print(BundleReport(self)) } else { lines.forEach { Swift.print($0) } }
+        if json { try JSONOutput.print(BundleReport(self)) } else { printLines(lines) }
     }
 }
 
@@ -208,7 +208,7 @@ extension Array where Element == BundleImport {
     public func printed(dryRun: Bool) -> Bool {
         let (output, errors) = lines(dryRun: dryRun)
         errors.forEach(StandardError.write)
-        output.forEach { Swift.print($0) }
+        printLines(output)
         return errors.isEmpty
     }
 }
@@ -243,7 +243,12 @@ extension CatalogBrowse {
     /// `loop browse`: a line a loop and where page `page` is among the results, or the JSON.
     public func print(json: Bool, page: Int) throws {
         if json { return try JSONOutput.print(self) }
-        lines.forEach { Swift.print($0) }
+        printLines(lines)
         position(page: page).map(StandardError.write)
     }
+}
+
+/// Prints each of `lines` on standard output.
+func printLines(_ lines: some Sequence<String>) {
+    for line in lines { Swift.print(line) }
 }

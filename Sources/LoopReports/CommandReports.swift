@@ -22,16 +22,21 @@ extension SegmentedTake {
 
 /// The human view of a loop's text (`loop split`).
 public struct SourceView {
+    /// The text as split into groups and phrases.
     public var outline: TextOutline
+    /// The terminal it is shown on.
     public var terminal: Terminal
 
+    /// The view of `outline` on `terminal`.
     public init(outline: TextOutline, terminal: Terminal) {
         self.outline = outline
         self.terminal = terminal
     }
 
+    /// The view as lines of text.
     public var text: String {
-        let phrases = outline.phraseCount, groups = outline.groups.count
+        let phrases = outline.phraseCount
+        let groups = outline.groups.count
         var heading = outline.title ?? "Untitled loop"
         if let language = outline.language {
             heading += " (" + language + (outline.translationLanguage.map { " → " + $0 } ?? "") + ")"
@@ -106,10 +111,12 @@ extension UnsavedRecording {
 
 /// What `loop rm` asks, and says when it cannot ask.
 public enum RemovalPrompt {
+    /// The question asked before removing `loop`.
     public static func question(_ loop: LoopDetail) -> String {
         "Remove '\(loop.summary.title)' (\(loop.summary.phraseCount) phrases)? [y/N] "
     }
 
+    /// Why `loop` is not removed when there is no one to ask.
     public static func refusal(_ loop: LoopDetail) -> CommandRefusal {
         CommandRefusal(
             "not removing '\(loop.summary.title)' without asking: there is no terminal to ask on; add --yes")
@@ -143,7 +150,8 @@ extension Array where Element == BundleImport {
     /// What `loop import` prints: a line for each loop imported (standard output), a line for
     /// each bundle refused and a summary when some were (standard error).
     public func lines(dryRun: Bool) -> (output: [String], errors: [String]) {
-        var output: [String] = [], errors: [String] = []
+        var output: [String] = []
+        var errors: [String] = []
         for outcome in self {
             switch outcome {
             case .imported(let result): output += result.lines(dryRun: dryRun)
@@ -264,6 +272,7 @@ extension ProgressImport.Outcome {
 /// `loop list`: the loops a line each, or (`json`) a JSON array streamed an object a line,
 /// written 64 KB at a time rather than a line at a time.
 public enum LoopListing {
+    /// Writes the loops to standard output, as lines or (`json`) JSON objects.
     public static func write(_ loops: [LoopSummary], json: Bool, on terminal: Terminal) throws {
         var output = StandardOutputBuffer()
         if json {

@@ -4,14 +4,18 @@ import LoopTerminal
 
 /// The human view of a stored loop.
 public struct LoopView {
+    /// The loop shown.
     public var loop: LoopDetail
+    /// The terminal it is shown on.
     public var terminal: Terminal
 
+    /// The view of `loop` on `terminal`.
     public init(loop: LoopDetail, terminal: Terminal) {
         self.loop = loop
         self.terminal = terminal
     }
 
+    /// The view as lines of text.
     public var text: String {
         let summary = loop.summary
         var heading =

@@ -68,7 +68,9 @@ public enum FailureWords {
 
 /// A command the command line itself refuses (the library was not asked): its one line.
 public struct CommandRefusal: Error, CustomStringConvertible {
+    /// The refusal's one line.
     public var description: String
 
+    /// A refusal saying `description`.
     public init(_ description: String) { self.description = description }
 }

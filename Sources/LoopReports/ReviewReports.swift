@@ -89,6 +89,7 @@ public struct ReviewQueueReport: Encodable {
     var due: Int
     var items: [Item]
 
+    /// The report of `queue`.
     public init(_ queue: ReviewQueue) {
         newToday = queue.newToday
         newPerDay = queue.newPerDay
@@ -139,21 +140,20 @@ extension ReviewStats {
         var rows = Array(repeating: "", count: 7)
         var months = ""
         for week in 0..<weeks {
-            let monday = calendar.date(byAdding: .day, value: 7 * week, to: firstMonday)!
+            guard let monday = calendar.date(byAdding: .day, value: 7 * week, to: firstMonday) else { break }
             let day = calendar.component(.day, from: monday)
             if day <= 7 || week == 0 {
                 let label = monday.formatted(.dateTime.month(.abbreviated))
                 if months.count <= week { months += String(repeating: " ", count: week - months.count) + label }
             }
             for row in 0..<7 {
-                let date = calendar.date(byAdding: .day, value: row, to: monday)!
-                guard date <= start else {
+                guard let date = calendar.date(byAdding: .day, value: row, to: monday), date <= start else {
                     rows[row] += " "
                     continue
                 }
                 let entry = days[StudyDay.name(of: date, in: calendar)]
                 let minutes = (entry?.seconds ?? 0) / 60
-                let studied = entry != nil && (entry!.seconds > 0 || entry!.reviews > 0)
+                let studied = entry.map { $0.seconds > 0 || $0.reviews > 0 } ?? false
                 let cell =
                     !studied ? "·" : minutes < 5 ? "░" : minutes < 15 ? "▒" : minutes < 30 ? "▓" : "█"
                 rows[row] += studied ? terminal.paint(cell, .green) : terminal.paint(cell, .dim)
@@ -183,6 +183,7 @@ public struct ReviewStatsReport: Encodable {
     var streak: Int
     var days: [Day]
 
+    /// The report of `stats`.
     public init(_ stats: ReviewStats) {
         dueToday = stats.dueToday
         dueThisWeek = stats.dueThisWeek
@@ -207,6 +208,7 @@ public struct StatsReport: Encodable {
     /// With a loop: the shadowing attempts kept at each phrase.
     var attempts: [PhraseAttemptsReport]?
 
+    /// The report of every loop's figures, and with one loop its groups and attempts.
     public init(
         loops: [StudyStatsReport], reviews: ReviewStatsReport, groups: [GroupReviewReport]? = nil,
         attempts: [PhraseAttemptsReport]? = nil

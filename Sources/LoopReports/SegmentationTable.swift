@@ -4,13 +4,17 @@ import LoopWorkflows
 
 /// The human view of a segmentation: a line a phrase, a line a cut.
 public struct SegmentationTable {
+    /// The take as cut.
     public var take: SegmentedTake
+    /// The terminal it is shown on.
     public var terminal: Terminal
 
+    /// The table of `take` on `terminal`.
     public init(take: SegmentedTake, terminal: Terminal) {
         self.take = take
         self.terminal = terminal
     }
+    /// The table as lines of text.
     public var text: String {
         var lines: [String] = []
         let method =
@@ -28,7 +32,8 @@ public struct SegmentationTable {
         let numbers = take.phrases ?? Array(take.segments.indices)
         let numberWidth = String((numbers.max() ?? 0) + 1).count
         for (index, segment) in take.segments.enumerated() {
-            let start = take.seconds(segment.lowerBound), end = take.seconds(segment.upperBound)
+            let start = take.seconds(segment.lowerBound)
+            let end = take.seconds(segment.upperBound)
             let phrase = index < numbers.count ? numbers[index] : index
             let number = String(repeating: " ", count: numberWidth - String(phrase + 1).count) + String(phrase + 1)
             var line = String(format: "%@  %7.2f – %7.2f  %5.2f s", number, start, end, end - start)
@@ -63,16 +68,21 @@ public struct SegmentationTable {
 
 /// A compact waveform of the take with the phrases and cuts marked under it.
 public struct WaveformStrip {
+    /// The take's levels, for the waveform.
     public var levels: TakeLevels
+    /// The take as cut.
     public var take: SegmentedTake
+    /// The terminal it is drawn on.
     public var terminal: Terminal
 
+    /// The strip of `take` with `levels`, as wide as `terminal` allows.
     public init(levels: TakeLevels, take: SegmentedTake, terminal: Terminal) {
         self.levels = levels
         self.take = take
         self.terminal = terminal
     }
 
+    /// The strip as lines of text.
     public var text: String {
         let width = max(20, min(terminal.width - 1, 120))
         let levels = self.levels.levels
@@ -85,7 +95,8 @@ public struct WaveformStrip {
             columns[column] = levels[from..<to].max() ?? -120
         }
         let sorted = levels.sorted()
-        let low = sorted[sorted.count / 20], high = sorted[sorted.count - 1]
+        let low = sorted[sorted.count / 20]
+        let high = sorted[sorted.count - 1]
         let blocks = Array(" ▁▂▃▄▅▆▇█")
         let wave = String(
             columns.map { level -> Character in
@@ -97,7 +108,8 @@ public struct WaveformStrip {
         func column(_ frame: Int) -> Int { min(width - 1, frame * width / max(take.frameCount, 1)) }
         let cutColumns = Set(take.cuts.map { column($0.frame) })
         for (index, segment) in take.segments.enumerated() {
-            let from = column(segment.lowerBound), to = column(max(segment.upperBound - 1, segment.lowerBound))
+            let from = column(segment.lowerBound)
+            let to = column(max(segment.upperBound - 1, segment.lowerBound))
             for c in from...to { marks[c] = "─" }
             // The number goes right after a cut mark that shares its first column.
             let labelStart = cutColumns.contains(from) ? from + 1 : from
@@ -127,6 +139,7 @@ extension SegmentedTake {
         return lines
     }
 
+    /// One warning a line for each cut the cutter doubts.
     public var doubtfulCutWarnings: [String] {
         cuts.enumerated().filter { $0.element.isDoubtful }.map { index, cut in
             String(

@@ -64,6 +64,7 @@ public struct AttemptReport: Encodable {
         case recordedAt
     }
 
+    /// The report of `score`, and when the attempt was recorded.
     public init(_ score: AttemptScore, recordedAt: Date? = nil) {
         coverage = score.coverage
         match = score.match
@@ -77,6 +78,7 @@ public struct AttemptReport: Encodable {
         self.recordedAt = recordedAt
     }
 
+    /// Writes the figures, the absent ones left out.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(coverage, forKey: .coverage)
@@ -91,6 +93,7 @@ public struct AttemptReport: Encodable {
         try container.encodeIfPresent(recordedAt?.formatted(.iso8601), forKey: .recordedAt)
     }
 
+    /// The score's line as a learner reads it.
     public var text: String { line }
 }
 

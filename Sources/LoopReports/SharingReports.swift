@@ -58,6 +58,7 @@ public struct UpdateReport: Encodable {
     /// Groups being reviewed whose text changed: their reviews start anew.
     var reviewsRestarted: Int?
 
+    /// The report of one loop's update.
     public init(
         id: String, title: String, server: String, status: String, from: Int? = nil, to: Int? = nil,
         error: String? = nil, reviewsRestarted: Int? = nil

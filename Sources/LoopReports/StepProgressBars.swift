@@ -8,6 +8,7 @@ public final class StepProgressBars: Sendable {
     private let names: [WorkStep: String]
     private let current = Mutex<(step: WorkStep, bar: ProgressBar)?>(nil)
 
+    /// Bars named by `names` (a step not named shows its own name).
     public init(_ names: [WorkStep: String] = [:]) {
         self.names = names
     }

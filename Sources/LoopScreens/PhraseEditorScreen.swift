@@ -74,7 +74,9 @@ public enum PhraseEditorScreen {
                 state.message = nil
                 if state.mode == .confirmingQuit {
                     switch key {
-                    case .character("y"), .character("Y"): state.saveOnExit = true; finish()
+                    case .character("y"), .character("Y"):
+                        state.saveOnExit = true
+                        finish()
                     case .character("n"), .character("N"): finish()
                     default: state.mode = .editing
                     }
@@ -101,21 +103,29 @@ public enum PhraseEditorScreen {
                         state.autoplay.toggle()
                         state.message = "auto-play " + (state.autoplay ? "on" : "off")
                     case .character(","):
-                        try state.editor.nudge(.start, milliseconds: -10); play = state.editor.current.clip
+                        try state.editor.nudge(.start, milliseconds: -10)
+                        play = state.editor.current.clip
                     case .character("."):
-                        try state.editor.nudge(.start, milliseconds: 10); play = state.editor.current.clip
+                        try state.editor.nudge(.start, milliseconds: 10)
+                        play = state.editor.current.clip
                     case .character("<"):
-                        try state.editor.nudge(.start, milliseconds: -100); play = state.editor.current.clip
+                        try state.editor.nudge(.start, milliseconds: -100)
+                        play = state.editor.current.clip
                     case .character(">"):
-                        try state.editor.nudge(.start, milliseconds: 100); play = state.editor.current.clip
+                        try state.editor.nudge(.start, milliseconds: 100)
+                        play = state.editor.current.clip
                     case .character("-"):
-                        try state.editor.nudge(.end, milliseconds: -10); play = state.editor.current.clip
+                        try state.editor.nudge(.end, milliseconds: -10)
+                        play = state.editor.current.clip
                     case .character("="):
-                        try state.editor.nudge(.end, milliseconds: 10); play = state.editor.current.clip
+                        try state.editor.nudge(.end, milliseconds: 10)
+                        play = state.editor.current.clip
                     case .character("_"):
-                        try state.editor.nudge(.end, milliseconds: -100); play = state.editor.current.clip
+                        try state.editor.nudge(.end, milliseconds: -100)
+                        play = state.editor.current.clip
                     case .character("+"):
-                        try state.editor.nudge(.end, milliseconds: 100); play = state.editor.current.clip
+                        try state.editor.nudge(.end, milliseconds: 100)
+                        play = state.editor.current.clip
                     case .character("b"), .character("n"), .character("B"), .character("N"):
                         let before = key == .character("b") || key == .character("B")
                         let edge: PhraseEditor.Edge = key == .character("b") || key == .character("n") ? .end : .start
@@ -130,24 +140,27 @@ public enum PhraseEditorScreen {
                     case .character("x"):
                         let frame = try workflow.splitFrame(for: state.editor)
                         try state.editor.split(atFrame: frame)
+                        let rate = Double(state.editor.current.clip?.sampleRate ?? 1)
                         state.message =
                             "split in two"
-                            + (frame == nil
-                                ? ""
-                                : String(
-                                    format: " (audio at %.2f s)",
-                                    Double(frame!) / Double(state.editor.current.clip?.sampleRate ?? 1)))
+                            + (frame.map { String(format: " (audio at %.2f s)", Double($0) / rate) } ?? "")
                         play = state.editor.current.clip
                     case .character("m"):
                         try state.editor.mergeWithNext(joined: try workflow.joinedClip(for: state.editor))
                         state.message = "merged with the next phrase"
                         play = state.editor.current.clip
                     case .character("u"):
-                        guard state.editor.canUndo else { state.message = "nothing to undo"; break }
+                        guard state.editor.canUndo else {
+                            state.message = "nothing to undo"
+                            break
+                        }
                         state.editor.undo()
                         state.message = "undone"
                     case .character("U"), .character("\u{12}"):
-                        guard state.editor.canRedo else { state.message = "nothing to redo"; break }
+                        guard state.editor.canRedo else {
+                            state.message = "nothing to redo"
+                            break
+                        }
                         state.editor.redo()
                         state.message = "redone"
                     case .character("r"): startRecording = true
@@ -186,7 +199,8 @@ public enum PhraseEditorScreen {
             do {
                 _ = try await workflow.save(editor)
                 state.withLock {
-                    $0.editor.markSaved(as: editor); $0.message = "saved"
+                    $0.editor.markSaved(as: editor)
+                    $0.message = "saved"
                 }
             } catch {
                 state.withLock { $0.message = "not saved: \(error)" }
@@ -210,7 +224,8 @@ public enum PhraseEditorScreen {
             return
         }
         state.withLock {
-            $0.mode = .recording; $0.recorder = recorder
+            $0.mode = .recording
+            $0.recorder = recorder
         }
         Task {
             for await status in recorder.start() {
@@ -346,13 +361,15 @@ public enum PhraseEditorScreen {
     /// marking the clip's start and end (`┃`).
     static func waveform(_ envelope: TakeLevels, clip: EditorClip, width: Int, terminal: Terminal) -> [String] {
         let context = clip.sampleRate * 3 / 10
-        let from = max(0, clip.frames.lowerBound - context),
-            to = min(envelope.frameCount, clip.frames.upperBound + context)
+        let from = max(0, clip.frames.lowerBound - context)
+        let to = min(envelope.frameCount, clip.frames.upperBound + context)
         guard to > from, !envelope.levels.isEmpty else { return ["", ""] }
         let hop = envelope.hopFrames
         let blocks = Array(" ▁▂▃▄▅▆▇█")
-        let low = envelope.levels.sorted()[envelope.levels.count / 20], high = envelope.levels.max() ?? 0
-        var wave = "", marks = ""
+        let low = envelope.levels.sorted()[envelope.levels.count / 20]
+        let high = envelope.levels.max() ?? 0
+        var wave = ""
+        var marks = ""
         let framesPerColumn = Double(to - from) / Double(width)
         let startColumn = Int(Double(clip.frames.lowerBound - from) / framesPerColumn)
         let endColumn = min(width - 1, Int(Double(clip.frames.upperBound - from) / framesPerColumn))

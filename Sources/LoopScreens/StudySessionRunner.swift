@@ -31,7 +31,9 @@ public enum StudySessionRunner {
         pictures: (choice: PictureChoice, decoded: DecodedPictures)? = nil, rating: Rating = .atTheEnd,
         shadowing: ShadowingSession? = nil, attemptWords: @escaping @Sendable (AttemptScore?) -> String = { _ in "" }
     ) async throws -> StudyResult {
-        var showTranslation = true, hideText = false, showHelp = false
+        var showTranslation = true
+        var hideText = false
+        var showHelp = false
         let style = Terminal.standardOutput()
         var shelf: PictureShelf?
         // The view's own stream: the player's displays, then, once it ends, the ratings asked
@@ -90,9 +92,12 @@ public enum StudySessionRunner {
         } handle: { key in
             if asking.pending.withLock({ $0 != nil }) {
                 switch key {
-                case .character(let character) where ("1"..."4").contains(character):
-                    rate(ReviewRating(rawValue: character.wholeNumberValue!)!)
                 case .interrupt, .character("q"), .character("Q"), .escape: continuation.finish()
+                case .character(let character):
+                    // 1 to 4: a rating.
+                    if let rating = character.wholeNumberValue.flatMap(ReviewRating.init(rawValue:)) {
+                        rate(rating)
+                    }
                 default: break
                 }
                 return
@@ -143,7 +148,10 @@ public enum StudySessionRunner {
         signal(SIGINT, SIG_IGN)
         interrupt.setEventHandler { player.quit() }
         interrupt.resume()
-        defer { interrupt.cancel(); signal(SIGINT, SIG_DFL) }
+        defer {
+            interrupt.cancel()
+            signal(SIGINT, SIG_DFL)
+        }
         let texts = Dictionary(uniqueKeysWithValues: groups.flatMap { $0 }.map { ($0.number, $0.text) })
         var last = ""
         if printing {

@@ -166,7 +166,9 @@ struct Serve: AsyncParsableCommand {
 
     func run() async throws {
         let logger = makeLogger(level: quiet ? .warning : .info)
-        let (host, port) = Self.address(listen)!
+        guard let (host, port) = Self.address(listen) else {
+            throw ValidationError("--listen takes HOST:PORT (a port from 0 to 65535), not '\(listen)'")
+        }
         let templates = try loadWebTemplates(web)
         var accessLogFile: AccessLogFile?
         if let accessLog {

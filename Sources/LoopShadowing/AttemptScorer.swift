@@ -22,6 +22,7 @@ public struct AttemptScorer: Sendable {
     /// Voiced frames both contours need, aligned, to compare them.
     static let leastVoicedPairs = 10
 
+    /// The model's words, as its text gives them, which a missed word is named from.
     public let words: [String]
     let sampleRate: Int
     let model: MeasuredRecording
@@ -58,9 +59,10 @@ public struct AttemptScorer: Sendable {
 
         // The pace over what was said: the attempt's stretch against the model's.
         var lengthRatio = 1.0
-        if let first = said.first, let last = said.last {
-            let attemptStart = said.compactMap { frames[$0]?.lowerBound }.min()!
-            let attemptEnd = said.compactMap { frames[$0]?.upperBound }.max()!
+        if let first = said.first, let last = said.last,
+            let attemptStart = said.compactMap({ frames[$0]?.lowerBound }).min(),
+            let attemptEnd = said.compactMap({ frames[$0]?.upperBound }).max()
+        {
             lengthRatio = Double(attemptEnd - attemptStart + 1) / Double(last - first + 1)
         }
 
@@ -80,7 +82,8 @@ public struct AttemptScorer: Sendable {
                 guard let low = mapped.map(\.lowerBound).min(), let high = mapped.map(\.upperBound).max() else {
                     continue
                 }
-                let attemptLength = Double(high - low + 1), expected = Double(span.count) * lengthRatio
+                let attemptLength = Double(high - low + 1)
+                let expected = Double(span.count) * lengthRatio
                 let relative = attemptLength / expected
                 guard abs(attemptLength - expected) >= Double(Self.leastWordDifference),
                     relative >= Self.standingOutFactor || relative <= 1 / Self.standingOutFactor,
@@ -120,8 +123,11 @@ public struct AttemptScorer: Sendable {
         }
         guard pairs.count >= leastVoicedPairs else { return nil }
         let count = Double(pairs.count)
-        let meanModel = pairs.map(\.0).reduce(0, +) / count, meanAttempt = pairs.map(\.1).reduce(0, +) / count
-        var covariance = 0.0, modelVariance = 0.0, attemptVariance = 0.0
+        let meanModel = pairs.map(\.0).reduce(0, +) / count
+        let meanAttempt = pairs.map(\.1).reduce(0, +) / count
+        var covariance = 0.0
+        var modelVariance = 0.0
+        var attemptVariance = 0.0
         for (m, a) in pairs {
             covariance += (m - meanModel) * (a - meanAttempt)
             modelVariance += (m - meanModel) * (m - meanModel)

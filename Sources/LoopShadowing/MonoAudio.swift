@@ -4,9 +4,12 @@ import LoopFoundation
 
 /// A recording read whole as mono samples (the mean of its channels).
 public struct MonoAudio: Sendable {
+    /// The samples, mono.
     public var samples: [Float]
+    /// Their sample rate in hertz.
     public var sampleRate: Int
 
+    /// Audio from its samples.
     public init(samples: [Float], sampleRate: Int) {
         self.samples = samples
         self.sampleRate = sampleRate

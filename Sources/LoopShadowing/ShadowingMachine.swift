@@ -13,7 +13,12 @@ import LoopModel
 /// is not scored; after one failure (no microphone), nothing more is recorded.
 public struct ShadowingMachine<Scorer: Sendable>: Sendable {
     /// A capture, named by the machine.
-    public typealias CaptureID = Int
+    public struct CaptureID: Hashable, Comparable, Sendable {
+        fileprivate let number: Int
+
+        /// Whether `a` was begun before `b`.
+        public static func < (a: Self, b: Self) -> Bool { a.number < b.number }
+    }
 
     /// What happened.
     public enum Event: Sendable {
@@ -73,11 +78,12 @@ public struct ShadowingMachine<Scorer: Sendable>: Sendable {
     private var attempts: [CaptureID: Attempt] = [:]
     private var scorers: [Int: ScorerState] = [:]
     private var capturing: CaptureID?
-    private var nextCapture: CaptureID = 0
+    private var nextCapture = 0
     private var broken = false
     private var ending = false
     private var finished = false
 
+    /// A machine with nothing recorded yet.
     public init() {}
 
     /// Whether a failure stopped recording.
@@ -90,7 +96,7 @@ public struct ShadowingMachine<Scorer: Sendable>: Sendable {
         switch event {
         case .gapBegan(let phrase, let frames, let recordedAt):
             guard !broken, !ending, frames > 0 else { break }
-            let id = nextCapture
+            let id = CaptureID(number: nextCapture)
             nextCapture += 1
             attempts[id] = Attempt(phrase: phrase, recordedAt: recordedAt, stage: .queued(frames: frames))
             actions += startNextCapture()
@@ -203,9 +209,11 @@ public struct ShadowingMachine<Scorer: Sendable>: Sendable {
 
 /// A recorded, scored attempt at a phrase.
 public struct RecordedAttempt: Sendable {
+    /// The phrase's index in the session.
     public var phrase: Int
     /// Mono, at ``ShadowingRecorder/sampleRate``.
     public var samples: [Float]
+    /// When the gap began.
     public var recordedAt: Date
     /// Nil when it held no speech.
     public var score: AttemptScore?

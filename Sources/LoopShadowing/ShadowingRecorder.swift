@@ -15,10 +15,14 @@ import Synchronization
 public final class ShadowingRecorder: SpeakAlongListener, Sendable {
     /// The phrase a model is of: its clip (mono) and text.
     public struct Model: Sendable {
+        /// The model's clip, mono.
         public var samples: [Float]
+        /// Its sample rate in hertz.
         public var sampleRate: Int
+        /// The phrase's text.
         public var text: String
 
+        /// A model from its clip and text.
         public init(samples: [Float], sampleRate: Int, text: String) {
             self.samples = samples
             self.sampleRate = sampleRate
@@ -63,11 +67,13 @@ public final class ShadowingRecorder: SpeakAlongListener, Sendable {
         _ = try AudioCapture(name: device, sampleRate: sampleRate, channelCount: 1)
     }
 
+    /// The gap after `phrase` began, lasting `duration`: the learner's turn is recorded.
     public func speakAlongBegan(phrase: Int, duration: Microseconds) {
         let frames = Int(min(max(duration, 0), Self.longestGap) * Int64(Self.sampleRate) / 1_000_000)
         inbox.post(.gapBegan(phrase: phrase, frames: frames, recordedAt: Date()))
     }
 
+    /// The gap after `phrase` ended, whole or (`completed` false) cut short by a key.
     public func speakAlongEnded(phrase: Int, completed: Bool) {
         inbox.post(.gapEnded(phrase: phrase, completed: completed))
     }
@@ -89,12 +95,12 @@ private struct Effects: Sendable {
 
     /// A capture under way, read a period at a time between events.
     private final class Capture {
-        let id: Int
+        let id: ShadowingMachine<AttemptScorer>.CaptureID
         let device: AudioCapture
         var samples: [Float]
         var read = 0
 
-        init(id: Int, device: AudioCapture, frames: Int) {
+        init(id: ShadowingMachine<AttemptScorer>.CaptureID, device: AudioCapture, frames: Int) {
             (self.id, self.device) = (id, device)
             samples = [Float](repeating: 0, count: frames)
         }

@@ -7,6 +7,7 @@ import LoopFoundation
 public struct AuthorIdentity: Sendable {
     /// The private key's 32 bytes (Crypto's key type does not declare Sendable; its bytes are).
     private let privateKeyBytes: Data
+    /// The public key's 32 bytes, as bundles and signed requests carry it.
     public let publicKey: Data
 
     init(privateKey: Curve25519.Signing.PrivateKey) {
@@ -21,6 +22,7 @@ public struct AuthorIdentity: Sendable {
     /// The public key's fingerprint: the first 16 bytes of its SHA-256, in groups of four hex digits.
     public var fingerprint: String { Self.fingerprint(of: publicKey) }
 
+    /// The fingerprint of any Ed25519 public key (see ``fingerprint``).
     public static func fingerprint(of publicKey: Data) -> String {
         let hex = SHA256.hash(data: publicKey).prefix(16).map { String(format: "%02x", $0) }.joined()
         return stride(from: 0, to: hex.count, by: 4).map { start in

@@ -4,47 +4,68 @@ import LoopFoundation
 /// `manifest.json` of a loop bundle (docs/bundle-format.md). Decoding is strict: a field this
 /// version does not know is an error, naming the bundle's format version.
 public struct BundleManifest: Codable, Equatable, Sendable {
+    /// The `format` every bundle's manifest names.
     public static let formatName = "looplearn-bundle"
     /// The newest version this reader knows. Version 2 added `recordedText` to phrases, version
     /// 3 pictures, version 4 the author's name; a writer gives a bundle the oldest version that
     /// holds what it carries, so older readers take it.
     public static let currentVersion = 4
 
+    /// Always ``formatName``.
     public var format: String
+    /// The version this bundle is written in (1 to ``currentVersion``).
     public var version: Int
+    /// When the bundle was written (ISO 8601, UTC).
     public var created: String
     /// The author's Ed25519 public key, base64.
     public var authorKey: String
     /// Version 4: the name the author gave their identity (`loop identity --name`), signed with
     /// the rest; a claim of the key's holder, shown beside its fingerprint.
     public var authorName: String? = nil
+    /// The loops the bundle carries.
     public var loops: [Loop]
+    /// The takes their clips are cut from.
     public var audio: [Audio]
     /// Version 3: the pictures the loops show (absent when none).
     public var pictures: [Picture]?
 
+    /// A loop as a bundle carries it.
     public struct Loop: Codable, Equatable, Sendable {
+        /// The loop's id (a UUID), the same in every library.
         public var id: String
+        /// Its revision: one more each time its author publishes a change.
         public var revision: Int
+        /// Its title.
         public var title: String
+        /// The language of its phrases (a BCP 47 code).
         public var language: String?
+        /// The language of its translations.
         public var translationLanguage: String?
+        /// Its tags.
         public var tags: [String]
+        /// The text it was made from, as written.
         public var sourceText: String
+        /// Its groups, in order.
         public var groups: [Group]
         /// Version 3: the file of the loop's picture (one of `pictures`).
         public var picture: String?
     }
 
+    /// A group: phrases looped as a block.
     public struct Group: Codable, Equatable, Sendable {
+        /// Its phrases, in order.
         public var phrases: [Phrase]
         /// Version 3: the file of the group's picture.
         public var picture: String?
     }
 
+    /// A phrase, with its clip.
     public struct Phrase: Codable, Equatable, Sendable {
+        /// The phrase's text.
         public var text: String
+        /// Its translation, when the loop has them.
         public var translation: String?
+        /// Where its clip lies in one of the bundle's takes (nil: no audio yet).
         public var clip: Clip?
         /// Version 2: the text the clip was recorded for, when the phrase's text changed since.
         public var recordedText: String?
@@ -65,29 +86,43 @@ public struct BundleManifest: Codable, Equatable, Sendable {
 
     /// A picture in the bundle: `pictures/<sha256>.<png|jpg|webp|gif>`.
     public struct Picture: Codable, Equatable, Sendable {
+        /// Its name in the bundle.
         public var file: String
+        /// Its SHA-256 (hex), checked on reading.
         public var sha256: String
+        /// Its size in bytes.
         public var bytes: Int
         /// `png`, `jpeg`, `webp` or `gif`.
         public var format: String
+        /// Its width in pixels.
         public var width: Int
+        /// Its height in pixels.
         public var height: Int
     }
 
     /// A frame range of one of the bundle's audio files.
     public struct Clip: Codable, Equatable, Sendable {
+        /// The take's file in the bundle (one of `audio`).
         public var audio: String
+        /// The first frame.
         public var start: Int
+        /// The frame after the last.
         public var end: Int
     }
 
     /// A take in the bundle: `audio/<sha256>.flac`.
     public struct Audio: Codable, Equatable, Sendable {
+        /// Its name in the bundle.
         public var file: String
+        /// Its SHA-256 (hex), checked on reading.
         public var sha256: String
+        /// Its size in bytes.
         public var bytes: Int
+        /// Its sample rate in hertz.
         public var sampleRate: Int
+        /// Its channel count.
         public var channels: Int
+        /// Its length in frames, checked against its decoding.
         public var frames: Int
     }
 
@@ -148,6 +183,7 @@ public struct BundleManifest: Codable, Equatable, Sendable {
         return manifest
     }
 
+    /// The manifest as the bundle stores it: JSON with sorted keys, which the signature covers.
     public func encoded() throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -194,7 +230,8 @@ public struct BundleManifest: Codable, Equatable, Sendable {
         let pattern = Array(needle.utf8)
         return data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
             guard bytes.count >= pattern.count else { return 0 }
-            var count = 0, index = 0
+            var count = 0
+            var index = 0
             let last = bytes.count - pattern.count
             while index <= last {
                 if bytes[index] == pattern[0] && (1..<pattern.count).allSatisfy({ bytes[index + $0] == pattern[$0] }) {
@@ -222,8 +259,11 @@ public struct BundleManifest: Codable, Equatable, Sendable {
 /// Where a bundle keeps its files: the one place that spells the bundle's own layout
 /// (docs/bundle-format.md).
 public enum BundleLayout {
+    /// The manifest's name in the bundle.
     public static let manifest = "manifest.json"
+    /// The folder of the bundle's takes.
     public static let audioFolder = "audio/"
+    /// The folder of the bundle's pictures.
     public static let picturesFolder = "pictures/"
 
     /// A take's name in a bundle: `audio/<sha256>.flac`.

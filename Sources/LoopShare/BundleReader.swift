@@ -7,9 +7,11 @@ import LoopPictures
 
 /// A bundle that passed every check: its manifest, who signed it, and its audio extracted.
 public struct VerifiedBundle: Sendable {
+    /// The manifest, decoded and checked.
     public var manifest: BundleManifest
     /// The signer's public key, and its fingerprint.
     public var signerKey: Data
+    /// See ``signerKey``.
     public var signerFingerprint: String
     /// Who signed it, for people: the name the bundle gives with the key's fingerprint, or the
     /// fingerprint alone.
@@ -27,22 +29,30 @@ public struct VerifiedBundle: Sendable {
 /// are bounded while extracting (not after), and the manifest, its signature, every audio
 /// file's hash and its decoding are verified. Anything wrong is one clear error.
 public struct BundleReader: Sendable {
+    /// What a bundle may hold at most, checked as it is read.
     public struct Limits: Sendable {
+        /// Entries in the zip.
         public var maxEntries = 10_000
+        /// Bytes of `manifest.json`.
         public var maxManifestBytes = 8 << 20
+        /// Bytes of `manifest.sig`.
         public var maxSignatureBytes = 1_024
+        /// Bytes of every entry together, uncompressed.
         public var maxTotalBytes: Int64 = 8 << 30
         /// Compressed entries may not expand more than this (a deflated manifest or signature).
         public var maxExpansion: UInt64 = 200
+        /// The limits that protect a library or a server.
         public init() {}
     }
 
+    /// The limits this reader holds a bundle to.
     public var limits = Limits()
     /// How each picture is checked once extracted. By its bytes alone (type, size, whole) unless
     /// given: a server never decodes what it serves; a library passes a check that also decodes
     /// the picture (`PictureDecoder.check`) before it keeps it.
     public var checkPicture: @Sendable (String) throws(PictureError) -> PictureInfo
 
+    /// A reader; pictures are checked by `checkPicture` (their header alone unless told).
     public init(
         checkPicture: @escaping @Sendable (String) throws(PictureError) -> PictureInfo = { path throws(PictureError) in
             try PictureFile.checkHeader(path)

@@ -9,10 +9,12 @@ import LoopPictures
 /// `manifest.sig`, every take as `audio/<sha256>.flac` and every picture as
 /// `pictures/<sha256>.<ext>`. The file appears only once complete.
 public struct BundleWriter: Sendable {
+    /// Who signs the bundles.
     public let identity: AuthorIdentity
     /// The author's name to sign into the bundle (nil: none set).
     public let authorName: String?
 
+    /// A writer signing with `identity`, and `authorName` when given.
     public init(identity: AuthorIdentity, authorName: String? = nil) {
         self.identity = identity
         self.authorName = authorName
@@ -20,8 +22,11 @@ public struct BundleWriter: Sendable {
 
     /// A bundle written: its manifest, and the SHA-256 (hex) and length of the file.
     public struct Written: Sendable {
+        /// The manifest, as signed.
         public var manifest: BundleManifest
+        /// The file's SHA-256 (hex).
         public var sha256: String
+        /// The file's length in bytes.
         public var bytes: Int
     }
 

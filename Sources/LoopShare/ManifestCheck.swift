@@ -108,7 +108,8 @@ enum ManifestCheck {
         let inText = source.groups.map { $0.phrases.map { [$0.text, $0.translation ?? ""] } }
         let inPhrases = loop.groups.map { $0.phrases.map { [$0.text, $0.translation ?? ""] } }
         guard inText != inPhrases else { return }
-        let textCount = source.phrases.count, phraseCount = loop.groups.reduce(0) { $0 + $1.phrases.count }
+        let textCount = source.phrases.count
+        let phraseCount = loop.groups.reduce(0) { $0 + $1.phrases.count }
         let detail =
             textCount != phraseCount
             ? "its text has \(textCount) phrases in \(source.groups.count) groups, its phrase list \(phraseCount) in \(loop.groups.count)"

@@ -8,6 +8,7 @@ public enum ShareFailure: String, LoopErrorKind {
     /// The loop is signed by another author than this library's identity.
     case notTheAuthor
 
+    /// Where these errors come from: sharing.
     public static let domain = ErrorDomain.share
 }
 

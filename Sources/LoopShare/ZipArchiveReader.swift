@@ -186,9 +186,12 @@ extension ZipArchiveReader {
         guard let start = found else { throw ShareError(.corrupt, "not a zip archive, or a truncated one") }
         let endOffset = tailStart + UInt64(start)
         var end = FieldReader(Data(tail[(start + 4)..<(start + Record.endLength)]))
-        let disk = end.uint16(), directoryDisk = end.uint16()
-        let countOnDisk = end.uint16(), count = end.uint16()
-        let directorySize = end.uint32(), directoryOffset = end.uint32()
+        let disk = end.uint16()
+        let directoryDisk = end.uint16()
+        let countOnDisk = end.uint16()
+        let count = end.uint16()
+        let directorySize = end.uint32()
+        let directoryOffset = end.uint32()
 
         // A Zip64 locator, when there is one, lies just before the end record.
         var zip64: (count: UInt64, size: UInt64, offset: UInt64, endOffset: UInt64)?
@@ -197,7 +200,9 @@ extension ZipArchiveReader {
             var locator = FieldReader(
                 try read(Record.zip64LocatorLength, at: locatorOffset, of: file, what: "the Zip64 locator"))
             if locator.uint32() == Record.zip64Locator {
-                let recordDisk = locator.uint32(), recordOffset = locator.uint64(), disks = locator.uint32()
+                let recordDisk = locator.uint32()
+                let recordOffset = locator.uint64()
+                let disks = locator.uint32()
                 guard recordDisk == 0, disks <= 1 else {
                     throw ShareError(.corrupt, "it is a zip archive of several disks, which a bundle never is")
                 }
@@ -215,9 +220,12 @@ extension ZipArchiveReader {
                     recordSize <= locatorOffset - recordOffset - 12
                 else { throw corrupt("its Zip64 end record declares an impossible size (\(recordSize))") }
                 record.skip(4) // versions
-                let zip64Disk = record.uint32(), zip64DirectoryDisk = record.uint32()
-                let zip64CountOnDisk = record.uint64(), zip64Count = record.uint64()
-                let zip64Size = record.uint64(), zip64Offset = record.uint64()
+                let zip64Disk = record.uint32()
+                let zip64DirectoryDisk = record.uint32()
+                let zip64CountOnDisk = record.uint64()
+                let zip64Count = record.uint64()
+                let zip64Size = record.uint64()
+                let zip64Offset = record.uint64()
                 guard zip64Disk == 0, zip64DirectoryDisk == 0, zip64CountOnDisk == zip64Count else {
                     throw ShareError(.corrupt, "it is a zip archive of several disks, which a bundle never is")
                 }
@@ -264,14 +272,19 @@ extension ZipArchiveReader {
         }
         let madeBy = reader.uint16()
         reader.skip(2) // version needed
-        let flags = reader.uint16(), method = reader.uint16()
+        let flags = reader.uint16()
+        let method = reader.uint16()
         reader.skip(4) // time, date
         let crc32 = reader.uint32()
-        let compressed32 = reader.uint32(), size32 = reader.uint32()
-        let nameLength = Int(reader.uint16()), extraLength = Int(reader.uint16()), commentLength = Int(reader.uint16())
+        let compressed32 = reader.uint32()
+        let size32 = reader.uint32()
+        let nameLength = Int(reader.uint16())
+        let extraLength = Int(reader.uint16())
+        let commentLength = Int(reader.uint16())
         let disk = reader.uint16()
         reader.skip(2) // internal attributes
-        let attributes = reader.uint32(), offset32 = reader.uint32()
+        let attributes = reader.uint32()
+        let offset32 = reader.uint32()
         guard reader.remaining >= nameLength + extraLength + commentLength else {
             throw corrupt("an entry's name or extra fields run past its central directory")
         }
@@ -285,7 +298,9 @@ extension ZipArchiveReader {
         guard flags & 0x41 == 0 else { throw ShareError(.unsafeEntry, "entry '\(shown)' is encrypted") }
 
         // Zip64's extra field holds, in this order, each of these whose own field is all ones.
-        var size = UInt64(size32), compressedSize = UInt64(compressed32), offset = UInt64(offset32)
+        var size = UInt64(size32)
+        var compressedSize = UInt64(compressed32)
+        var offset = UInt64(offset32)
         var entryDisk = UInt32(disk)
         if size32 == 0xFFFF_FFFF || compressed32 == 0xFFFF_FFFF || offset32 == 0xFFFF_FFFF || disk == 0xFFFF {
             guard var zip64 = try Self.zip64Field(in: extra, of: shown) else {
@@ -340,7 +355,8 @@ extension ZipArchiveReader {
     private static func zip64Field(in extra: Data, of shown: String) throws -> FieldReader? {
         var fields = FieldReader(extra)
         while fields.remaining >= 4 {
-            let tag = fields.uint16(), length = Int(fields.uint16())
+            let tag = fields.uint16()
+            let length = Int(fields.uint16())
             guard fields.remaining >= length else { throw corrupt("entry '\(shown)' has an extra field cut short") }
             let data = fields.bytes(length)
             if tag == 1 { return FieldReader(data) }
@@ -368,7 +384,8 @@ extension ZipArchiveReader {
                 throw corrupt("entry '\(shown)' has no local header where the directory says")
             }
             header.skip(22)
-            let nameLength = UInt64(header.uint16()), extraLength = UInt64(header.uint16())
+            let nameLength = UInt64(header.uint16())
+            let extraLength = UInt64(header.uint16())
             let dataOffset = headerOffset + UInt64(Record.localLength) + nameLength + extraLength
             guard dataOffset <= directory.offset, entry.compressedSize <= directory.offset - dataOffset else {
                 throw corrupt("entry '\(shown)' runs into the central directory")

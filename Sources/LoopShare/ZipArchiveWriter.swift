@@ -58,7 +58,8 @@ struct ZipArchiveWriter: ~Copyable {
     mutating func addFile(at source: String, as name: String) throws {
         let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: source))
         defer { try? handle.close() }
-        var crc: UInt32 = 0, size: UInt64 = 0
+        var crc: UInt32 = 0
+        var size: UInt64 = 0
         while let chunk = try handle.read(upToCount: Self.chunkBytes), !chunk.isEmpty {
             crc = CRC32Checksum.of(chunk, continuing: crc)
             size += UInt64(chunk.count)

@@ -23,8 +23,9 @@ public final class JapaneseReadings: Sendable {
     public func reading(_ text: String) throws(SpeechError) -> String {
         guard text.unicodeScalars.contains(where: Self.isHan) else { return text }
         return try tagger.withLock { (slot: inout Result<Tagger, SpeechError>?) throws(SpeechError) -> String in
-            if slot == nil { slot = Self.open() }
-            let tagger = try slot!.get()
+            let opened = slot ?? Self.open()
+            slot = opened
+            let tagger = try opened.get()
             guard let read = mecab_sparse_tostr(tagger.handle, text) else { return text }
             return String(cString: read).trimmingNewlines()
         }

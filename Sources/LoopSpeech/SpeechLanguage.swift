@@ -14,8 +14,10 @@ public struct SpeechLanguage: Sendable, Equatable {
     public var code: String
     /// The espeak-ng voice that reads it.
     public var voice: String
+    /// Where the code came from.
     public var origin: Origin
 
+    /// A language from its code, voice and where it came from.
     public init(code: String, voice: String, origin: Origin) {
         self.code = code
         self.voice = voice
@@ -67,7 +69,8 @@ public struct SpeechLanguage: Sendable, Equatable {
     /// commonest short words; nil when nothing points to one.
     public static func guess(_ text: [String]) -> String? {
         var counts: [String: Int] = [:]
-        var kana = 0, han = 0
+        var kana = 0
+        var han = 0
         for scalar in text.joined(separator: " ").unicodeScalars {
             let value = scalar.value
             switch value {

@@ -6,7 +6,9 @@ import Synchronization
 
 /// Speech rendered from text by espeak-ng: mono samples at ``sampleRate``.
 public struct RenderedSpeech: Sendable {
+    /// The rendering's sample rate in hertz.
     public var sampleRate: Int
+    /// The rendering, mono.
     public var samples: [Float]
 }
 
@@ -94,13 +96,15 @@ public final class SpeechSynthesizer: Sendable {
         if let rate = state.sampleRate { return rate }
         if let failure = state.failure { throw SpeechError(.synthesizerMissing, failure) }
         if let missing = loop_espeak_load_error() {
-            state.failure = String(cString: missing)
-            throw SpeechError(.synthesizerMissing, state.failure!)
+            let failure = String(cString: missing)
+            state.failure = failure
+            throw SpeechError(.synthesizerMissing, failure)
         }
         let rate = espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS, 0, nil, 0)
         guard rate > 0 else {
-            state.failure = "espeak-ng could not start: is espeak-ng-data installed?"
-            throw SpeechError(.synthesizerMissing, state.failure!)
+            let failure = "espeak-ng could not start: is espeak-ng-data installed?"
+            state.failure = failure
+            throw SpeechError(.synthesizerMissing, failure)
         }
         espeak_SetSynthCallback(receiveSamples)
         state.sampleRate = Int(rate)
@@ -200,7 +204,7 @@ extension SpeechSynthesizer {
             }
             // The texts as C strings, made before the fork: the child only reads them.
             let texts = phrases.map { strdup($0) }
-            defer { texts.forEach { free($0) } }
+            defer { for text in texts { free(text) } }
             var child: Int32 = 0
             let descriptor = texts.map { UnsafePointer($0) }.withUnsafeBufferPointer {
                 loop_espeak_render_in_child(voice, Int32(wordsPerMinute), $0.baseAddress, Int32($0.count), &child)
@@ -268,7 +272,10 @@ public final class ChildRendering: Sendable {
         }
         guard
             length == 0
-                || (length > 0 && samples.withUnsafeMutableBytes { readExactly($0.baseAddress!, bytes: $0.count) })
+                || (length > 0
+                    && samples.withUnsafeMutableBytes { bytes in
+                        bytes.baseAddress.map { readExactly($0, bytes: bytes.count) } ?? false
+                    })
         else {
             stop()
             throw SpeechError(.synthesizerMissing, "espeak-ng stopped rendering in its second process")
@@ -330,6 +337,7 @@ public enum SpeechFailure: String, LoopErrorKind {
     /// The synthesizer has no voice for the language.
     case voiceMissing
 
+    /// Where these errors come from: speech.
     public static let domain = ErrorDomain.speech
 }
 

@@ -90,7 +90,8 @@ struct AudioStore: Sendable {
     /// of interrupted copies.
     func inventory() -> (files: [String], leftovers: [String]) {
         let manager = FileManager.default
-        var files: [String] = [], leftovers: [String] = []
+        var files: [String] = []
+        var leftovers: [String] = []
         for kind in [Kind.picture, .audio] {
             let folder = kind.folder(in: layout)
             files += folder.files.entries().map { folder.relative + "/" + $0.relativePath }

@@ -33,7 +33,8 @@ enum ChangedPhrases {
     /// 1 for the same text (case and accents aside), 0 for texts with nothing in common: one
     /// less the edit distance over the longer text's length.
     static func likeness(_ a: String, _ b: String) -> Double {
-        let x = Array(matchingKey(a)), y = Array(matchingKey(b))
+        let x = Array(matchingKey(a))
+        let y = Array(matchingKey(b))
         let longest = max(x.count, y.count)
         guard longest > 0 else { return 1 }
         guard !x.isEmpty, !y.isEmpty else { return 0 }

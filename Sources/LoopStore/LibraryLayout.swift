@@ -19,6 +19,7 @@ public struct LibraryLayout: Sendable, Equatable {
     /// The library folder, absolute.
     public let root: String
 
+    /// The layout of the library folder at `root` (a trailing slash dropped).
     public init(root: String) {
         self.root = root.count > 1 && root.hasSuffix("/") ? String(root.dropLast()) : root
     }
@@ -32,12 +33,19 @@ public struct LibraryLayout: Sendable, Equatable {
 
     /// Relative to the library folder, as paths are stored in the database.
     public enum Relative {
+        /// The database.
         public static let database = "library.sqlite"
+        /// The lock every process that opens the library holds.
         public static let lock = "library.lock"
+        /// The takes.
         public static let audio = "audio"
+        /// Takes being received, not yet in the database.
         public static let incoming = "audio/.incoming"
+        /// The pictures.
         public static let pictures = "pictures"
+        /// The learner's recordings of themselves.
         public static let recordings = "recordings"
+        /// The author identity's private key.
         public static let identityKey = "identity/ed25519.key"
         /// The author name a Loop Library shows for this identity.
         public static let authorName = "identity/name"
@@ -50,14 +58,23 @@ public struct LibraryLayout: Sendable, Equatable {
         }
     }
 
+    /// The database, absolute.
     public var database: String { absolute(Relative.database) }
+    /// The lock file, absolute.
     public var lockFile: String { absolute(Relative.lock) }
+    /// The takes' folder, absolute.
     public var audioFolder: String { absolute(Relative.audio) }
+    /// The folder of takes being received, absolute.
     public var incomingFolder: String { absolute(Relative.incoming) }
+    /// The pictures' folder, absolute.
     public var picturesFolder: String { absolute(Relative.pictures) }
+    /// The recordings' folder, absolute.
     public var recordingsFolder: String { absolute(Relative.recordings) }
+    /// The identity key, absolute.
     public var identityKey: String { absolute(Relative.identityKey) }
+    /// The author name's file, absolute.
     public var authorName: String { absolute(Relative.authorName) }
+    /// The held-back space's file, absolute.
     public var room: String { absolute(Relative.room) }
 
     /// A path stored in the database (relative to the library folder), made absolute.

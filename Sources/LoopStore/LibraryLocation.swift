@@ -3,6 +3,7 @@ import Foundation
 /// Where the library lives: `--library`, else `LOOP_LIBRARY`, else `$XDG_DATA_HOME/loop`, else
 /// `~/.local/share/loop`.
 public enum LibraryLocation {
+    /// The library folder, from the `--library` flag when given, else the environment.
     public static func resolve(flag: String?, environment: [String: String] = ProcessInfo.processInfo.environment)
         -> String
     {

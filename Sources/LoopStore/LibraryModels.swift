@@ -3,6 +3,7 @@ import LoopAudioFiles
 
 /// A take cut into phrase ranges, ready to store.
 public struct CutTake: Sendable {
+    /// The take's file.
     public var path: String
     /// One range per phrase it is for, in order, in the take's frames.
     public var ranges: [Range<Int>]
@@ -12,6 +13,7 @@ public struct CutTake: Sendable {
     /// open the file again).
     public var info: AudioFileInfo?
 
+    /// A cut take from its file and phrase ranges.
     public init(path: String, ranges: [Range<Int>], confidences: [Double]? = nil, info: AudioFileInfo? = nil) {
         self.path = path
         self.ranges = ranges

@@ -22,7 +22,10 @@ extension LibraryStore {
                     $0.phrases.map { RebuiltPhrase(text: $0.text, translation: $0.translation, clip: .keep) }
                 }
                 rebuilt = try Self.rebuildPhrases(ofLoop: id, as: groups, keepChangedPhrases: !dropChangedAudio, db)
-                if let title = source.title { loop.title = title; loop.titleKey = matchingKey(title) }
+                if let title = source.title {
+                    loop.title = title
+                    loop.titleKey = matchingKey(title)
+                }
                 if let language = source.language { loop.language = language.lowercased() }
                 if let translation = source.translationLanguage { loop.translationLanguage = translation.lowercased() }
                 if !source.tags.isEmpty {
@@ -311,9 +314,11 @@ extension LibraryStore {
         }
         let head = (0..<prefix).map { ($0, $0) }
         let tail = (0..<suffix).reversed().map { (a.count - 1 - $0, b.count - 1 - $0) }
-        let old = a[prefix..<(a.count - suffix)], new = b[prefix..<(b.count - suffix)]
+        let old = a[prefix..<(a.count - suffix)]
+        let new = b[prefix..<(b.count - suffix)]
         guard !old.isEmpty, !new.isEmpty, old.count + new.count <= maxDiffedPhrases else { return head + tail }
-        var removed = Set<Int>(), inserted = Set<Int>()
+        var removed = Set<Int>()
+        var inserted = Set<Int>()
         for change in new.difference(from: old) {
             switch change {
             case .remove(let offset, _, _): removed.insert(offset)

@@ -6,6 +6,7 @@ import LoopText
 
 /// A phrase as the phrase editor saves it: its text, and where its clip is now.
 public struct ReplacementPhrase: Sendable, Equatable {
+    /// Where the phrase's clip is.
     public enum Clip: Sendable, Equatable {
         /// A range of a take in the library.
         case stored(sha256: String, frames: Range<Int>)
@@ -13,10 +14,14 @@ public struct ReplacementPhrase: Sendable, Equatable {
         case newTake(path: String, frames: Range<Int>)
     }
 
+    /// The phrase's text.
     public var text: String
+    /// Its translation.
     public var translation: String?
+    /// Its clip, or nil for none.
     public var clip: Clip?
 
+    /// A phrase from its parts.
     public init(text: String, translation: String?, clip: Clip?) {
         self.text = text
         self.translation = translation

@@ -7,11 +7,14 @@ import LoopText
 
 /// A picture a bundle brings: where it was extracted and what it is.
 public struct SharedPicture: Sendable {
+    /// The picture's SHA-256 (hex).
     public var sha256: String
     /// The verified file; when it lies inside the library folder it is moved into the store.
     public var path: String
+    /// Its format and size, as checked.
     public var info: PictureInfo
 
+    /// A picture from its hash, file and what it is.
     public init(sha256: String, path: String, info: PictureInfo) {
         self.sha256 = sha256
         self.path = path

@@ -60,6 +60,7 @@ extension LibraryStore {
 
     // MARK: Settings
 
+    /// The library's review settings (retention, limits), as saved.
     public func reviewSettings() throws -> ReviewSettings {
         try database.read { db in try Self.reviewSettings(db) }
     }
@@ -275,13 +276,13 @@ extension LibraryStore {
                 }
                 room -= fresh.count
             }
-            let counts = try Row.fetchOne(
+            let counts = try Row.aggregate(
                 db,
                 sql: """
                     SELECT (SELECT COUNT(*) FROM groupReviewState s WHERE due < ? \(loopFilter)),
                         (SELECT COUNT(*) FROM groupReviewState s WHERE due < ? \(loopFilter))
                     """,
-                arguments: loop.map { [dayStart, $0, dayEnd, $0] } ?? [dayStart, dayEnd])!
+                arguments: loop.map { [dayStart, $0, dayEnd, $0] } ?? [dayStart, dayEnd])
             return ReviewQueue(
                 items: items, newToday: newToday, newPerDay: newLimit ?? settings.newPerDay, overdueCount: counts[0],
                 dueCount: (counts[1] as Int) - (counts[0] as Int))
@@ -294,26 +295,26 @@ extension LibraryStore {
         try database.read { db in
             // (Each count from the index on due, reading only the groups due: a count of every
             // group, or one filtered over every row, reads all 40,000 of a big library's.)
-            let due = try Row.fetchOne(
+            let due = try Row.aggregate(
                 db,
                 sql: """
                     SELECT (SELECT COUNT(*) FROM groupReviewState WHERE due < ?),
                         (SELECT COUNT(*) FROM groupReviewState WHERE due < ?)
                     """,
-                arguments: [dayEnd, dayEnd.addingTimeInterval(6 * 86_400)])!
+                arguments: [dayEnd, dayEnd.addingTimeInterval(6 * 86_400)])
             // From the days' table: retention over the last 30 days (today and the 29 before).
             let calendar = StudyDay.calendar
             func dayBefore(_ days: Int) -> String {
                 StudyDay.name(of: calendar.date(byAdding: .day, value: -days, to: dayStart) ?? dayStart, in: calendar)
             }
             let monthAgo = dayBefore(29)
-            let reviews = try Row.fetchOne(
+            let reviews = try Row.aggregate(
                 db,
                 sql: """
                     SELECT COALESCE(SUM(reviews), 0), COALESCE(SUM(again), 0),
                         COALESCE(SUM(reviews) FILTER (WHERE day >= ?), 0), COALESCE(SUM(again) FILTER (WHERE day >= ?), 0)
                     FROM studyDay
-                    """, arguments: [monthAgo, monthAgo])!
+                    """, arguments: [monthAgo, monthAgo])
             let yearAgo = dayBefore(366)
             var days: [String: StudyDay] = [:]
             for row in try Row.fetchAll(
@@ -332,13 +333,23 @@ extension LibraryStore {
     static func streak(days: Set<String>, today: Date) -> Int {
         let calendar = StudyDay.calendar
         func name(_ date: Date) -> String { StudyDay.name(of: date, in: calendar) }
-        var day = today
-        if !days.contains(name(day)) { day = calendar.date(byAdding: .day, value: -1, to: day)! }
+        func dayBefore(_ date: Date) -> Date? { calendar.date(byAdding: .day, value: -1, to: date) }
+        var day: Date? = days.contains(name(today)) ? today : dayBefore(today)
         var count = 0
-        while days.contains(name(day)) {
+        while let studied = day, days.contains(name(studied)) {
             count += 1
-            day = calendar.date(byAdding: .day, value: -1, to: day)!
+            day = dayBefore(studied)
         }
         return count
+    }
+}
+
+extension Row {
+    /// The one row an aggregate query (`SELECT COUNT(*) ...`) gives.
+    fileprivate static func aggregate(_ db: Database, sql: String, arguments: StatementArguments) throws -> Row {
+        guard let row = try fetchOne(db, sql: sql, arguments: arguments) else {
+            throw LibraryError(.storageFailed, "the library's database answered a count with nothing")
+        }
+        return row
     }
 }

@@ -6,8 +6,11 @@ import LoopText
 
 /// A loop as a bundle carries it, ready to import.
 public struct SharedLoop: Sendable, Equatable {
+    /// A phrase as a bundle carries it.
     public struct Phrase: Sendable, Equatable {
+        /// The phrase's text.
         public var text: String
+        /// Its translation.
         public var translation: String?
         /// The SHA-256 of its take and the frame range, or nil.
         public var clip: (sha256: String, frames: Range<Int>)?
@@ -16,6 +19,7 @@ public struct SharedLoop: Sendable, Equatable {
         /// The SHA-256 of its picture, if it has one.
         public var picture: String?
 
+        /// A phrase from its parts.
         public init(
             text: String, translation: String?, clip: (sha256: String, frames: Range<Int>)?,
             recordedText: String? = nil, picture: String? = nil
@@ -27,6 +31,7 @@ public struct SharedLoop: Sendable, Equatable {
             self.recordedText = recordedText
         }
 
+        /// Two phrases are the same when every part is (the clip's hash and frames compared).
         public static func == (a: Phrase, b: Phrase) -> Bool {
             a.text == b.text && a.translation == b.translation && a.clip?.sha256 == b.clip?.sha256
                 && a.clip?.frames == b.clip?.frames
@@ -34,18 +39,27 @@ public struct SharedLoop: Sendable, Equatable {
         }
     }
 
+    /// The loop's id (a UUID).
     public var id: String
+    /// The author's revision.
     public var revision: Int
+    /// Its title.
     public var title: String
+    /// The language of its phrases.
     public var language: String?
+    /// The language of its translations.
     public var translationLanguage: String?
+    /// Its tags.
     public var tags: [String]
+    /// The text it was made from.
     public var sourceText: String
+    /// Its phrases, group by group.
     public var groups: [[Phrase]]
     /// The key (base64) that signed the bundle it came in: its author's.
     public var signerKey: String
     /// The SHA-256 of the loop's picture, and of each group's (nil where none).
     public var picture: String?
+    /// See ``picture``.
     public var groupPictures: [String?]
 
     /// The pictures it shows.
@@ -56,6 +70,7 @@ public struct SharedLoop: Sendable, Equatable {
     /// The takes its clips are cut from.
     public var clipHashes: Set<String> { Set(groups.flatMap { $0 }.compactMap { $0.clip?.sha256 }) }
 
+    /// A loop from its parts.
     public init(
         id: String, revision: Int, title: String, language: String?, translationLanguage: String?, tags: [String],
         sourceText: String,
@@ -77,14 +92,20 @@ public struct SharedLoop: Sendable, Equatable {
 
 /// A take a bundle brings: where it was extracted and what it is.
 public struct SharedTake: Sendable {
+    /// The take's SHA-256 (hex).
     public var sha256: String
     /// The verified file; when it lies inside the library folder it is moved into the store.
     public var path: String
+    /// Its size in bytes.
     public var byteCount: Int
+    /// Its sample rate in hertz.
     public var sampleRate: Int
+    /// Its channel count.
     public var channelCount: Int
+    /// Its length in frames.
     public var frameCount: Int
 
+    /// A take from its file and figures.
     public init(sha256: String, path: String, byteCount: Int, sampleRate: Int, channelCount: Int, frameCount: Int) {
         self.sha256 = sha256
         self.path = path
@@ -97,6 +118,7 @@ public struct SharedTake: Sendable {
 
 /// What this library holds of a shared loop's id, for the import rules to judge.
 public struct ExistingLoop: Sendable, Equatable {
+    /// Its title here.
     public var title: String
     /// Its author's key (base64) when it came from a bundle; nil when it was made here.
     public var ownerKey: String?
@@ -290,7 +312,7 @@ extension LibraryStore {
                     FROM loopOrigin JOIN loop ON loop.id = loopOrigin.loopId ORDER BY loop.titleKey
                     """
             ).map { LoopOrigin(loopId: $0["loopId"], title: $0["title"], server: $0["server"], etag: $0["etag"]) }
-                .filter { ids == nil || ids!.contains($0.loopId) }
+                .filter { origin in ids.map { $0.contains(origin.loopId) } ?? true }
         }
     }
 }

@@ -4,10 +4,14 @@ import LoopModel
 
 /// How much a phrase was studied in one session.
 public struct PhraseStudyRecord: Sendable, Equatable {
+    /// The phrase's row id.
     public var phraseId: Int64
+    /// Seconds it was played.
     public var seconds: Double
+    /// Times it was played through.
     public var repetitions: Int
 
+    /// A phrase's record.
     public init(phraseId: Int64, seconds: Double, repetitions: Int) {
         self.phraseId = phraseId
         self.seconds = seconds
@@ -17,12 +21,16 @@ public struct PhraseStudyRecord: Sendable, Equatable {
 
 /// A study session of a loop, as saved.
 public struct StudySessionRecord: Sendable, Equatable {
+    /// The loop studied.
     public var loopId: String
+    /// When the session began.
     public var startedAt: Date
+    /// What each phrase was studied.
     public var phrases: [PhraseStudyRecord]
     /// The groups it studied through, as rated.
     public var reviews: [GroupRating]
 
+    /// A session's record.
     public init(loopId: String, startedAt: Date, phrases: [PhraseStudyRecord], reviews: [GroupRating] = []) {
         self.loopId = loopId
         self.startedAt = startedAt

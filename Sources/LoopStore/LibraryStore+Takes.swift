@@ -10,7 +10,9 @@ import LoopText
 public struct ReceivedTake: Sendable {
     /// Where the copy is (inside the library).
     public let path: String
+    /// Its SHA-256 (hex), computed while copying.
     public let sha256: String
+    /// Its size in bytes.
     public let byteCount: Int
 }
 

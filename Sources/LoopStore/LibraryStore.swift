@@ -382,7 +382,7 @@ package struct LibraryStore: Sendable {
     /// no longer than a bundle carries.
     static func checkFields(title: String?, language: String?, tags: [String]) throws {
         let fields = [("title", title), ("language", language)] + tags.map { ("tag", Optional($0)) }
-        for case let (name, value?) in fields {
+        for case (let name, let value?) in fields {
             if let problem = TextCheck.problem(inLine: value) {
                 throw LibraryError(.invalidText, "the \(name) \(problem)")
             }

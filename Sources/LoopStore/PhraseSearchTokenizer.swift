@@ -31,7 +31,10 @@ final class PhraseSearchTokenizer: FTS5WrapperTokenizer {
         var run = ""
         for character in token {
             if character.unicodeScalars.first.map(isSpaceless) == true {
-                if !run.isEmpty { pieces.append(run); run = "" }
+                if !run.isEmpty {
+                    pieces.append(run)
+                    run = ""
+                }
                 pieces.append(String(character))
             } else {
                 run.append(character)

@@ -39,6 +39,7 @@ public struct FSRS: Sendable, Equatable {
     static let minimumStability = 0.001
     static let day: TimeInterval = 86_400
 
+    /// FSRS's 21 weights (FSRS-6), as the reference implementation orders them.
     public var parameters: [Double]
     /// The recall probability a review is scheduled at: 0.7 to 0.99.
     public var desiredRetention: Double
@@ -53,6 +54,7 @@ public struct FSRS: Sendable, Equatable {
     /// The desired retentions it takes.
     public static let retentions = ReviewSettings.retentions
 
+    /// A scheduler; its retention and steps as the library's review settings give them.
     public init(
         parameters: [Double] = FSRS.defaultParameters, desiredRetention: Double = 0.9,
         learningSteps: [TimeInterval] = [600], relearningSteps: [TimeInterval] = [600],
@@ -79,6 +81,7 @@ public struct FSRS: Sendable, Equatable {
         return pow(1 + factor * elapsed / stability, decay)
     }
 
+    /// The card after a review rated `rating` at `date`.
     public func review(_ card: ReviewCard, _ rating: ReviewRating, at date: Date) -> ReviewCard {
         var card = card
         let sinceLast = card.lastReview.map { Self.days(from: $0, to: date) }
@@ -88,13 +91,15 @@ public struct FSRS: Sendable, Equatable {
         case .learning, .relearning:
             let steps = card.state == .learning ? learningSteps : relearningSteps
             let step = card.step ?? 0
-            if card.stability == nil || card.difficulty == nil {
+            if let stability = card.stability, let difficulty = card.difficulty {
+                card.stability =
+                    sameDay
+                    ? shortTermStability(stability, rating)
+                    : nextStability(stability, difficulty, rating, recall: retrievability(of: card, at: date))
+                card.difficulty = nextDifficulty(difficulty, rating)
+            } else {
                 card.stability = initialStability(rating)
                 card.difficulty = clampDifficulty(initialDifficulty(rating))
-            } else {
-                card.stability =
-                    sameDay ? shortTermStability(card.stability!, rating) : nextStability(card, rating, at: date)
-                card.difficulty = nextDifficulty(card.difficulty!, rating)
             }
             if steps.isEmpty || (step >= steps.count && rating != .again) {
                 interval = graduate(&card)
@@ -125,14 +130,18 @@ public struct FSRS: Sendable, Equatable {
         case .review:
             let stability = card.stability ?? initialStability(rating)
             let difficulty = card.difficulty ?? clampDifficulty(initialDifficulty(rating))
-            card.stability = sameDay ? shortTermStability(stability, rating) : nextStability(card, rating, at: date)
+            let next =
+                sameDay
+                ? shortTermStability(stability, rating)
+                : nextStability(stability, difficulty, rating, recall: retrievability(of: card, at: date))
+            card.stability = next
             card.difficulty = nextDifficulty(difficulty, rating)
             if rating == .again && !relearningSteps.isEmpty {
                 card.state = .relearning
                 card.step = 0
                 interval = relearningSteps[0]
             } else {
-                interval = TimeInterval(nextInterval(card.stability!)) * Self.day
+                interval = TimeInterval(nextInterval(next)) * Self.day
             }
         }
         card.due = date.addingTimeInterval(interval)
@@ -140,11 +149,11 @@ public struct FSRS: Sendable, Equatable {
         return card
     }
 
-    /// Moves the card to reviews by days; the interval.
+    /// Moves the card (its stability set) to reviews by days; the interval.
     private func graduate(_ card: inout ReviewCard) -> TimeInterval {
         card.state = .review
         card.step = nil
-        return TimeInterval(nextInterval(card.stability!)) * Self.day
+        return TimeInterval(nextInterval(card.stability ?? Self.minimumStability)) * Self.day
     }
 
     private func initialStability(_ rating: ReviewRating) -> Double {
@@ -177,9 +186,11 @@ public struct FSRS: Sendable, Equatable {
         return clampDifficulty(reverted)
     }
 
-    private func nextStability(_ card: ReviewCard, _ rating: ReviewRating, at date: Date) -> Double {
-        let (difficulty, stability) = (card.difficulty!, card.stability!)
-        let recall = retrievability(of: card, at: date)
+    /// The stability after a review on another day than the last, `recall` the card's
+    /// retrievability then.
+    private func nextStability(
+        _ stability: Double, _ difficulty: Double, _ rating: ReviewRating, recall: Double
+    ) -> Double {
         let next: Double
         if rating == .again {
             let longTerm =
@@ -203,12 +214,16 @@ public struct FSRS: Sendable, Equatable {
 /// 1, 2, 4, 7, 14 and 28 days. Good climbs a rung, easy two, hard stays, again starts over; past
 /// the top rung the last interval repeats.
 public struct ReviewLadder: Sendable, Equatable {
+    /// The rungs' intervals, in seconds.
     public var intervals: [TimeInterval]
 
+    /// Echo Loop's ladder: 6 hours, then 1, 2, 4, 7, 14 and 28 days.
     public static let echoLoop: [TimeInterval] = [0.25, 1, 2, 4, 7, 14, 28].map { $0 * 86_400 }
 
+    /// A ladder of `intervals`.
     public init(intervals: [TimeInterval] = ReviewLadder.echoLoop) { self.intervals = intervals }
 
+    /// The card after a review rated `rating` at `date`: a rung up, two, none or back to the first.
     public func review(_ card: ReviewCard, _ rating: ReviewRating, at date: Date) -> ReviewCard {
         var card = card
         let rung: Int
@@ -223,9 +238,10 @@ public struct ReviewLadder: Sendable, Equatable {
             case .easy: rung = current + 2
             }
         }
-        card.step = min(rung, intervals.count - 1)
+        let step = min(rung, intervals.count - 1)
+        card.step = step
         card.state = rating == .again && card.lastReview != nil ? .relearning : .review
-        card.due = date.addingTimeInterval(intervals[card.step!])
+        card.due = date.addingTimeInterval(intervals[step])
         card.lastReview = date
         return card
     }

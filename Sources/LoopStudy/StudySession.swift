@@ -8,8 +8,11 @@ import LoopModel
 /// ``handle(_:at:)``, whose reaction says whether to cut the current step short. The engine
 /// never touches a terminal, a clock or a sound card: time is whatever the player says it is.
 public struct StudySession: Sendable {
+    /// How the session plays: mode, speed, repeats, gaps.
     public private(set) var settings: StudySettings
+    /// The loop's phrases, group by group.
     public let groups: [[StudyPhrase]]
+    /// The groups studied, in order (indices into ``groups``).
     public private(set) var selection: [Int]
     /// Per phrase number: how much it was studied, credited as each step ends or is cut short.
     public private(set) var study: [Int: PhraseStudy] = [:]
@@ -125,12 +128,20 @@ public struct StudySession: Sendable {
         switch event {
         case .playPause:
             paused.toggle()
-            if paused { restartCurrent(at: now); return .pause }
+            if paused {
+                restartCurrent(at: now)
+                return .pause
+            }
             return .resume
         case .nextPhrase:
             guard settings.mode == .repeatWithMe else { return handle(.nextGroup, at: now) }
             let count = playablePhrases(selection[position]).count
-            if phraseIndex + 1 < count { phraseIndex += 1 } else { moveGroup(by: 1); phraseIndex = 0 }
+            if phraseIndex + 1 < count {
+                phraseIndex += 1
+            } else {
+                moveGroup(by: 1)
+                phraseIndex = 0
+            }
             return restarted(at: now)
         case .previousPhrase:
             guard settings.mode == .repeatWithMe else { return handle(.previousGroup, at: now) }
@@ -271,7 +282,9 @@ public struct StudySession: Sendable {
             repetition: min(repetition, settings.repeats - 1) + 1, round: round + 1)
     }
 
+    /// Whether every selected group has been studied.
     public var isFinished: Bool { phase == .finished }
+    /// Whether the learner paused the session.
     public var isPaused: Bool { paused }
 
     // MARK: Helpers
@@ -299,6 +312,7 @@ public enum StudyFailure: String, LoopErrorKind {
     case noSuchGroup
     case invalidSettings
 
+    /// Where these errors come from: study.
     public static let domain = ErrorDomain.study
 }
 

@@ -3,6 +3,7 @@ import LoopFoundation
 
 /// The user's editor, run on a file in the foreground.
 public enum ExternalEditor {
+    /// Runs `$VISUAL`, else `$EDITOR`, else `vi` on `path`, and waits for it.
     public static func open(_ path: String) throws {
         let environment = ProcessInfo.processInfo.environment
         let command = [environment["VISUAL"], environment["EDITOR"]].compactMap { $0 }.first { !$0.isEmpty } ?? "vi"

@@ -7,6 +7,7 @@ import Synchronization
 /// changes, a key is pressed or the window is resized. The terminal is put back however the
 /// view ends (the model's stream ends, an error, SIGTERM).
 public enum FullScreen {
+    /// What wakes the view.
     public enum Event: Sendable {
         case key(Key)
         case update
@@ -71,6 +72,8 @@ public enum FullScreen {
 /// Tells a thread of its own to stop at its next look.
 public final class StopSignal: Sendable {
     private let stopped = Atomic<Bool>(false)
+    /// Asks the thread to stop.
     public func stop() { stopped.store(true, ordering: .relaxed) }
+    /// Whether it was asked to stop.
     public var isStopped: Bool { stopped.load(ordering: .relaxed) }
 }

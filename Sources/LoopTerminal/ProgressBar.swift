@@ -15,6 +15,7 @@ public final class ProgressBar: Sendable {
     private let started = Date()
     private let state = Mutex(State())
 
+    /// A bar labelled `label` on standard error, drawn only on a terminal.
     public init(_ label: String) {
         let terminal = Terminal.standardError()
         self.label = label

@@ -15,6 +15,7 @@ public final class RawTerminal {
     private var original = termios()
     private var restored = false
 
+    /// Puts the terminal in raw mode; fails when standard input or output is not a terminal.
     public init() throws {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
             throw TerminalError(.notATerminal, "the study view needs a terminal")
@@ -37,6 +38,7 @@ public final class RawTerminal {
 
     deinit { restore() }
 
+    /// Puts the terminal back as it was (once).
     public func restore() {
         guard !restored else { return }
         restored = true
@@ -99,7 +101,10 @@ public final class RawTerminal {
     /// are dropped whole.
     public static func nextKey(in bytes: inout [UInt8]) -> Key? {
         while let first = bytes.first {
-            if first == 3 { bytes.removeFirst(); return .interrupt }
+            if first == 3 {
+                bytes.removeFirst()
+                return .interrupt
+            }
             if first == 0x1B {
                 guard bytes.count >= 2, bytes[1] == UInt8(ascii: "[") || bytes[1] == UInt8(ascii: "O") else {
                     bytes.removeFirst()
@@ -129,6 +134,7 @@ public final class RawTerminal {
         return nil
     }
 
+    /// Writes text to standard output at once.
     public static func write(_ text: String) {
         FileHandle.standardOutput.write(Data(text.utf8))
     }
@@ -143,6 +149,7 @@ public enum TerminalFailure: String, LoopErrorKind {
     /// The person's editor ($VISUAL, $EDITOR) could not start, or failed.
     case editorFailed
 
+    /// Where these errors come from: the terminal.
     public static let domain = ErrorDomain.terminal
 }
 

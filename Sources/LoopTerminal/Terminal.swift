@@ -12,7 +12,9 @@ public struct Terminal: Sendable {
     /// Lines on the screen (24 when it cannot be told).
     public var rows: Int = 24
 
+    /// Standard output, as it is now.
     public static func standardOutput() -> Terminal { describe(descriptor: STDOUT_FILENO) }
+    /// Standard error, as it is now.
     public static func standardError() -> Terminal { describe(descriptor: STDERR_FILENO) }
 
     private static func describe(descriptor: Int32) -> Terminal {
@@ -21,7 +23,8 @@ public struct Terminal: Sendable {
         let noColor = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
         let dumb = environment["TERM"] == "dumb"
         var size = winsize()
-        var width = 80, rows = 24
+        var width = 80
+        var rows = 24
         if interactive, ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 {
             width = Int(size.ws_col)
             if size.ws_row > 0 { rows = Int(size.ws_row) }
@@ -52,12 +55,20 @@ public struct Terminal: Sendable {
             || (0x2066...0x2069).contains(scalar.value)
     }
 
+    /// The text in `style`, when colours are allowed.
     public func paint(_ text: String, _ style: Style) -> String {
         usesColor ? "\u{1B}[\(style.rawValue)m\(text)\u{1B}[0m" : text
     }
 
+    /// A way of showing text.
     public enum Style: String {
-        case bold = "1", dim = "2", inverse = "7", red = "31", green = "32", yellow = "33", cyan = "36"
+        case bold = "1"
+        case dim = "2"
+        case inverse = "7"
+        case red = "31"
+        case green = "32"
+        case yellow = "33"
+        case cyan = "36"
     }
 }
 
@@ -66,13 +77,16 @@ public struct Terminal: Sendable {
 public struct StandardOutputBuffer {
     private var pending: [UInt8] = []
 
+    /// An empty buffer.
     public init() { pending.reserveCapacity(1 << 16) }
 
+    /// Adds text, writing a block once 64 KB are pending.
     public mutating func append(_ text: String) {
         pending.append(contentsOf: text.utf8)
         if pending.count >= 1 << 16 { flush() }
     }
 
+    /// Writes what is pending.
     public mutating func flush() {
         guard !pending.isEmpty else { return }
         FileHandle.standardOutput.write(Data(pending))
@@ -99,7 +113,10 @@ public enum DisplayWidth {
         var columns = 0
         var scalars = text.unicodeScalars.makeIterator()
         while let scalar = scalars.next() {
-            if scalar == "\u{1B}" { skipEscape(&scalars); continue }
+            if scalar == "\u{1B}" {
+                skipEscape(&scalars)
+                continue
+            }
             columns += of(scalar)
         }
         return columns
@@ -192,6 +209,7 @@ public enum DisplayWidth {
 
 /// Unbuffered writes to standard error.
 public enum StandardError {
+    /// Writes text to standard error at once.
     public static func write(_ text: String) {
         FileHandle.standardError.write(Data(text.utf8))
     }

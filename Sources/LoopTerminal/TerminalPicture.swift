@@ -20,6 +20,7 @@ public enum TerminalGraphics: Sendable, Equatable, Hashable {
 public struct TerminalPicture: Sendable, Equatable {
     /// The cells it takes.
     public var columns: Int
+    /// See ``columns``.
     public var rows: Int
     /// Character art: one string per row (with colour sequences). Empty for pixel graphics.
     public var lines: [String]

@@ -5,12 +5,14 @@ import LoopFoundation
 /// Which picture a full-screen view shows for a place in a loop: the phrase's own, else its
 /// group's, else the loop's.
 public struct PictureChoice: Sendable {
+    /// The loop's picture.
     public var loop: String?
     /// By group index (from 0).
     public var groups: [String?]
     /// By phrase number (from 1).
     public var phrases: [Int: String]
 
+    /// A choice from the loop's, its groups' and its phrases' pictures.
     public init(loop: String?, groups: [String?], phrases: [Int: String]) {
         self.loop = loop
         self.groups = groups
@@ -22,6 +24,7 @@ public struct PictureChoice: Sendable {
         phrase.flatMap { phrases[$0] } ?? (groups.indices.contains(group) ? groups[group] : nil) ?? loop
     }
 
+    /// Every picture file it can show.
     public var files: Set<String> { Set([loop].compactMap { $0 } + groups.compactMap { $0 } + phrases.values) }
 }
 
@@ -55,9 +58,13 @@ public enum TerminalGraphicsDetection {
 
 /// A pixel picture's place in a frame: the rows left blank for it and what draws it.
 public struct PixelPlacement: Equatable {
+    /// The first row left blank for it.
     public var row: Int
+    /// The rows it takes.
     public var rows: Int
+    /// The column it starts at.
     public var column: Int
+    /// What draws it at its place.
     public var sequence: String
     /// What is shown where: a new key means drawing again.
     public var key: String
@@ -70,6 +77,7 @@ public struct DecodedPictures: Sendable {
 
     init(_ pictures: [String: RGBAPicture]) { self.pictures = pictures }
 
+    /// Whether no picture could be decoded.
     public var isEmpty: Bool { pictures.isEmpty }
 }
 
@@ -78,6 +86,7 @@ public struct DecodedPictures: Sendable {
 /// when what the screen shows changes (text never overwrites them, and a frame a tenth of a
 /// second does not resend them).
 public final class PictureShelf {
+    /// How this terminal shows pictures.
     public let graphics: TerminalGraphics
     private let decoded: [String: RGBAPicture]
     private var drawn: [String: TerminalPicture] = [:]
@@ -85,6 +94,7 @@ public final class PictureShelf {
     /// The size of a character cell in pixels (for sixel and kitty).
     private let cell: (width: Int, height: Int)
 
+    /// A shelf of decoded pictures; `cell` is a character cell's size in pixels.
     public init(graphics: TerminalGraphics, decoded: [String: RGBAPicture], cell: (width: Int, height: Int)) {
         self.graphics = graphics
         self.decoded = decoded

@@ -7,12 +7,17 @@ public enum Fixture {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Tests/Fixtures").path
 
+    /// The path of the fixture `name`.
     public static func path(_ name: String) -> String { folder + "/" + name }
 
     /// The five phrases every fixture take reads, with the exact times (seconds) they were placed at.
     public static let truth: [(text: String, start: Double, end: Double)] = {
         struct Truth: Decodable {
-            struct Phrase: Decodable { var text: String; var start: Double; var end: Double }
+            struct Phrase: Decodable {
+                var text: String
+                var start: Double
+                var end: Double
+            }
             var phrases: [Phrase]
         }
         guard let data = FileManager.default.contents(atPath: path("truth.json")),

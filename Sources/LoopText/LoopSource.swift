@@ -14,14 +14,20 @@ import LoopFoundation
 ///   `# phrase-image: FILE` the phrase on the line above it. A relative path is relative to
 ///   the text file's folder.
 public struct LoopSource: Equatable, Sendable, Codable {
+    /// The loop's title (`# title:`), when the text gives one.
     public var title: String?
+    /// The language of its phrases (`# language:`).
     public var language: String?
+    /// The language of its translations (`# translation-language:`).
     public var translationLanguage: String?
+    /// Its tags (`# tags:`).
     public var tags: [String]
+    /// Its groups, in order.
     public var groups: [PhraseGroup]
     /// The loop's picture file, when the text names one (`# image: FILE`).
     public var picture: String?
 
+    /// A loop's text from its parts.
     public init(
         title: String? = nil, language: String? = nil, translationLanguage: String? = nil, tags: [String] = [],
         groups: [PhraseGroup], picture: String? = nil
@@ -40,10 +46,12 @@ public struct LoopSource: Equatable, Sendable, Codable {
 
 /// A paragraph of phrases, studied together.
 public struct PhraseGroup: Equatable, Sendable, Codable {
+    /// Its phrases, in order.
     public var phrases: [Phrase]
     /// The group's picture file, when the text names one (`# group-image: FILE`).
     public var picture: String?
 
+    /// A group of `phrases`.
     public init(phrases: [Phrase], picture: String? = nil) {
         self.picture = picture
         self.phrases = phrases
@@ -52,13 +60,16 @@ public struct PhraseGroup: Equatable, Sendable, Codable {
 
 /// One line to hear and repeat.
 public struct Phrase: Equatable, Sendable, Codable {
+    /// The phrase's text.
     public var text: String
+    /// Its translation (after ` | ` on its line), when it has one.
     public var translation: String?
     /// The phrase's picture file, when the text names one (`# phrase-image: FILE`).
     public var picture: String?
     /// The 1-based line of the source it came from.
     public var line: Int
 
+    /// A phrase from its text and the line it came from.
     public init(text: String, translation: String? = nil, line: Int) {
         self.text = text
         self.translation = translation
@@ -71,6 +82,7 @@ public enum TextFailure: String, LoopErrorKind {
     /// The text cannot be made into phrases (the message says where and why).
     case invalid
 
+    /// Where these errors come from: a loop's text.
     public static let domain = ErrorDomain.text
 }
 
@@ -83,6 +95,7 @@ extension LoopSource {
         /// Also split lines into sentences (see ``SentenceSplitter``).
         public var splitSentences: Bool
 
+        /// Options; sentences are split only when asked.
         public init(splitSentences: Bool = false) {
             self.splitSentences = splitSentences
         }
@@ -165,11 +178,14 @@ extension LoopSource {
         if normalized.hasPrefix("\u{FEFF}") { normalized.removeFirst() }
         let lines = Self.lines(normalized)
 
-        var title: String?, language: String?, translationLanguage: String?
+        var title: String?
+        var language: String?
+        var translationLanguage: String?
         var tags: [String] = []
         var groups: [PhraseGroup] = []
         var current: [Phrase] = []
-        var loopPicture: String?, groupPicture: String?
+        var loopPicture: String?
+        var groupPicture: String?
         var seenPhrase = false
         var phraseCount = 0
         let splitter = SentenceSplitter()
@@ -391,7 +407,8 @@ extension LoopSource {
             else { return "" }
             return String(scalars[first...last])
         }
-        let text = trimmed(parts[0]), translation = trimmed(parts[1])
+        let text = trimmed(parts[0])
+        let translation = trimmed(parts[1])
         return (text, translation.isEmpty ? nil : translation)
     }
 }

@@ -10,6 +10,7 @@ import Foundation
 ///   by a full stop is an ordinal (`am 3. Oktober`). Spanish `¿` and `¡` open the next sentence.
 /// - Chinese and Japanese: `。`, `！`, `？` end a sentence with or without a space after them.
 public struct SentenceSplitter: Sendable {
+    /// A splitter (it holds no state).
     public init() {}
 
     /// Sentences of `text`, trimmed, in order; the text itself when it is one sentence.
@@ -41,7 +42,10 @@ public struct SentenceSplitter: Sendable {
             }
             let atEnd = end >= characters.count
             if fullWidth {
-                if !atEnd { append(characters[start..<end], to: &sentences); start = end }
+                if !atEnd {
+                    append(characters[start..<end], to: &sentences)
+                    start = end
+                }
                 index = end
                 continue
             }

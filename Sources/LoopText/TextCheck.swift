@@ -24,7 +24,10 @@ public enum TextCheck {
     public static func problem(inText text: String) -> (line: Int, message: String)? {
         var line = 1
         for scalar in text.unicodeScalars {
-            if scalar == "\n" { line += 1; continue }
+            if scalar == "\n" {
+                line += 1
+                continue
+            }
             if isControl(scalar) && !textWhitespace.contains(scalar) { return (line, describe(scalar)) }
         }
         return nil
@@ -44,8 +47,8 @@ public enum TextCheck {
     }
 }
 
-private extension String {
-    func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(width - count, 0)) + self }
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(width - count, 0)) + self }
 }
 
 /// A language as loop takes it: a code such as `fr`, `pt-BR` or `cmn-latn-pinyin` (BCP 47-like:

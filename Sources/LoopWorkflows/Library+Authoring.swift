@@ -31,13 +31,19 @@ public struct NewLoopRequest: Sendable {
     public var groupPause = 2.0
     /// ... or every this many cues.
     public var groupSize: Int?
+    /// The loop's title (nil: the text's `# title:` line, else the file's name).
     public var title: String?
+    /// The text's language (nil: its `# language:` line, else guessed).
     public var language: String?
+    /// The language of its translations, if it has any.
     public var translationLanguage: String?
+    /// Tags for the loop.
     public var tags: [String] = []
 
+    /// A request with every choice left to the text and the media.
     public init() {}
 
+    /// Refuses what no loop can be made with (a language tag that is not one, options that exclude each other).
     public func check() throws(RequestProblem) {
         try checkLanguage(language, field: "language")
         try checkLanguage(translationLanguage, field: "translationLanguage")
@@ -64,12 +70,14 @@ public struct NewLoopRequest: Sendable {
 public struct AttachRequest: Sendable {
     /// The loop: an id, a start of it, a title or a start of it.
     public var loop: String
+    /// The take: a file, or a stream of one.
     public var media: MediaFile
     /// Only the phrases of this group (1-based); a group whose every phrase has audio is replaced.
     public var group: Int?
     /// Also the phrases whose clip was recorded for an earlier text of theirs.
     public var includingChanged = false
 
+    /// A take for `loop`'s phrases needing audio (those of `group` alone, when given).
     public init(loop: String, media: MediaFile, group: Int? = nil, includingChanged: Bool = false) {
         (self.loop, self.media, self.group, self.includingChanged) = (loop, media, group, includingChanged)
     }
@@ -83,6 +91,7 @@ func checkLanguage(_ code: String?, field: String) throws(RequestProblem) {
 
 /// A loop just authored (or a take just attached), and the cuts worth a listen.
 public struct AuthoredLoop: Sendable {
+    /// The loop as it now is.
     public var loop: LoopDetail
     /// The cuts the segmenter was unsure of: the phrase numbers on either side, and how sure.
     public var doubtfulCuts: [DoubtfulCut]
@@ -105,7 +114,9 @@ public struct AuthoredLoop: Sendable {
 public struct DoubtfulCut: Sendable, Equatable {
     /// Phrase numbers (1-based, across the loop) on either side of the cut.
     public var before: Int
+    /// The phrase after the cut.
     public var after: Int
+    /// How sure the segmenter was (0...1).
     public var confidence: Double
 }
 

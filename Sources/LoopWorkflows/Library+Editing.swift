@@ -17,9 +17,13 @@ import Synchronization
 public struct EditRequest: Sendable {
     /// The loop: an id, a start of it, a title or a start of it.
     public var loop: String
+    /// A new title.
     public var title: String?
+    /// A new language tag.
     public var language: String?
+    /// Tags to add.
     public var addTags: [String] = []
+    /// Tags to take off.
     public var removeTags: [String] = []
     /// A phrase whose text changes loses its clip (else it keeps it, marked as recorded for
     /// its earlier text).
@@ -29,11 +33,13 @@ public struct EditRequest: Sendable {
     /// With `phrases`: where it plays, and where and at what rate it records again.
     public var device = "default", captureDevice = "default", rate = 48_000
 
+    /// An edit of `loop`'s text, in the person's editor.
     public init(loop: String) { self.loop = loop }
 
     /// Whether it changes details alone.
     public var changesDetails: Bool { title != nil || language != nil || !addTags.isEmpty || !removeTags.isEmpty }
 
+    /// Refuses an edit that cannot be made (a language tag that is not one, options that exclude each other).
     public func check() throws(RequestProblem) {
         try checkLanguage(language, field: "language")
         try RequestProblem.check(
@@ -61,6 +67,7 @@ public enum EditOutcomeKind: Sendable {
 
 /// A clip's edges moved, in seconds within its take, or both by an offset.
 public struct AdjustRequest: Sendable {
+    /// The loop: an id, a start of it, a title or a start of it.
     public var loop: String
     /// 1-based, across the loop.
     public var phrase: Int
@@ -68,6 +75,7 @@ public struct AdjustRequest: Sendable {
     /// Milliseconds (negative: earlier).
     public var shift: Double?
 
+    /// A move of `phrase`'s clip: its edges to `start` and `end`, or both by `shift`.
     public init(loop: String, phrase: Int, start: Double? = nil, end: Double? = nil, shift: Double? = nil) {
         (self.loop, self.phrase, self.start, self.end, self.shift) = (loop, phrase, start, end, shift)
     }
@@ -75,6 +83,7 @@ public struct AdjustRequest: Sendable {
     /// The longest take a clip can lie in (a day), and the furthest a shift moves it (an hour).
     public static let maxSeconds = 86_400.0, maxShiftMilliseconds = 3_600_000.0
 
+    /// Refuses edges that are not numbers, lie past a day, or come with a shift.
     public func check() throws(RequestProblem) {
         try RequestProblem.check(
             shift != nil && (start != nil || end != nil), RequestProblem("give {shift}, or {start}/{end}, not both"))
@@ -100,17 +109,21 @@ public struct AdjustRequest: Sendable {
 
 /// A picture for a loop, a group or a phrase, or taken off.
 public struct PictureRequest: Sendable {
+    /// The loop: an id, a start of it, a title or a start of it.
     public var loop: String
     /// The picture file (nil with `remove`).
     public var file: String?
     /// The group or phrase (1-based) to give it to, rather than the loop.
     public var group: Int?, phrase: Int?
+    /// Take the picture off rather than give one.
     public var remove = false
 
+    /// A picture for `loop` (or its `group` or `phrase`), or one taken off.
     public init(loop: String, file: String?, group: Int? = nil, phrase: Int? = nil, remove: Bool = false) {
         (self.loop, self.file, self.group, self.phrase, self.remove) = (loop, file, group, phrase, remove)
     }
 
+    /// Refuses a request for both a group and a phrase, or with neither a file nor `remove`.
     public func check() throws(RequestProblem) {
         try RequestProblem.check(group != nil && phrase != nil, .exclusive("group", "phrase"))
         try RequestProblem.check(remove && file != nil, RequestProblem("give a picture file, or {remove}, not both"))
@@ -123,9 +136,12 @@ public struct PictureRequest: Sendable {
 /// How the interface edits: the loop's text in the person's editor (a file to change), and
 /// the phrase editor's screen (the editor as left, and whether to save it).
 public struct EditDrivers: Sendable {
+    /// Opens `draft` (a file of the loop's text) in the person's editor and returns once they are done.
     public var text: @Sendable (_ draft: String) throws -> Void
+    /// Runs the phrase editor's screen over a session; the editor as left, and whether to save it.
     public var phrases: @Sendable (PhraseEditingSession) async throws -> (PhraseEditor, save: Bool)
 
+    /// How the interface edits.
     public init(
         text: @escaping @Sendable (_ draft: String) throws -> Void,
         phrases: @escaping @Sendable (PhraseEditingSession) async throws -> (PhraseEditor, save: Bool)
@@ -320,8 +336,11 @@ extension Library {
 
 /// A take's loudness for the phrase editor's waveform: the level (dBFS) of each hop of frames.
 public struct TakeLevels: Sendable {
+    /// The take's length in frames.
     public var frameCount: Int
+    /// Frames a level stands for.
     public var hopFrames: Int
+    /// Each hop's level, dBFS.
     public var levels: [Float]
 }
 
@@ -330,6 +349,7 @@ public struct TakeLevels: Sendable {
 /// joined, and everything saved in one transaction.
 public final class PhraseEditingSession: Sendable {
     let library: Library
+    /// The loop being edited.
     public let loopId: String
     /// The loop's revision when the editor opened it or last saved it: a save is refused if it
     /// moved meanwhile (another process changed the loop).
@@ -420,7 +440,8 @@ public final class PhraseEditingSession: Sendable {
     public func joinedClip(for editor: PhraseEditor) throws -> EditorClip? {
         let phrases = editor.phrases
         guard editor.cursor + 1 < phrases.count else { return nil }
-        let a = phrases[editor.cursor].clip, b = phrases[editor.cursor + 1].clip
+        let a = phrases[editor.cursor].clip
+        let b = phrases[editor.cursor + 1].clip
         if let same = PhraseEditor.contiguous(a, b) { return same }
         guard let a, let b else { return nil }
         return try PhraseEditorAudio.join(a, b, in: scratch)

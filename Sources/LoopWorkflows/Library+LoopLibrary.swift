@@ -14,12 +14,14 @@ import LoopStore
 /// A loop's newest revision published: to a Loop Library server (nil: the configured one), or
 /// into a shared folder.
 public struct PublishRequest: Sendable {
+    /// The loop: an id, a start of it, a title or a start of it.
     public var loop: String
     /// A server's address, or a folder.
     public var destination: String?
     /// Publish a copy of the loop, with a new id, as one's own.
     public var asCopy = false
 
+    /// A publish of `loop` to `destination` (nil: the configured server), as a copy when `asCopy`.
     public init(loop: String, destination: String? = nil, asCopy: Bool = false) {
         (self.loop, self.destination, self.asCopy) = (loop, destination, asCopy)
     }
@@ -27,8 +29,11 @@ public struct PublishRequest: Sendable {
 
 /// What publishing to a server did.
 public struct Published: Sendable, Encodable {
+    /// The loop's id on the server.
     public var id: String
+    /// Its short id, which names its page (`https://HOST/9ddbb9`).
     public var shortID: String
+    /// The revision published.
     public var revision: Int
     /// The revision it replaced; nil on a first publish.
     public var previousRevision: Int?
@@ -40,11 +45,14 @@ public struct Published: Sendable, Encodable {
 
 /// Loops installed from a Loop Library to update (none: every one).
 public struct UpdateRequest: Sendable {
+    /// The loops to update: ids, starts of them, titles or starts of them.
     public var loops: [String] = []
     /// Update loops even when they were edited here since their install.
     public var force = false
+    /// Say what would change, and change nothing.
     public var dryRun = false
 
+    /// An update of `loops` (none: every loop installed from a server).
     public init(loops: [String] = [], force: Bool = false, dryRun: Bool = false) {
         (self.loops, self.force, self.dryRun) = (loops, force, dryRun)
     }
@@ -68,18 +76,24 @@ public struct BrowseRequest: Sendable {
         case hot
     }
 
+    /// Words to search for (none: every loop).
     public var words = ""
     public var language: String?, translation: String?, tag: String?, author: String?
+    /// Only loops the server features.
     public var featured = false
+    /// Latest first, or hot (most downloaded of late).
     public var order: Order = .latest
     /// From 1.
     public var page = 1
+    /// Loops a page (at most 100).
     public var limit = 20
     /// The server (nil: the configured one).
     public var server: String?
 
+    /// A request for the catalog's first page of latest loops.
     public init() {}
 
+    /// Refuses a page before the first, a limit past 100, or a language tag that is not one.
     public func check() throws(RequestProblem) {
         try RequestProblem.check(page < 1, RequestProblem("{page} counts from 1"))
         try RequestProblem.check(!(1...100).contains(limit), RequestProblem("{limit} must be from 1 to 100"))
@@ -97,20 +111,31 @@ public struct CatalogBrowse: Sendable, Encodable {
         /// A loop of a catalog's page, and its preview page.
         public init(loop: CatalogLoop, link: String) { (self.loop, self.link) = (loop, link) }
 
+        /// The loop's title.
         public var title: String { loop.title }
+        /// The language its text is in.
         public var language: String? { loop.language }
+        /// The language of its translations.
         public var translationLanguage: String? { loop.translationLanguage }
+        /// How many phrases it has.
         public var phraseCount: Int { loop.phraseCount }
+        /// Its author's display name, if they gave one.
         public var author: String? { loop.author }
+        /// The fingerprint of its author's key.
         public var authorFingerprint: String { loop.authorFingerprint }
+        /// Its tags.
         public var tags: [String] { loop.tags }
     }
 
+    /// How many loops match.
     public let total: Int
+    /// How many come before this page.
     public let offset: Int
+    /// The most on a page.
     public let limit: Int
     /// True when more loops match than `total` (a search with words counts up to 1,000).
     public let totalIsLowerBound: Bool?
+    /// This page's loops.
     public let loops: [Entry]
 
     /// The total as a person reads it: `1000+` when more match.
@@ -253,7 +278,7 @@ extension Library {
         }
         // A copy is a loop of this library's own: the server's updates are not for it.
         if !options.dryRun && !options.asCopy {
-            for case let (_, outcome) in result.loops {
+            for case (_, let outcome) in result.loops {
                 try store.setOrigin(ofLoop: outcome.id, server: client.server.absoluteString, etag: etag)
             }
         }

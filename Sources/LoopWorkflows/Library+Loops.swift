@@ -17,6 +17,7 @@ public struct ListRequest: Sendable {
     /// At most this many (nil: all).
     public var limit: Int?
 
+    /// A listing in `sort` order, of `language` or `tag` only when given, `limit` at most.
     public init(sort: LoopSort = .title, language: String? = nil, tag: String? = nil, limit: Int? = nil) {
         (self.sort, self.language, self.tag, self.limit) = (sort, language, tag, limit)
     }
@@ -24,6 +25,7 @@ public struct ListRequest: Sendable {
     /// The limits a listing takes.
     public static let limits = 1...1_000_000
 
+    /// Refuses a limit out of ``limits`` or a language tag that is not one.
     public func check() throws(RequestProblem) {
         if let limit {
             try RequestProblem.check(
@@ -34,6 +36,7 @@ public struct ListRequest: Sendable {
 
 /// Loops listed: those asked for, and how many more there are past the limit.
 public struct LoopList: Sendable {
+    /// The loops listed.
     public var loops: [LoopSummary]
     /// Loops left out by the limit.
     public var more: Int
@@ -45,12 +48,15 @@ public struct SearchRequest: Sendable {
     public var words: String
     /// Only in this loop (a reference: id, start of id or of title).
     public var loop: String?
+    /// The most phrases found.
     public var limit: Int
 
+    /// A search for `words` (case- and diacritic-insensitive), in `loop` only when given.
     public init(words: String, loop: String? = nil, limit: Int = 50) {
         (self.words, self.loop, self.limit) = (words, loop, limit)
     }
 
+    /// Refuses a search with no words or a limit of none.
     public func check() throws(RequestProblem) {
         try RequestProblem.check(
             !(1...10_000).contains(limit), RequestProblem("{limit} takes 1 to 10000, not \(limit)"))
@@ -59,6 +65,7 @@ public struct SearchRequest: Sendable {
 
 /// What the library's check found, and what the repair before it did.
 public struct LibraryCheck: Sendable {
+    /// What the check found.
     public var report: HealthReport
     /// Reviews removed before the check, and the groups scheduled again (with `repair`).
     public var repaired: (reviews: Int, groups: Int)?
@@ -68,6 +75,7 @@ public struct LibraryCheck: Sendable {
 
 /// A recording a crash or an interruption left in the library, to be saved with `recover`.
 public struct UnsavedRecording: Sendable {
+    /// The loop it was recording for.
     public var loopId: String
     /// How long it is.
     public var seconds: Double

@@ -19,17 +19,20 @@ public struct RecordRequest: Sendable {
     public var device = "default", rate = 48_000
     /// A recording to read instead of the microphone, at real speed unless `fast`.
     public var input: MediaFile?
+    /// Read `input` as fast as it goes.
     public var fast = false
     /// One short take a phrase: recording pauses after each until the author goes on.
     public var perPhrase = false
     /// Save the last interrupted recording instead of recording.
     public var recover = false
 
+    /// A recording of `loop`'s phrases needing audio.
     public init(loop: String) { self.loop = loop }
 
     /// The capture rates taken.
     public static let rates = 8_000...192_000
 
+    /// Refuses `fast` without an input, and a rate out of ``rates``.
     public func check() throws(RequestProblem) {
         try RequestProblem.check(fast && input == nil, RequestProblem("{fast} goes with {input}"))
         try RequestProblem.check(
@@ -39,9 +42,11 @@ public struct RecordRequest: Sendable {
 
 /// A recording under way, as a screen shows and drives it.
 public struct RecordingSession: Sendable {
+    /// The loop recorded for.
     public var loop: LoopDetail
     /// The phrases to read, in order.
     public var phrases: [StoredPhrase]
+    /// What the screen drives the recording with (pause, next phrase, stop).
     public var controls: any RecordingControls
     /// Earlier recordings of the loop that were interrupted and not saved.
     public var unsaved: [UnsavedRecording]
@@ -61,6 +66,7 @@ public enum RecordingOutcome: Sendable {
 
 /// A recording saved: the loop, the phrases asked for, and those the take gave clips to.
 public struct RecordedTake: Sendable {
+    /// The loop as it now is.
     public var loop: LoopDetail
     /// The numbers (across the loop) of the phrases the recording was for.
     public var phrasesAsked: [Int]

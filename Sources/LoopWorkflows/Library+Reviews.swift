@@ -17,16 +17,20 @@ public struct ReviewRequest: Sendable {
     public var new: Int?
     /// Settings to keep: the scheduler, FSRS's desired retention, new groups a day.
     public var scheduler: ReviewSettings.Kind?
+    /// FSRS's desired retention to keep (0.7 to 0.99).
     public var retention: Double?
+    /// New groups a day to keep (0 to 1,000).
     public var newPerDay: Int?
     /// Without a screen, the rating each group studied gets.
     public var rate: ReviewRating = .good
     /// Reviews play a group, then leave a silence as long to repeat it.
     public var pacing = StudyPacing(mode: .listenAndRepeat)
+    /// Where the reviews play.
     public var sound = SoundOutput()
     /// Whether a person rates each group on a screen (else each plays once, rated `rate`).
     public var interactive = true
 
+    /// A review of what is due today, on a screen.
     public init() {}
 
     /// The groups `--list` shows at most (the counts say how many more are due).
@@ -38,6 +42,7 @@ public struct ReviewRequest: Sendable {
     /// The access it needs: to keep settings or reviews, or to read the queue.
     public var access: Library.Access { changesSettings ? .readWrite : list ? .readOnly : .study }
 
+    /// Refuses settings out of range and options that exclude each other.
     public func check() throws(RequestProblem) {
         if let retention {
             try RequestProblem.check(
@@ -74,9 +79,11 @@ public enum ReviewOutcome: Sendable {
 
 /// One group reviewed.
 public struct ReviewedGroup: Sendable {
+    /// The loop's title.
     public var title: String
     /// 0-based.
     public var group: Int
+    /// How the learner rated it.
     public var rating: ReviewRating
     /// Its next review.
     public var next: Date?
@@ -91,10 +98,13 @@ public struct StatsRequest: Sendable {
     /// A progress file exported from a loop's page, to merge.
     public var importFile: String?
 
+    /// Figures of every loop.
     public init() {}
 
+    /// The access it needs: to merge a progress file, or to read.
     public var access: Library.Access { importFile == nil ? .readOnly : .readWrite }
 
+    /// Refuses a loop's figures asked with others, and a progress file without its loop.
     public func check() throws(RequestProblem) {
         try RequestProblem.check(
             importFile != nil && loop != nil,
@@ -113,10 +123,15 @@ public enum StatsOutcome: Sendable {
 /// Study figures: each loop's totals (of one loop, with its phrases), how many more loops were
 /// studied, the reviews, and, of one loop, each group's place and the attempts kept.
 public struct StudyFigures: Sendable {
+    /// Each loop's totals, most recently studied first.
     public var loops: [LoopStudyStats]
+    /// Loops studied that the figures leave out.
     public var moreLoops: Int
+    /// The review figures.
     public var reviews: ReviewStats
+    /// With one loop: each group's place in its reviews (0-based); nil otherwise.
     public var groups: [Int: ReviewCard]?
+    /// With one loop: the shadowing attempts kept; nil otherwise.
     public var attempts: [ShadowingAttempt]?
     /// Whether one loop was asked for.
     public var ofOneLoop: Bool

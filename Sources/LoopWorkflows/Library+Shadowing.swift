@@ -19,10 +19,12 @@ public struct CompareRequest: Sendable {
     /// The text's language (nil: guessed from the text).
     public var language: String?
 
+    /// A comparison of the recording `attempt` with `model`, both reading `text`.
     public init(attempt: String, model: String, text: String, language: String? = nil) {
         (self.attempt, self.model, self.text, self.language) = (attempt, model, text, language)
     }
 
+    /// Refuses a language tag that is not one.
     public func check() throws(RequestProblem) { try checkLanguage(language, field: "language") }
 }
 

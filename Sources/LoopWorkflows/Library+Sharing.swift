@@ -16,6 +16,7 @@ import LoopText
 
 /// Bundles to import: files, folders of them, and links to loops on a Loop Library server.
 public struct ImportRequest: Sendable {
+    /// Bundle files, folders of them, or links to loops on a server.
     public var paths: [String]
     /// Import as new loops, with new ids, whoever signed them.
     public var asCopy = false
@@ -24,6 +25,7 @@ public struct ImportRequest: Sendable {
     /// Show what would change, and change nothing.
     public var dryRun = false
 
+    /// An import of `paths`.
     public init(paths: [String], asCopy: Bool = false, force: Bool = false, dryRun: Bool = false) {
         (self.paths, self.asCopy, self.force, self.dryRun) = (paths, asCopy, force, dryRun)
     }
@@ -37,9 +39,11 @@ public enum BundleImport: Sendable {
 
 /// What importing one bundle did, loop by loop.
 public struct ImportedBundle: Sendable {
+    /// The bundle, as named.
     public var bundle: String
     /// Who signed it: the name the bundle gives with the key's fingerprint, or the fingerprint.
     public var signer: String
+    /// Each loop it holds, by title, and what importing it did.
     public var loops: [(title: String, outcome: ImportOutcome)]
 }
 
@@ -61,6 +65,7 @@ public struct ExportRequest: Sendable {
 
     /// The loops (references).
     public var loops: [String]
+    /// What to write: a bundle, subtitles, labels, an Anki package or a book.
     public var format: Format = .bundle
     /// The file to write.
     public var output: String
@@ -69,8 +74,10 @@ public struct ExportRequest: Sendable {
     /// With subtitles or labels: each phrase's translation as a second line.
     public var translations = false
 
+    /// An export of `loops` to `output`, as a bundle.
     public init(loops: [String], output: String) { (self.loops, self.output) = (loops, output) }
 
+    /// Refuses options that do not go with the format.
     public func check() throws(RequestProblem) {
         try RequestProblem.check(
             format != .bundle && loops.count != 1,
@@ -83,22 +90,29 @@ public struct ExportRequest: Sendable {
 
 /// What a bundle holds, verified as an import verifies it.
 public struct BundleSummary: Sendable {
+    /// A loop the bundle holds: its id, revision, title, language and size.
     public struct Loop: Sendable {
         public var id: String, revision: Int, title: String, language: String?
         public var groups: Int, phrases: Int
     }
+    /// An audio file the bundle holds: its name, size and hash.
     public struct Audio: Sendable {
         public var file: String, bytes: Int, sha256: String
     }
 
+    /// The bundle format's version.
     public var version: Int
+    /// When it was made, as the bundle says (ISO 8601).
     public var created: String
     /// Who signed it: its name with the key's fingerprint, or the fingerprint.
     public var signer: String
+    /// The fingerprint of the key that signed it.
     public var signerFingerprint: String
     /// The author's name the bundle gives (format version 4).
     public var signerName: String?
+    /// The loops it holds.
     public var loops: [Loop]
+    /// The audio files it holds.
     public var audio: [Audio]
 }
 
@@ -111,10 +125,12 @@ public struct IdentityRequest: Sendable {
     /// The author name a Loop Library shows for this library's loops.
     public var name: String?
 
+    /// A request to export the identity to `export`, restore one from `restore`, or set the author `name` (none: show it).
     public init(export: String? = nil, restore: String? = nil, name: String? = nil) {
         (self.export, self.restore, self.name) = (export, restore, name)
     }
 
+    /// Refuses an export and a restore at once.
     public func check() throws(RequestProblem) {
         try RequestProblem.check(
             [export, restore, name].compactMap { $0 }.count > 1,

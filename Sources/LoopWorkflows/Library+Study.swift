@@ -18,6 +18,7 @@ public struct SoundOutput: Sendable, Equatable {
     /// extension says), or `null` to discard it.
     public var output: String?
 
+    /// Sound played on ALSA's `device`, or written to `output`.
     public init(device: String = "default", output: String? = nil) { (self.device, self.output) = (device, output) }
 
     /// Whether it renders (to a file or nowhere) rather than plays.
@@ -40,6 +41,7 @@ public struct SoundOutput: Sendable, Equatable {
 
 /// How a session plays: the mode, each phrase's (or group's) plays, the gap after it, the speed.
 public struct StudyPacing: Sendable, Equatable {
+    /// Repeat with me, or listen and repeat.
     public var mode: StudyMode = .repeatWithMe
     /// Plays of each phrase (or group) before moving on: 1 to 100.
     public var repeats = 1
@@ -48,10 +50,12 @@ public struct StudyPacing: Sendable, Equatable {
     /// Playback speed, pitch kept: 0.5 to 1.5.
     public var speed = 1.0
 
+    /// Pacing from its parts.
     public init(mode: StudyMode = .repeatWithMe, repeats: Int = 1, gapFactor: Double = 1.0, speed: Double = 1.0) {
         (self.mode, self.repeats, self.gapFactor, self.speed) = (mode, repeats, gapFactor, speed)
     }
 
+    /// Refuses repeats, gaps or speeds out of range.
     public func check() throws(RequestProblem) {
         try RequestProblem.check(
             !(1...100).contains(repeats), RequestProblem("{repeats} takes 1 to 100, not \(repeats)"))
@@ -70,22 +74,26 @@ public struct StudyRequest: Sendable {
     public var loop: String
     /// The groups to study (`1,3-4`; nil: all).
     public var groups: String?
+    /// How the session plays.
     public var pacing = StudyPacing()
     /// Rounds through the selection, then stop (nil: until the learner quits).
     public var rounds: Int?
     /// Once through, then stop (no keys needed).
     public var once = false
+    /// Where it plays.
     public var sound = SoundOutput()
     /// Record the learner during each gap and score each attempt (repeat with me).
     public var shadow = false
     /// The ALSA device to record from.
     public var captureDevice = "default"
 
+    /// A study of all of `loop`, until the learner quits.
     public init(loop: String) { self.loop = loop }
 
     /// Whether the session ends by itself.
     public var isFinite: Bool { once || rounds != nil }
 
+    /// Refuses groups that are not a list, rounds out of range, and shadowing without repeat with me.
     public func check() throws(RequestProblem) {
         try RequestProblem.check(
             shadow && pacing.mode != .repeatWithMe,
@@ -109,8 +117,11 @@ public struct StudyRequest: Sendable {
 
 /// A session under way, as a screen shows and drives it.
 public struct StudyRun: Sendable {
+    /// The loop studied.
     public var loop: LoopDetail
+    /// The groups studied, as the engine sees them.
     public var groups: [[StudyPhrase]]
+    /// What the screen drives the session with (keys, the display, the end).
     public var controls: any StudyControls
     /// The learner's attempts, when shadowing.
     public var shadowing: ShadowingSession?
@@ -122,11 +133,16 @@ public struct StudyRun: Sendable {
 /// groups studied through (0-based, in the order each was first finished), the ratings the
 /// learner gave them, and whether the learner quit (a review stops there).
 public struct StudyResult: Sendable {
+    /// Each phrase's study (by its number across the loop).
     public var study: [Int: PhraseStudy]
+    /// The groups studied through (0-based, each once, in the order first finished).
     public var studiedGroups: [Int]
+    /// The ratings given (by group, 0-based).
     public var ratings: [Int: ReviewRating]
+    /// Whether the learner quit before the end.
     public var quit: Bool
 
+    /// A session's result.
     public init(study: [Int: PhraseStudy], studiedGroups: [Int], ratings: [Int: ReviewRating], quit: Bool = false) {
         (self.study, self.studiedGroups, self.ratings, self.quit) = (study, studiedGroups, ratings, quit)
     }
@@ -135,20 +151,27 @@ public struct StudyResult: Sendable {
 /// What a session left to say: why shadowing stopped, if it did, and why its progress was not
 /// kept, if it was not.
 public struct StudySummary: Sendable {
+    /// Why shadowing stopped during the session, if it did.
     public var shadowingStopped: FailureSummary?
+    /// Why the session's progress was not kept (a library opened read-only), if it was not.
     public var readOnlyReason: String?
 }
 
 /// A loop's audio played once: all of it, a phrase, or a group.
 public struct PlayRequest: Sendable {
+    /// The loop: an id, a start of it, a title or a start of it.
     public var loop: String
     /// Only this phrase (its number across the loop) or this group (1-based).
     public var phrase: Int?, group: Int?
+    /// Playback speed, pitch kept: 0.5 to 1.5.
     public var speed = 1.0
+    /// Where it plays.
     public var sound = SoundOutput()
 
+    /// A play of all of `loop`.
     public init(loop: String) { self.loop = loop }
 
+    /// Refuses both a phrase and a group, and a speed out of range.
     public func check() throws(RequestProblem) {
         try RequestProblem.check(phrase != nil && group != nil, .exclusive("phrase", "group"))
         try RequestProblem.check(!StudySettings.speeds.contains(speed), RequestProblem("{speed} takes 0.5 to 1.5"))

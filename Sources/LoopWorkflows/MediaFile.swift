@@ -34,6 +34,7 @@ public struct MediaFile: Sendable {
     /// memory is not added to what follows; nil decodes in this one.
     public var decoder: String?
 
+    /// The media file at `path`: its `stream` (nil: the best audio one), decoded in `decoder`'s process when given.
     public init(_ path: String, stream: Int? = nil, decoder: String? = nil) {
         self.path = path
         self.stream = stream

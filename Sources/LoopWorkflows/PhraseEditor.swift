@@ -12,14 +12,18 @@ public struct EditorClip: Sendable, Equatable {
     public var take: String
     /// The stored take's SHA-256; nil for a new take.
     public var sha256: String?
+    /// The take's sample rate (Hz).
     public var sampleRate: Int
+    /// The take's channels.
     public var channelCount: Int
     /// The take's length in frames.
     public var takeFrames: Int
+    /// The clip's frames in the take.
     public var frames: Range<Int>
     /// How sure the cutter was of its edges; nil once placed by hand (or recorded again).
     public var confidence: Double?
 
+    /// A clip from its fields.
     public init(
         take: String, sha256: String?, sampleRate: Int, channelCount: Int, takeFrames: Int, frames: Range<Int>,
         confidence: Double? = nil
@@ -43,7 +47,9 @@ public struct EditorClip: Sendable, Equatable {
     /// Whether the cutter was unsure of its edges: worth a listen.
     public var isDoubtful: Bool { confidence.map { $0 < Cut.lowConfidence } ?? false }
 
+    /// Where the clip starts in the take, in seconds.
     public var startSeconds: Double { Double(frames.lowerBound) / Double(sampleRate) }
+    /// Where it ends, in seconds.
     public var endSeconds: Double { Double(frames.upperBound) / Double(sampleRate) }
 
     /// The clip as the player plays it.
@@ -54,10 +60,14 @@ public struct EditorClip: Sendable, Equatable {
 
 /// A phrase in the phrase editor.
 public struct EditorPhrase: Sendable, Equatable {
+    /// The phrase's text.
     public var text: String
+    /// Its translation, if any.
     public var translation: String?
+    /// Its clip; nil while it needs audio.
     public var clip: EditorClip?
 
+    /// A phrase from its parts.
     public init(text: String, translation: String?, clip: EditorClip?) {
         self.text = text
         self.translation = translation
@@ -67,6 +77,7 @@ public struct EditorPhrase: Sendable, Equatable {
 
 /// Why an edit cannot be made: one line to show in the editor.
 public struct PhraseEditorError: Error, Equatable, CustomStringConvertible {
+    /// What is wrong, in a line.
     public var description: String
     init(_ description: String) { self.description = description }
 }
@@ -90,6 +101,7 @@ public struct PhraseEditor: Sendable, Equatable {
         var cursor: Int
     }
 
+    /// An editor over `loop`, at its first phrase.
     public init(_ loop: LoopDetail) {
         groups = loop.groups.map {
             $0.map { EditorPhrase(text: $0.text, translation: $0.translation, clip: $0.audio.map(EditorClip.init)) }
@@ -97,7 +109,9 @@ public struct PhraseEditor: Sendable, Equatable {
         saved = groups
     }
 
+    /// Every phrase, in reading order.
     public var phrases: [EditorPhrase] { groups.flatMap { $0 } }
+    /// The phrase at the cursor.
     public var current: EditorPhrase { phrases[cursor] }
     /// The group (from 0) and the place in it of the phrase at `index`.
     public func place(of index: Int) -> (group: Int, offset: Int) {
@@ -108,12 +122,16 @@ public struct PhraseEditor: Sendable, Equatable {
         }
         return (max(groups.count - 1, 0), 0)
     }
+    /// Whether there are edits not yet saved.
     public var hasUnsavedChanges: Bool { groups != saved }
+    /// Whether there is an edit to undo.
     public var canUndo: Bool { !undone.isEmpty }
+    /// Whether there is an undone edit to redo.
     public var canRedo: Bool { !redone.isEmpty }
 
     // MARK: Moving
 
+    /// Moves the cursor `offset` phrases on (back when negative), within the loop.
     public mutating func move(phrases offset: Int) {
         cursor = min(max(cursor + offset, 0), phrases.count - 1)
         textCursor = 0
@@ -145,6 +163,7 @@ public struct PhraseEditor: Sendable, Equatable {
 
     // MARK: Editing
 
+    /// A clip's edge: its start or its end.
     public enum Edge: Sendable { case start, end }
 
     /// Moves the clip's start or end by `milliseconds` (negative: earlier), within its take and
@@ -156,7 +175,8 @@ public struct PhraseEditor: Sendable, Equatable {
         guard var clip = current.clip else {
             throw PhraseEditorError("phrase \(cursor + 1) has no audio to nudge: record it (r)")
         }
-        let delta = milliseconds * clip.sampleRate / 1000, least = clip.sampleRate / 20
+        let delta = milliseconds * clip.sampleRate / 1000
+        let least = clip.sampleRate / 20
         let all = phrases
         let index = cursor
         var neighbour: (index: Int, clip: EditorClip)?
@@ -254,7 +274,8 @@ public struct PhraseEditor: Sendable, Equatable {
         }
         let (group, offset) = place(of: cursor)
         let next = place(of: cursor + 1)
-        let a = current, b = phrases[cursor + 1]
+        let a = current
+        let b = phrases[cursor + 1]
         let translation = [a.translation, b.translation].compactMap { $0 }.joined(separator: " ")
         var joined = joined
         joined?.confidence = nil
@@ -274,6 +295,7 @@ public struct PhraseEditor: Sendable, Equatable {
         return a
     }
 
+    /// Takes back the last edit.
     public mutating func undo() {
         guard let last = undone.popLast() else { return }
         redone.append(Snapshot(groups: groups, cursor: cursor))
@@ -281,6 +303,7 @@ public struct PhraseEditor: Sendable, Equatable {
         textCursor = 0
     }
 
+    /// Makes the last edit taken back again.
     public mutating func redo() {
         guard let next = redone.popLast() else { return }
         undone.append(Snapshot(groups: groups, cursor: cursor))
@@ -332,18 +355,23 @@ public enum PhraseEditorAudio {
     public static func pause(in envelope: EnergyEnvelope, clip: Range<Int>, near estimate: Int) -> Int {
         let hop = envelope.hopFrames
         let margin = clip.count / 10
-        let from = (clip.lowerBound + margin) / hop, to = (clip.upperBound - margin) / hop
+        let from = (clip.lowerBound + margin) / hop
+        let to = (clip.upperBound - margin) / hop
         guard to - from > 10, !envelope.levels.isEmpty else {
             return min(max(estimate, clip.lowerBound + 1), clip.upperBound - 1)
         }
         let window = 10
-        var best = from, bestScore = Float.infinity
+        var best = from
+        var bestScore = Float.infinity
         for start in from..<(to - window) where start + window <= envelope.levels.count {
             let level = envelope.levels[start..<(start + window)].reduce(0, +) / Float(window)
             // A little for distance, so that of two equal pauses the nearer wins.
             let distance = Float(abs((start + window / 2) * hop - estimate)) / Float(max(clip.count, 1))
             let score = level + distance * 6
-            if score < bestScore { bestScore = score; best = start }
+            if score < bestScore {
+                bestScore = score
+                best = start
+            }
         }
         return min(max((best + window / 2) * hop, clip.lowerBound + 1), clip.upperBound - 1)
     }

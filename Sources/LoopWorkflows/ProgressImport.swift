@@ -14,17 +14,26 @@ import LoopStudy
 public enum ProgressImport {
     /// The file, as the page writes it.
     public struct File: Decodable, Sendable {
+        /// `loop-progress`: what the page writes.
         public var format: String
+        /// The file's format version.
         public var version: Int
+        /// The loops it holds progress of.
         public var loops: [Loop]
 
+        /// A loop's progress.
         public struct Loop: Decodable, Sendable {
+            /// The loop's id.
             public var id: String
+            /// Its study sessions.
             public var sessions: [Session]
         }
 
+        /// A study session on the page.
         public struct Session: Decodable, Sendable {
+            /// When it started (ISO 8601).
             public var startedAt: String
+            /// The phrases it played.
             public var phrases: [Phrase]
             /// The groups studied through in the session, and how the learner rated them (none
             /// in files from before the page asked).
@@ -34,16 +43,25 @@ public enum ProgressImport {
         /// A group studied through: its number (1-based), its phrases' texts (what finds it),
         /// when, and the rating (1 again to 4 easy; null when not rated, which counts as good).
         public struct Review: Decodable, Sendable {
+            /// The group's number, 1-based.
             public var group: Int
+            /// Its phrases' texts when studied.
             public var texts: [String]
+            /// When (ISO 8601).
             public var at: String
+            /// The rating: 1 again to 4 easy; nil when not rated.
             public var rating: Int?
         }
 
+        /// A phrase's study in a session.
         public struct Phrase: Decodable, Sendable {
+            /// The phrase's number across its loop, 1-based.
             public var number: Int
+            /// Its text when studied.
             public var text: String
+            /// Times it was played.
             public var repetitions: Int
+            /// Seconds spent on it.
             public var seconds: Double
         }
     }
@@ -52,9 +70,11 @@ public enum ProgressImport {
     public struct Outcome: Sendable, Equatable {
         /// Sessions added, and those that were here already.
         public var sessionsAdded = 0
+        /// (The sessions skipped as here already.)
         public var sessionsAlreadyHere = 0
         /// Phrase records added, and those whose phrase is not here (edited or gone since).
         public var phrasesAdded = 0
+        /// (The phrase records whose phrase is not here.)
         public var phrasesUnmatched = 0
         /// The loops of the file this library does not hold (ids).
         public var loopsNotHere: [String] = []
@@ -62,6 +82,7 @@ public enum ProgressImport {
         public var titles: [String] = []
         /// Group reviews added, and those whose group is not here as it was (its text changed).
         public var reviewsAdded = 0
+        /// (The reviews whose group is not here as it was.)
         public var reviewsUnmatched = 0
     }
 
@@ -173,7 +194,8 @@ public enum ProgressImport {
             let byNumber = Dictionary(detail.phrases.map { ($0.number, $0) }, uniquingKeysWith: { first, _ in first })
             for session in loop.sessions {
                 guard let startedAt = Self.date(session.startedAt) else { continue }
-                var records: [PhraseStudyRecord] = [], unmatched = 0
+                var records: [PhraseStudyRecord] = []
+                var unmatched = 0
                 for phrase in session.phrases where phrase.repetitions > 0 || phrase.seconds > 0 {
                     // The phrase it was: the same number and the same text (an edit since makes it another).
                     guard let here = byNumber[phrase.number], Self.same(here.text, phrase.text) else {
@@ -184,7 +206,8 @@ public enum ProgressImport {
                         PhraseStudyRecord(phraseId: here.id, seconds: phrase.seconds, repetitions: phrase.repetitions))
                 }
                 // Each group reviewed: the same place and the same texts (an edit since makes it another).
-                var reviews: [GroupRating] = [], reviewsUnmatched = 0
+                var reviews: [GroupRating] = []
+                var reviewsUnmatched = 0
                 for review in session.reviews ?? [] {
                     guard let date = Self.date(review.at), detail.groups.indices.contains(review.group - 1),
                         detail.groups[review.group - 1].map(\.text).elementsEqual(review.texts, by: Self.same)

@@ -6,6 +6,7 @@ public struct RequestProblem: Error, Sendable, Equatable, CustomStringConvertibl
     /// The words, fields in braces.
     public var template: String
 
+    /// A problem worded by `template` (`{field}` names an option).
     public init(_ template: String) { self.template = template }
 
     /// The words, each field named by `name` (given the field's name, as in `{field}`).

@@ -18,6 +18,7 @@ public enum WorkflowFailure: String, LoopErrorKind {
     /// that is neither a folder nor a server's address.
     case refused
 
+    /// Workflow errors are named `workflow.KIND`.
     public static let domain = ErrorDomain.workflow
 }
 

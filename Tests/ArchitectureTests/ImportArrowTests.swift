@@ -175,10 +175,14 @@ struct ImportArrowTests {
         let bytes = Array(text.utf8)
         /// The offset of the bracket that closes the one opened just before `start`.
         func closing(_ open: UInt8, _ close: UInt8, from start: Int) -> Int {
-            var depth = 1, index = start
+            var depth = 1
+            var index = start
             while index < bytes.count {
                 if bytes[index] == open { depth += 1 }
-                if bytes[index] == close { depth -= 1; if depth == 0 { return index } }
+                if bytes[index] == close {
+                    depth -= 1
+                    if depth == 0 { return index }
+                }
                 index += 1
             }
             return bytes.count

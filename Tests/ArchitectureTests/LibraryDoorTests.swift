@@ -62,7 +62,8 @@ struct LibraryDoorTests {
     /// The bodies of the `execute()` functions in `text`, by their braces.
     static func executeBodies(_ text: String) -> [Substring] {
         text.ranges(of: "func execute() async throws {").map { range in
-            var depth = 1, index = range.upperBound
+            var depth = 1
+            var index = range.upperBound
             while index < text.endIndex, depth > 0 {
                 if text[index] == "{" { depth += 1 }
                 if text[index] == "}" { depth -= 1 }
@@ -74,7 +75,8 @@ struct LibraryDoorTests {
 
     /// What follows the parenthesis that closes the one opened just before `start`.
     static func afterClosingParenthesis(_ text: Substring, from start: Substring.Index) -> Substring {
-        var depth = 1, index = start
+        var depth = 1
+        var index = start
         while index < text.endIndex, depth > 0 {
             if text[index] == "(" { depth += 1 }
             if text[index] == ")" { depth -= 1 }

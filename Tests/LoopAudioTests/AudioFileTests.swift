@@ -27,8 +27,13 @@ struct AudioFileReaderTests {
         }
         append(UInt32(36 + samples.count * 4))
         data.append(contentsOf: Array("WAVEfmt ".utf8))
-        append(UInt32(16)); append(UInt16(3)); append(UInt16(1)); append(UInt32(16_000)); append(UInt32(64_000))
-        append(UInt16(4)); append(UInt16(32))
+        append(UInt32(16))
+        append(UInt16(3))
+        append(UInt16(1))
+        append(UInt32(16_000))
+        append(UInt32(64_000))
+        append(UInt16(4))
+        append(UInt16(32))
         data.append(contentsOf: Array("data".utf8))
         append(UInt32(samples.count * 4))
         for sample in samples { append(sample.bitPattern) }

@@ -13,7 +13,8 @@ struct AnkiExportTests {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.python!)
         process.arguments = [Fixture.folder + "/../Anki/import_packages.py"] + packages
-        let output = Pipe(), errors = Pipe()
+        let output = Pipe()
+        let errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
         try process.run()
@@ -35,7 +36,8 @@ struct AnkiExportTests {
         // Pictures: the loop's (for group 1) and group 2's own.
         #expect(try library.run(["image", "Au café", "picture-red.png"]).status == 0)
         #expect(try library.run(["image", "Au café", "--group", "2", "picture-green.jpg"]).status == 0)
-        let first = Scratch.path("first", extension: "apkg"), second = Scratch.path("second", extension: "apkg")
+        let first = Scratch.path("first", extension: "apkg")
+        let second = Scratch.path("second", extension: "apkg")
         let exported = try library.run(["export", "Au café", "--format", "anki", "-o", first])
         #expect(exported.status == 0 && exported.output.isEmpty, "\(exported.error)")
 

@@ -243,7 +243,10 @@ struct HostileInputTests {
         let library = try libraryWithFixtureLoop()
         let folder = Scratch.path("outputs")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let fifo = folder + "/fifo", link = folder + "/link", target = folder + "/target", device = folder + "/full"
+        let fifo = folder + "/fifo"
+        let link = folder + "/link"
+        let target = folder + "/target"
+        let device = folder + "/full"
         #expect(mkfifo(fifo, 0o644) == 0)
         try "kept\n".write(toFile: target, atomically: true, encoding: .utf8)
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
@@ -289,7 +292,8 @@ struct HostileInputTests {
     }
 
     @Test func aDecoderKilledBySignalIsNamedInOneClearLine() throws {
-        let marker = Scratch.path("decoding"), media = Scratch.path("killed", extension: "m4a")
+        let marker = Scratch.path("decoding")
+        let media = Scratch.path("killed", extension: "m4a")
         try FileManager.default.copyItem(atPath: Fixture.path("phone.m4a"), toPath: media)
         let running = try LoopProcess.start(
             ["segment", media],
@@ -305,7 +309,8 @@ struct HostileInputTests {
     /// ends too (it would otherwise write the whole film for nobody), and the next decode removes
     /// what it left in $TMPDIR.
     @Test func aDecoderWhoseParentIsKilledEndsAndTheNextDecodeRemovesItsFile() throws {
-        let temporary = Scratch.path("tmp"), marker = Scratch.path("decoding")
+        let temporary = Scratch.path("tmp")
+        let marker = Scratch.path("decoding")
         try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
         let media = Scratch.path("orphan", extension: "m4a")
         try FileManager.default.copyItem(atPath: Fixture.path("phone.m4a"), toPath: media)

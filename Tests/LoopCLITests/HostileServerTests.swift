@@ -63,7 +63,8 @@ struct HostileServerTests {
     }
 
     @Test func aServersWordsAreMadeInertBeforeTheyReachTheTerminal() throws {
-        let server = try HostileServer(), library = TestLibrary()
+        let server = try HostileServer()
+        let library = TestLibrary()
         let refused = try run(library, ["import", server.address("escape") + "/abc123"]).result
         expectFailure(refused, saying: "\\u{1B}]0;PWNED\\u{7}\\u{1B}[2J no such loop")
         let listed = try run(library, ["browse", "--from", server.address("catalog")]).result
@@ -77,7 +78,8 @@ struct HostileServerTests {
     /// A page or nothing where a bundle should be is named by the link, not by the download's
     /// scratch file.
     @Test func aServerThatSendsSomethingElseIsNamedByItsLink() throws {
-        let server = try HostileServer(), library = TestLibrary()
+        let server = try HostileServer()
+        let library = TestLibrary()
         for misbehaviour in ["html", "empty"] {
             let result = try run(library, ["import", server.address(misbehaviour) + "/abc123"]).result
             expectFailure(
@@ -88,7 +90,8 @@ struct HostileServerTests {
     }
 
     @Test func aServerThatCrawlsIsGivenUp() throws {
-        let server = try HostileServer(), library = TestLibrary()
+        let server = try HostileServer()
+        let library = TestLibrary()
         let (result, seconds) = try run(library, ["import", server.address("drip") + "/abc123"], limit: 90)
         expectFailure(result, saying: "crawled below 512 bytes a second for 30 s")
         #expect(seconds < 60, "given up after \(seconds) s")
@@ -96,7 +99,8 @@ struct HostileServerTests {
     }
 
     @Test func declaredAndExpandedSizesAreBounded() throws {
-        let server = try HostileServer(), library = TestLibrary()
+        let server = try HostileServer()
+        let library = TestLibrary()
         let (declared, seconds) = try run(library, ["import", server.address("declared") + "/abc123"])
         expectFailure(declared, saying: "its answer is larger than 512 MiB")
         #expect(seconds < 10, "refused on the declared length, not after reading: \(seconds) s")
@@ -110,7 +114,8 @@ struct HostileServerTests {
     }
 
     @Test func aRedirectToAnotherHostIsNotFollowed() throws {
-        let server = try HostileServer(), library = TestLibrary()
+        let server = try HostileServer()
+        let library = TestLibrary()
         let result = try run(library, ["import", server.address("redirect") + "/abc123"]).result
         expectFailure(result, saying: "it redirected to http://localhost:\(server.port)/admin")
         #expect(server.adminRequests.isEmpty, "the redirect's target was requested: \(server.adminRequests)")

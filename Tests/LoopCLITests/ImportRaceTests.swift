@@ -22,7 +22,8 @@ struct ImportRaceTests {
 
     @Test func anEditMadeWhileAnUpdateIsImportedIsNotOverwritten() throws {
         let author = try libraryWithFixtureLoop()
-        let first = Scratch.path("first", extension: "loop"), second = Scratch.path("second", extension: "loop")
+        let first = Scratch.path("first", extension: "loop")
+        let second = Scratch.path("second", extension: "loop")
         #expect(try author.run(["export", "fixture", "-o", first]).status == 0)
         let learner = TestLibrary()
         #expect(try learner.run(["import", first]).status == 0)

@@ -54,7 +54,8 @@ struct LibraryCommandTests {
         let groups = try #require(shown["groups"] as? [[String: Any]])
         let phrases = try #require(groups[1]["phrases"] as? [[String: Any]])
         #expect(phrases[0]["text"] as? String == "Où est la gare, s'il vous plaît ?")
-        let start = try #require(phrases[0]["start"] as? Double), end = try #require(phrases[0]["end"] as? Double)
+        let start = try #require(phrases[0]["start"] as? Double)
+        let end = try #require(phrases[0]["end"] as? Double)
         #expect(start < 5.6 && end > 7.24 && end < 7.75, "within the take, around the phrase: \(start)-\(end)")
         #expect(phrases[0].keys.contains("translation"))
     }
@@ -327,7 +328,8 @@ struct LibraryCommandTests {
         #expect(secondMoved["start"] as? Double == 1.85 && secondMoved["end"] as? Double == 3.65, "\(secondMoved)")
         let track = Scratch.path("shifted", extension: "wav")
         #expect(try library.run(["play", "fixture", "--phrase", "2", "--output", track]).status == 0)
-        var played: [Float] = [], take: [Float] = []
+        var played: [Float] = []
+        var take: [Float] = []
         var reader = try AudioFileReader(path: track)
         try reader.forEachBlock { block, _ in played.append(contentsOf: block) }
         var original = try AudioFileReader(path: LoopProcess.fixtures + "/clean.flac")

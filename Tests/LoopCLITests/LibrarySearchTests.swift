@@ -143,7 +143,8 @@ extension LibraryServerTests {
         #expect(answer["q=BONJOU+bonjour&limit=5"]?.total == 302)
         #expect(answer["q=Bérangè&limit=5"]?.total == 302, "a word of the author's new name")
         // "stazion" starts "stazione" (seeded titles) and "stazionale" (a tag): both found.
-        let stazione = try #require(answer["q=stazione"]), stazion = try #require(answer["q=stazion&limit=100"])
+        let stazione = try #require(answer["q=stazione"])
+        let stazion = try #require(answer["q=stazion&limit=100"])
         #expect(stazione.total > 0 && stazion.total == stazione.total + 1, "\(stazion)")
         #expect(stazion.titles.contains("नमस्ते दोस्त كَتَبَ"))
 
@@ -187,7 +188,8 @@ extension LibraryServerTests {
         }
         // "bonjour" is in every loop's phrases and no title: the seeded loops, newest (the
         // highest number) first, 20 to a page.
-        let first = answers[0][0], late = answers[0][1]
+        let first = answers[0][0]
+        let late = answers[0][1]
         #expect(first.total == 1000 && first.totalIsLowerBound, "\(first)")
         #expect(numbers(first) == Array((1080..<1100).reversed()), "\(first)")
         #expect(numbers(late) == Array((100..<120).reversed()), "\(late)")

@@ -336,7 +336,8 @@ extension LibraryServerTests {
     @Test(arguments: CatalogBackend.all.filter { if case .postgres = $0 { true } else { false } })
     func twoServersOnOneDatabaseAndFolderAreOneLoopLibrary(_ backend: CatalogBackend) async throws {
         // The first server holds its first update inside the catalog's transaction (see below).
-        let marker = Scratch.path("held"), trace = Scratch.path("trace")
+        let marker = Scratch.path("held")
+        let trace = Scratch.path("trace")
         let first = try TestServer(
             backend, environment: ["LOOP_TEST_STOP_AT": "publish.transaction:pause", "LOOP_TEST_STOP_FILE": marker])
         let second = try TestServer(sharingWith: first, environment: ["LOOP_TEST_TRACE": trace])

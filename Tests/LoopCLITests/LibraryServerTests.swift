@@ -738,7 +738,8 @@ struct LibraryServerTests {
         // The first publish is held inside the catalog's transaction until the second has arrived
         // and been verified: from there it waits for the catalog (SQLite's one writer, or
         // PostgreSQL's lock on the loop) while the first is inside.
-        let marker = Scratch.path("held"), trace = Scratch.path("trace")
+        let marker = Scratch.path("held")
+        let trace = Scratch.path("trace")
         server.kill()
         try server.start(environment: [
             "LOOP_TEST_STOP_AT": "publish.transaction:pause", "LOOP_TEST_STOP_FILE": marker, "LOOP_TEST_TRACE": trace,
@@ -1074,7 +1075,8 @@ struct LibraryServerTests {
             try await http("GET", server.address + "/api/loops/" + ref, headers: ["If-None-Match": etag]).status == 304)
 
         let take = try #require((detail.json?["takes"] as? [[String: Any]])?.first)
-        let sha = try #require(take["sha256"] as? String), bytes = try #require(take["bytes"] as? Int)
+        let sha = try #require(take["sha256"] as? String)
+        let bytes = try #require(take["bytes"] as? Int)
         let whole = try await http("GET", server.address + "/blobs/\(sha).flac")
         #expect(whole.status == 200 && whole.body.count == bytes && whole.headers["etag"] == "\"\(sha)\"")
         #expect(

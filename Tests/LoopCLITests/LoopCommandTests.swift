@@ -36,13 +36,17 @@ struct LoopProcess {
         /// Waits for the command, at most `limit` seconds: a command that hangs is killed and
         /// recorded as a failure instead of holding up the whole run.
         func finish(limit: Double = 300, sourceLocation: SourceLocation = #_sourceLocation) -> LoopProcess {
-            let timedOut = Flag(), pid = process.processIdentifier
+            let timedOut = Flag()
+            let pid = process.processIdentifier
             let watchdog = DispatchWorkItem {
-                timedOut.set(); kill(pid, SIGKILL)
+                timedOut.set()
+                kill(pid, SIGKILL)
             }
             DispatchQueue.global().asyncAfter(deadline: .now() + limit, execute: watchdog)
             // Both pipes drain at once, so a command that writes much to one never waits on the other.
-            let errors = error.fileHandleForReading, collected = DataBox(), reading = DispatchGroup()
+            let errors = error.fileHandleForReading
+            let collected = DataBox()
+            let reading = DispatchGroup()
             DispatchQueue.global().async(group: reading) { collected.data = errors.readDataToEndOfFile() }
             let out = output.fileHandleForReading.readDataToEndOfFile()
             reading.wait()
@@ -73,7 +77,8 @@ struct LoopProcess {
         merged["TMPDIR"] = Scratch.folder // whatever a command leaves there goes with the run
         merged.merge(environment) { $1 }
         process.environment = merged
-        let output = Pipe(), error = Pipe()
+        let output = Pipe()
+        let error = Pipe()
         // A command reads `input`, or nothing: it never waits on the runner's own input.
         let inputPipe = input.map { _ in Pipe() }
         process.standardInput = inputPipe ?? FileHandle.nullDevice

@@ -12,7 +12,8 @@ final class PseudoTerminal {
 
     /// Starts `loop arguments` on a `columns`×`rows` terminal of `cellWidth`×`cellHeight`-pixel cells.
     init(_ arguments: [String], environment: [String: String], columns: Int = 100, rows: Int = 40) throws {
-        var master: Int32 = -1, slave: Int32 = -1
+        var master: Int32 = -1
+        var slave: Int32 = -1
         var size = winsize(
             ws_row: UInt16(rows), ws_col: UInt16(columns), ws_xpixel: UInt16(columns * 10), ws_ypixel: UInt16(rows * 20)
         )

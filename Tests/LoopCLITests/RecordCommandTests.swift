@@ -24,8 +24,8 @@ func expectRecordedClips(
         sourceLocation: sourceLocation)
     #expect(phrases.count == 5, sourceLocation: sourceLocation)
     for (index, phrase) in phrases.enumerated() {
-        let start = try #require(phrase["start"] as? Double, sourceLocation: sourceLocation),
-            end = try #require(phrase["end"] as? Double, sourceLocation: sourceLocation)
+        let start = try #require(phrase["start"] as? Double, sourceLocation: sourceLocation)
+        let end = try #require(phrase["end"] as? Double, sourceLocation: sourceLocation)
         let (trueStart, trueEnd) = truth[index]
         #expect(
             start <= trueStart + 0.03 && end >= trueEnd - 0.03, "phrase \(index + 1) clipped: \(start)-\(end)",
@@ -100,7 +100,8 @@ struct RecordCommandTests {
         var take: [Float] = [Float](repeating: 0, count: 8_000)
         var truth: [(start: Double, end: Double)] = []
         for (_, start, end) in Fixture.truth {
-            let from = Int((start - 0.02) * 16_000), to = Int((end + 0.02) * 16_000)
+            let from = Int((start - 0.02) * 16_000)
+            let to = Int((end + 0.02) * 16_000)
             truth.append((Double(take.count) / 16_000 + 0.02, Double(take.count + to - from) / 16_000 - 0.02))
             take += samples[from..<to] + [Float](repeating: 0, count: Int(0.21 * 16_000))
         }
@@ -148,7 +149,8 @@ struct RecordCommandTests {
                 #expect(phrase["start"] as? Double == nil, "phrase \(index + 1) was not read: it still needs audio")
                 continue
             }
-            let start = try #require(phrase["start"] as? Double), end = try #require(phrase["end"] as? Double)
+            let start = try #require(phrase["start"] as? Double)
+            let end = try #require(phrase["end"] as? Double)
             #expect(
                 abs(start - take.phrases[index].lowerBound) < 0.12 && abs(end - take.phrases[index].upperBound) < 0.15,
                 "phrase \(index + 1): \(start)-\(end), its words \(take.phrases[index])")
@@ -175,8 +177,8 @@ struct RecordCommandTests {
             "group 2 has new clips")
         #expect(secondAfter.count == 2)
         for (phrase, truth) in zip(secondAfter, Fixture.truth.suffix(2)) {
-            let start = try #require(phrase["start"] as? Double) + offset,
-                end = try #require(phrase["end"] as? Double) + offset
+            let start = try #require(phrase["start"] as? Double) + offset
+            let end = try #require(phrase["end"] as? Double) + offset
             #expect(
                 start <= truth.start + 0.03 && end >= truth.end - 0.03 && end - start < truth.end - truth.start + 0.4,
                 "\(start)-\(end) for \(truth)")

@@ -137,7 +137,8 @@ struct ShareCommandTests {
     }
 
     @Test func theIdentityBacksUpAndRestores() throws {
-        let first = TestLibrary(), second = TestLibrary()
+        let first = TestLibrary()
+        let second = TestLibrary()
         let fingerprint = try first.run(["identity"]).output
         let backup = Scratch.path("key")
         #expect(try first.run(["identity", "--export", backup]).status == 0)

@@ -26,8 +26,8 @@ func clipFrames(_ library: TestLibrary, phrases: [Int]) throws -> [Float] {
     try reader.forEachBlock { block, _ in take.append(contentsOf: block) }
     return try phrases.flatMap { number -> [Float] in
         let phrase = all[number - 1]
-        let start = Int((try #require(phrase["start"] as? Double) * 16_000).rounded()),
-            end = Int((try #require(phrase["end"] as? Double) * 16_000).rounded())
+        let start = Int((try #require(phrase["start"] as? Double) * 16_000).rounded())
+        let end = Int((try #require(phrase["end"] as? Double) * 16_000).rounded())
         return Array(take[start..<end])
     }
 }

@@ -6,7 +6,11 @@ import Testing
 /// reference readers (webvtt-py and srt, Debian's python3-webvtt and python3-srt).
 struct SubtitleCommandTests {
     struct Truth: Decodable {
-        struct Phrase: Decodable { var text: String; var start: Double; var end: Double }
+        struct Phrase: Decodable {
+            var text: String
+            var start: Double
+            var end: Double
+        }
         var phrases: [Phrase]
     }
 
@@ -38,7 +42,8 @@ struct SubtitleCommandTests {
             vtt +=
                 "\(Self.time(phrase.start - 0.1, ".")) --> \(Self.time(phrase.end + 0.1, ".")) align:start\n\(Self.english[index])\n\n"
         }
-        let srtPath = Scratch.path("cues", extension: "srt"), vttPath = Scratch.path("english", extension: "vtt")
+        let srtPath = Scratch.path("cues", extension: "srt")
+        let vttPath = Scratch.path("english", extension: "vtt")
         try srt.write(toFile: srtPath, atomically: true, encoding: .utf8)
         try vtt.write(toFile: vttPath, atomically: true, encoding: .utf8)
         return (srtPath, vttPath)
@@ -64,7 +69,8 @@ struct SubtitleCommandTests {
         #expect(phrases.compactMap { $0["translation"] as? String } == Self.english)
         let truth = Self.truth.phrases
         for (index, phrase) in phrases.enumerated() {
-            let start = try #require(phrase["start"] as? Double), end = try #require(phrase["end"] as? Double)
+            let start = try #require(phrase["start"] as? Double)
+            let end = try #require(phrase["end"] as? Double)
             // The whole phrase, and none of its neighbours: each edge in the pause around it.
             #expect(
                 start <= truth[index].start + 0.02 && start >= (index > 0 ? truth[index - 1].end - 0.02 : 0),
@@ -179,7 +185,8 @@ struct SubtitleCommandTests {
         }
         #expect(phrases.count == sentences.count)
         for (index, phrase) in phrases.enumerated() {
-            let start = try #require(phrase["start"] as? Double), end = try #require(phrase["end"] as? Double)
+            let start = try #require(phrase["start"] as? Double)
+            let end = try #require(phrase["end"] as? Double)
             let truth = take.phrases[index]
             #expect(
                 abs(start - truth.lowerBound) < 0.12,
@@ -195,7 +202,8 @@ struct SubtitleCommandTests {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         process.arguments = ["-c", script]
-        let output = Pipe(), errors = Pipe()
+        let output = Pipe()
+        let errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
         try process.run()
@@ -217,10 +225,12 @@ struct SubtitleCommandTests {
         let phrases = ((shown["groups"] as? [[String: Any]]) ?? []).flatMap {
             ($0["phrases"] as? [[String: Any]]) ?? []
         }
-        let starts = phrases.compactMap { $0["start"] as? Double }, ends = phrases.compactMap { $0["end"] as? Double }
+        let starts = phrases.compactMap { $0["start"] as? Double }
+        let ends = phrases.compactMap { $0["end"] as? Double }
 
-        let vtt = Scratch.path("lesson", extension: "vtt"), srt = Scratch.path("lesson", extension: "srt"),
-            labels = Scratch.path("lesson", extension: "txt")
+        let vtt = Scratch.path("lesson", extension: "vtt")
+        let srt = Scratch.path("lesson", extension: "srt")
+        let labels = Scratch.path("lesson", extension: "txt")
         #expect(try library.run(["export", "Lesson", "--format", "vtt", "-o", vtt, "--translations"]).status == 0)
         #expect(try library.run(["export", "Lesson", "--format", "srt", "-o", srt]).status == 0)
         #expect(try library.run(["export", "Lesson", "--format", "labels", "-o", labels]).status == 0)

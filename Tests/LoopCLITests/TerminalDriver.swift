@@ -92,7 +92,7 @@ struct TerminalDriver: ~Copyable {
         guard closeFrom(&actions, 3) == 0 else { throw POSIXError(.ENOSYS) }
 
         let argv = (["tmux"] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        defer { for argument in argv { free(argument) } }
         var child: pid_t = 0
         let spawned = posix_spawnp(&child, "tmux", &actions, nil, argv, environ)
         close(pipe[1])
@@ -103,7 +103,10 @@ struct TerminalDriver: ~Copyable {
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while true {
             let count = read(pipe[0], &buffer, buffer.count)
-            if count > 0 { output.append(contentsOf: buffer[..<count]); continue }
+            if count > 0 {
+                output.append(contentsOf: buffer[..<count])
+                continue
+            }
             if count < 0 && errno == EINTR { continue }
             break
         }

@@ -30,7 +30,10 @@ struct WebPagesTests {
     func hostileTake() throws -> String {
         let split = try LoopProcess.run(["split", Self.hostileText, "--json"])
         struct Text: Decodable {
-            struct Group: Decodable { struct Phrase: Decodable { var text: String }; var phrases: [Phrase] }
+            struct Group: Decodable {
+                struct Phrase: Decodable { var text: String }
+                var phrases: [Phrase]
+            }
             var groups: [Group]
             var language: String
         }
@@ -572,7 +575,10 @@ final class AtomReader: NSObject, XMLParserDelegate {
         _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
         attributes: [String: String] = [:]
     ) {
-        if root == nil { root = name; namespace = namespaceURI }
+        if root == nil {
+            root = name
+            namespace = namespaceURI
+        }
         if name == "entry" { inEntry = true }
         if inEntry, name == "link", attributes["rel"] == "alternate" { entryLinks.append(attributes["href"] ?? "") }
         text = ""

@@ -74,7 +74,8 @@ import Testing
         var firstOfEach: [String: [Float]] = [:]
         var differing: [Int] = []
         for round in 0..<200 {
-            let voice = round.isMultiple(of: 2) ? "fr" : "en-us+m3", speed = 150 + round % 3 * 20
+            let voice = round.isMultiple(of: 2) ? "fr" : "en-us+m3"
+            let speed = 150 + round % 3 * 20
             let samples = try SpeechSynthesizer.shared.render(["Oui."], voice: voice, wordsPerMinute: speed)[0].samples
             let key = "\(voice) \(speed)"
             if let earlier = firstOfEach[key], earlier != samples { differing.append(round) }

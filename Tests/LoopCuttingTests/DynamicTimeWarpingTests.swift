@@ -23,7 +23,9 @@ import Testing
         var random = Seeded(state: seed)
         let d = FeatureMatrix.dimension
         func frame() -> [Float] { (0..<d).map { _ in Float.random(in: -1...1, using: &random) } }
-        var rendering: [[Float]] = [], quiet: [Bool] = [], filler: [Bool] = []
+        var rendering: [[Float]] = []
+        var quiet: [Bool] = []
+        var filler: [Bool] = []
         var phraseSpans: [Range<Int>] = []
         func join() {
             for _ in 0..<6 {
@@ -43,7 +45,8 @@ import Testing
             phraseSpans.append(start..<rendering.count)
             join()
         }
-        var take: [[Float]] = [], takeQuiet: [Bool] = []
+        var take: [[Float]] = []
+        var takeQuiet: [Bool] = []
         for _ in 0..<30 {
             take.append(frame())
             takeQuiet.append(false)
@@ -82,7 +85,8 @@ import Testing
         func speech(_ columns: Range<Int>) -> Double { Double(columns.filter { !rendering.quiet[$0] }.count) }
         var total = 0.0
         for (index, cell) in path.enumerated() {
-            let row = Int(cell.row), column = Int(cell.column)
+            let row = Int(cell.row)
+            let column = Int(cell.column)
             if free(row, column) {
                 // Silence against silence costs nothing.
             } else if rendering.quiet[column] {
@@ -90,8 +94,8 @@ import Testing
             } else if take.quiet[row] {
                 total += Double(parameters.silenceAgainstSpeech)
             } else {
-                let a = take.features[(row * d)..<(row * d + d)],
-                    b = rendering.features[(column * d)..<(column * d + d)]
+                let a = take.features[(row * d)..<(row * d + d)]
+                let b = rendering.features[(column * d)..<(column * d + d)]
                 total += Double(zip(a, b).map { ($0 - $1) * ($0 - $1) }.reduce(0, +).squareRoot())
             }
             guard index > 0 else { continue }
@@ -156,7 +160,9 @@ import Testing
         backwards.order = (0..<Int32(rendering.count)).reversed()
         func expected(_ frames: DynamicTimeWarping.Frames) -> ([Float], [Bool], [Bool]?) {
             let d = FeatureMatrix.dimension
-            var features: [Float] = [], quiet: [Bool] = [], filler: [Bool] = []
+            var features: [Float] = []
+            var quiet: [Bool] = []
+            var filler: [Bool] = []
             for first in stride(from: 0, to: frames.count, by: factor) {
                 let block = first..<min(first + factor, frames.count)
                 var sum = [Float](repeating: 0, count: d)

@@ -21,7 +21,8 @@ func expectMatchesTruth(_ segmentation: Segmentation, sourceLocation: SourceLoca
             sourceLocation: sourceLocation)
     }
     for (segment, phrase) in zip(segmentation.segments, truth) {
-        let start = segmentation.seconds(segment.startFrame), end = segmentation.seconds(segment.endFrame)
+        let start = segmentation.seconds(segment.startFrame)
+        let end = segmentation.seconds(segment.endFrame)
         #expect(
             start <= phrase.start + 0.03 && end >= phrase.end - 0.03,
             "'\(phrase.text)' clipped: \(start)-\(end) for \(phrase.start)-\(phrase.end)",
@@ -153,8 +154,17 @@ struct SilenceSegmenterTests {
         func add(_ seconds: Double, _ level: Float) {
             levels += (0..<Int((seconds * 100).rounded())).map { level + Float($0 % 3) }
         }
-        add(0.5, -80); add(1.5, -21); add(0.04, -80); add(0.03, -36); add(0.24, -80); add(1.5, -21)
-        add(0.27, -80); add(1.5, -21); add(0.9, -80); add(1.5, -21); add(0.5, -80)
+        add(0.5, -80)
+        add(1.5, -21)
+        add(0.04, -80)
+        add(0.03, -36)
+        add(0.24, -80)
+        add(1.5, -21)
+        add(0.27, -80)
+        add(1.5, -21)
+        add(0.9, -80)
+        add(1.5, -21)
+        add(0.5, -80)
         let take = EnergyEnvelope(
             hopFrames: 160, sampleRate: 16_000, channelCount: 1, frameCount: levels.count * 160, levels: levels)
         let cuts = try SilenceSegmenter().segment(take, hint: .count(3)).cuts.map { Double($0.frame) / 16_000 }
@@ -171,7 +181,9 @@ struct SilenceSegmenterTests {
         let rate = 16_000
         var random: UInt64 = 0x9E37_79B9_7F4A_7C15
         func uniform() -> Float { // xorshift64*, in -1...1: the same take every run
-            random ^= random >> 12; random ^= random << 25; random ^= random >> 27
+            random ^= random >> 12
+            random ^= random << 25
+            random ^= random >> 27
             return Float((random &* 0x2545_F491_4F6C_DD1D) >> 40) / Float(1 << 23) - 1
         }
         func silence(_ seconds: Double) -> [Float] { [Float](repeating: 0, count: Int(seconds * Double(rate))) }
@@ -201,7 +213,8 @@ struct SilenceSegmenterTests {
         var take = parts.flatMap { $0 }
         var brown: Float = 0
         let rumble = take.map { _ in
-            brown = 0.995 * brown + uniform(); return brown
+            brown = 0.995 * brown + uniform()
+            return brown
         }
         let gain = speechRMS / rms(rumble) / pow(10, 15 / 20)
         for i in take.indices { take[i] += gain * rumble[i] }

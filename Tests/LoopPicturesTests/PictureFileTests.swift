@@ -59,7 +59,9 @@ import Testing
     @Test func aPNGTooLargeToDecodeWholeIsRefusedFromItsHeader() throws {
         var png = bytes("picture-red.png")
         for offset in [16, 20] {
-            png[offset] = 0; png[offset + 1] = 0; png[offset + 2] = UInt8(7_000 >> 8);
+            png[offset] = 0
+            png[offset + 1] = 0
+            png[offset + 2] = UInt8(7_000 >> 8)
             png[offset + 3] = UInt8(7_000 & 0xFF)
         }
         let error = try refusal(png, named: "big.png")
@@ -74,7 +76,9 @@ import Testing
         // A PNG whose header claims 30,000 × 30,000 pixels: refused from the header alone.
         var png = bytes("picture-red.png")
         for (offset, value) in [(16, 30_000), (20, 30_000)] {
-            png[offset] = 0; png[offset + 1] = 0; png[offset + 2] = UInt8(value >> 8);
+            png[offset] = 0
+            png[offset + 1] = 0
+            png[offset + 2] = UInt8(value >> 8)
             png[offset + 3] = UInt8(value & 0xFF)
         }
         let error = try refusal(png, named: "bomb.png")
@@ -82,7 +86,10 @@ import Testing
         #expect(error?.message.contains("30000 × 30000 pixels") == true)
         // The same for a GIF's logical screen.
         var gif = bytes("picture-yellow-then-blue.gif")
-        gif[6] = 0x30; gif[7] = 0x75; gif[8] = 0x30; gif[9] = 0x75
+        gif[6] = 0x30
+        gif[7] = 0x75
+        gif[8] = 0x30
+        gif[9] = 0x75
         #expect(try refusal(gif, named: "bomb.gif")?.kind == .tooLarge)
     }
 

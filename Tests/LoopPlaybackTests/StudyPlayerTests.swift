@@ -187,7 +187,11 @@ struct StudyPlayerTests {
 /// What an output was given, kept where a test can look at it while the player runs; it may
 /// hold the player once it has a set number of samples, until the test lets it go on.
 final class OutputSink: Sendable {
-    private struct State { var samples: [Float] = []; var stops = 0; var allowed = Int.max }
+    private struct State {
+        var samples: [Float] = []
+        var stops = 0
+        var allowed = Int.max
+    }
     private let state: Mutex<State>
 
     init(allowing allowed: Int = .max) { state = Mutex(State(allowed: allowed)) }
@@ -208,7 +212,7 @@ final class OutputSink: Sendable {
         while !condition(self) {
             guard ContinuousClock.now < deadline else {
                 Issue.record(
-                    "the player never reached the state waited for: \(what) (\(samples.count) samples, \(stops) stops)");
+                    "the player never reached the state waited for: \(what) (\(samples.count) samples, \(stops) stops)")
                 return
             }
             try await Task.sleep(for: .milliseconds(5))

@@ -59,7 +59,8 @@ struct TakeRecordingTests {
         _ = feed(&recording, hops: levels[0..<phraseTwoBegun])
         #expect(recording.phrase == 1)
         guard case .saveDraft(let afterRerecord)? = recording.rerecord() else {
-            Issue.record("r keeps the draft up to date"); return
+            Issue.record("r keeps the draft up to date")
+            return
         }
         let discarded = try #require(afterRerecord.discarded.first)
         #expect(
@@ -67,7 +68,8 @@ struct TakeRecordingTests {
                 && discarded.upperBound == phraseTwoBegun * 160,
             "what was said of phrase 2 so far: \(discarded)")
         guard case .saveDraft(let afterBack)? = recording.back() else {
-            Issue.record("b keeps the draft up to date"); return
+            Issue.record("b keeps the draft up to date")
+            return
         }
         #expect(
             recording.phrase == 0 && afterBack.discarded.count == 2 && afterBack.discarded[1].lowerBound == 0,

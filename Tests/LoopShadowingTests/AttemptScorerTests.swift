@@ -25,7 +25,8 @@ import Testing
 
     /// The phrase said by another voice is the phrase; another phrase of the same length is not.
     @Test func theSamePhraseInAnotherVoiceMatchesAndAnotherPhraseDoesNot() throws {
-        let good = try score("shadow-good.flac"), other = try score("shadow-other.flac")
+        let good = try score("shadow-good.flac")
+        let other = try score("shadow-other.flac")
         #expect(good.saysThePhrase, "match \(good.match)")
         #expect(!other.saysThePhrase, "match \(other.match)")
         #expect(good.match > other.match + 0.2)
@@ -52,8 +53,10 @@ import Testing
 
     /// The same words said on one note score a lower intonation than said with their melody.
     @Test func aMonotoneAttemptScoresALowerIntonation() throws {
-        let good = try score("shadow-good.flac"), monotone = try score("shadow-monotone.flac")
-        let melody = try #require(good.intonation), flat = try #require(monotone.intonation)
+        let good = try score("shadow-good.flac")
+        let monotone = try score("shadow-monotone.flac")
+        let melody = try #require(good.intonation)
+        let flat = try #require(monotone.intonation)
         #expect(melody > 0.8 && flat < melody - 0.3, "\(melody) against \(flat)")
         #expect(monotone.saysThePhrase, "the words are still the phrase's")
     }

@@ -13,19 +13,19 @@ struct ShadowingMachineTests {
     private let said = Date(timeIntervalSince1970: 1_800_000_000)
 
     /// The captures a list of actions starts, and the attempts it hands on.
-    private func started(_ actions: [Machine.Action]) -> [Int] {
+    private func started(_ actions: [Machine.Action]) -> [Machine.CaptureID] {
         actions.compactMap { if case .startCapture(let id, _) = $0 { id } else { nil } }
     }
     private func delivered(_ actions: [Machine.Action]) -> [RecordedAttempt] {
         actions.compactMap { if case .deliver(let attempt) = $0 { attempt } else { nil } }
     }
-    private func scored(_ actions: [Machine.Action]) -> [(id: Int, scorer: String)] {
+    private func scored(_ actions: [Machine.Action]) -> [(id: Machine.CaptureID, scorer: String)] {
         actions.compactMap { if case .score(let id, _, let scorer) = $0 { (id, scorer) } else { nil } }
     }
     private func prepared(_ actions: [Machine.Action]) -> [Int] {
         actions.compactMap { if case .prepareScorer(let phrase) = $0 { phrase } else { nil } }
     }
-    private func stopped(_ actions: [Machine.Action]) -> [Int] {
+    private func stopped(_ actions: [Machine.Action]) -> [Machine.CaptureID] {
         actions.compactMap { if case .stopCapture(let id) = $0 { id } else { nil } }
     }
     private func finishes(_ actions: [Machine.Action]) -> Bool {

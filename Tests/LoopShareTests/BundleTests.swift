@@ -374,7 +374,8 @@ struct HostileBundleTests {
             containing: "format version 1) has a field this version does not define: comment")
         expectRefused(
             try resigned(bundle, by: identity) {
-                $0["version"] = 5; $0["newThing"] = true
+                $0["version"] = 5
+                $0["newThing"] = true
             }, .newerFormat, containing: "format version 5")
         expectRefused(
             try resigned(bundle, by: identity) { $0.removeValue(forKey: "loops") }, .badManifest,

@@ -77,14 +77,16 @@ struct HostileBundleContentTests {
         for name in ["Ana\u{1B}[2J", String(repeating: "a", count: 41), "", "../x"] {
             expectRefused(
                 try resigned(bundle, by: identity) {
-                    $0["version"] = 4; $0["authorName"] = name
+                    $0["version"] = 4
+                    $0["authorName"] = name
                 }, .badManifest,
                 containing: "the author's name")
         }
         // A name in a bundle of version 3 is a field that version does not define.
         expectRefused(
             try resigned(bundle, by: identity) {
-                $0["version"] = 3; $0["authorName"] = "Ana Test"
+                $0["version"] = 3
+                $0["authorName"] = "Ana Test"
             }, .badManifest,
             containing: "authorName")
     }
@@ -154,8 +156,10 @@ struct HostileBundleContentTests {
             manifest["audio"] =
                 audio
                 + audio.map {
-                    var copy = $0; copy["file"] = "audio/" + String(repeating: "0", count: 64) + ".flac";
-                    copy["sha256"] = String(repeating: "0", count: 64); return copy
+                    var copy = $0
+                    copy["file"] = "audio/" + String(repeating: "0", count: 64) + ".flac"
+                    copy["sha256"] = String(repeating: "0", count: 64)
+                    return copy
                 }
         }
         expectRefused(huge, .tooLarge, containing: "is larger than 8 GiB")
@@ -167,11 +171,13 @@ struct HostileBundleContentTests {
         var bytes = try Data(contentsOf: URL(fileURLWithPath: bundle))
         let name = Data("audio/".utf8)
         let header = Data([0x50, 0x4B, 0x03, 0x04])
-        var offset = 0, found: Int?
+        var offset = 0
+        var found: Int?
         while let range = bytes.range(of: header, in: offset..<bytes.count) {
             let nameLength = Int(bytes[range.lowerBound + 26]) | Int(bytes[range.lowerBound + 27]) << 8
             if bytes[(range.lowerBound + 30)..<(range.lowerBound + 30 + min(nameLength, name.count))] == name {
-                found = range.lowerBound; break
+                found = range.lowerBound
+                break
             }
             offset = range.upperBound
         }
@@ -183,7 +189,8 @@ struct HostileBundleContentTests {
         while let range = bytes.range(of: central, in: offset..<bytes.count) {
             let nameLength = Int(bytes[range.lowerBound + 28]) | Int(bytes[range.lowerBound + 29]) << 8
             if bytes[(range.lowerBound + 46)..<(range.lowerBound + 46 + min(nameLength, name.count))] == name {
-                bytes[range.lowerBound + 16] ^= 0xFF; break
+                bytes[range.lowerBound + 16] ^= 0xFF
+                break
             }
             offset = range.upperBound
         }

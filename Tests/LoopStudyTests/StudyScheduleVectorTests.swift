@@ -50,8 +50,12 @@ struct StudyScheduleVectorTests {
                 case .previousPhrase: object["event"] = "previousPhrase"
                 case .nextGroup: object["event"] = "nextGroup"
                 case .previousGroup: object["event"] = "previousGroup"
-                case .select(let group): object["event"] = "select"; object["group"] = group
-                case .toggle(let group): object["event"] = "toggle"; object["group"] = group
+                case .select(let group):
+                    object["event"] = "select"
+                    object["group"] = group
+                case .toggle(let group):
+                    object["event"] = "toggle"
+                    object["group"] = group
                 case .selectAll: object["event"] = "selectAll"
                 case .switchMode: object["event"] = "switchMode"
                 case .faster: object["event"] = "faster"

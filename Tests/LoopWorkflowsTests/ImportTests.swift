@@ -105,7 +105,10 @@ struct ImportTests {
         #expect(try learner.loop(id: loop.summary.id).summary.title == "Fixture", "unchanged")
         let copy = try await Library(store: learner).importBundles(
             at: [forged], options: ImportOptions(asCopy: true))
-        guard case .added(let newId) = copy[0].loops[0].outcome else { Issue.record("not added"); return }
+        guard case .added(let newId) = copy[0].loops[0].outcome else {
+            Issue.record("not added")
+            return
+        }
         #expect(newId != loop.summary.id)
         #expect(try learner.loop(id: newId).summary.title == "Hijacked")
     }

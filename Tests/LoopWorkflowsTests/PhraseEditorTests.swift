@@ -45,13 +45,14 @@ struct PhraseEditorTests {
     @Test func boundariesNeverCrossAndANudgePushesTheNeighboursEdge() throws {
         let (_, loop) = try fixtureLoop()
         var editor = PhraseEditor(loop)
-        let first = try #require(editor.phrases[0].clip), second = try #require(editor.phrases[1].clip)
+        let first = try #require(editor.phrases[0].clip)
+        let second = try #require(editor.phrases[1].clip)
         #expect(first.frames.upperBound <= second.frames.lowerBound)
         // The end of phrase 1 moved 100 ms at a time until it stops.
         var steps = 0
         while (try? editor.nudge(.end, milliseconds: 100)) != nil { steps += 1 }
-        let end = try #require(editor.phrases[0].clip).frames.upperBound,
-            next = try #require(editor.phrases[1].clip).frames
+        let end = try #require(editor.phrases[0].clip).frames.upperBound
+        let next = try #require(editor.phrases[1].clip).frames
         #expect(end == next.lowerBound, "the next clip starts where this one ends: \(end), \(next)")
         #expect(
             next.count == 16_000 / 20 && next.upperBound == second.frames.upperBound,
@@ -65,8 +66,8 @@ struct PhraseEditorTests {
         // The start of phrase 2 moved back over phrase 1's end pushes it back too.
         editor.move(phrases: 1)
         while (try? editor.nudge(.start, milliseconds: -100)) != nil {}
-        let previous = try #require(editor.phrases[0].clip).frames,
-            start = try #require(editor.phrases[1].clip).frames.lowerBound
+        let previous = try #require(editor.phrases[0].clip).frames
+        let start = try #require(editor.phrases[1].clip).frames.lowerBound
         #expect(
             previous.upperBound == start && previous.count == 16_000 / 20
                 && previous.lowerBound == first.frames.lowerBound, "\(previous), \(start)")

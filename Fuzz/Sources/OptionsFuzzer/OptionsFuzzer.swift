@@ -63,6 +63,7 @@ enum Scratch {
     }()
 }
 
+/// libFuzzer's entry point: runs the fuzzer's driver with the command line's arguments.
 @_cdecl("OptionsFuzzer_main")
 public func fuzzerMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
     runLibFuzzer(argc, argv, test: fuzzOptions)

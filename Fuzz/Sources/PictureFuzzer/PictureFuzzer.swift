@@ -23,6 +23,7 @@ public func fuzzPicture(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     return 0
 }
 
+/// libFuzzer's entry point: runs the fuzzer's driver with the command line's arguments.
 @_cdecl("PictureFuzzer_main")
 public func fuzzerMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
     runLibFuzzer(argc, argv, test: fuzzPicture)

@@ -31,6 +31,7 @@ public func fuzzServerAnswer(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CIn
     return 0
 }
 
+/// libFuzzer's entry point: runs the fuzzer's driver with the command line's arguments.
 @_cdecl("ServerAnswerFuzzer_main")
 public func fuzzerMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
     runLibFuzzer(argc, argv, test: fuzzServerAnswer)

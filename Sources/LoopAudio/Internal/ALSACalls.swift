@@ -63,7 +63,8 @@ enum ALSA {
                     "the sound device '\(device)' refuses \(channelCount) channels at \(sampleRate) Hz (\(explain(configured)))"
             )
         }
-        var buffer: snd_pcm_uframes_t = 0, period: snd_pcm_uframes_t = 0
+        var buffer: snd_pcm_uframes_t = 0
+        var period: snd_pcm_uframes_t = 0
         snd_pcm_get_params(raw, &buffer, &period)
         return (PCM(raw: raw), Negotiated(bufferFrames: Int(buffer), periodFrames: Int(max(period, 1))))
     }

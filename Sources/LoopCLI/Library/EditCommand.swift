@@ -52,7 +52,7 @@ struct EditCommand: ReportingCommand {
         let progress = StepProgressBars([.loading: "reading the takes"])
         let edited = try await libraryOptions.open().edit(request, drivers: drivers, progress: progress.callback)
         progress.finish()
-        edited.lines.forEach { print($0) }
+        for line in edited.lines { print(line) }
     }
 }
 

@@ -44,7 +44,7 @@ struct RecordCommand: ReportingCommand {
         let progress = StepProgressBars()
         let outcome = try await libraryOptions.open().record(request, progress: progress.callback) { session in
             progress.finish()
-            session.unsaved.forEach { StandardError.write($0.note) }
+            for unsaved in session.unsaved { StandardError.write(unsaved.note) }
             return try await RecordingScreen.run(session, fullScreen: interactive, images: !noImages)
         }
         progress.finish()

@@ -76,7 +76,9 @@ public final class FFmpegAudioDecoder {
             }
             streamIndex = chosen.pointee.index
             for stream in streams where stream.pointee.index != streamIndex { stream.pointee.discard = AVDISCARD_ALL }
-            let parameters = chosen.pointee.codecpar!
+            guard let parameters = chosen.pointee.codecpar else {
+                throw AudioError(.decodeFailed, path: path, message: "its audio stream has no codec parameters")
+            }
             guard let decoder = avcodec_find_decoder(parameters.pointee.codec_id) else {
                 throw AudioError(
                     .unsupportedFormat, path: path,

@@ -101,10 +101,11 @@ enum FFmpegPictureCalls {
         // Damage the decoder noticed and concealed (a cut-short scan) counts as damage.
         guard frame.pointee.decode_error_flags == 0 else { throw damaged("damaged data") }
 
-        let width = Int(frame.pointee.width), height = Int(frame.pointee.height)
+        let width = Int(frame.pointee.width)
+        let height = Int(frame.pointee.height)
         let scale = min(1, Double(size) / Double(max(width, height)))
-        let outWidth = max(1, Int((Double(width) * scale).rounded())),
-            outHeight = max(1, Int((Double(height) * scale).rounded()))
+        let outWidth = max(1, Int((Double(width) * scale).rounded()))
+        let outHeight = max(1, Int((Double(height) * scale).rounded()))
         guard
             let scaler = sws_getContext(
                 Int32(width), Int32(height), AVPixelFormat(frame.pointee.format), Int32(outWidth), Int32(outHeight),

@@ -5,7 +5,6 @@ import Hummingbird
 import LoopFoundation
 import LoopLibraryAPI
 import Synchronization
-import ZIPFoundation
 
 /// gzip for what a browser loads (pages, their stylesheet and scripts): a third of the bytes
 /// on a phone's slow network. Clips, pictures and bundles are compressed already and go as
@@ -14,8 +13,8 @@ import ZIPFoundation
 /// A gzip stream is joined from parts deflated apart (``DeflatedPart``): each ends on a byte
 /// boundary and refers to nothing before it, so a page's own text, deflated once when it is
 /// rendered, and the stylesheet every page holds, deflated once when the server starts, are
-/// joined as the page is sent, a copy of a few KB. (The CRC-32 of what they hold is
-/// ZIPFoundation's.)
+/// joined as the page is sent, a copy of a few KB. (The CRC-32 of what they hold is the
+/// foundation's ``CRC32Checksum``, the one a bundle's entries are checked with.)
 enum Gzip {
     /// `data` gzipped at zlib's best level (what is gzipped once, as a script); nil if zlib
     /// failed (then it goes as it is).
@@ -23,10 +22,10 @@ enum Gzip {
         DeflatedPart(data, level: .best).map { Data(join([$0], crc: crc32(data)).readableBytesView) }
     }
 
-    /// The CRC-32 of `bytes` (gzip's, as ZIPFoundation's `crc32(checksum:)` computes it),
-    /// continuing `crc`, the CRC-32 of the bytes before them (``CRC32Checksum``: ZIPFoundation's,
-    /// a byte a step, was a tenth of a gzipped page's first visit).
-    static func crc32(_ bytes: Data, continuing crc: CRC32 = 0) -> CRC32 {
+    /// The CRC-32 of `bytes` (gzip's), continuing `crc`, the CRC-32 of the bytes before them
+    /// (``CRC32Checksum``, eight bytes a step: ZIPFoundation's, a byte a step, was a tenth of a
+    /// gzipped page's first visit).
+    static func crc32(_ bytes: Data, continuing crc: UInt32 = 0) -> UInt32 {
         CRC32Checksum.of(bytes, continuing: crc)
     }
 
@@ -34,7 +33,7 @@ enum Gzip {
     /// `next`, the second's, of `length` bytes: its bytes need not be read (zlib's
     /// `crc32_combine`: the first's CRC moved on by `length` zero bytes, then the second's
     /// added, in the polynomials modulo gzip's).
-    static func crc32(_ crc: CRC32, followedBy next: CRC32, length: Int) -> CRC32 {
+    static func crc32(_ crc: UInt32, followedBy next: UInt32, length: Int) -> UInt32 {
         /// a(x) b(x) modulo the polynomial (reflected: x^0 is the top bit).
         func multiply(_ a: UInt32, _ b: UInt32) -> UInt32 {
             var a = a
@@ -66,7 +65,7 @@ enum Gzip {
 
     /// The gzip stream of `parts`, one after the other; `crc` is the CRC-32 of the bytes they
     /// hold, all of them.
-    static func join(_ parts: [DeflatedPart], crc: CRC32) -> ByteBuffer {
+    static func join(_ parts: [DeflatedPart], crc: UInt32) -> ByteBuffer {
         var output = ByteBuffer()
         output.reserveCapacity(parts.reduce(20) { $0 + $1.deflated.count })
         // The header: no name, no time, from a Unix system (RFC 1952).
@@ -128,11 +127,11 @@ struct DeflatedPart: Sendable {
     /// The deflated blocks of `gzipped`, a stream ``Gzip/compress(_:)`` made, with the CRC-32
     /// and the length its trailer declares (nil past `maximumLength`), read without inflating
     /// it; nil if it is not such a stream.
-    static func member(_ gzipped: Data, maximumLength: Int) -> (part: DeflatedPart, crc: CRC32)? {
+    static func member(_ gzipped: Data, maximumLength: Int) -> (part: DeflatedPart, crc: UInt32)? {
         guard gzipped.count >= 20 else { return nil }
         func little(_ bytes: Data.SubSequence) -> Int { bytes.reversed().reduce(0) { $0 << 8 | Int($1) } }
         let length = little(gzipped.suffix(4))
-        let crc = CRC32(little(gzipped.dropLast(4).suffix(4)))
+        let crc = UInt32(little(gzipped.dropLast(4).suffix(4)))
         guard length <= maximumLength, let part = DeflatedPart(blocksOf: gzipped, length: length) else { return nil }
         return (part, crc)
     }

@@ -3,7 +3,6 @@ import Foundation
 import LoopFoundation
 import LoopLibraryAPI
 import NIOCore
-import ZIPFoundation
 
 /// The part of a loop's page that its published revision alone decides: its picture, its
 /// groups and phrases (with their clips and pictures), and the first phrase its description
@@ -167,21 +166,21 @@ struct PageAhead: Equatable {
 struct KeptPagePart {
     var firstPhrase: String?
     var pictureHTML: String
-    var groups: (part: DeflatedPart, crc: CRC32)
+    var groups: (part: DeflatedPart, crc: UInt32)
     /// The groups as kept, gzipped.
     var groupsGzipped: Data
     /// The page rendered ahead, from its source; nil if there is none.
     var page: (source: String, pieces: [Piece])?
 
     enum Piece {
-        case text(DeflatedPart, crc: CRC32)
+        case text(DeflatedPart, crc: UInt32)
         case address
         case stylesheet
         case groups
     }
 
     init(
-        firstPhrase: String?, pictureHTML: String, groups: (part: DeflatedPart, crc: CRC32), groupsGzipped: Data
+        firstPhrase: String?, pictureHTML: String, groups: (part: DeflatedPart, crc: UInt32), groupsGzipped: Data
     ) {
         self.firstPhrase = firstPhrase
         self.pictureHTML = pictureHTML
@@ -304,7 +303,7 @@ extension WebTemplates {
         let storedAddress = DeflatedPart(storing: address)
         var beforeStyle: [DeflatedPart] = []
         var afterStyle: [DeflatedPart] = []
-        var crc: CRC32 = 0
+        var crc: UInt32 = 0
         var styled = false
         for piece in page.pieces {
             let part: DeflatedPart

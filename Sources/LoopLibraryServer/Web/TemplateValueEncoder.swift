@@ -24,11 +24,12 @@ enum TemplateValueEncoder {
     /// A value of a leaf type (a string, a number, a Bool), or nil for one that encodes its parts.
     /// (Told by its type, not by casting: a page model is most of what comes here.)
     static func leaf<Value: Encodable>(_ value: Value) -> TemplateValue? {
-        if Value.self == String.self { return .text(value as! String) }
-        if Value.self == Int.self { return .number(value as! Int) }
-        if Value.self == Bool.self { return .flag(value as! Bool) }
-        if Value.self == Double.self { return .text(String(value as! Double)) }
-        if Value.self == Float.self { return .text(String(value as! Float)) }
+        // (The cast is tried only once the type is known to be the one cast to.)
+        if Value.self == String.self, let text = value as? String { return .text(text) }
+        if Value.self == Int.self, let number = value as? Int { return .number(number) }
+        if Value.self == Bool.self, let flag = value as? Bool { return .flag(flag) }
+        if Value.self == Double.self, let number = value as? Double { return .text(String(number)) }
+        if Value.self == Float.self, let number = value as? Float { return .text(String(number)) }
         if otherIntegers.contains(ObjectIdentifier(Value.self)), let integer = value as? any BinaryInteger {
             return .number(number(integer))
         }

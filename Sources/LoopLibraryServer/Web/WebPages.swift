@@ -159,7 +159,7 @@ extension LibraryServer {
         headers[.vary] = "Accept-Encoding"
         headers[.contentSecurityPolicy] = web.contentSecurityPolicy
         headers[.xContentTypeOptions] = "nosniff"
-        headers[.referrerPolicy] = "same-origin"
+        if let referrerPolicy = HTTPFields.Element.Name.referrerPolicy { headers[referrerPolicy] = "same-origin" }
         if page.status == 200, Self.matches(request.headers[.ifNoneMatch], headers[.eTag] ?? "") {
             return Response(status: .notModified, headers: headers)
         }
@@ -632,5 +632,6 @@ extension LibraryServer {
 }
 
 extension HTTPFields.Element.Name {
-    static let referrerPolicy = Self("Referrer-Policy")!
+    /// `Referrer-Policy`, which HTTPTypes does not name (a valid name: never nil).
+    static let referrerPolicy = Self("Referrer-Policy")
 }

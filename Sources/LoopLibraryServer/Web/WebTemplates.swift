@@ -4,7 +4,6 @@ import Hummingbird
 import LoopFoundation
 import LoopLibraryAPI
 import Synchronization
-import ZIPFoundation
 
 /// The web pages' templates and static files, read once from a folder (`Resources/web`).
 ///
@@ -28,10 +27,10 @@ public struct WebTemplates: Sendable {
     /// The stylesheet deflated once, joined into each gzipped page as it is sent.
     let deflatedStylesheet: DeflatedPart
     /// The stylesheet's CRC-32.
-    let stylesheetCRC: CRC32
+    let stylesheetCRC: UInt32
     /// The openings of pages up to their stylesheet, deflated once, with the CRC-32 of the
     /// page through its stylesheet.
-    let sharedOpenings = SharedParts<(part: DeflatedPart, crc: CRC32)>()
+    let sharedOpenings = SharedParts<(part: DeflatedPart, crc: UInt32)>()
     /// The ends of loops' pages after their phrases, deflated once.
     let sharedEndings = SharedParts<DeflatedPart>()
     /// `copy.js`, served as it is.
@@ -266,7 +265,7 @@ struct DeflatedPage: Sendable {
     /// The page after its stylesheet, in parts; nil when it has no `<style>`.
     var afterStyle: [DeflatedPart]?
     /// The CRC-32 of the page as sent, its stylesheet in.
-    var crc: CRC32
+    var crc: UInt32
 
     /// What keeping it costs.
     var bytes: Int { beforeStyle.deflated.count + (afterStyle?.reduce(0) { $0 + $1.deflated.count } ?? 0) }

@@ -61,7 +61,8 @@ enum ChafaCalls {
     static func fit(width: Int, height: Int, columns: Int, rows: Int, cell: (width: Int, height: Int)) -> (
         columns: Int, rows: Int
     ) {
-        var outColumns = Int32(columns), outRows = Int32(rows)
+        var outColumns = Int32(columns)
+        var outRows = Int32(rows)
         chafa_calc_canvas_geometry(
             Int32(width), Int32(height), &outColumns, &outRows, Float(cell.width) / Float(cell.height), 1, 0)
         return (max(1, Int(outColumns)), max(1, Int(outRows)))
