@@ -22,6 +22,18 @@ struct ContentAligner {
         /// Each phrase's columns (frames) in the joined rendering.
         var phrases: [Range<Int>]
 
+        /// The rendering of the phrases `kept` alone, with the joins on either side
+        /// (`joinFrames` at most), copied out: a text of its own, its phrases numbered from 0.
+        func phrases(_ kept: ClosedRange<Int>, joinFrames: Int) -> Rendering {
+            let first = max(0, phrases[kept.lowerBound].lowerBound - joinFrames)
+            let last = min(frames.count, phrases[kept.upperBound].upperBound + joinFrames) - 1
+            var sliced = frames.rows(first...last)
+            sliced.filler = frames.filler.map { Array($0[first...last]) }
+            return Rendering(
+                frames: sliced,
+                phrases: phrases[kept].map { ($0.lowerBound - first)..<($0.upperBound - first) })
+        }
+
         /// One phrase's frames with the join's silent frames on either side (`joinFrames` at
         /// most), copied out; with `backwards`, the phrase itself played backwards.
         func phraseFrames(_ phrase: Int, joinFrames: Int, backwards: Bool = false) -> DynamicTimeWarping.Frames {
@@ -278,7 +290,8 @@ struct RenderedFrames {
 
     /// The rendering: its features normalised over its speech.
     consuming func rendering() -> ContentAligner.Rendering {
-        let quiet = self.quiet, phrases = self.phrases
+        let quiet = self.quiet
+        let phrases = self.phrases
         var values: [Float] = []
         swap(&values, &features)
         var matrix = FeatureMatrix(values: consume values)
@@ -330,7 +343,8 @@ extension ContentAligner {
         var onPath = [Bool](repeating: false, count: rendering.frames.count)
         var rows = [ClosedRange<Int>?](repeating: nil, count: rendering.phrases.count)
         for cell in path {
-            let column = Int(cell.column), row = Int(cell.row)
+            let column = Int(cell.column)
+            let row = Int(cell.row)
             onPath[column] = true
             let phrase = phraseOfColumn[column]
             guard phrase >= 0 else { continue }
@@ -349,11 +363,12 @@ extension ContentAligner {
         // phrases on each core.
         let foundRows = rows
         let measure = { @Sendable (phrases: ArraySlice<Int>) -> [(phrase: Int, better: Int, speech: Int)] in
-            phrases.map { index in
-                let found = foundRows[index]!
+            phrases.compactMap { index -> (phrase: Int, better: Int, speech: Int)? in
+                guard let found = foundRows[index] else { return nil }
                 let (forward, backward) = localCosts(
                     take: take, rows: found, rendering: rendering, phrase: index, warping: warping)
-                var better = 0, speech = 0
+                var better = 0
+                var speech = 0
                 for (offset, row) in found.enumerated() where !take.quiet[row] {
                     speech += 1
                     if forward[offset] < backward[offset] { better += 1 }
@@ -366,7 +381,8 @@ extension ContentAligner {
         let (firstHalf, secondHalf) = bothAtOnce(
             { measure(foundPhrases[..<half]) }, { measure(foundPhrases[half...]) })
         var agreement = [Double?](repeating: nil, count: rendering.phrases.count)
-        var agreeing = 0, compared = 0
+        var agreeing = 0
+        var compared = 0
         for (index, better, speech) in firstHalf + secondHalf {
             agreement[index] = speech == 0 ? 0 : Double(better) / Double(speech)
             agreeing += better
@@ -432,16 +448,19 @@ extension ContentAligner {
         var costs: [Int: [Int: Double]] = [:]
         for (phrase, found) in rows.enumerated() {
             guard let found else { continue }
-            let low = max(0, phrase - reach), high = min(count - 1, phrase + reach)
+            let low = max(0, phrase - reach)
+            let high = min(count - 1, phrase + reach)
             // Near the text's ends, the neighbours on the other side make up the number.
-            let first = max(0, min(low, high - 2 * reach)), last = min(count - 1, max(high, low + 2 * reach))
+            let first = max(0, min(low, high - 2 * reach))
+            let last = min(count - 1, max(high, low + 2 * reach))
             let takePart = take.rows(found).keepingLowCepstra(parameters.identificationCepstra)
             costs[phrase] = Dictionary(
                 uniqueKeysWithValues: (first...last).map {
                     ($0, Double(lowOrderCost(takePart: takePart, rendering: rendering, phrase: $0, warping: warping)))
                 })
         }
-        var columnSums = [Double](repeating: 0, count: count), columnCounts = [Int](repeating: 0, count: count)
+        var columnSums = [Double](repeating: 0, count: count)
+        var columnCounts = [Int](repeating: 0, count: count)
         for row in costs.values {
             for (column, cost) in row {
                 columnSums[column] += cost
@@ -506,7 +525,9 @@ extension ContentAligner {
         var counts = [Int](repeating: 0, count: rendering.phrases.count)
         let aligner = ContentAligner()
         for cell in path {
-            let row = Int(cell.row), column = Int(cell.column), phrase = phraseOfColumn[column]
+            let row = Int(cell.row)
+            let column = Int(cell.column)
+            let phrase = phraseOfColumn[column]
             guard phrase >= 0, !take.quiet[row], !rendering.frames.quiet[column] else { continue }
             sums[phrase] += aligner.distance(take, row, rendering.frames, column, parameters)
             counts[phrase] += 1
@@ -541,7 +562,8 @@ extension ContentAligner {
         var prefix = [Double](repeating: 0, count: values.count + 1)
         for (index, value) in values.enumerated() { prefix[index + 1] = prefix[index] + Double(value) }
         return values.indices.map { index in
-            let low = max(0, index - radius), high = min(values.count, index + radius + 1)
+            let low = max(0, index - radius)
+            let high = min(values.count, index + radius + 1)
             return Float((prefix[high] - prefix[low]) / Double(high - low))
         }
     }

@@ -18,6 +18,7 @@ public struct Segment: Sendable, Equatable, Codable {
     /// One past the last frame of the phrase (padding included).
     public var endFrame: Int
 
+    /// A segment from its first frame to the frame after its last.
     public init(startFrame: Int, endFrame: Int) {
         self.startFrame = startFrame
         self.endFrame = endFrame
@@ -42,9 +43,13 @@ public struct Cut: Sendable, Equatable, Codable {
 
 /// The phrases found in a take.
 public struct Segmentation: Sendable, Equatable {
+    /// The take's sample rate in hertz.
     public var sampleRate: Int
+    /// The take's channel count.
     public var channelCount: Int
+    /// The take's length in frames.
     public var frameCount: Int
+    /// The phrases found, in order.
     public var segments: [Segment]
     /// The cuts between segments: `cuts.count == segments.count - 1`.
     public var cuts: [Cut]
@@ -55,7 +60,12 @@ public struct Segmentation: Sendable, Equatable {
     public var phrases: [Int]?
     /// What the user should know about how the take was cut, once (a language without a voice).
     public var notes: [String] = []
+    /// With a text much longer than the take (a chapter's audio and its whole book): the
+    /// stretch of the text's phrases the take was found in (indices, in order), which
+    /// ``phrases`` lie in; every phrase outside it is absent. Nil when the text was aligned whole.
+    public var located: ClosedRange<Int>?
 
+    /// The take's length in seconds.
     public var duration: Double { Double(frameCount) / Double(sampleRate) }
 
     /// How sure the cutter is of each segment's edges: the lower confidence of the cuts at its
@@ -90,6 +100,7 @@ public enum SegmentationFailure: String, LoopErrorKind {
     /// The text is far longer than anything the take could read of it.
     case textLongerThanTake
 
+    /// Where these errors come from: segmentation.
     public static let domain = ErrorDomain.segmentation
 }
 

@@ -8,6 +8,7 @@ import Synchronization
 /// each cut then placed on the pause or the quietest point there), else at its pauses
 /// (``SilenceSegmenter``). The one cutter every path from a take to clips goes through.
 public struct TakeCutter: Sendable {
+    /// What cuts at pauses, when the text cannot.
     public var segmenter: SilenceSegmenter
     /// The language the text is read in (`--language`); else the hint's (the loop's), else a
     /// guess from the text.
@@ -111,6 +112,7 @@ public struct TakeCutter: Sendable {
             /// it on at least this share when its length against its rendering's is within
             /// ``phraseLengthDeviation`` (log ratio) of the other phrases'.
             public var leastPhraseAgreement = 0.45
+            /// See ``leastPhraseAgreement``.
             public var phraseLengthDeviation = 0.3
             /// A phrase whose length against its rendering's is further than this (log ratio)
             /// from the other phrases' gets no clip, however well its few frames fit: a sliver of
@@ -126,6 +128,7 @@ public struct TakeCutter: Sendable {
             /// sentence in one synthetic take fitted 0.66-0.90 over 16 renderings. Everywhere, it
             /// would tell apart most phrases of an hour's take, 2.6 s more.
             public var doubtfulAgreementBesideUnread = 0.95
+            /// See ``doubtfulAgreement``.
             public var doubtfulIdentification = 2.5
             /// A phrase of less than this much rendered speech (seconds: "Gut.", "No, thanks.")
             /// has too few sounds to be told apart, and is spared.
@@ -165,21 +168,41 @@ public struct TakeCutter: Sendable {
             public var spottedEvidence = 5.0
         }
 
+        /// When the take reads a stretch of a much longer text (a chapter of its book), and
+        /// which stretch (``TakeLocator``).
+        public struct Location: Sendable {
+            /// A text whose rendered speech is at least this many times the take's is located
+            /// before it is aligned: below it, the aligner's own free start and end find a part
+            /// of the text (the first lines, one group, ten lines either side); above it, a
+            /// text's other lines would outweigh the take's in one path.
+            public var longerText = 3.0
+        }
+
+        /// How cuts are placed in the alignment's pauses.
         public var placement = Placement()
+        /// What makes an alignment one to cut by.
         public var verdict = Verdict()
+        /// What makes each phrase's clip one to keep.
         public var phrases = Phrases()
+        /// When a take read with pauses is cut at them instead.
         public var pausedFallback = PausedFallback()
+        /// When phrases are spotted among the pause-parted stretches.
         public var spotting = Spotting()
+        /// When and how a take is found in a longer text.
+        public var location = Location()
         /// Rendering a byte of text takes about as long as reading and measuring this many of a
         /// take's samples (every channel's; espeak-ng against a FLAC take on a benchmark machine):
         /// on two cores, how the work is shared when a second process renders beside the measuring.
         public var samplesPerRenderedByte = 3_000
 
+        /// The figures the development sets were tuned on.
         public init() {}
     }
 
+    /// The figures it cuts by (docs/cutting.md, "The cutter's thresholds").
     public var parameters = Parameters()
 
+    /// A cutter; `language` overrides the hint's, `synthesizer` renders the text.
     public init(
         segmenter: SilenceSegmenter = SilenceSegmenter(), language: String? = nil, synthesizer: SpeechSynthesizer
     ) {
@@ -262,8 +285,42 @@ public struct TakeCutter: Sendable {
         case .failure(let error):
             throw error
         case .success(let rendering):
+            return try locateAndAlign(take, path: path, phrases: phrases, rendering: rendering, language: language)
+        }
+    }
+
+    /// Aligns the take with its text, or, when the text is much longer than the take
+    /// (``Parameters/Location/longerText``), with the stretch of it the take reads
+    /// (``TakeLocator``): the phrases most of whose rendering the located path covers. The rest
+    /// of the text is absent.
+    private func locateAndAlign(
+        _ take: MeasuredTake, path: String, phrases: [String], rendering: ContentAligner.Rendering,
+        language: SpeechLanguage
+    ) throws -> (envelope: EnergyEnvelope, segmentation: Segmentation) {
+        let takeSpeech = take.analysis.isSpeech.reduce(0) { $0 + ($1 ? 1 : 0) }
+        let renderedSpeech = rendering.frames.quiet.reduce(0) { $0 + ($1 ? 0 : 1) }
+        let location = parameters.location
+        guard phrases.count > 1, Double(renderedSpeech) >= location.longerText * Double(max(takeSpeech, 1)) else {
             return try align(take, path: path, phrases: phrases, rendering: rendering, language: language)
         }
+        let stretch = TakeLocator().stretch(of: take.frames(0..<take.envelope.levels.count), in: rendering)
+        guard let kept = stretch, kept.count >= parameters.spotting.leastSpotted else {
+            return try align(take, path: path, phrases: phrases, rendering: rendering, language: language)
+        }
+        // No margin: a phrase beside the stretch that the take does not read costs the alignment
+        // more (book-dev: three phrases either side, 4 clips on other lines; none, 1) than one
+        // the locator leaves out, which the path's ends do not (within a phrase there).
+        var (envelope, segmentation) = try align(
+            take, path: path, phrases: Array(phrases[kept]),
+            rendering: rendering.phrases(kept, joinFrames: ContentAligner().parameters.joinFrames), language: language)
+        segmentation.phrases = segmentation.phrases?.map { $0 + kept.lowerBound }
+        if let found = segmentation.phrases, let firstFound = found.first, let lastFound = found.last {
+            segmentation.located = firstFound...lastFound
+            segmentation.notes.append(
+                "found in its text: phrases \(firstFound + 1)-\(lastFound + 1) of \(phrases.count); the others are not read"
+            )
+        }
+        return (envelope, segmentation)
     }
 
     /// How the cores are shared between rendering the text and measuring the take, which run at
@@ -401,7 +458,9 @@ public struct TakeCutter: Sendable {
         let kept = heardPhrases(
             keptPhrases(alignment), in: alignment, take: frames, rendering: rendering,
             hopDuration: take.analysis.envelope.hopDuration)
-        guard !kept.isEmpty else { return .refused(evidence) }
+        // (Each phrase kept was found, so has its rows.)
+        let rows = kept.compactMap { alignment.phraseRows[$0] }
+        guard !kept.isEmpty, rows.count == kept.count else { return .refused(evidence) }
         let analysis = take.analysis
         let shift = hops.lowerBound
         let minimumFiller = Int((parameters.placement.minimumFiller / analysis.envelope.hopDuration).rounded())
@@ -417,7 +476,6 @@ public struct TakeCutter: Sendable {
             run.silences.append(silence)
             run.confidences.append(confidence(words: words, silence: silence))
         }
-        let rows = kept.map { alignment.phraseRows[$0]! }
         let agreement = kept.map { alignment.agreement[$0] ?? 0 }
         // Speech the text does not hold before a phrase found from `phraseStart` on (`extra`,
         // relative hops; `previousSpeech`, the last hop of the phrase before): split into what
@@ -452,7 +510,8 @@ public struct TakeCutter: Sendable {
         }
         run.reads.append(kept[0])
         for index in kept.indices.dropFirst() {
-            let before = rows[index - 1], after = rows[index]
+            let before = rows[index - 1]
+            let after = rows[index]
             let gap = (before.upperBound + 1)..<max(before.upperBound + 1, after.lowerBound)
             let words = min(agreement[index - 1], agreement[index])
             let previousSpeech = speechHops(before.lowerBound..<(before.upperBound + 1)).last
@@ -659,9 +718,10 @@ public struct TakeCutter: Sendable {
                 addCut(&run, after.stretches.lowerBound - 1, after.identification)
             } else {
                 let partings = before.stretches.upperBound..<after.stretches.lowerBound
-                let longest = partings.max {
-                    spotting.partings[$0].silentDuration < spotting.partings[$1].silentDuration
-                }!
+                let longest =
+                    partings.max {
+                        spotting.partings[$0].silentDuration < spotting.partings[$1].silentDuration
+                    } ?? before.stretches.upperBound
                 addCut(&run, longest, words)
             }
             run.reads.append(after.phrase)
@@ -696,7 +756,8 @@ public struct TakeCutter: Sendable {
         // Three phrases or fewer are each compared with too few others to be told apart, and
         // as many clips can be cut at the longest pauses of any take.
         guard rendering.phrases.count > 3 else { return false }
-        let hop = take.envelope.hopFrames, hops = take.analysis.isSpeech.count
+        let hop = take.envelope.hopFrames
+        let hops = take.analysis.isSpeech.count
         let rows = segmentation.segments.map { segment -> ClosedRange<Int>? in
             let first = min(segment.startFrame / hop, hops - 1)
             return first...max(first, min(segment.endFrame / hop, hops) - 1)
@@ -718,9 +779,11 @@ public struct TakeCutter: Sendable {
     private func lengthSpread(
         of segmentation: Segmentation, in take: MeasuredTake, against rendering: ContentAligner.Rendering
     ) -> Double {
-        let hop = take.envelope.hopFrames, hops = take.analysis.isSpeech.count
+        let hop = take.envelope.hopFrames
+        let hops = take.analysis.isSpeech.count
         let logRatios = zip(segmentation.segments, rendering.phrases).map { segment, span -> Double in
-            let first = min(segment.startFrame / hop, hops), last = min(max(segment.endFrame / hop, first), hops)
+            let first = min(segment.startFrame / hop, hops)
+            let last = min(max(segment.endFrame / hop, first), hops)
             let spoken = take.analysis.speechHops(in: first..<last)
             let rendered = span.filter { !rendering.frames.quiet[$0] }.count
             return log(Double(max(spoken, 1)) / Double(max(rendered, 1)))

@@ -3,8 +3,9 @@
 /// rather than rendered and aligned to be refused (or cut into slivers).
 enum TextFit {
     /// How many times the take's length the text may take at least to read: a take may read a
-    /// part of its text (the first lines, one group), never a small sliver of it.
-    static let longestRatio = 10.0
+    /// part of its text (the first lines, one group, a chapter of its book: ``TakeLocator``),
+    /// never a sliver of it too small to be found (a few seconds against a book).
+    static let longestRatio = 200.0
     /// ...plus this, so that a short take of a few lines of a text is not refused.
     static let slack = 60.0
 

@@ -8,6 +8,7 @@ import LoopWorkflows
 
 /// Writes `--json` output: one encoder, keys sorted, slashes left alone.
 public enum JSONOutput {
+    /// The encoder every `--json` output is written with.
     public static func encoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -29,10 +30,13 @@ public enum JSONOutput {
 /// encoder leaves out a plain optional).
 @propertyWrapper
 public struct NullWhenAbsent<Value: Encodable & Sendable>: Encodable, Sendable {
+    /// The value, or nil to write `null`.
     public var wrappedValue: Value?
 
+    /// A value that is written as `null` when nil.
     public init(wrappedValue: Value?) { self.wrappedValue = wrappedValue }
 
+    /// Writes the value, or `null`.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         if let wrappedValue { try container.encode(wrappedValue) } else { try container.encodeNil() }
@@ -44,17 +48,18 @@ public func milliseconds(_ seconds: Double) -> Double { (seconds * 1000).rounded
 
 /// `loop list --json`: one loop.
 public struct LoopSummaryReport: Encodable {
-    public var id: String
-    public var title: String
-    @NullWhenAbsent public var language: String?
-    @NullWhenAbsent public var translationLanguage: String?
-    public var tags: [String]
-    public var groups: Int
-    public var phrases: Int
-    public var needingAudio: Int
-    public var revision: Int
-    public var updated: String
+    var id: String
+    var title: String
+    @NullWhenAbsent var language: String?
+    @NullWhenAbsent var translationLanguage: String?
+    var tags: [String]
+    var groups: Int
+    var phrases: Int
+    var needingAudio: Int
+    var revision: Int
+    var updated: String
 
+    /// The report of `loop`.
     public init(_ loop: LoopSummary) {
         id = loop.id
         title = loop.title
@@ -71,20 +76,21 @@ public struct LoopSummaryReport: Encodable {
 
 /// `loop show --json` and `loop new --json`: a loop with its groups and phrases.
 public struct LoopDetailReport: Encodable {
-    public struct Group: Encodable {
+    struct Group: Encodable {
         var phrases: [PhraseReport]
         @NullWhenAbsent var picture: PictureReport?
     }
 
-    public var id: String
-    public var title: String
-    @NullWhenAbsent public var language: String?
-    @NullWhenAbsent public var translationLanguage: String?
-    public var tags: [String]
-    public var revision: Int
-    public var groups: [Group]
-    @NullWhenAbsent public var picture: PictureReport?
+    var id: String
+    var title: String
+    @NullWhenAbsent var language: String?
+    @NullWhenAbsent var translationLanguage: String?
+    var tags: [String]
+    var revision: Int
+    var groups: [Group]
+    @NullWhenAbsent var picture: PictureReport?
 
+    /// The report of `loop`.
     public init(_ loop: LoopDetail) {
         id = loop.summary.id
         title = loop.summary.title
@@ -104,12 +110,13 @@ public struct LoopDetailReport: Encodable {
 
 /// A picture of a loop, a group or a phrase: its file in the library, format and size.
 public struct PictureReport: Encodable, Sendable {
-    public var path: String
-    public var format: String
-    public var width: Int
-    public var height: Int
-    public var sha256: String
+    var path: String
+    var format: String
+    var width: Int
+    var height: Int
+    var sha256: String
 
+    /// The report of `picture`.
     public init(_ picture: StoredPicture) {
         path = picture.path
         format = picture.formatCode
@@ -122,14 +129,15 @@ public struct PictureReport: Encodable, Sendable {
 /// A phrase of a loop: its clip's times in its take (null while it needs audio), and the text
 /// its clip was recorded for when that is not its own.
 public struct PhraseReport: Encodable {
-    public var number: Int
-    public var text: String
-    @NullWhenAbsent public var translation: String?
-    @NullWhenAbsent public var start: Double?
-    @NullWhenAbsent public var end: Double?
-    @NullWhenAbsent public var recordedText: String?
-    @NullWhenAbsent public var picture: PictureReport?
+    var number: Int
+    var text: String
+    @NullWhenAbsent var translation: String?
+    @NullWhenAbsent var start: Double?
+    @NullWhenAbsent var end: Double?
+    @NullWhenAbsent var recordedText: String?
+    @NullWhenAbsent var picture: PictureReport?
 
+    /// The report of `phrase`.
     public init(_ phrase: StoredPhrase) {
         number = phrase.number
         text = phrase.text
@@ -143,13 +151,14 @@ public struct PhraseReport: Encodable {
 
 /// `loop search --json`: one phrase found.
 public struct SearchHitReport: Encodable {
-    public var loop: String
-    public var title: String
-    public var group: Int
-    public var phrase: Int
-    public var text: String
-    @NullWhenAbsent public var translation: String?
+    var loop: String
+    var title: String
+    var group: Int
+    var phrase: Int
+    var text: String
+    @NullWhenAbsent var translation: String?
 
+    /// The report of `hit`.
     public init(_ hit: SearchHit) {
         loop = hit.loopId
         title = hit.loopTitle
@@ -162,30 +171,41 @@ public struct SearchHitReport: Encodable {
 
 /// `loop segment --json`: the take, its segments and its cuts, in seconds.
 public struct SegmentationReport: Encodable {
-    public struct Segment: Encodable {
+    struct Segment: Encodable {
         var start: Double
         var end: Double
         /// With a text, the line (phrase) of the text the segment reads, 1-based.
         @NullWhenAbsent var phrase: Int?
     }
-    public struct Cut: Encodable { var at: Double; var pause: Double; var confidence: Double }
+    struct Cut: Encodable {
+        var at: Double
+        var pause: Double
+        var confidence: Double
+    }
 
-    public var file: String
-    public var duration: Double
-    public var sampleRate: Int
-    public var channels: Int
-    public var segments: [Segment]
-    public var cuts: [Cut]
+    var file: String
+    var duration: Double
+    var sampleRate: Int
+    var channels: Int
+    var segments: [Segment]
+    var cuts: [Cut]
     /// `text` (aligned with the text) or `pauses`.
-    public var method: String
+    var method: String
     /// The language the text was aligned in, and where it came from (`given`, `loop`, `guessed`).
-    @NullWhenAbsent public var language: String?
-    @NullWhenAbsent public var languageOrigin: String?
+    @NullWhenAbsent var language: String?
+    @NullWhenAbsent var languageOrigin: String?
     /// With a text: the first and last phrase the segments read (1-based).
-    @NullWhenAbsent public var phrases: [Int]?
-    /// With a text: the phrases the take does not read (1-based), which still need audio.
-    @NullWhenAbsent public var missing: [Int]?
-    public var notes: [String]
+    @NullWhenAbsent var phrases: [Int]?
+    /// With a text: the phrases the take does not read (1-based), which still need audio;
+    /// where the take was found in a longer text, those within the stretch found.
+    @NullWhenAbsent var missing: [Int]?
+    /// With a text much longer than the take: the stretch the take was found in (1-based).
+    @NullWhenAbsent var found: Found?
+    struct Found: Encodable {
+        var first: Int
+        var last: Int
+    }
+    var notes: [String]
 
     /// The report on `take`, the take at `file`.
     public init(file: String, take: SegmentedTake) {
@@ -199,8 +219,12 @@ public struct SegmentationReport: Encodable {
         }
         phrases = take.phrases.flatMap { found in found.first.map { [$0 + 1, found[found.count - 1] + 1] } }
         if let found = take.phrases, let phraseCount = take.phraseTexts?.count {
-            missing = (0..<phraseCount).filter { !found.contains($0) }.map { $0 + 1 }
+            let read = Set(found)
+            missing = (take.located.map(Array.init) ?? Array(0..<phraseCount)).filter { !read.contains($0) }.map {
+                $0 + 1
+            }
         }
+        found = take.located.map { Found(first: $0.lowerBound + 1, last: $0.upperBound + 1) }
         notes = take.notes
         duration = milliseconds(take.duration)
         sampleRate = take.sampleRate
@@ -218,16 +242,16 @@ public struct SegmentationReport: Encodable {
 
 /// `loop cut --json`: the clips written.
 public struct CutReport: Encodable {
-    public struct Clip: Encodable {
+    struct Clip: Encodable {
         var file: String
         var text: String
         var start: Double
         var end: Double
     }
 
-    public var take: String
-    public var labels: String
-    public var clips: [Clip]
+    var take: String
+    var labels: String
+    var clips: [Clip]
 
     /// The clips `cut` wrote of the take at `take`, each with its text and its times in the take.
     public init(take: String, cut: CutClips) {
@@ -244,9 +268,10 @@ public struct CutReport: Encodable {
 
 /// `loop gc --json`.
 public struct GarbageReportOutput: Encodable {
-    public var removed: [String]
-    public var freedBytes: Int
+    var removed: [String]
+    var freedBytes: Int
 
+    /// The report of what a collection found and removed.
     public init(_ report: GarbageReport) {
         removed = report.removedFiles
         freedBytes = report.freedBytes
@@ -255,20 +280,28 @@ public struct GarbageReportOutput: Encodable {
 
 /// `loop doctor --json`.
 public struct HealthReportOutput: Encodable {
-    public struct Problem: Encodable { var kind: String; var message: String; var remedy: String }
-    public struct EarlierText: Encodable {
-        var loop: String; var title: String; var phrase: Int; var text: String; var recordedText: String
+    struct Problem: Encodable {
+        var kind: String
+        var message: String
+        var remedy: String
+    }
+    struct EarlierText: Encodable {
+        var loop: String
+        var title: String
+        var phrase: Int
+        var text: String
+        var recordedText: String
     }
 
-    public var healthy: Bool
-    public var problems: [Problem]
-    public var orphans: [String]
-    public var leftovers: [String]
-    public var clipsForEarlierText: [EarlierText]
-    public var loops: Int
-    public var phrases: Int
-    public var audioFiles: Int
-    public var pictures: Int
+    var healthy: Bool
+    var problems: [Problem]
+    var orphans: [String]
+    var leftovers: [String]
+    var clipsForEarlierText: [EarlierText]
+    var loops: Int
+    var phrases: Int
+    var audioFiles: Int
+    var pictures: Int
 
     /// `report`, each problem's remedy with the command that takes it.
     public init(_ report: HealthReport) {
@@ -291,24 +324,29 @@ public struct HealthReportOutput: Encodable {
 
 /// `loop inspect --json`.
 public struct BundleReport: Encodable {
-    public struct Loop: Encodable {
+    struct Loop: Encodable {
         var id: String
         var revision: Int
         var title: String
         @NullWhenAbsent var language: String?
         var phrases: Int
     }
-    public struct Audio: Encodable { var file: String; var bytes: Int; var sha256: String }
+    struct Audio: Encodable {
+        var file: String
+        var bytes: Int
+        var sha256: String
+    }
 
-    public var version: Int
-    public var created: String
-    public var signer: String
+    var version: Int
+    var created: String
+    var signer: String
     /// The author's name the bundle gives (format version 4; absent when it gives none).
-    public var signerName: String?
-    public var verified: Bool
-    public var loops: [Loop]
-    public var audio: [Audio]
+    var signerName: String?
+    var verified: Bool
+    var loops: [Loop]
+    var audio: [Audio]
 
+    /// The report of `bundle`.
     public init(_ bundle: BundleSummary) {
         version = bundle.version
         created = bundle.created
@@ -324,16 +362,22 @@ public struct BundleReport: Encodable {
 
 /// `loop stats --json`: one loop's study totals.
 public struct StudyStatsReport: Encodable {
-    public struct Phrase: Encodable { var number: Int; var text: String; var seconds: Double; var repetitions: Int }
+    struct Phrase: Encodable {
+        var number: Int
+        var text: String
+        var seconds: Double
+        var repetitions: Int
+    }
 
-    public var id: String
-    public var title: String
-    public var sessions: Int
-    public var seconds: Double
-    public var repetitions: Int
-    @NullWhenAbsent public var lastStudied: String?
-    public var phrases: [Phrase]
+    var id: String
+    var title: String
+    var sessions: Int
+    var seconds: Double
+    var repetitions: Int
+    @NullWhenAbsent var lastStudied: String?
+    var phrases: [Phrase]
 
+    /// The report of a loop's study figures.
     public init(_ stats: LoopStudyStats) {
         id = stats.loopId
         title = stats.title
@@ -349,15 +393,16 @@ public struct StudyStatsReport: Encodable {
 
 /// `loop stats --import FILE --json`: what the merge did.
 public struct ProgressImportReport: Encodable {
-    public var sessionsAdded: Int
-    public var sessionsAlreadyHere: Int
-    public var phrasesAdded: Int
-    public var phrasesUnmatched: Int
-    public var loopsNotHere: [String]
-    public var titles: [String]
-    public var reviewsAdded: Int
-    public var reviewsUnmatched: Int
+    var sessionsAdded: Int
+    var sessionsAlreadyHere: Int
+    var phrasesAdded: Int
+    var phrasesUnmatched: Int
+    var loopsNotHere: [String]
+    var titles: [String]
+    var reviewsAdded: Int
+    var reviewsUnmatched: Int
 
+    /// The report of what an import of progress did.
     public init(_ outcome: ProgressImport.Outcome) {
         reviewsAdded = outcome.reviewsAdded
         reviewsUnmatched = outcome.reviewsUnmatched

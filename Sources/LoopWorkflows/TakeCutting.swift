@@ -13,16 +13,22 @@ import LoopText
 public struct TextOutline: Sendable, Encodable {
     let source: LoopSource
 
+    /// The text's title, if it gives one.
     public var title: String? { source.title }
+    /// Its language, if it names one.
     public var language: String? { source.language }
+    /// Its translations' language, if it names one.
     public var translationLanguage: String? { source.translationLanguage }
+    /// Its tags.
     public var tags: [String] { source.tags }
     /// Each group's phrases: the text and its translation.
     public var groups: [[(text: String, translation: String?)]] {
         source.groups.map { $0.phrases.map { ($0.text, $0.translation) } }
     }
+    /// How many phrases it holds.
     public var phraseCount: Int { source.phrases.count }
 
+    /// Encodes the text as `loop split --json` prints it.
     public func encode(to encoder: any Encoder) throws { try source.encode(to: encoder) }
 
     /// The text at `path` (`-`: standard input), split (`splitSentences`: long lines at
@@ -34,9 +40,11 @@ public struct TextOutline: Sendable, Encodable {
 
 /// A take to cut: by a text, into a number of phrases, or at its pauses.
 public struct SegmentRequest: Sendable {
+    /// The take: a file, or a stream of one.
     public var media: MediaFile
     /// The loop's text, whose phrases guide the cuts.
     public var text: String?
+    /// Split the text's lines into sentences.
     public var splitSentences = false
     /// The number of phrases the take holds.
     public var count: Int?
@@ -48,8 +56,10 @@ public struct SegmentRequest: Sendable {
     /// one process).
     public var threads: Int?
 
+    /// A cut of `media` at its pauses.
     public init(media: MediaFile) { self.media = media }
 
+    /// Refuses hints that exclude each other, counts and pauses out of range, and a language tag that is not one.
     public func check() throws(RequestProblem) {
         try checkLanguage(language, field: "language")
         try RequestProblem.check(count != nil && text != nil, .exclusive("count", "text"))
@@ -83,18 +93,25 @@ public struct CutRequest: Sendable {
         case flac, wav
     }
 
+    /// The take: a file, or a stream of one.
     public var media: MediaFile
+    /// The loop's text, whose phrases are the clips.
     public var text: String
+    /// Split the text's lines into sentences.
     public var splitSentences = false
+    /// The text's language (nil: its `# language:` line, else guessed).
     public var language: String?
     /// The folder for the clips (created if needed).
     public var folder: String
+    /// The clips' format.
     public var format: ClipFormat = .flac
 
+    /// A cut of `media` by `text` into clips in `folder`.
     public init(media: MediaFile, text: String, folder: String) {
         (self.media, self.text, self.folder) = (media, text, folder)
     }
 
+    /// Refuses a language tag that is not one.
     public func check() throws(RequestProblem) { try checkLanguage(language, field: "language") }
 }
 
@@ -112,30 +129,43 @@ public enum CutMethod: Sendable, Equatable {
 public struct SegmentedTake: Sendable {
     /// A cut between two segments.
     public struct CutPoint: Sendable {
+        /// Where the cut is, in frames.
         public var frame: Int
+        /// The silence there, in seconds.
         public var pause: Double
+        /// How sure the segmenter was (0...1).
         public var confidence: Double
         /// Whether it is worth a listen.
         public var isDoubtful: Bool
     }
 
+    /// The take's sample rate (Hz).
     public var sampleRate: Int
+    /// The take's channels.
     public var channelCount: Int
+    /// The take's length in frames.
     public var frameCount: Int
     /// Each phrase's frames.
     public var segments: [Range<Int>]
+    /// The cuts between segments.
     public var cuts: [CutPoint]
+    /// How the take was cut: at its pauses, by the count, or by the text.
     public var method: CutMethod
     /// With a text: the phrase each segment reads (0-based into the text's phrases).
     public var phrases: [Int]?
     /// With a text: its phrases.
     public var phraseTexts: [String]?
+    /// With a text much longer than the take (a chapter's audio and its book): the stretch of
+    /// its phrases (0-based) the take was found in; the phrases outside it are not read.
+    public var located: ClosedRange<Int>?
+    /// What the segmenter noticed (a take that holds more than its text, a line skipped).
     public var notes: [String]
     /// The take's loudness, for a waveform (`segment` only).
     public var levels: TakeLevels?
     /// An Audacity label track of the segments, labelled with the phrases read.
     public var labelTrack: String
 
+    /// The take's length in seconds.
     public var duration: Double { Double(frameCount) / Double(sampleRate) }
 
     /// Seconds for a frame position.
@@ -155,18 +185,27 @@ public struct SegmentedTake: Sendable {
         }
         phrases = segmentation.phrases
         self.phraseTexts = phraseTexts
+        located = segmentation.located
         notes = segmentation.notes
         levels = envelope.map {
             TakeLevels(frameCount: $0.frameCount, hopFrames: $0.hopFrames, levels: $0.levels)
         }
-        labelTrack = AudacityLabels(segmentation: segmentation, labels: phraseTexts ?? []).text
+        // Each segment labelled with the phrase it reads (a take may leave phrases out).
+        let labels =
+            phraseTexts.map { texts in
+                segmentation.phrases.map { $0.compactMap { texts.indices.contains($0) ? texts[$0] : nil } } ?? texts
+            } ?? []
+        labelTrack = AudacityLabels(segmentation: segmentation, labels: labels).text
     }
 }
 
 /// A take cut into clip files: its segmentation, the clips written, and the label track.
 public struct CutClips: Sendable {
+    /// How the take was cut.
     public var take: SegmentedTake
+    /// The clip files written, in order.
     public var clipPaths: [String]
+    /// The Audacity label track written beside them.
     public var labelsPath: String
     /// The texts of the phrases the clips read, in order.
     public var readTexts: [String]
