@@ -132,8 +132,8 @@ struct SegmentCommandTests {
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
         #expect(
             object.keys.sorted() == [
-                "channels", "cuts", "duration", "file", "language", "languageOrigin", "method", "missing", "notes",
-                "phrases", "sampleRate", "segments",
+                "channels", "cuts", "duration", "file", "found", "language", "languageOrigin", "method", "missing",
+                "notes", "phrases", "sampleRate", "segments",
             ], "the documented keys, no more")
         #expect(
             result.output.hasPrefix("{\"channels\":1,\"cuts\":["), "keys sorted, so the same take prints the same text")

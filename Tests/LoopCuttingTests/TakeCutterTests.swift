@@ -97,7 +97,7 @@ struct TakeCutterTests {
     /// refused as truncated.
     @Test func aTextFarLongerThanWhatTheTakeHoldsIsRefusedWhateverItsHeaderSays() throws {
         let speech = try SpeechSynthesizer.shared.render([story[0] + " " + story[1]], voice: "en")[0]
-        let long = (0..<300).map { story[$0 % story.count] + " (\($0))" }
+        let long = (0..<2_000).map { story[$0 % story.count] + " (\($0))" }
         for (name, announced) in [("no-length", 0), ("ten-hours", 10 * 3_600 * speech.sampleRate)] {
             let path = Scratch.path("announces-\(name)", extension: "flac")
             var writer = try AudioFileWriter(path: path, format: .flac, sampleRate: speech.sampleRate, channelCount: 1)

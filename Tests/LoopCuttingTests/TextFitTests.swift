@@ -12,12 +12,13 @@ struct TextFitTests {
 
     @Test func aTextIsRefusedOnlyWhenFarLongerThanItsTake() {
         let line = String(repeating: "a", count: 40) // 2 s at the fastest
-        // A 10 s take: up to 10 times its length and a minute (160 s: 80 such lines).
-        #expect(TextFit.refusal(Array(repeating: line, count: 80), takeSeconds: 10) == nil)
-        let refusal = TextFit.refusal(Array(repeating: line, count: 81), takeSeconds: 10)
+        // A 10 s take: up to 200 times its length and a minute (2,060 s: 1,030 such lines), as
+        // long as a stretch the locator can find in its text.
+        #expect(TextFit.refusal(Array(repeating: line, count: 1_030), takeSeconds: 10) == nil)
+        let refusal = TextFit.refusal(Array(repeating: line, count: 1_031), takeSeconds: 10)
         #expect(
             refusal
-                == "the text is far longer than the take: its 81 phrases take at least 2 min 42 s to read aloud, the take 10.0 s"
+                == "the text is far longer than the take: its 1031 phrases take at least 34 min 22 s to read aloud, the take 10.0 s"
         )
     }
 }
