@@ -1,31 +1,58 @@
 import Foundation
 
-/// A loop as a Loop Library lists it: enough to choose it from a list.
+/// A loop as a Loop Library lists it: enough to choose it from a list. What its author's
+/// publish says of it (``Authored``, the same record the server's catalog writes), and what the
+/// Library adds: its link, its author's name, its dates, its downloads, its place on the front
+/// page. Its JSON is one flat object; its authored fields read as its own (`loop.title`).
+@dynamicMemberLookup
 public struct CatalogLoop: Codable, Equatable, Sendable {
-    /// The loop's id (a UUID), the same in every library that installs it.
-    public var id: String
+    /// What a loop's publish says of it: the part of its listing its author decides.
+    public struct Authored: Codable, Equatable, Sendable {
+        /// The loop's id (a UUID), the same in every library that installs it.
+        public var id: String
+        /// Its revision: 1 on a first publish, one more with each update.
+        public var revision: Int
+        /// The author's key fingerprint (the same as `loop identity` shows).
+        public var authorFingerprint: String
+        /// The loop's title.
+        public var title: String
+        /// The language of its phrases (a BCP 47 code, as the author gave it).
+        public var language: String?
+        /// The language of its translations, when it has them.
+        public var translationLanguage: String?
+        /// Its tags, as the author wrote them.
+        public var tags: [String]
+        /// How many groups (blocks to loop) it holds.
+        public var groupCount: Int
+        /// How many phrases it holds.
+        public var phraseCount: Int
+        /// Seconds of audio in its clips.
+        public var seconds: Double
+
+        /// A loop's authored listing from its fields.
+        public init(
+            id: String, revision: Int, authorFingerprint: String, title: String, language: String?,
+            translationLanguage: String?, tags: [String], groupCount: Int, phraseCount: Int, seconds: Double
+        ) {
+            self.id = id
+            self.revision = revision
+            self.authorFingerprint = authorFingerprint
+            self.title = title
+            self.language = language
+            self.translationLanguage = translationLanguage
+            self.tags = tags
+            self.groupCount = groupCount
+            self.phraseCount = phraseCount
+            self.seconds = seconds
+        }
+    }
+
+    /// What its author's publish says of it.
+    public var authored: Authored
     /// The short id of its preview link (`/<shortID>`).
     public var shortID: String
-    /// The loop's title.
-    public var title: String
-    /// The language of its phrases (a BCP 47 code, as the author gave it).
-    public var language: String?
-    /// The language of its translations, when it has them.
-    public var translationLanguage: String?
-    /// Its tags, as the author wrote them.
-    public var tags: [String]
-    /// Its revision: 1 on a first publish, one more with each update.
-    public var revision: Int
     /// The author's display name, when they chose one.
     public var author: String?
-    /// The author's key fingerprint (the same as `loop identity` shows).
-    public var authorFingerprint: String
-    /// How many groups (blocks to loop) it holds.
-    public var groupCount: Int
-    /// How many phrases it holds.
-    public var phraseCount: Int
-    /// Seconds of audio in its clips.
-    public var seconds: Double
     /// When it was first published and last updated (ISO 8601, UTC).
     public var published: String
     /// See ``published``.
@@ -35,29 +62,52 @@ public struct CatalogLoop: Codable, Equatable, Sendable {
     /// Whether the Library's operator features it on the front page.
     public var featured: Bool
 
-    /// A listing entry from its fields.
+    /// A listing entry: what its author published and what the Library adds.
     public init(
-        id: String, shortID: String, title: String, language: String?, translationLanguage: String?, tags: [String],
-        revision: Int,
-        author: String?, authorFingerprint: String, groupCount: Int, phraseCount: Int, seconds: Double,
-        published: String, updated: String, recentDownloads: Int, featured: Bool
+        authored: Authored, shortID: String, author: String?, published: String, updated: String,
+        recentDownloads: Int, featured: Bool
     ) {
-        self.id = id
+        self.authored = authored
         self.shortID = shortID
-        self.title = title
-        self.language = language
-        self.translationLanguage = translationLanguage
-        self.tags = tags
-        self.revision = revision
         self.author = author
-        self.authorFingerprint = authorFingerprint
-        self.groupCount = groupCount
-        self.phraseCount = phraseCount
-        self.seconds = seconds
         self.published = published
         self.updated = updated
         self.recentDownloads = recentDownloads
         self.featured = featured
+    }
+
+    /// An authored field, read (and written) as the listing's own.
+    public subscript<Value>(dynamicMember field: WritableKeyPath<Authored, Value>) -> Value {
+        get { authored[keyPath: field] }
+        set { authored[keyPath: field] = newValue }
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case shortID, author, published, updated, recentDownloads, featured
+    }
+
+    /// Reads the flat object: the authored fields and the Library's beside them.
+    public init(from decoder: any Decoder) throws {
+        authored = try Authored(from: decoder)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        shortID = try container.decode(String.self, forKey: .shortID)
+        author = try container.decodeIfPresent(String.self, forKey: .author)
+        published = try container.decode(String.self, forKey: .published)
+        updated = try container.decode(String.self, forKey: .updated)
+        recentDownloads = try container.decode(Int.self, forKey: .recentDownloads)
+        featured = try container.decode(Bool.self, forKey: .featured)
+    }
+
+    /// Writes one flat object: the authored fields and the Library's beside them.
+    public func encode(to encoder: any Encoder) throws {
+        try authored.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(shortID, forKey: .shortID)
+        try container.encodeIfPresent(author, forKey: .author)
+        try container.encode(published, forKey: .published)
+        try container.encode(updated, forKey: .updated)
+        try container.encode(recentDownloads, forKey: .recentDownloads)
+        try container.encode(featured, forKey: .featured)
     }
 }
 

@@ -174,30 +174,15 @@ public struct KeyUsage: Sendable, Equatable {
     }
 }
 
-/// A loop as a publish writes it into the catalog.
+/// A loop as a publish writes it into the catalog: what its listing shows of the author's
+/// publish (``CatalogLoop/Authored``, the one record both share), and what the catalog keeps
+/// to serve and find it. Its authored fields read as its own (`entry.title`).
+@dynamicMemberLookup
 public struct CatalogEntry: Sendable {
-    /// The loop's id (a UUID).
-    public var id: String
-    /// The revision published.
-    public var revision: Int
+    /// What the listing shows of the publish.
+    public var authored: CatalogLoop.Authored
     /// The author's public key (base64).
     public var authorKey: String
-    /// The key's fingerprint as `loop identity` shows it.
-    public var authorFingerprint: String
-    /// The loop's title.
-    public var title: String
-    /// The language of its phrases.
-    public var language: String?
-    /// The language of its translations.
-    public var translationLanguage: String?
-    /// Its tags.
-    public var tags: [String]
-    /// How many groups it holds.
-    public var groupCount: Int
-    /// How many phrases it holds.
-    public var phraseCount: Int
-    /// Seconds of audio in its clips.
-    public var seconds: Double
     /// `{"groups": [...], "takes": [...]}` of ``CatalogLoopDetail``, encoded once at publish.
     public var content: Data
     /// The SHA-256 of its bundle (its name under `/blobs/`).
@@ -212,26 +197,21 @@ public struct CatalogEntry: Sendable {
 
     /// An entry from its fields.
     public init(
-        id: String, revision: Int, authorKey: String, authorFingerprint: String, title: String, language: String?,
-        translationLanguage: String?, tags: [String], groupCount: Int, phraseCount: Int, seconds: Double, content: Data,
-        bundleSHA256: String, bundleBytes: Int, searchTitle: String, searchText: String
+        authored: CatalogLoop.Authored, authorKey: String, content: Data, bundleSHA256: String, bundleBytes: Int,
+        searchTitle: String, searchText: String
     ) {
-        self.id = id
-        self.revision = revision
+        self.authored = authored
         self.authorKey = authorKey
-        self.authorFingerprint = authorFingerprint
-        self.title = title
-        self.language = language
-        self.translationLanguage = translationLanguage
-        self.tags = tags
-        self.groupCount = groupCount
-        self.phraseCount = phraseCount
-        self.seconds = seconds
         self.content = content
         self.bundleSHA256 = bundleSHA256
         self.bundleBytes = bundleBytes
         self.searchTitle = searchTitle
         self.searchText = searchText
+    }
+
+    /// An authored field, read as the entry's own.
+    public subscript<Value>(dynamicMember field: KeyPath<CatalogLoop.Authored, Value>) -> Value {
+        authored[keyPath: field]
     }
 }
 

@@ -105,6 +105,7 @@ private struct JSONBytes {
 
     /// A loop's summary, its keys in byte order and an absent value's key left out.
     mutating func append(_ loop: CatalogLoop) throws {
+        let authored = loop.authored
         append("{")
         if let author = loop.author {
             append("\"author\":")
@@ -112,37 +113,37 @@ private struct JSONBytes {
             append(",")
         }
         append("\"authorFingerprint\":")
-        append(string: loop.authorFingerprint)
+        append(string: authored.authorFingerprint)
         append(",\"featured\":")
         append(loop.featured)
         append(",\"groupCount\":")
-        append(loop.groupCount)
+        append(authored.groupCount)
         append(",\"id\":")
-        append(string: loop.id)
-        if let language = loop.language {
+        append(string: authored.id)
+        if let language = authored.language {
             append(",\"language\":")
             append(string: language)
         }
         append(",\"phraseCount\":")
-        append(loop.phraseCount)
+        append(authored.phraseCount)
         append(",\"published\":")
         append(string: loop.published)
         append(",\"recentDownloads\":")
         append(loop.recentDownloads)
         append(",\"revision\":")
-        append(loop.revision)
+        append(authored.revision)
         append(",\"seconds\":")
-        try append(loop.seconds)
+        try append(authored.seconds)
         append(",\"shortID\":")
         append(string: loop.shortID)
         append(",\"tags\":[")
-        for (index, tag) in loop.tags.enumerated() {
+        for (index, tag) in authored.tags.enumerated() {
             if index > 0 { append(",") }
             append(string: tag)
         }
         append("],\"title\":")
-        append(string: loop.title)
-        if let translation = loop.translationLanguage {
+        append(string: authored.title)
+        if let translation = authored.translationLanguage {
             append(",\"translationLanguage\":")
             append(string: translation)
         }

@@ -999,14 +999,13 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
     private static func summary(_ cells: PostgresRandomAccessRow) throws -> CatalogLoop {
         let tags = try CatalogText.tags(fromJSON: try cells[5].decode(String.self))
         return CatalogLoop(
-            id: try cells[0].decode(String.self), shortID: try cells[1].decode(String.self),
-            title: try cells[2].decode(String.self),
-            language: try cells[3].decode(String?.self), translationLanguage: try cells[4].decode(String?.self),
-            tags: tags,
-            revision: try cells[6].decode(Int.self), author: try cells[7].decode(String?.self),
-            authorFingerprint: try cells[8].decode(String.self),
-            groupCount: try cells[9].decode(Int.self), phraseCount: try cells[10].decode(Int.self),
-            seconds: try cells[11].decode(Double.self),
+            authored: CatalogLoop.Authored(
+                id: try cells[0].decode(String.self), revision: try cells[6].decode(Int.self),
+                authorFingerprint: try cells[8].decode(String.self), title: try cells[2].decode(String.self),
+                language: try cells[3].decode(String?.self), translationLanguage: try cells[4].decode(String?.self),
+                tags: tags, groupCount: try cells[9].decode(Int.self), phraseCount: try cells[10].decode(Int.self),
+                seconds: try cells[11].decode(Double.self)),
+            shortID: try cells[1].decode(String.self), author: try cells[7].decode(String?.self),
             published: CatalogText.iso8601(try cells[12].decode(Int64.self)),
             updated: CatalogText.iso8601(try cells[13].decode(Int64.self)),
             recentDownloads: try cells[18].decode(Int.self), featured: try cells[14].decode(Bool.self))

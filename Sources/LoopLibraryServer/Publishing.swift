@@ -179,10 +179,11 @@ struct BundleIntake: Sendable {
         let searchText = CatalogText.searchField(
             [loop.title] + loop.tags + groups.flatMap { $0.flatMap { [$0.text, $0.translation ?? ""] } })
         return CatalogEntry(
-            id: loop.id, revision: loop.revision, authorKey: bundle.signerKey.base64EncodedString(),
-            authorFingerprint: bundle.signerFingerprint,
-            title: loop.title, language: loop.language, translationLanguage: loop.translationLanguage, tags: loop.tags,
-            groupCount: loop.groups.count, phraseCount: groups.reduce(0) { $0 + $1.count }, seconds: seconds,
+            authored: CatalogLoop.Authored(
+                id: loop.id, revision: loop.revision, authorFingerprint: bundle.signerFingerprint, title: loop.title,
+                language: loop.language, translationLanguage: loop.translationLanguage, tags: loop.tags,
+                groupCount: loop.groups.count, phraseCount: groups.reduce(0) { $0 + $1.count }, seconds: seconds),
+            authorKey: bundle.signerKey.base64EncodedString(),
             content: try CatalogText.encoder.encode(
                 Content(groups: groups, takes: takes, pictures: listed.isEmpty ? nil : pictures)),
             bundleSHA256: bundleSHA256, bundleBytes: bundleBytes,

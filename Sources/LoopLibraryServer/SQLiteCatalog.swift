@@ -1041,10 +1041,11 @@ public final class SQLiteCatalog: Catalog, BenchmarkSeeding {
     /// (looking each up by its name cost more than reading all of them).
     private static func summary(_ row: Row) throws -> CatalogLoop {
         CatalogLoop(
-            id: row[0], shortID: row[1], title: row[2], language: row[3], translationLanguage: row[4],
-            tags: try CatalogText.tags(fromJSON: row[5]), revision: row[6], author: row[7], authorFingerprint: row[8],
-            groupCount: row[9], phraseCount: row[10], seconds: row[11],
-            published: CatalogText.iso8601(row[12]), updated: CatalogText.iso8601(row[13]),
-            recentDownloads: row[18], featured: row[14])
+            authored: CatalogLoop.Authored(
+                id: row[0], revision: row[6], authorFingerprint: row[8], title: row[2], language: row[3],
+                translationLanguage: row[4], tags: try CatalogText.tags(fromJSON: row[5]), groupCount: row[9],
+                phraseCount: row[10], seconds: row[11]),
+            shortID: row[1], author: row[7], published: CatalogText.iso8601(row[12]),
+            updated: CatalogText.iso8601(row[13]), recentDownloads: row[18], featured: row[14])
     }
 }

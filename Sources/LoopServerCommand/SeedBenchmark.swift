@@ -61,11 +61,12 @@ struct SeedBenchmark: AsyncParsableCommand {
             let tags = ["level \(index % 6 + 1)", words[(index / 7) % words.count]]
             let entry =
                 CatalogEntry(
-                    id: UUID().uuidString.lowercased(), revision: 1, authorKey: model.authorKey,
-                    authorFingerprint: model.summary.authorFingerprint,
-                    title: title, language: language, translationLanguage: translation, tags: tags,
-                    groupCount: model.summary.groupCount,
-                    phraseCount: model.summary.phraseCount, seconds: model.summary.seconds, content: model.content,
+                    authored: CatalogLoop.Authored(
+                        id: UUID().uuidString.lowercased(), revision: 1,
+                        authorFingerprint: model.summary.authorFingerprint, title: title, language: language,
+                        translationLanguage: translation, tags: tags, groupCount: model.summary.groupCount,
+                        phraseCount: model.summary.phraseCount, seconds: model.summary.seconds),
+                    authorKey: model.authorKey, content: model.content,
                     bundleSHA256: model.bundleSHA256, bundleBytes: model.bundleBytes,
                     searchTitle: CatalogText.searchField([title]),
                     searchText: CatalogText.searchField([title] + tags + phrases))

@@ -30,14 +30,16 @@ struct CatalogJSONTests {
     static func loop(_ generator: inout some RandomNumberGenerator) -> CatalogLoop {
         func maybe(_ value: String) -> String? { Bool.random(using: &generator) ? value : nil }
         return CatalogLoop(
-            id: text(&generator), shortID: text(&generator), title: text(&generator),
-            language: maybe(text(&generator)), translationLanguage: maybe(text(&generator)),
-            tags: (0..<Int.random(in: 0...3, using: &generator)).map { _ in text(&generator) },
-            revision: Int.random(in: 0...Int.max, using: &generator), author: maybe(text(&generator)),
-            authorFingerprint: text(&generator), groupCount: Int.random(in: -3...300, using: &generator),
-            phraseCount: Int.random(in: 0...3000, using: &generator), seconds: seconds(&generator),
-            published: text(&generator), updated: text(&generator),
-            recentDownloads: Int.random(in: 0...1_000_000, using: &generator), featured: Bool.random(using: &generator))
+            authored: CatalogLoop.Authored(
+                id: text(&generator), revision: Int.random(in: 0...Int.max, using: &generator),
+                authorFingerprint: text(&generator), title: text(&generator), language: maybe(text(&generator)),
+                translationLanguage: maybe(text(&generator)),
+                tags: (0..<Int.random(in: 0...3, using: &generator)).map { _ in text(&generator) },
+                groupCount: Int.random(in: -3...300, using: &generator),
+                phraseCount: Int.random(in: 0...3000, using: &generator), seconds: seconds(&generator)),
+            shortID: text(&generator), author: maybe(text(&generator)), published: text(&generator),
+            updated: text(&generator), recentDownloads: Int.random(in: 0...1_000_000, using: &generator),
+            featured: Bool.random(using: &generator))
     }
 
     @Test func listsAndSummariesAreTheBytesFoundationsEncoderWrites() throws {

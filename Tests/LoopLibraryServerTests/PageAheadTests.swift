@@ -15,11 +15,12 @@ struct PageAheadTests {
         title: String = "Café de la gare", author: String? = "Élodie B", featured: Bool = false, downloads: Int = 0
     ) -> CatalogLoop {
         CatalogLoop(
-            id: "845385cc-5efe-4f88-a72b-1740142d0b4c", shortID: "845385cc5e", title: title, language: "fr",
-            translationLanguage: "en", tags: ["gare", "level 1"], revision: 2, author: author,
-            authorFingerprint: "3d21c8ea0864398c3031627a2dea93d0", groupCount: 1, phraseCount: 2, seconds: 4.5,
-            published: "2026-11-06T19:09:53Z", updated: "2026-11-07T10:00:00Z", recentDownloads: downloads,
-            featured: featured)
+            authored: CatalogLoop.Authored(
+                id: "845385cc-5efe-4f88-a72b-1740142d0b4c", revision: 2,
+                authorFingerprint: "3d21c8ea0864398c3031627a2dea93d0", title: title, language: "fr",
+                translationLanguage: "en", tags: ["gare", "level 1"], groupCount: 1, phraseCount: 2, seconds: 4.5),
+            shortID: "845385cc5e", author: author, published: "2026-11-06T19:09:53Z", updated: "2026-11-07T10:00:00Z",
+            recentDownloads: downloads, featured: featured)
     }
 
     static let part = LoopPagePart(
