@@ -68,6 +68,23 @@ public struct Segmentation: Sendable, Equatable {
     /// The take's length in seconds.
     public var duration: Double { Double(frameCount) / Double(sampleRate) }
 
+    /// The segments that read phrases of `kept` alone, with the cuts between them (a take
+    /// aligned with a text: ``phrases`` set; the segments dropped are those at either end).
+    public func keeping(phrases kept: ClosedRange<Int>) -> Segmentation {
+        guard let phrases else { return self }
+        let inside = phrases.indices.filter { kept.contains(phrases[$0]) }
+        var trimmed = self
+        guard let first = inside.first, let last = inside.last else {
+            (trimmed.segments, trimmed.cuts, trimmed.phrases, trimmed.located) = ([], [], [], nil)
+            return trimmed
+        }
+        trimmed.segments = Array(segments[first...last])
+        trimmed.cuts = Array(cuts[first..<last])
+        trimmed.phrases = Array(phrases[first...last])
+        trimmed.located = located.map { max($0.lowerBound, kept.lowerBound)...min($0.upperBound, kept.upperBound) }
+        return trimmed
+    }
+
     /// How sure the cutter is of each segment's edges: the lower confidence of the cuts at its
     /// two ends (1 for a take of one segment).
     public var clipConfidences: [Double] {

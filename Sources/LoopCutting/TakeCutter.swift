@@ -316,9 +316,6 @@ public struct TakeCutter: Sendable {
         segmentation.phrases = segmentation.phrases?.map { $0 + kept.lowerBound }
         if let found = segmentation.phrases, let firstFound = found.first, let lastFound = found.last {
             segmentation.located = firstFound...lastFound
-            segmentation.notes.append(
-                "found in its text: phrases \(firstFound + 1)-\(lastFound + 1) of \(phrases.count); the others are not read"
-            )
         }
         return (envelope, segmentation)
     }

@@ -73,6 +73,10 @@ public enum CommandHelp {
         the library, so boundaries can be moved later (`loop adjust`). Cuts worth a listen \
         are named on standard error.
 
+        A take of a part of a long text (a chapter with its whole book: a text of three times \
+        the take's speech or more) is found in the text first; the loop holds the paragraphs \
+        it reads, titled by the heading above them (`Book: Chapter 4`; --title wins).
+
         From a film or a podcast with subtitles: --media FILE --subtitles FILE.srt|.vtt \
         makes a phrase of each cue (its text cleaned of tags, speaker labels and sound \
         descriptions), starts a group where the dialogue pauses (--group-pause) or every \

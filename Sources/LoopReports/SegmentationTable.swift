@@ -126,14 +126,20 @@ public struct WaveformStrip {
 }
 
 extension SegmentedTake {
-    /// A warning line for each cut of low confidence, with its time.
-    /// Its notes, and the phrases of the text the take does not read, a line each.
+    /// Its notes, where in a long text the take was found, and the phrases the take does not
+    /// read (within that part), a line each.
     public func cuttingLines(phraseCount: Int) -> [String] {
         var lines = notes.map { "note: \($0)\n" }
-        if let found = phrases, found.count < phraseCount {
-            let missing = (0..<phraseCount).filter { !found.contains($0) }.map { $0 + 1 }
+        if let located {
             lines.append(
-                "\(found.count) of \(phraseCount) phrases found in the take; \(AuthoredLoop.numbers(missing)) still need audio\n"
+                "found in its text: phrases \(located.lowerBound + 1)-\(located.upperBound + 1) of \(phraseCount); the others are not read\n"
+            )
+        }
+        let asked = located.map(Array.init) ?? Array(0..<phraseCount)
+        if let found = phrases.map(Set.init), found.count < asked.count {
+            let missing = asked.filter { !found.contains($0) }.map { $0 + 1 }
+            lines.append(
+                "\(found.count) of \(asked.count) phrases found in the take; \(AuthoredLoop.numbers(missing)) still need audio\n"
             )
         }
         return lines

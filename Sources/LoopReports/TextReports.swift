@@ -156,6 +156,7 @@ extension AuthoredLoop {
     /// (`5 of 10 phrases found in the take; 6-10 still need audio: loop attach ...`).
     public func cuttingLines(loopId: String) -> [String] {
         var lines = notes.map { "note: \($0)\n" }
+        if let found = foundInText { lines.append(found.line) }
         if !notFound.isEmpty {
             lines.append(
                 "\(phrasesAsked - notFound.count) of \(phrasesAsked) phrases found in the take; \(Self.numbers(notFound)) still need audio: loop attach \(loopId.prefix(8)) --audio TAKE\n"
@@ -234,5 +235,16 @@ extension ProgressImport.Outcome {
                 "; \(reviewsUnmatched) review\(reviewsUnmatched == 1 ? "" : "s") of groups edited or gone since left out"
         }
         return line
+    }
+}
+
+extension FoundInText {
+    /// `lines 702-781 of 1500 found (Chapter 4); the loop holds lines 701-781, their paragraphs`.
+    public var line: String {
+        let heading = heading.map { " (\($0))" } ?? ""
+        let held =
+            kept == first...last
+            ? "the loop holds them" : "the loop holds lines \(kept.lowerBound)-\(kept.upperBound), their paragraphs"
+        return "lines \(first)-\(last) of \(of) found\(heading); \(held)\n"
     }
 }

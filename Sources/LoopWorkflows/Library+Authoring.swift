@@ -108,6 +108,23 @@ public struct AuthoredLoop: Sendable {
     public var withTake = false
     /// Whether it was made from subtitles (its cuts follow the cues, none is doubtful).
     public var fromSubtitles = false
+    /// Where in its text the take was found, when the text is far longer than the take (a
+    /// chapter in its book): the loop holds that part of the text alone.
+    public var foundInText: FoundInText?
+}
+
+/// Where in a long text its take was found: the lines it reads, and the heading above them.
+public struct FoundInText: Sendable, Equatable {
+    /// The first and last lines read (1-based phrase numbers of the whole text).
+    public var first: Int
+    /// See ``first``.
+    public var last: Int
+    /// How many lines the whole text holds.
+    public var of: Int
+    /// The loop's lines in the whole text (1-based): the paragraphs holding those read.
+    public var kept: ClosedRange<Int>
+    /// The heading they fall under, when the text has one ("Chapter 9").
+    public var heading: String?
 }
 
 /// A cut the segmenter was unsure of.
@@ -176,11 +193,35 @@ extension Library {
             }
             return AuthoredLoop(loop: loop, doubtfulCuts: [], namesakes: namesakes)
         }
-        let texts = source.phrases.map(\.text)
+        let wholeText = source.phrases.map(\.text)
         return try await withTakeInFlight(takePath) {
-            let (take, found, segmentation, received) = try await receiveAndCut(
-                takePath: takePath, texts: texts, language: language ?? source.language, progress: progress)
-            let (loop, namesakes) = try await keeping(received) { store in
+            var (take, found, segmentation, received) = try await receiveAndCut(
+                takePath: takePath, texts: wholeText, language: language ?? source.language, progress: progress)
+            // A take found in a text far longer than itself (a chapter in its book) makes a loop
+            // of the part it reads: its paragraphs, titled by the heading above them.
+            var (source, sourceText, title, foundInText) = (source, sourceText, title, nil as FoundInText?)
+            if var located = segmentation.located {
+                // A heading is read before its chapter: one matched last is the take's outro
+                // ("end of chapter four") heard as the next chapter's heading.
+                if located.count > 1, source.headingPhrases.contains(located.upperBound) {
+                    segmentation = segmentation.keeping(phrases: located.lowerBound...(located.upperBound - 1))
+                    found = segmentation.phrases ?? []
+                    located = (found.first ?? located.lowerBound)...(found.last ?? located.lowerBound)
+                    take = CutTake(
+                        path: take.path, ranges: segmentation.segments.map { $0.startFrame..<$0.endFrame },
+                        confidences: segmentation.clipConfidences, info: take.info)
+                }
+                let part = source.part(holding: located)
+                foundInText = FoundInText(
+                    first: located.lowerBound + 1, last: located.upperBound + 1, of: wholeText.count,
+                    kept: (part.phrases.lowerBound + 1)...part.phrases.upperBound, heading: part.heading)
+                title = title ?? part.heading.map { heading in source.title.map { "\($0): \(heading)" } ?? heading }
+                (source, sourceText) = (part.source, nil)
+                found = found.map { $0 - part.phrases.lowerBound }
+            }
+            let texts = source.phrases.map(\.text)
+            let (loop, namesakes) = try await keeping(received) {
+                [source, sourceText, title, found, take, received] store in
                 let id: String
                 if found.count == texts.count {
                     id = try store.createLoop(
@@ -206,6 +247,7 @@ extension Library {
             progress?(1)
             var authored = Self.authored(loop, segmentation: segmentation, found: found, asked: texts.count)
             authored.namesakes = namesakes
+            authored.foundInText = foundInText
             return authored
         }
     }
