@@ -14,6 +14,9 @@ public enum AudioFailure: String, LoopErrorKind {
     case noPlaybackDevice
     /// No capture device of that name to record from.
     case noCaptureDevice
+    /// A capture device that would write into a file (ALSA's `file` and `tee` plugins): an
+    /// input never writes over the user's file.
+    case captureWritesAFile
     /// A system library the work needs is not installed (the message names the package).
     case libraryMissing
 

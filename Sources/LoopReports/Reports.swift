@@ -401,10 +401,12 @@ public struct ProgressImportReport: Encodable {
     var titles: [String]
     var reviewsAdded: Int
     var reviewsUnmatched: Int
+    var reviewsAlreadyHere: Int
 
     /// The report of what an import of progress did.
     public init(_ outcome: ProgressImport.Outcome) {
         reviewsAdded = outcome.reviewsAdded
+        reviewsAlreadyHere = outcome.reviewsAlreadyHere
         reviewsUnmatched = outcome.reviewsUnmatched
         sessionsAdded = outcome.sessionsAdded
         sessionsAlreadyHere = outcome.sessionsAlreadyHere

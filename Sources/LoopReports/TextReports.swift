@@ -234,6 +234,10 @@ extension ProgressImport.Outcome {
             line +=
                 "; \(reviewsUnmatched) review\(reviewsUnmatched == 1 ? "" : "s") of groups edited or gone since left out"
         }
+        if reviewsAlreadyHere > 0 {
+            line +=
+                "; \(reviewsAlreadyHere) review\(reviewsAlreadyHere == 1 ? "" : "s") of a group at a time it was reviewed already left out"
+        }
         return line
     }
 }

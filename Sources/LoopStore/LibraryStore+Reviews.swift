@@ -133,11 +133,24 @@ extension LibraryStore {
         -> Int
     {
         guard !ratings.isEmpty else { return 0 }
-        for rating in ratings { try checkReviewDate(rating.date) }
-        let keys = try reviewKeys(ofLoop: id, db)
-        let settings = try reviewSettings(db)
-        var recorded = 0
         var touched: [String: Int] = [:]
+        let recorded = try insertReviews(ratings, loop: id, keys: try reviewKeys(ofLoop: id, db), touched: &touched, db)
+        let settings = try reviewSettings(db)
+        for (key, position) in touched {
+            try computeState(loop: id, key: key, position: position, settings: settings, replay: replay, db)
+        }
+        return recorded
+    }
+
+    /// Inserts `ratings` of loop `id`'s groups (their review keys by position, `keys`), each
+    /// one kept already (the same group and time) left out, and adds each group whose reviews
+    /// changed to `touched` (key: position), for its state to be computed once, after every
+    /// insert. How many were inserted.
+    static func insertReviews(
+        _ ratings: [GroupRating], loop id: String, keys: [Int: String], touched: inout [String: Int], _ db: Database
+    ) throws -> Int {
+        for rating in ratings { try checkReviewDate(rating.date) }
+        var recorded = 0
         for rating in ratings {
             guard let key = keys[rating.group] else { continue }
             try db.execute(
@@ -146,9 +159,6 @@ extension LibraryStore {
             guard db.changesCount > 0 else { continue }
             recorded += 1
             touched[key] = rating.group
-        }
-        for (key, position) in touched {
-            try computeState(loop: id, key: key, position: position, settings: settings, replay: replay, db)
         }
         return recorded
     }

@@ -19,6 +19,14 @@ public struct PhraseStudyRecord: Sendable, Equatable {
     }
 }
 
+/// What saving a session made elsewhere did.
+public struct RecordedSession: Sendable, Equatable {
+    /// Whether it was saved (false: kept already, or it played nothing).
+    public var saved: Bool
+    /// How many of its reviews were saved (the others were kept already).
+    public var reviews: Int
+}
+
 /// A study session of a loop, as saved.
 public struct StudySessionRecord: Sendable, Equatable {
     /// The loop studied.
@@ -58,6 +66,12 @@ extension LibraryStore {
     }
 
     private static func insert(_ session: StudySessionRecord, replay: ReviewReplay, _ db: Database) throws {
+        try insertEvents(session, db)
+        _ = try recordReviews(loop: session.loopId, session.reviews, replay: replay, db)
+    }
+
+    /// A session's phrase records, each for a phrase of its loop.
+    private static func insertEvents(_ session: StudySessionRecord, _ db: Database) throws {
         try checkReviewDate(session.startedAt)
         for phrase in session.phrases {
             try db.execute(
@@ -70,23 +84,43 @@ extension LibraryStore {
                     session.loopId,
                 ])
         }
-        _ = try recordReviews(loop: session.loopId, session.reviews, replay: replay, db)
     }
 
     /// Saves study sessions made elsewhere (a loop's page), all in one transaction, leaving
-    /// out each one already kept (the same loop and start, to the millisecond); returns, for
-    /// each, whether it was saved. Reviews are scheduled by `replay`.
-    public func recordStudySessions(_ sessions: [StudySessionRecord], replay: ReviewReplay) throws -> [Bool] {
+    /// out each one already kept (the same loop and start, to the millisecond), and each review
+    /// kept already (the same group at the same time); returns, for each, whether it was saved
+    /// and how many of its reviews were. Each group's state is computed by `replay` once, after
+    /// every session is in: a file of thousands of sessions costs one replay a group, not one
+    /// a session.
+    public func recordStudySessions(_ sessions: [StudySessionRecord], replay: ReviewReplay) throws
+        -> [RecordedSession]
+    {
         try database.write { db in
-            try sessions.map { session in
+            var keys: [String: [Int: String]] = [:]
+            var touched: [String: [String: Int]] = [:]
+            let recorded = try sessions.map { session -> RecordedSession in
                 let kept =
                     try Bool.fetchOne(
                         db, sql: "SELECT EXISTS (SELECT 1 FROM studyEvent WHERE loopId = ? AND startedAt = ?)",
                         arguments: [session.loopId, session.startedAt]) ?? false
-                guard !kept, !session.phrases.isEmpty else { return false }
-                try Self.insert(session, replay: replay, db)
-                return true
+                guard !kept, !session.phrases.isEmpty else { return RecordedSession(saved: false, reviews: 0) }
+                try Self.insertEvents(session, db)
+                let loopKeys = try keys[session.loopId] ?? Self.reviewKeys(ofLoop: session.loopId, db)
+                keys[session.loopId] = loopKeys
+                let reviews = try Self.insertReviews(
+                    session.reviews, loop: session.loopId, keys: loopKeys,
+                    touched: &touched[session.loopId, default: [:]],
+                    db)
+                return RecordedSession(saved: true, reviews: reviews)
             }
+            let settings = try Self.reviewSettings(db)
+            for (loop, groups) in touched {
+                for (key, position) in groups {
+                    try Self.computeState(
+                        loop: loop, key: key, position: position, settings: settings, replay: replay, db)
+                }
+            }
+            return recorded
         }
     }
 

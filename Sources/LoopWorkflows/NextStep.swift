@@ -113,7 +113,7 @@ public enum NextStep: Sendable, Equatable {
     static func after(_ kind: AudioFailure) -> NextStep? {
         switch kind {
         case .noPlaybackDevice: .chooseAPlaybackDevice
-        case .noCaptureDevice: .chooseACaptureDevice
+        case .noCaptureDevice, .captureWritesAFile: .chooseACaptureDevice
         case .fileNotFound, .notReadable, .emptyFile, .unsupportedFormat, .truncated, .decodeFailed, .writeFailed,
             .invalidArgument, .libraryMissing:
             nil

@@ -84,6 +84,9 @@ public enum ProgressImport {
         public var reviewsAdded = 0
         /// (The reviews whose group is not here as it was.)
         public var reviewsUnmatched = 0
+        /// Reviews left out as kept already: the same group at the same time (twice in the
+        /// file, or merged before).
+        public var reviewsAlreadyHere = 0
     }
 
     static let byteLimit = 8 << 20
@@ -158,10 +161,16 @@ public enum ProgressImport {
     static func checkReviews(_ reviews: [File.Review], refuse: (String) -> WorkflowError) throws {
         guard reviews.count <= limits.phrases else { throw refuse("more than \(limits.phrases) reviews in a session") }
         for review in reviews {
-            guard (1...limits.number).contains(review.group), review.rating.map({ (1...4).contains($0) }) ?? true,
-                review.texts.count <= limits.phrases
-            else {
-                throw refuse("group \(review.group): a review out of range (rating \(review.rating ?? 0))")
+            guard (1...limits.number).contains(review.group) else {
+                throw refuse("a review of group \(review.group), past the \(limits.number) groups a loop holds")
+            }
+            guard review.rating.map({ (1...4).contains($0) }) ?? true else {
+                throw refuse("group \(review.group): a review rated \(review.rating ?? 0), not 1 (again) to 4 (easy)")
+            }
+            guard review.texts.count <= limits.phrases else {
+                throw refuse(
+                    "group \(review.group): a review of \(review.texts.count) texts, more than the \(limits.phrases) phrases a group holds"
+                )
             }
             guard date(review.at) != nil else {
                 throw refuse(
@@ -227,11 +236,12 @@ public enum ProgressImport {
         }
         let saved = try store.recordStudySessions(sessions.map(\.record), replay: ReviewSettings.replay)
         for (session, saved) in zip(sessions, saved) {
-            if saved {
+            if saved.saved {
                 outcome.sessionsAdded += 1
                 outcome.phrasesAdded += session.record.phrases.count
                 outcome.phrasesUnmatched += session.unmatched
-                outcome.reviewsAdded += session.record.reviews.count
+                outcome.reviewsAdded += saved.reviews
+                outcome.reviewsAlreadyHere += session.record.reviews.count - saved.reviews
                 outcome.reviewsUnmatched += session.reviewsUnmatched
             } else if !session.record.phrases.isEmpty {
                 outcome.sessionsAlreadyHere += 1

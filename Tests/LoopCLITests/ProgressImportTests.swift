@@ -135,21 +135,19 @@ struct ProgressImportTests {
         let groups = ((shown["groups"] as? [[String: Any]]) ?? []).map {
             (($0["phrases"] as? [[String: Any]]) ?? []).compactMap { $0["text"] as? String }
         }
-        func file(_ reviews: [[String: Any]]) throws -> String {
+        func file(_ reviews: [[String: Any]], later: [[String: Any]] = []) throws -> String {
+            func session(_ start: String, _ reviews: [[String: Any]]) -> [String: Any] {
+                [
+                    "startedAt": start,
+                    "phrases": [["number": 1, "text": groups[0][0], "repetitions": 1, "seconds": 2.0]],
+                    "reviews": reviews,
+                ]
+            }
+            let sessions =
+                [session("2026-11-20T10:00:00.000Z", reviews)]
+                + (later.isEmpty ? [] : [session("2026-11-22T11:00:00.000Z", later)])
             let body: [String: Any] = [
-                "format": "looplearn-progress", "version": 1,
-                "loops": [
-                    [
-                        "id": id,
-                        "sessions": [
-                            [
-                                "startedAt": "2026-11-20T10:00:00.000Z",
-                                "phrases": [["number": 1, "text": groups[0][0], "repetitions": 1, "seconds": 2.0]],
-                                "reviews": reviews,
-                            ] as [String: Any]
-                        ],
-                    ] as [String: Any]
-                ],
+                "format": "looplearn-progress", "version": 1, "loops": [["id": id, "sessions": sessions]],
             ]
             let path = Scratch.path("progress", extension: "json")
             try JSONSerialization.data(withJSONObject: body).write(to: URL(fileURLWithPath: path))
@@ -162,11 +160,15 @@ struct ProgressImportTests {
                 ["group": 1, "texts": groups[0], "at": "2026-11-20T10:01:00.000Z", "rating": 4],
                 ["group": 2, "texts": groups[1], "at": "2026-11-20T10:02:00.000Z", "rating": NSNull()],
                 ["group": 2, "texts": ["Another text"], "at": "2026-11-20T10:03:00.000Z", "rating": 1],
+                // The same group at the same time again: the first kept, and said.
+                ["group": 1, "texts": groups[0], "at": "2026-11-20T10:01:00.000Z", "rating": 1],
             ]),
         ])
         #expect(merged.status == 0, "\(merged.error)")
         #expect(
-            merged.output.contains("; 2 group reviews; 1 review of groups edited or gone since left out"),
+            merged.output.contains(
+                "; 2 group reviews; 1 review of groups edited or gone since left out; 1 review of a group at a time it was reviewed already left out"
+            ),
             "\(merged.output)")
         let stats = try #require(try library.json(["stats", "fixture"]) as? [String: Any])
         let cards = Dictionary(
@@ -181,7 +183,60 @@ struct ProgressImportTests {
             try file([["group": 1, "texts": groups[0], "at": "2026-11-20T10:01:00Z", "rating": 5]]),
         ])
         #expect(
-            refused.status != 0 && refused.error.contains("group 1: a review out of range (rating 5)")
+            refused.status != 0 && refused.error.contains("group 1: a review rated 5, not 1 (again) to 4 (easy)")
                 && refused.error.split(separator: "\n").count == 1, "\(refused.error)")
+        let tooManyTexts = try library.run([
+            "stats", "--import",
+            try file([["group": 1, "texts": Array(repeating: "a", count: 20_001), "at": "2026-11-20T10:01:00Z"]]),
+        ])
+        #expect(
+            tooManyTexts.status != 0
+                && tooManyTexts.error.contains("group 1: a review of 20001 texts, more than the 20000 phrases"),
+            "\(tooManyTexts.error)")
+    }
+
+    /// Sessions of one file that review the same group each count: the group's schedule is the
+    /// replay of all of them (computed once, after the last), as one import a session gives.
+    @Test func reviewsOfOneGroupInSeveralSessionsOfAFileAreAllReplayed() throws {
+        let library = try libraryWithFixtureLoop()
+        let shown = try #require(try library.json(["show", "fixture"]) as? [String: Any])
+        let id = try #require(shown["id"] as? String)
+        let texts = try #require(
+            ((shown["groups"] as? [[String: Any]])?.first?["phrases"] as? [[String: Any]])?.compactMap {
+                $0["text"] as? String
+            })
+        func session(_ start: String, rating: Int) -> [String: Any] {
+            [
+                "startedAt": start, "phrases": [["number": 1, "text": texts[0], "repetitions": 1, "seconds": 2.0]],
+                "reviews": [["group": 1, "texts": texts, "at": start, "rating": rating]],
+            ]
+        }
+        func write(_ sessions: [[String: Any]]) throws -> String {
+            let path = Scratch.path("progress", extension: "json")
+            try JSONSerialization.data(withJSONObject: [
+                "format": "looplearn-progress", "version": 1, "loops": [["id": id, "sessions": sessions]],
+            ]).write(to: URL(fileURLWithPath: path))
+            return path
+        }
+        let first = session("2026-11-20T10:00:00.000Z", rating: 3)
+        let second = session("2026-11-22T11:00:00.000Z", rating: 3)
+        // The same library twice (the same loop id): one takes the sessions a file each, the
+        // other both in one file.
+        let together = TestLibrary()
+        try FileManager.default.copyItem(atPath: library.path, toPath: together.path)
+        #expect(try library.run(["stats", "--import", try write([first])]).status == 0)
+        #expect(try library.run(["stats", "--import", try write([second])]).status == 0)
+        #expect(try together.run(["stats", "--import", try write([first, second])]).status == 0)
+        func card(_ library: TestLibrary) throws -> [String: Any]? {
+            ((try library.json(["stats", "fixture"]) as? [String: Any])?["groups"] as? [[String: Any]])?.first {
+                $0["group"] as? Int == 1
+            }
+        }
+        let oneByOne = try #require(try card(library))
+        let inOneFile = try #require(try card(together))
+        #expect(inOneFile["lastReview"] as? String == "2026-11-22T11:00:00Z", "\(inOneFile)")
+        #expect(inOneFile["due"] as? String == oneByOne["due"] as? String)
+        #expect(inOneFile["stability"] as? Double == oneByOne["stability"] as? Double)
+        #expect((inOneFile["due"] as? String ?? "") > "2026-11-23", "the second review moved it on: \(inOneFile)")
     }
 }

@@ -97,6 +97,27 @@ struct ShadowingCommandTests {
         )
     }
 
+    /// A device option is read from: ALSA's file and tee plugins, named there, would truncate the
+    /// file they name and fill it. Refused, the file as it was.
+    @Test func aCaptureDeviceThatWritesAFileIsRefusedAndTheFileKept() throws {
+        let library = try libraryWithFixtureLoop()
+        let precious = Scratch.path("precious", extension: "txt")
+        try Data("a user's notes\n".utf8).write(to: URL(fileURLWithPath: precious))
+        for device in [
+            "file:\(precious)", "file:'\(precious)',raw", "plug:'tee:\(precious)'",
+            "{ type file slave.pcm null file \(precious) }",
+        ] {
+            let study = try library.run([
+                "study", "fixture", "--shadow", "--once", "--output", "null", "--capture-device", device,
+            ])
+            #expect(study.status != 0 && study.error.contains("is not a device to record from"), "\(study.error)")
+            #expect(study.error.split(separator: "\n").count == 1)
+            let record = try library.run(["record", "fixture", "--device", device])
+            #expect(record.status != 0 && record.error.contains("is not a device to record from"), "\(record.error)")
+            #expect(try String(contentsOfFile: precious, encoding: .utf8) == "a user's notes\n", "\(device)")
+        }
+    }
+
     /// `loop compare`: a line, or JSON; a recording with no speech is refused in one line.
     @Test func compareScoresARecordingAgainstTheModel() throws {
         let text = "Le train pour Lyon part à huit heures ce soir."

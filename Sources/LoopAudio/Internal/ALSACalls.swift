@@ -30,10 +30,35 @@ enum ALSA {
     static func openCapture(device: String, sampleRate: Int, channelCount: Int, latency: Duration) throws(AudioError)
         -> (PCM, Negotiated)
     {
-        try open(
+        if writesAFile(device) {
+            throw AudioError(
+                .captureWritesAFile, path: nil,
+                message:
+                    "'\(device)' is not a device to record from: ALSA's file and tee plugins write into the file they name"
+            )
+        }
+        return try open(
             device: device, stream: SND_PCM_STREAM_CAPTURE, sampleRate: sampleRate, channelCount: channelCount,
             latency: latency,
             missing: .noCaptureDevice, "no capture device '\(device)' (%@)")
+    }
+
+    /// Whether a device name opens ALSA's `file` or `tee` plugin (`file:PATH`, `plug:'tee:...'`,
+    /// `{ type file ... }`), which write what passes through into a file: named for capture, it
+    /// would truncate the user's file and fill it (an option read as an input never writes).
+    static func writesAFile(_ device: String) -> Bool {
+        func isWordCharacter(_ character: Character) -> Bool {
+            character.isLetter || character.isNumber || character == "_"
+        }
+        var previous: Substring?
+        for word in device.split(whereSeparator: { !isWordCharacter($0) }) {
+            defer { previous = word }
+            guard word == "file" || word == "tee" else { continue }
+            // A plugin named with its arguments (`file:`), or as a type (`type file`).
+            let after = device[word.endIndex...].drop { $0 == " " || $0 == "\t" || $0 == "'" || $0 == "\"" }
+            if after.first == ":" || previous == "type" { return true }
+        }
+        return false
     }
 
     /// `missing` is the code and message for a device that is not there; `%@` takes ALSA's reason.
