@@ -218,11 +218,8 @@ public struct SegmentationReport: Encodable {
             languageOrigin = origin
         }
         phrases = take.phrases.flatMap { found in found.first.map { [$0 + 1, found[found.count - 1] + 1] } }
-        if let found = take.phrases, let phraseCount = take.phraseTexts?.count {
-            let read = Set(found)
-            missing = (take.located.map(Array.init) ?? Array(0..<phraseCount)).filter { !read.contains($0) }.map {
-                $0 + 1
-            }
+        if let phraseCount = take.phraseTexts?.count {
+            missing = take.missing(of: phraseCount)?.map { $0 + 1 }
         }
         found = take.located.map { Found(first: $0.lowerBound + 1, last: $0.upperBound + 1) }
         notes = take.notes

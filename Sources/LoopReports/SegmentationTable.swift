@@ -54,12 +54,15 @@ public struct SegmentationTable {
                 lines.append(mark)
             }
         }
-        if let texts = take.phraseTexts, let found = take.phrases, found.count < texts.count {
-            let missing = texts.indices.filter { !found.contains($0) }.map { $0 + 1 }
-            lines.append(
-                terminal.paint(
-                    "\(found.count) of \(texts.count) phrases found in the take; \(AuthoredLoop.numbers(missing)) not in it",
-                    .yellow))
+        if let texts = take.phraseTexts {
+            if let located = take.locatedLine(phraseCount: texts.count) { lines.append(located) }
+            if let missing = take.missing(of: texts.count), !missing.isEmpty {
+                let asked = take.located?.count ?? texts.count
+                lines.append(
+                    terminal.paint(
+                        "\(asked - missing.count) of \(asked) phrases found in the take; \(AuthoredLoop.numbers(missing.map { $0 + 1 })) not in it",
+                        .yellow))
+            }
         }
         lines += take.notes.map { "note: " + $0 }
         return lines.joined(separator: "\n")
@@ -126,20 +129,22 @@ public struct WaveformStrip {
 }
 
 extension SegmentedTake {
+    /// Where in a long text of `phraseCount` phrases the take was found, when it was looked for.
+    func locatedLine(phraseCount: Int) -> String? {
+        located.map {
+            "found in its text: phrases \($0.lowerBound + 1)-\($0.upperBound + 1) of \(phraseCount); the others are not read"
+        }
+    }
+
     /// Its notes, where in a long text the take was found, and the phrases the take does not
     /// read (within that part), a line each.
     public func cuttingLines(phraseCount: Int) -> [String] {
         var lines = notes.map { "note: \($0)\n" }
-        if let located {
+        if let located = locatedLine(phraseCount: phraseCount) { lines.append(located + "\n") }
+        if let missing = missing(of: phraseCount), !missing.isEmpty {
+            let asked = located?.count ?? phraseCount
             lines.append(
-                "found in its text: phrases \(located.lowerBound + 1)-\(located.upperBound + 1) of \(phraseCount); the others are not read\n"
-            )
-        }
-        let asked = located.map(Array.init) ?? Array(0..<phraseCount)
-        if let found = phrases.map(Set.init), found.count < asked.count {
-            let missing = asked.filter { !found.contains($0) }.map { $0 + 1 }
-            lines.append(
-                "\(found.count) of \(asked.count) phrases found in the take; \(AuthoredLoop.numbers(missing)) still need audio\n"
+                "\(asked - missing.count) of \(asked) phrases found in the take; \(AuthoredLoop.numbers(missing.map { $0 + 1 })) still need audio\n"
             )
         }
         return lines

@@ -249,6 +249,6 @@ extension FoundInText {
         let held =
             kept == first...last
             ? "the loop holds them" : "the loop holds lines \(kept.lowerBound)-\(kept.upperBound), their paragraphs"
-        return "lines \(first)-\(last) of \(of) found\(heading); \(held)\n"
+        return "lines \(first)-\(last) of \(lineCount) found\(heading); \(held)\n"
     }
 }

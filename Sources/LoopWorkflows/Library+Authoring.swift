@@ -120,7 +120,7 @@ public struct FoundInText: Sendable, Equatable {
     /// See ``first``.
     public var last: Int
     /// How many lines the whole text holds.
-    public var of: Int
+    public var lineCount: Int
     /// The loop's lines in the whole text (1-based): the paragraphs holding those read.
     public var kept: ClosedRange<Int>
     /// The heading they fall under, when the text has one ("Chapter 9").
@@ -213,7 +213,7 @@ extension Library {
                 }
                 let part = source.part(holding: located)
                 foundInText = FoundInText(
-                    first: located.lowerBound + 1, last: located.upperBound + 1, of: wholeText.count,
+                    first: located.lowerBound + 1, last: located.upperBound + 1, lineCount: wholeText.count,
                     kept: (part.phrases.lowerBound + 1)...part.phrases.upperBound, heading: part.heading)
                 title = title ?? part.heading.map { heading in source.title.map { "\($0): \(heading)" } ?? heading }
                 (source, sourceText) = (part.source, nil)

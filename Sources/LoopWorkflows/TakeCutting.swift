@@ -171,6 +171,14 @@ public struct SegmentedTake: Sendable {
     /// Seconds for a frame position.
     public func seconds(_ frame: Int) -> Double { Double(frame) / Double(sampleRate) }
 
+    /// With a text of `phraseCount` phrases: those it was for that the take does not read
+    /// (0-based), every one of the text, or of the stretch it was found in; nil without a text.
+    public func missing(of phraseCount: Int) -> [Int]? {
+        guard let phrases else { return nil }
+        let read = Set(phrases)
+        return (located.map(Array.init) ?? Array(0..<phraseCount)).filter { !read.contains($0) }
+    }
+
     init(_ segmentation: Segmentation, phraseTexts: [String]?, envelope: EnergyEnvelope?) {
         sampleRate = segmentation.sampleRate
         channelCount = segmentation.channelCount

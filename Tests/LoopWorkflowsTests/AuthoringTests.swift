@@ -74,7 +74,7 @@ struct AuthoringTests {
         #expect(
             authored.foundInText
                 == FoundInText(
-                    first: first, last: first + secondChapter.count - 1, of: source.phrases.count,
+                    first: first, last: first + secondChapter.count - 1, lineCount: source.phrases.count,
                     kept: first...(first + secondChapter.count - 1), heading: "Chapter Two"))
         #expect(try library.check().isHealthy)
 
