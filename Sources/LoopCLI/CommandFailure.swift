@@ -45,3 +45,30 @@ func check(_ body: () throws(RequestProblem) -> Void) throws {
         throw ValidationError(error.description)
     }
 }
+
+extension LoopCommand {
+    /// Parses the command line and runs its command, as ArgumentParser's `main` does, but a
+    /// refusal's text is printed inert: it may quote an argument (`--rate $'\e[31m'`), and an
+    /// argument's escape sequences must never reach the terminal.
+    public static func runInertly() async -> Never {
+        do {
+            var command = try parseAsRoot(nil)
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+            Foundation.exit(EXIT_SUCCESS)
+        } catch {
+            let code = exitCode(for: error)
+            let text = fullMessage(for: error)
+            if code == .success {
+                if !text.isEmpty { print(text) }
+            } else if !text.isEmpty {
+                let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+                StandardError.write(lines.map { Terminal.inert(String($0)) }.joined(separator: "\n") + "\n")
+            }
+            Foundation.exit(code.rawValue)
+        }
+    }
+}

@@ -37,11 +37,30 @@ public struct AnkiPackage: Sendable {
                 .exportRefused, path: path,
                 message: "'\(loop.summary.title)' has no audio yet: record or attach a take first")
         }
-        let scratch = try ScratchFolder(
-            in: (path as NSString).deletingLastPathComponent.isEmpty
-                ? "." : (path as NSString).deletingLastPathComponent,
-            prefix: ".loop-anki-")
-        let folder = scratch.path
+        let parent =
+            (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
+        let scratch = try ScratchFolder(in: parent, prefix: ".loop-anki-")
+        do {
+            try write(loop, phrases: phrases, in: scratch.path, to: path, now: now)
+        } catch let error as ExchangeError where error.subject?.hasPrefix(scratch.path) != true {
+            throw error
+        } catch {
+            // The work folder is loop's own, hidden: a failure is said of the deck named.
+            let full = DiskSpace.isOutOfSpace(error) || (DiskSpace.available(at: parent) ?? .max) < 1 << 16
+            throw ExchangeError(
+                .exportRefused, path: path,
+                message: full
+                    ? DiskSpace.message(at: parent, needing: nil) + "; the deck was not written"
+                    : "cannot write the deck (\((error as? any DescribedError)?.message ?? FileSystemError.reason(error)))"
+            )
+        }
+        _ = consume scratch
+    }
+
+    /// Writes the deck's files in `folder`, then the package, renamed to `path` once whole.
+    private func write(_ loop: LoopDetail, phrases: [StoredPhrase], in folder: String, to path: String, now: Date)
+        throws
+    {
         var media: [String: String] = [:]
         var audioNames: [Int64: String] = [:]
         for phrase in phrases {
@@ -96,7 +115,6 @@ public struct AnkiPackage: Sendable {
             try archive.addEntry(with: entry, relativeTo: base, compressionMethod: Int(entry) == nil ? .deflate : .none)
         }
         try DurableFile.syncAndRename(temporary, to: path)
-        _ = consume scratch
     }
 
     private func writeCollection(

@@ -72,6 +72,12 @@ public struct AuthorIdentity: Sendable {
             try FileManager.default.createDirectory(
                 atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             try DurableFile.write(Data(exported.utf8), to: path, permissions: 0o600)
+        } catch  where DiskSpace.isOutOfSpace(error) {
+            throw ShareError(
+                .identity,
+                "cannot save the identity key that signs what you share: "
+                    + DiskSpace.message(at: folder, needing: nil) + "; free some space and try again",
+                path: path)
         } catch {
             throw ShareError(
                 .identity,

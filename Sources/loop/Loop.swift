@@ -13,6 +13,6 @@ enum Loop {
                         .utf8))
             exit(64)
         }
-        await LoopCommand.main(nil)
+        await LoopCommand.runInertly()
     }
 }

@@ -127,6 +127,23 @@ struct HostileInputTests {
             "tabs and CRLF are text, not control")
     }
 
+    /// A refused argument is quoted in its refusal with its escape sequences made visible,
+    /// whether a command refuses it or the argument parser does: a terminal never runs them.
+    @Test func aRefusedArgumentsEscapesNeverReachTheTerminal() throws {
+        let library = TestLibrary()
+        for arguments in [
+            ["review", "--rate", "\u{1B}[31m"], ["review", "--scheduler", "\u{1B}]0;PWN\u{7}"],
+            ["list", "--sort", "\u{1B}[2J"], ["export", "x", "--format", "\u{9B}31m", "-o", "x"],
+        ] {
+            let refused = try run(library, arguments)
+            #expect(refused.status != 0, "\(arguments)")
+            #expect(
+                !refused.error.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{7}" || $0 == "\u{9B}" },
+                "\(arguments): \(refused.error.debugDescription)")
+            #expect(refused.error.contains("\\u{"), "the escape is shown, not dropped: \(refused.error)")
+        }
+    }
+
     /// A file loop cannot write is named as the person gave it (never the hidden temporary file
     /// beside it), with the reason in words: a folder, a device, a FIFO, an empty path, a
     /// missing folder.
@@ -252,9 +269,9 @@ struct HostileInputTests {
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
         // A device node like /dev/full (1, 7), made here: only root may.
         let devices = getuid() == 0 && mknod(device, S_IFCHR | 0o666, dev_t(1 << 8 | 7)) == 0 ? [device] : []
-        func kind(_ path: String) -> mode_t {
-            var status = stat()
-            return lstat(path, &status) == 0 ? status.st_mode & S_IFMT : 0
+        /// What a path is, the link itself when it is one (FileManager does not follow it).
+        func kind(_ path: String) -> FileAttributeType? {
+            (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType
         }
         let refused =
             [(fifo, "is a FIFO"), (link, "is a symbolic link"), (folder, "is a folder")]
@@ -268,9 +285,10 @@ struct HostileInputTests {
                 expectOneLineError(try run(library, arguments), text)
             }
         }
-        #expect(kind(fifo) == S_IFIFO && kind(link) == S_IFLNK && kind(folder) == S_IFDIR)
+        #expect(
+            kind(fifo) == .typeUnknown && kind(link) == .typeSymbolicLink && kind(folder) == .typeDirectory)
         #expect(try String(contentsOfFile: target, encoding: .utf8) == "kept\n", "nothing written through the link")
-        for device in devices { #expect(kind(device) == S_IFCHR, "the device is still a device") }
+        for device in devices { #expect(kind(device) == .typeCharacterSpecial, "the device is still a device") }
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
                 == (["fifo", "link", "target"] + devices.map { _ in "full" }).sorted(),
@@ -461,6 +479,15 @@ struct HostileInputTests {
             listed.output.contains("Before")
                 || listed.error.contains("no space left on the device holding \(library.path)"), "\(listed.error)")
         #expect(!listed.error.contains("not a loop library"))
+        // The first export makes the key that signs it, beside the library: said to be the disk.
+        let exported = try run(library, ["export", "Before", "-o", Scratch.path("first-export", extension: "loop")])
+        expectOneLineError(exported, "cannot save the identity key that signs what you share: no space left on the")
+        // A deck written to the full disk is named, never loop's hidden work folder beside it.
+        let deck = disk + "/deck.apkg"
+        let anki = try run(author, ["export", "fixture", "--format", "anki", "-o", deck])
+        expectOneLineError(anki, "\(deck): no space left on the device holding \(disk)")
+        #expect(!anki.error.contains(".loop-anki-"), "\(anki.error)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: disk).sorted() == ["filler", "library"])
         let another = TestLibrary(path: disk + "/another")
         expectOneLineError(
             try run(another, ["list"]),
