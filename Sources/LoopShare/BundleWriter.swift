@@ -41,15 +41,19 @@ public struct BundleWriter: Sendable {
 
     /// Writes `loops` to `path` to be sent at once and deleted (a publish): as ``write(_:to:progress:)``
     /// but not synced to disk, and with the SHA-256 and length a request signs, taken as the
-    /// file is written rather than read again.
+    /// file is written rather than read again. Its work (takes turned into FLAC) is done in
+    /// `path`'s folder, not the system's temporary folder: a publish killed midway leaves it
+    /// where the library's `gc` finds it.
     public func writeToSend(_ loops: [LoopDetail], to path: String) throws -> Written {
-        try write(loops, to: path, durable: false, progress: nil)
+        try write(
+            loops, to: path, durable: false, workingIn: (path as NSString).deletingLastPathComponent, progress: nil)
     }
 
     private func write(
-        _ loops: [LoopDetail], to path: String, durable: Bool, progress: (@Sendable (Double) -> Void)?
+        _ loops: [LoopDetail], to path: String, durable: Bool, workingIn parent: String = NSTemporaryDirectory(),
+        progress: (@Sendable (Double) -> Void)?
     ) throws -> Written {
-        let workFolder = try ScratchFolder(in: NSTemporaryDirectory(), prefix: "loop-export-")
+        let workFolder = try ScratchFolder(in: parent, prefix: "loop-export-")
         let work = workFolder.path
 
         // Every take once, as FLAC (kept as it is when it already is FLAC).

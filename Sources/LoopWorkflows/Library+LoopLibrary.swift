@@ -211,6 +211,13 @@ extension Library {
     func publish(loop id: String, to client: LibraryClient, asCopy: Bool = false) async throws -> Published {
         let identity = try Self.identity(of: store)
         let id = asCopy ? try await copy(loop: id) : id
+        // In flight until it is sent: `gc` never takes the bundle being uploaded.
+        return try await store.whileInFlight { try await publishNewest(of: id, signedBy: identity, to: client) }
+    }
+
+    private func publishNewest(of id: String, signedBy identity: AuthorIdentity, to client: LibraryClient)
+        async throws -> Published
+    {
         let (bundle, written, revision) = try await work("loop publish") {
             store throws -> (String, BundleWriter.Written, Int) in
             if let owner = try store.ownerKey(ofLoop: id), owner != identity.publicKey.base64EncodedString() {
@@ -228,6 +235,7 @@ extension Library {
             return (path, written, loop.summary.revision)
         }
         defer { try? FileManager.default.removeItem(atPath: (bundle as NSString).deletingLastPathComponent) }
+        TestStop.reached("publish.written")
         let signer = RequestSigner(publicKey: identity.publicKey, authorName: Self.authorName(of: store)) {
             try identity.sign($0)
         }

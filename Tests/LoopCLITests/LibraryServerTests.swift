@@ -256,6 +256,26 @@ struct LibraryServerTests {
         }
     }
 
+    /// A publish killed once its bundle is written leaves nothing in the system's temporary
+    /// folder: its work is in the library, where `gc` removes it (and never while it is sent).
+    @Test func aPublishKilledMidwayLeavesItsWorkWhereGCRemovesIt() throws {
+        let server = try TestServer(.sqlite)
+        let author = try libraryWithFixtureLoop()
+        let temporary = Scratch.path("publish-temporary")
+        try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
+        let killed = try LoopProcess.run(
+            ["publish", "fixture", "--to", server.address],
+            environment: ["LOOP_LIBRARY": author.path, "LOOP_TEST_STOP_AT": "publish.written", "TMPDIR": temporary])
+        #expect(killed.killedBy == SIGKILL, "\(killed.status): \(killed.error)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary) == [])
+        let incoming = author.path + "/audio/.incoming"
+        #expect(try FileManager.default.contentsOfDirectory(atPath: incoming).count == 1, "the bundle, in the library")
+        #expect(try author.run(["gc"]).status == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: incoming) == [])
+        #expect(try author.run(["doctor"]).status == 0)
+        #expect(try author.run(["publish", "fixture", "--to", server.address]).status == 0)
+    }
+
     /// The fixture loop in an author's library, published to `server`: the author, its link.
     func publishedFixture(_ server: TestServer) throws -> (TestLibrary, String) {
         let author = try libraryWithFixtureLoop()
