@@ -257,6 +257,8 @@ public enum CatalogFailure: String, LoopErrorKind {
     case notFound
     /// The database failed.
     case database
+    /// The database cannot be reached (PostgreSQL stopped, or unreachable from here).
+    case unavailable
     /// A templates folder that cannot serve pages.
     case templates
 

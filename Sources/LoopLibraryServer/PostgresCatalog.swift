@@ -12,6 +12,12 @@ import Synchronization
 /// Connects without TLS: run it on a private network or a Unix socket.
 public final class PostgresCatalog: Catalog, BenchmarkSeeding {
     let client: PostgresClient
+    /// Whether PostgreSQL answers, as last found (``pool`` refuses at once while it does not).
+    let reachability = CatalogReachability()
+    /// A connection of its own, to check PostgreSQL answers (``probe(_:)``).
+    private let probeConfiguration: PostgresConnection.Configuration
+    /// The address, without its password: what a message names.
+    let address: String
     private let running: Task<Void, Never>
     let logger: Logger
     /// Whether ``prepare()`` mirrors the search on this server (``SearchMirror``): a server's
@@ -68,10 +74,20 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
                 .database, "\(url): not a PostgreSQL address (postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE)")
         }
         let database = String(components.path.drop { $0 == "/" })
+        let host = components.host.flatMap { $0.isEmpty ? nil : $0 } ?? "127.0.0.1"
+        let (username, password) = (user.removingPercentEncoding ?? user, components.password?.removingPercentEncoding)
         var configuration = PostgresClient.Configuration(
-            host: components.host.flatMap { $0.isEmpty ? nil : $0 } ?? "127.0.0.1", port: components.port ?? 5432,
-            username: user.removingPercentEncoding ?? user, password: components.password?.removingPercentEncoding,
+            host: host, port: components.port ?? 5432, username: username, password: password,
             database: database.isEmpty ? nil : database, tls: .disable)
+        configuration.options.connectTimeout = .seconds(Self.connectSeconds)
+        var probe = PostgresConnection.Configuration(
+            host: host, port: components.port ?? 5432, username: username, password: password,
+            database: database.isEmpty ? nil : database, tls: .disable)
+        probe.options.connectTimeout = .seconds(Self.connectSeconds)
+        probeConfiguration = probe
+        var shown = components
+        shown.password = nil
+        address = shown.string ?? url
         configuration.options.maximumConnections = max(connections, Self.fewestConnections)
         // Every time a connection goes back to the pool, PostgresNIO starts a keep-alive timer
         // (30 s) and an idle timer (60 s), and a timer cancelled when the connection is taken
@@ -268,6 +284,10 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
 
     /// See ``Catalog/prepare()``.
     public func prepare() async throws {
+        // PostgreSQL absent, or the user or database missing: said at once, in one line.
+        if let reason = await Self.probe(probeConfiguration) {
+            throw CatalogError(.unavailable, "--database \(address): cannot connect to PostgreSQL (\(reason))")
+        }
         try await transaction { connection in
             // One server migrates; the others wait for it and find nothing left to do.
             try await connection.query("SELECT pg_advisory_xact_lock(7340041)", logger: self.logger)
@@ -296,8 +316,10 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
         }
         watching.withLock { watching in
             guard watching == nil else { return }
-            watching = Task { [client, logger, announcedStamp] in
-                await Self.watchChanges(client: client, logger: logger, announced: announcedStamp)
+            watching = Task { [client, logger, announcedStamp, reachability, probeConfiguration] in
+                await Self.watchChanges(
+                    client: client, logger: logger, announced: announcedStamp, reachability: reachability,
+                    probe: probeConfiguration)
             }
         }
         if mirroringSearch, currentSearchMirror == nil { await startSearchMirror() }
@@ -308,13 +330,18 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
     /// the connection is lost, `announced` is nil and every stamp is read from the database.
     /// Each time it starts listening it reads the stamp once, after `LISTEN` has taken effect
     /// (on any connection: a change committed after it is announced), so no change falls
-    /// between the two.
-    private static func watchChanges(client: PostgresClient, logger: Logger, announced: AnnouncedStamp) async {
+    /// between the two. The same connection tells whether PostgreSQL answers (`reachability`):
+    /// once it is lost, a connection of its own is tried each second until one is made.
+    private static func watchChanges(
+        client: PostgresClient, logger: Logger, announced: AnnouncedStamp, reachability: CatalogReachability,
+        probe configuration: PostgresConnection.Configuration
+    ) async {
         while !Task.isCancelled {
             do {
                 try await client.withConnection { connection in
                     try await connection.listen(on: changeChannel) { notifications in
                         announced.listening(from: try await readStamp(client, logger: logger))
+                        if reachability.found(nil) { logger.warning("the catalog's database answers again") }
                         for try await notification in notifications {
                             guard let stamp = Int64(notification.payload) else { continue }
                             await TestStop.reachedWithoutBlocking("catalog.announced")
@@ -325,12 +352,24 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
             } catch {
                 if !Task.isCancelled {
                     logger.warning(
-                        "the catalog's changes are not heard (\(String(reflecting: error))): reading its stamp at each request"
+                        "the catalog's changes are not heard (\(reason(error))): reading its stamp at each request"
                     )
                 }
             }
             announced.lost()
-            try? await Task.sleep(for: .seconds(1))
+            // At once, so that no request is left in the pool's wait for a connection (a
+            // minute long); then each second until a connection of its own is made.
+            var answered = true
+            while !Task.isCancelled, let unreachable = await probe(configuration) {
+                answered = false
+                if reachability.found(unreachable) {
+                    logger.error(
+                        "the catalog's database cannot be reached (\(unreachable)): requests are refused (503)")
+                }
+                try? await Task.sleep(for: .seconds(1))
+            }
+            // PostgreSQL answers but the listening failed: tried again in a second, not at once.
+            if answered { try? await Task.sleep(for: .seconds(1)) }
         }
     }
 
@@ -352,7 +391,7 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
 
     /// Reads the stamp after a change made here, where the announced one may not have come yet.
     private func learnOwnChange() async {
-        guard let stamp = try? await Self.readStamp(client, logger: logger) else { return }
+        guard let stamp = try? await Self.readStamp(try pool, logger: logger) else { return }
         announcedStamp.heard(stamp)
     }
 
@@ -463,10 +502,10 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
 
     /// See ``Catalog/judge(publishOf:revision:authorKey:)``.
     public func judge(publishOf id: String, revision: Int, authorKey: String) async throws {
-        let blocked = try await client.query("SELECT reason FROM blocked_key WHERE key = \(authorKey)", logger: logger)
+        let blocked = try await pool.query("SELECT reason FROM blocked_key WHERE key = \(authorKey)", logger: logger)
             .decode(String.self).first { _ in true }
         try PublishRules.checkNotBlocked(reason: blocked)
-        let rows = try await client.query(
+        let rows = try await pool.query(
             "SELECT authorKey, revision, title, listed, takenDown FROM loop WHERE id = \(id)", logger: logger)
         guard
             let (owner, storedRevision, title, listed, takenDown) = try await rows.decode(
@@ -481,13 +520,13 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
 
     /// See ``Catalog/usage(ofKey:loop:now:)``.
     public func usage(ofKey authorKey: String, loop id: String, now: Date) async throws -> KeyUsage {
-        let loops = try await client.query(
+        let loops = try await pool.query(
             """
             SELECT COUNT(*) FILTER (WHERE listed), COUNT(*) FILTER (WHERE listed AND id = \(id)), MIN(published) FROM loop WHERE authorKey = \(authorKey)
             """, logger: logger
         ).decode((Int, Int, Int64?).self).first { _ in true }
         let bytes =
-            try await client.query(
+            try await pool.query(
                 "SELECT bytes FROM upload_day WHERE authorKey = \(authorKey) AND day = \(CatalogText.day(now))",
                 logger: logger
             )
@@ -500,7 +539,7 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
     /// See ``Catalog/listedBlobs()``.
     public func listedBlobs() async throws -> Set<String> {
         var hashes: Set<String> = []
-        for try await hash in try await client.query(
+        for try await hash in try await pool.query(
             "SELECT DISTINCT blob_ref.sha256 FROM blob_ref JOIN loop ON loop.id = blob_ref.loopId WHERE loop.listed",
             logger: logger
         ).decode(String.self) {
@@ -567,7 +606,7 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
 
     /// See ``Catalog/servesBlob(_:)``.
     public func servesBlob(_ sha256: String) async throws -> Bool {
-        try await client.query(
+        try await pool.query(
             "SELECT 1 FROM blob_ref JOIN loop ON loop.id = blob_ref.loopId WHERE blob_ref.sha256 = \(sha256) AND loop.listed LIMIT 1",
             logger: logger
         ).decode(Int.self).first { _ in true } != nil
@@ -633,8 +672,8 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
 
     /// See ``Catalog/useNonce(_:expires:now:)``.
     public func useNonce(_ nonce: String, expires: Date, now: Date) async throws -> Bool {
-        try await client.query("DELETE FROM nonce WHERE expires < \(Int64(now.timeIntervalSince1970))", logger: logger)
-        let inserted = try await client.query(
+        try await pool.query("DELETE FROM nonce WHERE expires < \(Int64(now.timeIntervalSince1970))", logger: logger)
+        let inserted = try await pool.query(
             "INSERT INTO nonce (nonce, expires) VALUES (\(nonce), \(Int64(expires.timeIntervalSince1970))) ON CONFLICT DO NOTHING RETURNING 1",
             logger: logger
         ).decode(Int.self).first { _ in true }
@@ -691,13 +730,13 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
 
     /// See ``Catalog/listedLoopIDs()``.
     public func listedLoopIDs() async throws -> [String] {
-        try await client.query("SELECT id FROM loop WHERE listed", logger: logger).decode(String.self)
+        try await pool.query("SELECT id FROM loop WHERE listed", logger: logger).decode(String.self)
             .reduce(into: []) { $0.append($1) }
     }
 
     /// See ``Catalog/keepPagePart(_:id:revision:)``.
     public func keepPagePart(_ part: Data, id: String, revision: Int) async throws -> Bool {
-        try await client.query(
+        try await pool.query(
             """
             INSERT INTO loop_page_part (loopId, part)
             SELECT id, \(part) FROM loop WHERE id = \(id) AND revision = \(revision) AND listed
@@ -716,7 +755,7 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
         if let kept = hotList.kept(for: key, downloads: downloads) { return kept }
         let read = DispatchTime.now().uptimeNanoseconds
         var list = HotList.Reading()
-        let rows = try await client.query(
+        let rows = try await pool.query(
             """
             SELECT search_entry.position::BIGINT, hot.recent::BIGINT, loop.searchTitle, loop.searchText || ' ' || author.nameWords
             FROM (SELECT loopId, SUM(count) AS recent FROM download WHERE day > \(since) GROUP BY loopId HAVING SUM(count) > 0) AS hot
@@ -790,7 +829,7 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
         }
         /// The counts, in one statement (a round trip and a plan for them all).
         func counts(_ each: [String]) async throws -> [Int] {
-            let row = try await client.query(
+            let row = try await pool.query(
                 PostgresQuery(unsafeSQL: "SELECT " + each.joined(separator: ", "), binds: binds), logger: logger
             )
             .first { _ in true }
@@ -811,7 +850,7 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
                     + (hot ? "search_entry.recent DESC, " : "") + "search_entry.position DESC",
                 binds: binds)
             var loops: [CatalogLoop] = []
-            for try await row in try await client.query(query, logger: logger) {
+            for try await row in try await pool.query(query, logger: logger) {
                 loops.append(try Self.summary(row.makeRandomAccess()))
             }
             return loops
@@ -925,14 +964,14 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
                 try await self.index(connection, loopID: entry.id)
             }
         }
-        try await client.query("VACUUM ANALYZE", logger: logger)
+        try await pool.query("VACUUM ANALYZE", logger: logger)
     }
 
     /// See ``Catalog/countDownload(id:client:now:)``.
     public func countDownload(id: String, client address: String, now: Date) async throws -> Bool {
         let day = CatalogText.day(now)
         let counted =
-            try await client.query(
+            try await pool.query(
                 """
                 WITH seen AS (
                     INSERT INTO download_seen (loopId, day, client) VALUES (\(id), \(day), \(address)) ON CONFLICT DO NOTHING RETURNING 1
@@ -947,7 +986,7 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
             hotList.downloadCounted()
             searchMirror.withLock { $0 }?.downloadCounted(loopID: id)
         }
-        try await client.query(
+        try await pool.query(
             "DELETE FROM download_seen WHERE loopId = \(id) AND day < \(day - CatalogText.recentDays)", logger: logger)
         return counted
     }
@@ -955,12 +994,12 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
     /// See ``Catalog/changeStamp()``.
     public func changeStamp() async throws -> Int64 {
         if let announced = announcedStamp.current { return announced }
-        return try await Self.readStamp(client, logger: logger)
+        return try await Self.readStamp(try pool, logger: logger)
     }
 
     /// See ``Catalog/setFeatured(_:featured:)``.
     public func setFeatured(_ ref: String, featured: Bool) async throws -> Bool {
-        let changed = try await client.query(
+        let changed = try await pool.query(
             "UPDATE loop SET featured = \(featured) WHERE (id = \(ref) OR shortID = \(ref)) AND listed RETURNING 1",
             logger: logger
         )
@@ -986,7 +1025,7 @@ public final class PostgresCatalog: Catalog, BenchmarkSeeding {
         -> Result
     {
         do {
-            return try await client.withTransaction(logger: logger) { connection in try await body(connection) }
+            return try await pool.withTransaction(logger: logger) { connection in try await body(connection) }
         } catch let error as PostgresTransactionError {
             if let refusal = error.closureError as? CatalogError { throw refusal }
             throw CatalogError(

@@ -191,7 +191,7 @@ struct Serve: AsyncParsableCommand {
                 FileHandle.standardOutput.write(Data(line.utf8))
             }
         } catch let error as CatalogError {
-            throw ValidationError(error.message)
+            throw ServerFailure(error.message)
         }
     }
 }

@@ -30,6 +30,8 @@ struct ErrorAnswer {
     init(for error: any Error) {
         if let refusal = error as? any ServerRefusal {
             self = refusal.answer
+        } else if let reason = PostgresCatalog.unreachableReason(of: error) {
+            self = PostgresCatalog.unavailable(reason).answer
         } else if DiskSpace.isOutOfSpace(error) {
             self.init(status: Self.insufficientStorage, message: "the server is out of disk space", cause: "diskFull")
         } else {
@@ -94,6 +96,9 @@ extension CatalogFailure: ServerRefusalKind {
         case .notTheAuthor, .takenDown: status = .forbidden
         case .staleRevision, .nameTaken: status = .conflict
         case .notFound: status = .notFound
+        case .unavailable:
+            return ErrorAnswer(
+                status: .serviceUnavailable, message: message, cause: rawValue, retryAfter: ErrorAnswer.busyRetry)
         case .database, .templates:
             // The server's own failure: its words stay in the log.
             return ErrorAnswer(
