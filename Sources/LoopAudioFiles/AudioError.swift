@@ -17,6 +17,8 @@ public enum AudioFailure: String, LoopErrorKind {
     /// A capture device that would write into a file (ALSA's `file` and `tee` plugins): an
     /// input never writes over the user's file.
     case captureWritesAFile
+    /// A capture device that delivered nothing for too long (a stalled pipe, a hung driver).
+    case captureStalled
     /// A system library the work needs is not installed (the message names the package).
     case libraryMissing
 

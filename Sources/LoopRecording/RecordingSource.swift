@@ -12,24 +12,31 @@ public protocol RecordingSource: AnyObject {
     func read(into buffer: UnsafeMutableBufferPointer<Float>) throws -> Int
 }
 
-/// A sound card's input, through ALSA.
+/// A sound card's input, through ALSA, read on a thread of its own: a device that delivers
+/// nothing for ``CaptureFeed/defaultStallLimit`` fails the read with a line that says so.
 public final class CaptureSource: RecordingSource {
-    /// The ALSA capture.
-    public let capture: AudioCapture
+    /// The capture, as it is read.
+    public let feed: CaptureFeed
     /// The capture's sample rate in hertz.
-    public var sampleRate: Int { capture.sampleRate }
+    public var sampleRate: Int { feed.sampleRate }
     /// The capture's channel count.
-    public var channelCount: Int { capture.channelCount }
+    public var channelCount: Int { feed.channelCount }
     /// Times audio was lost because the reader fell behind.
-    public var overruns: Int { capture.overruns }
+    public var overruns: Int { feed.overruns }
 
-    /// Opens ALSA's capture `device` (`default`, `hw:1`...).
+    /// Opens ALSA's capture `device` (`default`, `hw:1`...), waiting until it is open.
     public init(device: String, sampleRate: Int = 48_000, channelCount: Int = 1) throws {
-        capture = try AudioCapture(name: device, sampleRate: sampleRate, channelCount: channelCount)
+        feed = CaptureFeed(name: device, sampleRate: sampleRate, channelCount: channelCount)
+        do { try feed.waitUntilOpen() } catch {
+            _ = feed.stop()
+            throw error
+        }
     }
 
+    deinit { _ = feed.stop() }
+
     /// The next interleaved frames from the card.
-    public func read(into buffer: UnsafeMutableBufferPointer<Float>) throws -> Int { try capture.read(into: buffer) }
+    public func read(into buffer: UnsafeMutableBufferPointer<Float>) throws -> Int { try feed.read(into: buffer) }
 }
 
 /// A recording replayed through the live pipeline, at real speed (as a microphone would

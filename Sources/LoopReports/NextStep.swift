@@ -38,6 +38,7 @@ public enum FailureWords {
             "choose one with --device NAME (see `aplay -L`), or render to a file with --output FILE.wav (or --output null)"
         case .chooseACaptureDevice:
             "choose one with --device NAME (see `arecord -L`), or read a recording with --input FILE"
+        case .chooseAShadowingDevice: "choose another with --capture-device NAME (see `arecord -L`)"
         case .checkTheTextsLanguage:
             "check that the take reads this text, in the text's language (a `# language: CODE` line at its top; `loop edit LOOP --language CODE` for a loop)"
         case .installTheTransform:

@@ -46,6 +46,9 @@ public struct AttemptScorer: Sendable {
             words, in: model, sampleRate: sampleRate, language: language, synthesizer: synthesizer)
     }
 
+    /// Whether the model holds speech: an attempt at a silent model scores nothing.
+    public var modelHoldsSpeech: Bool { model.speech.contains(true) }
+
     /// Scores `attempt` (mono, at the rate given when the scorer was made); nil when it holds
     /// no speech.
     public func score(_ attempt: [Float]) throws -> AttemptScore? {

@@ -64,7 +64,7 @@ public final class ShadowingRecorder: SpeakAlongListener, Sendable {
 
     /// Opens `device` for capture once, so that a missing microphone is said before a session.
     public static func checkDevice(_ device: String) throws {
-        _ = try AudioCapture(name: device, sampleRate: sampleRate, channelCount: 1)
+        try CaptureFeed.check(name: device, sampleRate: sampleRate, channelCount: 1)
     }
 
     /// The gap after `phrase` began, lasting `duration`: the learner's turn is recorded.
@@ -93,30 +93,10 @@ private struct Effects: Sendable {
     let failed: @Sendable (any Error) -> Void
     let prepare: @Sendable (Int) throws -> AttemptScorer?
 
-    /// A capture under way, read a period at a time between events.
-    private final class Capture {
+    /// A capture under way, read on its feed's thread; it posts `.captured` when it completes.
+    private struct Capture {
         let id: ShadowingMachine<AttemptScorer>.CaptureID
-        let device: AudioCapture
-        var samples: [Float]
-        var read = 0
-
-        init(id: ShadowingMachine<AttemptScorer>.CaptureID, device: AudioCapture, frames: Int) {
-            (self.id, self.device) = (id, device)
-            samples = [Float](repeating: 0, count: frames)
-        }
-
-        /// Reads one period; whether the capture is complete.
-        func readPeriod() throws -> Bool {
-            let got = try samples.withUnsafeMutableBufferPointer { buffer in
-                try device.read(
-                    into: UnsafeMutableBufferPointer(
-                        rebasing: buffer[read..<min(buffer.count, read + device.periodFrames)]))
-            }
-            read += got
-            return got == 0 || read >= samples.count
-        }
-
-        var recorded: [Float] { Array(samples.prefix(read)) }
+        let feed: CaptureFeed
     }
 
     /// Runs the machine until it says to finish.
@@ -125,35 +105,30 @@ private struct Effects: Sendable {
         var capture: Capture?
         var pending: [ShadowingRecorder.Machine.Event] = []
         while true {
-            // With a capture under way, events are looked at between its periods.
-            pending += capture == nil && pending.isEmpty ? inbox.waitForEvents() : inbox.takeEvents()
-            if let running = capture, pending.isEmpty {
-                do {
-                    if try running.readPeriod() {
-                        capture = nil
-                        pending.append(.captured(running.id, .success(running.recorded)))
-                    }
-                } catch {
+            if pending.isEmpty {
+                // With a capture under way, waiting ends when its device would have stalled.
+                pending += inbox.waitForEvents(until: capture?.feed.stallDeadline)
+                if pending.isEmpty, let running = capture, let stall = running.feed.stallFailure() {
                     capture = nil
-                    pending.append(.captured(running.id, .failure(error)))
+                    pending.append(.captured(running.id, .failure(stall)))
                 }
-                continue
             }
             while !pending.isEmpty {
-                for action in machine.handle(pending.removeFirst()) {
+                let event = pending.removeFirst()
+                if case .captured(let id, _) = event, capture?.id == id { capture = nil }
+                for action in machine.handle(event) {
                     switch action {
                     case .startCapture(let id, let frames):
-                        do {
-                            let device = try AudioCapture(
-                                name: device, sampleRate: ShadowingRecorder.sampleRate, channelCount: 1)
-                            capture = Capture(id: id, device: device, frames: frames)
-                        } catch {
-                            pending.append(.captured(id, .failure(error)))
-                        }
+                        let inbox = inbox
+                        let feed = CaptureFeed(
+                            name: device, sampleRate: ShadowingRecorder.sampleRate, channelCount: 1, frames: frames
+                        ) { result in inbox.post(.captured(id, result.mapError { $0 })) }
+                        capture = Capture(id: id, feed: feed)
                     case .stopCapture(let id):
                         guard let running = capture, running.id == id else { break }
                         capture = nil
-                        pending.append(.captured(id, .success(running.recorded)))
+                        // Nil when it completed: its `.captured` is on its way.
+                        if let samples = running.feed.stop() { pending.append(.captured(id, .success(samples))) }
                     case .prepareScorer(let phrase):
                         let (inbox, prepare) = (inbox, prepare)
                         _ = BlockingWork.start("loop shadowing model") {
@@ -190,19 +165,20 @@ private final class Inbox<Event: Sendable>: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// The events posted so far, waiting for one when there are none.
-    func waitForEvents() -> [Event] {
+    /// The events posted so far, waiting for one when there are none, until `deadline` at
+    /// most (then perhaps none).
+    func waitForEvents(until deadline: ContinuousClock.Instant? = nil) -> [Event] {
         condition.lock()
         defer { condition.unlock() }
-        while events.isEmpty { condition.wait() }
-        defer { events = [] }
-        return events
-    }
-
-    /// The events posted so far (perhaps none).
-    func takeEvents() -> [Event] {
-        condition.lock()
-        defer { condition.unlock() }
+        while events.isEmpty {
+            guard let deadline else {
+                condition.wait()
+                continue
+            }
+            let left = deadline - .now
+            if left <= .zero { break }
+            _ = condition.wait(until: Date(timeIntervalSinceNow: left / .seconds(1)))
+        }
         defer { events = [] }
         return events
     }

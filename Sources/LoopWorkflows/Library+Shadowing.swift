@@ -24,8 +24,13 @@ public struct CompareRequest: Sendable {
         (self.attempt, self.model, self.text, self.language) = (attempt, model, text, language)
     }
 
-    /// Refuses a language tag that is not one.
-    public func check() throws(RequestProblem) { try checkLanguage(language, field: "language") }
+    /// Refuses a text with no words and a language tag that is not one.
+    public func check() throws(RequestProblem) {
+        if text.allSatisfy({ $0.isWhitespace || $0.isPunctuation }) {
+            throw RequestProblem("{text} holds no words: give the phrase the recordings say")
+        }
+        try checkLanguage(language, field: "language")
+    }
 }
 
 /// Shadowing outside a session.
@@ -44,6 +49,9 @@ public enum Shadowing {
         let scorer = try AttemptScorer(
             model: modelAudio.samples, sampleRate: modelAudio.sampleRate, attemptSampleRate: attemptAudio.sampleRate,
             text: request.text, language: request.language, synthesizer: Library.synthesizer)
+        guard scorer.modelHoldsSpeech else {
+            throw AudioError(.emptyFile, path: request.model, message: "no speech heard in the model recording")
+        }
         guard let score = try scorer.score(attemptAudio.samples) else {
             throw AudioError(.emptyFile, path: request.attempt, message: "no speech heard in it")
         }
@@ -185,6 +193,9 @@ extension Library {
                 .refused,
                 "no capture device '\(device)' to record you from: choose one with --capture-device NAME (see `arecord -L`)"
             )
+        } catch let error as AudioError where error.kind == .captureStalled {
+            throw WorkflowError(
+                .refused, "\(error.message); choose another with --capture-device NAME (see `arecord -L`)")
         }
         return ShadowingSession(
             prepared: prepared, store: store, keepsAttempts: readOnlyReason == nil, device: device)

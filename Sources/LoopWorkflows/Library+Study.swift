@@ -207,7 +207,10 @@ extension Library {
             StudyRun(loop: prepared.loop, groups: prepared.groups, controls: player, shadowing: shadowing))
         let failure = await shadowing?.waitForAttempts().failure
         try await save(result, of: prepared, startedAt: started, now: now())
-        return StudySummary(shadowingStopped: failure.map(FailureSummary.init), readOnlyReason: readOnlyReason)
+        var stopped = failure.map(FailureSummary.init)
+        // The study's own option names its capture device, not `loop record`'s.
+        if stopped?.nextStep == .chooseACaptureDevice { stopped?.nextStep = .chooseAShadowingDevice }
+        return StudySummary(shadowingStopped: stopped, readOnlyReason: readOnlyReason)
     }
 
     /// Plays a loop's phrase, or group, or all of it once, clip after clip with no gap.

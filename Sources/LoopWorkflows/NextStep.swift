@@ -40,6 +40,8 @@ public enum NextStep: Sendable, Equatable {
     case chooseAPlaybackDevice
     /// Choose another capture device, or read a recording.
     case chooseACaptureDevice
+    /// Choose another device to record the learner from while shadowing.
+    case chooseAShadowingDevice
     /// Check that the take reads the text, in the text's language.
     case checkTheTextsLanguage
     /// Install FFmpeg's transform, or cut at pauses.
@@ -113,7 +115,7 @@ public enum NextStep: Sendable, Equatable {
     static func after(_ kind: AudioFailure) -> NextStep? {
         switch kind {
         case .noPlaybackDevice: .chooseAPlaybackDevice
-        case .noCaptureDevice, .captureWritesAFile: .chooseACaptureDevice
+        case .noCaptureDevice, .captureWritesAFile, .captureStalled: .chooseACaptureDevice
         case .fileNotFound, .notReadable, .emptyFile, .unsupportedFormat, .truncated, .decodeFailed, .writeFailed,
             .invalidArgument, .libraryMissing:
             nil

@@ -76,6 +76,31 @@ struct RecordCommandTests {
         #expect(try library.run(["doctor"]).status == 0)
     }
 
+    /// A microphone that stops delivering mid-take ends the recording within seconds with a
+    /// line that says so; what was recorded is kept for --recover.
+    @Test func aMicrophoneThatStallsEndsTheRecordingAndKeepsWhatItHeard() throws {
+        let library = TestLibrary()
+        #expect(try library.run(["new", "--text", try threeGroupText()]).status == 0)
+        // Two seconds of silence at 16 kHz (float32), then nothing.
+        let (fifo, writer) = try stallingMicrophone(bytes: 2 * 16_000 * 4)
+        defer { writer?.terminate() }
+        let config = LoopProcess.packageRoot.appendingPathComponent("Resources/alsa/file-input.conf").path
+        let stalled = try LoopProcess.start(
+            ["record", "three", "--rate", "16000"],
+            environment: [
+                "LOOP_LIBRARY": library.path, "ALSA_CONFIG_PATH": "/usr/share/alsa/alsa.conf:" + config,
+                "LOOP_ALSA_INPUT": fifo,
+            ]
+        ).finish(limit: 60)
+        #expect(stalled.status == 1, "\(stalled.error)")
+        #expect(
+            stalled.error.contains("error: the capture device 'default' delivered no sound for 5 s"), "\(stalled.error)"
+        )
+        let doctor = try library.run(["doctor"])
+        #expect(doctor.status == 0)
+        #expect(doctor.output.contains("an interrupted recording (2.0 s) is kept"), "\(doctor.output)")
+    }
+
     @Test func aRecordingReplayedFromAFileIsSavedWithoutKeys() throws {
         let library = TestLibrary()
         #expect(try library.run(["new", "--text", try threeGroupText()]).status == 0)

@@ -19,6 +19,23 @@ func shadowingEnvironment(played: String) throws -> [String: String] {
     ]
 }
 
+/// A microphone that stalls: ALSA's `file` plugin reads a FIFO into which a writer puts
+/// `bytes` of silence (float32) and then holds it open, writing nothing, for a minute; with no
+/// bytes, no writer ever comes. Terminate the writer when done.
+func stallingMicrophone(bytes: Int) throws -> (fifo: String, writer: Process?) {
+    let fifo = Scratch.path("stalling-microphone")
+    #expect(mkfifo(fifo, 0o644) == 0)
+    guard bytes > 0 else { return (fifo, nil) }
+    let writer = Process()
+    writer.executableURL = URL(fileURLWithPath: "/bin/sh")
+    writer.arguments = ["-c", "(head -c \(bytes) /dev/zero; sleep 60) > '\(fifo)'"]
+    try writer.run()
+    return (fifo, writer)
+}
+
+/// Shadowing records mono float32 at 16 kHz: 64,000 bytes a second.
+enum ShadowingRecorderRate { static let bytesPerSecond = 16_000 * 4 }
+
 struct ShadowingCommandTests {
     /// `loop study --shadow` records each gap through ALSA, scores it against the phrase's clip,
     /// keeps it in the library (`loop stats`, `loop doctor`), never in a bundle, and `loop gc`
@@ -80,6 +97,36 @@ struct ShadowingCommandTests {
             FileManager.default.enumerator(atPath: audio)?.allObjects.compactMap { $0 as? String }
             .filter { !$0.hasPrefix(".") && $0.contains("/") } ?? []
         #expect(left.isEmpty, "\(left)")
+        #expect(try library.run(["doctor"]).status == 0)
+    }
+
+    /// A capture device that never opens (a FIFO with no writer behind ALSA's file plugin) is
+    /// said before the session, within seconds; one that stops delivering mid-session stops
+    /// shadowing with a line that says so, and the study goes on to its end.
+    @Test func aStalledMicrophoneIsSaidWithinSecondsNotWaitedOn() throws {
+        let library = try libraryWithFixtureLoop()
+        var environment = try shadowingEnvironment(played: Scratch.path("played", extension: "raw"))
+        environment["LOOP_LIBRARY"] = library.path
+        let arguments = ["study", "fixture", "--groups", "1", "--shadow", "--once"]
+
+        environment["LOOP_ALSA_INPUT"] = try stallingMicrophone(bytes: 0).fifo
+        let unopened = try LoopProcess.start(arguments, environment: environment).finish(limit: 60)
+        #expect(unopened.status == 1, "\(unopened.error)")
+        #expect(unopened.error.contains("the capture device 'default' did not open within 5 s"), "\(unopened.error)")
+        #expect(unopened.error.contains("--capture-device"), "the study's own option: \(unopened.error)")
+        #expect(unopened.error.split(separator: "\n").count == 1, "\(unopened.error)")
+
+        // A second of sound, then nothing.
+        let (fifo, writer) = try stallingMicrophone(bytes: ShadowingRecorderRate.bytesPerSecond)
+        defer { writer?.terminate() }
+        environment["LOOP_ALSA_INPUT"] = fifo
+        let stalled = try LoopProcess.start(arguments, environment: environment).finish(limit: 60)
+        #expect(stalled.status == 0, "\(stalled.error)")
+        #expect(
+            stalled.error.contains(
+                "warning: shadowing stopped: the capture device 'default' delivered no sound for 5 s"),
+            "\(stalled.error)")
+        #expect(stalled.output.split(separator: "\n").last == "finished", "the study went on: \(stalled.output)")
         #expect(try library.run(["doctor"]).status == 0)
     }
 
@@ -148,6 +195,26 @@ struct ShadowingCommandTests {
             "compare", "silence.flac", "--model", "shadow-model.flac", "--text", text,
         ])
         #expect(silent.status == 1 && silent.error == "error: silence.flac: no speech heard in it\n")
+        // A silent model is said to be the model, not the attempt.
+        let silentModel = try LoopProcess.run([
+            "compare", "shadow-model.flac", "--model", "silence.flac", "--text", text,
+        ])
+        #expect(
+            silentModel.error == "error: silence.flac: no speech heard in the model recording\n", "\(silentModel.error)"
+        )
+        // A text of no words and a language that is not one are refused before anything is read.
+        for (options, refusal) in [
+            (["--text", " . "], "--text holds no words"),
+            (["--text", text, "--language", "../../../../etc/passwd"], "--language is not a language code"),
+            (
+                ["--text", text, "--language", "fr+" + String(repeating: "a", count: 60)],
+                "--language is not a language"
+            ),
+        ] {
+            let refused = try LoopProcess.run(
+                ["compare", "shadow-model.flac", "--model", "shadow-model.flac"] + options)
+            #expect(refused.status != 0 && refused.error.contains(refusal), "\(options): \(refused.error)")
+        }
     }
 }
 
