@@ -1,3 +1,4 @@
+import Foundation
 import LoopAudioFiles
 import LoopFoundation
 
@@ -101,5 +102,60 @@ public final class TimeStretcher {
         let expected = Int((Double(frames) / speed).rounded()) * channelCount
         if output.count > expected { output.removeLast(output.count - expected) }
         return output
+    }
+}
+
+extension AudioDevice {
+    /// Opens `name` as ``init(name:sampleRate:channelCount:latency:)`` does, on a thread of its
+    /// own, and gives up after `limit`: opening ALSA's `file` plugin on a FIFO nobody reads, or a
+    /// hung driver, never returns (the thread is left behind; a device it opens late is closed).
+    public static func open(
+        name: String, sampleRate: Int, channelCount: Int, latency: Duration = .milliseconds(40),
+        within limit: Duration = CaptureFeed.defaultStallLimit
+    ) throws(AudioError) -> AudioDevice {
+        let opening = Opening()
+        let thread = Thread {
+            opening.finish { () throws(AudioError) -> AudioDevice in
+                try AudioDevice(name: name, sampleRate: sampleRate, channelCount: channelCount, latency: latency)
+            }
+        }
+        thread.name = "loop playback open"
+        thread.start()
+        guard let opened = opening.wait(until: Date(timeIntervalSinceNow: limit / .seconds(1))) else {
+            let seconds = Int((limit / .seconds(1)).rounded())
+            throw AudioError(
+                .noPlaybackDevice, path: nil,
+                message:
+                    "the sound device '\(name)' did not open within \(seconds) s: check that it is connected and not held by another program"
+            )
+        }
+        return try opened.get()
+    }
+
+    /// A device being opened on another thread, and whether anyone still waits for it.
+    private final class Opening: @unchecked Sendable {
+        // Guarded by `condition`.
+        private var result: Result<AudioDevice, AudioError>?
+        private var abandoned = false
+        private let condition = NSCondition()
+
+        func finish(_ open: () throws(AudioError) -> AudioDevice) {
+            let opened: Result<AudioDevice, AudioError>
+            do throws(AudioError) { opened = .success(try open()) } catch { opened = .failure(error) }
+            condition.lock()
+            // Nobody waits: the device goes (and closes) with this thread.
+            if !abandoned { result = opened }
+            condition.broadcast()
+            condition.unlock()
+        }
+
+        /// The device or why it could not be opened; nil when `deadline` passed first.
+        func wait(until deadline: Date) -> Result<AudioDevice, AudioError>? {
+            condition.lock()
+            defer { condition.unlock() }
+            while result == nil, condition.wait(until: deadline) {}
+            defer { (abandoned, result) = (result == nil, nil) }
+            return result
+        }
     }
 }

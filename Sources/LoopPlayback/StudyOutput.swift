@@ -26,7 +26,7 @@ public final class DeviceOutput: StudyOutput {
 
     /// Opens ALSA's playback device `name` in this format, `latency` of sound queued ahead.
     public init(device name: String, sampleRate: Int, channelCount: Int, latency: Duration = .milliseconds(40)) throws {
-        device = try AudioDevice(name: name, sampleRate: sampleRate, channelCount: channelCount, latency: latency)
+        device = try AudioDevice.open(name: name, sampleRate: sampleRate, channelCount: channelCount, latency: latency)
     }
 
     /// Queues frames on the device.

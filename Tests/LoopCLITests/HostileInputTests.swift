@@ -30,6 +30,21 @@ struct HostileInputTests {
             "one line: \(result.error)", sourceLocation: sourceLocation)
     }
 
+    /// A sound device that never opens (ALSA's file plugin writing into a FIFO nobody reads) is
+    /// said in one line within seconds, never waited on.
+    @Test func aSoundDeviceThatDoesNotOpenIsSaidWithinSeconds() throws {
+        let library = try libraryWithFixtureLoop()
+        let fifo = Scratch.path("unread-speaker")
+        #expect(mkfifo(fifo, 0o644) == 0)
+        for arguments in [["play", "fixture"], ["study", "fixture", "--once"]] {
+            let started = Date()
+            expectOneLineError(
+                try run(library, arguments + ["--device", "file:" + fifo], limit: 60),
+                "the sound device 'file:\(fifo)' did not open within 5 s")
+            #expect(Date().timeIntervalSince(started) < 30, "\(arguments)")
+        }
+    }
+
     @Test func foldersFIFOsAndDevicesWhereABundleIsExpectedAreRefusedAtOnce() throws {
         let library = TestLibrary()
         let empty = Scratch.path("empty-folder")
