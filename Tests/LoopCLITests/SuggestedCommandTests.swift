@@ -109,7 +109,8 @@ struct SuggestedCommandTests {
     /// A next step after a failure names an option only inside a command line, so that it is
     /// never suggested to a command that lacks it (`loop update` once suggested `--as-copy`).
     /// The sound device's hints are the exception: only the commands that play or record, all
-    /// of which have `--device` (and `--output` or `--input`), meet those failures.
+    /// of which have `--device` (and `--output` or `--input`), meet those failures; and the
+    /// shadowing device's, which only `loop study --shadow` (with `--capture-device`) meets.
     @Test func theNextStepsNameOptionsOnlyInsideACommandLine() throws {
         let source = try String(
             contentsOf: LoopProcess.packageRoot.appendingPathComponent("Sources/LoopReports/NextStep.swift"),
@@ -125,7 +126,7 @@ struct SuggestedCommandTests {
             let options = outside.split(separator: " ").filter { $0.hasPrefix("--") }.map {
                 String($0.prefix { $0 != "," && $0 != ")" })
             }
-            let bare = options.filter { !["--device", "--output", "--input"].contains($0) }
+            let bare = options.filter { !["--device", "--output", "--input", "--capture-device"].contains($0) }
             #expect(bare.isEmpty, "an option outside a command line: \(hint.trimmingCharacters(in: .whitespaces))")
         }
     }
