@@ -86,6 +86,7 @@ public struct BundleWriter: Sendable {
             )
             progress?(0.5 * Double(index + 1) / Double(max(takes.count, 1)))
         }
+        TestStop.reached("bundle.takes-written")
 
         // Every picture once, as stored (checked when it was stored, named by its SHA-256).
         var pictures: [String: (entry: BundleManifest.Picture, file: String)] = [:]
