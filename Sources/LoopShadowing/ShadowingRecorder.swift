@@ -144,6 +144,8 @@ private struct Effects: Sendable {
                     case .report(let error):
                         failed(error)
                     case .finish:
+                        // A capture still under way lets its device go now, not at its gap's end.
+                        _ = capture?.feed.stop()
                         return
                     }
                 }
