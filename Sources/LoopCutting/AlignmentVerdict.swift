@@ -62,17 +62,33 @@ struct AlignmentVerdict {
     /// for such a voice only), which can pick a few stretches of any take that fit a few
     /// phrases: there the words must fit as such a voice's do, and several phrases be told apart.
     func reads(_ evidence: AlignmentEvidence, leftOutCheaply: Bool) -> Bool {
+        judge(evidence, leftOutCheaply: leftOutCheaply) != nil
+    }
+
+    /// What the verdict found: the take reads its text, and these phrases found (indices into
+    /// the text) are where the alignment went wrong and keep no clip.
+    struct Reading: Equatable {
+        var misplaced: Set<Int> = []
+    }
+
+    /// The take's reading of its text that `evidence` shows, or nil where it shows none (see
+    /// ``reads(_:leftOutCheaply:)``). In a long text (``TakeCutter/Parameters/Verdict/leastMisplacingText``) whose
+    /// phrases found are told apart from their neighbours on the whole, a few that are not are
+    /// where the alignment went wrong (a line the reader skipped, squeezed between its
+    /// neighbours, or speech the text does not hold taken for a line): they are misplaced,
+    /// and the rest is believed.
+    func judge(_ evidence: AlignmentEvidence, leftOutCheaply: Bool) -> Reading? {
         let agreement = evidence.agreement
         let strong = agreement >= parameters.strongAgreement
         let partial = !evidence.foundAll
-        guard !leftOutCheaply || strong else { return false }
+        guard !leftOutCheaply || strong else { return nil }
         // Where the words fit clearly, a phrase or two out of proportion is a rendering with
         // words the reader did not say; where they fit loosely, it may be a phrase stretched over
         // speech the text does not hold.
         guard
             evidence.lengthSpread <= parameters.maximumSpread
                 || (strong && evidence.robustLengthSpread <= parameters.maximumSpread)
-        else { return false }
+        else { return nil }
         let told = evidence.toldApart
         let meanTold = {
             let values = told()
@@ -106,11 +122,26 @@ struct AlignmentVerdict {
                 || (evidence.phraseCount < 3 ? foundWhole() : toldApartEnough()))
         // ...or, for a voice far from the synthesizer's, each of several phrases found is told
         // apart (with fewer, chance can tell them apart as well).
-        let identified = {
+        let identifiedOnTheWhole = {
             evidence.found.count >= parameters.leastIdentifiedPhrases
                 && meanTold() >= parameters.minimumIdentification && agreement >= parameters.leastAgreement
-                && eachTold()
         }
-        return leftOutCheaply ? fitting && identified() : fitting || identified()
+        // In a long text, the phrases found not told apart, where the others are.
+        let notToldApart = {
+            let values = told()
+            let indices = evidence.found.indices.filter { values[$0] < parameters.phraseIdentification }
+            return Set(indices.map { evidence.found[$0] })
+        }
+        let long = evidence.phraseCount >= parameters.leastMisplacingText
+        if leftOutCheaply { return fitting && identifiedOnTheWhole() && eachTold() ? Reading() : nil }
+        // Words that fit clearly are believed without telling phrases apart; where they were
+        // told apart, those that were not are misplaced.
+        if fitting { return Reading(misplaced: strong || !long ? [] : notToldApart()) }
+        guard identifiedOnTheWhole() else { return nil }
+        if eachTold() { return Reading() }
+        guard long else { return nil }
+        let misplaced = notToldApart()
+        guard evidence.found.count - misplaced.count >= parameters.leastIdentifiedPhrases else { return nil }
+        return Reading(misplaced: misplaced)
     }
 }

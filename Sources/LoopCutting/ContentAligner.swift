@@ -34,6 +34,28 @@ struct ContentAligner {
                 phrases: phrases[kept].map { ($0.lowerBound - first)..<($0.upperBound - first) })
         }
 
+        /// The rendering of the phrases `kept` alone (in order, any of them left out), each with
+        /// the joins on either side (`joinFrames` at most), copied out: a text of its own, its
+        /// phrases numbered from 0.
+        func phrases(_ kept: [Int], joinFrames: Int) -> Rendering {
+            var features: [Float] = []
+            var quiet: [Bool] = []
+            var filler: [Bool] = []
+            var spans: [Range<Int>] = []
+            for phrase in kept {
+                let span = phrases[phrase]
+                let first = max(0, span.lowerBound - joinFrames)
+                let last = min(frames.count, span.upperBound + joinFrames) - 1
+                let start = quiet.count + span.lowerBound - first
+                let sliced = frames.rows(first...last)
+                features += sliced.features
+                quiet += sliced.quiet
+                filler += frames.filler.map { Array($0[first...last]) } ?? Array(repeating: false, count: sliced.count)
+                spans.append(start..<(start + span.count))
+            }
+            return Rendering(frames: .init(features: features, quiet: quiet, filler: filler), phrases: spans)
+        }
+
         /// One phrase's frames with the join's silent frames on either side (`joinFrames` at
         /// most), copied out; with `backwards`, the phrase itself played backwards.
         func phraseFrames(_ phrase: Int, joinFrames: Int, backwards: Bool = false) -> DynamicTimeWarping.Frames {

@@ -84,6 +84,14 @@ public struct TakeCutter: Sendable {
             /// where the others are, is where the alignment went wrong (an intro taken for the
             /// first phrase).
             public var phraseIdentification = 1.0
+            /// In a text of at least this many phrases, found phrases told apart on the whole
+            /// but for a few are believed, the few misplaced (a line the reader skipped, squeezed
+            /// between its neighbours) and given no clip, rather than the take refused: each
+            /// phrase is then told from its full ten neighbours
+            /// (``ContentAligner/Parameters/identificationNeighbours`` on either side, and
+            /// itself). In a shorter text chance tells more apart: another text of six phrases
+            /// was cut, and takes read with pauses were cut there worse than at their pauses.
+            public var leastMisplacingText = 11
             /// Told apart, the words must still fit better than their sounds backwards on at
             /// least this share of their speech.
             public var leastAgreement = 0.55
@@ -449,14 +457,20 @@ public struct TakeCutter: Sendable {
                 take: frames, rows: alignment.phraseRows, rendering: rendering, warping: alignment.warping)
             return alignment.found.map { identification[$0] ?? -.infinity }
         }
-        guard AlignmentVerdict(parameters: parameters.verdict).reads(evidence, leftOutCheaply: leftOut != nil) else {
+        guard
+            let reading = AlignmentVerdict(parameters: parameters.verdict).judge(
+                evidence, leftOutCheaply: leftOut != nil)
+        else {
             return .refused(evidence)
         }
+        let placed =
+            reading.misplaced.isEmpty
+            ? alignment : mended(alignment, misplaced: reading.misplaced, take: frames, rendering: rendering)
         let kept = heardPhrases(
-            keptPhrases(alignment), in: alignment, take: frames, rendering: rendering,
+            keptPhrases(placed), in: placed, take: frames, rendering: rendering,
             hopDuration: take.analysis.envelope.hopDuration)
         // (Each phrase kept was found, so has its rows.)
-        let rows = kept.compactMap { alignment.phraseRows[$0] }
+        let rows = kept.compactMap { placed.phraseRows[$0] }
         guard !kept.isEmpty, rows.count == kept.count else { return .refused(evidence) }
         let analysis = take.analysis
         let shift = hops.lowerBound
@@ -473,7 +487,7 @@ public struct TakeCutter: Sendable {
             run.silences.append(silence)
             run.confidences.append(confidence(words: words, silence: silence))
         }
-        let agreement = kept.map { alignment.agreement[$0] ?? 0 }
+        let agreement = kept.map { placed.agreement[$0] ?? 0 }
         // Speech the text does not hold before a phrase found from `phraseStart` on (`extra`,
         // relative hops; `previousSpeech`, the last hop of the phrase before): split into what
         // is left out and the few words said straight into the phrase after a pause, which are
@@ -541,6 +555,86 @@ public struct TakeCutter: Sendable {
             run.cutHops[index] = run.cutHops[index - 1] + 1
         }
         return .placed(run)
+    }
+
+    /// `alignment` with the phrases around each run of `misplaced` ones aligned again, alone:
+    /// the run and two phrases found on either side of it (which a skipped line may have pushed
+    /// off their words too), over the take between the phrases found beyond those. The
+    /// stretch is aligned with all its phrases, and with each of them left out in turn (a line
+    /// the reader skipped, which the alignment squeezed between its neighbours rather than
+    /// leave out); the reading whose phrases are told apart from their neighbours in the text
+    /// best on average is kept. A phrase of it must still be told apart
+    /// (``Parameters/Verdict/phraseIdentification``); one that is not gets no clip, and what
+    /// it was placed on is speech the text does not hold.
+    private func mended(
+        _ alignment: ContentAligner.Alignment, misplaced: Set<Int>, take: DynamicTimeWarping.Frames,
+        rendering: ContentAligner.Rendering
+    ) -> ContentAligner.Alignment {
+        let believed = alignment.found.filter { !misplaced.contains($0) }
+        // Each run's stretch, bounded by the believed phrases found three before and three
+        // after it (indices into `believed`; below 0 and `believed.count` for the take's ends).
+        var stretches: [(before: Int, after: Int)] = []
+        for phrase in misplaced.sorted() {
+            let next = believed.firstIndex { $0 > phrase } ?? believed.count
+            let stretch = (before: next - 3, after: min(believed.count, next + 2))
+            if let last = stretches.last, stretch.before < last.after {
+                stretches[stretches.count - 1].after = max(last.after, stretch.after)
+            } else {
+                stretches.append(stretch)
+            }
+        }
+        var mended = alignment
+        let aligner = ContentAligner()
+        let reach = 2 * aligner.parameters.identificationNeighbours
+        for (before, after) in stretches {
+            let firstPhrase = before < 0 ? 0 : believed[before] + 1
+            let lastPhrase = after >= believed.count ? rendering.phrases.count - 1 : believed[after] - 1
+            let firstHop = before < 0 ? 0 : (alignment.phraseRows[believed[before]]?.upperBound ?? -1) + 1
+            let lastHop =
+                after >= believed.count
+                ? take.count - 1 : (alignment.phraseRows[believed[after]]?.lowerBound ?? take.count) - 1
+            guard lastPhrase >= firstPhrase else { continue }
+            let phrases = Array(firstPhrase...lastPhrase)
+            for phrase in phrases {
+                mended.phraseRows[phrase] = nil
+                mended.agreement[phrase] = nil
+                mended.lengthDeviation[phrase] = nil
+            }
+            guard lastHop > firstHop else { continue }
+            let takePart = take.rows(firstHop...lastHop)
+            // The phrases found near the stretch, outside it, as they were: what the stretch's
+            // phrases are told from their neighbours among.
+            let near = Set(phrases.flatMap { ($0 - reach)...($0 + reach) })
+            let around = mended.phraseRows.indices.map { near.contains($0) ? mended.phraseRows[$0] : nil }
+            var best: (mean: Double, rows: [ClosedRange<Int>?], local: ContentAligner.Alignment, read: [Int])?
+            for left in [nil] + phrases.map(Optional.some) {
+                let read = phrases.filter { $0 != left }
+                guard !read.isEmpty else { continue }
+                let local = aligner.align(
+                    take: takePart, rendering: rendering.phrases(read, joinFrames: aligner.parameters.joinFrames))
+                var rows = around
+                for (offset, found) in local.phraseRows.enumerated() {
+                    rows[read[offset]] = found.map { ($0.lowerBound + firstHop)...($0.upperBound + firstHop) }
+                }
+                let told = aligner.identification(
+                    take: take, rows: rows, rendering: rendering, warping: alignment.warping)
+                let values = read.filter { rows[$0] != nil }.map { told[$0] ?? -.infinity }
+                guard !values.isEmpty else { continue }
+                let mean = values.reduce(0, +) / Double(values.count)
+                var kept = rows
+                for phrase in read where (told[phrase] ?? -.infinity) < parameters.verdict.phraseIdentification {
+                    kept[phrase] = nil
+                }
+                if mean > best?.mean ?? -.infinity { best = (mean, kept, local, read) }
+            }
+            guard let best else { continue }
+            for (offset, phrase) in best.read.enumerated() where best.rows[phrase] != nil {
+                mended.phraseRows[phrase] = best.rows[phrase]
+                mended.agreement[phrase] = best.local.agreement[offset]
+                mended.lengthDeviation[phrase] = best.local.lengthDeviation[offset]
+            }
+        }
+        return mended
     }
 
     /// The phrases found that keep their clips: those whose words fit where they were found

@@ -63,6 +63,25 @@ struct AlignmentVerdictTests {
         #expect(!verdict.reads(evidence(agreement: 0.85, toldApart: 1.0), leftOutCheaply: true))
     }
 
+    /// A long take whose reader skipped a line: the alignment squeezed it between its
+    /// neighbours, and those few are not told apart where the rest are. The take is believed;
+    /// the few are misplaced (no clip) rather than the take refused. In a short text chance
+    /// tells as many apart, and the take is refused as before.
+    @Test func aFewPhrasesNotToldApartInALongTakeAreMisplacedNotTheTakeRefused() {
+        let squeezed: Set<Int> = [22, 23, 24, 61]
+        let long = AlignmentEvidence(
+            agreement: 0.77, phraseCount: 81, found: Array(0..<81), lengthSpread: 0.2, robustLengthSpread: 0.06,
+            unmatchedSpeech: 0.01, toldApart: { (0..<81).map { squeezed.contains($0) ? 0.2 : 6.0 } })
+        #expect(verdict.judge(long, leftOutCheaply: false) == AlignmentVerdict.Reading(misplaced: squeezed))
+        #expect(verdict.judge(long, leftOutCheaply: true) == nil, "the cheap path still wants each told apart")
+        let short = AlignmentEvidence(
+            agreement: 0.77, phraseCount: 6, found: Array(0..<6), lengthSpread: 0.2, robustLengthSpread: 0.06,
+            unmatchedSpeech: 0.01, toldApart: { [6, 6, 0.2, 6, 6, 6] })
+        #expect(verdict.judge(short, leftOutCheaply: false) == nil)
+        let allToldApart = evidence(agreement: 0.6, phraseCount: 81, spread: 0.18, toldApart: 3.0)
+        #expect(verdict.judge(allToldApart, leftOutCheaply: false) == AlignmentVerdict.Reading())
+    }
+
     /// A take of the middle of its text: phrases found one after the other, each told apart,
     /// little speech outside them. Found with gaps, they may be chance.
     @Test func aRunOfPhrasesIsTakenForPartOfTheText() {
