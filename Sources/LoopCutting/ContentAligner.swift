@@ -325,6 +325,13 @@ struct RenderedFrames {
     }
 }
 
+/// The costs ``ContentAligner/identification(take:rows:rendering:warping:measured:)`` measured,
+/// per phrase and stretch of the take, kept for another call on the same take and rendering.
+final class IdentificationCosts {
+    /// Per phrase, per stretch of the take, its costs against the phrases it was told from.
+    var costs: [Int: [ClosedRange<Int>: [Int: Double]]] = [:]
+}
+
 extension ContentAligner {
 
     /// Aligns the take's frames with the rendering: finds each phrase's words in the take,
@@ -461,8 +468,13 @@ extension ContentAligner {
     /// stretch lies this many standard deviations below the others' there: on the development
     /// sets 4.6-40 for a voice like the synthesizer's, 2.2-13 for real speakers reading the
     /// text, -1 to 2 for another text or language.
+    ///
+    /// `measured`, when given, keeps each phrase's costs on its stretch for the next call on the
+    /// same take and rendering: a stretch aligned again several ways, the phrases around it
+    /// where they were.
     func identification(
-        take: DynamicTimeWarping.Frames, rows: [ClosedRange<Int>?], rendering: Rendering, warping: DynamicTimeWarping
+        take: DynamicTimeWarping.Frames, rows: [ClosedRange<Int>?], rendering: Rendering, warping: DynamicTimeWarping,
+        measured: IdentificationCosts? = nil
     ) -> [Double?] {
         let count = rendering.phrases.count
         guard count >= 3 else { return [Double?](repeating: nil, count: count) }
@@ -475,11 +487,16 @@ extension ContentAligner {
             // Near the text's ends, the neighbours on the other side make up the number.
             let first = max(0, min(low, high - 2 * reach))
             let last = min(count - 1, max(high, low + 2 * reach))
+            if let known = measured?.costs[phrase]?[found] {
+                costs[phrase] = known
+                continue
+            }
             let takePart = take.rows(found).keepingLowCepstra(parameters.identificationCepstra)
             costs[phrase] = Dictionary(
                 uniqueKeysWithValues: (first...last).map {
                     ($0, Double(lowOrderCost(takePart: takePart, rendering: rendering, phrase: $0, warping: warping)))
                 })
+            measured?.costs[phrase, default: [:]][found] = costs[phrase]
         }
         var columnSums = [Double](repeating: 0, count: count)
         var columnCounts = [Int](repeating: 0, count: count)

@@ -586,6 +586,7 @@ public struct TakeCutter: Sendable {
         var mended = alignment
         let aligner = ContentAligner()
         let reach = 2 * aligner.parameters.identificationNeighbours
+        let measured = IdentificationCosts()
         for (before, after) in stretches {
             let firstPhrase = before < 0 ? 0 : believed[before] + 1
             let lastPhrase = after >= believed.count ? rendering.phrases.count - 1 : believed[after] - 1
@@ -617,7 +618,7 @@ public struct TakeCutter: Sendable {
                     rows[read[offset]] = found.map { ($0.lowerBound + firstHop)...($0.upperBound + firstHop) }
                 }
                 let told = aligner.identification(
-                    take: take, rows: rows, rendering: rendering, warping: alignment.warping)
+                    take: take, rows: rows, rendering: rendering, warping: alignment.warping, measured: measured)
                 let values = read.filter { rows[$0] != nil }.map { told[$0] ?? -.infinity }
                 guard !values.isEmpty else { continue }
                 let mean = values.reduce(0, +) / Double(values.count)

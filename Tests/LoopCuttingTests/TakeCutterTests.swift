@@ -202,50 +202,43 @@ struct TakeCutterTests {
     }
 
     /// A long continuous take by a voice whose words fit the synthesizer's only loosely
-    /// (`Tests/Fixtures/skipped-line-en.opus`), its reader skipping one of 26 lines: the
+    /// (`Tests/Fixtures/skipped-line-en.opus`), its reader skipping one of 19 lines: the
     /// alignment squeezed the skipped line between its neighbours, which were then not told
     /// apart from the rest of the text. Aligned again around them, with each line there left
     /// out in turn, the skipped one gets no clip and its neighbours hold their own words.
     @Test func aLineSkippedInALongTakeByAFarVoiceLeavesItsNeighboursTheirWords() throws {
         let text = [
-            #""Once, I wanted to play the trumpet in a brass band.""#,
-            "I laughed so hard that I nearly fell off the crate.",
-            "By six o'clock, the clock had caught up with the town again.",
-            "The last bell rang out over the roofs, clear and steady.",
-            "We packed our tools and started down the long staircase.",
-            "At the bottom, Mrs Okafor was waiting with a basket on her arm.",
-            "She had brought us two meat pies and a bottle of cider.",
-            #""For the men who fixed the time," she said, and winked."#,
-            "We ate on the steps of the fountain while the lamps came on.",
-            "Abel returned the silver thimble to her, and she gasped.",
-            "She had lost it, she said, on the day of her wedding.",
-            "Nobody knew how the jackdaws had found it after all those years.",
-            "That night, I lay awake and listened to the tower through my window.",
-            "Every quarter of an hour, the bells rang, as if nothing had happened.",
-            "I felt proud, although I had done little more than pull out twigs.",
-            "The next morning, Abel gave me a key of my own.",
-            "It opened the door at the foot of the tower.",
-            #""From now on, the clock is your job," he said."#,
-            #""Wind it on Mondays, oil it in spring and keep the birds out.""#,
-            "I hung the key on a string around my neck.",
-            "For the rest of the autumn, I climbed the stairs every Monday.",
-            "I wound the weights, checked the hands and swept the floor.",
-            "The jackdaws watched me from the gutter with their pale eyes.",
-            "Sometimes I left them a crust of bread on the ledge.",
-            "Abel said that was a terrible idea, and he was probably right.",
-            "They never built a nest in the clock again, though.",
+            "For a moment nothing happened, and my heart sank.",
+            "Then we heard a slow, heavy tick, and another after it.",
+            "The sound filled the little room and echoed down the stairs.",
+            "Abel took out his pocket watch and compared the two.",
+            "The tower was now almost three hours behind the rest of the world.",
+            #""We cannot simply move the hands," he explained."#,
+            #""The bells must strike every hour in turn, or they will jam.""#,
+            "So we sat on an upturned crate and let the clock catch up.",
+            "Every few minutes, Abel advanced the hands a little further.",
+            "Each time the bells rang, pigeons burst from the roof in a panic.",
+            "Down in the square, people stopped and stared up at us.",
+            "Some of them clapped, and a boy threw his cap into the air.",
+            "While we waited, Abel told me about his own apprenticeship.",
+            "He had learned the trade from his uncle in a city far to the north.",
+            "His uncle had been strict, impatient and almost completely deaf.",
+            #""He could hear a clock that was wrong, though," Abel said."#,
+            #""He could hear it from across the street.""#,
+            "I asked whether he had ever wanted to do anything else.",
+            "He thought about it for a long time before he answered.",
         ]
         let segmentation = try cutter.cut(
             path: Fixture.path("skipped-line-en.opus"), hint: .text(text, language: "en"))
-        #expect(segmentation.phrases == Array(0..<15) + Array(16..<26))
+        #expect(segmentation.phrases == Array(0..<9) + Array(10..<19))
         let clip = { (phrase: Int) -> Range<Double>? in
             segmentation.phrases?.firstIndex(of: phrase).map {
                 let segment = segmentation.segments[$0]
                 return segmentation.seconds(segment.startFrame)..<segmentation.seconds(segment.endFrame)
             }
         }
-        // The true times of the lines before and after the one skipped, and the next.
-        for (phrase, truth) in [(14, 62.55..<67.54), (16, 67.59..<70.35), (17, 70.46..<74.64)] {
+        // The true times of the two lines before the one skipped and of the line after it.
+        for (phrase, truth) in [(7, 31.290..<35.691), (8, 35.691..<40.337), (10, 40.404..<44.618)] {
             let found = try #require(clip(phrase))
             #expect(
                 abs(found.lowerBound - truth.lowerBound) < 0.15 && abs(found.upperBound - truth.upperBound) < 0.15,
