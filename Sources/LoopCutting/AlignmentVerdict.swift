@@ -57,22 +57,17 @@ struct AlignmentEvidence {
 struct AlignmentVerdict {
     var parameters: TakeCutter.Parameters.Verdict
 
-    /// Whether `evidence` shows the take reading its text. `leftOutCheaply`: the path left
-    /// speech out as cheaply as a voice like the synthesizer's own words cost (a second path,
-    /// for such a voice only), which can pick a few stretches of any take that fit a few
-    /// phrases: there the words must fit as such a voice's do, and several phrases be told apart.
-    func reads(_ evidence: AlignmentEvidence, leftOutCheaply: Bool) -> Bool {
-        judge(evidence, leftOutCheaply: leftOutCheaply) != nil
-    }
-
     /// What the verdict found: the take reads its text, and these phrases found (indices into
     /// the text) are where the alignment went wrong and keep no clip.
     struct Reading: Equatable {
         var misplaced: Set<Int> = []
     }
 
-    /// The take's reading of its text that `evidence` shows, or nil where it shows none (see
-    /// ``reads(_:leftOutCheaply:)``). In a long text (``TakeCutter/Parameters/Verdict/leastMisplacingText``) whose
+    /// The take's reading of its text that `evidence` shows, or nil where it shows none.
+    /// `leftOutCheaply`: the path left speech out as cheaply as a voice like the synthesizer's
+    /// own words cost (a second path, for such a voice only), which can pick a few stretches of
+    /// any take that fit a few phrases: there the words must fit as such a voice's do, and
+    /// several phrases be told apart. In a long text (``TakeCutter/Parameters/Verdict/leastMisplacingText``) whose
     /// phrases found are told apart from their neighbours on the whole, a few that are not are
     /// where the alignment went wrong (a line the reader skipped, squeezed between its
     /// neighbours, or speech the text does not hold taken for a line): they are misplaced,

@@ -25,33 +25,30 @@ struct ContentAligner {
         /// The rendering of the phrases `kept` alone, with the joins on either side
         /// (`joinFrames` at most), copied out: a text of its own, its phrases numbered from 0.
         func phrases(_ kept: ClosedRange<Int>, joinFrames: Int) -> Rendering {
-            let first = max(0, phrases[kept.lowerBound].lowerBound - joinFrames)
-            let last = min(frames.count, phrases[kept.upperBound].upperBound + joinFrames) - 1
-            var sliced = frames.rows(first...last)
-            sliced.filler = frames.filler.map { Array($0[first...last]) }
-            return Rendering(
-                frames: sliced,
-                phrases: phrases[kept].map { ($0.lowerBound - first)..<($0.upperBound - first) })
+            phrases(Array(kept), joinFrames: joinFrames)
         }
 
-        /// The rendering of the phrases `kept` alone (in order, any of them left out), each with
-        /// the joins on either side (`joinFrames` at most), copied out: a text of its own, its
-        /// phrases numbered from 0.
+        /// The same for phrases `kept` in order, any of them left out: each run of consecutive
+        /// phrases copied as it lies in the whole rendering, with its joins, one run after the
+        /// other.
         func phrases(_ kept: [Int], joinFrames: Int) -> Rendering {
             var features: [Float] = []
             var quiet: [Bool] = []
-            var filler: [Bool] = []
+            var filler: [Bool]? = frames.filler == nil ? nil : []
             var spans: [Range<Int>] = []
-            for phrase in kept {
-                let span = phrases[phrase]
-                let first = max(0, span.lowerBound - joinFrames)
-                let last = min(frames.count, span.upperBound + joinFrames) - 1
-                let start = quiet.count + span.lowerBound - first
+            var start = 0
+            while start < kept.count {
+                var end = start
+                while end + 1 < kept.count, kept[end + 1] == kept[end] + 1 { end += 1 }
+                let first = max(0, phrases[kept[start]].lowerBound - joinFrames)
+                let last = min(frames.count, phrases[kept[end]].upperBound + joinFrames) - 1
+                let shift = quiet.count - first
                 let sliced = frames.rows(first...last)
                 features += sliced.features
                 quiet += sliced.quiet
-                filler += frames.filler.map { Array($0[first...last]) } ?? Array(repeating: false, count: sliced.count)
-                spans.append(start..<(start + span.count))
+                if let whole = frames.filler { filler? += whole[first...last] }
+                spans += kept[start...end].map { (phrases[$0].lowerBound + shift)..<(phrases[$0].upperBound + shift) }
+                start = end + 1
             }
             return Rendering(frames: .init(features: features, quiet: quiet, filler: filler), phrases: spans)
         }

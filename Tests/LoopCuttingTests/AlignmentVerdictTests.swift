@@ -28,39 +28,39 @@ struct AlignmentVerdictTests {
 
     @Test func aVoiceLikeTheSynthesizersReadingItsTextIsTakenWithoutTellingPhrasesApart() {
         let measured = Counter()
-        #expect(verdict.reads(evidence(agreement: 0.9, measured: measured), leftOutCheaply: false))
+        #expect(verdict.judge(evidence(agreement: 0.9, measured: measured), leftOutCheaply: false) != nil)
         #expect(measured.count == 0, "words that fit clearly need no phrase told apart")
     }
 
     @Test func anotherTextIsRefused() {
         // Words that fit hardly better than backwards, phrases no better told from the next.
-        #expect(!verdict.reads(evidence(agreement: 0.52, toldApart: 0.4), leftOutCheaply: false))
+        #expect(verdict.judge(evidence(agreement: 0.52, toldApart: 0.4), leftOutCheaply: false) == nil)
         // Words that happen to fit, but lengths out of proportion with the text's.
-        #expect(!verdict.reads(evidence(agreement: 0.7, spread: 0.4, toldApart: 0.4), leftOutCheaply: false))
+        #expect(verdict.judge(evidence(agreement: 0.7, spread: 0.4, toldApart: 0.4), leftOutCheaply: false) == nil)
     }
 
     /// A real speaker: words fit loosely, but each phrase is clearly the one it is said to be.
     @Test func aVoiceFarFromTheSynthesizersIsTakenWhereItsPhrasesAreToldApart() {
-        #expect(verdict.reads(evidence(agreement: 0.6, spread: 0.18, toldApart: 3.0), leftOutCheaply: false))
-        #expect(!verdict.reads(evidence(agreement: 0.6, spread: 0.18, toldApart: 1.0), leftOutCheaply: false))
+        #expect(verdict.judge(evidence(agreement: 0.6, spread: 0.18, toldApart: 3.0), leftOutCheaply: false) != nil)
+        #expect(verdict.judge(evidence(agreement: 0.6, spread: 0.18, toldApart: 1.0), leftOutCheaply: false) == nil)
         #expect(
-            !verdict.reads(evidence(agreement: 0.5, spread: 0.18, toldApart: 3.0), leftOutCheaply: false),
+            verdict.judge(evidence(agreement: 0.5, spread: 0.18, toldApart: 3.0), leftOutCheaply: false) == nil,
             "words that fit no better than this are not a reading, however the phrases compare")
     }
 
     /// Three phrases whose words fit loosely are too few to be told apart by more than chance:
     /// however clearly they seem to be, the take is refused.
     @Test func threePhrasesThatFitLooselyAreRefusedThoughToldApart() {
-        #expect(!verdict.reads(evidence(agreement: 0.6, phraseCount: 3, toldApart: 3.0), leftOutCheaply: false))
-        #expect(verdict.reads(evidence(agreement: 0.7, phraseCount: 3, toldApart: 3.0), leftOutCheaply: false))
+        #expect(verdict.judge(evidence(agreement: 0.6, phraseCount: 3, toldApart: 3.0), leftOutCheaply: false) == nil)
+        #expect(verdict.judge(evidence(agreement: 0.7, phraseCount: 3, toldApart: 3.0), leftOutCheaply: false) != nil)
     }
 
     /// The path that leaves speech out cheaply can pick stretches of any take that fit a few
     /// phrases: there loose words are never enough.
     @Test func aPathThatLeftSpeechOutCheaplyMustFitAsTheSynthesizersOwnWords() {
-        #expect(!verdict.reads(evidence(agreement: 0.7, toldApart: 3.0), leftOutCheaply: true))
-        #expect(verdict.reads(evidence(agreement: 0.85, toldApart: 3.0), leftOutCheaply: true))
-        #expect(!verdict.reads(evidence(agreement: 0.85, toldApart: 1.0), leftOutCheaply: true))
+        #expect(verdict.judge(evidence(agreement: 0.7, toldApart: 3.0), leftOutCheaply: true) == nil)
+        #expect(verdict.judge(evidence(agreement: 0.85, toldApart: 3.0), leftOutCheaply: true) != nil)
+        #expect(verdict.judge(evidence(agreement: 0.85, toldApart: 1.0), leftOutCheaply: true) == nil)
     }
 
     /// A long take whose reader skipped a line: the alignment squeezed it between its
@@ -86,20 +86,20 @@ struct AlignmentVerdictTests {
     /// little speech outside them. Found with gaps, they may be chance.
     @Test func aRunOfPhrasesIsTakenForPartOfTheText() {
         let run = evidence(agreement: 0.7, phraseCount: 12, found: [4, 5, 6], toldApart: 3.0)
-        #expect(verdict.reads(run, leftOutCheaply: false))
+        #expect(verdict.judge(run, leftOutCheaply: false) != nil)
         let scattered = evidence(agreement: 0.7, phraseCount: 12, found: [2, 5, 9], toldApart: 3.0)
-        #expect(!verdict.reads(scattered, leftOutCheaply: false))
+        #expect(verdict.judge(scattered, leftOutCheaply: false) == nil)
         let amidOtherSpeech = evidence(agreement: 0.7, phraseCount: 12, found: [4, 5, 6], unmatched: 0.4)
-        #expect(!verdict.reads(amidOtherSpeech, leftOutCheaply: false))
+        #expect(verdict.judge(amidOtherSpeech, leftOutCheaply: false) == nil)
     }
 
     /// One or two phrases cannot be told apart: they must be found whole, with hardly any
     /// speech outside them.
     @Test func aTextOfTwoPhrasesMustHoldTheWholeTake() {
-        #expect(verdict.reads(evidence(agreement: 0.7, phraseCount: 2, toldApart: 0), leftOutCheaply: false))
+        #expect(verdict.judge(evidence(agreement: 0.7, phraseCount: 2, toldApart: 0), leftOutCheaply: false) != nil)
         #expect(
-            !verdict.reads(
-                evidence(agreement: 0.7, phraseCount: 2, unmatched: 0.3, toldApart: 0), leftOutCheaply: false))
+            verdict.judge(
+                evidence(agreement: 0.7, phraseCount: 2, unmatched: 0.3, toldApart: 0), leftOutCheaply: false) == nil)
     }
 
     /// In a small text each phrase is compared with few others, so each must be told apart,
@@ -108,16 +108,16 @@ struct AlignmentVerdictTests {
         let small = AlignmentEvidence(
             agreement: 0.7, phraseCount: 4, found: [0, 1, 2, 3], lengthSpread: 0.08, robustLengthSpread: 0.08,
             unmatchedSpeech: 0.02, toldApart: { [6, 6, 0.2, 6] })
-        #expect(!verdict.reads(small, leftOutCheaply: false))
+        #expect(verdict.judge(small, leftOutCheaply: false) == nil)
         let each = AlignmentEvidence(
             agreement: 0.7, phraseCount: 4, found: [0, 1, 2, 3], lengthSpread: 0.08, robustLengthSpread: 0.08,
             unmatchedSpeech: 0.02, toldApart: { [3, 3, 2.5, 3] })
-        #expect(verdict.reads(each, leftOutCheaply: false))
+        #expect(verdict.judge(each, leftOutCheaply: false) != nil)
     }
 
     @Test func howClearlyPhrasesAreToldApartIsMeasuredOnceAtMost() {
         let measured = Counter()
-        _ = verdict.reads(evidence(agreement: 0.6, spread: 0.18, measured: measured), leftOutCheaply: false)
+        _ = verdict.judge(evidence(agreement: 0.6, spread: 0.18, measured: measured), leftOutCheaply: false) != nil
         #expect(measured.count == 1)
     }
 }
